@@ -1,0 +1,11 @@
+export { ToolwrightError } from './toolwright-error';
+export { DefinitionError, type DefinitionErrorDetails } from './definition-error';
+export { ToolCallError } from './tool-call-error';
+export { UnknownToolError } from './unknown-tool-error';
+export { MalformedArgumentsError } from './malformed-arguments-error';
+export { InvalidArgumentsError } from './invalid-arguments-error';
+export { PermissionDeniedError } from './permission-denied-error';
+export { TimeoutError } from './timeout-error';
+export { CancelledError } from './cancelled-error';
+export { HandlerError } from './handler-error';
+export { ServiceUnavailableError } from './service-unavailable-error';

@@ -1,0 +1,71 @@
+import type { CoercionPolicy, Constructor, ObjectSchema } from './schema';
+
+/** MCP-style behaviour hints (untrusted when they come from a remote server). */
+export interface ToolAnnotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** Options every tool may carry, whatever its source. */
+export interface ToolOptions {
+  /** A human-readable title (MCP `title`). */
+  readonly title?: string;
+  /** Other names the model may call this tool by. */
+  readonly aliases?: readonly string[];
+  /** Handler timeout; default 30,000 ms. */
+  readonly timeoutMs?: number;
+  /** A call slower than this logs a slow-call warning; default 1,000 ms. */
+  readonly slowCallMs?: number;
+  readonly tags?: readonly string[];
+  /** Permissions a persona must hold to call this tool. */
+  readonly permissions?: readonly string[];
+  /** Coercion policy for this tool's arguments (overrides the executor's). */
+  readonly coercion?: CoercionPolicy;
+  /** How many times the tool loop lets the model retry an invalid call (default 2). */
+  readonly retries?: number;
+  readonly annotations?: ToolAnnotations;
+}
+
+export interface CompactParameterDeclaration {
+  readonly name: string;
+  /** A grammar type: `string int float bool date datetime`, `array<T>`, `array[T]`, `T[]`. */
+  readonly type: string;
+  readonly required?: boolean;
+  readonly description?: string;
+}
+
+/** Seed 001's compact declaration format. */
+export interface CompactDeclaration {
+  readonly command_name: string;
+  readonly description?: string;
+  readonly parameters: readonly CompactParameterDeclaration[];
+}
+
+export type ToolSource =
+  | { readonly kind: 'class'; readonly command: Constructor; readonly params: Constructor }
+  | { readonly kind: 'json-schema'; readonly schema: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'compact'; readonly declaration: CompactDeclaration };
+
+/** The one internal tool definition (IR): immutable, built once at registration. */
+export interface ToolDefinition {
+  /** The name the developer chose, kept exactly (`decision/propose`, `math.factorial`). */
+  readonly name: string;
+  readonly description: string;
+  /** Always an object at the root; context fields are in here, marked, and never exported. */
+  readonly parameters: ObjectSchema;
+  readonly options: ToolOptions;
+  readonly source: ToolSource;
+}
+
+/** A JSON Schema tool as registered at run time (an MCP server's `tools/list` entry has this shape). */
+export interface JsonSchemaToolDeclaration {
+  readonly name: string;
+  readonly description?: string;
+  /** Draft 2020-12 subset; `inputSchema` is accepted as a synonym (MCP). */
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  readonly title?: string;
+  readonly annotations?: ToolAnnotations;
+}

@@ -1,0 +1,121 @@
+import type { ContextKey } from './schema';
+
+/** One tool call as every provider's parser returns it. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** Text (most providers) or an already-parsed object (Anthropic, Gemini, Ollama, Bedrock). */
+  readonly arguments: string | Record<string, unknown> | null | undefined;
+}
+
+/** Who is calling: the persona's allow-lists come from trusted configuration, never from the model. */
+export interface PersonaContext {
+  readonly name?: string;
+  /** Tool names this persona may call; absent = no restriction by name. */
+  readonly allowedTools?: readonly string[];
+  /** Tags this persona may call; absent = no restriction by tag. */
+  readonly allowedTags?: readonly string[];
+  /** Permissions the persona holds, matched against `@Command({ permissions })`. */
+  readonly permissions?: readonly string[];
+}
+
+/** A pipeline data packet (seed 003): extracted fields read `content.body` and `content.title` of the latest one. */
+export interface DataPacket {
+  readonly content?: { readonly body?: unknown; readonly title?: unknown; readonly [key: string]: unknown };
+  readonly [key: string]: unknown;
+}
+
+/** The trusted execution context: set by the engine, never by the model. */
+export interface ExecutionContext {
+  readonly sessionId?: string;
+  readonly jobId?: string;
+  readonly flowStepId?: string;
+  readonly sourceUrl?: string;
+  readonly imageUrl?: string;
+  readonly handlerConfig?: Readonly<Record<string, unknown>>;
+  readonly persona?: PersonaContext;
+  /** Pipeline data packets, oldest first; extraction reads the latest. */
+  readonly dataPackets?: readonly DataPacket[];
+  /** IANA time zone used for datetimes without an offset and by `resolve_relative_date`. */
+  readonly timeZone?: string;
+  /** The reference instant for relative dates (default: now). */
+  readonly now?: Date;
+  /** Cancellation from the caller. */
+  readonly signal?: AbortSignal;
+}
+
+/** Maps each reserved context key to the `ExecutionContext` property it reads. */
+export const CONTEXT_KEY_PROPERTIES: Readonly<Record<ContextKey, keyof ExecutionContext>> = Object.freeze({
+  session_id: 'sessionId',
+  job_id: 'jobId',
+  flow_step_id: 'flowStepId',
+  source_url: 'sourceUrl',
+  image_url: 'imageUrl',
+  handler_config: 'handlerConfig',
+  persona: 'persona',
+});
+
+/** One change the normalizer made to the model's arguments. */
+export interface Transformation {
+  /** Dotted path with array indices: `options[1].label`; `''` for the arguments text itself. */
+  readonly path: string;
+  /** The rule's name, e.g. `string-to-int`, `snake-case-key`, `double-encoded-json`. */
+  readonly rule: string;
+  readonly from: unknown;
+  readonly to: unknown;
+}
+
+export type ToolErrorCode =
+  | 'UNKNOWN_TOOL'
+  | 'MALFORMED_ARGUMENTS'
+  | 'INVALID_ARGUMENTS'
+  | 'PERMISSION_DENIED'
+  | 'TIMEOUT'
+  | 'CANCELLED'
+  | 'HANDLER_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+/** One failing argument, structured. */
+export interface ValidationIssue {
+  /** Path of the argument (`options[0].label`), `''` for the whole arguments object. */
+  readonly path: string;
+  /** Machine-readable: `type`, `required`, `enum`, `minimum`, `unknown-key`, `format`, ... */
+  readonly rule: string;
+  readonly expected: string;
+  /** What was received, rendered short (never a secret: sensitive fields are redacted). */
+  readonly received?: string;
+  /** A valid example value, rendered as JSON. */
+  readonly example?: string;
+  readonly message: string;
+}
+
+/** A tool error as it goes back to the model: no stack, no path, no secret. */
+export interface ToolErrorPayload {
+  readonly code: ToolErrorCode;
+  /** Text for the model: which argument, what was expected, what was received, an example, what to do. */
+  readonly message: string;
+  readonly issues: readonly ValidationIssue[];
+  /** For UNKNOWN_TOOL: up to three close names. */
+  readonly suggestions?: readonly string[];
+  /** Whether calling again with corrected arguments can succeed. */
+  readonly retryable: boolean;
+}
+
+export type ToolResult<T = unknown> =
+  | {
+      readonly callId: string;
+      /** The resolved registry name (or the name as called, when unknown). */
+      readonly tool: string;
+      readonly ok: true;
+      readonly value: T;
+      readonly transformations: readonly Transformation[];
+      readonly durationMs: number;
+    }
+  | {
+      readonly callId: string;
+      readonly tool: string;
+      readonly ok: false;
+      readonly error: ToolErrorPayload;
+      readonly transformations: readonly Transformation[];
+      readonly durationMs: number;
+    };

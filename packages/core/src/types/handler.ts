@@ -1,0 +1,22 @@
+import type { ExecutionContext } from './execution';
+import type { Logger } from '../execution/logger';
+
+/** What a handler receives besides its parameters. */
+export interface ToolInvocationContext {
+  readonly callId: string;
+  /** The resolved registry name. */
+  readonly tool: string;
+  /** The trusted execution context of this call. */
+  readonly context: ExecutionContext;
+  /** Aborted on timeout or when the caller cancels. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+/** A function handler (JSON Schema and compact tools). */
+export type ToolHandler<P = any, R = unknown> = (params: P, invocation: ToolInvocationContext) => R | Promise<R>;
+
+/** What a `@Command` class implements. */
+export interface CommandHandler<P = any, R = unknown> {
+  execute(params: P, invocation: ToolInvocationContext): R | Promise<R>;
+}

@@ -1,0 +1,4 @@
+export * from './schema';
+export * from './definition';
+export * from './execution';
+export * from './handler';
