@@ -1,1 +1,8 @@
-export {};
+export {
+  ToolRegistry,
+  type RegisteredTool,
+  type ToolImplementation,
+  type ToolRegistryOptions,
+  type ToolRegistryChange,
+  type ToolRegistryListener,
+} from './tool-registry';

@@ -1,1 +1,24 @@
-export {};
+// The schema area: the compact type grammar, JSON Schema import and export.
+export { parseTypeExpression, formatTypeExpression, definitionFromCompact, SCALAR_KINDS } from './compact-grammar';
+export { toJsonSchema, paramToJsonSchema, type JsonSchemaExportOptions } from './json-schema-export';
+export {
+  fromJsonSchema,
+  definitionFromJsonSchema,
+  DEFAULT_JSON_SCHEMA_LIMITS,
+  type JsonSchemaImportOptions,
+  type JsonSchemaLimits,
+  type JsonSchemaToolOptions,
+} from './json-schema-import';
+export {
+  JSON_SCHEMA_DIALECT,
+  SUPPORTED_KEYWORDS,
+  IGNORED_ANNOTATION_KEYWORDS,
+  REFUSED_KEYWORDS,
+  RESERVED_PROPERTY_NAMES,
+  type JsonSchemaObject,
+  type JsonSchemaTypeName,
+  type KeywordFamily,
+} from './json-schema-types';
+export { hasNestedQuantifier } from './regex-safety';
+export * from './build-definition';
+export * from './synthesize-dto';

@@ -42,6 +42,8 @@ export interface ExecutionContext {
   readonly now?: Date;
   /** Cancellation from the caller. */
   readonly signal?: AbortSignal;
+  /** The model that produced the call, for the per-model transformation counts. */
+  readonly model?: string;
 }
 
 /** Maps each reserved context key to the `ExecutionContext` property it reads. */

@@ -1,0 +1,106 @@
+import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { ParamSchema } from '../../types/schema';
+import { conformsTo, describeSchema, isMultipleOf } from './schema-conformance';
+import { isDateOnly, isOffsetDateTime } from './value-checks';
+
+/**
+ * Custom class-validator constraints for the rules class-validator has no decorator for. Their names are the
+ * constraint keys a `ValidationError` carries.
+ */
+export const TOOLWRIGHT_CONSTRAINTS = {
+  dateOnly: 'isDateOnly',
+  offsetDateTime: 'isOffsetDateTime',
+  exclusiveMinimum: 'exclusiveMinimum',
+  exclusiveMaximum: 'exclusiveMaximum',
+  multipleOf: 'multipleOf',
+  matchesSchema: 'matchesSchema',
+} as const;
+
+function each(options: ValidationOptions | undefined): string {
+  return options?.each === true ? 'each value in ' : '';
+}
+
+function constraint(
+  name: string,
+  constraints: readonly unknown[],
+  validate: (value: unknown, args: ValidationArguments) => boolean,
+  message: (args: ValidationArguments) => string,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [...constraints],
+      options: { ...options },
+      validator: { validate, defaultMessage: (args) => `${each(options)}${message(args as ValidationArguments)}` },
+    });
+  };
+}
+
+/**
+ * A calendar date `YYYY-MM-DD`. With `acceptDates`, a valid `Date` instance also passes (the property is typed `Date`
+ * and a transform converted the validated string).
+ */
+export function IsDateOnlyString(acceptDates: boolean, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.dateOnly,
+    [],
+    (value) => isDateOnly(value) || (acceptDates && value instanceof Date && !Number.isNaN(value.getTime())),
+    (args) => `${args.property} must be a date in the form YYYY-MM-DD, e.g. 2026-11-21`,
+    options,
+  );
+}
+
+/** An ISO-8601 date-time with a UTC offset (see `isOffsetDateTime`); `acceptDates` as for `IsDateOnlyString`. */
+export function IsOffsetDateTimeString(acceptDates: boolean, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.offsetDateTime,
+    [],
+    (value) => isOffsetDateTime(value) || (acceptDates && value instanceof Date && !Number.isNaN(value.getTime())),
+    (args) => `${args.property} must be an ISO-8601 date-time with a UTC offset, e.g. 2026-11-21T09:00:00+01:00`,
+    options,
+  );
+}
+
+export function ExclusiveMinimum(bound: number, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.exclusiveMinimum,
+    [bound],
+    (value) => typeof value === 'number' && value > bound,
+    (args) => `${args.property} must be greater than ${bound}`,
+    options,
+  );
+}
+
+export function ExclusiveMaximum(bound: number, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.exclusiveMaximum,
+    [bound],
+    (value) => typeof value === 'number' && value < bound,
+    (args) => `${args.property} must be less than ${bound}`,
+    options,
+  );
+}
+
+export function MultipleOf(divisor: number, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.multipleOf,
+    [divisor],
+    (value) => typeof value === 'number' && isMultipleOf(value, divisor),
+    (args) => `${args.property} must be a multiple of ${divisor}`,
+    options,
+  );
+}
+
+/** The value must conform to an IR schema (unions, arrays of arrays, nullable elements, open objects). */
+export function MatchesSchema(schema: ParamSchema, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.matchesSchema,
+    [schema],
+    (value) => conformsTo(value, schema),
+    (args) => `${args.property} must be ${describeSchema(schema)}`,
+    options,
+  );
+}

@@ -1,0 +1,110 @@
+/** Pure value checks shared by the custom class-validator constraints and the schema conformance check. */
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  return day <= days;
+}
+
+/** A calendar date `YYYY-MM-DD` that exists (`2026-02-30` does not). */
+export function isDateOnly(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = DATE_ONLY.exec(value);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/**
+ * An ISO-8601 / RFC 3339 date-time with a UTC offset: `2026-11-21T09:00:00+01:00`, `2026-11-21T08:00:00Z`,
+ * `2026-11-21T09:00+0100`. Seconds and fractions are optional; the offset is not.
+ */
+export function isOffsetDateTime(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = OFFSET_DATE_TIME.exec(value);
+  if (match === null) return false;
+  const [, year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = match;
+  if (!isCalendarDate(Number(year), Number(month), Number(day))) return false;
+  if (Number(hour) > 23 || Number(minute) > 59 || (second !== undefined && Number(second) > 60)) return false;
+  return offsetHours === undefined || (Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59);
+}
+
+const compiledPatterns = new Map<string, RegExp>();
+
+/**
+ * Compiles a JSON Schema `pattern` (ECMAScript, unanchored). Tried with the `u` flag first, as JSON Schema
+ * asks; a pattern only valid without it (e.g. `[\-]` style escapes) falls back to no flag. Throws on an invalid pattern.
+ */
+export function compilePattern(pattern: string): RegExp {
+  let compiled = compiledPatterns.get(pattern);
+  if (compiled === undefined) {
+    try {
+      compiled = new RegExp(pattern, 'u');
+    } catch {
+      compiled = new RegExp(pattern);
+    }
+    compiledPatterns.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+/** A string's length in code points, as JSON Schema and class-validator's MinLength/MaxLength count it. */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (const _ of value) length++;
+  return length;
+}
+
+/** Structural equality of JSON values (for `enum` of objects and `uniqueItems`). */
+export function jsonEquals(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left) && Array.isArray(right)) {
+    return left.length === right.length && left.every((item, index) => jsonEquals(item, right[index]));
+  }
+  const leftKeys = Object.keys(left);
+  const rightRecord = right as Record<string, unknown>;
+  return (
+    leftKeys.length === Object.keys(right).length &&
+    leftKeys.every((key) => Object.prototype.hasOwnProperty.call(rightRecord, key) && jsonEquals((left as Record<string, unknown>)[key], rightRecord[key]))
+  );
+}
+
+/** A key for `uniqueItems`: equal JSON values get equal keys (object keys sorted). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** A short rendering of a value for messages. */
+export function renderValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
+  if (typeof value === 'bigint' || typeof value === 'symbol' || (typeof value === 'number' && !Number.isFinite(value))) return String(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/** A copy of the plain objects and arrays in a value a developer gave (default, examples), so freezing the IR never freezes theirs. */
+export function copyJsonValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyJsonValue);
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) copy[key] = copyJsonValue((value as Record<string, unknown>)[key]);
+    return copy;
+  }
+  return value;
+}

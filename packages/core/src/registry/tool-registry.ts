@@ -1,0 +1,197 @@
+import { consoleLogger, type Logger } from '../execution/logger';
+import { buildCommandDefinition } from '../schema/build-definition';
+import { definitionFromCompact } from '../schema/compact-grammar';
+import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
+import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
+import type { JsonSchemaObject } from '../schema/json-schema-types';
+import { dtoForSchema } from '../schema/synthesize-dto';
+import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
+import type { CommandHandler, ToolHandler } from '../types/handler';
+import type { Constructor } from '../types/schema';
+import { registryMessages } from './messages';
+
+/** How a tool runs: a DI-resolved `@Command` class, or a function (JSON Schema, compact, MCP and built-in tools). */
+export type ToolImplementation =
+  | { readonly kind: 'class'; readonly command: Constructor<CommandHandler> }
+  | { readonly kind: 'function'; readonly handler: ToolHandler };
+
+/** One registry entry. */
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly implementation: ToolImplementation;
+}
+
+export interface ToolRegistryOptions {
+  /** What registering a name twice does: `'replace'` (default: logs a warning, the later tool wins) or `'error'`. */
+  readonly onDuplicate?: 'replace' | 'error';
+  /** Where the duplicate warning goes; default `consoleLogger`. */
+  readonly logger?: Logger;
+}
+
+/** What changed, as a registry change listener receives it. */
+export interface ToolRegistryChange {
+  readonly type: 'registered' | 'replaced' | 'unregistered';
+  readonly name: string;
+  /** The new definition (`registered`, `replaced`) or the removed one (`unregistered`). */
+  readonly definition: ToolDefinition;
+  /** The registry's version after the change. */
+  readonly version: number;
+}
+
+export type ToolRegistryListener = (change: ToolRegistryChange) => void;
+
+/**
+ * The tools an executor can call, by exact name (O(1), a `Map`), in registration order. Names are kept exactly as
+ * given (`decision/propose`, `math.factorial`); provider-safe encoding happens in the provider adapters.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly listeners = new Set<ToolRegistryListener>();
+  private readonly onDuplicate: 'replace' | 'error';
+  private readonly logger: Logger;
+  private currentVersion = 0;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.onDuplicate = options.onDuplicate ?? 'replace';
+    this.logger = options.logger ?? consoleLogger;
+  }
+
+  /** A registry of the given `@Command` classes, built at the composition root. */
+  static from(commands: readonly Constructor[], options?: ToolRegistryOptions): ToolRegistry {
+    const registry = new ToolRegistry(options);
+    for (const command of commands) registry.register(command);
+    return registry;
+  }
+
+  /** Increments on every change; caches keyed by it (name indexes, provider tool lists) know when to rebuild. */
+  get version(): number {
+    return this.currentVersion;
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /** Registers a `@Command` class; its definition is built (and checked) now. */
+  register(commandClass: Constructor): ToolDefinition {
+    const definition = buildCommandDefinition(commandClass);
+    return this.registerDefinition(definition, { kind: 'class', command: commandClass as Constructor<CommandHandler> });
+  }
+
+  /**
+   * Registers a tool described by JSON Schema (e.g. a remote MCP server's tool), run by `handler`. `options` are
+   * ToolOptions plus `namespace` (the name becomes `namespace.name`) and the import options.
+   */
+  registerJsonSchemaTool(
+    declaration: JsonSchemaToolDeclaration,
+    handler: ToolHandler,
+    options?: JsonSchemaToolOptions,
+  ): ToolDefinition {
+    return this.registerDefinition(definitionFromJsonSchema(declaration, options), { kind: 'function', handler });
+  }
+
+  /** Registers a tool from seed 001's compact declaration, run by `handler`. */
+  registerCompact(declaration: CompactDeclaration, handler: ToolHandler, options?: ToolOptions): ToolDefinition {
+    return this.registerDefinition(definitionFromCompact(declaration, options), { kind: 'function', handler });
+  }
+
+  /**
+   * Registers a built definition with its implementation (the generic path MCP and built-in tools use). The
+   * parameters' validation DTO is made now, so a schema class-validator cannot enforce fails at registration.
+   */
+  registerDefinition(definition: ToolDefinition, implementation: ToolImplementation): ToolDefinition {
+    checkDefinition(definition);
+    checkImplementation(definition.name, implementation);
+    dtoForSchema(definition.parameters);
+    const previous = this.tools.get(definition.name);
+    if (previous !== undefined && previous.definition !== definition) {
+      if (this.onDuplicate === 'error') throw registryMessages.duplicateError(definition.name, previous.definition, definition);
+      this.logger.warn(registryMessages.duplicateWarning(definition.name, previous.definition, definition), {
+        tool: definition.name,
+        previous: previous.definition.source.kind,
+        replacement: definition.source.kind,
+      });
+    }
+    this.tools.set(definition.name, Object.freeze({ definition, implementation: Object.freeze({ ...implementation }) }));
+    this.changed(previous === undefined ? 'registered' : 'replaced', definition);
+    return definition;
+  }
+
+  /** Removes a tool; `false` when no tool has that name. */
+  unregister(name: string): boolean {
+    const entry = this.tools.get(name);
+    if (entry === undefined) return false;
+    this.tools.delete(name);
+    this.changed('unregistered', entry.definition);
+    return true;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name)?.definition;
+  }
+
+  getEntry(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  /** Every definition, in registration order (a replaced tool keeps its place). */
+  list(): ToolDefinition[] {
+    return Array.from(this.tools.values(), (entry) => entry.definition);
+  }
+
+  /** Every entry (definition and implementation), in registration order. */
+  entries(): RegisteredTool[] {
+    return [...this.tools.values()];
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: ToolRegistryListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** A registered tool's parameters as a draft 2020-12 JSON Schema (context fields never included). */
+  toJsonSchema(name: string, options?: JsonSchemaExportOptions): JsonSchemaObject {
+    const definition = this.get(name);
+    if (definition === undefined) throw registryMessages.unknownTool(name);
+    return toJsonSchema(definition, options);
+  }
+
+  private changed(type: ToolRegistryChange['type'], definition: ToolDefinition): void {
+    this.currentVersion++;
+    if (this.listeners.size === 0) return;
+    const change: ToolRegistryChange = Object.freeze({ type, name: definition.name, definition, version: this.currentVersion });
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.logger.error(registryMessages.listenerFailed(definition.name), { tool: definition.name, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+}
+
+function checkDefinition(definition: ToolDefinition): void {
+  if (typeof definition !== 'object' || definition === null) throw registryMessages.invalidDefinition('it is not an object');
+  if (typeof definition.name !== 'string' || definition.name.length === 0) throw registryMessages.invalidDefinition('its name is not a non-empty string');
+  if (definition.parameters?.kind !== 'object') throw registryMessages.invalidDefinition(`the parameters of "${definition.name}" are not an object schema`);
+}
+
+function checkImplementation(name: string, implementation: ToolImplementation): void {
+  if (implementation?.kind === 'class') {
+    const prototype = (implementation.command as Function | undefined)?.prototype as { execute?: unknown } | undefined;
+    if (typeof prototype?.execute !== 'function') throw registryMessages.invalidImplementation(name, 'the command class has no execute method');
+    return;
+  }
+  if (implementation?.kind === 'function') {
+    if (typeof implementation.handler !== 'function') throw registryMessages.invalidImplementation(name, 'the handler is not a function');
+    return;
+  }
+  throw registryMessages.invalidImplementation(name, 'its kind is neither class nor function');
+}

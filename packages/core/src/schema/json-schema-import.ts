@@ -1,0 +1,870 @@
+import { deepEqual } from '../pipeline/deep-equal';
+import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
+import type { EnumValue, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
+import {
+  IGNORED_ANNOTATION_KEYWORDS,
+  JSON_SCHEMA_TYPE_NAMES,
+  REFUSED_KEYWORDS,
+  RESERVED_PROPERTY_NAMES,
+  SUPPORTED_KEYWORDS,
+  escapePointerSegment,
+  type JsonSchemaTypeName,
+  type KeywordFamily,
+} from './json-schema-types';
+import * as messages from './messages';
+import type { SchemaLocation } from './messages';
+import { hasNestedQuantifier } from './regex-safety';
+
+/**
+ * JSON Schema (the draft 2020-12 subset tools use) -> IR. See docs/tool-definitions-ir.md for the mapping table
+ * and the keyword policy: every keyword is read into the IR, ignored because it only annotates, or refused with a
+ * definition error naming the tool, the JSON pointer and the fix. A constraint is never dropped silently.
+ *
+ * Schemas may come from untrusted MCP servers, so the walk is depth-bounded (never deeper than `maxDepth` frames),
+ * counts every node it visits (with each $ref expanded, so a "billion laughs" of references is cut off), copies
+ * values iteratively, and reads input keys only as own properties.
+ */
+
+export interface JsonSchemaLimits {
+  /** Deepest nesting of schemas (properties, items, combinators and expanded $refs), and of default/example values. */
+  readonly maxDepth: number;
+  /** Most nodes: schemas (each $ref expansion counted again), enum values, required names, default and example values. */
+  readonly maxNodes: number;
+  /** Longest `pattern`, in characters. */
+  readonly maxPatternLength: number;
+  /** Longest chain of $ref expansions nested inside each other. */
+  readonly maxRefDepth: number;
+}
+
+export const DEFAULT_JSON_SCHEMA_LIMITS: JsonSchemaLimits = Object.freeze({
+  maxDepth: 32,
+  maxNodes: 10_000,
+  maxPatternLength: 1_000,
+  maxRefDepth: 16,
+});
+
+export interface JsonSchemaImportOptions {
+  /** The tool (or schema) name used in error messages. */
+  readonly target?: string;
+  /** The schema comes from outside the codebase (an MCP server): also refuse ReDoS-prone patterns. */
+  readonly untrusted?: boolean;
+  readonly limits?: Partial<JsonSchemaLimits>;
+  /** Extra keywords to ignore as annotations (keys starting with `x-` always are). */
+  readonly annotationKeywords?: readonly string[];
+  /**
+   * What an object without `additionalProperties` allows besides its declared properties. `'convention'` (default):
+   * the arguments object (the root) takes nothing else when it declares `properties` (the tool-call convention: an
+   * invented parameter is dropped and recorded); nested objects, and objects that declare no properties, take anything,
+   * as JSON Schema reads them (BFCL's nested dicts, e.g. `sendHttpRequest.data`, carry undeclared keys).
+   * `'allow'`: the root too takes anything.
+   */
+  readonly additionalPropertiesWhenAbsent?: 'convention' | 'allow';
+}
+
+/** What `definitionFromJsonSchema` takes: the tool's own options plus how to import its schema. */
+export interface JsonSchemaToolOptions extends ToolOptions, Omit<JsonSchemaImportOptions, 'target'> {
+  /** Prefix for the tool's name: `namespace + '.' + name` (e.g. the MCP server's name). */
+  readonly namespace?: string;
+}
+
+type JsonRecord = Readonly<Record<string, unknown>>;
+type Draft = Record<string, unknown>;
+
+const ANNOTATION_KEYS = ['description', 'title', 'default', 'examples'] as const;
+const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems'] as const;
+const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as const;
+const MUST_AGREE = ['pattern', 'format', 'multipleOf'] as const;
+const STRING_CONSTRAINTS = ['minLength', 'maxLength', 'pattern', 'format'] as const;
+
+const ANY: ParamSchema = Object.freeze({ kind: 'any' });
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+
+/** BFCL and programming-language type names, to hint at the mapping when one reaches the importer unmapped. */
+const FOREIGN_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
+  ['dict', 'object'],
+  ['float', 'number'],
+  ['tuple', 'array'],
+  ['any', 'no "type" at all'],
+  ['int', 'integer'],
+  ['str', 'string'],
+  ['bool', 'boolean'],
+  ['list', 'array'],
+  ['String', 'string'],
+  ['Boolean', 'boolean'],
+  ['long', 'integer'],
+  ['double', 'number'],
+  ['char', 'string'],
+  ['HashMap', 'object'],
+  ['Array', 'array'],
+  ['ArrayList', 'array'],
+]);
+
+const FAMILY_OF_TYPE: Readonly<Record<JsonSchemaTypeName, KeywordFamily | undefined>> = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  object: 'object',
+  array: 'array',
+  boolean: undefined,
+  null: undefined,
+};
+
+const FAMILY_OF_KIND: Readonly<Record<ParamSchema['kind'], KeywordFamily | undefined>> = {
+  string: 'string',
+  date: 'string',
+  datetime: 'string',
+  int: 'number',
+  float: 'number',
+  array: 'array',
+  object: 'object',
+  bool: undefined,
+  union: undefined,
+  any: undefined,
+};
+
+const TYPE_OF_FAMILY: Readonly<Record<Exclude<KeywordFamily, 'any'>, JsonSchemaTypeName>> = {
+  string: 'string',
+  number: 'number',
+  object: 'object',
+  array: 'array',
+};
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function own(record: JsonRecord, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+function isUnconstrained(schema: ParamSchema): boolean {
+  return schema.kind === 'any' && schema.enum === undefined;
+}
+
+function isNullOnly(schema: ParamSchema): boolean {
+  return schema.kind === 'any' && schema.enum !== undefined && schema.enum.length === 1 && schema.enum[0] === null;
+}
+
+function pickAnnotations(schema: ParamSchema): Draft {
+  const annotations: Draft = {};
+  for (const key of ANNOTATION_KEYS) if (schema[key] !== undefined) annotations[key] = schema[key];
+  return annotations;
+}
+
+function withoutAnnotations(schema: ParamSchema): ParamSchema {
+  const copy: Draft = { ...schema };
+  for (const key of ANNOTATION_KEYS) delete copy[key];
+  return copy as unknown as ParamSchema;
+}
+
+function isScalar(value: unknown): value is EnumValue {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** Freezes the IR built by one import (its own nodes and value copies), without recursion. */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (current === null || typeof current !== 'object' || Object.isFrozen(current)) continue;
+    Object.freeze(current);
+    for (const key of Object.keys(current)) {
+      const child = (current as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return value;
+}
+
+class JsonSchemaImporter {
+  private nodes = 0;
+  /** Document pointers of the schemas being imported right now: a $ref to one of them is recursive. */
+  private readonly activePointers = new Set<string>();
+  private readonly referenceChain: string[] = [];
+  /** Schemas whose kind was inferred from type-specific keywords (no `type`): those keywords bind only that type. */
+  private readonly inferred = new WeakSet<object>();
+  /** The arguments object itself: the root, and what the root reaches through $ref, allOf, anyOf and oneOf only. */
+  private readonly argumentsNodes = new WeakSet<object>();
+  private readonly annotationKeywords: ReadonlySet<string>;
+
+  constructor(
+    private readonly root: unknown,
+    private readonly target: string,
+    private readonly limits: JsonSchemaLimits,
+    private readonly untrusted: boolean,
+    annotationKeywords: readonly string[],
+    private readonly allowAdditionalWhenAbsent: boolean,
+  ) {
+    this.annotationKeywords = new Set(annotationKeywords);
+  }
+
+  where(pointer: string): SchemaLocation {
+    return { target: this.target, property: `#${pointer}` };
+  }
+
+  private count(pointer: string, amount = 1): void {
+    this.nodes += amount;
+    if (this.nodes > this.limits.maxNodes) throw messages.nodeLimitExceeded(this.where(pointer), this.limits.maxNodes);
+  }
+
+  importSchema(raw: unknown, pointer: string, depth: number): ParamSchema {
+    if (depth > this.limits.maxDepth) throw messages.depthLimitExceeded(this.where(pointer), this.limits.maxDepth);
+    this.count(pointer);
+    if (raw === true) return ANY;
+    if (raw === false) throw messages.falseSchema(this.where(pointer));
+    if (!isRecord(raw)) throw messages.schemaNotAnObject(this.where(pointer), raw);
+    // A null-prototype snapshot of the keywords: reading `keywords.type` can never reach Object.prototype.
+    const keywords: JsonRecord = Object.assign(Object.create(null) as Record<string, unknown>, raw);
+    if (raw === this.root || this.argumentsNodes.has(raw)) this.argumentsNodes.add(keywords);
+    // A pointer reached twice on one path (through $refs) stays active until its outermost visit ends.
+    const entered = !this.activePointers.has(pointer);
+    if (entered) this.activePointers.add(pointer);
+    try {
+      return this.importRecord(keywords, pointer, depth);
+    } finally {
+      if (entered) this.activePointers.delete(pointer);
+    }
+  }
+
+  private importRecord(raw: JsonRecord, pointer: string, depth: number): ParamSchema {
+    const types = this.readTypes(raw, pointer);
+    const families = types === undefined ? undefined : new Set([...types].map((type) => FAMILY_OF_TYPE[type]));
+    const applies = (family: KeywordFamily): boolean => family === 'any' || families === undefined || families.has(family);
+    this.checkKeywords(raw, pointer, applies);
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const definitions = raw[keyword];
+      if (definitions !== undefined && !isRecord(definitions)) {
+        throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'an object of named schemas', definitions);
+      }
+    }
+
+    const parts: ParamSchema[] = [];
+    const atArguments = this.argumentsNodes.has(raw);
+    const reference = raw['$ref'];
+    if (reference !== undefined) parts.push(this.resolveReference(reference, pointer, depth, atArguments));
+    const allOf = raw['allOf'];
+    if (allOf !== undefined) {
+      const members = this.readSchemaList(allOf, 'allOf', pointer);
+      if (atArguments) this.markArguments(members);
+      members.forEach((member, index) => parts.push(this.importSchema(member, `${pointer}/allOf/${index}`, depth + 1)));
+    }
+    parts.push(this.ownSchema(raw, pointer, depth, types));
+    let combined = parts.reduce((left, right) => this.intersect(left, right, pointer));
+
+    const anyOf = raw['anyOf'];
+    const oneOf = raw['oneOf'];
+    if (anyOf !== undefined && oneOf !== undefined) throw messages.bothAnyOfAndOneOf(this.where(pointer));
+    if (atArguments) for (const list of [anyOf, oneOf]) if (Array.isArray(list)) this.markArguments(list);
+    if (anyOf !== undefined) combined = this.alternatives(anyOf, 'anyOf', combined, pointer, depth);
+    if (oneOf !== undefined) combined = this.alternatives(oneOf, 'oneOf', combined, pointer, depth);
+    return combined;
+  }
+
+  /** Applies the keyword policy: supported, ignored annotation, refused (unless it cannot apply), or unknown. */
+  private checkKeywords(raw: JsonRecord, pointer: string, applies: (family: KeywordFamily) => boolean): void {
+    for (const keyword of Object.keys(raw)) {
+      if (SUPPORTED_KEYWORDS.has(keyword)) continue;
+      if (IGNORED_ANNOTATION_KEYWORDS.has(keyword) || keyword.startsWith('x-') || this.annotationKeywords.has(keyword)) continue;
+      const refusal = REFUSED_KEYWORDS.get(keyword);
+      if (refusal === undefined) throw messages.unknownKeyword(this.where(`${pointer}/${escapePointerSegment(keyword)}`), keyword);
+      // A keyword for another type than the declared ones can never fail (JSON Schema applies it to that type only).
+      if (applies(refusal.family)) throw messages.unsupportedKeyword(this.where(`${pointer}/${keyword}`), keyword, refusal.reason, refusal.fix);
+    }
+    if (!applies('array')) return;
+    if (Array.isArray(raw['items'])) throw messages.tupleItems(this.where(`${pointer}/items`));
+    const prefixItems = raw['prefixItems'];
+    if (prefixItems === undefined) return;
+    if (!Array.isArray(prefixItems)) {
+      throw messages.invalidKeywordValue(this.where(`${pointer}/prefixItems`), 'prefixItems', 'an array of schemas', prefixItems);
+    }
+    // Positions described by `{}` or `true` constrain nothing; any other prefix item is a tuple constraint.
+    const constrains = prefixItems.some((item) => item !== true && !(isRecord(item) && Object.keys(item).length === 0));
+    if (constrains) {
+      throw messages.unsupportedKeyword(
+        this.where(`${pointer}/prefixItems`),
+        'prefixItems',
+        'constrains items by position (a tuple)',
+        'Describe the elements with one "items" schema (an anyOf of the element types if they differ), or use an object with named properties.',
+      );
+    }
+  }
+
+  private readTypes(raw: JsonRecord, pointer: string): Set<JsonSchemaTypeName> | undefined {
+    const type = raw['type'];
+    let types: Set<JsonSchemaTypeName> | undefined;
+    if (type !== undefined) {
+      const names = typeof type === 'string' ? [type] : type;
+      if (!Array.isArray(names) || names.length === 0) {
+        throw messages.invalidKeywordValue(this.where(`${pointer}/type`), 'type', 'a type name or a non-empty array of type names', type);
+      }
+      types = new Set();
+      for (const name of names) {
+        if (typeof name !== 'string' || !(JSON_SCHEMA_TYPE_NAMES as readonly string[]).includes(name)) {
+          const mapped = typeof name === 'string' ? FOREIGN_TYPE_NAMES.get(name) : undefined;
+          const hint = mapped === undefined ? undefined : `${JSON.stringify(name)} is a BFCL or programming-language type name: write ${mapped === 'no "type" at all' ? mapped : JSON.stringify(mapped)} (JSON Schema types: string, integer, number, boolean, object, array, null).`;
+          throw messages.unknownJsonType(this.where(`${pointer}/type`), name, hint);
+        }
+        types.add(name as JsonSchemaTypeName);
+      }
+    }
+    const nullable = raw['nullable'];
+    if (nullable !== undefined && typeof nullable !== 'boolean') {
+      throw messages.invalidKeywordValue(this.where(`${pointer}/nullable`), 'nullable', 'true or false', nullable);
+    }
+    // OpenAPI 3.0's `nullable: true` adds null to the declared type (without a type, null is allowed anyway).
+    if (nullable === true && types !== undefined) types.add('null');
+    return types;
+  }
+
+  /** The schema described by the node's own keywords (everything but $ref, allOf, anyOf and oneOf). */
+  private ownSchema(raw: JsonRecord, pointer: string, depth: number, declared: Set<JsonSchemaTypeName> | undefined): ParamSchema {
+    const annotations = this.readAnnotations(raw, pointer, depth);
+    let enumValues = this.readEnum(raw, pointer);
+    let types = declared;
+    let inferred = false;
+    if (types === undefined) {
+      const families = new Set<Exclude<KeywordFamily, 'any'>>();
+      for (const keyword of Object.keys(raw)) {
+        const family = SUPPORTED_KEYWORDS.get(keyword);
+        if (family !== undefined && family !== 'any') families.add(family);
+      }
+      if (families.size > 1) throw messages.ambiguousUntypedSchema(this.where(pointer), [...families]);
+      const [family] = families;
+      if (family !== undefined) {
+        types = new Set([TYPE_OF_FAMILY[family]]);
+        inferred = true;
+      } else if (enumValues !== undefined) {
+        types = this.typesOfValues(enumValues);
+      }
+    }
+
+    let schema: Draft;
+    if (types === undefined) {
+      schema = { kind: 'any' };
+    } else {
+      const nonNull = [...types].filter(
+        (type): type is Exclude<JsonSchemaTypeName, 'null'> => type !== 'null' && !(type === 'integer' && types!.has('number')),
+      );
+      const nullable = types.has('null');
+      if (nonNull.length === 0) {
+        // `type: "null"`: the IR has no null kind; an any whose only value is null says the same.
+        const values = enumValues === undefined ? [null] : enumValues.filter((value) => value === null);
+        if (values.length === 0) throw messages.emptyEnum(this.where(`${pointer}/enum`));
+        enumValues = values;
+        schema = { kind: 'any' };
+      } else if (nonNull.length === 1) {
+        schema = this.typedSchema(nonNull[0]!, raw, pointer, depth);
+        if (nullable) schema.nullable = true;
+      } else {
+        schema = { kind: 'union', variants: nonNull.map((type) => this.typedSchema(type, raw, pointer, depth)) };
+        if (nullable) schema.nullable = true;
+      }
+    }
+    if (enumValues !== undefined) {
+      schema.enum = enumValues;
+      // `type: [T, "null"]` with an enum that does not list null: the enum refuses null.
+      if (schema.nullable === true && !enumValues.includes(null)) delete schema.nullable;
+    }
+    const result = { ...schema, ...annotations } as unknown as ParamSchema;
+    if (inferred) this.inferred.add(result);
+    return result;
+  }
+
+  /** The JSON types of enum values, when they have exactly one (besides null); otherwise the schema stays `any`. */
+  private typesOfValues(values: readonly EnumValue[]): Set<JsonSchemaTypeName> | undefined {
+    const types = new Set<JsonSchemaTypeName>();
+    for (const value of values) {
+      if (value === null) types.add('null');
+      else if (typeof value === 'string') types.add('string');
+      else if (typeof value === 'boolean') types.add('boolean');
+      else types.add(Number.isInteger(value) ? 'integer' : 'number');
+    }
+    if (types.has('integer') && types.has('number')) types.delete('integer');
+    const nonNull = [...types].filter((type) => type !== 'null');
+    return nonNull.length === 1 ? types : undefined;
+  }
+
+  private typedSchema(type: Exclude<JsonSchemaTypeName, 'null'>, raw: JsonRecord, pointer: string, depth: number): Draft {
+    switch (type) {
+      case 'string':
+        return this.stringSchema(raw, pointer);
+      case 'integer':
+        return { kind: 'int', ...this.numericKeywords(raw, pointer) };
+      case 'number':
+        return { kind: 'float', ...this.numericKeywords(raw, pointer) };
+      case 'boolean':
+        return { kind: 'bool' };
+      case 'array': {
+        const items = raw['items'];
+        const schema: Draft = { kind: 'array', items: items === undefined ? ANY : this.importSchema(items, `${pointer}/items`, depth + 1) };
+        this.copyCount(raw, schema, 'minItems', pointer);
+        this.copyCount(raw, schema, 'maxItems', pointer);
+        const uniqueItems = raw['uniqueItems'];
+        if (uniqueItems !== undefined) {
+          if (typeof uniqueItems !== 'boolean') throw messages.invalidKeywordValue(this.where(`${pointer}/uniqueItems`), 'uniqueItems', 'true or false', uniqueItems);
+          schema.uniqueItems = uniqueItems;
+        }
+        return schema;
+      }
+      case 'object':
+        return this.objectSchema(raw, pointer, depth);
+    }
+  }
+
+  private stringSchema(raw: JsonRecord, pointer: string): Draft {
+    const format = raw['format'];
+    if (format !== undefined && typeof format !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/format`), 'format', 'a string', format);
+    if (format === 'date' || format === 'date-time') {
+      const extra = STRING_CONSTRAINTS.filter((keyword) => keyword !== 'format' && raw[keyword] !== undefined);
+      if (extra.length > 0) throw messages.formatWithStringConstraints(this.where(pointer), format, extra);
+      return { kind: format === 'date' ? 'date' : 'datetime' };
+    }
+    const schema: Draft = { kind: 'string' };
+    this.copyCount(raw, schema, 'minLength', pointer);
+    this.copyCount(raw, schema, 'maxLength', pointer);
+    const pattern = raw['pattern'];
+    if (pattern !== undefined) schema.pattern = this.checkPattern(pattern, `${pointer}/pattern`);
+    if (format !== undefined) schema.format = format;
+    return schema;
+  }
+
+  private numericKeywords(raw: JsonRecord, pointer: string): Draft {
+    const bounds: Draft = {};
+    for (const keyword of ['minimum', 'maximum'] as const) {
+      const value = raw[keyword];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a finite number', value);
+      bounds[keyword] = value;
+    }
+    for (const [keyword, inclusive] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      const value = raw[keyword];
+      if (value === undefined || value === false) continue;
+      if (value === true) {
+        // Draft 4: a boolean that makes the matching inclusive bound exclusive (no bound: nothing to make exclusive).
+        if (bounds[inclusive] !== undefined) {
+          bounds[keyword] = bounds[inclusive];
+          delete bounds[inclusive];
+        }
+        continue;
+      }
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a finite number', value);
+      bounds[keyword] = value;
+    }
+    const multipleOf = raw['multipleOf'];
+    if (multipleOf !== undefined) {
+      if (typeof multipleOf !== 'number' || !Number.isFinite(multipleOf) || multipleOf <= 0) {
+        throw messages.invalidKeywordValue(this.where(`${pointer}/multipleOf`), 'multipleOf', 'a number greater than 0', multipleOf);
+      }
+      bounds.multipleOf = multipleOf;
+    }
+    return bounds;
+  }
+
+  private copyCount(raw: JsonRecord, target: Draft, keyword: string, pointer: string): void {
+    const value = raw[keyword];
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+      throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a non-negative integer', value);
+    }
+    target[keyword] = value;
+  }
+
+  private checkPattern(pattern: unknown, pointer: string): string {
+    if (typeof pattern !== 'string') throw messages.invalidKeywordValue(this.where(pointer), 'pattern', 'a string', pattern);
+    if (pattern.length > this.limits.maxPatternLength) throw messages.patternTooLong(this.where(pointer), pattern.length, this.limits.maxPatternLength);
+    try {
+      new RegExp(pattern, 'u');
+    } catch (unicodeError) {
+      // Some patterns are valid only without the `u` flag (e.g. an escaped `\-` outside a class); accept those.
+      try {
+        new RegExp(pattern);
+      } catch {
+        throw messages.invalidPattern(this.where(pointer), pattern, unicodeError);
+      }
+    }
+    if (this.untrusted && hasNestedQuantifier(pattern)) throw messages.redosPattern(this.where(pointer), pattern);
+    return pattern;
+  }
+
+  private objectSchema(raw: JsonRecord, pointer: string, depth: number): Draft {
+    const declared = raw['properties'];
+    if (declared !== undefined && !isRecord(declared)) {
+      throw messages.invalidKeywordValue(this.where(`${pointer}/properties`), 'properties', 'an object of named schemas', declared);
+    }
+    const requiredNames = this.readRequired(raw, pointer);
+
+    // `unevaluatedProperties` sees the properties of every merged subschema as evaluated, exactly as toolwright merges
+    // allOf/anyOf members into one object: so it reads as `additionalProperties` (and is moot next to one).
+    const additionalKeyword = raw['additionalProperties'] !== undefined ? 'additionalProperties' : 'unevaluatedProperties';
+    const additionalRaw = raw[additionalKeyword];
+    let additionalProperties: boolean | ParamSchema;
+    const explicitlyClosed = additionalRaw === false;
+    if (additionalRaw === undefined) {
+      // The arguments object follows the tool-call convention: when it declares its properties it takes no others (a
+      // model's invented parameter is dropped and recorded). Nested objects are data payloads and read as JSON Schema
+      // does (anything else allowed), so no value the caller meant to pass is lost (BFCL's `sendHttpRequest.data`).
+      additionalProperties = this.allowAdditionalWhenAbsent || declared === undefined || !this.argumentsNodes.has(raw);
+    } else if (typeof additionalRaw === 'boolean') {
+      additionalProperties = additionalRaw;
+    } else {
+      const schema = this.importSchema(additionalRaw, `${pointer}/${additionalKeyword}`, depth + 1);
+      additionalProperties = isUnconstrained(schema) && Object.keys(schema).length === 1 ? true : schema;
+    }
+
+    const properties: PropertyDefinition[] = [];
+    const seen = new Set<string>();
+    for (const name of declared === undefined ? [] : Object.keys(declared)) {
+      const propertyPointer = `${pointer}/properties/${escapePointerSegment(name)}`;
+      if (RESERVED_PROPERTY_NAMES.has(name)) throw messages.reservedPropertyName(this.where(propertyPointer), name);
+      const schema = this.importSchema((declared as JsonRecord)[name], propertyPointer, depth + 1);
+      properties.push({ name, schema, required: requiredNames.has(name), aliases: NO_ALIASES });
+      seen.add(name);
+    }
+    // A required name without a declaration must be present with any value additionalProperties allows (absent
+    // additionalProperties allows anything in JSON Schema: the convention above closes the object to other keys only).
+    for (const name of requiredNames) {
+      if (seen.has(name)) continue;
+      if (explicitlyClosed) throw messages.unsatisfiableRequired(this.where(`${pointer}/required`), name);
+      properties.push({ name, schema: typeof additionalProperties === 'boolean' ? ANY : additionalProperties, required: true, aliases: NO_ALIASES });
+    }
+    return { kind: 'object', properties, additionalProperties };
+  }
+
+  private readRequired(raw: JsonRecord, pointer: string): Set<string> {
+    const required = raw['required'];
+    const names = new Set<string>();
+    if (required === undefined) return names;
+    if (!Array.isArray(required)) throw messages.invalidKeywordValue(this.where(`${pointer}/required`), 'required', 'an array of property names', required);
+    this.count(`${pointer}/required`, required.length);
+    for (const name of required) {
+      if (typeof name !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/required`), 'required', 'an array of property names', name);
+      if (RESERVED_PROPERTY_NAMES.has(name)) throw messages.reservedPropertyName(this.where(`${pointer}/required`), name);
+      names.add(name);
+    }
+    return names;
+  }
+
+  private readAnnotations(raw: JsonRecord, pointer: string, depth: number): Draft {
+    const annotations: Draft = {};
+    for (const keyword of ['description', 'title'] as const) {
+      const value = raw[keyword];
+      if (value === undefined) continue;
+      if (typeof value !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a string', value);
+      annotations[keyword] = value;
+    }
+    if ('default' in raw) {
+      annotations.default = this.copyValue(raw.default, `${pointer}/default`, depth);
+    }
+    const examples = raw['examples'];
+    if (examples !== undefined) {
+      if (!Array.isArray(examples)) throw messages.invalidKeywordValue(this.where(`${pointer}/examples`), 'examples', 'an array of example values', examples);
+      annotations.examples = this.copyValue(examples, `${pointer}/examples`, depth);
+    }
+    return annotations;
+  }
+
+  private readEnum(raw: JsonRecord, pointer: string): EnumValue[] | undefined {
+    let values: EnumValue[] | undefined;
+    const enumValues = raw['enum'];
+    if (enumValues !== undefined) {
+      if (!Array.isArray(enumValues)) throw messages.invalidKeywordValue(this.where(`${pointer}/enum`), 'enum', 'an array of values', enumValues);
+      if (enumValues.length === 0) throw messages.emptyEnum(this.where(`${pointer}/enum`));
+      this.count(`${pointer}/enum`, enumValues.length);
+      for (const value of enumValues) if (!isScalar(value)) throw messages.enumValueNotRepresentable(this.where(`${pointer}/enum`), 'enum', value);
+      values = [...(enumValues as EnumValue[])];
+    }
+    if ('const' in raw) {
+      const constant: unknown = raw.const;
+      if (!isScalar(constant)) throw messages.enumValueNotRepresentable(this.where(`${pointer}/const`), 'const', constant);
+      if (values !== undefined && !values.includes(constant)) throw messages.constNotInEnum(this.where(`${pointer}/const`), constant);
+      values = [constant];
+    }
+    return values;
+  }
+
+  /** Copies a default or examples value: iterative, depth- and node-bounded, input keys kept as own data keys. */
+  private copyValue(value: unknown, pointer: string, depth: number): unknown {
+    const check = (item: unknown, itemDepth: number): void => {
+      if (itemDepth > this.limits.maxDepth) throw messages.depthLimitExceeded(this.where(pointer), this.limits.maxDepth);
+      this.count(pointer);
+      const type = typeof item;
+      if (item !== null && type !== 'string' && type !== 'number' && type !== 'boolean' && type !== 'object') {
+        throw messages.invalidKeywordValue(this.where(pointer), pointer.slice(pointer.lastIndexOf('/') + 1), 'a JSON value', item);
+      }
+    };
+    check(value, depth);
+    if (value === null || typeof value !== 'object') return value;
+    const root: object = Array.isArray(value) ? [] : {};
+    const stack: Array<{ readonly from: object; readonly to: object; readonly depth: number }> = [{ from: value, to: root, depth }];
+    while (stack.length > 0) {
+      const { from, to, depth: level } = stack.pop()!;
+      for (const key of Object.keys(from)) {
+        const child = (from as Record<string, unknown>)[key];
+        check(child, level + 1);
+        let copy = child;
+        if (child !== null && typeof child === 'object') {
+          copy = Array.isArray(child) ? [] : {};
+          stack.push({ from: child, to: copy as object, depth: level + 1 });
+        }
+        Object.defineProperty(to, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    return root;
+  }
+
+  private readSchemaList(value: unknown, keyword: string, pointer: string): readonly unknown[] {
+    if (!Array.isArray(value) || value.length === 0) {
+      throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a non-empty array of schemas', value);
+    }
+    return value;
+  }
+
+  private markArguments(members: readonly unknown[]): void {
+    for (const member of members) if (isRecord(member)) this.argumentsNodes.add(member);
+  }
+
+  private resolveReference(reference: unknown, pointer: string, depth: number, atArguments = false): ParamSchema {
+    const where = this.where(`${pointer}/$ref`);
+    if (typeof reference !== 'string') throw messages.invalidKeywordValue(where, '$ref', 'a string', reference);
+    if (!reference.startsWith('#') || (reference.length > 1 && reference[1] !== '/')) throw messages.refUnsupported(where, reference);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(reference.slice(1));
+    } catch {
+      throw messages.refUnsupported(where, reference);
+    }
+    const segments = decoded === '' ? [] : decoded.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let node: unknown = this.root;
+    for (const segment of segments) {
+      if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
+      else if (isRecord(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
+      else throw messages.refNotFound(where, reference);
+    }
+    const targetPointer = segments.map((segment) => `/${escapePointerSegment(segment)}`).join('');
+    const chain = [...this.referenceChain, reference];
+    if (this.activePointers.has(targetPointer)) throw messages.refRecursive(where, reference, chain);
+    if (this.referenceChain.length >= this.limits.maxRefDepth) throw messages.refDepthExceeded(where, this.limits.maxRefDepth, chain);
+    if (atArguments && isRecord(node)) this.argumentsNodes.add(node);
+    this.referenceChain.push(reference);
+    let schema: ParamSchema;
+    try {
+      schema = this.importSchema(node, targetPointer, depth + 1);
+    } finally {
+      this.referenceChain.pop();
+    }
+    const definitionName = segments.length === 2 && (segments[0] === '$defs' || segments[0] === 'definitions') ? segments[1] : undefined;
+    if (schema.kind === 'object' && schema.name === undefined && definitionName !== undefined) {
+      return this.keepInferred(schema, { ...schema, name: definitionName });
+    }
+    return schema;
+  }
+
+  /** anyOf / oneOf: a union of the alternatives, each narrowed by the node's other constraints. */
+  private alternatives(value: unknown, keyword: 'anyOf' | 'oneOf', combined: ParamSchema, pointer: string, depth: number): ParamSchema {
+    const list = this.readSchemaList(value, keyword, pointer);
+    const variants = list.map((item, index) => this.importSchema(item, `${pointer}/${keyword}/${index}`, depth + 1));
+    const annotations = pickAnnotations(combined);
+    const constraints = this.keepInferred(combined, withoutAnnotations(combined));
+    const unconstrained = isUnconstrained(constraints);
+    const allowsNull =
+      unconstrained || constraints.nullable === true || this.inferred.has(combined) || (constraints.kind === 'any' && constraints.enum!.includes(null));
+    const nullable = variants.some(isNullOnly) && allowsNull;
+    let rest = variants.filter((variant) => !isNullOnly(variant));
+    if (!unconstrained) rest = rest.map((variant) => this.intersect(variant, constraints, pointer));
+    if (rest.length === 0) {
+      if (!nullable) throw messages.incompatibleAllOf(this.where(pointer), `no ${keyword} alternative is compatible with the other keywords`);
+      return { kind: 'any', enum: [null], ...annotations } as ParamSchema;
+    }
+    if (rest.length === 1) {
+      const single = rest[0]!;
+      const collides = Object.keys(annotations).some((key) => single[key as keyof ParamSchema] !== undefined && !deepEqual(single[key as keyof ParamSchema], annotations[key]));
+      if (!collides) {
+        if (!nullable || single.nullable) return this.keepInferred(single, { ...single, ...annotations });
+        // The null alternative adds null to the values an enum allows.
+        const values = single.enum && !single.enum.includes(null) ? [...single.enum, null] : single.enum;
+        return { ...single, ...(single.kind === 'any' ? {} : { nullable: true }), ...(values ? { enum: values } : {}), ...annotations } as ParamSchema;
+      }
+    }
+    return { kind: 'union', variants: rest, ...(nullable ? { nullable: true } : {}), ...annotations } as ParamSchema;
+  }
+
+  private keepInferred(from: ParamSchema, to: Draft | ParamSchema): ParamSchema {
+    if (this.inferred.has(from)) this.inferred.add(to);
+    return to as ParamSchema;
+  }
+
+  /**
+   * The schema of values valid against both (allOf, a $ref and its siblings, a node's keywords and one of its
+   * alternatives). Bounds take the stricter value, enums their common values, objects the union of their
+   * properties (as code generators merge allOf); annotations come from `right` when both have one. Anything
+   * that cannot be combined exactly is refused.
+   */
+  intersect(left: ParamSchema, right: ParamSchema, pointer: string): ParamSchema {
+    const annotations = { ...pickAnnotations(left), ...pickAnnotations(right) };
+    const a = this.keepInferred(left, withoutAnnotations(left));
+    const b = this.keepInferred(right, withoutAnnotations(right));
+    if (isUnconstrained(a)) return this.keepInferred(right, { ...b, ...annotations });
+    if (isUnconstrained(b)) return this.keepInferred(left, { ...a, ...annotations });
+    const leftInferred = this.inferred.has(left);
+    const rightInferred = this.inferred.has(right);
+    const conflict = (detail: string): never => {
+      throw messages.incompatibleAllOf(this.where(pointer), detail);
+    };
+
+    if (a.kind === 'union' || b.kind === 'union') {
+      if (a.kind === 'union' && b.kind === 'union') {
+        if (!deepEqual(a, b)) conflict('two different lists of alternatives (anyOf/oneOf) cannot be combined');
+        return { ...a, ...annotations } as ParamSchema;
+      }
+      const [union, other, otherInferred] = a.kind === 'union' ? [a, b, rightInferred] : [b, a, leftInferred];
+      if (union.kind !== 'union') return conflict('unreachable');
+      const variants = union.variants.map((variant) => this.intersect(variant, other, pointer));
+      const nullable = union.nullable === true && (other.nullable === true || otherInferred);
+      const merged: Draft = { kind: 'union', variants, ...annotations };
+      if (nullable) merged.nullable = true;
+      if (union.enum !== undefined) merged.enum = union.enum;
+      return merged as unknown as ParamSchema;
+    }
+
+    let kind: ParamSchema['kind'];
+    if (a.kind === b.kind) kind = a.kind;
+    else if (a.kind === 'any') kind = b.kind;
+    else if (b.kind === 'any') kind = a.kind;
+    else if ((a.kind === 'int' && b.kind === 'float') || (a.kind === 'float' && b.kind === 'int')) kind = 'int';
+    else if (a.kind === 'string' && (b.kind === 'date' || b.kind === 'datetime') && STRING_CONSTRAINTS.every((key) => a[key] === undefined)) kind = b.kind;
+    else if (b.kind === 'string' && (a.kind === 'date' || a.kind === 'datetime') && STRING_CONSTRAINTS.every((key) => b[key] === undefined)) kind = a.kind;
+    // Keywords written without a type bind only values of their own type: for another type they are moot.
+    else if (leftInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind]) return this.keepInferred(right, { ...b, ...annotations });
+    else if (rightInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind]) return this.keepInferred(left, { ...a, ...annotations });
+    else return conflict(`a value cannot be both ${a.kind} and ${b.kind}`);
+
+    const first = a as unknown as Draft;
+    const second = b as unknown as Draft;
+    const merged: Draft = { ...first, ...second, kind };
+    if (a.kind === 'any') merged.nullable = b.nullable;
+    else if (b.kind === 'any') merged.nullable = a.nullable;
+    else if (leftInferred) merged.nullable = b.nullable;
+    else if (rightInferred) merged.nullable = a.nullable;
+    else merged.nullable = a.nullable === true && b.nullable === true ? true : undefined;
+    if (merged.nullable === undefined) delete merged.nullable;
+
+    if (a.enum !== undefined && b.enum !== undefined) {
+      const common = a.enum.filter((value) => b.enum!.includes(value));
+      if (common.length === 0) conflict('the enums have no value in common');
+      merged.enum = common;
+    }
+    for (const key of LOWER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.max(first[key] as number, second[key] as number);
+    for (const key of UPPER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.min(first[key] as number, second[key] as number);
+    for (const key of MUST_AGREE) {
+      if (first[key] !== undefined && second[key] !== undefined && first[key] !== second[key]) {
+        conflict(`${key} ${messages.quote(first[key])} and ${key} ${messages.quote(second[key])} differ`);
+      }
+    }
+    if (first.uniqueItems !== undefined || second.uniqueItems !== undefined) merged.uniqueItems = first.uniqueItems === true || second.uniqueItems === true;
+    if (a.kind === 'array' && b.kind === 'array') merged.items = this.intersect(a.items, b.items, `${pointer}/items`);
+    if (a.kind === 'object' && b.kind === 'object') {
+      merged.properties = this.mergeProperties(a, b, pointer);
+      merged.additionalProperties = this.intersectAdditional(a.additionalProperties, b.additionalProperties, pointer);
+      merged.name = b.name ?? a.name;
+      if (merged.name === undefined) delete merged.name;
+    }
+    return { ...merged, ...annotations } as unknown as ParamSchema;
+  }
+
+  private mergeProperties(a: ObjectSchema, b: ObjectSchema, pointer: string): PropertyDefinition[] {
+    const byName = new Map<string, PropertyDefinition>();
+    for (const property of [...a.properties, ...b.properties]) {
+      const existing = byName.get(property.name);
+      byName.set(
+        property.name,
+        existing === undefined
+          ? property
+          : {
+              ...existing,
+              schema: this.intersect(existing.schema, property.schema, `${pointer}/properties/${escapePointerSegment(property.name)}`),
+              required: existing.required || property.required,
+            },
+      );
+    }
+    return [...byName.values()];
+  }
+
+  private intersectAdditional(a: boolean | ParamSchema, b: boolean | ParamSchema, pointer: string): boolean | ParamSchema {
+    if (a === false || b === false) return false;
+    if (a === true) return b;
+    if (b === true) return a;
+    return this.intersect(a, b, `${pointer}/additionalProperties`);
+  }
+}
+
+function resolveLimits(limits: Partial<JsonSchemaLimits> | undefined): JsonSchemaLimits {
+  return { ...DEFAULT_JSON_SCHEMA_LIMITS, ...limits };
+}
+
+/**
+ * Imports a JSON Schema object schema (a tool's `parameters` / MCP `inputSchema`) into a frozen IR object schema.
+ * Throws a DefinitionError naming the target, the JSON pointer and the fix for anything it cannot represent.
+ */
+export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions = {}): ObjectSchema {
+  const target = options.target ?? 'JSON Schema';
+  const importer = new JsonSchemaImporter(
+    schema,
+    target,
+    resolveLimits(options.limits),
+    options.untrusted === true,
+    options.annotationKeywords ?? [],
+    options.additionalPropertiesWhenAbsent === 'allow',
+  );
+  let imported = importer.importSchema(schema, '', 0);
+  // Tool arguments are always an object: a root that constrains nothing (`{}`, `true`) is a free-form object.
+  if (isUnconstrained(imported)) imported = { kind: 'object', properties: [], additionalProperties: true, ...pickAnnotations(imported) } as ObjectSchema;
+  if (imported.kind !== 'object') {
+    const described = imported.kind === 'union' ? 'a choice between several schemas (anyOf/oneOf)' : imported.kind === 'any' ? 'any value' : `a ${imported.kind}`;
+    throw messages.rootNotAnObjectSchema(importer.where(''), described);
+  }
+  return deepFreeze(imported);
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const NO_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+
+/**
+ * Builds a tool definition from a JSON Schema tool declaration (`parameters`, or MCP's `inputSchema`; none means the
+ * tool takes no parameters). With a `namespace` the name becomes `namespace + '.' + name`. The declaration's
+ * `title` and `annotations` become options unless the caller's options say otherwise.
+ */
+export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration, options: JsonSchemaToolOptions = {}): ToolDefinition {
+  if (!isRecord(declaration)) throw messages.jsonSchemaDeclarationNotObject(declaration);
+  const declaredName = own(declaration, 'name');
+  if (typeof declaredName !== 'string' || declaredName === '' || declaredName.trim() !== declaredName || CONTROL_CHARACTERS.test(declaredName)) {
+    throw messages.toolNameInvalid(declaredName);
+  }
+  const { namespace, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent, ...toolOptions } = options;
+  const name = namespace === undefined || namespace === '' ? declaredName : `${namespace}.${declaredName}`;
+  const description = own(declaration, 'description');
+  if (description !== undefined && typeof description !== 'string') {
+    throw messages.invalidKeywordValue({ target: name, property: 'description' }, 'description', 'a string', description);
+  }
+  const parameters = own(declaration, 'parameters');
+  const inputSchema = own(declaration, 'inputSchema');
+  if (parameters !== undefined && inputSchema !== undefined && !deepEqual(parameters, inputSchema)) {
+    throw messages.parametersGivenTwice({ target: name, property: 'parameters' });
+  }
+  const schema = parameters ?? inputSchema;
+  const parametersSchema = fromJsonSchema(schema ?? NO_PARAMETERS, { target: name, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent });
+  const title = own(declaration, 'title');
+  const annotations = own(declaration, 'annotations');
+  // Only the definition's own objects are frozen: the caller's schema object (kept as the source) is left alone.
+  return Object.freeze({
+    name,
+    description: description ?? '',
+    parameters: parametersSchema,
+    options: Object.freeze({
+      ...(typeof title === 'string' ? { title } : {}),
+      ...(isRecord(annotations) ? { annotations: Object.freeze({ ...annotations }) } : {}),
+      ...toolOptions,
+    }),
+    source: Object.freeze({ kind: 'json-schema', schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>> }),
+  });
+}

@@ -1,0 +1,49 @@
+import { definitionMessages } from '../decorators/messages';
+import type { ClassThunk } from '../decorators/param-options';
+import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from '../decorators/validation/validation-plan';
+import type { Constructor, ObjectSchema } from '../types/schema';
+import { isReservedPropertyName } from '../decorators/resolve-param';
+
+const synthesized = new WeakMap<ObjectSchema, Constructor>();
+
+/**
+ * The class a nested object is validated as: its synthesized DTO when the object is closed (`additionalProperties:
+ * false`) and has properties; otherwise `undefined`, and the object is checked structurally (free-form maps, open
+ * objects, `{}` exactly).
+ */
+function nestedClass(schema: ObjectSchema): ClassThunk | undefined {
+  if (schema.dto !== undefined) {
+    const dto = schema.dto;
+    return () => dto;
+  }
+  if (schema.additionalProperties !== false || schema.properties.length === 0) return undefined;
+  const dto = dtoForSchema(schema);
+  return () => dto;
+}
+
+/**
+ * The class-validator DTO of an object schema: `schema.dto` when the schema came from a decorated class; otherwise
+ * a class synthesized once per schema object, named after `schema.name`, whose properties carry the same
+ * class-validator / class-transformer decorators `@ToolParam` would apply. JSON-Schema and compact tools thereby
+ * validate through the same `plainToInstance` + `validate` path as decorated commands.
+ */
+export function dtoForSchema(schema: ObjectSchema): Constructor {
+  if (schema.dto !== undefined) return schema.dto;
+  const cached = synthesized.get(schema);
+  if (cached !== undefined) return cached;
+  const className = schema.name ?? 'Parameters';
+  for (const property of schema.properties) {
+    if (isReservedPropertyName(property.name)) throw definitionMessages.reservedPropertyName(className, property.name);
+  }
+  const dto = { [className]: class {} }[className] as Constructor;
+  for (const property of schema.properties) {
+    applyPropertyDecorators(
+      dto.prototype as object,
+      property.name,
+      validationDecorators({ schema: property.schema, required: property.required, nestedClass }),
+    );
+  }
+  if (schema.properties.length === 0) allowEmptyDto(dto);
+  synthesized.set(schema, dto);
+  return dto;
+}

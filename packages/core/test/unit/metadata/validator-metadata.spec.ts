@@ -1,0 +1,62 @@
+import 'reflect-metadata';
+import { IsEmail, IsOptional, IsString, MaxLength, MinLength, getMetadataStorage } from 'class-validator';
+import { ToolParam, buildObjectSchema, getValidatorMetadata } from '@toolwright/core';
+
+describe('class-validator metadata: read for one class lineage only', () => {
+  it('lists the rules of the class, marking the ones toolwright applied', () => {
+    class ContactParams {
+      @IsEmail()
+      @ToolParam({ maxLength: 80 })
+      email!: string;
+    }
+    const rules = getValidatorMetadata(ContactParams).map(({ propertyName, type, name, each, appliedByToolwright, constraints }) => ({
+      propertyName,
+      type,
+      name,
+      each,
+      appliedByToolwright,
+      constraints,
+    }));
+    expect(rules).toStrictEqual([
+      { propertyName: 'email', type: 'conditionalValidation', name: undefined, each: false, appliedByToolwright: true, constraints: [expect.any(Function)] },
+      { propertyName: 'email', type: 'isDefined', name: 'isDefined', each: false, appliedByToolwright: true, constraints: [] },
+      { propertyName: 'email', type: 'customValidation', name: 'isString', each: false, appliedByToolwright: true, constraints: [] },
+      { propertyName: 'email', type: 'customValidation', name: 'maxLength', each: false, appliedByToolwright: true, constraints: [80] },
+      { propertyName: 'email', type: 'customValidation', name: 'isEmail', each: false, appliedByToolwright: false, constraints: [undefined] },
+    ]);
+    expect(getValidatorMetadata(ContactParams, { developerRulesOnly: true }).map((rule) => rule.name)).toStrictEqual(['isEmail']);
+  });
+
+  it('follows class-validator inheritance: a subclass rule of the same type replaces the parent rules for that property', () => {
+    class BaseParams {
+      @IsString()
+      @MinLength(2)
+      name!: string;
+      @IsOptional()
+      @IsString()
+      note?: string;
+    }
+    class ChildParams extends BaseParams {
+      @MaxLength(5)
+      override name!: string;
+    }
+    const rules = getValidatorMetadata(ChildParams).map((rule) => `${rule.target === ChildParams ? 'Child' : 'Base'}.${rule.propertyName}:${rule.name ?? rule.type}`);
+    // Decorators apply bottom-up, so IsString is stored before IsOptional.
+    expect(rules).toStrictEqual(['Base.note:isString', 'Base.note:isOptional', 'Child.name:maxLength']);
+  });
+
+  it('building a DTO never asks class-validator for a scan over every class', () => {
+    const storage = getMetadataStorage();
+    const scan = jest.spyOn(storage, 'getTargetValidationMetadatas');
+    class ScanParams {
+      @ToolParam() name!: string;
+      @IsEmail() email!: string;
+    }
+    try {
+      buildObjectSchema(ScanParams);
+      expect(scan).not.toHaveBeenCalled();
+    } finally {
+      scan.mockRestore();
+    }
+  });
+});
