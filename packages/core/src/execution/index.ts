@@ -1,1 +1,7 @@
-export {};
+export * from './logger';
+export { PersonaToolExecutor, DEFAULT_TIMEOUT_MS, DEFAULT_SLOW_CALL_MS } from './persona-tool-executor';
+export type { PersonaToolExecutorOptions, PreparedCall, PrepareResult, ExecuteAllOptions } from './persona-tool-executor';
+export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
+export { TransformationStats, type TransformationCount } from './transformation-stats';
+export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
+export { REDACTED } from './redaction';

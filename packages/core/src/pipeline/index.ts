@@ -1,1 +1,9 @@
-export {};
+export { DEFAULT_LIMITS, type PipelineLimits } from './limits';
+export { parseArguments, type ParsedArguments } from './parse-arguments';
+export { sanitizeArguments, DANGEROUS_KEYS } from './sanitize';
+export { compileNormalizer, canonicalKey, NormalizeState, INVALID, type Normalizer, type NormalizeOptions, type SecurityEvent } from './normalizer';
+export { injectContext, buildParameters, buildForHandlerTool, extractFromPackets } from './context-injection';
+export { validateWithClassValidator, CLASS_VALIDATOR_OPTIONS } from './reference-validation';
+export { resolveToolName, suggest, type NameResolution, type ToolLookup } from './name-resolution';
+export { isToolAllowed } from './permissions';
+export { describeExpected, describeReceived, exampleValue } from './messages';

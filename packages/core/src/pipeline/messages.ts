@@ -1,0 +1,174 @@
+import type { ParamSchema } from '../types/schema';
+import type { ValidationIssue } from '../types/execution';
+
+/**
+ * Every model-facing sentence the pipeline writes. Each says what was wrong, what was expected,
+ * what was received, and what to send instead. No stack traces, paths or secrets ever go in here.
+ */
+const MAX_RECEIVED_LENGTH = 80;
+
+/** A short, safe rendering of a received value. */
+export function describeReceived(value: unknown): string {
+  let text: string;
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (typeof value === 'number' || typeof value === 'boolean' || value === null) text = String(value);
+  else if (Array.isArray(value)) text = `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  else if (typeof value === 'object') {
+    const keys = Object.keys(value as object);
+    text = keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', ...' : ''}`;
+  } else text = typeof value;
+  return text.length > MAX_RECEIVED_LENGTH ? `${text.slice(0, MAX_RECEIVED_LENGTH - 3)}...` : text;
+}
+
+function clip(text: string, length = MAX_RECEIVED_LENGTH): string {
+  return text.length > length ? `${text.slice(0, length - 3)}...` : text;
+}
+
+function range(minimum: number | undefined, maximum: number | undefined, exclusiveMinimum?: number, exclusiveMaximum?: number): string {
+  const parts: string[] = [];
+  if (minimum !== undefined) parts.push(`>= ${minimum}`);
+  if (exclusiveMinimum !== undefined) parts.push(`> ${exclusiveMinimum}`);
+  if (maximum !== undefined) parts.push(`<= ${maximum}`);
+  if (exclusiveMaximum !== undefined) parts.push(`< ${exclusiveMaximum}`);
+  return parts.length > 0 ? ` ${parts.join(' and ')}` : '';
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** " with 2 to 6 items", " with at least 1 item", " of at most 80 characters". */
+function countRange(minimum: number | undefined, maximum: number | undefined, noun: 'item' | 'character'): string {
+  const joiner = noun === 'item' ? ' with' : ' of';
+  if (minimum !== undefined && maximum !== undefined) return minimum === maximum ? `${joiner} exactly ${plural(minimum, noun)}` : `${joiner} ${minimum} to ${plural(maximum, noun)}`;
+  if (minimum !== undefined) return `${joiner} at least ${plural(minimum, noun)}`;
+  if (maximum !== undefined) return `${joiner} at most ${plural(maximum, noun)}`;
+  return '';
+}
+
+/** What a schema accepts, in words. */
+export function describeExpected(schema: ParamSchema): string {
+  const nullable = schema.nullable ? ' (or null)' : '';
+  if (schema.enum) return `one of ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}${nullable}`;
+  switch (schema.kind) {
+    case 'string': {
+      const lengths = countRange(schema.minLength, schema.maxLength, 'character');
+      return `a string${lengths}${schema.format ? ` in ${schema.format} format` : ''}${schema.pattern ? ` matching /${schema.pattern}/` : ''}${nullable}`;
+    }
+    case 'int':
+      return `an integer${range(schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum)}${nullable}`;
+    case 'float':
+      return `a number${range(schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum)}${nullable}`;
+    case 'bool':
+      return `a boolean (true or false)${nullable}`;
+    case 'date':
+      return `a date as YYYY-MM-DD${nullable}`;
+    case 'datetime':
+      return `an ISO-8601 date-time with a UTC offset${nullable}`;
+    case 'array': {
+      const bounds = countRange(schema.minItems, schema.maxItems, 'item');
+      return `an array${bounds} of ${describeExpected(schema.items)}${nullable}`;
+    }
+    case 'object':
+      return schema.properties.length > 0
+        ? `an object with ${schema.properties.filter((property) => !property.context).map((property) => property.name).join(', ')}${nullable}`
+        : `an object${nullable}`;
+    case 'union':
+      return schema.variants.map(describeExpected).join(' or ');
+    case 'any':
+      return 'any JSON value';
+  }
+}
+
+/** A valid example value for a schema (from its examples, default or enum when it has them). */
+export function exampleValue(schema: ParamSchema, depth = 0): unknown {
+  if (schema.examples && schema.examples.length > 0) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
+  switch (schema.kind) {
+    case 'string':
+      return schema.format === 'email' ? 'name@example.com' : schema.format === 'uri' ? 'https://example.com' : 'text';
+    case 'int':
+      return clampExample(1, schema.minimum, schema.maximum, schema.exclusiveMinimum, 1);
+    case 'float':
+      return clampExample(1.5, schema.minimum, schema.maximum, schema.exclusiveMinimum, 0.5);
+    case 'bool':
+      return true;
+    case 'date':
+      return '2026-01-31';
+    case 'datetime':
+      return '2026-01-31T09:00:00+01:00';
+    case 'array':
+      return depth > 3 ? [] : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => exampleValue(schema.items, depth + 1));
+    case 'object': {
+      if (depth > 3) return {};
+      const example: Record<string, unknown> = {};
+      for (const property of schema.properties) {
+        if (property.required && !property.context) example[property.name] = exampleValue(property.schema, depth + 1);
+      }
+      return example;
+    }
+    case 'union':
+      return schema.variants[0] ? exampleValue(schema.variants[0], depth) : null;
+    case 'any':
+      return 'any value';
+  }
+}
+
+function clampExample(value: number, minimum?: number, maximum?: number, exclusiveMinimum?: number, step = 1): number {
+  let result = value;
+  if (minimum !== undefined && result < minimum) result = minimum;
+  if (exclusiveMinimum !== undefined && result <= exclusiveMinimum) result = exclusiveMinimum + step;
+  if (maximum !== undefined && result > maximum) result = maximum;
+  return result;
+}
+
+export const messages = {
+  notAnObject: (received: string) =>
+    `The arguments must be one JSON object of parameter names and values, but received ${received}. Send only the object, e.g. {"name": "value"}.`,
+  notJsonStrict: (text: string) =>
+    `The arguments are not valid JSON (received ${JSON.stringify(clip(text))}). Send one JSON object with double-quoted keys and strings.`,
+  truncated: () => 'The arguments were cut off before the JSON object was closed; send a shorter call.',
+  distinctObjects: (first: string, second: string, count: number) =>
+    `The arguments contain ${count} different JSON objects (${clip(first, 60)} and ${clip(second, 60)}); send exactly one object per call, or make one call per object.`,
+  unrepairable: (received: string) =>
+    `The arguments could not be read as a JSON object (received ${received}). Send one JSON object with double-quoted keys and strings.`,
+  objectInProse: (received: string) =>
+    `The arguments must be only a JSON object, without surrounding text (received ${received}).`,
+  argumentsTooLarge: (bytes: number) =>
+    `The arguments are larger than ${bytes} bytes; send a smaller call (fewer or shorter values).`,
+  tooDeep: (depth: number) => `The arguments nest deeper than ${depth} levels; send a flatter object.`,
+  tooManyItems: (path: string, limit: number, received: number) =>
+    `"${path}" has ${received} items; at most ${limit} items are accepted in one array.`,
+  unknownTool: (name: string, suggestions: readonly string[], available: number) =>
+    suggestions.length > 0
+      ? `There is no tool named "${clip(name, 60)}". Did you mean ${suggestions.map((suggestion) => `"${suggestion}"`).join(', ')}? Call one of the available tools by its exact name.`
+      : `There is no tool named "${clip(name, 60)}" (${available} tools are available). Call one of the available tools by its exact name.`,
+  permissionDenied: (tool: string, persona?: string) =>
+    `The tool "${tool}" is not available${persona ? ` to ${persona}` : ''}. Do not call it again; use another tool or answer without it.`,
+  invalidArguments: (tool: string, issues: readonly ValidationIssue[]) => {
+    const lines = issues.slice(0, 10).map((issue) => `- ${issue.message}`);
+    if (issues.length > 10) lines.push(`- ... and ${issues.length - 10} more problems.`);
+    return `The arguments for "${tool}" are invalid:\n${lines.join('\n')}\nFix these arguments and call "${tool}" again.`;
+  },
+  relativeDateHint: (hasResolver: boolean) =>
+    hasResolver
+      ? ' Relative dates such as "tomorrow" are not accepted here: call resolve_relative_date with the phrase first, then use the date it returns.'
+      : ' Relative dates such as "tomorrow" are not accepted: send the absolute date.',
+  timeout: (tool: string, ms: number) => `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
+  cancelled: (tool: string) => `The call to "${tool}" was cancelled.`,
+  handlerFailed: (tool: string) => `The tool "${tool}" failed while running. The arguments were valid; try again later or use another approach.`,
+  serviceUnavailable: (tool: string) => `The tool "${tool}" could not reach a service it depends on. Try again later.`,
+};
+
+/** Builds one issue with the standard sentence. */
+export function issue(path: string, rule: string, schema: ParamSchema | undefined, received: unknown, detail?: string): ValidationIssue {
+  const expected = schema ? describeExpected(schema) : 'nothing';
+  const receivedText = describeReceived(received);
+  const name = path === '' ? 'The arguments' : `"${path}"`;
+  const example = schema ? JSON.stringify(exampleValue(schema)) : undefined;
+  const base = detail ?? `${name} must be ${expected}, but received ${receivedText}.`;
+  const message = schema && example !== undefined && !base.includes('Example:') && !base.includes('e.g.') ? `${base} Example: ${clip(example, 120)}.` : base;
+  return { path, rule, expected, received: receivedText, ...(example !== undefined ? { example } : {}), message };
+}

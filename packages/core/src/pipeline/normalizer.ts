@@ -1,0 +1,415 @@
+import { jsonrepair } from 'jsonrepair';
+import type {
+  ArraySchema,
+  CoercionPolicy,
+  ContextKey,
+  ObjectSchema,
+  ParamSchema,
+  PropertyDefinition,
+  UnionSchema,
+} from '../types/schema';
+import type { Transformation, ValidationIssue } from '../types/execution';
+import type { PipelineLimits } from './limits';
+import { describeExpected, describeReceived, issue, messages } from './messages';
+import { scanJsonText } from './scan-json-text';
+import { deepEqual } from './deep-equal';
+import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';
+
+/** Options of one normalization run. */
+export interface NormalizeOptions {
+  /** IANA zone from the trusted context: date-times without an offset get this zone's offset. */
+  readonly timeZone?: string;
+  /** Whether `resolve_relative_date` is registered (the refusal message for relative dates points to it). */
+  readonly relativeDateTool: boolean;
+  readonly limits: PipelineLimits;
+}
+
+/** The model tried to set a trusted context field. */
+export interface SecurityEvent {
+  readonly kind: 'context-override';
+  readonly path: string;
+  readonly key: string;
+  readonly contextKey?: ContextKey | string;
+}
+
+/** What one run collects: every change, every refusal, every attempt at trusted context. */
+export class NormalizeState {
+  readonly transformations: Transformation[] = [];
+  readonly issues: ValidationIssue[] = [];
+  readonly securityEvents: SecurityEvent[] = [];
+
+  constructor(readonly options: NormalizeOptions) {}
+
+  fork(): NormalizeState {
+    return new NormalizeState(this.options);
+  }
+
+  absorb(other: NormalizeState): void {
+    this.transformations.push(...other.transformations);
+    this.issues.push(...other.issues);
+    this.securityEvents.push(...other.securityEvents);
+  }
+}
+
+/** Returned by a normalizer for a value it refused (an issue was recorded). */
+export const INVALID: unique symbol = Symbol('toolwright.invalid');
+/** Returned by an object normalizer for a property that is absent after normalization. */
+export type Normalizer = (value: unknown, path: string, state: NormalizeState) => unknown;
+
+const RESERVED_CONTEXT_KEYS: ReadonlyMap<string, ContextKey> = new Map(
+  (['session_id', 'job_id', 'flow_step_id', 'source_url', 'image_url', 'handler_config', 'persona'] as const).map((key) => [canonicalKey(key), key]),
+);
+
+/** The key form used for snake/camel/kebab/case-insensitive matching. */
+export function canonicalKey(key: string): string {
+  return key.replace(/[-_\s.]/g, '').toLowerCase();
+}
+
+export function joinPath(parent: string, key: string | number): string {
+  return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
+}
+
+const cache = new WeakMap<ParamSchema, Partial<Record<CoercionPolicy, Normalizer>>>();
+
+/**
+ * Pipeline step 4: compile, once per schema node and policy, a normalizer for the values of that node.
+ * The compiled closures are cached on the IR object, so recursive schemas compile once and the hot path
+ * does no lookups by name.
+ */
+export function compileNormalizer(schema: ParamSchema, inheritedPolicy: CoercionPolicy): Normalizer {
+  const policy = schema.policy ?? inheritedPolicy;
+  let byPolicy = cache.get(schema);
+  const cached = byPolicy?.[policy];
+  if (cached) return cached;
+  let implementation: Normalizer | undefined;
+  const normalizer: Normalizer = (value, path, state) => implementation!(value, path, state);
+  if (!byPolicy) cache.set(schema, (byPolicy = {}));
+  byPolicy[policy] = normalizer;
+  implementation = buildNormalizer(schema, policy);
+  return normalizer;
+}
+
+function buildNormalizer(schema: ParamSchema, policy: CoercionPolicy): Normalizer {
+  const coerce = policy !== 'strict';
+  let base: Normalizer;
+  switch (schema.kind) {
+    case 'string':
+      base = scalar(schema, coerce, (value) => toStringValue(value, coerce));
+      break;
+    case 'int':
+      base = scalar(schema, coerce, (value) => toInteger(value, coerce));
+      break;
+    case 'float':
+      base = scalar(schema, coerce, (value) => toFloat(value, coerce));
+      break;
+    case 'bool':
+      base = scalar(schema, coerce, (value) => toBoolean(value, coerce));
+      break;
+    case 'date':
+      base = scalar(schema, coerce, (value) => (coerce ? toDate(value) : strictly(toDate(value), value)));
+      break;
+    case 'datetime':
+      base = scalar(schema, coerce, (value, state) => toDateTime(value, { reformat: coerce, timeZone: coerce ? state.options.timeZone : undefined }));
+      break;
+    case 'array':
+      base = arrayNormalizer(schema, policy);
+      break;
+    case 'object':
+      base = objectNormalizer(schema, policy);
+      break;
+    case 'union':
+      base = unionNormalizer(schema, policy);
+      break;
+    case 'any':
+      base = (value) => value;
+      break;
+  }
+  if (schema.kind === 'union' || schema.kind === 'any') return base;
+  return schema.nullable ? (value, path, state) => (value === null ? null : base(value, path, state)) : base;
+}
+
+/** Under `strict`, a rule may accept a value but never change it. */
+function strictly(outcome: RuleOutcome, original: unknown): RuleOutcome {
+  return outcome.ok && outcome.rule ? { ok: false } : outcome.ok ? { ok: true, value: original } : outcome;
+}
+
+function scalar(schema: ParamSchema, coerce: boolean, rule: (value: unknown, state: NormalizeState) => RuleOutcome): Normalizer {
+  const allowed = schema.enum;
+  return (value, path, state) => {
+    const outcome = rule(value, state);
+    if (!outcome.ok) {
+      refuse(schema, path, state, value, outcome.reason, outcome.relative);
+      return INVALID;
+    }
+    let result = outcome.value;
+    if (outcome.rule) state.transformations.push({ path, rule: outcome.rule, from: value, to: result });
+    if (allowed) {
+      const enumOutcome = matchEnum(result, allowed, coerce);
+      if (!enumOutcome.ok) {
+        state.issues.push(issue(path, 'enum', schema, value));
+        return INVALID;
+      }
+      if (enumOutcome.rule) state.transformations.push({ path, rule: enumOutcome.rule, from: result, to: enumOutcome.value });
+      result = enumOutcome.value;
+    }
+    return result;
+  };
+}
+
+function refuse(schema: ParamSchema, path: string, state: NormalizeState, value: unknown, reason?: string, relative?: boolean): void {
+  const name = path === '' ? 'The arguments' : `"${path}"`;
+  let detail = `${name} must be ${describeExpected(schema)}, but received ${describeReceived(value)}${reason ? `: ${reason}` : ''}.`;
+  if (relative) detail += messages.relativeDateHint(state.options.relativeDateTool);
+  const rule = value === null || value === undefined ? 'required' : relative ? 'relative-date' : 'type';
+  state.issues.push(issue(path, rule, schema, value, detail));
+}
+
+function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy): Normalizer {
+  const coerce = policy !== 'strict';
+  const lenient = policy === 'lenient';
+  const itemNormalizer = compileNormalizer(schema.items, policy);
+  const itemsAreScalars = schema.items.kind !== 'object' && schema.items.kind !== 'array' && schema.items.kind !== 'union';
+  return (value, path, state) => {
+    let array: unknown[];
+    if (Array.isArray(value)) array = value;
+    else if (!coerce || value === null || value === undefined) {
+      refuse(schema, path, state, value);
+      return INVALID;
+    } else if (typeof value === 'string' && value.trim().startsWith('[')) {
+      const parsed = parseEmbeddedJson(value);
+      if (!Array.isArray(parsed)) {
+        refuse(schema, path, state, value, 'it looks like a JSON array but could not be read as one');
+        return INVALID;
+      }
+      state.transformations.push({ path, rule: 'json-string-to-array', from: value, to: parsed });
+      array = parsed;
+    } else if (lenient && itemsAreScalars && typeof value === 'string' && value.includes(',')) {
+      array = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+      state.transformations.push({ path, rule: 'comma-separated-to-array', from: value, to: array });
+    } else {
+      array = [value];
+      state.transformations.push({ path, rule: 'single-to-array', from: value, to: array });
+    }
+    if (array.length > state.options.limits.maxArrayItems) {
+      state.issues.push(issue(path, 'max-items', schema, value, messages.tooManyItems(path, state.options.limits.maxArrayItems, array.length)));
+      return INVALID;
+    }
+    const output = new Array<unknown>(array.length);
+    for (let index = 0; index < array.length; index++) {
+      const item = array[index];
+      const normalized = itemNormalizer(item, `${path}[${index}]`, state);
+      output[index] = normalized === INVALID ? item : normalized;
+    }
+    return output;
+  };
+}
+
+/** A JSON (or Python-literal) array or object inside a string; undefined when it is not one, or is cut off. */
+function parseEmbeddedJson(text: string): unknown {
+  const trimmed = text.trim();
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    const scan = scanJsonText(trimmed);
+    if (scan.truncated || scan.topLevelSpans.length !== 1 || scan.hasTextOutsideSpans) return undefined;
+    try {
+      return JSON.parse(jsonrepair(trimmed));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+interface CompiledProperty {
+  readonly definition: PropertyDefinition;
+  readonly normalize: Normalizer;
+  /** Required from the model: context fields never are, extracted fields are checked after extraction. */
+  readonly requiredFromModel: boolean;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy): Normalizer {
+  const coerce = policy !== 'strict';
+  const lenient = policy === 'lenient';
+  const properties: CompiledProperty[] = schema.properties.map((definition) => ({
+    definition,
+    normalize: compileNormalizer(definition.schema, policy),
+    requiredFromModel: definition.required && !definition.context && !definition.extract,
+  }));
+  const exact = new Map<string, CompiledProperty>();
+  const aliases = new Map<string, CompiledProperty>();
+  const canonical = new Map<string, CompiledProperty | null>();
+  for (const property of properties) {
+    exact.set(property.definition.name, property);
+    for (const alias of property.definition.aliases) aliases.set(alias, property);
+    for (const name of [property.definition.name, ...property.definition.aliases]) {
+      const key = canonicalKey(name);
+      const existing = canonical.get(key);
+      canonical.set(key, existing === undefined || existing === property ? property : null);
+    }
+  }
+  const extra = schema.additionalProperties;
+  const extraNormalizer = typeof extra === 'object' ? compileNormalizer(extra, policy) : undefined;
+  const stringProperties = properties.filter((property) => !property.definition.context && property.definition.schema.kind === 'string');
+
+  return (value, path, state) => {
+    let object: Record<string, unknown>;
+    if (isPlainObject(value)) object = value;
+    else if (coerce && typeof value === 'string') {
+      const parsed = objectFromString(value, lenient, stringProperties);
+      if (!parsed) {
+        refuse(schema, path, state, value);
+        return INVALID;
+      }
+      state.transformations.push({ path, rule: parsed.rule, from: value, to: parsed.value });
+      object = parsed.value;
+    } else {
+      refuse(schema, path, state, value);
+      return INVALID;
+    }
+
+    const output: Record<string, unknown> = {};
+    const seen = new Map<CompiledProperty, string>();
+    for (const key of Object.keys(object)) {
+      const raw = object[key];
+      let property = exact.get(key);
+      let rule: string | undefined;
+      if (!property && (property = aliases.get(key))) rule = 'alias-key';
+      if (!property && coerce) {
+        const match = canonical.get(canonicalKey(key));
+        if (match) {
+          property = match;
+          rule = 'key-case';
+        }
+      }
+      if (!property) {
+        const contextKey = RESERVED_CONTEXT_KEYS.get(canonicalKey(key));
+        if (contextKey) {
+          state.securityEvents.push({ kind: 'context-override', path: joinPath(path, key), key, contextKey });
+          state.transformations.push({ path: joinPath(path, key), rule: 'dropped-context-field', from: raw, to: undefined });
+          continue;
+        }
+        if (extra === false) {
+          if (coerce) state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
+          else state.issues.push(unknownKeyIssue(schema, path, key));
+          continue;
+        }
+        if (extraNormalizer) {
+          const normalized = extraNormalizer(raw, joinPath(path, key), state);
+          output[key] = normalized === INVALID ? raw : normalized;
+        } else output[key] = raw;
+        continue;
+      }
+      const name = property.definition.name;
+      const childPath = joinPath(path, name);
+      if (property.definition.context) {
+        state.securityEvents.push({ kind: 'context-override', path: childPath, key, contextKey: property.definition.context });
+        state.transformations.push({ path: childPath, rule: 'dropped-context-field', from: raw, to: undefined });
+        continue;
+      }
+      if (rule) state.transformations.push({ path: childPath, rule, from: key, to: name });
+      const previousKey = seen.get(property);
+      if (previousKey !== undefined) {
+        if (deepEqual(object[previousKey], raw)) {
+          state.transformations.push({ path: childPath, rule: 'duplicate-key', from: key, to: undefined });
+        } else {
+          state.issues.push(issue(childPath, 'duplicate-key', property.definition.schema, raw,
+            `"${childPath}" was given twice, as "${previousKey}" and as "${key}", with different values; send it once.`));
+        }
+        continue;
+      }
+      seen.set(property, key);
+      if (raw === null && !property.definition.schema.nullable) {
+        if (property.requiredFromModel || !coerce) {
+          refuse(property.definition.schema, childPath, state, raw);
+        } else {
+          state.transformations.push({ path: childPath, rule: 'null-as-absent', from: null, to: undefined });
+        }
+        continue;
+      }
+      const normalized = property.normalize(raw, childPath, state);
+      output[name] = normalized === INVALID ? raw : normalized;
+    }
+    for (const property of properties) {
+      if (property.requiredFromModel && !seen.has(property)) {
+        const childPath = joinPath(path, property.definition.name);
+        state.issues.push(issue(childPath, 'required', property.definition.schema, undefined,
+          `"${childPath}" is required: send ${describeExpected(property.definition.schema)}.`));
+      }
+    }
+    return output;
+  };
+}
+
+function unknownKeyIssue(schema: ObjectSchema, path: string, key: string): ValidationIssue {
+  const known = schema.properties.filter((property) => !property.context).map((property) => property.name);
+  const where = joinPath(path, key);
+  return {
+    path: where,
+    rule: 'unknown-key',
+    expected: known.length > 0 ? `one of the keys ${known.join(', ')}` : 'no keys',
+    received: JSON.stringify(key),
+    message: `"${where}" is not a parameter of this tool; use only ${known.length > 0 ? known.map((name) => `"${name}"`).join(', ') : 'no parameters'}.`,
+  };
+}
+
+function objectFromString(
+  text: string,
+  lenient: boolean,
+  stringProperties: readonly CompiledProperty[],
+): { value: Record<string, unknown>; rule: string } | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    const parsed = parseEmbeddedJson(trimmed);
+    return isPlainObject(parsed) ? { value: parsed, rule: 'json-string-to-object' } : undefined;
+  }
+  if (!lenient) return undefined;
+  // Seed 000's heuristics, lenient only: "k=v, k2=v2" and "Label: description".
+  const pairs = trimmed.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (pairs.length > 0 && pairs.every((pair) => /^[^=]+=[^=]*$/.test(pair))) {
+    const value: Record<string, unknown> = {};
+    for (const pair of pairs) {
+      const [key, ...rest] = pair.split('=');
+      value[key!.trim()] = rest.join('=').trim();
+    }
+    return { value, rule: 'key-value-string-to-object' };
+  }
+  const colon = trimmed.indexOf(':');
+  if (colon > 0 && stringProperties.length >= 2) {
+    const [first, second] = stringProperties;
+    return {
+      value: { [first!.definition.name]: trimmed.slice(0, colon).trim(), [second!.definition.name]: trimmed.slice(colon + 1).trim() },
+      rule: 'labelled-string-to-object',
+    };
+  }
+  return undefined;
+}
+
+function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy): Normalizer {
+  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict'));
+  const coercingVariants = policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy));
+  return (value, path, state) => {
+    if (value === null && schema.nullable) return null;
+    for (const variant of exactVariants) {
+      const trial = state.fork();
+      const result = variant(value, path, trial);
+      if (trial.issues.length === 0 && trial.transformations.length === 0) {
+        state.absorb(trial);
+        return result;
+      }
+    }
+    for (const variant of coercingVariants) {
+      const trial = state.fork();
+      const result = variant(value, path, trial);
+      if (trial.issues.length === 0) {
+        state.absorb(trial);
+        return result;
+      }
+    }
+    refuse(schema, path, state, value);
+    return INVALID;
+  };
+}

@@ -1,0 +1,147 @@
+import { canonicalTimeZone, formatOffset, instantOfWallTime, wallTimeAsUtc } from '../time/calendar';
+
+/**
+ * The scalar normalization rules of DESIGN section 4, each a pure function. A rule returns the value
+ * unchanged, a recovered value with the rule's name, or a refusal with the reason. None invents a value.
+ */
+export type RuleOutcome =
+  | { readonly ok: true; readonly value: unknown; readonly rule?: string }
+  | { readonly ok: false; readonly reason?: string; readonly relative?: boolean };
+
+const KEEP = (value: unknown): RuleOutcome => ({ ok: true, value });
+const CHANGED = (value: unknown, rule: string): RuleOutcome => ({ ok: true, value, rule });
+const REFUSED: RuleOutcome = { ok: false };
+const refuse = (reason: string, relative = false): RuleOutcome => ({ ok: false, reason, relative });
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+export function toInteger(value: unknown, coerce: boolean): RuleOutcome {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) return Number.isFinite(value) ? refuse('it has a fractional part') : REFUSED;
+    if (!Number.isSafeInteger(value)) return refuse('it is larger than 2^53 - 1 and cannot be represented exactly');
+    return KEEP(value);
+  }
+  if (coerce && typeof value === 'string') {
+    const text = value.trim();
+    if (!JSON_NUMBER.test(text)) return REFUSED;
+    const number = Number(text);
+    if (!Number.isInteger(number)) return refuse('it has a fractional part');
+    if (!Number.isSafeInteger(number)) return refuse('it is larger than 2^53 - 1 and cannot be represented exactly');
+    return CHANGED(number === 0 ? 0 : number, 'string-to-integer');
+  }
+  return REFUSED;
+}
+
+export function toFloat(value: unknown, coerce: boolean): RuleOutcome {
+  if (typeof value === 'number') return Number.isFinite(value) ? KEEP(value) : REFUSED;
+  if (coerce && typeof value === 'string') {
+    const text = value.trim();
+    if (!JSON_NUMBER.test(text)) return REFUSED;
+    const number = Number(text);
+    return Number.isFinite(number) ? CHANGED(number, 'string-to-number') : refuse('it is out of range');
+  }
+  return REFUSED;
+}
+
+const TRUE_WORDS = new Set(['true', 'yes', '1']);
+const FALSE_WORDS = new Set(['false', 'no', '0']);
+
+export function toBoolean(value: unknown, coerce: boolean): RuleOutcome {
+  if (typeof value === 'boolean') return KEEP(value);
+  if (!coerce) return REFUSED;
+  if (typeof value === 'string') {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return CHANGED(true, 'string-to-boolean');
+    if (FALSE_WORDS.has(word)) return CHANGED(false, 'string-to-boolean');
+    return REFUSED;
+  }
+  if (value === 1) return CHANGED(true, 'number-to-boolean');
+  if (value === 0) return CHANGED(false, 'number-to-boolean');
+  return REFUSED;
+}
+
+export function toStringValue(value: unknown, coerce: boolean): RuleOutcome {
+  if (typeof value === 'string') return KEEP(value);
+  if (!coerce) return REFUSED;
+  if (typeof value === 'number' && Number.isFinite(value)) return CHANGED(String(value), 'number-to-string');
+  if (typeof value === 'boolean') return CHANGED(String(value), 'boolean-to-string');
+  return REFUSED;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const RELATIVE_WORDS = /\b(today|tomorrow|yesterday|tonight|now|next|last|this|ago|in \d+|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|noon|midnight|hours?|minutes?|days?)\b/i;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function validCalendarDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+export function looksRelative(text: string): boolean {
+  return !/\d{4}-\d{2}-\d{2}/.test(text) && RELATIVE_WORDS.test(text);
+}
+
+export function toDate(value: unknown): RuleOutcome {
+  if (typeof value !== 'string') return REFUSED;
+  const text = value.trim();
+  const match = DATE.exec(text);
+  if (match) {
+    if (!validCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) return refuse('it is not a calendar date');
+    return text === value ? KEEP(value) : CHANGED(text, 'trimmed-whitespace');
+  }
+  if (DATE_TIME.test(text)) return refuse('it has a time of day; send only the date part as YYYY-MM-DD if that is what you mean');
+  if (looksRelative(text)) return refuse('it is a relative phrase, not a date', true);
+  return REFUSED;
+}
+
+export interface DateTimeOptions {
+  /** Reformat lossless variants (space separator, lower-case z, missing seconds, `+0100`). */
+  readonly reformat: boolean;
+  /** Attach this IANA zone's offset to a date-time given without one. */
+  readonly timeZone?: string;
+}
+
+export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcome {
+  if (typeof value !== 'string') return REFUSED;
+  const text = options.reformat ? value.trim() : value;
+  const match = DATE_TIME.exec(text);
+  if (!match) {
+    if (DATE.test(text)) return refuse('it is a date without a time of day; send a date-time such as 2026-01-31T09:00:00+01:00');
+    if (looksRelative(text)) return refuse('it is a relative phrase, not a date-time', true);
+    return REFUSED;
+  }
+  const [, year, month, day, hour, minute, second = '00', fraction = '', offset] = match;
+  if (!validCalendarDate(Number(year), Number(month), Number(day))) return refuse('it is not a calendar date');
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return refuse('it is not a valid time of day');
+  if (!offset) {
+    const zone = options.reformat && options.timeZone ? canonicalTimeZone(options.timeZone) : undefined;
+    if (!zone) return refuse('it has no UTC offset; add one, e.g. "+01:00" or "Z"');
+    const wall = { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second), millisecond: 0 };
+    const offsetMinutes = Math.round((wallTimeAsUtc(wall) - instantOfWallTime(wall, zone)) / 60_000);
+    const completed = `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${formatOffset(offsetMinutes)}`;
+    return CHANGED(completed, 'datetime-context-time-zone');
+  }
+  if (RFC3339.test(text)) return text === value ? KEEP(value) : CHANGED(text, 'trimmed-whitespace');
+  if (!options.reformat) return refuse('it is not in RFC 3339 form (YYYY-MM-DDTHH:MM:SS+HH:MM)');
+  const canonicalOffset = offset === 'Z' || offset === 'z' ? 'Z' : canonicalNumericOffset(offset);
+  return CHANGED(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${canonicalOffset}`, 'datetime-format');
+}
+
+function canonicalNumericOffset(offset: string): string {
+  const digits = offset.slice(1).replace(':', '');
+  return `${offset[0]}${digits.slice(0, 2)}:${digits.length > 2 ? digits.slice(2, 4) : '00'}`;
+}
+
+/** Exact, else a unique case-insensitive (and trimmed) match among string values. */
+export function matchEnum(value: unknown, allowed: readonly unknown[], coerce: boolean): RuleOutcome {
+  for (const candidate of allowed) if (Object.is(candidate, value) || candidate === value) return KEEP(value);
+  if (!coerce || typeof value !== 'string') return REFUSED;
+  const wanted = value.trim().toLowerCase();
+  const matches = allowed.filter((candidate) => typeof candidate === 'string' && candidate.toLowerCase() === wanted);
+  return matches.length === 1 ? CHANGED(matches[0], 'enum-case') : REFUSED;
+}
+
