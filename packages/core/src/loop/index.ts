@@ -1,1 +1,4 @@
-export {};
+export type { ChatMessage, AssistantTurn, ChatRequest, ChatModel } from './chat-model';
+export { ScriptedChatModel, type ScriptedTurn } from './scripted-chat-model';
+export { runToolLoop, retryMessage, finalErrorMessage, RETRYABLE_CODES } from './run-tool-loop';
+export type { ToolLoopOptions, ToolLoopResult, ToolLoopStep, ToolLoopCall } from './run-tool-loop';

@@ -1,0 +1,155 @@
+import { consoleLogger, type Logger } from '../execution/logger';
+import { PersonaToolExecutor } from '../execution/persona-tool-executor';
+import { ToolRegistry } from '../registry/tool-registry';
+import type { ToolDefinition } from '../types/definition';
+import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '../types/execution';
+import type { AssistantTurn, ChatMessage, ChatModel } from './chat-model';
+
+/** Error codes the model can fix by calling again: these get a retry message and count against the retries. */
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set(['INVALID_ARGUMENTS', 'MALFORMED_ARGUMENTS', 'UNKNOWN_TOOL']);
+
+export interface ToolLoopCall {
+  readonly call: ToolCall;
+  readonly result: ToolResult;
+  /** For a retryable failure: which attempt this was (1 = the first call) and how many retries the tool allows. */
+  readonly attempt?: number;
+  readonly retriesAllowed?: number;
+  /** The exact text sent back to the model for this call. */
+  readonly message: string;
+}
+
+export interface ToolLoopStep {
+  readonly index: number;
+  readonly turn: AssistantTurn;
+  readonly calls: readonly ToolLoopCall[];
+  readonly modelDurationMs: number;
+  readonly toolsDurationMs: number;
+}
+
+export interface ToolLoopResult {
+  /** `completed`: the model answered without calling a tool; `max-steps`: stopped at the limit; `failed`: a call ran out of retries. */
+  readonly status: 'completed' | 'max-steps' | 'failed';
+  readonly text?: string;
+  /** The whole conversation, including every tool result message. */
+  readonly messages: readonly ChatMessage[];
+  readonly steps: readonly ToolLoopStep[];
+  /** For `failed`: the final error of the call that ran out of retries. */
+  readonly error?: ToolErrorPayload & { readonly tool: string; readonly callId: string };
+}
+
+export interface ToolLoopOptions {
+  readonly model: ChatModel;
+  /** The executor to run calls with; or a registry, for which a default executor is made. */
+  readonly executor?: PersonaToolExecutor;
+  readonly registry?: ToolRegistry;
+  readonly messages: readonly ChatMessage[];
+  readonly context?: ExecutionContext;
+  /** Model turns at most. Default 8. */
+  readonly maxSteps?: number;
+  /** Retries per tool after an invalid call (default 2; `@Command({ retries })` overrides per tool). */
+  readonly retries?: number;
+  /** Parallel calls in one turn run at most this many at once. Default 4. */
+  readonly concurrency?: number;
+  /** The tools offered to the model; default every registered tool. */
+  readonly tools?: readonly ToolDefinition[];
+  readonly logger?: Logger;
+  readonly onStep?: (step: ToolLoopStep) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** The text a model receives for a failed call it may retry (seed 001's retry message). */
+export function retryMessage(error: ToolErrorPayload, attempt: number, retriesAllowed: number): string {
+  const remaining = retriesAllowed - (attempt - 1);
+  return `${error.message}\n(Attempt ${attempt} failed; ${remaining} ${remaining === 1 ? 'retry' : 'retries'} left. Send the call again with corrected arguments.)`;
+}
+
+/** The text a model receives when a call has used up its retries. */
+export function finalErrorMessage(error: ToolErrorPayload, attempts: number): string {
+  return `${error.message}\n(This call failed ${attempts} times; no retries are left. Do not call this tool again with these arguments; answer the user with what you have.)`;
+}
+
+/**
+ * Seed 001's loop, provider-neutral: ask the model, run its tool calls (in parallel when it sent several), send the
+ * results back, until the model answers without a tool call or `maxSteps` is reached. A call that fails with a
+ * retryable code gets the model-facing error as its retry message, and the model may retry that tool `retries` more
+ * times; after that the error is final: it is sent, reported, and the loop stops with status `failed`.
+ */
+export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
+  const logger = options.logger ?? consoleLogger;
+  const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger }) : undefined);
+  if (!executor) throw new TypeError('runToolLoop needs an executor or a registry.');
+  const tools = options.tools ?? executor.tools();
+  const maxSteps = options.maxSteps ?? 8;
+  const defaultRetries = options.retries ?? 2;
+  const context: ExecutionContext = { ...options.context, ...(options.signal ? { signal: options.signal } : {}) };
+  const messages: ChatMessage[] = [...options.messages];
+  const steps: ToolLoopStep[] = [];
+  const failures = new Map<string, number>();
+
+  for (let index = 0; index < maxSteps; index++) {
+    const modelStarted = performance.now();
+    const turn = await options.model.complete({ messages, tools, signal: options.signal });
+    const modelDurationMs = performance.now() - modelStarted;
+    messages.push({ role: 'assistant', ...(turn.text !== undefined ? { content: turn.text } : {}), ...(turn.toolCalls.length > 0 ? { toolCalls: turn.toolCalls } : {}) });
+    if (turn.toolCalls.length === 0) {
+      const step: ToolLoopStep = { index, turn, calls: [], modelDurationMs, toolsDurationMs: 0 };
+      report(step, options, logger);
+      steps.push(step);
+      return { status: 'completed', ...(turn.text !== undefined ? { text: turn.text } : {}), messages, steps };
+    }
+
+    const toolsStarted = performance.now();
+    const results = await executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 });
+    const calls: ToolLoopCall[] = [];
+    let exhausted: ToolLoopResult['error'];
+    for (let position = 0; position < results.length; position++) {
+      const call = turn.toolCalls[position]!;
+      const result = results[position]!;
+      let message: string;
+      let attempt: number | undefined;
+      let retriesAllowed: number | undefined;
+      if (result.ok) {
+        failures.delete(result.tool);
+        message = typeof result.value === 'string' ? result.value : JSON.stringify(result.value ?? null);
+      } else if (RETRYABLE_CODES.has(result.error.code)) {
+        const key = result.tool;
+        attempt = (failures.get(key) ?? 0) + 1;
+        failures.set(key, attempt);
+        retriesAllowed = executor.retriesFor(result.tool) ?? defaultRetries;
+        if (attempt > retriesAllowed) {
+          message = finalErrorMessage(result.error, attempt);
+          exhausted ??= { ...result.error, tool: result.tool, callId: result.callId };
+        } else message = retryMessage(result.error, attempt, retriesAllowed);
+      } else message = result.error.message;
+      calls.push({ call, result, message, ...(attempt !== undefined ? { attempt, retriesAllowed } : {}) });
+      messages.push({ role: 'tool', callId: call.id, tool: result.tool, content: message, isError: !result.ok, result });
+    }
+    const step: ToolLoopStep = { index, turn, calls, modelDurationMs, toolsDurationMs: performance.now() - toolsStarted };
+    report(step, options, logger);
+    steps.push(step);
+    if (exhausted) {
+      logger.warn(`tool loop stopped: ${exhausted.tool} failed ${calls.find((entry) => entry.result.tool === exhausted!.tool)?.attempt} times (${exhausted.code})`, { tool: exhausted.tool, code: exhausted.code });
+      return { status: 'failed', messages, steps, error: exhausted };
+    }
+  }
+  logger.warn(`tool loop stopped after ${maxSteps} model turns without a final answer`, { maxSteps });
+  return { status: 'max-steps', messages, steps };
+}
+
+function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {
+  logger.info(`tool loop step ${step.index + 1}: ${step.calls.length} call(s)`, {
+    model: options.model.name,
+    text: step.turn.text,
+    calls: step.calls.map((entry) => ({
+      tool: entry.result.tool,
+      callId: entry.call.id,
+      outcome: entry.result.ok ? 'ok' : entry.result.error.code,
+      attempt: entry.attempt,
+      transformations: entry.result.transformations.map((transformation) => `${transformation.path}:${transformation.rule}`),
+      durationMs: entry.result.durationMs,
+    })),
+    modelDurationMs: step.modelDurationMs,
+    toolsDurationMs: step.toolsDurationMs,
+  });
+  options.onStep?.(step);
+}
