@@ -1,0 +1,234 @@
+/**
+ * @toolwright/providers: every provider's tool formats, both directions. Each provider is its own subpath
+ * (`@toolwright/providers/openai`, `/anthropic`, ...) with `toTools`, `createToolSet`, `parseToolCalls`,
+ * `createStreamAccumulator`, `toToolResultMessage` and `fromTool`. This root adds the provider-neutral API:
+ * `adapt`/`adaptAll`, `getProviders`, `fromProviderTool`, `lint` and the startup lint hook.
+ */
+import { DefinitionError, consoleLogger, type Logger, type ToolDefinition } from '@toolwright/core';
+import * as anthropic from './anthropic';
+import * as bedrock from './bedrock';
+import * as cohere from './cohere';
+import * as gemini from './gemini';
+import * as hermes from './hermes';
+import * as mcp from './mcp';
+import * as mistral from './mistral';
+import * as ollama from './ollama';
+import * as openai from './openai';
+import * as openaiResponses from './openai-responses';
+import type { ToolSource } from './shared/definitions';
+import type { ImportOptions } from './shared/import-definition';
+import { lintWith, type LintOptions } from './shared/lint';
+import type { LintFinding, ProviderDescriptor } from './shared/provider';
+import type { ProviderId, ToolSet, ToolSetOptions } from './shared/tool-set';
+
+export { ToolNameCodec, readableForm, type EncodedToolName, type NameEncodingStrategy, type ToolNameCodecOptions } from './shared/name-codec';
+export {
+  OPENAI_NAME_PROFILE,
+  PORTABLE_NAME_PROFILE,
+  MCP_NAME_PROFILE,
+  matchesProfile,
+  withMaxLength,
+  type ToolNameProfile,
+} from './shared/name-profiles';
+export {
+  CallIdCodec,
+  MISTRAL_CALL_ID_PROFILE,
+  ANTHROPIC_CALL_ID_PROFILE,
+  BEDROCK_CALL_ID_PROFILE,
+  GENERATED_CALL_ID_PREFIX,
+  isGeneratedCallId,
+  createCallIdFactory,
+  type CallIdProfile,
+  type CallIdFactory,
+} from './shared/call-ids';
+export type { ParsedToolCall, ParseToolCallsOptions } from './shared/calls';
+export type { ToolSet, ToolSetContext, ToolSetOptions, ProviderId } from './shared/tool-set';
+export type { ToolSource, ToolRegistryLike } from './shared/definitions';
+export type { ToolCallAccumulator } from './shared/streaming';
+export { streamToolCalls } from './shared/streaming';
+export type { LintFinding, LintSeverity, ProviderDescriptor, ProviderLimits, ProviderToolSetOptions } from './shared/provider';
+export type { LintOptions } from './shared/lint';
+export type { ImportOptions } from './shared/import-definition';
+export type { JsonSchema, JsonValue, JsonObject } from './shared/json-schema';
+export { OPTIONAL_NULL_MARKER, OPTIONAL_NULLABLE_MARKER, splitNote } from './shared/description-notes';
+
+const DESCRIPTORS: Readonly<Record<ProviderId, ProviderDescriptor>> = Object.freeze({
+  openai: openai.descriptor,
+  'openai-responses': openaiResponses.descriptor,
+  anthropic: anthropic.descriptor,
+  gemini: gemini.descriptor,
+  mistral: mistral.descriptor,
+  ollama: ollama.descriptor,
+  bedrock: bedrock.descriptor,
+  cohere: cohere.descriptor,
+  mcp: mcp.descriptor,
+  hermes: hermes.descriptor,
+});
+
+/** One provider's tool definition, by provider id. */
+export interface ProviderToolMap {
+  openai: openai.OpenAIChatTool;
+  'openai-responses': openaiResponses.OpenAIResponsesFunctionTool;
+  anthropic: anthropic.AnthropicTool;
+  gemini: gemini.GeminiFunctionDeclaration;
+  mistral: mistral.MistralTool;
+  ollama: ollama.OllamaTool;
+  bedrock: bedrock.BedrockTool;
+  cohere: cohere.CohereTool;
+  mcp: mcp.McpTool;
+  hermes: hermes.HermesTool;
+}
+
+/** The options each provider's `toTools` takes, by provider id. */
+export interface ProviderOptionsMap {
+  openai: openai.OpenAIToolsOptions;
+  'openai-responses': openaiResponses.OpenAIResponsesToolsOptions;
+  anthropic: anthropic.AnthropicToolsOptions;
+  gemini: gemini.GeminiToolsOptions;
+  mistral: mistral.MistralToolsOptions;
+  ollama: ollama.OllamaToolsOptions;
+  bedrock: bedrock.BedrockToolsOptions;
+  cohere: cohere.CohereToolsOptions;
+  mcp: ToolSetOptions;
+  hermes: ToolSetOptions;
+}
+
+const TOOL_SET_BUILDERS: { readonly [P in ProviderId]: (source: ToolSource, options: ProviderOptionsMap[P]) => ToolSet<ProviderToolMap[P]> } = {
+  openai: openai.createToolSet,
+  'openai-responses': openaiResponses.createToolSet,
+  anthropic: anthropic.createToolSet,
+  gemini: gemini.createToolSet,
+  mistral: mistral.createToolSet,
+  ollama: ollama.createToolSet,
+  bedrock: bedrock.createToolSet,
+  cohere: cohere.createToolSet,
+  mcp: mcp.createToolSet,
+  hermes: hermes.createToolSet,
+};
+
+const IMPORTERS: { readonly [P in ProviderId]: (tool: ProviderToolMap[P], options: ImportOptions) => ToolDefinition } = {
+  openai: openai.fromTool,
+  'openai-responses': openaiResponses.fromTool,
+  anthropic: anthropic.fromTool,
+  gemini: gemini.fromTool,
+  mistral: mistral.fromTool,
+  ollama: ollama.fromTool,
+  bedrock: bedrock.fromTool,
+  cohere: cohere.fromTool,
+  mcp: mcp.fromTool,
+  hermes: hermes.fromTool,
+};
+
+function descriptorOf(provider: string): ProviderDescriptor {
+  const descriptor = (DESCRIPTORS as Readonly<Record<string, ProviderDescriptor>>)[provider];
+  if (!descriptor) {
+    throw new DefinitionError(`unknown provider "${provider}"`, {
+      target: 'providers',
+      fix: `use one of ${Object.keys(DESCRIPTORS).join(', ')}`,
+    });
+  }
+  return descriptor;
+}
+
+/** Every provider this package speaks: its id, subpath, name rule, limits, argument encoding and error channel. */
+export function getProviders(): readonly ProviderDescriptor[] {
+  return Object.values(DESCRIPTORS);
+}
+
+/** One provider's descriptor. */
+export function getProvider(provider: ProviderId): ProviderDescriptor {
+  return descriptorOf(provider);
+}
+
+/**
+ * One tool as one provider's tool definition (its name encoded for that provider alone; to send several tools use
+ * `adaptAll` or the provider's `createToolSet`, which keep names unique within the set). For Gemini this is a
+ * function declaration.
+ */
+export function adapt<P extends ProviderId>(tool: ToolDefinition, provider: P, options?: ProviderOptionsMap[P]): ProviderToolMap[P] {
+  descriptorOf(provider);
+  const [adapted] = TOOL_SET_BUILDERS[provider]([tool], (options ?? {}) as ProviderOptionsMap[P]).tools;
+  return adapted as ProviderToolMap[P];
+}
+
+/** Many tools (a registry or definitions) as one provider's tool definitions, names unique within the set. */
+export function adaptAll<P extends ProviderId>(tools: ToolSource, provider: P, options?: ProviderOptionsMap[P]): ProviderToolMap[P][] {
+  descriptorOf(provider);
+  return TOOL_SET_BUILDERS[provider](tools, (options ?? {}) as ProviderOptionsMap[P]).tools;
+}
+
+/**
+ * Imports a provider's tool definition into the IR through core's JSON Schema import, undoing this package's
+ * lowering where it is reversible (description notes, strict-mode nullables, Gemini's OpenAPI subset). Pass the
+ * tool set's codec (`{ codec }`) to get the registry name back.
+ */
+export function fromProviderTool<P extends ProviderId>(definition: ProviderToolMap[P], provider: P, options: ImportOptions = {}): ToolDefinition {
+  descriptorOf(provider);
+  return IMPORTERS[provider](definition, options);
+}
+
+export interface ProviderLintOptions extends LintOptions {
+  /** Which providers to check; default all. */
+  readonly providers?: readonly ProviderId[];
+}
+
+/** Checks every tool against every provider's limits; each finding names the tool, provider, rule and fix. */
+export function lint(source: ToolSource, options: ProviderLintOptions = {}): LintFinding[] {
+  const descriptors = (options.providers ?? (Object.keys(DESCRIPTORS) as ProviderId[])).map((provider) => descriptorOf(provider));
+  return lintWith(descriptors, source, options);
+}
+
+/** Formats findings one per line: `error openai get_calendar_events description-length: … Fix: …`. */
+export function formatFindings(findings: readonly LintFinding[]): string {
+  return findings.map((finding) => `${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}: ${finding.message} Fix: ${finding.fix}`).join('\n');
+}
+
+/** `lint`, throwing a DefinitionError that lists every error-severity finding. Returns all findings otherwise. */
+export function lintOrThrow(source: ToolSource, options: ProviderLintOptions = {}): LintFinding[] {
+  const findings = lint(source, options);
+  const errors = findings.filter((finding) => finding.severity === 'error');
+  if (errors.length > 0) {
+    throw new DefinitionError(`${errors.length} tool definition problem(s) for the configured providers:\n${formatFindings(errors)}`, {
+      target: 'providers',
+      fix: 'fix the tools as each finding says, or lint fewer providers ({ providers: [...] })',
+    });
+  }
+  return findings;
+}
+
+export interface StartupLintOptions extends ProviderLintOptions {
+  /** `warn`: log the findings; `error`: log them and throw on error-severity findings; `off`: do nothing. */
+  readonly lint: 'warn' | 'error' | 'off';
+  /** Where findings go (default core's console logger): errors and warnings at `warn`/`error`, info at `debug`. */
+  readonly logger?: Logger;
+}
+
+/**
+ * The startup hook: lint a registry when the application starts, as configured by `{ lint: 'warn' | 'error' }`.
+ * Returns the findings.
+ */
+export function lintAtStartup(source: ToolSource, options: StartupLintOptions): LintFinding[] {
+  if (options.lint === 'off') return [];
+  const logger = options.logger ?? consoleLogger;
+  const findings = lint(source, options);
+  for (const finding of findings) {
+    const details = { ...finding };
+    const message = `${finding.provider}: ${finding.tool}: ${finding.message}`;
+    if (finding.severity === 'info') logger.debug(message, details);
+    else if (finding.severity === 'error' && options.lint === 'error') logger.error(message, details);
+    else logger.warn(message, details);
+  }
+  const errors = findings.filter((finding) => finding.severity === 'error');
+  if (options.lint === 'error' && errors.length > 0) {
+    throw new DefinitionError(`${errors.length} tool definition problem(s) for the configured providers:\n${formatFindings(errors)}`, {
+      target: 'providers',
+      fix: "fix the tools as each finding says, or start with { lint: 'warn' }",
+    });
+  }
+  return findings;
+}
+
+/** A reusable hook for composition roots and framework modules: `createLintHook({ lint: 'error' })(registry)`. */
+export function createLintHook(options: StartupLintOptions): (source: ToolSource) => LintFinding[] {
+  return (source) => lintAtStartup(source, options);
+}

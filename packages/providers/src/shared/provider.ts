@@ -1,0 +1,70 @@
+/**
+ * What the package root knows about each provider: its rules and limits (for `getProviders` and `lint`) and how
+ * to build a tool set and read one tool's lowered parameters (for `adapt` and `lint`).
+ */
+import type { ToolDefinition } from '@toolwright/core';
+import type { ToolSource } from './definitions';
+import type { JsonSchema } from './json-schema';
+import type { ToolNameProfile } from './name-profiles';
+import type { ProviderId, ToolSet } from './tool-set';
+
+export type LintSeverity = 'error' | 'warning' | 'info';
+
+/** One problem of one tool with one provider. */
+export interface LintFinding {
+  /** The registry name (`*` for findings about the whole tool set, like the tool count). */
+  readonly tool: string;
+  readonly provider: ProviderId;
+  /** A stable rule id: `name-pattern`, `description-length`, `tool-count`, `unsupported-keyword`, ... */
+  readonly rule: string;
+  readonly message: string;
+  readonly fix: string;
+  readonly severity: LintSeverity;
+}
+
+export interface ProviderLimits {
+  /** Most tools one request may carry. */
+  readonly maxTools?: number;
+  /** Longest tool description. */
+  readonly maxDescriptionLength?: number;
+  /** Whether `oneOf`/`anyOf`/`allOf`/`enum`/`not` at the root of the parameters are rejected. */
+  readonly rootUnionsRejected: boolean;
+  /** Property names the provider accepts (Gemini `parameters`). */
+  readonly propertyName?: { readonly pattern: RegExp; readonly rule: string };
+}
+
+/** Options the lint passes to every provider. */
+export interface ProviderLintOptions {
+  /** Lint the strict variant (OpenAI, Responses, Anthropic, Mistral, Bedrock, Cohere). */
+  readonly strict: boolean;
+}
+
+/** Any provider's `toTools` options, as the provider-neutral API passes them on. */
+export interface ProviderToolSetOptions {
+  readonly strict?: boolean;
+  readonly [option: string]: unknown;
+}
+
+export interface ProviderDescriptor {
+  readonly id: ProviderId;
+  /** `OpenAI Chat Completions`. */
+  readonly label: string;
+  /** `@toolwright/providers/openai`. */
+  readonly module: string;
+  readonly nameProfile: ToolNameProfile;
+  readonly limits: ProviderLimits;
+  /** How the call arguments arrive. */
+  readonly argumentsEncoding: 'json-text' | 'object' | 'text';
+  /** Where errors go back: `is_error`, `status: "error"`, ...; `undefined` when there is no error flag. */
+  readonly errorChannel: string | undefined;
+  /** Whether the provider has a strict mode the lint can check. */
+  readonly supportsStrict: boolean;
+  /** Builds the provider's tool set; `options` are the provider's `toTools` options (`strict`, `schemaField`, ...). */
+  createToolSet(source: ToolSource, options?: ProviderToolSetOptions): ToolSet<unknown>;
+  /** The lowered parameters of one of its tools. */
+  parametersOf(tool: unknown): JsonSchema | undefined;
+  /** The tool's name and description as the provider sees them. */
+  nameOf(tool: unknown): string;
+  /** Checks only this provider makes (strict-mode limits, property names, ...). */
+  lint?(definitions: readonly ToolDefinition[], toolSet: ToolSet<unknown>, options: ProviderLintOptions): LintFinding[];
+}

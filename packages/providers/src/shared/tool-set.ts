@@ -1,0 +1,103 @@
+/**
+ * A tool set: the provider's tool definitions together with what is needed to read the calls that come back
+ * (the name codec, and for strict sets the canonical schemas that say which nulls mean "absent").
+ */
+import type { ToolDefinition } from '@toolwright/core';
+import { canonicalParameters, resolveDefinitions, type ToolSource } from './definitions';
+import type { JsonSchema } from './json-schema';
+import { ToolNameCodec, type ToolNameCodecOptions } from './name-codec';
+import type { ToolNameProfile } from './name-profiles';
+
+/** Every provider this package speaks. */
+export type ProviderId =
+  | 'openai'
+  | 'openai-responses'
+  | 'anthropic'
+  | 'gemini'
+  | 'mistral'
+  | 'ollama'
+  | 'bedrock'
+  | 'cohere'
+  | 'mcp'
+  | 'hermes';
+
+/** What `parseToolCalls` needs from a tool set. */
+export interface ToolSetContext {
+  readonly codec: ToolNameCodec;
+  /** Whether optional properties were sent as required-and-nullable (OpenAI/Mistral strict). */
+  readonly strict: boolean;
+  /** The canonical parameters of a registry name (before lowering). */
+  canonicalSchema(name: string): JsonSchema | undefined;
+}
+
+export interface ToolSet<TTool> extends ToolSetContext {
+  readonly provider: ProviderId;
+  /** The provider's tool definitions, in registration order. */
+  readonly tools: TTool[];
+  readonly definitions: readonly ToolDefinition[];
+}
+
+/** Options every `toTools`/`createToolSet` takes. */
+export interface ToolSetOptions extends ToolNameCodecOptions {
+  /**
+   * A codec built beforehand (`ToolNameCodec.create(names, profile)`); it must know every tool of the set.
+   * Default: a new codec for these tools and this provider's name rule.
+   */
+  readonly codec?: ToolNameCodec;
+}
+
+export interface LoweringInput {
+  readonly definition: ToolDefinition;
+  /** The name the provider sees. */
+  readonly name: string;
+  /** The tool's description; `undefined` when empty. */
+  readonly description: string | undefined;
+  /** The canonical parameters (a fresh copy: the lowering may change it). */
+  readonly parameters: JsonSchema;
+}
+
+export function buildToolSet<TTool>(args: {
+  readonly provider: ProviderId;
+  readonly source: ToolSource;
+  readonly profile: ToolNameProfile;
+  readonly options: ToolSetOptions;
+  readonly strict: boolean;
+  readonly lower: (input: LoweringInput) => TTool;
+}): ToolSet<TTool> {
+  const definitions = resolveDefinitions(args.source);
+  const codec =
+    args.options.codec ??
+    ToolNameCodec.create(
+      definitions.map((definition) => definition.name),
+      args.profile,
+      args.options,
+    );
+  const tools = definitions.map((definition) =>
+    args.lower({
+      definition,
+      name: codec.encode(definition.name),
+      description: definition.description === '' ? undefined : definition.description,
+      parameters: canonicalParameters(definition),
+    }),
+  );
+  // The canonical schemas are exported again on first use (parsing strict calls, coercing Qwen's raw values),
+  // never shared with the tools handed out.
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const canonical = new Map<string, JsonSchema>();
+  return {
+    provider: args.provider,
+    tools,
+    definitions,
+    codec,
+    strict: args.strict,
+    canonicalSchema: (name: string) => {
+      const cached = canonical.get(name);
+      if (cached) return cached;
+      const definition = byName.get(name);
+      if (!definition) return undefined;
+      const schema = canonicalParameters(definition);
+      canonical.set(name, schema);
+      return schema;
+    },
+  };
+}
