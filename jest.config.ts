@@ -5,7 +5,7 @@ import type { Config } from 'jest';
  * (mapped below), so one copy of each package is loaded and no build is needed to run them;
  * `npm test` type-checks the tests separately (`tsc -p tsconfig.test.json`), so ts-jest only transpiles.
  */
-const packages = ['core'];
+const packages = ['core', 'providers', 'mcp'];
 
 const moduleNameMapper: Record<string, string> = {
   '^@toolwright/providers/(.+)$': '<rootDir>/../providers/src/$1',

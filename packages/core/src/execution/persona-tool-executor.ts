@@ -163,7 +163,7 @@ export class PersonaToolExecutor {
   }
 
   private async prepareOrThrow(call: ToolCall, context: ExecutionContext): Promise<PreparedCall> {
-    const transformations: Transformation[] = [];
+    const transformations: Transformation[] = Array.isArray(call?.transformations) ? [...call.transformations] : [];
     const requested = typeof call?.name === 'string' ? call.name : '';
     const callId = typeof call?.id === 'string' ? call.id : '';
 

@@ -6,6 +6,8 @@ export interface ToolCall {
   readonly name: string;
   /** Text (most providers) or an already-parsed object (Anthropic, Gemini, Ollama, Bedrock). */
   readonly arguments: string | Record<string, unknown> | null | undefined;
+  /** Changes a provider parser already made (e.g. OpenAI strict mode's nulls mapped back to absent); reported first in the result. */
+  readonly transformations?: readonly Transformation[];
 }
 
 /** Who is calling: the persona's allow-lists come from trusted configuration, never from the model. */

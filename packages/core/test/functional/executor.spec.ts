@@ -297,3 +297,14 @@ describe('PersonaToolExecutor: sessions and dependency injection', () => {
     expect(child.resolve(PersonaToolExecutor)).toBeInstanceOf(PersonaToolExecutor);
   });
 });
+
+describe('PersonaToolExecutor: transformations from the provider parser', () => {
+  it('reports a parsed call\'s own transformations first', async () => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    registry.registerJsonSchemaTool({ name: 'f', parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } }, required: ['a'] } }, async (params) => params);
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+    const result = await executor.execute({ id: 'x', name: 'f', arguments: '{"a": "1"}', transformations: [{ path: 'b', rule: 'strict-null-to-absent', from: null, to: undefined }] });
+    expect(result).toMatchObject({ ok: true, value: { a: 1 } });
+    expect(result.transformations.map((transformation) => transformation.rule)).toEqual(['strict-null-to-absent', 'string-to-integer']);
+  });
+});
