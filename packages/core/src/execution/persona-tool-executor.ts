@@ -19,7 +19,8 @@ import { resolveToolName } from '../pipeline/name-resolution';
 import { compileNormalizer, INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
-import { validateWithClassValidator } from '../pipeline/reference-validation';
+import { developerRulesPlan } from '../pipeline/developer-rules';
+import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { consoleLogger, type Logger } from './logger';
 import { redactTransformations, sensitivePaths } from './redaction';
@@ -40,6 +41,12 @@ export interface PersonaToolExecutorOptions {
   readonly slowCallMs?: number;
   /** Where the transformation counts go (seed 000's feedback loop). */
   readonly stats?: TransformationStats;
+  /**
+   * `'compiled'` (default): one compiled pass normalizes and checks every IR constraint; class-validator rules the IR
+   * cannot say run for their class only. `'reference'`: the normalizer then class-transformer + class-validator, the
+   * reference semantics the compiled path is tested against.
+   */
+  readonly validation?: 'compiled' | 'reference';
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -86,6 +93,7 @@ export class PersonaToolExecutor {
   private readonly limits: PipelineLimits;
   private readonly timeoutMs: number;
   private readonly slowCallMs: number;
+  private readonly validation: 'compiled' | 'reference';
 
   constructor(
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
@@ -98,6 +106,7 @@ export class PersonaToolExecutor {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.slowCallMs = options.slowCallMs ?? DEFAULT_SLOW_CALL_MS;
     this.stats = options.stats ?? new TransformationStats();
+    this.validation = options.validation ?? 'compiled';
   }
 
   /** The tools this executor runs (what a tool loop offers the model). */
@@ -196,9 +205,11 @@ export class PersonaToolExecutor {
       const sanitized = sanitizeArguments(parsed.value, this.limits);
       transformations.push(...sanitized.transformations);
 
-      // 4. Normalize keys and values against the IR.
+      // 4. Normalize keys and values against the IR (on the compiled path, checking every constraint in the same pass).
+      const developerRules = this.validation === 'compiled' ? developerRulesPlan(definition.parameters) : undefined;
+      const reference = developerRules === undefined || developerRules.kind === 'reference';
       const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: this.registry.has(RESOLVE_RELATIVE_DATE_TOOL_NAME), limits: this.limits });
-      const normalized = compileNormalizer(definition.parameters, policy)(sanitized.value, '', state);
+      const normalized = compileNormalizer(definition.parameters, policy, reference ? 'types' : 'all')(sanitized.value, '', state);
       transformations.push(...state.transformations);
       if (state.securityEvents.length > 0) this.reportSecurityEvents(tool, callId, state.securityEvents, context);
       const params = (normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized) as Record<string, unknown>;
@@ -207,15 +218,31 @@ export class PersonaToolExecutor {
       const injection = injectContext(params, definition.parameters, context);
       transformations.push(...injection.transformations);
 
-      // 6. Validate (class-transformer + class-validator on this tool's DTO class only).
+      // 6. Validate.
       const issues: ValidationIssue[] = [...state.issues, ...injection.issues];
-      const validation = await validateWithClassValidator(dtoForSchema(definition.parameters), params, definition.parameters);
-      // The normalizer's issue is the precise one: class-validator's on the same value (or its container) repeats it.
-      const reported = issues.map((issue) => issue.path);
-      for (const issue of validation.issues) if (!reported.some((path) => pathsOverlap(path, issue.path))) issues.push(issue);
+      let instance: object | undefined;
+      if (reference) {
+        // Reference path: class-transformer + class-validator on this tool's DTO class.
+        const validation = await validateWithClassValidator(dtoForSchema(definition.parameters), params, definition.parameters);
+        // The normalizer's issue is the precise one: class-validator's on the same value repeats it, and so does one it
+        // reports at the containing array for `{ each: true }` rules; the array's own rules (item counts) still stand.
+        const reported = issues.map((issue) => issue.path);
+        for (const issue of validation.issues) {
+          if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
+        }
+        instance = validation.instance;
+      } else if (issues.length === 0) {
+        // Compiled path: constraints were checked in step 4; build the DTO for class commands, run the rules the IR cannot say.
+        if (entry.implementation.kind === 'class') {
+          const built = instantiate(dtoForSchema(definition.parameters), params);
+          if ('issue' in built) issues.push(built.issue);
+          else instance = built.instance;
+        }
+        if (issues.length === 0 && developerRules?.kind === 'check') await developerRules.check(instance ?? params, '', issues);
+      }
       if (issues.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, issues), { issues }));
 
-      const handlerParams = entry.implementation.kind === 'class' ? (validation.instance as Record<string, unknown>) : params;
+      const handlerParams = entry.implementation.kind === 'class' ? (instance as Record<string, unknown>) : params;
       return { callId, tool, definition, params: handlerParams, transformations, securityEvents: state.securityEvents };
     } catch (error) {
       if (error instanceof PreparationFailure) throw error;
@@ -277,10 +304,13 @@ export class PersonaToolExecutor {
   }
 }
 
-/** Whether one path is the other, or contains it (`a` and `a[0].b`). */
-function pathsOverlap(a: string, b: string): boolean {
+const CONTAINER_RULES: ReadonlySet<string> = new Set(['minItems', 'maxItems', 'uniqueItems', 'required', 'unknown-key']);
+
+/** Whether a class-validator issue repeats a normalizer issue at `path`: the same value, inside it, or its container's element rule. */
+function repeats(issue: ValidationIssue, path: string): boolean {
   const contains = (outer: string, inner: string) => inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
-  return contains(a, b) || contains(b, a);
+  if (contains(path, issue.path)) return true;
+  return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
 }
 
 function describeCause(cause: unknown): string | undefined {

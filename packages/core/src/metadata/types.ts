@@ -66,4 +66,8 @@ export interface ValidatorMetadata {
   readonly each: boolean;
   /** Whether a toolwright decorator applied the rule (rather than a class-validator decorator the developer wrote). */
   readonly appliedByToolwright: boolean;
+  /** class-validator's constraint class for `customValidation` rules (what the compiled path runs for rules the IR cannot say). */
+  readonly constraintClass?: Function;
+  /** The rule's own message option (a string or a function of the validation arguments), when it set one. */
+  readonly message?: unknown;
 }

@@ -50,6 +50,8 @@ function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
     constraints: Array.isArray(rule.constraints) ? rule.constraints : [],
     each: rule.each === true,
     appliedByToolwright: isToolwrightRule(rule),
+    ...(typeof rule.constraintCls === 'function' ? { constraintClass: rule.constraintCls } : {}),
+    ...(rule.message !== undefined ? { message: rule.message } : {}),
   };
 }
 

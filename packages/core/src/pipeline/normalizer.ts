@@ -13,7 +13,16 @@ import type { PipelineLimits } from './limits';
 import { describeExpected, describeReceived, issue, messages } from './messages';
 import { scanJsonText } from './scan-json-text';
 import { deepEqual } from './deep-equal';
+import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
+import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
+import { isMultipleOf } from '../decorators/validation/schema-conformance';
 import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';
+
+/**
+ * What a compiled normalizer checks besides types: `'types'` (the reference path, where class-validator then checks
+ * bounds, lengths, patterns and item counts) or `'all'` (the compiled path: every IR constraint, in the same pass).
+ */
+export type ConstraintMode = 'types' | 'all';
 
 /** Options of one normalization run. */
 export interface NormalizeOptions {
@@ -69,27 +78,28 @@ export function joinPath(parent: string, key: string | number): string {
   return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
 }
 
-const cache = new WeakMap<ParamSchema, Partial<Record<CoercionPolicy, Normalizer>>>();
+const cache = new WeakMap<ParamSchema, Partial<Record<`${CoercionPolicy}:${ConstraintMode}`, Normalizer>>>();
 
 /**
  * Pipeline step 4: compile, once per schema node and policy, a normalizer for the values of that node.
  * The compiled closures are cached on the IR object, so recursive schemas compile once and the hot path
  * does no lookups by name.
  */
-export function compileNormalizer(schema: ParamSchema, inheritedPolicy: CoercionPolicy): Normalizer {
+export function compileNormalizer(schema: ParamSchema, inheritedPolicy: CoercionPolicy, constraints: ConstraintMode = 'types'): Normalizer {
   const policy = schema.policy ?? inheritedPolicy;
+  const key = `${policy}:${constraints}` as const;
   let byPolicy = cache.get(schema);
-  const cached = byPolicy?.[policy];
+  const cached = byPolicy?.[key];
   if (cached) return cached;
   let implementation: Normalizer | undefined;
   const normalizer: Normalizer = (value, path, state) => implementation!(value, path, state);
   if (!byPolicy) cache.set(schema, (byPolicy = {}));
-  byPolicy[policy] = normalizer;
-  implementation = buildNormalizer(schema, policy);
+  byPolicy[key] = normalizer;
+  implementation = buildNormalizer(schema, policy, constraints);
   return normalizer;
 }
 
-function buildNormalizer(schema: ParamSchema, policy: CoercionPolicy): Normalizer {
+function buildNormalizer(schema: ParamSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
   const coerce = policy !== 'strict';
   let base: Normalizer;
   switch (schema.kind) {
@@ -112,18 +122,19 @@ function buildNormalizer(schema: ParamSchema, policy: CoercionPolicy): Normalize
       base = scalar(schema, coerce, (value, state) => toDateTime(value, { reformat: coerce, timeZone: coerce ? state.options.timeZone : undefined }));
       break;
     case 'array':
-      base = arrayNormalizer(schema, policy);
+      base = arrayNormalizer(schema, policy, constraints);
       break;
     case 'object':
-      base = objectNormalizer(schema, policy);
+      base = objectNormalizer(schema, policy, constraints);
       break;
     case 'union':
-      base = unionNormalizer(schema, policy);
+      base = unionNormalizer(schema, policy, constraints);
       break;
     case 'any':
       base = (value) => value;
       break;
   }
+  if (constraints === 'all') base = withConstraints(schema, base);
   if (schema.kind === 'union' || schema.kind === 'any') return base;
   return schema.nullable ? (value, path, state) => (value === null ? null : base(value, path, state)) : base;
 }
@@ -164,10 +175,10 @@ function refuse(schema: ParamSchema, path: string, state: NormalizeState, value:
   state.issues.push(issue(path, rule, schema, value, detail));
 }
 
-function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy): Normalizer {
+function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
   const coerce = policy !== 'strict';
   const lenient = policy === 'lenient';
-  const itemNormalizer = compileNormalizer(schema.items, policy);
+  const itemNormalizer = compileNormalizer(schema.items, policy, constraints);
   const itemsAreScalars = schema.items.kind !== 'object' && schema.items.kind !== 'array' && schema.items.kind !== 'union';
   return (value, path, state) => {
     let array: unknown[];
@@ -231,12 +242,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy): Normalizer {
+function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
   const coerce = policy !== 'strict';
   const lenient = policy === 'lenient';
   const properties: CompiledProperty[] = schema.properties.map((definition) => ({
     definition,
-    normalize: compileNormalizer(definition.schema, policy),
+    normalize: compileNormalizer(definition.schema, policy, constraints),
     requiredFromModel: definition.required && !definition.context && !definition.extract,
   }));
   const exact = new Map<string, CompiledProperty>();
@@ -252,7 +263,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy): Normali
     }
   }
   const extra = schema.additionalProperties;
-  const extraNormalizer = typeof extra === 'object' ? compileNormalizer(extra, policy) : undefined;
+  const extraNormalizer = typeof extra === 'object' ? compileNormalizer(extra, policy, constraints) : undefined;
   const stringProperties = properties.filter((property) => !property.definition.context && property.definition.schema.kind === 'string');
 
   return (value, path, state) => {
@@ -388,9 +399,9 @@ function objectFromString(
   return undefined;
 }
 
-function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy): Normalizer {
-  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict'));
-  const coercingVariants = policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy));
+function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
+  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict', constraints));
+  const coercingVariants = policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, constraints));
   return (value, path, state) => {
     if (value === null && schema.nullable) return null;
     for (const variant of exactVariants) {
@@ -412,4 +423,69 @@ function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy): Normalize
     refuse(schema, path, state, value);
     return INVALID;
   };
+}
+
+/**
+ * The compiled path's constraint checks, run on the normalized value: the same rules, and the same issue rules and
+ * messages, as the class-validator decorators toolwright applies (the reference path). A value refused by its type
+ * rule is not checked again.
+ */
+function withConstraints(schema: ParamSchema, base: Normalizer): Normalizer {
+  const checks = constraintChecks(schema);
+  if (checks.length === 0) return base;
+  return (value, path, state) => {
+    const normalized = base(value, path, state);
+    if (normalized === INVALID || normalized === null || normalized === undefined) return normalized;
+    for (const [rule, check] of checks) {
+      if (!check(normalized)) {
+        state.issues.push(issue(path, rule, schema, normalized));
+        return INVALID;
+      }
+    }
+    return normalized;
+  };
+}
+
+type ConstraintCheck = readonly [rule: string, check: (value: unknown) => boolean];
+
+function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
+  const checks: ConstraintCheck[] = [];
+  switch (schema.kind) {
+    case 'string': {
+      const { minLength: minimumLength, maxLength: maximumLength, pattern } = schema;
+      if (minimumLength !== undefined) checks.push(['minLength', (value) => classValidatorMinLength(value, minimumLength)]);
+      if (maximumLength !== undefined) checks.push(['maxLength', (value) => classValidatorMaxLength(value, maximumLength)]);
+      if (pattern !== undefined) {
+        const expression = compilePattern(pattern);
+        checks.push(['pattern', (value) => expression.test(value as string)]);
+      }
+      break;
+    }
+    case 'int':
+    case 'float': {
+      const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema;
+      if (minimum !== undefined) checks.push(['minimum', (value) => (value as number) >= minimum]);
+      if (maximum !== undefined) checks.push(['maximum', (value) => (value as number) <= maximum]);
+      if (exclusiveMinimum !== undefined) checks.push(['exclusiveMinimum', (value) => (value as number) > exclusiveMinimum]);
+      if (exclusiveMaximum !== undefined) checks.push(['exclusiveMaximum', (value) => (value as number) < exclusiveMaximum]);
+      if (multipleOf !== undefined) checks.push(['multipleOf', (value) => isMultipleOf(value as number, multipleOf)]);
+      break;
+    }
+    case 'array': {
+      const { minItems, maxItems, uniqueItems } = schema;
+      if (minItems !== undefined) checks.push(['minItems', (value) => (value as unknown[]).length >= minItems]);
+      if (maxItems !== undefined) checks.push(['maxItems', (value) => (value as unknown[]).length <= maxItems]);
+      if (uniqueItems === true) checks.push(['uniqueItems', (value) => new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length]);
+      if (schema.enum !== undefined) checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
+      break;
+    }
+    case 'object':
+    case 'union':
+    case 'any':
+      if (schema.enum !== undefined) checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
+      break;
+    default:
+      break;
+  }
+  return checks;
 }

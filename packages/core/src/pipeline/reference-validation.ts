@@ -21,7 +21,8 @@ export interface ReferenceValidation {
   readonly issues: ValidationIssue[];
 }
 
-const RULES: Readonly<Record<string, string>> = {
+/** class-validator rule names -> toolwright issue rules (shared with the compiled path's developer-rule checks). */
+export const CLASS_VALIDATOR_RULES: Readonly<Record<string, string>> = {
   isString: 'type', isInt: 'type', isNumber: 'type', isBoolean: 'type', isArray: 'type', isObject: 'type',
   nestedValidation: 'type', unknownValue: 'type', matchesSchema: 'type',
   isDateString: 'format', isIso8601: 'format', isDateOnly: 'format', isOffsetDateTime: 'format', isEmail: 'format', isUrl: 'format', isUuid: 'format',
@@ -52,6 +53,15 @@ export async function validateWithClassValidator(dto: Constructor, plain: Record
   const issues: ValidationIssue[] = [];
   flatten(errors, schema, '', issues);
   return { instance, issues };
+}
+
+/** class-transformer alone (the compiled path's DTO construction); any error it throws becomes an issue. */
+export function instantiate(dto: Constructor, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
+  try {
+    return { instance: plainToInstance(dto, plain, { enableImplicitConversion: false }) as object };
+  } catch (error) {
+    return { issue: transformIssue(error) };
+  }
 }
 
 function transformIssue(error: unknown): ValidationIssue {
@@ -85,9 +95,9 @@ function flatten(errors: readonly ValidationError[], schema: ParamSchema | undef
     const constraints = error.constraints ?? {};
     const names = Object.keys(constraints);
     if (names.length > 0) {
-      const name = names.find((candidate) => RULES[candidate]) ?? names[0]!;
-      const rule = RULES[name] ?? name;
-      if (RULES[name] && propertySchema) out.push(issue(path, rule, propertySchema, error.value));
+      const name = names.find((candidate) => CLASS_VALIDATOR_RULES[candidate]) ?? names[0]!;
+      const rule = CLASS_VALIDATOR_RULES[name] ?? name;
+      if (CLASS_VALIDATOR_RULES[name] && propertySchema) out.push(issue(path, rule, propertySchema, error.value));
       else out.push({
         path,
         rule,

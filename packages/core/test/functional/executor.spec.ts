@@ -115,10 +115,15 @@ describe('PersonaToolExecutor: steps', () => {
     const result = await executor.execute({ id: 'v', name: 'hotel/book', arguments: { guest_name: 'A', guests: '11', arrival: 'tomorrow', addresses: [{ city: 'Paris', zip: '12' }], room: 'Suite' } });
     expect(result.ok).toBe(false);
     if (result.ok) return;
+    // The compiled path (default) reports in declaration order.
     expect(result.error.issues.map((issue) => [issue.path, issue.rule])).toEqual([
-      ['arrival', 'relative-date'], ['room', 'enum'], ['guestName', 'minLength'], ['guests', 'maximum'], ['addresses[0].zip', 'minimum'],
+      ['guestName', 'minLength'], ['guests', 'maximum'], ['arrival', 'relative-date'], ['addresses[0].zip', 'minimum'], ['room', 'enum'],
     ]);
     expect(result.transformations.map((transformation) => transformation.rule)).toEqual(['key-case', 'string-to-integer', 'string-to-integer']);
+    // The reference path (class-validator) finds the same problems with the same messages.
+    const referenceExecutor = new PersonaToolExecutor(ToolRegistry.from([BookCommand], { logger: silentLogger }), { logger: silentLogger, validation: 'reference' });
+    const referenceResult = await referenceExecutor.execute({ id: 'v', name: 'hotel/book', arguments: { guest_name: 'A', guests: '11', arrival: 'tomorrow', addresses: [{ city: 'Paris', zip: '12' }], room: 'Suite' } });
+    expect(!referenceResult.ok && [...referenceResult.error.issues].sort((a, b) => a.path.localeCompare(b.path))).toEqual([...result.error.issues].sort((a, b) => a.path.localeCompare(b.path)));
   });
 
   it('5. drops a model-supplied session id (any spelling), logs a security event, and injects the trusted one', async () => {

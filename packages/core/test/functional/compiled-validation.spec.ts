@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { getMetadataStorage, IsEmail, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { ArrayOf, Command, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
+
+@ValidatorConstraint({ name: 'isEven' })
+class IsEven implements ValidatorConstraintInterface {
+  validate(value: unknown) {
+    return typeof value === 'number' && value % 2 === 0;
+  }
+  defaultMessage() {
+    return '$property must be even';
+  }
+}
+
+class Contact {
+  @ToolParam({ description: 'Email' }) @IsEmail() email!: string;
+  @ToolParam({ required: false }) optional?: string;
+}
+
+class InviteParams {
+  @ArrayOf(() => Contact, { minItems: 1 }) contacts!: Contact[];
+  @ToolParam({ type: 'int' }) @Validate(IsEven) seats!: number;
+}
+
+@Command({ name: 'invite', description: 'Invite contacts', params: InviteParams })
+class InviteCommand {
+  execute(params: InviteParams) {
+    return { first: params.contacts[0]!.email, seats: params.seats, isDto: params instanceof InviteParams, contactIsDto: params.contacts[0] instanceof Contact };
+  }
+}
+
+class ConditionalParams {
+  @ToolParam({ enum: ['email', 'phone'] }) channel!: string;
+  @ValidateIf((object: ConditionalParams) => object.channel === 'email') @ToolParam({ required: false }) @IsEmail() address?: string;
+}
+
+@Command({ name: 'notify', description: 'Notify', params: ConditionalParams })
+class NotifyCommand {
+  execute(params: ConditionalParams) {
+    return params;
+  }
+}
+
+function executors(...commands: Array<new () => unknown>) {
+  const registry = ToolRegistry.from(commands, { logger: silentLogger });
+  return {
+    compiled: new PersonaToolExecutor(registry, { logger: silentLogger }),
+    reference: new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' }),
+  };
+}
+
+describe('compiled validation: class-validator rules the IR cannot say', () => {
+  it('runs a developer\'s @IsEmail and custom constraints for that class only, agreeing with the reference path', async () => {
+    const { compiled, reference } = executors(InviteCommand);
+    const good = { contacts: [{ email: 'ana@example.com' }], seats: '4' };
+    for (const executor of [compiled, reference]) {
+      expect(await executor.execute({ id: 'g', name: 'invite', arguments: JSON.stringify(good) })).toMatchObject({ ok: true, value: { first: 'ana@example.com', seats: 4, isDto: true, contactIsDto: true } });
+    }
+    const bad = { contacts: [{ email: 'not-an-email' }], seats: 3 };
+    const [fast, slow] = await Promise.all([compiled, reference].map((executor) => executor.execute({ id: 'b', name: 'invite', arguments: JSON.stringify(bad) })));
+    expect(fast!.ok || slow!.ok).toBe(false);
+    const issues = (result: typeof fast) => (result!.ok ? [] : result!.error.issues.map((issue) => [issue.path, issue.rule, issue.message]));
+    expect(issues(fast)).toEqual([
+      ['seats', 'isEven', '"seats" is invalid: seats must be even.'],
+      ['contacts[0].email', 'format', '"contacts[0].email" must be a string in email format, but received "not-an-email". Example: "name@example.com".'],
+    ]);
+    expect(issues(slow).sort()).toEqual(issues(fast).sort());
+  });
+
+  it('never calls class-validator\'s lookup that scans every registered class', async () => {
+    const { compiled } = executors(InviteCommand);
+    const storage = getMetadataStorage();
+    const scan = jest.spyOn(storage, 'getTargetValidationMetadatas');
+    try {
+      await compiled.execute({ id: '1', name: 'invite', arguments: '{"contacts": [{"email": "a@b.co"}], "seats": 2}' });
+      await compiled.execute({ id: '2', name: 'invite', arguments: '{"contacts": [{"email": "x"}], "seats": 1}' });
+      expect(scan).not.toHaveBeenCalled();
+    } finally {
+      scan.mockRestore();
+    }
+  });
+
+  it('validates a class that uses @ValidateIf on the reference path, so the condition is honoured', async () => {
+    const { compiled, reference } = executors(NotifyCommand);
+    for (const executor of [compiled, reference]) {
+      expect(await executor.execute({ id: 'p', name: 'notify', arguments: '{"channel": "phone", "address": "not an email"}' })).toMatchObject({ ok: true });
+      expect(await executor.execute({ id: 'e', name: 'notify', arguments: '{"channel": "email", "address": "not an email"}' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', issues: [{ path: 'address', rule: 'format' }] } });
+    }
+  });
+});
