@@ -1,4 +1,3 @@
-import { jsonrepair } from 'jsonrepair';
 import type {
   ArraySchema,
   CoercionPolicy,
@@ -12,6 +11,7 @@ import type { Transformation, ValidationIssue } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { describeExpected, describeReceived, issue, messages } from './messages';
 import { scanJsonText } from './scan-json-text';
+import { repairJsonText } from './parse-arguments';
 import { deepEqual } from './deep-equal';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
@@ -223,11 +223,8 @@ function parseEmbeddedJson(text: string): unknown {
   } catch {
     const scan = scanJsonText(trimmed);
     if (scan.truncated || scan.topLevelSpans.length !== 1 || scan.hasTextOutsideSpans) return undefined;
-    try {
-      return JSON.parse(jsonrepair(trimmed));
-    } catch {
-      return undefined;
-    }
+    const repaired = repairJsonText(trimmed);
+    return repaired === undefined ? undefined : JSON.parse(repaired.text);
   }
 }
 

@@ -7,6 +7,7 @@ import type { PipelineLimits } from './limits';
 import { scanJsonText } from './scan-json-text';
 import { describeReceived, messages } from './messages';
 import { deepEqual } from './deep-equal';
+import { pythonLiteralToJson } from './python-literal';
 
 export interface ParsedArguments {
   readonly value: Record<string, unknown>;
@@ -148,23 +149,32 @@ function repair(
   transformations: Transformation[],
   level: number,
 ): Record<string, unknown> {
-  let repaired: string;
-  try {
-    repaired = jsonrepair(text);
-  } catch (error) {
-    throw new MalformedArgumentsError(messages.unrepairable(describeReceived(text)), { cause: error });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(repaired);
-  } catch (error) {
-    throw new MalformedArgumentsError(messages.unrepairable(describeReceived(text)), { cause: error });
-  }
+  const repaired = repairJsonText(text);
+  if (repaired === undefined) throw new MalformedArgumentsError(messages.unrepairable(describeReceived(text)));
+  const parsed: unknown = JSON.parse(repaired.text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new MalformedArgumentsError(messages.notAnObject(describeReceived(text)));
   }
-  for (const rule of detectRepairs(text)) transformations.push({ path: '', rule, from: text, to: repaired });
-  return fromParsedValue(parsed, repaired, policy, limits, transformations, level);
+  for (const rule of detectRepairs(text)) transformations.push({ path: '', rule, from: text, to: repaired.text });
+  return fromParsedValue(parsed, repaired.text, policy, limits, transformations, level);
+}
+
+/**
+ * JSON text for object-like text that is not JSON: jsonrepair first, then the Python-literal reader for what
+ * jsonrepair mis-reads. `undefined` when neither yields parseable JSON. Only called on text the scan found balanced.
+ */
+export function repairJsonText(text: string): { text: string } | undefined {
+  for (const repairer of [jsonrepair, pythonLiteralToJson]) {
+    try {
+      const repaired = repairer(text);
+      if (repaired === undefined) continue;
+      JSON.parse(repaired);
+      return { text: repaired };
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
 }
 
 /** Names what jsonrepair fixed, for the transformation log and the per-rule counts. */

@@ -104,3 +104,18 @@ describe('parseArguments (pipeline step 3)', () => {
     expect(() => safe(unbalancedDeep)).toThrow(InvalidArgumentsError);
   });
 });
+
+describe('Python literals jsonrepair mis-reads', () => {
+  it.each([
+    ["{'ratio': 'u{XW'}", { ratio: 'u{XW' }],
+    ["{'a': '[x', 'b': True, 'c': None,}", { a: '[x', b: true, c: null }],
+    ["{'q': 'it\\'s {ok}', 'list': ['a{', 'b]'],}", { q: "it's {ok}", list: ['a{', 'b]'] }],
+    ["{'path': 'C:\\\\dir\\\\{x}', 'u': '\\u00e9'}", { path: 'C:\\dir\\{x}', u: 'é' }],
+  ])('reads %s', (text, expected) => {
+    expect(parseArguments(text, 'safe', DEFAULT_LIMITS).value).toEqual(expected);
+  });
+
+  it('still refuses what is not a literal', () => {
+    expect(() => parseArguments("{'a': os.system('rm')}", 'safe', DEFAULT_LIMITS)).toThrow(MalformedArgumentsError);
+  });
+});
