@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { PersonaToolExecutor, silentLogger, type ToolResult } from '@toolwright/core';
+import { PersonaToolExecutor, runToolLoop, silentLogger, type ToolLoopStep, type ToolResult } from '@toolwright/core';
 import { createPersonaRegistry, replayCalls } from './index';
+import { createScriptedPlanner } from './scripted-conversation';
 
 function section(title: string): void {
   console.log(`\n${'='.repeat(78)}\n${title}\n${'='.repeat(78)}`);
@@ -13,6 +14,17 @@ function printResult(result: ToolResult): void {
   }
   if (result.ok) console.log(`  ok    ${short(result.value, 200)}`);
   else console.log(`  error ${result.error.code}\n        ${result.error.message.split('\n').join('\n        ')}`);
+}
+
+function printStep(step: ToolLoopStep): void {
+  console.log(`\n[turn ${step.index + 1}] model${step.turn.text ? `: ${JSON.stringify(step.turn.text)}` : ''}${step.turn.toolCalls.length === 0 ? ' (final answer)' : ''}`);
+  for (const entry of step.calls) {
+    console.log(`  call  ${entry.call.name}(${short(entry.call.arguments, 110)})`);
+    for (const transformation of entry.result.transformations) console.log(`  fix   ${transformation.path || '(arguments)'}: ${transformation.rule}`);
+    const attempt = entry.attempt !== undefined ? ` (attempt ${entry.attempt}, ${entry.retriesAllowed} retries allowed)` : '';
+    console.log(`  ${entry.result.ok ? 'ok   ' : 'error'} ${entry.result.ok ? '' : `${entry.result.error.code}${attempt}: `}sent back to the model:`);
+    console.log(`        ${entry.message.split('\n').join('\n        ')}`);
+  }
 }
 
 function short(value: unknown, length = 90): string {
@@ -36,7 +48,18 @@ async function main(): Promise<void> {
     printResult(await executor.execute(call, context));
   }
 
-  section('3. What the models sent most (TransformationStats)');
+  section('3. One tool loop against the built-in scripted model (seed 001: retry, resolve_relative_date, valid call)');
+  const loop = await runToolLoop({
+    model: createScriptedPlanner(),
+    executor,
+    messages: [{ role: 'user', content: 'What is on my calendar tomorrow? Also set up a vote on the review slot.' }],
+    context: { ...replayCalls[0]!.context, now: new Date('2026-11-21T10:00:00Z') },
+    logger: silentLogger,
+    onStep: printStep,
+  });
+  console.log(`\n  loop ${loop.status} after ${loop.steps.length} model turns: ${JSON.stringify(loop.text)}`);
+
+  section('4. What the models sent most (TransformationStats)');
   for (const entry of executor.stats.snapshot().slice(0, 10)) console.log(`  ${String(entry.count).padStart(3)}  ${entry.tool}  ${entry.rule}`);
   console.log(`  security events (model tried to set trusted context): ${executor.stats.securityEvents}`);
 }
