@@ -15,6 +15,13 @@ export interface ParsedArguments {
 }
 
 const MAX_ENCODING_LEVELS = 3;
+
+/** What one parse threads through its steps. */
+interface ParseRun {
+  readonly policy: CoercionPolicy;
+  readonly limits: PipelineLimits;
+  readonly transformations: Transformation[];
+}
 const FENCED_BLOCK = /^```[\w-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*```$/;
 const FENCED_BLOCK_IN_TEXT = /```[\w-]*[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/g;
 
@@ -39,7 +46,7 @@ export function parseArguments(
   }
   if (typeof raw !== 'string') throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
   checkSize(raw, limits);
-  return { value: parseText(raw, policy, limits, transformations, 0), transformations };
+  return { value: parseText(raw, { policy, limits, transformations }, 0), transformations };
 }
 
 function checkSize(text: string, limits: PipelineLimits): void {
@@ -51,13 +58,8 @@ function checkSize(text: string, limits: PipelineLimits): void {
   }
 }
 
-function parseText(
-  text: string,
-  policy: CoercionPolicy,
-  limits: PipelineLimits,
-  transformations: Transformation[],
-  level: number,
-): Record<string, unknown> {
+function parseText(text: string, run: ParseRun, level: number): Record<string, unknown> {
+  const { policy, limits, transformations } = run;
   const trimmed = text.trim();
   if (trimmed === '') {
     transformations.push({ path: '', rule: 'empty-arguments', from: text, to: {} });
@@ -77,38 +79,32 @@ function parseText(
   } catch {
     parsedOk = false;
   }
-  if (parsedOk) return fromParsedValue(parsed, trimmed, policy, limits, transformations, level);
+  if (parsedOk) return fromParsedValue(parsed, trimmed, run, level);
   if (policy === 'strict') throw new MalformedArgumentsError(messages.notJsonStrict(trimmed));
 
   const fenced = FENCED_BLOCK.exec(trimmed);
   if (fenced) {
     const inner = fenced[1] ?? '';
     transformations.push({ path: '', rule: 'fenced-block', from: trimmed, to: inner });
-    return parseText(inner, policy, limits, transformations, level);
+    return parseText(inner, run, level);
   }
   if (scan.truncated) throw new MalformedArgumentsError(messages.truncated());
 
   const spans = scan.topLevelSpans;
-  if (spans.length >= 2 && !scan.hasTextOutsideSpans) return collapseRepeatedObjects(trimmed, spans, policy, limits, transformations, level);
-  if (spans.length === 1 && !scan.hasTextOutsideSpans && !scan.unbalanced) return repair(trimmed, policy, limits, transformations, level);
+  if (spans.length >= 2 && !scan.hasTextOutsideSpans) return collapseRepeatedObjects(trimmed, spans, run, level);
+  if (spans.length === 1 && !scan.hasTextOutsideSpans && !scan.unbalanced) return repair(trimmed, run, level);
   if (policy === 'lenient') {
     const embedded = findEmbeddedObject(trimmed, spans);
     if (embedded !== undefined) {
       transformations.push({ path: '', rule: 'object-in-prose', from: trimmed, to: embedded });
-      return parseText(embedded, policy, limits, transformations, level);
+      return parseText(embedded, run, level);
     }
   }
   throw new MalformedArgumentsError(spans.length === 0 ? messages.notAnObject(describeReceived(trimmed)) : messages.objectInProse(describeReceived(trimmed)));
 }
 
-function fromParsedValue(
-  parsed: unknown,
-  text: string,
-  policy: CoercionPolicy,
-  limits: PipelineLimits,
-  transformations: Transformation[],
-  level: number,
-): Record<string, unknown> {
+function fromParsedValue(parsed: unknown, text: string, run: ParseRun, level: number): Record<string, unknown> {
+  const { policy, transformations } = run;
   if (parsed === null) {
     transformations.push({ path: '', rule: 'empty-arguments', from: text, to: {} });
     return {};
@@ -116,21 +112,15 @@ function fromParsedValue(
   if (typeof parsed === 'string') {
     if (policy === 'strict' || level >= MAX_ENCODING_LEVELS) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
     transformations.push({ path: '', rule: 'double-encoded-json', from: text, to: parsed });
-    return parseText(parsed, policy, limits, transformations, level + 1);
+    return parseText(parsed, run, level + 1);
   }
   if (typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
 }
 
-function collapseRepeatedObjects(
-  text: string,
-  spans: ReadonlyArray<readonly [number, number]>,
-  policy: CoercionPolicy,
-  limits: PipelineLimits,
-  transformations: Transformation[],
-  level: number,
-): Record<string, unknown> {
-  const objects = spans.map(([start, end]) => parseText(text.slice(start, end), policy, limits, [], level));
+function collapseRepeatedObjects(text: string, spans: ReadonlyArray<readonly [number, number]>, run: ParseRun, level: number): Record<string, unknown> {
+  const { transformations } = run;
+  const objects = spans.map(([start, end]) => parseText(text.slice(start, end), { ...run, transformations: [] }, level));
   const first = objects[0]!;
   const differentIndex = objects.findIndex((object) => !deepEqual(object, first));
   if (differentIndex !== -1) {
@@ -142,13 +132,8 @@ function collapseRepeatedObjects(
   return first;
 }
 
-function repair(
-  text: string,
-  policy: CoercionPolicy,
-  limits: PipelineLimits,
-  transformations: Transformation[],
-  level: number,
-): Record<string, unknown> {
+function repair(text: string, run: ParseRun, level: number): Record<string, unknown> {
+  const { transformations } = run;
   const repaired = repairJsonText(text);
   if (repaired === undefined) throw new MalformedArgumentsError(messages.unrepairable(describeReceived(text)));
   const parsed: unknown = JSON.parse(repaired.text);
@@ -156,7 +141,7 @@ function repair(
     throw new MalformedArgumentsError(messages.notAnObject(describeReceived(text)));
   }
   for (const rule of detectRepairs(text)) transformations.push({ path: '', rule, from: text, to: repaired.text });
-  return fromParsedValue(parsed, repaired.text, policy, limits, transformations, level);
+  return fromParsedValue(parsed, repaired.text, run, level);
 }
 
 /**
