@@ -1,6 +1,7 @@
 // Snippets of docs/tool-loop.md. CI type-checks this file (tsconfig.test.json), and
 // packages/providers/test/functional/loop-docs-snippet.spec.ts runs it: against a stub OpenAI API on 127.0.0.1, and
-// with the scripted model. Against the real API: OPENAI_API_KEY=... npx ts-node docs/snippets/tool-loop.ts
+// with the scripted model. To run it (after `npm run build`; with OPENAI_API_KEY set it asks gpt-4.1, without it the
+// scripted model plays): npx ts-node --transpile-only -P tsconfig.jest.json -O '{"rootDir":"."}' docs/snippets/tool-loop.ts
 import 'reflect-metadata';
 import OpenAI from 'openai';
 import {

@@ -214,3 +214,13 @@ export const descriptor: ProviderDescriptor = {
   lint: (_definitions, toolSet, options) =>
     options.strict ? anthropicStrictFindings('anthropic', toolSet, (tool) => (tool as AnthropicTool).input_schema) : [],
 };
+
+export {
+  AnthropicChatModel,
+  ANTHROPIC_DEFAULT_MAX_TOKENS,
+  type AnthropicMessagesClient,
+  type AnthropicChatModelOptions,
+  type AnthropicRequestBlock,
+  type AnthropicRequestMessage,
+  type AnthropicRequestBody,
+} from './chat-model';

@@ -210,3 +210,13 @@ export const descriptor: ProviderDescriptor = {
   lint: (_definitions, toolSet, options) =>
     options.strict ? anthropicStrictFindings('bedrock', toolSet, (tool) => (tool as BedrockTool).toolSpec.inputSchema.json) : [],
 };
+
+export {
+  BedrockChatModel,
+  type BedrockRuntimeClientLike,
+  type ConverseCommandConstructor,
+  type BedrockChatModelOptions,
+  type BedrockRequestBlock,
+  type BedrockRequestMessage,
+  type BedrockConverseInput,
+} from './chat-model';

@@ -314,3 +314,12 @@ export const descriptor: ProviderDescriptor = {
   nameOf: (tool) => (tool as GeminiFunctionDeclaration).name,
   lint: (_definitions, toolSet) => propertyNameFindings(toolSet),
 };
+
+export {
+  GeminiChatModel,
+  type GeminiModelsClient,
+  type GeminiChatModelOptions,
+  type GeminiRequestPart,
+  type GeminiRequestContent,
+  type GeminiRequest,
+} from './chat-model';

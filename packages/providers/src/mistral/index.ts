@@ -209,3 +209,5 @@ export const descriptor: ProviderDescriptor = {
   nameOf: (tool) => (tool as MistralTool).function.name,
   lint: (_definitions, toolSet, options) => (options.strict ? strictModeFindings('mistral', toolSet, (tool) => (tool as MistralTool).function.parameters) : []),
 };
+
+export { MistralChatModel, type MistralChatClient, type MistralChatModelOptions, type MistralRequestMessage, type MistralRequest } from './chat-model';

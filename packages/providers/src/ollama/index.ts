@@ -149,3 +149,12 @@ export const descriptor: ProviderDescriptor = {
   parametersOf: (tool) => (tool as OllamaTool).function.parameters,
   nameOf: (tool) => (tool as OllamaTool).function.name,
 };
+
+export {
+  OllamaChatModel,
+  type OllamaChatClient,
+  type OllamaChatStream,
+  type OllamaChatModelOptions,
+  type OllamaRequestMessage,
+  type OllamaRequest,
+} from './chat-model';

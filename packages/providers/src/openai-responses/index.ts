@@ -180,3 +180,11 @@ export const descriptor: ProviderDescriptor = {
   lint: (_definitions, toolSet, options) =>
     options.strict ? strictModeFindings('openai-responses', toolSet, (tool) => (tool as OpenAIResponsesFunctionTool).parameters) : [],
 };
+
+export {
+  OpenAIResponsesChatModel,
+  type OpenAIResponsesClient,
+  type OpenAIResponsesChatModelOptions,
+  type OpenAIResponsesInputItem,
+  type OpenAIResponsesRequestBody,
+} from './chat-model';

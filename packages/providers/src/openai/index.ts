@@ -215,3 +215,5 @@ export const descriptor: ProviderDescriptor = {
 export function streamCalls(chunks: AsyncIterable<OpenAIChatChunkLike>, options: OpenAIParseOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(chunks, createStreamAccumulator(options));
 }
+
+export { OpenAIChatModel, type OpenAIChatClient, type OpenAIChatModelOptions, type OpenAIChatRequestBody, type OpenAIChatRequestMessage } from './chat-model';

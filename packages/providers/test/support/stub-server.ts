@@ -19,7 +19,14 @@ export interface RecordedRequest {
 export type StubReply =
   | { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string> }
   | { readonly kind: 'sse'; readonly events: readonly unknown[]; readonly done?: string; readonly named?: boolean }
-  | { readonly kind: 'ndjson'; readonly lines: readonly unknown[] };
+  | { readonly kind: 'ndjson'; readonly lines: readonly unknown[] }
+  /** No answer at all until the server closes: a slow model, for cancelling a request in flight. */
+  | { readonly kind: 'hold' }
+  /**
+   * A reply computed from the request it answers (a scripted model that reacts to what it was sent). If `respond`
+   * throws, the server answers 500 with the error's message, so the client under test fails with that message.
+   */
+  | { readonly kind: 'respond'; readonly respond: (request: RecordedRequest) => Exclude<StubReply, { readonly kind: 'respond' }> };
 
 export interface StubServer {
   /** `http://127.0.0.1:<port>` */
@@ -27,6 +34,8 @@ export interface StubServer {
   readonly requests: RecordedRequest[];
   /** Queues the reply for the next request. */
   reply(reply: StubReply): void;
+  /** Forgets the recorded requests and any replies still queued (between tests). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -37,7 +46,18 @@ interface AnyResponse {
   end(chunk?: string): unknown;
 }
 
-function send(response: AnyResponse, reply: StubReply): void {
+function send(response: AnyResponse, reply: StubReply, request: RecordedRequest): void {
+  if (reply.kind === 'respond') {
+    let computed: StubReply;
+    try {
+      computed = reply.respond(request);
+    } catch (error) {
+      computed = { kind: 'json', status: 500, body: { error: { message: `stub server: ${error instanceof Error ? error.message : String(error)}` } } };
+    }
+    send(response, computed, request);
+    return;
+  }
+  if (reply.kind === 'hold') return;
   if (reply.kind === 'json') {
     response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
     response.end(JSON.stringify(reply.body));
@@ -79,14 +99,15 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       } catch {
         body = undefined;
       }
-      requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, text, body });
+      const recorded: RecordedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, text, body };
+      requests.push(recorded);
       const reply = replies.shift();
       if (!reply) {
         response.writeHead(500, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: { message: `stub server: no reply queued for ${request.method} ${request.url}` } }));
         return;
       }
-      send(response, reply);
+      send(response, reply, recorded);
     });
   };
   const sessions = new Set<Http2Session>();
@@ -103,6 +124,10 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     requests,
     reply: (next) => replies.push(next),
+    reset: () => {
+      requests.splice(0);
+      replies.splice(0);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         if ('closeAllConnections' in server) server.closeAllConnections();

@@ -1,0 +1,131 @@
+/**
+ * A `ChatModel` over the official `openai` client's Chat Completions (`client.chat.completions.create`). The client
+ * is given constructed (any `OpenAI` or `AzureOpenAI` instance, or anything with the same method); this module never
+ * imports the SDK.
+ */
+import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import {
+  argumentsText,
+  assistantTurn,
+  conversationParts,
+  providerToolName,
+  ToolSetCache,
+  type ExtraRequestFields,
+} from '../shared/chat-model-support';
+import { arrayAt, recordAt, stringAt } from '../shared/read';
+import type { ToolSet } from '../shared/tool-set';
+import { createToolSet, parseToolCalls, type OpenAIChatCompletionLike, type OpenAIChatTool, type OpenAIToolsOptions } from './index';
+
+/** What the adapter calls: `client.chat.completions.create(body, { signal })`. The `OpenAI` client has it. */
+export interface OpenAIChatClient {
+  readonly chat: {
+    readonly completions: {
+      create(body: object, options?: { signal?: AbortSignal }): PromiseLike<OpenAIChatCompletionLike>;
+    };
+  };
+}
+
+export interface OpenAIChatModelOptions {
+  /** A constructed `OpenAI` client. */
+  readonly client: OpenAIChatClient;
+  /** `gpt-4.1`, `gpt-5`, ... */
+  readonly model: string;
+  readonly temperature?: number;
+  /** Sent as `max_completion_tokens`. */
+  readonly maxTokens?: number;
+  /** Strict mode (Structured Outputs) for every tool: see `createToolSet`. Default false. */
+  readonly strict?: boolean;
+  /** Name codec options for the tool set (`onAmbiguity`, ...). */
+  readonly toolOptions?: Omit<OpenAIToolsOptions, 'strict'>;
+  /** The role system messages are sent with: `system` (default) or `developer` (reasoning models). */
+  readonly systemRole?: 'system' | 'developer';
+  /** More request fields for every call (`tool_choice`, `parallel_tool_calls`, `reasoning_effort`, `user`, ...). */
+  readonly request?: ExtraRequestFields;
+}
+
+/** A Chat Completions message as this adapter sends it. */
+export type OpenAIChatRequestMessage =
+  | { role: 'system' | 'developer' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface OpenAIChatRequestBody {
+  model: string;
+  messages: OpenAIChatRequestMessage[];
+  tools?: OpenAIChatTool[];
+  temperature?: number;
+  max_completion_tokens?: number;
+  [field: string]: unknown;
+}
+
+/**
+ * OpenAI Chat Completions as a `ChatModel`: system messages as `system` (or `developer`) messages, assistant tool
+ * calls as `tool_calls` with JSON-text arguments, each tool result as a `tool` message whose content is exactly the
+ * loop's text (Chat Completions has no error flag). Tool names are encoded with the tool set's codec and decoded
+ * back; in strict mode, the nulls the model sends for optional properties are mapped back to absent.
+ */
+export class OpenAIChatModel implements ChatModel {
+  readonly name: string;
+  private readonly toolSets: ToolSetCache<ToolSet<OpenAIChatTool>>;
+
+  constructor(private readonly options: OpenAIChatModelOptions) {
+    this.name = `openai:${options.model}`;
+    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }));
+  }
+
+  /** The request body `complete` sends for these messages and tools. */
+  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>): OpenAIChatRequestBody {
+    const toolSet = this.toolSets.get(request.tools);
+    const { options } = this;
+    return {
+      ...options.request,
+      model: options.model,
+      messages: this.messages(request.messages, toolSet),
+      ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.maxTokens !== undefined ? { max_completion_tokens: options.maxTokens } : {}),
+    };
+  }
+
+  async complete(request: ChatRequest): Promise<AssistantTurn> {
+    const toolSet = this.toolSets.get(request.tools);
+    const response = await this.options.client.chat.completions.create(this.toProviderRequest(request), request.signal ? { signal: request.signal } : undefined);
+    const choice = arrayAt(response, 'choices')[0];
+    const message = recordAt(choice, 'message');
+    const text = stringAt(message, 'content') ?? stringAt(message, 'refusal') ?? '';
+    return assistantTurn(text, parseToolCalls(response, { toolSet }), stringAt(choice, 'finish_reason'), response);
+  }
+
+  private messages(messages: readonly ChatMessage[], toolSet: ToolSet<OpenAIChatTool>): OpenAIChatRequestMessage[] {
+    const systemRole = this.options.systemRole ?? 'system';
+    return conversationParts(messages).flatMap((part): OpenAIChatRequestMessage[] => {
+      switch (part.kind) {
+        case 'system':
+          return [{ role: systemRole, content: part.content }];
+        case 'user':
+          return [{ role: 'user', content: part.content }];
+        case 'assistant': {
+          const calls = part.message.toolCalls ?? [];
+          return [
+            {
+              role: 'assistant',
+              // `null` is only allowed beside tool calls.
+              content: part.message.content ?? (calls.length > 0 ? null : ''),
+              ...(calls.length > 0
+                ? {
+                    tool_calls: calls.map((call) => ({
+                      id: call.id,
+                      type: 'function' as const,
+                      function: { name: providerToolName(toolSet.codec, call.name), arguments: argumentsText(call.arguments) },
+                    })),
+                  }
+                : {}),
+            },
+          ];
+        }
+        case 'tool-results':
+          return part.results.map((message) => ({ role: 'tool' as const, tool_call_id: message.callId, content: message.content }));
+      }
+    });
+  }
+}
