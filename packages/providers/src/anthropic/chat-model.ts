@@ -30,7 +30,7 @@ export interface AnthropicMessagesClient {
 export interface AnthropicChatModelOptions {
   /** A constructed `Anthropic` client. */
   readonly client: AnthropicMessagesClient;
-  /** `claude-sonnet-4-5`, ... */
+  /** `claude-sonnet-4-6`, ... */
   readonly model: string;
   /** `max_tokens`, which the Messages API requires. Default 4096. */
   readonly maxTokens?: number;

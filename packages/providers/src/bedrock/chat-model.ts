@@ -40,7 +40,7 @@ export interface BedrockChatModelOptions {
   readonly client: BedrockRuntimeClientLike;
   /** The SDK's `ConverseCommand` class. */
   readonly ConverseCommand: ConverseCommandConstructor;
-  /** The model or inference profile id: `anthropic.claude-sonnet-4-5-v1:0`, `amazon.nova-pro-v1:0`, an ARN, ... */
+  /** The model or inference profile id: `anthropic.claude-sonnet-4-6-v1:0`, `amazon.nova-pro-v1:0`, an ARN, ... */
   readonly model: string;
   /** Sent as `inferenceConfig.temperature`. */
   readonly temperature?: number;

@@ -16,7 +16,7 @@ const message = (content: unknown[], stopReason = 'tool_use') => ({
   id: 'msg_e2e',
   type: 'message',
   role: 'assistant',
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   content,
   stop_reason: stopReason,
   stop_sequence: null,
@@ -36,7 +36,7 @@ describe('@anthropic-ai/sdk -> stub Messages API -> executor', () => {
       ]),
     });
     const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: 'Plan lunch and check my calendar.' }];
-    const response = await client().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages, tools: toolSet.tools });
+    const response = await client().messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages, tools: toolSet.tools });
     expect(server.requests[0]?.url).toBe('/v1/messages');
     expect(server.requests[0]?.body.tools).toEqual(toolSet.tools);
 
@@ -52,7 +52,7 @@ describe('@anthropic-ai/sdk -> stub Messages API -> executor', () => {
 
     server.reply({ kind: 'json', body: message([{ type: 'text', text: 'Done.' }], 'end_turn') });
     await client().messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 1024,
       messages: [...messages, { role: 'assistant', content: response.content }, ...anthropic.toToolResultMessages(results)],
       tools: toolSet.tools,
@@ -83,7 +83,7 @@ describe('@anthropic-ai/sdk -> stub Messages API -> executor', () => {
         { type: 'message_stop' },
       ],
     });
-    const stream = await client().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Go.' }], tools: toolSet.tools, stream: true });
+    const stream = await client().messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: [{ role: 'user', content: 'Go.' }], tools: toolSet.tools, stream: true });
     const calls = [];
     for await (const call of anthropic.streamCalls(stream, { toolSet })) calls.push(call);
     expect(calls.map((call) => [call.id, call.name, call.arguments])).toEqual([['toolu_s', 'decision/propose', proposeText]]);

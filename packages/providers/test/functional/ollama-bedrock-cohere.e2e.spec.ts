@@ -101,7 +101,7 @@ describe('@aws-sdk/client-bedrock-runtime -> stub Converse -> executor', () => {
       },
     });
     const messages: BedrockMessage[] = [{ role: 'user', content: [{ text: 'Plan lunch and check my calendar.' }] }];
-    const modelId = 'anthropic.claude-sonnet-4-5-v1:0';
+    const modelId = 'anthropic.claude-sonnet-4-6-v1:0';
     const response = await client.send(new ConverseCommand({ modelId, messages, toolConfig: { tools: toolSet.tools } }));
     expect(decodeURIComponent(http2Server.requests[0]?.url ?? '')).toBe(`/model/${modelId}/converse`);
     expect(http2Server.requests[0]?.headers['authorization']).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\//);

@@ -460,7 +460,7 @@ export function bedrockHarness({ http2 }: StubServers): ProviderHarness {
   return {
     dialect: bedrockDialect,
     server: http2,
-    model: new BedrockChatModel({ client, ConverseCommand, model: 'anthropic.claude-sonnet-4-5-v1:0', maxTokens: 1024 }),
+    model: new BedrockChatModel({ client, ConverseCommand, model: 'anthropic.claude-sonnet-4-6-v1:0', maxTokens: 1024 }),
     close: async () => client.destroy(),
   };
 }
