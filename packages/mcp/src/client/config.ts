@@ -1,0 +1,123 @@
+import { DefinitionError, type JsonSchemaLimits, type Logger } from '@toolwright/core';
+import type { McpClock, McpRetryPolicy } from './retry-policy';
+import type { ProcessGroupReaper } from './process-group';
+
+/** What every MCP server entry may set, whatever its transport. */
+export interface McpServerCommonConfig {
+  /** The server's name: in logs and errors, and the default namespace of its tools (`zwave` -> `zwave.control_zwave_device`). */
+  readonly name: string;
+  /** Prefix of its tools' registry names; default: the server's name. `false` registers them under their own names. */
+  readonly namespace?: string | false;
+  /**
+   * Static renames per remote tool (its name as the server lists it): the key the model sends -> the parameter in the
+   * tool's schema, e.g. `{ control_zwave_device: { device_name: 'deviceName', command: 'action' } }`. Each becomes a
+   * declared alias, so the executor applies it and records an `alias-key` transformation; names not in the table go
+   * through the executor's snake/camel/kebab heuristic (`key-case`). Local tools are never affected.
+   */
+  readonly parameterAliases?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Handler timeout of this server's tools (the executor's TIMEOUT; a cancellation is sent to the server). Default: the executor's. */
+  readonly timeoutMs?: number;
+  /** Keep the server's behaviour hints (readOnlyHint, destructiveHint, ...) on its tools. Default false: hints from a server are untrusted. */
+  readonly trustAnnotations?: boolean;
+  /** Tags added to every tool of this server (persona allow-lists by tag). */
+  readonly tags?: readonly string[];
+  /** Permissions a persona needs to call this server's tools. */
+  readonly permissions?: readonly string[];
+}
+
+/** A server started as a child process, spoken to over stdin/stdout. */
+export interface McpStdioServerConfig extends McpServerCommonConfig {
+  readonly transport?: 'stdio';
+  readonly command: string;
+  readonly args?: readonly string[];
+  /**
+   * Variables added to the SDK's safe default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER). Nothing else of
+   * this process's environment is passed on, so secrets stay here unless listed.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface McpHttpServerConfig extends McpServerCommonConfig {
+  readonly transport?: 'http';
+  readonly url: string | URL;
+  /** Sent with every request (e.g. `Authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+export interface ConnectMcpServersOptions {
+  readonly logger?: Logger;
+  /** The backoff, for every server: attempts and delays of a connection, and the reconnection budget. */
+  readonly retry?: Partial<McpRetryPolicy>;
+  /** Time source of the backoff (tests pass a fake one). */
+  readonly clock?: McpClock;
+  /** Timeout of one connection attempt's requests (initialize, then tools/list). Default 10,000 ms. */
+  readonly connectTimeoutMs?: number;
+  /** How this client introduces itself. Default `{ name: 'toolwright', version: '0.1.0' }`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Bounds for the servers' (untrusted) schemas, input and output. Default: core's DEFAULT_JSON_SCHEMA_LIMITS. */
+  readonly schemaLimits?: Partial<JsonSchemaLimits>;
+  /** Most tools read from one server. Default 1,000. */
+  readonly maxTools?: number;
+  /** stdio: the longest line read from a server's stdout; longer closes the connection. Default 10 MiB (the SDK's). */
+  readonly maxLineBytes?: number;
+  /** stdio: how much of a server's stderr is kept for the connection error. Default 4,096 characters. */
+  readonly stderrTailChars?: number;
+  /** stdio: waits of `close()`: after closing stdin, then after SIGTERM. Defaults 2,000 ms each (the SDK's). */
+  readonly shutdown?: { readonly stdinGraceMs?: number; readonly terminateGraceMs?: number };
+  /** stdio: kill the servers' process groups when this process exits without closing them. Default true. */
+  readonly reapOnExit?: boolean;
+  /** @internal tests: the reaper to register process groups with. */
+  readonly reaper?: ProcessGroupReaper;
+}
+
+export function isStdioConfig(config: McpServerConfig): config is McpStdioServerConfig {
+  return 'command' in config && config.command !== undefined;
+}
+
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Developer errors in the server list, found before anything starts. */
+export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
+  const names = new Set<string>();
+  servers.forEach((server, index) => {
+    const target = `connectMcpServers: servers[${index}]`;
+    if (typeof server !== 'object' || server === null) throw new DefinitionError('is not an object.', { target });
+    if (typeof server.name !== 'string' || !SERVER_NAME.test(server.name)) {
+      throw new DefinitionError(`has the name ${JSON.stringify(server.name)}.`, { target, property: 'name', fix: 'use 1-64 letters, digits, "_" or "-".' });
+    }
+    if (names.has(server.name)) throw new DefinitionError(`repeats the name "${server.name}".`, { target, property: 'name', fix: 'give every server its own name.' });
+    names.add(server.name);
+    const hasCommand = 'command' in server && server.command !== undefined;
+    const hasUrl = 'url' in server && server.url !== undefined;
+    if (hasCommand === hasUrl) {
+      throw new DefinitionError(hasCommand ? 'sets both command and url.' : 'sets neither command nor url.', {
+        target: `${target} ("${server.name}")`,
+        fix: 'give a command (stdio) or a url (Streamable HTTP).',
+      });
+    }
+    if (hasCommand && (server.transport ?? 'stdio') !== 'stdio') {
+      throw new DefinitionError(`has a command but transport "${String(server.transport)}".`, { target: `${target} ("${server.name}")`, fix: "use transport: 'stdio' or leave it out." });
+    }
+    if (hasUrl) {
+      if ((server.transport ?? 'http') !== 'http') {
+        throw new DefinitionError(`has a url but transport "${String(server.transport)}".`, { target: `${target} ("${server.name}")`, fix: "use transport: 'http' or leave it out." });
+      }
+      let url: URL;
+      try {
+        url = new URL(String((server as McpHttpServerConfig).url));
+      } catch {
+        throw new DefinitionError(`has an invalid url ${JSON.stringify(String((server as McpHttpServerConfig).url))}.`, { target: `${target} ("${server.name}")` });
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw new DefinitionError(`has a ${url.protocol} url.`, { target: `${target} ("${server.name}")`, fix: 'use an http: or https: url.' });
+      }
+    }
+    if (server.timeoutMs !== undefined && !(Number.isFinite(server.timeoutMs) && server.timeoutMs > 0)) {
+      throw new DefinitionError(`has timeoutMs ${String(server.timeoutMs)}.`, { target: `${target} ("${server.name}")`, fix: 'use a positive number of milliseconds.' });
+    }
+  });
+}

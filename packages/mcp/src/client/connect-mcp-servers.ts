@@ -1,0 +1,86 @@
+import { consoleLogger, DEFAULT_JSON_SCHEMA_LIMITS, DefinitionError, type ToolRegistry } from '@toolwright/core';
+import { checkServerConfigs, type ConnectMcpServersOptions, type McpServerConfig } from './config';
+import { McpServerConnection, type McpServerStatus } from './mcp-server-connection';
+import { processGroupReaper } from './process-group';
+import { resolveRetryPolicy, systemClock } from './retry-policy';
+
+/** Every server's status once each has connected, gone degraded or been closed. */
+export interface McpConnectionsReport {
+  readonly servers: readonly McpServerStatus[];
+  readonly connected: readonly string[];
+  readonly degraded: readonly string[];
+}
+
+/** The handle `connectMcpServers` returns at once; the connections proceed in the background. */
+export class McpConnections {
+  /** Settles (never rejects) when every server has connected, gone degraded (see its status) or been closed. */
+  readonly ready: Promise<McpConnectionsReport>;
+  private readonly connections: ReadonlyMap<string, McpServerConnection>;
+
+  /** @internal use `connectMcpServers`. */
+  constructor(connections: readonly McpServerConnection[]) {
+    this.connections = new Map(connections.map((connection) => [connection.name, connection]));
+    this.ready = Promise.all(connections.map((connection) => connection.ready)).then((servers) => report(servers));
+  }
+
+  get(name: string): McpServerConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  list(): McpServerConnection[] {
+    return [...this.connections.values()];
+  }
+
+  /** Current status of every server. */
+  status(): McpServerStatus[] {
+    return this.list().map((connection) => connection.status());
+  }
+
+  /** Unregisters every server's tools and ends every connection (stdio: each server's whole process group). */
+  async close(): Promise<void> {
+    await Promise.all(this.list().map((connection) => connection.close()));
+  }
+}
+
+function report(servers: readonly McpServerStatus[]): McpConnectionsReport {
+  return Object.freeze({
+    servers: Object.freeze([...servers]),
+    connected: Object.freeze(servers.filter((server) => server.state === 'connected').map((server) => server.name)),
+    degraded: Object.freeze(servers.filter((server) => server.state === 'degraded').map((server) => server.name)),
+  });
+}
+
+/**
+ * Connects to MCP servers (stdio: command, args, env, cwd; Streamable HTTP: url, headers) and registers their tools
+ * in `registry`, namespaced (`server.tool`), so they run through the executor like local commands. Returns at
+ * once: connecting, retrying (3 attempts at 0 s, 2 s, 4 s by default) and degrading happen in the background, so
+ * unrelated startup work never waits; await `ready` to wait for them. A server that cannot be reached is logged with
+ * its stderr and left out (degraded mode); the app continues with the other tools.
+ */
+export function connectMcpServers(registry: ToolRegistry, servers: readonly McpServerConfig[], options: ConnectMcpServersOptions = {}): McpConnections {
+  if (!Array.isArray(servers)) throw new DefinitionError('servers is not an array.', { target: 'connectMcpServers' });
+  checkServerConfigs(servers);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  if (!(Number.isFinite(connectTimeoutMs) && connectTimeoutMs > 0)) {
+    throw new DefinitionError(`connectTimeoutMs is ${String(connectTimeoutMs)}.`, { target: 'connectMcpServers', fix: 'use a positive number of milliseconds.' });
+  }
+  const environment = {
+    registry,
+    logger: options.logger ?? consoleLogger,
+    policy: resolveRetryPolicy(options.retry),
+    clock: options.clock ?? systemClock,
+    connectTimeoutMs,
+    clientInfo: options.clientInfo ?? { name: 'toolwright', version: '0.1.0' },
+    schemaLimits: options.schemaLimits,
+    resolvedSchemaLimits: { ...DEFAULT_JSON_SCHEMA_LIMITS, ...options.schemaLimits },
+    maxTools: options.maxTools ?? 1_000,
+    maxLineBytes: options.maxLineBytes,
+    stderrTailChars: options.stderrTailChars ?? 4_096,
+    stdinGraceMs: options.shutdown?.stdinGraceMs,
+    terminateGraceMs: options.shutdown?.terminateGraceMs,
+    reaper: options.reapOnExit === false ? null : (options.reaper ?? processGroupReaper),
+  };
+  const connections = servers.map((server) => new McpServerConnection(server, environment));
+  for (const connection of connections) connection.start();
+  return new McpConnections(connections);
+}

@@ -1,0 +1,245 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isProcessGroupAlive, processGroupReaper, signalProcessGroup, waitForProcessGroupExit, type ProcessGroupReaper } from './process-group';
+
+export interface ProcessGroupStdioTransportOptions {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to the SDK's safe default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER); nothing else is inherited. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Most bytes buffered while waiting for a newline; a longer line closes the connection. Default 10 MiB (the SDK's). */
+  readonly maxBufferSize?: number;
+  /** Receives the server's stderr as it arrives. */
+  readonly onStderr?: (text: string) => void;
+  /** How long `close()` waits for the server to exit after closing its stdin, before SIGTERM. Default 2,000 ms. */
+  readonly stdinGraceMs?: number;
+  /** How long `close()` waits after SIGTERM before SIGKILL. Default 2,000 ms. */
+  readonly terminateGraceMs?: number;
+  /** Kill the group if this process exits first. Default: the process-wide reaper. */
+  readonly reaper?: ProcessGroupReaper | null;
+}
+
+/** How much of a line that is not a JSON-RPC message is kept for the report. */
+const LINE_PREVIEW_CHARS = 200;
+
+/** A line on the server's stdout that is not a JSON-RPC message (reported through `onerror`, then skipped). */
+export class UnparsableLineError extends Error {
+  override readonly name = 'UnparsableLineError';
+
+  constructor(
+    /** The line's first 200 characters. */
+    readonly line: string,
+    cause: unknown,
+  ) {
+    super(`${JSON.stringify(line)}${line.length >= LINE_PREVIEW_CHARS ? '...' : ''} (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)})`, { cause });
+  }
+}
+
+/**
+ * The start of each line on stdout, in order, so a line the SDK's ReadBuffer cannot parse can be reported with
+ * its text (ReadBuffer consumes exactly one line per message it returns or throws for). Framing stays ReadBuffer's.
+ */
+class LinePreviews {
+  private readonly decoder = new StringDecoder('utf8');
+  private current = '';
+  private readonly complete: string[] = [];
+
+  append(chunk: Buffer): void {
+    let start = 0;
+    for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
+      this.add(chunk.subarray(start, newline));
+      this.complete.push(this.current.replace(/\r$/, ''));
+      this.current = '';
+      start = newline + 1;
+    }
+    this.add(chunk.subarray(start));
+  }
+
+  /** The preview of the line ReadBuffer just consumed. */
+  next(): string {
+    return this.complete.shift() ?? '';
+  }
+
+  clear(): void {
+    this.current = '';
+    this.complete.length = 0;
+  }
+
+  private add(part: Buffer): void {
+    if (this.current.length >= LINE_PREVIEW_CHARS || part.length === 0) return;
+    this.current = (this.current + this.decoder.write(part.subarray(0, LINE_PREVIEW_CHARS * 4))).slice(0, LINE_PREVIEW_CHARS);
+  }
+}
+
+/** How long after the leader's exit the connection counts as closed even if a straggler still holds stdout open. */
+const EXIT_TO_CLOSE_MS = 200;
+
+/**
+ * The SDK's stdio client transport, with one difference: the server runs as the leader of its own process group,
+ * and closing the transport ends the whole group (stdin EOF, then SIGTERM, then SIGKILL to `-pgid`), so nothing a
+ * wrapper (`sh -c`, `npx`) started is orphaned (typescript-sdk#2023). Message framing is the SDK's (`ReadBuffer`,
+ * `serializeMessage`); so is the default environment. When the leader exits on its own, whatever is left of its
+ * group is terminated too.
+ */
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private child?: ChildProcess;
+  private readonly readBuffer: ReadBuffer;
+  private readonly previews = new LinePreviews();
+  private closing?: Promise<void>;
+  private closeNotified = false;
+  private exited = false;
+  private exitWaiters: Array<() => void> = [];
+  private readonly reaper: ProcessGroupReaper | null;
+
+  constructor(private readonly options: ProcessGroupStdioTransportOptions) {
+    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE });
+    this.reaper = options.reaper === undefined ? processGroupReaper : options.reaper;
+  }
+
+  /** The server's pid, which is also its process group id (POSIX). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('ProcessGroupStdioTransport already started.'));
+    return new Promise<void>((resolve, reject) => {
+      let spawned = false;
+      const child = spawn(this.options.command, [...(this.options.args ?? [])], {
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        cwd: this.options.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+      this.child = child;
+      child.on('error', (error) => {
+        if (!spawned) reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => {
+        spawned = true;
+        if (child.pid !== undefined) this.reaper?.track(child.pid);
+        resolve();
+      });
+      child.on('exit', () => this.leaderExited(child));
+      child.on('close', () => this.notifyClosed());
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          this.readBuffer.append(chunk);
+        } catch (error) {
+          // Over the line cap: the SDK's rule, report and close.
+          this.previews.clear();
+          this.onerror?.(error as Error);
+          void this.close();
+          return;
+        }
+        this.previews.append(chunk);
+        this.processReadBuffer();
+      });
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (text: string) => this.options.onStderr?.(text));
+      child.stderr?.on('error', () => undefined);
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closing || this.exited || stdin.destroyed) throw new Error('Not connected');
+    const json = serializeMessage(message);
+    await new Promise<void>((resolve, reject) => {
+      stdin.write(json, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends the server's whole process group: stdin EOF, then SIGTERM, then SIGKILL. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.terminate();
+    return this.closing;
+  }
+
+  private async terminate(): Promise<void> {
+    const child = this.child;
+    const pgid = child?.pid;
+    if (child && pgid !== undefined) {
+      if (!this.exited) {
+        try {
+          child.stdin?.end();
+        } catch {
+          // The pipe is already gone.
+        }
+        await this.waitForLeaderExit(this.options.stdinGraceMs ?? 2_000);
+      }
+      await this.endGroup(pgid);
+    }
+    this.readBuffer.clear();
+    this.previews.clear();
+    this.notifyClosed();
+  }
+
+  /** SIGTERM to whatever is left of the group, SIGKILL after the grace period. */
+  private async endGroup(pgid: number): Promise<void> {
+    if (isProcessGroupAlive(pgid)) {
+      signalProcessGroup(pgid, 'SIGTERM');
+      if (!(await waitForProcessGroupExit(pgid, this.options.terminateGraceMs ?? 2_000))) {
+        signalProcessGroup(pgid, 'SIGKILL');
+        await waitForProcessGroupExit(pgid, 1_000);
+      }
+    }
+    this.reaper?.untrack(pgid);
+  }
+
+  private waitForLeaderExit(timeoutMs: number): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.exitWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private leaderExited(child: ChildProcess): void {
+    this.exited = true;
+    for (const waiter of this.exitWaiters.splice(0)) waiter();
+    if (this.closing) return;
+    // The server went away on its own: end what it left behind, and do not wait for stragglers holding stdout.
+    if (child.pid !== undefined) void this.endGroup(child.pid);
+    setTimeout(() => this.notifyClosed(), EXIT_TO_CLOSE_MS).unref();
+  }
+
+  private processReadBuffer(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (error) {
+        // A line that is not a JSON-RPC message: reported, skipped; the session continues.
+        this.onerror?.(new UnparsableLineError(this.previews.next(), error));
+        continue;
+      }
+      if (message === null) return;
+      this.previews.next();
+      this.onmessage?.(message);
+    }
+  }
+
+  private notifyClosed(): void {
+    if (this.closeNotified) return;
+    this.closeNotified = true;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,36 @@
+// Public API of @toolwright/mcp. Adding a symbol here makes it public.
+
+// Client: remote MCP servers' tools in the registry.
+export { connectMcpServers, McpConnections, type McpConnectionsReport } from './client/connect-mcp-servers';
+export { McpServerConnection, type McpServerState, type McpServerStatus } from './client/mcp-server-connection';
+export type {
+  ConnectMcpServersOptions,
+  McpServerConfig,
+  McpServerCommonConfig,
+  McpStdioServerConfig,
+  McpHttpServerConfig,
+} from './client/config';
+export { DEFAULT_MCP_RETRY_POLICY, retryDelays, resolveRetryPolicy, systemClock, type McpRetryPolicy, type McpClock } from './client/retry-policy';
+export { ProcessGroupStdioTransport, UnparsableLineError, type ProcessGroupStdioTransportOptions } from './client/process-group-stdio-transport';
+export { ProcessGroupReaper, isProcessAlive, isProcessGroupAlive, type ReaperHost } from './client/process-group';
+export { BoundedJsonSchemaValidator, untrustedSchemaProblem, MAX_UNTRUSTED_SCHEMA_BYTES } from './client/bounded-schema-validator';
+export { importRemoteTool, type RemoteToolImportOptions } from './client/remote-tools';
+export { MCP_TOOL_NAME } from './tool-names';
+export { McpConnectionError } from './errors/mcp-connection-error';
+
+// Server: a registry served over MCP.
+export {
+  serveMcp,
+  type ServeMcpOptions,
+  type ServeMcpStdioOptions,
+  type ServeMcpHttpOptions,
+  type McpServerHandle,
+} from './server/serve-mcp';
+export { createRegistryMcpServer, type McpServerOptions, type McpSessionInfo, type RegistryMcpServer, type McpServerWiring } from './server/create-mcp-server';
+export { currentMcpRequest, type McpRequestContext } from './server/request-context';
+export { toMcpTool } from './server/tool-listing';
+export { toCallToolResult } from './server/tool-result';
+export { stderrLogger, redirectConsoleToStderr } from './server/stderr-logger';
+
+// Both directions.
+export { McpContent } from './content';

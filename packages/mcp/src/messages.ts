@@ -1,0 +1,99 @@
+/**
+ * Every message @toolwright/mcp writes: to logs (for operators) and to tool results (for the model). Model-facing
+ * text never carries a stack, a path or a server's stderr.
+ */
+
+/** Cuts `text` to `limit` characters, marking the cut. */
+export function truncate(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}... (${text.length - limit} more characters)`;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+export const clientMessages = {
+  attempt: (server: string, attempt: number, attempts: number, delayMs: number) =>
+    `MCP server '${server}': connection attempt ${attempt} of ${attempts} in ${delayMs} ms`,
+
+  attemptFailed: (server: string, attempt: number, attempts: number, error: unknown) =>
+    `MCP server '${server}': connection attempt ${attempt} of ${attempts} failed: ${truncate(describeError(error), 500)}`,
+
+  connected: (server: string, tools: number) => `MCP server '${server}' connected: ${tools} tool${tools === 1 ? '' : 's'} registered`,
+
+  /** The final error after the last attempt (the issue's wording). */
+  connectionFailed: (server: string, attempts: number, error: unknown, stderr: string) =>
+    `MCP connection to '${server}' failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${truncate(describeError(error), 500)}); ` +
+    `server stderr: ${stderr.trim() === '' ? '(empty)' : stderr.trim()}`,
+
+  degraded: (server: string, tools: number) =>
+    `MCP server '${server}' is unavailable: degraded mode, the app continues without its tools (${tools} tool${tools === 1 ? '' : 's'} available)`,
+
+  restartBudgetExhausted: (server: string, restarts: number, windowMs: number) =>
+    `MCP server '${server}' lost its connection ${restarts} times within ${windowMs} ms; not reconnecting`,
+
+  disconnected: (server: string, stderr: string) =>
+    `MCP server '${server}' disconnected; reconnecting${stderr.trim() === '' ? '' : ` (server stderr: ${stderr.trim()})`}`,
+
+  badLine: (server: string, error: unknown) =>
+    `MCP server '${server}' wrote something that is not a JSON-RPC message; it was skipped: ${truncate(describeError(error), 400)}`,
+
+  protocolError: (server: string, error: unknown) => `MCP server '${server}': ${truncate(describeError(error), 500)}`,
+
+  stderr: (server: string, text: string) => `MCP server '${server}' stderr: ${truncate(text, 2_000)}`,
+
+  toolSkipped: (server: string, tool: string, reason: string) => `MCP server '${server}': tool "${truncate(tool, 140)}" was not registered: ${reason}`,
+
+  toolNameInvalid: () => 'its name is empty, longer than 128 characters, or contains white space or control characters',
+  toolNameOutsideSpec: (server: string, tool: string) =>
+    `MCP server '${server}': tool "${tool}" has a name outside ^[A-Za-z0-9._-]{1,128}$ (SEP-986); it is registered, but some clients would refuse it.`,
+
+  toolNameTaken: (name: string) => `the name "${name}" belongs to a tool that is already registered (local tools are never replaced)`,
+
+  taskRequired: () => 'it requires task-based execution, which this client does not support',
+
+  outputSchemaRefused: (server: string, problem: string) => `MCP server '${server}': an output schema was not compiled: ${problem}`,
+
+  aliasTargetMissing: (server: string, tool: string, alias: string, property: string) =>
+    `MCP server '${server}': parameterAliases maps "${alias}" to "${property}", which is not a top-level parameter of "${tool}"; the alias is ignored`,
+
+  aliasConflict: (server: string, tool: string, alias: string) =>
+    `MCP server '${server}': parameterAliases maps "${alias}" for "${tool}", but "${alias}" is already a parameter name there; the alias is ignored`,
+
+  toolListTruncated: (server: string, limit: number) => `MCP server '${server}' lists more than ${limit} tools; only the first ${limit} were read`,
+
+  toolsRefreshed: (server: string, added: number, changed: number, removed: number) =>
+    `MCP server '${server}' changed its tools: ${added} added, ${changed} changed, ${removed} removed`,
+
+  refreshFailed: (server: string, error: unknown) => `MCP server '${server}': reading its tool list failed: ${truncate(describeError(error), 500)}`,
+
+  // Model-facing (tool results).
+  unavailable: (tool: string, server: string) =>
+    `The tool "${tool}" is temporarily unavailable (its MCP server '${server}' is not connected). Try again later or use another tool.`,
+
+  remoteTimeout: (tool: string, ms: number) => `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
+
+  remoteToolError: (tool: string, text: string) => `The tool "${tool}" reported an error: ${truncate(text, 4_000)}`,
+
+  remoteRejected: (tool: string, text: string) => `The MCP server of "${tool}" rejected the call: ${truncate(text, 1_000)}`,
+
+  remoteFailed: (tool: string) => `The tool "${tool}" failed while running on its MCP server. Try again later or use another approach.`,
+};
+
+export const serverMessages = {
+  listening: (url: string) => `MCP server listening on ${url}`,
+  stdioReady: (tools: number) => `MCP server on stdio: ${tools} tool${tools === 1 ? '' : 's'}`,
+  sessionOpened: (sessionId: string) => `MCP session ${sessionId} opened`,
+  sessionClosed: (sessionId: string, reason: string) => `MCP session ${sessionId} closed (${reason})`,
+  transportError: (error: unknown) => `MCP transport: ${truncate(describeError(error), 500)}`,
+  tooManySessions: (limit: number) => `Too many MCP sessions (limit ${limit}); close one and retry.`,
+  sessionNotFound: () => 'Session not found',
+  sessionRequired: () => 'Bad Request: Mcp-Session-Id header is required',
+  methodNotAllowed: (method: string) => `Method ${method} is not allowed here`,
+  notFound: (path: string) => `Not found: the MCP endpoint is ${path}`,
+  toolNameOutsideSpec: (name: string) =>
+    `MCP: the tool name "${name}" does not match ^[A-Za-z0-9._-]{1,128}$ (SEP-986); it is listed, but clients that enforce SEP-986 may refuse it (toolwright's client accepts it with a warning). Register it under an MCP-safe name to serve it to every client.`,
+  nonLoopbackWithoutAllowedHosts: (host: string) =>
+    `binding to ${host} needs allowedHosts (the Host names clients use), so DNS-rebinding protection can check them.`,
+};

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import { consoleLogger, DefinitionError, type Logger, type ToolRegistry } from '@toolwright/core';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { serverMessages } from '../messages';
+import { createRegistryMcpServer, defaultExecutor, type McpServerOptions, type RegistryMcpServer } from './create-mcp-server';
+import { redirectConsoleToStderr, stderrLogger } from './stderr-logger';
+
+export interface ServeMcpStdioOptions extends McpServerOptions {
+  readonly transport: 'stdio';
+  /** Default `process.stdin`. */
+  readonly stdin?: Readable;
+  /** Default `process.stdout`. */
+  readonly stdout?: Writable;
+  /** Route `console.log`/`info`/`debug` to stderr while serving (default true when stdout is `process.stdout`). */
+  readonly redirectConsole?: boolean;
+}
+
+export interface ServeMcpHttpOptions extends McpServerOptions {
+  readonly transport: 'http';
+  /** Interface to bind. Default `127.0.0.1` (loopback only). */
+  readonly host?: string;
+  /** Default 0: a free port (see the handle's `port` and `url`). */
+  readonly port?: number;
+  /** The MCP endpoint. Default `/mcp`. */
+  readonly path?: string;
+  /**
+   * No sessions: every POST is served by a fresh server and transport, so any replica behind a load balancer can
+   * answer any request. No server-to-client stream (GET) and no list-change notifications.
+   */
+  readonly stateless?: boolean;
+  /** Largest request body; larger gets 413 before it is parsed. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Host names clients may use besides the loopback ones (required when binding a non-loopback interface): the
+   * Host header is checked against them (with or without the port) to stop DNS rebinding.
+   */
+  readonly allowedHosts?: readonly string[];
+  /** Origins browsers may send besides `http://localhost:PORT`, `http://127.0.0.1:PORT`, `http://[::1]:PORT`. */
+  readonly allowedOrigins?: readonly string[];
+  /** Most sessions at once; more get 503. Default 1,000. */
+  readonly maxSessions?: number;
+  /** A session with no request for this long is closed. Default 30 minutes. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** Answer with JSON instead of an SSE stream where possible. Default false. */
+  readonly enableJsonResponse?: boolean;
+  /** Resumability (SSE event replay): passed to the SDK transport. */
+  readonly eventStore?: EventStore;
+  /** The SSE `retry` hint, in ms: passed to the SDK transport. */
+  readonly retryIntervalMs?: number;
+}
+
+export type ServeMcpOptions = ServeMcpStdioOptions | ServeMcpHttpOptions;
+
+/** A running MCP server. */
+export interface McpServerHandle {
+  readonly transport: 'stdio' | 'http';
+  /** HTTP: the endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url?: string;
+  /** HTTP: the bound port. */
+  readonly port?: number;
+  /** Resolves when the server has stopped (stdio: also when the client closes stdin). */
+  readonly closed: Promise<void>;
+  /** Open sessions (stdio: 1 until closed; stateless HTTP: requests in flight). */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves every tool of `registry` over MCP. `stdio`: one session on stdin/stdout, which carry only JSON-RPC (logs
+ * go to stderr). `http`: Streamable HTTP on 127.0.0.1 by default, DNS-rebinding protection always on (Host and
+ * Origin checked), a body size cap, one server and secure random session id per session, or a stateless mode.
+ */
+export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions): Promise<McpServerHandle> {
+  if (options.transport === 'stdio') return serveStdio(registry, options);
+  if (options.transport === 'http') return new McpHttpServer(registry, options).listen();
+  throw new DefinitionError(`transport is ${JSON.stringify((options as { transport?: unknown }).transport)}.`, { target: 'serveMcp', fix: "use 'stdio' or 'http'." });
+}
+
+async function serveStdio(registry: ToolRegistry, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const logger = options.logger ?? stderrLogger;
+  const restoreConsole = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => undefined;
+  const sessionId = randomUUID();
+  const { server, dispose } = createRegistryMcpServer(registry, options, {
+    transport: 'stdio',
+    sessionId,
+    notifyListChanged: true,
+    executor: defaultExecutor(registry, options, logger),
+    logger,
+  });
+  let open = true;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  const close = async () => {
+    await server.close();
+  };
+  const onEnd = () => void close();
+  server.onclose = () => {
+    if (!open) return;
+    open = false;
+    stdin.off('end', onEnd);
+    dispose();
+    restoreConsole();
+    resolveClosed();
+  };
+  // The client ends the session by closing our stdin (the spec's stdio shutdown).
+  stdin.once('end', onEnd);
+  await server.connect(new StdioServerTransport(stdin, stdout));
+  logger.info(serverMessages.stdioReady(registry.size), { sessionId });
+  return { transport: 'stdio', closed, sessionCount: () => (open ? 1 : 0), close };
+}
+
+interface HttpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly mcp: RegistryMcpServer;
+  lastSeen: number;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The Streamable HTTP side of `serveMcp`. */
+class McpHttpServer {
+  private readonly http: HttpServer;
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly logger: Logger;
+  private readonly executor;
+  private readonly host: string;
+  private readonly path: string;
+  private allowedHosts: string[] = [];
+  private allowedOrigins: string[] = [];
+  private inFlight = 0;
+  private sweeper?: NodeJS.Timeout;
+  private closing?: Promise<void>;
+  private resolveClosed!: () => void;
+  private readonly closed = new Promise<void>((resolve) => {
+    this.resolveClosed = resolve;
+  });
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly options: ServeMcpHttpOptions,
+  ) {
+    this.logger = options.logger ?? consoleLogger;
+    this.executor = defaultExecutor(registry, options, this.logger);
+    this.host = options.host ?? '127.0.0.1';
+    this.path = options.path ?? '/mcp';
+    if (!LOOPBACK_HOSTS.has(this.host) && (options.allowedHosts === undefined || options.allowedHosts.length === 0)) {
+      throw new DefinitionError(serverMessages.nonLoopbackWithoutAllowedHosts(this.host), { target: 'serveMcp', property: 'allowedHosts' });
+    }
+    this.http = createServer((request, response) => {
+      void this.handle(request, response);
+    });
+  }
+
+  async listen(): Promise<McpServerHandle> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port ?? 0, this.host, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (this.http.address() as AddressInfo).port;
+    this.configureRebindingProtection(port);
+    const idleMs = this.options.sessionIdleTimeoutMs ?? 30 * 60_000;
+    this.sweeper = setInterval(() => this.sweep(idleMs), Math.max(1_000, Math.min(idleMs / 2, 60_000)));
+    this.sweeper.unref();
+    const hostForUrl = this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
+    const url = `http://${hostForUrl}:${port}${this.path}`;
+    this.logger.info(serverMessages.listening(url), { url, stateless: this.options.stateless === true });
+    return {
+      transport: 'http',
+      url,
+      port,
+      closed: this.closed,
+      sessionCount: () => (this.options.stateless ? this.inFlight : this.sessions.size),
+      close: () => this.close(),
+    };
+  }
+
+  private configureRebindingProtection(port: number): void {
+    const names = LOOPBACK_HOSTS.has(this.host) ? ['127.0.0.1', 'localhost', '[::1]'] : [];
+    for (const host of this.options.allowedHosts ?? []) names.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+    // The SDK compares the whole Host header, so every name is allowed with and without the port.
+    this.allowedHosts = [...new Set(names.flatMap((name) => [`${name}:${port}`, ...(port === 80 ? [name] : [])]))];
+    this.allowedOrigins = [
+      ...(LOOPBACK_HOSTS.has(this.host) ? ['127.0.0.1', 'localhost', '[::1]'].map((name) => `http://${name}:${port}`) : []),
+      ...(this.options.allowedOrigins ?? []),
+    ];
+  }
+
+  private transportOptions() {
+    return {
+      enableDnsRebindingProtection: true,
+      allowedHosts: this.allowedHosts,
+      allowedOrigins: this.allowedOrigins,
+      maxRequestBodySize: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      enableJsonResponse: this.options.enableJsonResponse ?? false,
+      ...(this.options.eventStore ? { eventStore: this.options.eventStore } : {}),
+      ...(this.options.retryIntervalMs !== undefined ? { retryInterval: this.options.retryIntervalMs } : {}),
+    };
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const path = (request.url ?? '/').split('?')[0];
+      if (path !== this.path) return reply(response, 404, serverMessages.notFound(this.path));
+      if (this.closing) return reply(response, 503, 'Server is shutting down');
+      if (this.options.stateless) return await this.handleStateless(request, response);
+      const sessionHeader = request.headers['mcp-session-id'];
+      if (typeof sessionHeader === 'string') {
+        const session = this.sessions.get(sessionHeader);
+        if (!session) return reply(response, 404, serverMessages.sessionNotFound(), -32001);
+        session.lastSeen = Date.now();
+        return await session.transport.handleRequest(request, response);
+      }
+      if (request.method !== 'POST') return reply(response, 400, serverMessages.sessionRequired());
+      const maxSessions = this.options.maxSessions ?? 1_000;
+      if (this.sessions.size >= maxSessions) return reply(response, 503, serverMessages.tooManySessions(maxSessions));
+      await this.openSession(request, response);
+    } catch (error) {
+      this.logger.error(serverMessages.transportError(error));
+      if (!response.headersSent) reply(response, 500, 'Internal server error', -32603);
+    }
+  }
+
+  /** A POST without a session: a new server and transport; kept only if the request was a valid `initialize`. */
+  private async openSession(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let session: HttpSession | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      ...this.transportOptions(),
+      // 122 random bits (crypto.randomUUID): not guessable, not derived from anything.
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        if (session) this.sessions.set(sessionId, session);
+        this.logger.debug(serverMessages.sessionOpened(sessionId), { sessionId });
+      },
+      onsessionclosed: (sessionId) => {
+        void this.closeSession(sessionId, 'deleted by the client');
+      },
+    });
+    const mcp = createRegistryMcpServer(this.registry, this.options, { transport: 'http', notifyListChanged: true, executor: this.executor, logger: this.logger });
+    session = { transport, mcp, lastSeen: Date.now() };
+    transport.onclose = () => {
+      const sessionId = transport.sessionId;
+      if (sessionId !== undefined && this.sessions.get(sessionId) === session) this.sessions.delete(sessionId);
+      mcp.dispose();
+    };
+    await mcp.server.connect(transport);
+    await transport.handleRequest(request, response);
+    const sessionId = transport.sessionId;
+    // Not an initialize, a forged Host/Origin, a malformed body: nothing to keep.
+    if (sessionId === undefined || this.sessions.get(sessionId) !== session) await mcp.server.close();
+  }
+
+  private async handleStateless(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method !== 'POST') {
+      response.setHeader('Allow', 'POST');
+      return reply(response, 405, serverMessages.methodNotAllowed(request.method ?? ''));
+    }
+    const transport = new StreamableHTTPServerTransport({ ...this.transportOptions(), sessionIdGenerator: undefined });
+    const mcp = createRegistryMcpServer(this.registry, this.options, { transport: 'http', notifyListChanged: false, executor: this.executor, logger: this.logger });
+    this.inFlight++;
+    response.once('close', () => {
+      this.inFlight--;
+      mcp.dispose();
+      void mcp.server.close();
+    });
+    await mcp.server.connect(transport);
+    await transport.handleRequest(request, response);
+  }
+
+  private async closeSession(sessionId: string, reason: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    this.sessions.delete(sessionId);
+    this.logger.debug(serverMessages.sessionClosed(sessionId, reason), { sessionId });
+    await session.mcp.server.close().catch(() => undefined);
+  }
+
+  private sweep(idleMs: number): void {
+    const now = Date.now();
+    for (const [sessionId, session] of this.sessions) {
+      if (now - session.lastSeen > idleMs) void this.closeSession(sessionId, `idle for more than ${idleMs} ms`);
+    }
+  }
+
+  private close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.sweeper) clearInterval(this.sweeper);
+      await Promise.all([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, 'server closed')));
+      await new Promise<void>((resolve) => {
+        this.http.close(() => resolve());
+        this.http.closeAllConnections();
+      });
+      this.resolveClosed();
+    })();
+    return this.closing;
+  }
+}
+
+/** A JSON-RPC error answer outside any session (id null: there is no request to answer). */
+function reply(response: ServerResponse, status: number, message: string, code = -32000): void {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

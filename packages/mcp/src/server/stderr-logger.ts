@@ -1,0 +1,32 @@
+import { Console } from 'node:console';
+import type { Logger } from '@toolwright/core';
+
+/** A console that writes everything to stderr. */
+const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
+
+/**
+ * A logger that writes to stderr only: the default of a stdio MCP server, whose stdout carries nothing but
+ * JSON-RPC messages. Debug is off unless TOOLWRIGHT_DEBUG is set.
+ */
+export const stderrLogger: Logger = Object.freeze({
+  debug: (message: string, details?: Record<string, unknown>) => {
+    if (process.env['TOOLWRIGHT_DEBUG']) stderrConsole.debug(`[toolwright] ${message}`, ...(details ? [details] : []));
+  },
+  info: (message: string, details?: Record<string, unknown>) => stderrConsole.info(`[toolwright] ${message}`, ...(details ? [details] : [])),
+  warn: (message: string, details?: Record<string, unknown>) => stderrConsole.warn(`[toolwright] ${message}`, ...(details ? [details] : [])),
+  error: (message: string, details?: Record<string, unknown>) => stderrConsole.error(`[toolwright] ${message}`, ...(details ? [details] : [])),
+});
+
+const REDIRECTED_METHODS = ['log', 'info', 'debug', 'trace', 'dir', 'table'] as const;
+
+/**
+ * Sends what `console.log` and its stdout siblings print to stderr instead (a command that logs must not corrupt a
+ * stdio server's JSON-RPC stream). Returns the function that restores them.
+ */
+export function redirectConsoleToStderr(): () => void {
+  const saved = REDIRECTED_METHODS.map((method) => [method, console[method]] as const);
+  for (const method of REDIRECTED_METHODS) (console as unknown as Record<string, unknown>)[method] = stderrConsole[method].bind(stderrConsole);
+  return () => {
+    for (const [method, original] of saved) (console as unknown as Record<string, unknown>)[method] = original;
+  };
+}

@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import { DefinitionError } from '@toolwright/core';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { importRemoteTool, McpContent, type RemoteToolImportOptions } from '@toolwright/mcp';
+import { errorTextOfResult, valueOfResult } from '../../src/client/remote-tools';
+
+const TOOL: Tool = {
+  name: 'control_zwave_device',
+  title: 'Control a device',
+  description: 'Switch a device.',
+  inputSchema: { type: 'object', properties: { deviceName: { type: 'string' }, action: { type: 'string', enum: ['on', 'off'] } }, required: ['deviceName', 'action'] },
+  annotations: { title: 'Control (annotation title)', readOnlyHint: true, destructiveHint: false },
+};
+
+function options(overrides: Partial<RemoteToolImportOptions> = {}): RemoteToolImportOptions & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { server: 'zwave', namespace: 'zwave', trustAnnotations: false, toolOptions: {}, warn: (message) => warnings.push(message), warnings, ...overrides };
+}
+
+describe('importRemoteTool', () => {
+  it('namespaces the tool, keeps title and description, drops untrusted annotations', () => {
+    const definition = importRemoteTool(TOOL, options());
+    expect(definition.name).toBe('zwave.control_zwave_device');
+    expect(definition.description).toBe('Switch a device.');
+    expect(definition.options.title).toBe('Control a device');
+    expect(definition.options.annotations).toBeUndefined();
+    expect(definition.source).toEqual({ kind: 'json-schema', schema: TOOL.inputSchema });
+  });
+
+  it('keeps annotations from a trusted server, and the annotation title when there is no title', () => {
+    const { title: _title, ...untitled } = TOOL;
+    const definition = importRemoteTool(untitled, options({ trustAnnotations: true, namespace: undefined }));
+    expect(definition.name).toBe('control_zwave_device');
+    expect(definition.options.title).toBe('Control (annotation title)');
+    expect(definition.options.annotations).toEqual({ readOnlyHint: true, destructiveHint: false });
+  });
+
+  it('adds the mapping table as declared aliases, and reports entries that cannot apply', () => {
+    const settings = options({ aliases: { device_name: 'deviceName', command: 'action', level: 'brightness', action: 'deviceName' } });
+    const definition = importRemoteTool(TOOL, settings);
+    expect(definition.parameters.properties.map((property) => [property.name, property.aliases])).toEqual([
+      ['deviceName', ['device_name']],
+      ['action', ['command']],
+    ]);
+    expect(settings.warnings).toEqual([
+      'MCP server \'zwave\': parameterAliases maps "level" to "brightness", which is not a top-level parameter of "control_zwave_device"; the alias is ignored',
+      'MCP server \'zwave\': parameterAliases maps "action" for "control_zwave_device", but "action" is already a parameter name there; the alias is ignored',
+    ]);
+    expect(Object.isFrozen(definition.parameters.properties[0])).toBe(true);
+  });
+
+  it('applies the tool options (timeout, tags, permissions)', () => {
+    const definition = importRemoteTool(TOOL, options({ toolOptions: { timeoutMs: 1_234, tags: ['home'], permissions: ['devices'] } }));
+    expect(definition.options).toMatchObject({ timeoutMs: 1_234, tags: ['home'], permissions: ['devices'] });
+  });
+
+  it('bounds untrusted schemas: too deep, ReDoS-prone patterns and unsupported keywords are refused', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 40; level++) deep = { type: 'object', properties: { x: deep } };
+    const tool = (inputSchema: Record<string, unknown>): Tool => ({ name: 'bad', inputSchema: { type: 'object', ...inputSchema } });
+    expect(() => importRemoteTool(tool({ properties: { x: deep } }), options())).toThrow(DefinitionError);
+    expect(() => importRemoteTool(tool({ properties: { s: { type: 'string', pattern: '^(a+)+$' } } }), options())).toThrow(/nests a quantifier inside a quantified group/);
+    expect(() => importRemoteTool(tool({ properties: { s: { not: { type: 'string' } } } }), options())).toThrow(/The keyword 'not' excludes values by a schema/);
+  });
+});
+
+describe('remote results', () => {
+  it('structuredContent wins; all-text content becomes one string; anything else stays MCP content', () => {
+    expect(valueOfResult({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } })).toEqual({ a: 1 });
+    expect(valueOfResult({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] })).toBe('one\ntwo');
+    expect(valueOfResult({ content: [] })).toBe('');
+    const mixed = valueOfResult({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+    expect(McpContent.isInstance(mixed)).toBe(true);
+    expect(JSON.parse(JSON.stringify(mixed))).toEqual({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+  });
+
+  it('an error result gives its text, or says there was none', () => {
+    expect(errorTextOfResult({ content: [{ type: 'text', text: 'offline' }], isError: true })).toBe('offline');
+    expect(errorTextOfResult({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: true })).toBe('the server gave no message');
+  });
+});
