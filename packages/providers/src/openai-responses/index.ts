@@ -10,8 +10,7 @@ import { CallBuilder, type ParsedToolCall, type ParseToolCallsOptions } from '..
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
 import type { JsonSchema } from '../shared/json-schema';
-import { lowerOpenAIStrict } from '../shared/lowering/openai-strict';
-import { withoutDocumentKeywords } from '../shared/lowering/policies';
+import { lowerOpenAIParameters } from '../shared/lowering/openai-strict';
 import { undoLowering } from '../shared/lowering/reverse';
 import { OPENAI_NAME_PROFILE } from '../shared/name-profiles';
 import type { ProviderDescriptor } from '../shared/provider';
@@ -46,8 +45,7 @@ export const OPENAI_RESPONSES_LIMITS = Object.freeze({
 });
 
 export function lowerParameters(canonical: JsonSchema, options: { readonly strict?: boolean } = {}): JsonSchema {
-  const parameters = withoutDocumentKeywords(canonical);
-  return options.strict ? lowerOpenAIStrict(parameters) : parameters;
+  return lowerOpenAIParameters(canonical, options);
 }
 
 export function createToolSet(source: ToolSource, options: OpenAIResponsesToolsOptions = {}): ToolSet<OpenAIResponsesFunctionTool> {

@@ -10,6 +10,7 @@
  * On the way back, `stripStrictNulls` turns the nulls of originally optional properties into "absent".
  */
 import type { Transformation } from '@toolwright/core';
+import { withoutDocumentKeywords } from './policies';
 import {
   OPTIONAL_NULLABLE_MARKER,
   OPTIONAL_NULL_MARKER,
@@ -201,4 +202,10 @@ function stripValue(
     }
   }
   return copy ?? value;
+}
+
+/** The `parameters` both OpenAI APIs (Chat Completions and Responses) get for a canonical schema. */
+export function lowerOpenAIParameters(canonical: JsonSchema, options: { readonly strict?: boolean } = {}): JsonSchema {
+  const parameters = withoutDocumentKeywords(canonical);
+  return options.strict ? lowerOpenAIStrict(parameters) : parameters;
 }
