@@ -1,0 +1,150 @@
+import 'reflect-metadata';
+
+/**
+ * Child-process entry: the cases that need a process of their own, because class-validator's storage is global
+ * (every decorated DTO class stays registered for the life of the process) and because build time and memory
+ * must be measured from a fresh start.
+ *
+ *   node child.js scale-tw <tools>   toolwright (and the hand-written map) with <tools> registered tools
+ *   node child.js scale-cv <dtos>    plain CT+CV with <dtos> DTO classes registered
+ *   node child.js build <tools>      import core, decorate, ToolRegistry.from, first call: wall times
+ *   node --expose-gc child.js memory <tools>   heap per registered tool
+ *
+ * Each mode loads only the modules it needs and prints one line `@@result <json>`.
+ */
+
+const RESULT_PREFIX = '@@result ';
+
+function emit(value: unknown): void {
+  process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(value)}\n`);
+}
+
+async function scaleToolwright(tools: number): Promise<void> {
+  const { ToolRegistry, silentLogger } = require('@toolwright/core') as typeof import('@toolwright/core');
+  const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
+  const { ScheduleMeetingCommand } = require('./scenario/toolwright') as typeof import('./scenario/toolwright');
+  const { generateHandTools, handToolMap, handWrittenPipeline } = require('./scenario/hand-written') as typeof import('./scenario/hand-written');
+  const { VALID } = require('./scenario/inputs') as typeof import('./scenario/inputs');
+  const { measure } = require('./harness') as typeof import('./harness');
+  const { createExecutor, detectValidationOption, modeLabel, modesToMeasure } = require('./toolwright-setup') as typeof import('./toolwright-setup');
+
+  const others = generateToolwrightCommands(tools - 1).map((tool) => tool.command);
+  const middle = others.length >> 1;
+  const registry = ToolRegistry.from([...others.slice(0, middle), ScheduleMeetingCommand, ...others.slice(middle)], { logger: silentLogger });
+  if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
+  const modes = modesToMeasure(detectValidationOption(registry));
+  const hand = handWrittenPipeline(handToolMap(generateHandTools(tools - 1)));
+  const tasks: { id: string; fn: () => unknown }[] = [{ id: 'hand', fn: () => hand(VALID) }];
+  const labels: Record<string, string> = { hand: 'hand-written pipeline' };
+  for (const mode of modes) {
+    const executor = createExecutor(registry, mode);
+    const check = await executor.execute(VALID);
+    if (!check.ok) throw new Error(`toolwright (${mode}) refused the valid call with ${tools} tools: ${check.error.message}`);
+    tasks.push({ id: `tw-execute-${mode}`, fn: () => executor.execute(VALID) });
+    labels[`tw-execute-${mode}`] = `toolwright execute (${modeLabel(mode)})`;
+  }
+  const measured = await measure(tasks, { timeMs: 600, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 });
+  emit({ tools, results: [...measured.values()].map((m) => ({ ...m, label: labels[m.id] })) });
+}
+
+async function scaleClassValidator(dtos: number): Promise<void> {
+  const { generateClassValidatorDtos } = require('./generate-cv') as typeof import('./generate-cv');
+  const { ctcvPipeline, scheduleMeetingCvTool } = require('./scenario/class-validator') as typeof import('./scenario/class-validator');
+  const { TOOL_NAME } = require('./scenario/shape') as typeof import('./scenario/shape');
+  const { VALID } = require('./scenario/inputs') as typeof import('./scenario/inputs');
+  const { measure } = require('./harness') as typeof import('./harness');
+  const { getMetadataStorage } = require('class-validator') as typeof import('class-validator');
+
+  generateClassValidatorDtos(dtos - 1);
+  const registered = (getMetadataStorage() as unknown as { validationMetadatas: Map<unknown, unknown> }).validationMetadatas.size;
+  const pipeline = ctcvPipeline(new Map([[TOOL_NAME, scheduleMeetingCvTool]]));
+  const check = await pipeline(VALID);
+  if (!check.ok) throw new Error(`CT+CV refused the valid call: ${check.message}`);
+  const measured = await measure([{ id: 'ctcv', fn: () => pipeline(VALID) }], { timeMs: 600, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 });
+  emit({ tools: dtos, registeredClasses: registered, results: [...measured.values()].map((m) => ({ ...m, label: 'class-transformer + class-validator pipeline' })) });
+}
+
+async function build(tools: number): Promise<void> {
+  const started = performance.now();
+  const core = require('@toolwright/core') as typeof import('@toolwright/core');
+  const imported = performance.now();
+  const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
+  const generatorLoaded = performance.now();
+  const generated = generateToolwrightCommands(tools);
+  const decorated = performance.now();
+  const registry = core.ToolRegistry.from(generated.map((tool) => tool.command), { logger: core.silentLogger });
+  const built = performance.now();
+  const executor = new core.PersonaToolExecutor(registry, { logger: core.silentLogger });
+  const first = generated[0]!;
+  const callStarted = performance.now();
+  const result = await executor.execute({ id: 'c1', name: first.name, arguments: first.sampleArguments });
+  const called = performance.now();
+  if (!result.ok) throw new Error(`first call refused: ${result.error.message}`);
+  if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
+  emit({
+    tools,
+    importCoreMs: imported - started,
+    decorateMs: decorated - generatorLoaded,
+    registryFromMs: built - decorated,
+    firstCallMs: called - callStarted,
+  });
+}
+
+async function memory(tools: number): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run the memory mode with node --expose-gc');
+  const settle = () => {
+    for (let index = 0; index < 4; index++) gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const core = require('@toolwright/core') as typeof import('@toolwright/core');
+  const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
+  // Load everything the later steps touch before the first reading, so module code is not counted.
+  const warm = generateToolwrightCommands(5, 1_000_000);
+  const warmRegistry = core.ToolRegistry.from(warm.map((tool) => tool.command), { logger: core.silentLogger });
+  const warmExecutor = new core.PersonaToolExecutor(warmRegistry, { logger: core.silentLogger });
+  for (const tool of warm) await warmExecutor.execute({ id: 'w', name: tool.name, arguments: tool.sampleArguments });
+
+  const before = settle();
+  const generated = generateToolwrightCommands(tools);
+  const afterDecorate = settle();
+  const registry = core.ToolRegistry.from(generated.map((tool) => tool.command), { logger: core.silentLogger });
+  const afterRegistry = settle();
+  const executor = new core.PersonaToolExecutor(registry, { logger: core.silentLogger });
+  for (const tool of generated) {
+    const result = await executor.execute({ id: 'm', name: tool.name, arguments: tool.sampleArguments });
+    if (!result.ok) throw new Error(`${tool.name} refused its sample arguments: ${result.error.message}`);
+  }
+  const afterCalls = settle();
+  emit({
+    tools,
+    decoratedBytesPerTool: (afterDecorate - before) / tools,
+    registryBytesPerTool: (afterRegistry - afterDecorate) / tools,
+    afterFirstCallsBytesPerTool: (afterCalls - afterRegistry) / tools,
+    totalBytesPerTool: (afterCalls - before) / tools,
+    keep: [generated.length, registry.size, warm.length].join(','),
+  });
+}
+
+async function main(): Promise<void> {
+  const [mode, countText] = process.argv.slice(2);
+  const count = Number(countText);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`usage: child.js <mode> <count> (got ${process.argv.slice(2).join(' ')})`);
+  switch (mode) {
+    case 'scale-tw':
+      return scaleToolwright(count);
+    case 'scale-cv':
+      return scaleClassValidator(count);
+    case 'build':
+      return build(count);
+    case 'memory':
+      return memory(count);
+    default:
+      throw new Error(`unknown mode ${mode}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

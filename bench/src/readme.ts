@@ -1,0 +1,31 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderReport } from './render';
+import type { BenchReport } from './results';
+
+/**
+ * `node bench/dist/readme.js [results.json] [README.md]`: rewrites the README's `## Benchmarks` section (from that heading to the
+ * end of the file) from a run's JSON (default bench/results/latest.json), so every figure in it comes from a run.
+ */
+const resultsFile = process.argv[2] ?? join(__dirname, '..', 'results', 'latest.json');
+const readmeFile = process.argv[3] ?? join(__dirname, '..', '..', 'README.md');
+const report = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchReport;
+const readme = readFileSync(readmeFile, 'utf8');
+const HEADING = '## Benchmarks';
+const start = readme.indexOf(`\n${HEADING}\n`);
+const before = (start >= 0 ? readme.slice(0, start) : readme).replace(/\s*$/, '');
+const section = [
+  HEADING,
+  '',
+  'Issue 4\'s suite (`bench/`): the same 6-field DTO (an enum, an array of date-times, a bounded integer, a boolean, a bounded',
+  'string, an array of `{email, optional}` objects) as a toolwright command, a class-transformer + class-validator DTO, a zod 4',
+  'schema, an ajv schema compiled from `registry.toJsonSchema()`, a hand-written check, a LangChain `tool()` and an AI SDK `tool()`,',
+  'on the same inputs in one run (tinybench, medians). Reproduce with `npm run bench` (about 2.5 minutes here); it prints these tables',
+  'and writes `bench/results/latest.json`, and `node bench/dist/readme.js` renders this section from that file. How it measures:',
+  '[decision 0004](docs/decisions/0004-benchmarks.md).',
+  '',
+  renderReport(report, { readme: true }).trimEnd(),
+  '',
+].join('\n');
+writeFileSync(readmeFile, `${before}\n\n${section}`);
+process.stdout.write(`README.md: Benchmarks section rendered from ${resultsFile}\n`);
