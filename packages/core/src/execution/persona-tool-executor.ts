@@ -202,7 +202,7 @@ export class PersonaToolExecutor {
       const parsed = parseArguments(call?.arguments, policy, this.limits);
       transformations.push(...parsed.transformations);
       // 6a (first, so nothing later sees them): strip prototype keys, enforce depth and size limits.
-      const sanitized = sanitizeArguments(parsed.value, this.limits);
+      const sanitized = sanitizeArguments(parsed.value, this.limits, { owned: parsed.owned });
       transformations.push(...sanitized.transformations);
 
       // 4. Normalize keys and values against the IR (on the compiled path, checking every constraint in the same pass).
@@ -231,14 +231,20 @@ export class PersonaToolExecutor {
           if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
         }
         instance = validation.instance;
-      } else if (issues.length === 0) {
-        // Compiled path: constraints were checked in step 4; build the DTO for class commands, run the rules the IR cannot say.
-        if (entry.implementation.kind === 'class') {
-          const built = instantiate(dtoForSchema(definition.parameters), params);
+      } else {
+        // Compiled path: constraints were checked in step 4; build the DTO for class commands, and run the rules the IR
+        // cannot say (also when other arguments failed, so the model hears of every problem at once).
+        if (entry.implementation.kind === 'class' || developerRules?.kind === 'check') {
+          const built = instantiate(definition.parameters, dtoForSchema(definition.parameters), params);
           if ('issue' in built) issues.push(built.issue);
           else instance = built.instance;
         }
-        if (issues.length === 0 && developerRules?.kind === 'check') await developerRules.check(instance ?? params, '', issues);
+        if (instance && developerRules?.kind === 'check') {
+          const reported = issues.map((issue) => issue.path);
+          const found: ValidationIssue[] = [];
+          await developerRules.check(instance, '', found);
+          for (const issue of found) if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
+        }
       }
       if (issues.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, issues), { issues }));
 

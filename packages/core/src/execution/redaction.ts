@@ -3,9 +3,14 @@ import type { Transformation } from '../types/execution';
 
 export const REDACTED = '[redacted]';
 
-/** Paths (as `a.b[].c`, indices folded) of properties marked `sensitive`. */
+const sensitivePathsBySchema = new WeakMap<ObjectSchema, ReadonlySet<string>>();
+
+/** Paths (as `a.b[].c`, indices folded) of properties marked `sensitive`; computed once per schema. */
 export function sensitivePaths(schema: ObjectSchema): ReadonlySet<string> {
+  const cached = sensitivePathsBySchema.get(schema);
+  if (cached) return cached;
   const paths = new Set<string>();
+  sensitivePathsBySchema.set(schema, paths);
   const walk = (node: ParamSchema, prefix: string, depth: number) => {
     if (depth > 16) return;
     if (node.kind === 'array') walk(node.items, `${prefix}[]`, depth + 1);

@@ -85,6 +85,29 @@ export function getOwnValidatorPropertyNames(target: Function): readonly string[
 
 interface ClassTransformerStorage {
   findTypeMetadata(target: Function, propertyName: string): TypeMetadata | undefined;
+  findTransformMetadatas(target: Function, propertyName: string, transformationType: number): readonly unknown[];
+  getExposedMetadatas(target: Function): readonly unknown[];
+  getExcludedMetadatas(target: Function): readonly unknown[];
+}
+
+/** class-transformer's `TransformationType.PLAIN_TO_CLASS`. */
+const PLAIN_TO_CLASS = 0;
+
+/**
+ * Whether class-transformer does anything to this class's properties beyond what toolwright's decorators set up
+ * (`@Type` of a nested DTO, one `@Transform` to `Date` on the properties in `dateProperties`): an `@Expose`, an
+ * `@Exclude`, another `@Transform`, or a `@Type` with a discriminator. `true` when the storage cannot be read.
+ */
+export function hasClassTransformerCustomizations(dtoClass: Function, propertyNames: readonly string[], dateProperties: ReadonlySet<string>): boolean {
+  const storage = classTransformerStorage;
+  if (!storage) return true;
+  if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0) return true;
+  for (const name of propertyNames) {
+    if (storage.findTransformMetadatas(dtoClass, name, PLAIN_TO_CLASS).length > (dateProperties.has(name) ? 1 : 0)) return true;
+    const type = storage.findTypeMetadata(dtoClass, name);
+    if (type && (type.options?.discriminator !== undefined || type.options?.keepDiscriminatorProperty === true)) return true;
+  }
+  return false;
 }
 
 function loadClassTransformerStorage(): ClassTransformerStorage | undefined {

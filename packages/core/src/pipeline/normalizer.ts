@@ -229,6 +229,8 @@ function parseEmbeddedJson(text: string): unknown {
 }
 
 interface CompiledProperty {
+  /** Position in the object's property list (the index of its slot in `seen`). */
+  readonly index: number;
   readonly definition: PropertyDefinition;
   readonly normalize: Normalizer;
   /** Required from the model: context fields never are, extracted fields are checked after extraction. */
@@ -242,7 +244,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
   const coerce = policy !== 'strict';
   const lenient = policy === 'lenient';
-  const properties: CompiledProperty[] = schema.properties.map((definition) => ({
+  const properties: CompiledProperty[] = schema.properties.map((definition, index) => ({
+    index,
     definition,
     normalize: compileNormalizer(definition.schema, policy, constraints),
     requiredFromModel: definition.required && !definition.context && !definition.extract,
@@ -280,7 +283,8 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     }
 
     const output: Record<string, unknown> = {};
-    const seen = new Map<CompiledProperty, string>();
+    // The key each property was given under, by property index.
+    const seen = new Array<string | undefined>(properties.length);
     for (const key of Object.keys(object)) {
       const raw = object[key];
       let property = exact.get(key);
@@ -319,7 +323,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         continue;
       }
       if (rule) state.transformations.push({ path: childPath, rule, from: key, to: name });
-      const previousKey = seen.get(property);
+      const previousKey = seen[property.index];
       if (previousKey !== undefined) {
         if (deepEqual(object[previousKey], raw)) {
           state.transformations.push({ path: childPath, rule: 'duplicate-key', from: key, to: undefined });
@@ -329,7 +333,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         }
         continue;
       }
-      seen.set(property, key);
+      seen[property.index] = key;
       if (raw === null && !property.definition.schema.nullable) {
         if (property.requiredFromModel || !coerce) {
           refuse(property.definition.schema, childPath, state, raw);
@@ -342,7 +346,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       output[name] = normalized === INVALID ? raw : normalized;
     }
     for (const property of properties) {
-      if (property.requiredFromModel && !seen.has(property)) {
+      if (property.requiredFromModel && seen[property.index] === undefined) {
         const childPath = joinPath(path, property.definition.name);
         state.issues.push(issue(childPath, 'required', property.definition.schema, undefined,
           `"${childPath}" is required: send ${describeExpected(property.definition.schema)}.`));

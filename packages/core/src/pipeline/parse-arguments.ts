@@ -12,6 +12,8 @@ import { pythonLiteralToJson } from './python-literal';
 export interface ParsedArguments {
   readonly value: Record<string, unknown>;
   readonly transformations: Transformation[];
+  /** The value was parsed from text here, so it is the pipeline's own (no caller holds a reference to it). */
+  readonly owned: boolean;
 }
 
 const MAX_ENCODING_LEVELS = 3;
@@ -38,15 +40,15 @@ export function parseArguments(
   const transformations: Transformation[] = [];
   if (raw === undefined || raw === null) {
     transformations.push({ path: '', rule: 'empty-arguments', from: raw, to: {} });
-    return { value: {}, transformations };
+    return { value: {}, transformations, owned: true };
   }
   if (typeof raw === 'object') {
     if (Array.isArray(raw)) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
-    return { value: raw as Record<string, unknown>, transformations };
+    return { value: raw as Record<string, unknown>, transformations, owned: false };
   }
   if (typeof raw !== 'string') throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
   checkSize(raw, limits);
-  return { value: parseText(raw, { policy, limits, transformations }, 0), transformations };
+  return { value: parseText(raw, { policy, limits, transformations }, 0), transformations, owned: true };
 }
 
 function checkSize(text: string, limits: PipelineLimits): void {
@@ -65,12 +67,8 @@ function parseText(text: string, run: ParseRun, level: number): Record<string, u
     transformations.push({ path: '', rule: 'empty-arguments', from: text, to: {} });
     return {};
   }
-  const scan = scanJsonText(trimmed, limits.maxDepth);
-  if (scan.maxDepth > limits.maxDepth) {
-    const message = messages.tooDeep(limits.maxDepth);
-    throw new InvalidArgumentsError(message, { issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }] });
-  }
-
+  // Valid JSON is the common case: V8's JSON.parse is iterative (any depth is safe) and the sanitize walk enforces
+  // the depth limit on its result. Only text that is not JSON is scanned before anything tries to repair it.
   let parsed: unknown;
   let parsedOk = false;
   try {
@@ -80,6 +78,11 @@ function parseText(text: string, run: ParseRun, level: number): Record<string, u
     parsedOk = false;
   }
   if (parsedOk) return fromParsedValue(parsed, trimmed, run, level);
+  const scan = scanJsonText(trimmed, limits.maxDepth);
+  if (scan.maxDepth > limits.maxDepth) {
+    const message = messages.tooDeep(limits.maxDepth);
+    throw new InvalidArgumentsError(message, { issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }] });
+  }
   if (policy === 'strict') throw new MalformedArgumentsError(messages.notJsonStrict(trimmed));
 
   const fenced = FENCED_BLOCK.exec(trimmed);

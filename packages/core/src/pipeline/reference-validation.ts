@@ -4,6 +4,7 @@ import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { issue } from './messages';
 import { joinPath } from './normalizer';
+import { instantiatorFor } from './instantiate';
 
 /**
  * class-validator with whitelist semantics and `forbidUnknownValues`; implicit conversion stays off
@@ -55,10 +56,10 @@ export async function validateWithClassValidator(dto: Constructor, plain: Record
   return { instance, issues };
 }
 
-/** class-transformer alone (the compiled path's DTO construction); any error it throws becomes an issue. */
-export function instantiate(dto: Constructor, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
+/** The compiled path's DTO construction (see instantiate.ts); any error it throws becomes an issue. */
+export function instantiate(schema: ObjectSchema, dto: Constructor, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
   try {
-    return { instance: plainToInstance(dto, plain, { enableImplicitConversion: false }) as object };
+    return { instance: instantiatorFor(schema, dto)(plain) };
   } catch (error) {
     return { issue: transformIssue(error) };
   }

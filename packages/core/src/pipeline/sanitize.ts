@@ -20,7 +20,9 @@ function joinPath(parent: string, key: string | number): string {
  * `__proto__`/`constructor`/`prototype` keys at any depth and enforces the nesting and array-size limits. Being
  * iterative, a value nested 100,000 levels deep yields a typed error, never a RangeError.
  */
-export function sanitizeArguments(input: Record<string, unknown>, limits: PipelineLimits): SanitizedArguments {
+export function sanitizeArguments(input: Record<string, unknown>, limits: PipelineLimits, options: { readonly owned?: boolean } = {}): SanitizedArguments {
+  // Arguments the executor parsed from text are its own objects: when nothing needs dropping, a check is enough.
+  if (options.owned === true && isClean(input, limits)) return { value: input, transformations: [] };
   const transformations: Transformation[] = [];
   const root: Record<string, unknown> = {};
   type Frame = { source: unknown; target: Record<string, unknown> | unknown[]; depth: number; path: string };
@@ -49,6 +51,41 @@ export function sanitizeArguments(input: Record<string, unknown>, limits: Pipeli
     }
   }
   return { value: root, transformations };
+}
+
+/**
+ * True when the value holds no dangerous key and is within every limit (an iterative walk, no allocation per value).
+ * False sends the value through the copying walk, which names the problem's path.
+ */
+function isClean(input: Record<string, unknown>, limits: PipelineLimits): boolean {
+  const values: unknown[] = [input];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (depth > limits.maxDepth) return false;
+    if (Array.isArray(value)) {
+      if (value.length > limits.maxArrayItems) return false;
+      for (let index = 0; index < value.length; index++) {
+        const item = value[index];
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+    for (const key in value as object) {
+      if (DANGEROUS_KEYS.has(key)) return false;
+      const item = (value as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return true;
 }
 
 function copyChild(value: unknown, depth: number, path: string, stack: Array<{ source: unknown; target: Record<string, unknown> | unknown[]; depth: number; path: string }>): unknown {

@@ -74,7 +74,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2
 const RELATIVE_WORDS = /\b(today|tomorrow|yesterday|tonight|now|next|last|this|ago|in \d+|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|noon|midnight|hours?|minutes?|days?)\b/i;
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 function validCalendarDate(year: number, month: number, day: number): boolean {
@@ -105,8 +106,26 @@ export interface DateTimeOptions {
   readonly timeZone?: string;
 }
 
+/** Two ASCII digits at `at` as a number. */
+function twoDigits(text: string, at: number): number {
+  return (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
+}
+
+/** The common case, checked without captures: already RFC 3339, on a day and at a time that exist. */
+function isCanonicalDateTime(text: string): boolean {
+  if (!RFC3339.test(text)) return false;
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  if (twoDigits(text, 11) > 23 || twoDigits(text, 14) > 59 || twoDigits(text, 17) > 59) return false;
+  const end = text.length;
+  return text.charCodeAt(end - 1) === 90 /* Z */ || (twoDigits(text, end - 5) <= 23 && twoDigits(text, end - 2) <= 59);
+}
+
 export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcome {
   if (typeof value !== 'string') return REFUSED;
+  if (isCanonicalDateTime(value)) return KEEP(value);
   const text = options.reformat ? value.trim() : value;
   const match = DATE_TIME.exec(text);
   if (!match) {

@@ -67,6 +67,15 @@ describe('compiled validation: class-validator rules the IR cannot say', () => {
     expect(issues(slow).sort()).toEqual(issues(fast).sort());
   });
 
+  it('reports a developer rule\'s failure together with the normalizer\'s (regression: it was skipped when other issues existed)', async () => {
+    const { compiled, reference } = executors(InviteCommand);
+    const args = JSON.stringify({ contacts: [{ email: 'ana@example.com' }, { email: 'nope' }], seats: 'many' });
+    for (const executor of [compiled, reference]) {
+      const result = await executor.execute({ id: 'm', name: 'invite', arguments: args });
+      expect(!result.ok && result.error.issues.map((issue) => issue.path).sort()).toEqual(['contacts[1].email', 'seats']);
+    }
+  });
+
   it('never calls class-validator\'s lookup that scans every registered class', async () => {
     const { compiled } = executors(InviteCommand);
     const storage = getMetadataStorage();
