@@ -13,7 +13,12 @@ export abstract class ToolCallError extends ToolwrightError {
   readonly suggestions?: readonly string[];
 
   constructor(message: string, options: { cause?: unknown; issues?: readonly ValidationIssue[]; suggestions?: readonly string[] } = {}) {
+    // A tool-call error is a result for the model, not a crash: capturing a stack trace would be most of its cost on
+    // the hot path, and no one reads it (a handler's own error keeps its stack, as the cause).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message, { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.issues = options.issues ?? [];
     this.suggestions = options.suggestions;
   }

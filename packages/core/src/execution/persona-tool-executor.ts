@@ -72,10 +72,9 @@ export interface ExecuteAllOptions {
   readonly concurrency?: number;
 }
 
-class PreparationFailure extends Error {
-  constructor(readonly error: ToolCallError, readonly tool: string, readonly transformations: readonly Transformation[]) {
-    super(error.message);
-  }
+/** Thrown inside the executor only (caught in the same module), so a plain object: no stack to capture. */
+class PreparationFailure {
+  constructor(readonly error: ToolCallError, readonly tool: string, readonly transformations: readonly Transformation[]) {}
 }
 
 /**
