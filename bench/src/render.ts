@@ -74,7 +74,7 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
   sections.push(`${heading} Targets (issue 4)\n\n${table(['target', 'measured', 'met'], report.targets.map((entry) => [entry.target, entry.measured + (entry.note ? `; ${entry.note}` : ''), entry.met ? 'yes' : '**no**']), ['l', 'l', 'l'])}`);
   const missed = report.targets.filter((entry) => !entry.met);
   if (missed.length > 0) {
-    sections.push(`Missed in this run (${missed.length} of ${report.targets.length}):\n\n${missed.map((entry) => `- ${entry.target}: measured ${entry.measured}.`).join('\n')}`);
+    sections.push(`Missed in this run (${missed.length} of ${report.targets.length}):\n\n${missed.map((entry) => `- ${entry.target}: measured ${entry.measured}.`).join('\n')}\n\nWhere the time goes, and what is left to do: [docs/performance.md](docs/performance.md).`);
   }
   if (!options.readme) sections.push(`run took ${report.durationSeconds.toFixed(0)} s (without the TypeScript build)`);
   return `${sections.join('\n\n')}\n`;
