@@ -1,4 +1,4 @@
-import { canonicalTimeZone, formatOffset, instantOfWallTime, wallTimeAsUtc } from '../time/calendar';
+import { canonicalTimeZone, daysInMonth, formatOffset, instantOfWallTime, isCalendarDate, wallTimeAsUtc } from '../time/calendar';
 
 /**
  * The scalar normalization rules of DESIGN section 4, each a pure function. A rule returns the value
@@ -73,14 +73,6 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 const RELATIVE_WORDS = /\b(today|tomorrow|yesterday|tonight|now|next|last|this|ago|in \d+|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|noon|midnight|hours?|minutes?|days?)\b/i;
 
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-function validCalendarDate(year: number, month: number, day: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
 
 export function looksRelative(text: string): boolean {
   return !/\d{4}-\d{2}-\d{2}/.test(text) && RELATIVE_WORDS.test(text);
@@ -91,7 +83,7 @@ export function toDate(value: unknown): RuleOutcome {
   const text = value.trim();
   const match = DATE.exec(text);
   if (match) {
-    if (!validCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) return refuse('it is not a calendar date');
+    if (!isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) return refuse('it is not a calendar date');
     return text === value ? KEEP(value) : CHANGED(text, 'trimmed-whitespace');
   }
   if (DATE_TIME.test(text)) return refuse('it has a time of day; send only the date part as YYYY-MM-DD if that is what you mean');
@@ -134,7 +126,7 @@ export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcom
     return REFUSED;
   }
   const [, year, month, day, hour, minute, second = '00', fraction = '', offset] = match;
-  if (!validCalendarDate(Number(year), Number(month), Number(day))) return refuse('it is not a calendar date');
+  if (!isCalendarDate(Number(year), Number(month), Number(day))) return refuse('it is not a calendar date');
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return refuse('it is not a valid time of day');
   if (!offset) {
     const zone = options.reformat && options.timeZone ? canonicalTimeZone(options.timeZone) : undefined;

@@ -1,4 +1,5 @@
 import { definitionMessages, type DefinitionSite } from '../decorators/messages';
+import { deepFreeze } from './deep-freeze';
 import type { ClassThunk, CommandOptions } from '../decorators/param-options';
 import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord } from '../decorators/resolve-param';
 import { resolvedWhenDecorated } from '../decorators/record-param';
@@ -18,16 +19,6 @@ const commandDefinitions = new WeakMap<Function, ToolDefinition>();
 
 /** The DTOs being built, outermost first, with the property that led to the next one (for cycle messages). */
 const buildStack: Array<{ dto: Function; property?: string }> = [];
-
-/**
- * Freezes a built definition all the way down, leaving classes (`dto`, `command`, `params`) untouched. Frozen
- * subtrees (a nested DTO's cached schema) are shared, not walked again.
- */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return Object.freeze(value);
-}
 
 /**
  * The object schema of a DTO class: its decorated properties (own and inherited), nested DTOs, and the

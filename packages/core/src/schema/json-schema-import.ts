@@ -1,4 +1,5 @@
 import { deepEqual } from '../pipeline/deep-equal';
+import { deepFreeze } from './deep-freeze';
 import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { EnumValue, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import {
@@ -159,21 +160,6 @@ function withoutAnnotations(schema: ParamSchema): ParamSchema {
 
 function isScalar(value: unknown): value is EnumValue {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-/** Freezes the IR built by one import (its own nodes and value copies), without recursion. */
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const current = stack.pop();
-    if (current === null || typeof current !== 'object' || Object.isFrozen(current)) continue;
-    Object.freeze(current);
-    for (const key of Object.keys(current)) {
-      const child = (current as Record<string, unknown>)[key];
-      if (child !== null && typeof child === 'object') stack.push(child);
-    }
-  }
-  return value;
 }
 
 class JsonSchemaImporter {

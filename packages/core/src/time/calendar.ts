@@ -67,10 +67,15 @@ export function addMonths(date: CivilDate, months: number): CivilDate {
   return { year, month, day: Math.min(date.day, daysInMonth(year, month)) };
 }
 
+/** Days in a month (`month` 1-12) of the proleptic Gregorian calendar. */
 export function daysInMonth(year: number, month: number): number {
-  const date = new Date(0);
-  date.setUTCFullYear(year, month, 0);
-  return date.getUTCDate();
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Whether year-month-day names a day that exists (`2026-02-30` does not). */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 export function weekdayOf(date: CivilDate): WeekdayNumber {

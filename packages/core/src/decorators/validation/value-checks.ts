@@ -1,14 +1,9 @@
 /** Pure value checks shared by the custom class-validator constraints and the schema conformance check. */
+import { isCalendarDate } from '../../time/calendar';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
 
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-  return day <= days;
-}
 
 /** A calendar date `YYYY-MM-DD` that exists (`2026-02-30` does not). */
 export function isDateOnly(value: unknown): value is string {
