@@ -1,15 +1,20 @@
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from 'jest';
 
 /**
- * One jest project per workspace package. Tests run against the packages' TypeScript sources
- * (mapped below), so one copy of each package is loaded and no build is needed to run them;
- * `npm test` type-checks the tests separately (`tsc -p tsconfig.test.json`), so ts-jest only transpiles.
+ * One jest project per workspace package (every folder under packages/ that has a test/ folder).
+ * Tests run against the packages' TypeScript sources (mapped below), so one copy of each package is
+ * loaded and no build is needed to run them; `npm test` type-checks the tests separately
+ * (`tsc -p tsconfig.test.json`), so ts-jest only transpiles.
  */
-const packages = ['core', 'providers', 'mcp'];
+const packages = readdirSync(join(process.cwd(), 'packages')).filter((name) =>
+  existsSync(join(process.cwd(), 'packages', name, 'test')),
+);
 
 const moduleNameMapper: Record<string, string> = {
-  '^@toolwright/providers/(.+)$': '<rootDir>/../providers/src/$1',
-  '^@toolwright/(core|providers|mcp)$': '<rootDir>/../$1/src',
+  '^@toolwright/([a-z-]+)/(.+)$': '<rootDir>/../$1/src/$2',
+  '^@toolwright/([a-z-]+)$': '<rootDir>/../$1/src',
 };
 
 const config: Config = {
