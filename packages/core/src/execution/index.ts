@@ -4,4 +4,4 @@ export type { PersonaToolExecutorOptions, PreparedCall, PrepareResult, ExecuteAl
 export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
-export { REDACTED } from './redaction';
+export { REDACTED, sensitivePaths, redactTransformations, redactValue } from './redaction';

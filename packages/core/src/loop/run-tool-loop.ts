@@ -37,10 +37,13 @@ export interface ToolLoopResult {
   readonly error?: ToolErrorPayload & { readonly tool: string; readonly callId: string };
 }
 
+/** What the loop needs of an executor: a PersonaToolExecutor, or another runner with its shape (e.g. `@toolwright/queue`'s QueuedToolExecutor). */
+export type ToolCallRunner = Pick<PersonaToolExecutor, 'tools' | 'retriesFor' | 'executeAll'>;
+
 export interface ToolLoopOptions {
   readonly model: ChatModel;
   /** The executor to run calls with; or a registry, for which a default executor is made. */
-  readonly executor?: PersonaToolExecutor;
+  readonly executor?: ToolCallRunner;
   readonly registry?: ToolRegistry;
   readonly messages: readonly ChatMessage[];
   readonly context?: ExecutionContext;

@@ -12,7 +12,7 @@ import { classLineage, getOwnParamMetadata, getParamMetadata } from '../metadata
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
 import { getOwnValidatorPropertyNames, getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
 import type { CoercionPolicy, Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
-import type { ToolDefinition, ToolOptions } from '../types/definition';
+import type { ToolDefinition, ToolOptions, ToolQueueOptions } from '../types/definition';
 
 const objectSchemas = new WeakMap<Function, ObjectSchema>();
 const commandDefinitions = new WeakMap<Function, ToolDefinition>();
@@ -186,7 +186,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 // ---- commands --------------------------------------------------------------------------------------------
 
-const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations'] as const;
+const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations', 'queue'] as const;
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const COERCION_POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 
@@ -205,6 +205,7 @@ function checkToolOptions(target: string, options: ToolOptions): ToolOptions {
   }
   if (options.retries !== undefined && !(Number.isInteger(options.retries) && options.retries >= 0)) throw invalid('retries', 'a non-negative integer');
   if (options.coercion !== undefined && !COERCION_POLICIES.includes(options.coercion)) throw invalid('coercion', "'strict', 'safe' or 'lenient'");
+  if (options.queue !== undefined) checkQueueOptions(options.queue, invalid);
   if (options.annotations !== undefined) {
     const annotations = options.annotations as Record<string, unknown>;
     const valid =
@@ -220,6 +221,23 @@ function checkToolOptions(target: string, options: ToolOptions): ToolOptions {
     copy[key] = Array.isArray(value) ? [...value] : typeof value === 'object' ? { ...value } : value;
   }
   return copy as ToolOptions;
+}
+
+const QUEUE_OPTION_KEYS = ['attempts', 'backoff', 'priority'];
+
+function checkQueueOptions(queue: ToolQueueOptions, invalid: (option: string, expected: string) => Error): void {
+  const expected = 'an object { attempts?: integer >= 1, backoff?: { type: \'fixed\' | \'exponential\', delayMs: number >= 0 }, priority?: integer 1..2097152 }';
+  if (typeof queue !== 'object' || queue === null || Array.isArray(queue)) throw invalid('queue', expected);
+  const record = queue as unknown as Record<string, unknown>;
+  const backoff = queue.backoff as unknown as Record<string, unknown> | undefined;
+  const valid =
+    Object.keys(record).every((key) => QUEUE_OPTION_KEYS.includes(key)) &&
+    (queue.attempts === undefined || (Number.isInteger(queue.attempts) && queue.attempts >= 1)) &&
+    (queue.priority === undefined || (Number.isInteger(queue.priority) && queue.priority >= 1 && queue.priority <= 2_097_152)) &&
+    (backoff === undefined ||
+      (typeof backoff === 'object' && backoff !== null && (backoff.type === 'fixed' || backoff.type === 'exponential') &&
+        typeof backoff.delayMs === 'number' && Number.isFinite(backoff.delayMs) && backoff.delayMs >= 0));
+  if (!valid) throw invalid('queue', expected);
 }
 
 function suggestedDtoName(commandClass: Function): string {

@@ -26,6 +26,18 @@ export interface ToolOptions {
   /** How many times the tool loop lets the model retry an invalid call (default 2). */
   readonly retries?: number;
   readonly annotations?: ToolAnnotations;
+  /** How the tool runs as a durable job (`@toolwright/queue`); the in-process executor ignores it. */
+  readonly queue?: ToolQueueOptions;
+}
+
+/** Per-tool job options for `@toolwright/queue` (BullMQ): retries of TIMEOUT and SERVICE_UNAVAILABLE, and priority. */
+export interface ToolQueueOptions {
+  /** How many times the job may run in all (1 = no retry). Default 1. */
+  readonly attempts?: number;
+  /** The wait between attempts. Default: exponential from 1,000 ms. */
+  readonly backoff?: { readonly type: 'fixed' | 'exponential'; readonly delayMs: number };
+  /** BullMQ priority: 1 is the highest, larger numbers run later; absent = no priority (first in, first out). */
+  readonly priority?: number;
 }
 
 export interface CompactParameterDeclaration {

@@ -1,0 +1,234 @@
+import {
+  consoleLogger,
+  type ExecuteAllOptions,
+  type ExecutionContext,
+  type Logger,
+  type PersonaToolExecutor,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolErrorPayload,
+  type ToolRegistry,
+  type Transformation,
+  type ToolResult,
+} from '@toolwright/core';
+import { Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { buildJobData, SealingKeyMissingError, type ToolJobData } from './job-data';
+import { jobIdForCall } from './job-ids';
+import { DEFAULT_QUEUE_NAME, type QueueConnectionOptions } from './options';
+import { configurationError, failedResult, infrastructureError, pendingResult, withTransformations } from './results';
+import { JOB_STATUS_TOOL_NAME, registerJobStatusTool } from './status-tool';
+
+export interface QueuedToolExecutorOptions extends QueueConnectionOptions {
+  /** How long `execute` waits for a job before it returns a pending result. Default 30,000 ms; `0` returns at once. */
+  readonly waitMs?: number;
+  /** Tools that run in this process, not on a worker (the job-status tool always does). */
+  readonly inProcessTools?: readonly string[];
+  /** BullMQ options every job gets (a tool's `@Command({ queue })` options override attempts, backoff and priority). */
+  readonly defaultJobOptions?: JobsOptions;
+  /** Register the `tool_job_status` tool in the executor's registry (so a model can ask for pending results). Default true. */
+  readonly statusTool?: boolean;
+}
+
+/** A call accepted as a job, or refused before it reached Redis. */
+export type EnqueueResult =
+  | {
+      readonly accepted: true;
+      readonly jobId: string;
+      readonly callId: string;
+      readonly tool: string;
+      readonly job: Job<ToolJobData, ToolResult>;
+      /** Every transformation the producer made (complete, in memory; the job stores a redacted copy). */
+      readonly transformations: readonly Transformation[];
+    }
+  | { readonly accepted: false; readonly result: ToolResult };
+
+export interface FailedToolJob {
+  readonly jobId: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly sessionId?: string;
+  /** The model-facing error the call ended with. */
+  readonly error: ToolErrorPayload;
+  readonly attemptsMade: number;
+  readonly failedAt?: Date;
+}
+
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/**
+ * Runs pipeline steps 1-6 (resolve, permissions, parse, normalize, inject context, validate) in this process with the
+ * given PersonaToolExecutor (a model gets invalid-argument errors at once, with no round trip through Redis), then
+ * enqueues the prepared call as a BullMQ job that a `createToolWorker` process runs. The call id is the job id, so a
+ * repeated call runs once. Results come back as the same `ToolResult` the in-process executor returns.
+ */
+export class QueuedToolExecutor {
+  readonly queue: Queue<ToolJobData, ToolResult>;
+  private events: QueueEvents | undefined;
+  private readonly logger: Logger;
+  private readonly waitMs: number;
+  private readonly inProcess: Set<string>;
+
+  constructor(
+    private readonly executor: PersonaToolExecutor,
+    registry: ToolRegistry,
+    private readonly options: QueuedToolExecutorOptions,
+  ) {
+    this.logger = options.logger ?? consoleLogger;
+    this.waitMs = options.waitMs ?? 30_000;
+    if (!(Number.isFinite(this.waitMs) && this.waitMs >= 0)) throw new RangeError(`waitMs must be a number of milliseconds >= 0; got ${String(options.waitMs)}.`);
+    this.queue = new Queue<ToolJobData, ToolResult>(options.queueName ?? DEFAULT_QUEUE_NAME, {
+      connection: options.connection,
+      ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+      defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...options.defaultJobOptions },
+    });
+    this.inProcess = new Set(options.inProcessTools ?? []);
+    if (options.statusTool !== false) {
+      registerJobStatusTool(registry, this.queue);
+      this.inProcess.add(JOB_STATUS_TOOL_NAME);
+    }
+  }
+
+  /** The tools a tool loop offers the model. */
+  tools(): readonly ToolDefinition[] {
+    return this.executor.tools();
+  }
+
+  retriesFor(tool: string): number | undefined {
+    return this.executor.retriesFor(tool);
+  }
+
+  /**
+   * Prepares the call here and enqueues it; an invalid call comes back at once as a refusal and never reaches Redis.
+   * Never throws for anything a model can send; a Redis failure is a SERVICE_UNAVAILABLE result.
+   */
+  async enqueue(call: ToolCall, context: ExecutionContext = {}): Promise<EnqueueResult> {
+    const started = performance.now();
+    const prepared = await this.executor.prepare(call, context);
+    if (!prepared.ok) {
+      return { accepted: false, result: failedResult(prepared.callId, prepared.tool, prepared.error, prepared.transformations, performance.now() - started) };
+    }
+    const { definition } = prepared;
+    let data: ToolJobData;
+    try {
+      data = buildJobData(definition, prepared.callId, prepared.params, prepared.transformations, context, this.options.sealingKey);
+    } catch (error) {
+      this.logger.error(error instanceof SealingKeyMissingError ? error.message : `tool ${prepared.tool}: its parameters could not be stored as job data`, {
+        tool: prepared.tool,
+        callId: prepared.callId,
+      });
+      return { accepted: false, result: failedResult(prepared.callId, prepared.tool, configurationError(prepared.tool), prepared.transformations, performance.now() - started) };
+    }
+    const jobId = jobIdForCall(prepared.callId);
+    try {
+      const job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
+      if (job.data.tool !== data.tool) {
+        this.logger.warn(`call id ${JSON.stringify(prepared.callId)} was already used for tool ${job.data.tool}; the earlier job's result is returned`, { tool: prepared.tool, callId: prepared.callId, jobId });
+      }
+      return { accepted: true, jobId, callId: prepared.callId, tool: prepared.tool, job, transformations: prepared.transformations };
+    } catch (error) {
+      this.logger.error(`tool ${prepared.tool}: the job could not be enqueued`, { tool: prepared.tool, callId: prepared.callId, cause: describe(error) });
+      return { accepted: false, result: failedResult(prepared.callId, prepared.tool, infrastructureError(prepared.tool), prepared.transformations, performance.now() - started) };
+    }
+  }
+
+  /**
+   * Runs one call: in this process for in-process tools; otherwise as a job, waiting up to `waitMs` for its result,
+   * after which the result is a pending value that tells the model to ask `tool_job_status` later.
+   */
+  async execute(call: ToolCall, context: ExecutionContext = {}, options: { readonly waitMs?: number } = {}): Promise<ToolResult> {
+    const started = performance.now();
+    const name = typeof call?.name === 'string' ? call.name : '';
+    if (this.inProcess.has(name)) return this.executor.execute(call, context);
+    const enqueued = await this.enqueue(call, context);
+    if (!enqueued.accepted) return enqueued.result;
+    return this.waitForResult(enqueued, options.waitMs ?? this.waitMs, started);
+  }
+
+  /** Runs calls at once (enqueueing is cheap); results come back in call order. */
+  async executeAll(calls: readonly ToolCall[], context: ExecutionContext = {}, _options: ExecuteAllOptions = {}): Promise<ToolResult[]> {
+    return Promise.all(calls.map((call) => this.execute(call, context)));
+  }
+
+  /** Waits for an accepted job's result (deadline `waitMs`), as a ToolResult. */
+  async result(jobId: string, waitMs = this.waitMs): Promise<ToolResult | undefined> {
+    const job = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId);
+    if (!job) return undefined;
+    const { callId, tool, transformations } = job.data;
+    return this.waitForResult({ accepted: true, jobId, callId, tool, job, transformations }, waitMs, performance.now());
+  }
+
+  /** The dead-letter view: jobs that failed for good, with the error their model got. */
+  async failedJobs(start = 0, end = 99): Promise<FailedToolJob[]> {
+    const jobs = await this.queue.getFailed(start, end);
+    return jobs.map((job) => ({
+      jobId: String(job.id),
+      callId: job.data.callId,
+      tool: job.data.tool,
+      ...(job.data.context.sessionId !== undefined ? { sessionId: job.data.context.sessionId } : {}),
+      error: job.data.result && !job.data.result.ok ? job.data.result.error : infrastructureError(job.data.tool),
+      attemptsMade: job.attemptsMade,
+      ...(job.finishedOn !== undefined ? { failedAt: new Date(job.finishedOn) } : {}),
+    }));
+  }
+
+  async close(): Promise<void> {
+    await this.events?.close();
+    await this.queue.close();
+  }
+
+  private queueEvents(): QueueEvents {
+    this.events ??= new QueueEvents(this.queue.name, {
+      connection: this.options.connection,
+      ...(this.options.prefix !== undefined ? { prefix: this.options.prefix } : {}),
+    });
+    return this.events;
+  }
+
+  private async waitForResult(
+    enqueued: Extract<EnqueueResult, { accepted: true }>,
+    waitMs: number,
+    started: number,
+  ): Promise<ToolResult> {
+    const { job, jobId, callId, tool, transformations } = enqueued;
+    const elapsed = () => performance.now() - started;
+    if (waitMs === 0) return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
+    try {
+      const value = (await job.waitUntilFinished(this.queueEvents(), waitMs)) as ToolResult | string;
+      const result = typeof value === 'string' ? (JSON.parse(value) as ToolResult) : value;
+      return withTransformations(result, transformations, elapsed());
+    } catch (error) {
+      const current = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId).catch(() => undefined);
+      const state = current ? await current.getState().catch(() => 'unknown') : 'unknown';
+      if (state === 'completed' && current?.returnvalue) return withTransformations(current.returnvalue, transformations, elapsed());
+      if (state === 'failed' || current === undefined) {
+        const stored = current?.data.result;
+        if (stored && !stored.ok) return withTransformations(stored, transformations, elapsed());
+        this.logger.error(`tool ${tool}: job ${jobId} failed outside the handler`, { tool, callId, jobId, cause: current?.failedReason ?? describe(error) });
+        return failedResult(callId, tool, infrastructureError(tool), transformations, elapsed());
+      }
+      return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
+    }
+  }
+}
+
+/** A tool's `@Command({ queue })` options as BullMQ job options. */
+export function jobOptionsFor(definition: ToolDefinition): JobsOptions {
+  const queue = definition.options.queue;
+  const options: { -readonly [K in keyof JobsOptions]: JobsOptions[K] } = {};
+  if (queue?.attempts !== undefined) options.attempts = queue.attempts;
+  if (queue?.backoff !== undefined) options.backoff = { type: queue.backoff.type, delay: queue.backoff.delayMs };
+  else if ((queue?.attempts ?? 1) > 1) options.backoff = { type: 'exponential', delay: 1_000 };
+  if (queue?.priority !== undefined) options.priority = queue.priority;
+  return options;
+}
+
+function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return 'an unprintable error';
+  }
+}

@@ -1,0 +1,28 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/** A 32-byte key (AES-256), or any string, which is hashed to 32 bytes with SHA-256. */
+export type SealingKey = Uint8Array | string;
+
+const VERSION = 'v1';
+
+function keyBytes(key: SealingKey): Buffer {
+  if (typeof key === 'string') return createHash('sha256').update(key, 'utf8').digest();
+  if (key.byteLength !== 32) throw new RangeError(`A sealing key must be 32 bytes (AES-256); got ${key.byteLength}.`);
+  return Buffer.from(key);
+}
+
+/** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64url; tampering or a wrong key fails to open. */
+export function seal(plaintext: string, key: SealingKey): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyBytes(key), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+}
+
+export function open(sealed: string, key: SealingKey): string {
+  const [version, iv, tag, body] = sealed.split('.');
+  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined) throw new Error('The sealed values have an unknown format.');
+  const decipher = createDecipheriv('aes-256-gcm', keyBytes(key), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}
