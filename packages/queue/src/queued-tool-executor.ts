@@ -53,6 +53,11 @@ export interface FailedToolJob {
   readonly failedAt?: Date;
 }
 
+/** The one raw Redis command the executor needs beyond BullMQ's API (ioredis and node-redis both have it). */
+interface StreamReader {
+  xrevrange(key: string, end: string, start: string, count: 'COUNT', limit: number): Promise<Array<[string, string[]]>>;
+}
+
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { age: 24 * 3600, count: 10_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
@@ -66,7 +71,8 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = {
  */
 export class QueuedToolExecutor {
   readonly queue: Queue<ToolJobData, ToolResult>;
-  private events: QueueEvents | undefined;
+  private events: Promise<QueueEvents> | undefined;
+  private readonly waiters = new Map<string, Set<() => void>>();
   private readonly logger: Logger;
   private readonly waitMs: number;
   private readonly inProcess: Set<string>;
@@ -175,42 +181,72 @@ export class QueuedToolExecutor {
   }
 
   async close(): Promise<void> {
-    await this.events?.close();
+    const events = await this.events?.catch(() => undefined);
+    await events?.close();
     await this.queue.close();
   }
 
-  private queueEvents(): QueueEvents {
-    this.events ??= new QueueEvents(this.queue.name, {
-      connection: this.options.connection,
-      ...(this.options.prefix !== undefined ? { prefix: this.options.prefix } : {}),
-    });
+  /** One QueueEvents subscription for every waiting call (created on first use). */
+  private queueEvents(): Promise<QueueEvents> {
+    this.events ??= (async () => {
+      // Start reading the event stream where it stands now (not at '$' when the reader first blocks, which can be later):
+      // a job that finishes between here and a caller's own state check is then still seen.
+      const client = (await this.queue.backend.client) as unknown as StreamReader;
+      const [last] = await client.xrevrange(this.queue.keys.events!, '+', '-', 'COUNT', 1);
+      const events = new QueueEvents(this.queue.name, {
+        connection: this.options.connection,
+        lastEventId: last?.[0] ?? '0',
+        ...(this.options.prefix !== undefined ? { prefix: this.options.prefix } : {}),
+      });
+      events.on('completed', ({ jobId }) => this.settle(jobId));
+      events.on('failed', ({ jobId }) => this.settle(jobId));
+      events.on('error', (error) => this.logger.warn(`queue events: ${describe(error)}`, { queue: this.queue.name }));
+      await events.waitUntilReady();
+      return events;
+    })();
     return this.events;
   }
 
-  private async waitForResult(
-    enqueued: Extract<EnqueueResult, { accepted: true }>,
-    waitMs: number,
-    started: number,
-  ): Promise<ToolResult> {
+  private settle(jobId: string): void {
+    const waiting = this.waiters.get(jobId);
+    if (!waiting) return;
+    this.waiters.delete(jobId);
+    for (const wake of waiting) wake();
+  }
+
+  /** Resolves when the job has finished (completed or failed) or `waitMs` passed: `true` when finished. */
+  private async finished(job: Job<ToolJobData, ToolResult>, waitMs: number): Promise<boolean> {
+    await this.queueEvents();
+    const jobId = String(job.id);
+    let wake!: () => void;
+    const woken = new Promise<true>((resolve) => (wake = () => resolve(true)));
+    const waiting = this.waiters.get(jobId) ?? new Set();
+    waiting.add(wake);
+    this.waiters.set(jobId, waiting);
+    // The job may have finished before the subscription saw it: look once, after subscribing.
+    const state = await job.getState().catch(() => 'unknown');
+    if (state === 'completed' || state === 'failed' || state === 'unknown') wake();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+    const outcome = await Promise.race([woken, deadline]);
+    clearTimeout(timer);
+    const remaining = this.waiters.get(jobId);
+    remaining?.delete(wake);
+    if (remaining?.size === 0) this.waiters.delete(jobId);
+    return outcome;
+  }
+
+  private async waitForResult(enqueued: Extract<EnqueueResult, { accepted: true }>, waitMs: number, started: number): Promise<ToolResult> {
     const { job, jobId, callId, tool, transformations } = enqueued;
     const elapsed = () => performance.now() - started;
-    if (waitMs === 0) return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
-    try {
-      const value = (await job.waitUntilFinished(this.queueEvents(), waitMs)) as ToolResult | string;
-      const result = typeof value === 'string' ? (JSON.parse(value) as ToolResult) : value;
-      return withTransformations(result, transformations, elapsed());
-    } catch (error) {
-      const current = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId).catch(() => undefined);
-      const state = current ? await current.getState().catch(() => 'unknown') : 'unknown';
-      if (state === 'completed' && current?.returnvalue) return withTransformations(current.returnvalue, transformations, elapsed());
-      if (state === 'failed' || current === undefined) {
-        const stored = current?.data.result;
-        if (stored && !stored.ok) return withTransformations(stored, transformations, elapsed());
-        this.logger.error(`tool ${tool}: job ${jobId} failed outside the handler`, { tool, callId, jobId, cause: current?.failedReason ?? describe(error) });
-        return failedResult(callId, tool, infrastructureError(tool), transformations, elapsed());
-      }
-      return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
-    }
+    if (waitMs === 0 || !(await this.finished(job, waitMs))) return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
+    const current = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId).catch(() => undefined);
+    const state = current ? await current.getState().catch(() => 'unknown') : 'unknown';
+    if (state === 'completed' && current?.returnvalue) return withTransformations(current.returnvalue, transformations, elapsed());
+    const stored = current?.data.result;
+    if (stored && !stored.ok) return withTransformations(stored, transformations, elapsed());
+    this.logger.error(`tool ${tool}: job ${jobId} ended outside the handler (${state})`, { tool, callId, jobId, cause: current?.failedReason });
+    return failedResult(callId, tool, infrastructureError(tool), transformations, elapsed());
   }
 }
 
