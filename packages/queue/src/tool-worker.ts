@@ -8,7 +8,7 @@ import {
   type ToolErrorCode,
   type ToolResult,
 } from '@toolwright/core';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { contextForJob, restoreSensitive, type ToolJobData } from './job-data';
 import { DEFAULT_QUEUE_NAME, type QueueConnectionOptions } from './options';
 import { open } from './sealing';
@@ -57,7 +57,8 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new RangeError(`concurrency must be an integer >= 1; got ${String(options.concurrency)}.`);
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 30_000;
 
-  const processor = async (job: Job<ToolJobData, ToolResult>, _token?: string, signal?: AbortSignal): Promise<ToolResult> => {
+  let shuttingDown = false;
+  const processor = async (job: Job<ToolJobData, ToolResult>, token?: string, signal?: AbortSignal): Promise<ToolResult> => {
     const data = job.data;
     let params = data.params;
     if (data.sealed !== undefined) {
@@ -71,6 +72,11 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     const call: ToolCall = { id: data.callId, name: data.tool, arguments: params };
     const result = await executor.execute(call, contextForJob(data.context, String(job.id), signal));
     if (result.ok) return result;
+    if (shuttingDown && result.error.code === 'CANCELLED') {
+      // Cancelled by this worker's shutdown, not by the call: back to the queue for another worker, no attempt used.
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     const attempts = job.opts.attempts ?? 1;
     if (RETRIED_CODES.has(result.error.code) && job.attemptsMade + 1 < attempts) {
       logger.warn(`job ${String(job.id)} (${data.tool}) attempt ${job.attemptsMade + 1} of ${attempts} failed with ${result.error.code}; it will be retried`, {
@@ -112,8 +118,12 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
         clearTimeout(timer);
         if (!graceful) {
           logger.warn(`tool worker: in-flight jobs did not finish within ${shutdownTimeoutMs} ms; cancelling them (they return to the queue)`, { queue: worker.name });
+          shuttingDown = true;
           worker.cancelAllJobs('worker shutting down');
-          await worker.close(true);
+          const returned = await Promise.race([finished, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 5_000)))]);
+          clearTimeout(timer);
+          // A handler that ignores its AbortSignal: stop without it; its job's lock expires and another worker runs it.
+          if (!returned) await worker.close(true);
         }
       })();
       return closing;

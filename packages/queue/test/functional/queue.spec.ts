@@ -256,6 +256,27 @@ describe('faults', () => {
       await teardown();
     }
   });
+
+
+  it('a worker whose in-flight job outlasts the shutdown timeout returns it to the queue, and another worker runs it', async () => {
+    const { queued, queueName, context, workers, done, teardown } = await setup(1, { SHUTDOWN_MS: '300', CONCURRENCY: '1' });
+    try {
+      const running = queued.execute(call('returned-1', 'slow_task', { ms: 2_000 }), context);
+      await until(async () => (await client.llen(`${queueName}:started`)) === 1, 10_000, 'the job to start');
+      expect(await workers[0]!.stop()).toBe(0);
+      expect(await queued.queue.getJobState('returned-1')).toBe('waiting');
+      const second = await WorkerProcess.start({ REDIS_PORT: String(redis.port), QUEUE_NAME: queueName, SEALING_KEY });
+      try {
+        expect(await running).toMatchObject({ ok: true, value: { ms: 2_000, worker: second.pid } });
+        expect(await done()).toEqual(['returned-1']);
+        expect((await queued.queue.getJob('returned-1'))!.attemptsMade).toBe(1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await teardown();
+    }
+  });
 });
 
 describe('job data', () => {
