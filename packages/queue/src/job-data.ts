@@ -1,6 +1,6 @@
 import type { ExecutionContext, PersonaContext, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
 import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core';
-import { seal, type SealingKey } from './sealing';
+import { fingerprint, seal, type SealingKey } from './sealing';
 
 /** What a job holds in Redis: never the raw model text, never a sensitive value in clear. */
 export interface ToolJobData {
@@ -16,6 +16,11 @@ export interface ToolJobData {
   /** The serializable part of the trusted execution context. */
   readonly context: QueuedContext;
   readonly enqueuedAt: number;
+  /**
+   * What makes this call this call: tool, parameters (sensitive ones included) and session, hashed (HMAC with the
+   * sealing key when there is one). A job id that is reused by a different call is detected by it.
+   */
+  readonly fingerprint: string;
   /** Set by the worker when the job fails for good: the model-facing result (the dead-letter view reads it). */
   readonly result?: ToolResult;
 }
@@ -91,6 +96,7 @@ export function buildJobData(
     transformations: storedTransformations(transformations, sensitive),
     context: queuedContext(context),
     enqueuedAt: Date.now(),
+    fingerprint: fingerprint(JSON.stringify([definition.name, withoutContext, context.sessionId ?? null]), key),
   };
 }
 

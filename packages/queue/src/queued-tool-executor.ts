@@ -127,11 +127,16 @@ export class QueuedToolExecutor {
       });
       return { accepted: false, result: failedResult(prepared.callId, prepared.tool, configurationError(prepared.tool), prepared.transformations, performance.now() - started) };
     }
-    const jobId = jobIdForCall(prepared.callId);
     try {
-      const job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
-      if (job.data.tool !== data.tool) {
-        this.logger.warn(`call id ${JSON.stringify(prepared.callId)} was already used for tool ${job.data.tool}; the earlier job's result is returned`, { tool: prepared.tool, callId: prepared.callId, jobId });
+      let jobId = jobIdForCall(prepared.callId);
+      let job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
+      // BullMQ does not add a job whose id exists (and returns our data, not the stored one): read what is stored.
+      const stored = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId);
+      if (stored && stored.data.fingerprint !== data.fingerprint) {
+        // The id belongs to another call (another session, tool or arguments): this call runs as a job of its own,
+        // whose id is still stable, so its own repeats are recognised.
+        jobId = `${jobId}.${data.fingerprint.slice(0, 16)}`;
+        job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
       }
       return { accepted: true, jobId, callId: prepared.callId, tool: prepared.tool, job, transformations: prepared.transformations };
     } catch (error) {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** A 32-byte key (AES-256), or any string, which is hashed to 32 bytes with SHA-256. */
 export type SealingKey = Uint8Array | string;
@@ -25,4 +25,9 @@ export function open(sealed: string, key: SealingKey): string {
   const decipher = createDecipheriv('aes-256-gcm', keyBytes(key), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** SHA-256 of `text`, keyed (HMAC) when a key is given so a hash of a sensitive value cannot be guessed offline. */
+export function fingerprint(text: string, key: SealingKey | undefined): string {
+  return (key === undefined ? createHash('sha256') : createHmac('sha256', keyBytes(key))).update(text, 'utf8').digest('hex');
 }

@@ -150,6 +150,23 @@ describe('workers: results, exactly once, retries', () => {
     }
   });
 
+  it('runs a call id reused by another session or with other arguments as a call of its own', async () => {
+    const { queued, context, done, teardown } = await setup(1);
+    try {
+      const first = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), context);
+      const otherSession = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), { ...context, sessionId: 'session-2' });
+      const otherArguments = await queued.execute(call('call_0', 'add_numbers', { a: 5, b: 5 }), context);
+      const repeatOfOtherSession = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), { ...context, sessionId: 'session-2' });
+      expect(first).toMatchObject({ ok: true, value: { sum: 2, session: 'session-1', jobId: 'call_0' } });
+      expect(otherSession).toMatchObject({ ok: true, value: { sum: 2, session: 'session-2', jobId: expect.stringMatching(/^call_0\.[0-9a-f]{16}$/) } });
+      expect(otherArguments).toMatchObject({ ok: true, value: { sum: 10, session: 'session-1' } });
+      expect(repeatOfOtherSession).toEqual({ ...otherSession, durationMs: expect.any(Number) });
+      expect(await done()).toHaveLength(3);
+    } finally {
+      await teardown();
+    }
+  });
+
   it('retries a handler timeout per the tool policy, and never retries a handler error', async () => {
     const { queued, queueName, context, teardown } = await setup(1);
     try {
