@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import { ConsoleLogger, Injectable, Module, Scope } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Command, DefinitionError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, type ToolInvocationContext } from '@toolwright/core';
+import { InjectToolContext, NestLoggerAdapter, ToolwrightModule, type ToolExecutionContext } from '@toolwright/nestjs';
+
+class NoteParams {
+  @ToolParam({ description: 'The note' }) text!: string;
+}
+
+@Injectable()
+class NoteStore {
+  readonly notes: string[] = [];
+}
+
+@Injectable()
+class Clock {
+  now() {
+    return '2026-11-23T10:00:00Z';
+  }
+}
+
+@Injectable()
+class Audit {
+  constructor(private readonly clock: Clock) {}
+  stamp(text: string) {
+    return `${text}@${this.clock.now()}`;
+  }
+}
+
+@Injectable()
+@Command({ name: 'add_note', description: 'Adds a note', params: NoteParams })
+class AddNote {
+  constructor(private readonly store: NoteStore, private readonly audit: Audit) {}
+  execute(params: NoteParams) {
+    this.store.notes.push(this.audit.stamp(params.text));
+    return { count: this.store.notes.length };
+  }
+}
+
+class EmptyParams {}
+
+@Injectable({ scope: Scope.REQUEST })
+@Command({ name: 'whoami', description: 'The session of this call', params: EmptyParams })
+class WhoAmI {
+  constructor(@InjectToolContext() private readonly context: ToolExecutionContext, private readonly store: NoteStore) {}
+  async execute(_params: EmptyParams, invocation: ToolInvocationContext) {
+    const seenAtStart = this.context.sessionId;
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 5)));
+    return { session: this.context.sessionId, seenAtStart, invocationSession: invocation.context.sessionId, notes: this.store.notes.length };
+  }
+}
+
+async function app(providers: any[], options: Parameters<typeof ToolwrightModule.forRoot>[0] = { logger: silentLogger }) {
+  @Module({ providers })
+  class FeatureModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [ToolwrightModule.forRoot(options), FeatureModule] }).compile();
+  await moduleRef.init();
+  return moduleRef;
+}
+
+describe('ToolwrightModule', () => {
+  it('discovers @Command providers and runs Nest\'s singleton: the command writes to the store the app reads', async () => {
+    const moduleRef = await app([NoteStore, Clock, Audit, AddNote]);
+    const executor = moduleRef.get(PersonaToolExecutor);
+    expect(moduleRef.get(ToolRegistry).list().map((tool) => tool.name)).toEqual(['add_note']);
+    const result = await executor.execute({ id: 'c1', name: 'add_note', arguments: '{"text": "buy milk"}' }, { sessionId: 's1' });
+    expect(result).toMatchObject({ ok: true, value: { count: 1 } });
+    expect(moduleRef.get(NoteStore).notes).toEqual(['buy milk@2026-11-23T10:00:00Z']);
+    await executor.execute({ id: 'c2', name: 'add_note', arguments: '{"text": "call Bob"}' });
+    expect(moduleRef.get(NoteStore).notes).toHaveLength(2);
+    await moduleRef.close();
+  });
+
+  it('resolves a request-scoped command per call: 50 concurrent calls from different sessions each see only their own context', async () => {
+    const moduleRef = await app([NoteStore, WhoAmI]);
+    const executor = moduleRef.get(PersonaToolExecutor);
+    const results = await Promise.all(Array.from({ length: 50 }, (_, index) =>
+      executor.execute({ id: `c${index}`, name: 'whoami', arguments: '{}' }, { sessionId: `session-${index}` })));
+    expect(results.map((result) => result.ok && result.value)).toEqual(Array.from({ length: 50 }, (_, index) => ({
+      session: `session-${index}`, seenAtStart: `session-${index}`, invocationSession: `session-${index}`, notes: 0,
+    })));
+    await moduleRef.close();
+  });
+
+  it('fails at bootstrap when a command\'s provider is missing (a singleton: Nest\'s own message)', async () => {
+    await expect(app([NoteStore, AddNote])).rejects.toThrow(/Nest can't resolve dependencies of the AddNote \(NoteStore, \?\)/);
+  });
+
+  it('fails at bootstrap when a request-scoped command\'s provider is missing', async () => {
+    await expect(app([WhoAmI])).rejects.toThrow(/NoteStore/);
+  });
+
+  it('fails at bootstrap when two commands share a tool name', async () => {
+    @Injectable()
+    @Command({ name: 'add_note', description: 'Another note tool', params: NoteParams })
+    class AddNoteAgain {
+      execute() {
+        return 'again';
+      }
+    }
+    const failure = app([NoteStore, Clock, Audit, AddNote, AddNoteAgain]);
+    await expect(failure).rejects.toThrow(DefinitionError);
+    await expect(app([NoteStore, Clock, Audit, AddNote, AddNoteAgain])).rejects.toThrow(/a tool named "add_note" is already registered \(class AddNote\)/);
+  });
+
+  it('passes the details through to the Nest logger (captured output of a real ConsoleLogger)', () => {
+    const written: string[] = [];
+    const originalStdout = process.stdout.write;
+    const originalStderr = process.stderr.write;
+    const capture = ((chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    process.stdout.write = capture;
+    process.stderr.write = capture;
+    try {
+      const logger = new NestLoggerAdapter(new ConsoleLogger('Toolwright', { json: true, colors: false }));
+      logger.info('tool call add_note ok', { tool: 'add_note', callId: 'c1', durationMs: 1.5 });
+      logger.warn('security: dropped', { tool: 'whoami', key: 'session_id' });
+      logger.error('tool call failed: HANDLER_ERROR', { tool: 'x', cause: 'Error: boom' });
+    } finally {
+      process.stdout.write = originalStdout;
+      process.stderr.write = originalStderr;
+    }
+    const records = written.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toEqual([
+      expect.objectContaining({ level: 'log', context: 'Toolwright', message: 'tool call add_note ok' }),
+      expect.objectContaining({ level: 'log', context: 'Toolwright', message: { tool: 'add_note', callId: 'c1', durationMs: 1.5 } }),
+      expect.objectContaining({ level: 'warn', message: 'security: dropped' }),
+      expect.objectContaining({ level: 'warn', message: { tool: 'whoami', key: 'session_id' } }),
+      expect.objectContaining({ level: 'error', message: 'tool call failed: HANDLER_ERROR' }),
+      expect.objectContaining({ level: 'error', message: { tool: 'x', cause: 'Error: boom' } }),
+    ]);
+  });
+});
