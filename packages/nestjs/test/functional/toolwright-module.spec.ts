@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConsoleLogger, Injectable, Module, Scope } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Command, DefinitionError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, type ToolInvocationContext } from '@toolwright/core';
+import { Command, DefinitionError, PermissionDeniedError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, type ToolInvocationContext } from '@toolwright/core';
 import { InjectToolContext, NestLoggerAdapter, ToolwrightModule, type ToolExecutionContext } from '@toolwright/nestjs';
 
 class NoteParams {
@@ -80,6 +80,29 @@ describe('ToolwrightModule', () => {
     expect(results.map((result) => result.ok && result.value)).toEqual(Array.from({ length: 50 }, (_, index) => ({
       session: `session-${index}`, seenAtStart: `session-${index}`, invocationSession: `session-${index}`, notes: 0,
     })));
+    await moduleRef.close();
+  });
+
+  it('runs the per-call hook around each command with the instance Nest resolved (a guard can refuse the call)', async () => {
+    const seen: Array<{ command: unknown; params: unknown; session: unknown }> = [];
+    const moduleRef = await app([NoteStore, Clock, Audit, AddNote], {
+      logger: silentLogger,
+      interceptCall: async (call, next) => {
+        seen.push({ command: call.command, params: { ...(call.params as object) }, session: call.invocation.context.sessionId });
+        if (call.invocation.context.persona?.name === 'intruder') throw new PermissionDeniedError('This persona may not add notes.');
+        return { intercepted: await next() };
+      },
+    });
+    const executor = moduleRef.get(PersonaToolExecutor);
+    const allowed = await executor.execute({ id: 'c1', name: 'add_note', arguments: { text: 'hello' } }, { sessionId: 's1' });
+    expect(allowed).toMatchObject({ ok: true, value: { intercepted: { count: 1 } } });
+    const refused = await executor.execute({ id: 'c2', name: 'add_note', arguments: { text: 'nope' } }, { sessionId: 's2', persona: { name: 'intruder' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: 'This persona may not add notes.' } });
+    expect(moduleRef.get(NoteStore).notes).toHaveLength(1);
+    // Nest's singleton is the very instance that ran the call.
+    expect(seen.map((entry) => entry.command)).toEqual([moduleRef.get(AddNote), moduleRef.get(AddNote)]);
+    expect(seen[0]!.command).toBe(moduleRef.get(AddNote));
+    expect(seen.map((entry) => entry.session)).toEqual(['s1', 's2']);
     await moduleRef.close();
   });
 
