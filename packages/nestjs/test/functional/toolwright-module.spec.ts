@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConsoleLogger, Injectable, Module, Scope } from '@nestjs/common';
+import { ConsoleLogger, Inject, Injectable, Module, Scope } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Command, DefinitionError, PermissionDeniedError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, type ToolInvocationContext } from '@toolwright/core';
 import { InjectToolContext, NestLoggerAdapter, ToolwrightModule, type ToolExecutionContext } from '@toolwright/nestjs';
@@ -125,6 +125,62 @@ describe('ToolwrightModule', () => {
     const failure = app([NoteStore, Clock, Audit, AddNote, AddNoteAgain]);
     await expect(failure).rejects.toThrow(DefinitionError);
     await expect(app([NoteStore, Clock, Audit, AddNote, AddNoteAgain])).rejects.toThrow(/a tool named "add_note" is already registered \(class AddNote\)/);
+  });
+
+  it('takes its options from forRootAsync (an injected config provider): JSON-Schema tools join the discovered commands', async () => {
+    @Injectable()
+    class ToolConfig {
+      readonly greeting = 'hello';
+    }
+    @Module({ providers: [ToolConfig], exports: [ToolConfig] })
+    class ConfigModule {}
+    @Module({ providers: [NoteStore, Clock, Audit, AddNote] })
+    class FeatureModule {}
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ToolwrightModule.forRootAsync({
+          imports: [ConfigModule],
+          inject: [ToolConfig],
+          useFactory: (config: ToolConfig) => ({
+            logger: silentLogger,
+            jsonSchemaTools: [{
+              declaration: { name: 'greet', description: 'Greets someone', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+              handler: (params: { name: string }) => `${config.greeting} ${params.name}`,
+            }],
+          }),
+        }),
+        FeatureModule,
+      ],
+    }).compile();
+    await moduleRef.init();
+    expect(moduleRef.get(ToolRegistry).list().map((tool) => tool.name)).toEqual(['add_note', 'greet']);
+    expect(await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'greet', arguments: '{"name": "Ada"}' })).toMatchObject({ ok: true, value: 'hello Ada' });
+    await moduleRef.close();
+  });
+
+  it('refuses at bootstrap a command whose constructor parameters have no design:paramtypes (tsx/esbuild), unless @Inject names them', async () => {
+    class CompiledByEsbuild {
+      constructor(readonly store: NoteStore) {}
+      execute() {
+        return this.store.notes.length;
+      }
+    }
+    Injectable()(CompiledByEsbuild);
+    Command({ name: 'esbuild_notes', description: 'x', params: EmptyParams })(CompiledByEsbuild);
+    await expect(app([NoteStore, CompiledByEsbuild])).rejects.toThrow(/class CompiledByEsbuild: has 1 constructor parameter but no design:paramtypes.*@Inject\(Token\) for Nest/);
+
+    class ExplicitTokens {
+      constructor(readonly store: NoteStore) {}
+      execute() {
+        return this.store.notes.length;
+      }
+    }
+    Inject(NoteStore)(ExplicitTokens, undefined, 0);
+    Injectable()(ExplicitTokens);
+    Command({ name: 'explicit_notes', description: 'x', params: EmptyParams })(ExplicitTokens);
+    const moduleRef = await app([NoteStore, ExplicitTokens]);
+    expect(await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'explicit_notes', arguments: '{}' })).toMatchObject({ ok: true, value: 0 });
+    await moduleRef.close();
   });
 
   it('passes the details through to the Nest logger (captured output of a real ConsoleLogger)', () => {
