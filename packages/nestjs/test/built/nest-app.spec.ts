@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -168,6 +169,21 @@ describe('examples/nest-app over real HTTP', () => {
       await client.close();
     }
     expect(app.stdout()).toBe('');
+  });
+
+  it('keeps DNS-rebinding protection on the mounted MCP endpoint: a forged Host header is refused', async () => {
+    const status = await new Promise<number>((resolveStatus, reject) => {
+      const outgoing = request(`${app.base}/mcp`, {
+        method: 'POST',
+        headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      }, (response) => {
+        response.resume();
+        resolveStatus(response.statusCode ?? 0);
+      });
+      outgoing.on('error', reject);
+      outgoing.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+    });
+    expect(status).toBe(403);
   });
 });
 
