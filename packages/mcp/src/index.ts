@@ -25,6 +25,9 @@ export {
   type ServeMcpStdioOptions,
   type ServeMcpHttpOptions,
   type McpServerHandle,
+  createMcpHttpEndpoint,
+  type McpHttpEndpoint,
+  type McpHttpEndpointOptions,
 } from './server/serve-mcp';
 export { createRegistryMcpServer, type McpServerOptions, type McpSessionInfo, type RegistryMcpServer, type McpServerWiring } from './server/create-mcp-server';
 export { currentMcpRequest, type McpRequestContext } from './server/request-context';

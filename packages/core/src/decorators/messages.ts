@@ -18,6 +18,12 @@ function error(site: DefinitionSite, message: string, fix: string): DefinitionEr
 }
 
 export const definitionMessages = {
+  standardDecorator: (decorator: string, property: string) =>
+    new DefinitionError(
+      `@${decorator} on property "${property}" was applied as a standard (TC39) decorator: toolwright's decorators need TypeScript's experimental decorators, which record the property types.`,
+      { property, fix: 'set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig that compiles this class, and load "reflect-metadata" once at startup.' },
+    ),
+
   // ---- parameter types -------------------------------------------------------------------------------
   numberNeedsKind: (site: DefinitionSite) =>
     error(site, 'is a number, and a number can be an integer or a float.', "say `type: 'int'` or `type: 'float'` in the decorator options."),

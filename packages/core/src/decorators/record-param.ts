@@ -5,6 +5,7 @@ import { markToolwrightRules } from '../metadata/validator-metadata';
 import type { ParamMetadata } from '../metadata/types';
 import type { ObjectSchema } from '../types/schema';
 import { definitionMessages } from './messages';
+import { isStandardDecoratorContext } from './standard-decorators';
 import type { ClassThunk } from './param-options';
 import { resolveParamRecord, type PropertyResolution } from './resolve-param';
 import { applyPropertyDecorators, validationDecorators } from './validation/validation-plan';
@@ -30,6 +31,7 @@ export function recordParam(
   propertyKey: string | symbol,
   build: (target: Function, propertyName: string) => ParamMetadata,
 ): void {
+  if (isStandardDecoratorContext(propertyKey)) throw definitionMessages.standardDecorator(decorator, String(propertyKey.name));
   const targetName = typeof prototype === 'function' ? prototype.name : prototype.constructor.name;
   if (typeof propertyKey === 'symbol') throw definitionMessages.symbolProperty(decorator, targetName, String(propertyKey));
   if (typeof prototype === 'function') throw definitionMessages.staticProperty(decorator, targetName, propertyKey);

@@ -5,3 +5,5 @@ export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
 export { REDACTED, sensitivePaths, redactTransformations, redactValue } from './redaction';
+export { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
+export { checkCommandClass, constructorParameters, type CommandClassCheckOptions } from './command-construction';

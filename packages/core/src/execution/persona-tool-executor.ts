@@ -1,4 +1,4 @@
-import { container as rootContainer, inject, injectable, type DependencyContainer } from 'tsyringe';
+import { inject, injectable } from 'tsyringe';
 import { HandlerError } from '../errors/handler-error';
 import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
@@ -25,15 +25,20 @@ import { sanitizeArguments } from '../pipeline/sanitize';
 import { consoleLogger, type Logger } from './logger';
 import { redactTransformations, sensitivePaths } from './redaction';
 import { runWithTimeout } from './run-handler';
-import { EXECUTION_CONTEXT, EXECUTOR_OPTIONS, TOOL_INVOCATION } from './tokens';
+import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
+import { EXECUTOR_OPTIONS } from './tokens';
 import { TransformationStats } from './transformation-stats';
 
 export interface PersonaToolExecutorOptions {
   /** Default coercion policy; a command's `coercion` option and a parameter's `policy` override it. Default `'safe'`. */
   readonly policy?: CoercionPolicy;
   readonly logger?: Logger;
-  /** The container command classes are resolved from (a child per call). Default: tsyringe's root container. */
-  readonly container?: DependencyContainer;
+  /**
+   * Gets the instance that runs a `@Command` class for one call: `(commandClass, invocation) => instance | Promise`.
+   * Default: `tsyringeCommandResolver()` over tsyringe's root container (`tsyringeCommandResolver(myContainer)` for
+   * another one); `@toolwright/nestjs` resolves through Nest's container.
+   */
+  readonly resolveCommand?: CommandResolver;
   readonly limits?: Partial<PipelineLimits>;
   /** Handler timeout when the command sets none. Default 30,000 ms. */
   readonly timeoutMs?: number;
@@ -88,7 +93,7 @@ export class PersonaToolExecutor {
   readonly stats: TransformationStats;
   private readonly policy: CoercionPolicy;
   private readonly logger: Logger;
-  private readonly container: DependencyContainer;
+  private readonly resolveCommand: CommandResolver;
   private readonly limits: PipelineLimits;
   private readonly timeoutMs: number;
   private readonly slowCallMs: number;
@@ -100,7 +105,7 @@ export class PersonaToolExecutor {
   ) {
     this.policy = options.policy ?? 'safe';
     this.logger = options.logger ?? consoleLogger;
-    this.container = options.container ?? rootContainer;
+    this.resolveCommand = options.resolveCommand ?? tsyringeCommandResolver();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.slowCallMs = options.slowCallMs ?? DEFAULT_SLOW_CALL_MS;
@@ -268,11 +273,8 @@ export class PersonaToolExecutor {
     const value = await runWithTimeout((signal) => {
       const invocation: ToolInvocationContext = { callId: prepared.callId, tool: prepared.tool, context, signal, logger: this.logger };
       if (entry.implementation.kind === 'function') return entry.implementation.handler(prepared.params, invocation);
-      const child = this.container.createChildContainer();
-      child.register(EXECUTION_CONTEXT, { useValue: context });
-      child.register(TOOL_INVOCATION, { useValue: invocation });
-      const command = child.resolve(entry.implementation.command) as CommandHandler;
-      return command.execute(prepared.params, invocation);
+      const command = this.resolveCommand(entry.implementation.command, invocation);
+      return isPromiseLike(command) ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, invocation)) : command.execute(prepared.params, invocation);
     }, { tool: prepared.tool, timeoutMs, signal: context.signal });
     const elapsed = performance.now() - started;
     const slowCallMs = definition.options.slowCallMs ?? this.slowCallMs;
@@ -316,6 +318,10 @@ function repeats(issue: ValidationIssue, path: string): boolean {
   const contains = (outer: string, inner: string) => inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
   if (contains(path, issue.path)) return true;
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
+}
+
+function isPromiseLike(value: CommandHandler | Promise<CommandHandler>): value is Promise<CommandHandler> {
+  return typeof (value as { then?: unknown }).then === 'function';
 }
 
 function describeCause(cause: unknown): string | undefined {

@@ -21,3 +21,6 @@ export const DESIGN_PARAMTYPES = 'design:paramtypes';
  * rejects an instance of a class with no rule at all, so `{}` would fail for a parameterless tool. Never a parameter.
  */
 export const EMPTY_DTO_SENTINEL = '__toolwright_no_parameters__';
+
+/** tsyringe's `@inject(token)` records, own to a class: `{ [parameterIndex]: token | descriptor }` (tsyringe's own key). */
+export const TSYRINGE_INJECTION_TOKENS = 'injectionTokens';

@@ -1,4 +1,4 @@
-import { DESIGN_PARAMTYPES, DESIGN_TYPE } from './constants';
+import { DESIGN_PARAMTYPES, DESIGN_TYPE, TSYRINGE_INJECTION_TOKENS } from './constants';
 import { reflectMetadata } from './reflect-api';
 
 /**
@@ -15,4 +15,14 @@ export function getDesignType(prototype: object, propertyName: string): unknown 
  */
 export function getDesignParamTypes(prototype: object, methodName: string): readonly unknown[] | undefined {
   return reflectMetadata.getMetadata(DESIGN_PARAMTYPES, prototype, methodName) as readonly unknown[] | undefined;
+}
+
+/** TypeScript's `design:paramtypes` of a class's constructor, or `undefined` (no class decorator, or no emitDecoratorMetadata). */
+export function getConstructorParamTypes(target: Function): readonly unknown[] | undefined {
+  return reflectMetadata.getMetadata(DESIGN_PARAMTYPES, target) as readonly unknown[] | undefined;
+}
+
+/** tsyringe's `@inject(token)` entries on a class's own constructor, by parameter index. */
+export function getOwnInjectionTokens(target: Function): Readonly<Record<string, unknown>> {
+  return (reflectMetadata.getOwnMetadata(TSYRINGE_INJECTION_TOKENS, target) as Record<string, unknown> | undefined) ?? {};
 }

@@ -12,6 +12,8 @@ export interface CommandMetadata {
   /** The class the decorator was applied to (a subclass without its own `@Command` inherits this record). */
   readonly target: Function;
   readonly options: CommandOptions;
+  /** `'tc39'` when `@Command` ran as a standard (TC39) decorator: registration refuses the class with the fix. */
+  readonly decoratorSyntax?: 'tc39';
 }
 
 interface ParamMetadataBase {

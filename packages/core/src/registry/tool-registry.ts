@@ -1,3 +1,4 @@
+import { checkCommandClass, type CommandClassCheckOptions } from '../execution/command-construction';
 import { consoleLogger, type Logger } from '../execution/logger';
 import { buildCommandDefinition } from '../schema/build-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
@@ -26,6 +27,12 @@ export interface ToolRegistryOptions {
   readonly onDuplicate?: 'replace' | 'error';
   /** Where the duplicate warning goes; default `consoleLogger`. */
   readonly logger?: Logger;
+  /**
+   * How a command class is checked as a thing to construct when it is registered (TC39 decorators, constructor
+   * parameters without `design:paramtypes`). A container with its own explicit tokens (Nest's `@Inject`) says which
+   * parameters it covers.
+   */
+  readonly commandClassCheck?: CommandClassCheckOptions;
 }
 
 /** What changed, as a registry change listener receives it. */
@@ -49,11 +56,13 @@ export class ToolRegistry {
   private readonly listeners = new Set<ToolRegistryListener>();
   private readonly onDuplicate: 'replace' | 'error';
   private readonly logger: Logger;
+  private readonly commandClassCheck: CommandClassCheckOptions;
   private currentVersion = 0;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.onDuplicate = options.onDuplicate ?? 'replace';
     this.logger = options.logger ?? consoleLogger;
+    this.commandClassCheck = options.commandClassCheck ?? {};
   }
 
   /** A registry of the given `@Command` classes, built at the composition root. */
@@ -74,6 +83,7 @@ export class ToolRegistry {
 
   /** Registers a `@Command` class; its definition is built (and checked) now. */
   register(commandClass: Constructor): ToolDefinition {
+    if (typeof commandClass === 'function') checkCommandClass(commandClass, this.commandClassCheck);
     const definition = buildCommandDefinition(commandClass);
     return this.registerDefinition(definition, { kind: 'class', command: commandClass as Constructor<CommandHandler> });
   }

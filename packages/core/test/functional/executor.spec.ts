@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { container, inject, injectable } from 'tsyringe';
 import {
-  ArrayOf, Command, DateTime, EXECUTION_CONTEXT, EXECUTOR_OPTIONS, FromContext, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry,
+  ArrayOf, Command, DateTime, EXECUTION_CONTEXT, EXECUTOR_OPTIONS, FromContext, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, tsyringeCommandResolver,
   type ExecutionContext, type ToolInvocationContext,
 } from '@toolwright/core';
 import { RecordingLogger } from './recording-logger';
@@ -289,7 +289,7 @@ describe('PersonaToolExecutor: sessions and dependency injection', () => {
   it('resolves the executor from a tsyringe container and commands per call from a child container', async () => {
     const child = container.createChildContainer();
     child.registerInstance(ToolRegistry, ToolRegistry.from([WhoAmI], { logger: silentLogger }));
-    child.register(EXECUTOR_OPTIONS, { useValue: { logger: silentLogger, container: child } });
+    child.register(EXECUTOR_OPTIONS, { useValue: { logger: silentLogger, resolveCommand: tsyringeCommandResolver(child) } });
     const executor = child.resolve(PersonaToolExecutor);
     const results = await Promise.all(Array.from({ length: 20 }, (_, index) =>
       executor.execute({ id: `c${index}`, name: 'whoami', arguments: null }, { sessionId: `session-${index}` })));

@@ -117,6 +117,29 @@ async function serveStdio(registry: ToolRegistry, options: ServeMcpStdioOptions)
   return { transport: 'stdio', closed, sessionCount: () => (open ? 1 : 0), close };
 }
 
+/** Options of a Streamable HTTP endpoint mounted on another HTTP server (`host`, `port` and `path` are the host's). */
+export type McpHttpEndpointOptions = Omit<ServeMcpHttpOptions, 'transport' | 'host' | 'port' | 'path'>;
+
+/** The Streamable HTTP endpoint of `createMcpHttpEndpoint`: route every method of the MCP path to `handle`. */
+export interface McpHttpEndpoint {
+  /** Serves one request; `parsedBody` when a body parser already read it (express, Nest). */
+  handle(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void>;
+  /** Open sessions (stateless: requests in flight). */
+  sessionCount(): number;
+  /** Closes every session. */
+  close(): Promise<void>;
+}
+
+/**
+ * The same Streamable HTTP endpoint as `serveMcp({ transport: 'http' })` (sessions, DNS-rebinding protection with
+ * the loopback names at the port each request came in on plus `allowedHosts`/`allowedOrigins`, size cap, idle
+ * sweep), without a server of its own, for mounting on an existing HTTP server (Nest's adapter, express), so that
+ * server's middleware and guards apply.
+ */
+export function createMcpHttpEndpoint(registry: ToolRegistry, options: McpHttpEndpointOptions = {}): McpHttpEndpoint {
+  return new McpHttpServer(registry, { ...options, transport: 'http', host: '127.0.0.1' }, true).endpoint();
+}
+
 interface HttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly mcp: RegistryMcpServer;
@@ -147,6 +170,7 @@ class McpHttpServer {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly options: ServeMcpHttpOptions,
+    mounted = false,
   ) {
     this.logger = options.logger ?? consoleLogger;
     this.executor = defaultExecutor(registry, options, this.logger);
@@ -155,9 +179,25 @@ class McpHttpServer {
     if (!LOOPBACK_HOSTS.has(this.host) && (options.allowedHosts === undefined || options.allowedHosts.length === 0)) {
       throw new DefinitionError(serverMessages.nonLoopbackWithoutAllowedHosts(this.host), { target: 'serveMcp', property: 'allowedHosts' });
     }
+    this.mounted = mounted;
     this.http = createServer((request, response) => {
       void this.handle(request, response);
     });
+  }
+
+  private readonly mounted: boolean;
+  private configuredPort?: number;
+
+  /** The endpoint without its own server: another HTTP framework (Nest, express) routes requests to it. */
+  endpoint(): McpHttpEndpoint {
+    const idleMs = this.options.sessionIdleTimeoutMs ?? 30 * 60_000;
+    this.sweeper = setInterval(() => this.sweep(idleMs), Math.max(1_000, Math.min(idleMs / 2, 60_000)));
+    this.sweeper.unref();
+    return {
+      handle: (request, response, parsedBody) => this.handle(request, response, parsedBody),
+      sessionCount: () => (this.options.stateless ? this.inFlight : this.sessions.size),
+      close: () => this.close(),
+    };
   }
 
   async listen(): Promise<McpServerHandle> {
@@ -209,23 +249,32 @@ class McpHttpServer {
     };
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async handle(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
     try {
-      const path = (request.url ?? '/').split('?')[0];
-      if (path !== this.path) return reply(response, 404, serverMessages.notFound(this.path));
+      if (this.mounted) {
+        // Mounted: the host framework routed the request here; the Host check uses the port it came in on.
+        const port = request.socket.localPort;
+        if (port !== undefined && port !== this.configuredPort) {
+          this.configuredPort = port;
+          this.configureRebindingProtection(port);
+        }
+      } else {
+        const path = (request.url ?? '/').split('?')[0];
+        if (path !== this.path) return reply(response, 404, serverMessages.notFound(this.path));
+      }
       if (this.closing) return reply(response, 503, 'Server is shutting down');
-      if (this.options.stateless) return await this.handleStateless(request, response);
+      if (this.options.stateless) return await this.handleStateless(request, response, parsedBody);
       const sessionHeader = request.headers['mcp-session-id'];
       if (typeof sessionHeader === 'string') {
         const session = this.sessions.get(sessionHeader);
         if (!session) return reply(response, 404, serverMessages.sessionNotFound(), -32001);
         session.lastSeen = Date.now();
-        return await session.transport.handleRequest(request, response);
+        return await session.transport.handleRequest(request, response, parsedBody);
       }
       if (request.method !== 'POST') return reply(response, 400, serverMessages.sessionRequired());
       const maxSessions = this.options.maxSessions ?? 1_000;
       if (this.sessions.size >= maxSessions) return reply(response, 503, serverMessages.tooManySessions(maxSessions));
-      await this.openSession(request, response);
+      await this.openSession(request, response, parsedBody);
     } catch (error) {
       this.logger.error(serverMessages.transportError(error));
       if (!response.headersSent) reply(response, 500, 'Internal server error', -32603);
@@ -233,7 +282,7 @@ class McpHttpServer {
   }
 
   /** A POST without a session: a new server and transport; kept only if the request was a valid `initialize`. */
-  private async openSession(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async openSession(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
     let session: HttpSession | undefined;
     const transport = new StreamableHTTPServerTransport({
       ...this.transportOptions(),
@@ -255,13 +304,13 @@ class McpHttpServer {
       mcp.dispose();
     };
     await mcp.server.connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, parsedBody);
     const sessionId = transport.sessionId;
     // Not an initialize, a forged Host/Origin, a malformed body: nothing to keep.
     if (sessionId === undefined || this.sessions.get(sessionId) !== session) await mcp.server.close();
   }
 
-  private async handleStateless(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async handleStateless(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
       return reply(response, 405, serverMessages.methodNotAllowed(request.method ?? ''));
@@ -275,7 +324,7 @@ class McpHttpServer {
       void mcp.server.close();
     });
     await mcp.server.connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, parsedBody);
   }
 
   private async closeSession(sessionId: string, reason: string): Promise<void> {
@@ -297,10 +346,12 @@ class McpHttpServer {
     this.closing ??= (async () => {
       if (this.sweeper) clearInterval(this.sweeper);
       await Promise.all([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, 'server closed')));
-      await new Promise<void>((resolve) => {
-        this.http.close(() => resolve());
-        this.http.closeAllConnections();
-      });
+      if (!this.mounted || this.http.listening) {
+        await new Promise<void>((resolve) => {
+          this.http.close(() => resolve());
+          this.http.closeAllConnections();
+        });
+      }
       this.resolveClosed();
     })();
     return this.closing;

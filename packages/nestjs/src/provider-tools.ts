@@ -1,0 +1,75 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { ToolRegistry } from '@toolwright/core';
+import { getProvider, getProviders, type ParsedToolCall, type ProviderId, type ToolSet } from '@toolwright/providers';
+import * as anthropic from '@toolwright/providers/anthropic';
+import * as bedrock from '@toolwright/providers/bedrock';
+import * as cohere from '@toolwright/providers/cohere';
+import * as gemini from '@toolwright/providers/gemini';
+import * as hermes from '@toolwright/providers/hermes';
+import * as mcp from '@toolwright/providers/mcp';
+import * as mistral from '@toolwright/providers/mistral';
+import * as ollama from '@toolwright/providers/ollama';
+import * as openai from '@toolwright/providers/openai';
+import * as openaiResponses from '@toolwright/providers/openai-responses';
+
+type Parser = (payload: never, options: { toolSet: ToolSet<unknown> }) => ParsedToolCall[];
+
+const PARSERS: Readonly<Record<ProviderId, Parser>> = {
+  openai: openai.parseToolCalls as Parser,
+  'openai-responses': openaiResponses.parseToolCalls as Parser,
+  anthropic: anthropic.parseToolCalls as Parser,
+  gemini: gemini.parseToolCalls as Parser,
+  mistral: mistral.parseToolCalls as Parser,
+  ollama: ollama.parseToolCalls as Parser,
+  bedrock: bedrock.parseToolCalls as Parser,
+  cohere: cohere.parseToolCalls as Parser,
+  mcp: mcp.parseToolCalls as Parser,
+  hermes: hermes.parseToolCalls as Parser,
+};
+
+/**
+ * The registry in each provider's format, for controllers: the tool definitions to send (`GET /tools?provider=openai`)
+ * and provider-shaped calls turned into `ToolCall`s with names decoded against the same tool set. One tool set per
+ * provider, rebuilt when the registry changes.
+ */
+@Injectable()
+export class ProviderTools {
+  private readonly toolSets = new Map<ProviderId, { readonly version: number; readonly toolSet: ToolSet<unknown> }>();
+
+  constructor(private readonly registry: ToolRegistry) {}
+
+  /** Every provider id (`openai`, `anthropic`, ...). */
+  providers(): readonly ProviderId[] {
+    return getProviders().map((descriptor) => descriptor.id);
+  }
+
+  /** The provider id, or a 400 naming the valid ones (for a query parameter a client sent). */
+  providerFrom(value: unknown): ProviderId {
+    if (typeof value === 'string' && Object.hasOwn(PARSERS, value)) return value as ProviderId;
+    throw new BadRequestException(`Unknown provider ${JSON.stringify(value)}; use one of: ${this.providers().join(', ')}.`);
+  }
+
+  toolSet(provider: ProviderId): ToolSet<unknown> {
+    const cached = this.toolSets.get(provider);
+    if (cached !== undefined && cached.version === this.registry.version) return cached.toolSet;
+    const toolSet = getProvider(provider).createToolSet(this.registry);
+    this.toolSets.set(provider, { version: this.registry.version, toolSet });
+    return toolSet;
+  }
+
+  /** The tool definitions for a provider, as its API takes them. */
+  definitions(provider: ProviderId): unknown[] {
+    return this.toolSet(provider).tools;
+  }
+
+  /**
+   * The calls in a provider-shaped payload (an OpenAI `tool_calls` array or message, an Anthropic content array, ...;
+   * Hermes: the text) as `ToolCall`s for `executor.execute`. Nothing is validated here: the executor does that.
+   */
+  parseCalls(provider: ProviderId, payload: unknown): ParsedToolCall[] {
+    if (provider === 'hermes' ? typeof payload !== 'string' : typeof payload !== 'object' || payload === null) {
+      throw new BadRequestException(`The ${provider} tool calls must be ${provider === 'hermes' ? 'a string' : 'an object or an array'}.`);
+    }
+    return PARSERS[provider](payload as never, { toolSet: this.toolSet(provider) });
+  }
+}
