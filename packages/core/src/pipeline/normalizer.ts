@@ -214,7 +214,7 @@ function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy, constraint
     for (let index = 0; index < array.length; index++) {
       const item = array[index];
       const normalized = itemNormalizer(item, `${path}[${index}]`, state);
-      output[index] = normalized === INVALID ? item : normalized;
+      output[index] = normalized === INVALID ? keptAsSent(item) : normalized;
     }
     return output;
   };
@@ -330,7 +330,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         return;
       }
       const normalized = property.normalize(raw, childPath, state);
-      output[name] = normalized === INVALID ? raw : normalized;
+      output[name] = normalized === INVALID ? keptAsSent(raw) : normalized;
     };
     for (const key of Object.keys(object)) {
       const raw = object[key];
@@ -394,6 +394,11 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     }
     return output;
   };
+}
+
+/** A refused value as it stays in the output (the call fails; validation on the reference path still reads it). */
+function keptAsSent(raw: unknown): unknown {
+  return isUnsafeIntegerLiteral(raw) ? raw.text : raw;
 }
 
 /** Assigns a model-chosen key as an own data property (a `__proto__` key never reaches the prototype setter). */

@@ -335,6 +335,17 @@ class Reader {
       this.position++;
       return true;
     }
+    if (first && code === Code.Comma) {
+      // `{,}` and `[,]`: a trailing comma in an empty container.
+      this.position++;
+      this.skipBlank();
+      if (text.charCodeAt(this.position) === closer) {
+        this.repairs.add('trailing-commas');
+        this.position++;
+        return true;
+      }
+      this.fail('expected a value after "," but found another ","');
+    }
     if (frame.kind === 'array') return false;
     let key: string;
     if (code === Code.DoubleQuote || code === Code.Quote) key = this.readString(code, { key: true, closer: Code.CloseBrace }, frame.path);
@@ -444,7 +455,7 @@ class Reader {
     this.position = index;
     const literal = text.slice(start, index);
     const number = Number(literal);
-    if (integral && integerDigits > 15 && !Number.isSafeInteger(number)) return new UnsafeIntegerLiteral(literal);
+    if (integral && integerDigits > 15 && !Number.isSafeInteger(number) && BigInt(literal) !== BigInt(number)) return new UnsafeIntegerLiteral(literal);
     return number;
   }
 
