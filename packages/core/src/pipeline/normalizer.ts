@@ -238,7 +238,7 @@ function depthOf(path: string): number {
 function parseEmbedded(text: string, path: string, state: NormalizeState): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
   const read = readEmbeddedValue(text, state.options.limits, path, depthOf(path));
   if (!read.ok) return read;
-  state.transformations.push(...read.records);
+  for (const record of read.records) state.transformations.push(record);
   return { ok: true, value: read.value };
 }
 

@@ -23,6 +23,8 @@ const MAX_ENCODING_LEVELS = 3;
 /** Fences inside fences are unwrapped this many levels deep, no more. */
 const MAX_FENCE_LEVELS = 2;
 const FENCE = '```';
+/** Texts longer than this get their nesting counted before JSON.parse sees them. */
+const DEPTH_SCAN_THRESHOLD = 4096;
 const TOOL_CALL_OPEN = '<tool_call>';
 const TOOL_CALL_CLOSE = '</tool_call>';
 
@@ -108,6 +110,8 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
   // Valid JSON is the common case: V8's JSON.parse is iterative (any depth is safe) and the sanitize walk enforces
   // the depth limit on its result. One linear look at the text tells whether JSON.parse lost anything (a key given
   // twice, an integer beyond 2^53); only then does the reader read it again, exactly.
+  // V8's JSON.parse spends about 2 s on a megabyte of open brackets: count the nesting first (linear, stops early).
+  if (trimmed.length > DEPTH_SCAN_THRESHOLD && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth) throw tooDeep(limits);
   let parsed: unknown;
   let parsedOk = false;
   try {
@@ -152,7 +156,7 @@ function tooDeep(limits: PipelineLimits): InvalidArgumentsError {
 
 function read(text: string, run: ParseRun) {
   const document = readJsonLike(text, { maxDepth: run.limits.maxDepth, maxArrayItems: run.limits.maxArrayItems });
-  run.transformations.push(...document.records);
+  for (const record of document.records) run.transformations.push(record);
   return document;
 }
 
@@ -181,13 +185,13 @@ function fromProse(text: string, run: ParseRun, level: number, fenceLevel: numbe
   if (scan.maxDepth > run.limits.maxDepth) throw tooDeep(run.limits);
   const spans = scan.topLevelSpans;
   if (run.policy === 'lenient') {
-    const embedded = findEmbeddedObject(text, spans);
+    const embedded = scan.spanCount > spans.length ? undefined : findEmbeddedObject(text, spans);
     if (embedded !== undefined) {
       run.transformations.push({ path: '', rule: 'object-in-prose', from: text, to: embedded });
       return parseText(embedded, run, level, fenceLevel);
     }
   }
-  throw new MalformedArgumentsError(spans.length === 0 ? messages.notAnObject(describeReceived(text)) : messages.objectInProse(describeReceived(text)));
+  throw new MalformedArgumentsError(scan.spanCount === 0 ? messages.notAnObject(describeReceived(text)) : messages.objectInProse(describeReceived(text)));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

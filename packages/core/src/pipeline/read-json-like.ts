@@ -132,6 +132,8 @@ interface ArrayFrame {
 type Frame = ObjectFrame | ArrayFrame;
 
 const NO_CLOSER = -1;
+/** Per-key records (duplicates, dropped keys) kept per document; the rest are counted in one summary record. */
+const MAX_RECORDS = 100;
 
 function isBlank(code: number): boolean {
   return code === Code.Space || code === Code.LineFeed || code === Code.CarriageReturn || code === Code.Tab;
@@ -180,6 +182,7 @@ class Reader {
   private readonly basePath: string;
   private readonly depthOffset: number;
   private stringValues = 0;
+  private unrecorded = 0;
   private innerQuotes = 0;
 
   constructor(private readonly text: string, private readonly options: ReadOptions) {
@@ -216,6 +219,7 @@ class Reader {
       break;
     }
     if (this.innerQuotes > 0 && this.stringValues > 1) throw new MalformedArgumentsError(readerMessages.ambiguousQuotes());
+    if (this.unrecorded > 0) this.records.push({ path: this.basePath, rule: 'more-key-records', from: this.unrecorded, to: undefined });
     const repairs = REPAIR_RULES.filter((rule) => this.repairs.has(rule));
     return { values, repairs, records: this.records, textOutside };
   }
@@ -269,8 +273,8 @@ class Reader {
         this.skipBlank();
         const code = text.charCodeAt(this.position);
         const top = stack[stack.length - 1];
-        const path = top === undefined ? this.basePath : top.kind === 'object' ? joinPath(top.path, top.key) : joinPath(top.path, top.value.length);
         if (code === Code.OpenBrace || code === Code.OpenBracket || code === Code.OpenParen) {
+          const path = this.pathIn(top);
           if (stack.length + 1 + this.depthOffset > options.maxDepth) {
             const message = messages.tooDeep(options.maxDepth);
             throw new InvalidArgumentsError(message, { issues: [{ path, rule: 'max-depth', expected: `at most ${options.maxDepth} levels of nesting`, message }] });
@@ -290,7 +294,7 @@ class Reader {
           }
           continue;
         }
-        value = this.readScalar(top, path);
+        value = this.readScalar(top);
         pending = true;
       }
       const top = stack[stack.length - 1];
@@ -348,7 +352,7 @@ class Reader {
     }
     if (frame.kind === 'array') return false;
     let key: string;
-    if (code === Code.DoubleQuote || code === Code.Quote) key = this.readString(code, { key: true, closer: Code.CloseBrace }, frame.path);
+    if (code === Code.DoubleQuote || code === Code.Quote) key = this.readString(code, true, Code.CloseBrace, frame);
     else if (isWordStart(code)) {
       const start = this.position;
       while (this.position < text.length && isWordPart(text.charCodeAt(this.position))) this.position++;
@@ -373,27 +377,38 @@ class Reader {
       return;
     }
     const { key } = frame;
-    const path = joinPath(frame.path, key);
     if (frame.dropped) {
-      this.records.push({ path, rule: 'dropped-dangerous-key', from: key, to: undefined });
+      this.record(joinPath(frame.path, key), 'dropped-dangerous-key', key);
       return;
     }
     const object = frame.value;
     if (Object.prototype.hasOwnProperty.call(object, key)) {
-      if (!deepEqual(object[key], value)) throw new MalformedArgumentsError(readerMessages.duplicateKey(path, object[key], value));
-      this.records.push({ path, rule: 'duplicate-key', from: key, to: undefined });
+      const existing = object[key];
+      if (existing !== value && !deepEqual(existing, value)) throw new MalformedArgumentsError(readerMessages.duplicateKey(joinPath(frame.path, key), existing, value));
+      this.record(joinPath(frame.path, key), 'duplicate-key', key);
       return;
     }
     object[key] = value;
   }
 
-  private readScalar(top: Frame | undefined, path: string): unknown {
+  /** The path of the value being read in `top` (computed only when needed: records, messages, new containers). */
+  private pathIn(top: Frame | undefined): string {
+    return top === undefined ? this.basePath : top.kind === 'object' ? joinPath(top.path, top.key) : joinPath(top.path, top.value.length);
+  }
+
+  /** One per-key record; past {@link MAX_RECORDS}, one summary for the rest. */
+  private record(path: string, rule: string, key: string): void {
+    if (this.records.length < MAX_RECORDS) this.records.push({ path, rule, from: key, to: undefined });
+    else this.unrecorded++;
+  }
+
+  private readScalar(top: Frame | undefined): unknown {
     const { text } = this;
     if (this.position >= text.length) throw new MalformedArgumentsError(messages.truncated());
     const code = text.charCodeAt(this.position);
     if (code === Code.DoubleQuote || code === Code.Quote) {
       const closer = top === undefined ? NO_CLOSER : top.kind === 'object' ? Code.CloseBrace : top.closer;
-      const value = this.readString(code, { key: false, closer }, path);
+      const value = this.readString(code, false, closer, top);
       this.stringValues++;
       return value;
     }
@@ -455,7 +470,7 @@ class Reader {
     this.position = index;
     const literal = text.slice(start, index);
     const number = Number(literal);
-    if (integral && integerDigits > 15 && !Number.isSafeInteger(number) && BigInt(literal) !== BigInt(number)) return new UnsafeIntegerLiteral(literal);
+    if (integral && integerDigits > 15 && (!Number.isFinite(number) || (!Number.isSafeInteger(number) && BigInt(literal) !== BigInt(number)))) return new UnsafeIntegerLiteral(literal);
     return number;
   }
 
@@ -465,34 +480,50 @@ class Reader {
     return index;
   }
 
+  /** Set by {@link continuesAfter}: the next non-blank character after a quote, and where it is. */
+  private afterCode = -1;
+  private afterAt = 0;
+
   /**
    * Whether the text after a quote at `index` can follow a string there: `:` after a key; `,` or the container's
    * closing bracket (or the end of the text at the top) after a value; a comment.
    */
-  private continuesAfter(index: number, context: { key: boolean; closer: number }): { ok: boolean; next: number; at: number } {
+  private continuesAfter(index: number, closer: number): boolean {
     const { text } = this;
     let at = index;
     while (at < text.length && isBlank(text.charCodeAt(at))) at++;
-    if (at >= text.length) return { ok: context.closer === NO_CLOSER, next: -1, at };
+    this.afterAt = at;
+    if (at >= text.length) {
+      this.afterCode = -1;
+      return closer === NO_CLOSER;
+    }
     const next = text.charCodeAt(at);
-    if (context.key) return { ok: next === Code.Colon, next, at };
-    if (next === Code.Comma || next === context.closer) return { ok: true, next, at };
+    this.afterCode = next;
+    if (next === Code.Comma || next === closer) return true;
     if (next === Code.Slash) {
       const after = text.charCodeAt(at + 1);
-      if (after === Code.Slash || after === Code.Star) return { ok: true, next, at };
+      return after === Code.Slash || after === Code.Star;
     }
-    return { ok: false, next, at };
+    return false;
   }
 
-  private readString(quote: number, context: { key: boolean; closer: number }, path: string): string {
+  /** Set by {@link readEscape}: where the escape ends, and its decoded text (`undefined`: the backslash is literal). */
+  private escapeEnd = 0;
+  private escapeDecoded: string | undefined;
+
+  /**
+   * A string at the current position. `top` is the container it sits in (for paths in messages). Inner quotes,
+   * escapes and control characters follow the rules in the class comment.
+   */
+  private readString(quote: number, key: boolean, closer: number, top: Frame | undefined): string {
     const { text } = this;
     const length = text.length;
-    const triple = !context.key && text.charCodeAt(this.position + 1) === quote && text.charCodeAt(this.position + 2) === quote;
+    const triple = !key && text.charCodeAt(this.position + 1) === quote && text.charCodeAt(this.position + 2) === quote;
     if (quote === Code.Quote) this.repairs.add('single-quotes');
     const python = quote === Code.Quote || triple;
     let index = this.position + (triple ? 3 : 1);
     if (triple) this.repairs.add('triple-quotes');
-    let output = '';
+    const parts: string[] = [];
     let chunkStart = index;
     let escapes = '';
     let literals = '';
@@ -505,29 +536,23 @@ class Reader {
       if (code === quote) {
         if (triple) {
           if (text.charCodeAt(index + 1) === quote && text.charCodeAt(index + 2) === quote) {
-            output += text.slice(chunkStart, index);
+            parts.push(text.slice(chunkStart, index));
             this.position = index + 3;
             break;
           }
           index++;
           continue;
         }
-        if (context.key) {
-          output += text.slice(chunkStart, index);
-          this.position = index + 1;
-          break;
-        }
-        const after = this.continuesAfter(index + 1, context);
-        if (after.ok) {
-          output += text.slice(chunkStart, index);
+        if (key || this.continuesAfter(index + 1, closer)) {
+          parts.push(text.slice(chunkStart, index));
           this.position = index + 1;
           break;
         }
         // Not a place a string can end: the quote is part of the text, unless what follows is structure, or
         // another quote after a gap (the shape of a missing comma), which leaves the reading open.
-        if (isStructural(after.next) || (after.next === quote && after.at !== index + 1)) {
+        if (isStructural(this.afterCode) || (this.afterCode === quote && this.afterAt !== index + 1)) {
           this.position = index;
-          throw new MalformedArgumentsError(readerMessages.unreadableQuote(path));
+          throw new MalformedArgumentsError(readerMessages.unreadableQuote(this.stringPath(key, top)));
         }
         this.innerQuotes++;
         this.repairs.add('inner-quotes');
@@ -535,69 +560,102 @@ class Reader {
         continue;
       }
       if (code === Code.Backslash) {
-        const escape = this.readEscape(index, python, path);
-        if (escape.decoded !== undefined) {
-          output += text.slice(chunkStart, index) + escape.decoded;
-          if (escapes === '') escapes = text.slice(index, escape.end);
+        this.readEscape(index, python, key, top);
+        const end = this.escapeEnd;
+        if (this.escapeDecoded !== undefined) {
+          if (index > chunkStart) parts.push(text.slice(chunkStart, index));
+          parts.push(this.escapeDecoded);
+          if (escapes === '') escapes = text.slice(index, end);
         } else {
           // Kept as written: a backslash before a character that is not an escape.
-          if (literals === '') literals = text.slice(index, escape.end);
-          this.repairs.add('invalid-escapes');
-          output += text.slice(chunkStart, escape.end);
+          if (literals === '') {
+            literals = text.slice(index, end);
+            this.repairs.add('invalid-escapes');
+          }
+          index = end;
+          if (escapes !== '') throw new MalformedArgumentsError(readerMessages.mixedEscapes(this.stringPath(key, top), escapes, literals));
+          continue;
         }
-        if (escapes !== '' && literals !== '') throw new MalformedArgumentsError(readerMessages.mixedEscapes(path, escapes, literals));
-        index = escape.end;
+        if (literals !== '') throw new MalformedArgumentsError(readerMessages.mixedEscapes(this.stringPath(key, top), escapes, literals));
+        index = end;
         chunkStart = index;
         continue;
       }
       if (code < 0x20) this.repairs.add('raw-control-characters');
       index++;
     }
-    return output;
+    return parts.length === 1 ? parts[0]! : parts.join('');
   }
 
-  /** The escape at `index` (a backslash): its decoded text, or `undefined` when the backslash is literal. */
-  private readEscape(index: number, python: boolean, path: string): { decoded?: string; end: number } {
+  private stringPath(key: boolean, top: Frame | undefined): string {
+    return key ? (top?.path ?? this.basePath) : this.pathIn(top);
+  }
+
+  /** Whether `count` hex digits start at `from`. */
+  private hexAt(from: number, count: number): boolean {
+    for (let offset = 0; offset < count; offset++) if (!isHex(this.text.charCodeAt(from + offset))) return false;
+    return true;
+  }
+
+  /** Reads the escape at `index` (a backslash) into {@link escapeEnd} and {@link escapeDecoded}. */
+  private readEscape(index: number, python: boolean, key: boolean, top: Frame | undefined): void {
     const { text } = this;
     if (index + 1 >= text.length) {
       this.position = text.length;
       throw new MalformedArgumentsError(messages.truncated());
     }
     const letter = text[index + 1]!;
-    const hexRun = (from: number, count: number): number | undefined => {
-      for (let offset = 0; offset < count; offset++) if (!isHex(text.charCodeAt(from + offset))) return undefined;
-      return parseInt(text.slice(from, from + count), 16);
-    };
+    this.escapeEnd = index + 2;
+    this.escapeDecoded = undefined;
     if (!python) {
       const simple = JSON_ESCAPES[letter];
-      if (simple !== undefined) return { decoded: simple, end: index + 2 };
-      if (letter === 'u') {
-        const code = hexRun(index + 2, 4);
-        return code === undefined ? { end: index + 2 } : { decoded: String.fromCharCode(code), end: index + 6 };
+      if (simple !== undefined) {
+        this.escapeDecoded = simple;
+        return;
       }
-      const ambiguous = letter === "'" || letter === 'a' || letter === 'v' || letter === '\n' || letter === '\r' || (letter >= '0' && letter <= '7')
-        || (letter === 'x' && hexRun(index + 2, 2) !== undefined) || (letter === 'U' && hexRun(index + 2, 8) !== undefined)
+      if (letter === 'u') {
+        if (this.hexAt(index + 2, 4)) {
+          this.escapeDecoded = String.fromCharCode(parseInt(text.slice(index + 2, index + 6), 16));
+          this.escapeEnd = index + 6;
+        }
+        return;
+      }
+      const ambiguous = letter === "'" || letter === '\n' || letter === '\r' || (letter >= '0' && letter <= '7')
+        || (letter === 'x' && this.hexAt(index + 2, 2)) || (letter === 'U' && this.hexAt(index + 2, 8))
         || (letter === 'N' && text[index + 2] === '{');
-      if (ambiguous) throw new MalformedArgumentsError(readerMessages.ambiguousEscape(path, JSON.stringify(text.slice(index, index + 2))));
-      return { end: index + 2 };
+      if (ambiguous) throw new MalformedArgumentsError(readerMessages.ambiguousEscape(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2))));
+      return;
     }
     const simple = PYTHON_ESCAPES[letter];
-    if (simple !== undefined) return { decoded: simple, end: index + 2 };
-    if (letter === '\n') return { decoded: '', end: index + 2 };
-    if (letter === '\r') return { decoded: '', end: text[index + 2] === '\n' ? index + 3 : index + 2 };
+    if (simple !== undefined) {
+      this.escapeDecoded = simple;
+      return;
+    }
+    if (letter === '\n') {
+      this.escapeDecoded = '';
+      return;
+    }
+    if (letter === '\r') {
+      this.escapeDecoded = '';
+      if (text[index + 2] === '\n') this.escapeEnd = index + 3;
+      return;
+    }
     if (letter === 'x' || letter === 'u' || letter === 'U') {
       const count = letter === 'x' ? 2 : letter === 'u' ? 4 : 8;
-      const code = hexRun(index + 2, count);
-      if (code === undefined || code > 0x10ffff) throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(path, JSON.stringify(text.slice(index, index + 2 + count))));
-      return { decoded: String.fromCodePoint(code), end: index + 2 + count };
+      const code = this.hexAt(index + 2, count) ? parseInt(text.slice(index + 2, index + 2 + count), 16) : Infinity;
+      if (code > 0x10ffff) throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2 + count))));
+      this.escapeDecoded = String.fromCodePoint(code);
+      this.escapeEnd = index + 2 + count;
+      return;
     }
     if (letter >= '0' && letter <= '7') {
       let end = index + 2;
-      while (end < index + 4 && text[end]! >= '0' && text[end]! <= '7') end++;
-      return { decoded: String.fromCharCode(parseInt(text.slice(index + 1, end), 8)), end };
+      while (end < index + 4 && end < text.length && text[end]! >= '0' && text[end]! <= '7') end++;
+      this.escapeDecoded = String.fromCharCode(parseInt(text.slice(index + 1, end), 8));
+      this.escapeEnd = end;
+      return;
     }
-    if (letter === 'N') throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(path, '\\N{...}'));
+    if (letter === 'N') throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(this.stringPath(key, top), '\\N{...}'));
     // Python keeps an unknown escape as written: '\d' is a backslash and a d.
-    return { end: index + 2 };
   }
 }
