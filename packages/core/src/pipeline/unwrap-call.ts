@@ -85,17 +85,18 @@ export function unwrapCall(value: Record<string, unknown>, target: CallTarget, p
   if (envelope === undefined) return undefined;
   // The tool takes a parameter under the arguments key: these are its own arguments.
   if (target.declares(envelope.argumentsKey)) return undefined;
+  // From here on the arguments key is not a parameter: left in place it would be dropped, and the handler would run
+  // without the arguments the model sent. So the envelope is unwrapped, or the call refused; never passed on.
   const declared = envelope.keys.filter((key) => target.declares(key));
   const namesThis = target.names(envelope.name);
-  if (!namesThis) {
-    if (declared.length > 0) return undefined;
+  if (!namesThis && declared.length === 0) {
     throw new MalformedArgumentsError(
       `The arguments hold a whole call of "${clip(envelope.name)}" ({"name": ..., "${envelope.argumentsKey}": ...}), not the arguments of "${target.tool}"; call "${clip(envelope.name)}" directly, or send only the arguments object of "${target.tool}".`,
     );
   }
   if (declared.length > 0) {
     throw new MalformedArgumentsError(
-      `The arguments look like a whole call of "${target.tool}" ({"name": ..., "${envelope.argumentsKey}": ...}), but "${target.tool}" also has a parameter ${declared.map((key) => `"${key}"`).join(', ')}; send only the arguments object.`,
+      `The arguments look like a whole tool call ({"name": ..., "${envelope.argumentsKey}": ...}), but "${target.tool}" has no parameter "${envelope.argumentsKey}" and does have ${declared.map((key) => `"${key}"`).join(', ')}; send only the arguments object of "${target.tool}", with every parameter at the top level.`,
     );
   }
   if (policy === 'strict') {
