@@ -123,6 +123,10 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
   if (parsedOk) {
     if (!mayLoseInformation(trimmed, parsed)) return fromParsedValue(parsed, trimmed, run, level, fenceLevel);
     const document = read(trimmed, run);
+    const duplicate = document.records.find((record) => record.rule === 'duplicate-key');
+    if (policy === 'strict' && duplicate !== undefined) {
+      throw new MalformedArgumentsError(`The arguments give "${duplicate.path}" more than once; send each key once.`);
+    }
     return fromParsedValue(document.values[0]!.value, trimmed, run, level, fenceLevel);
   }
   if (policy === 'strict') {

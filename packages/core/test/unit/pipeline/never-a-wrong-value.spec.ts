@@ -147,6 +147,7 @@ describe('class 2: repairs that must not corrupt strings', () => {
   });
 
   it('under strict, refuses every repair', () => {
+    expect(refusal('{"a": 1, "a": 1}', 'strict')).toContain('send each key once');
     for (const text of ['{"a": 1, "a": 1,}', '{"p": "\\d"}', '{"t": """x"""}', '{"a": 1} // c', '{"a": 1}}']) refusal(text, 'strict');
   });
 });
