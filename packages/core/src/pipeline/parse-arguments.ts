@@ -159,7 +159,8 @@ function tooDeep(limits: PipelineLimits): InvalidArgumentsError {
 }
 
 function read(text: string, run: ParseRun) {
-  const document = readJsonLike(text, { maxDepth: run.limits.maxDepth, maxArrayItems: run.limits.maxArrayItems });
+  const sensitive = run.target?.sensitive?.bind(run.target);
+  const document = readJsonLike(text, { maxDepth: run.limits.maxDepth, maxArrayItems: run.limits.maxArrayItems, ...(sensitive ? { sensitive } : {}) });
   for (const record of document.records) run.transformations.push(record);
   return document;
 }

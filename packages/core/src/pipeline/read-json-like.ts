@@ -33,6 +33,8 @@ export interface ReadLimits {
 export interface ReadOptions extends ReadLimits {
   /** Where the text's value sits in the arguments (`''` at the top), for paths in records and messages. */
   readonly basePath?: string;
+  /** Whether the value at a path is sensitive: messages then name it without echoing its values. */
+  readonly sensitive?: (path: string) => boolean;
   /** Nesting levels above the text's value (0 at the top). */
   readonly depthOffset?: number;
 }
@@ -73,6 +75,8 @@ type RepairRule = (typeof REPAIR_RULES)[number];
 export const readerMessages = {
   duplicateKey: (path: string, first: unknown, second: unknown) =>
     `The arguments give "${path}" twice with different values (${describeReceived(first)} and ${describeReceived(second)}); send it once, with the value you mean.`,
+  duplicateSensitiveKey: (path: string) =>
+    `The arguments give "${path}" twice with different values; send it once, with the value you mean.`,
   mixedEscapes: (path: string, escape: string, literal: string) =>
     `The string at "${path}" mixes escape sequences (${escape}) with backslashes that escape nothing (${literal}), so it has two readings; write every literal backslash as \\\\ and send the call again.`,
   ambiguousEscape: (path: string, sequence: string) =>
@@ -384,7 +388,10 @@ class Reader {
     const object = frame.value;
     if (Object.prototype.hasOwnProperty.call(object, key)) {
       const existing = object[key];
-      if (existing !== value && !deepEqual(existing, value)) throw new MalformedArgumentsError(readerMessages.duplicateKey(joinPath(frame.path, key), existing, value));
+      if (existing !== value && !deepEqual(existing, value)) {
+        const path = joinPath(frame.path, key);
+        throw new MalformedArgumentsError(this.options.sensitive?.(path) ? readerMessages.duplicateSensitiveKey(path) : readerMessages.duplicateKey(path, existing, value));
+      }
       this.record(joinPath(frame.path, key), 'duplicate-key', key);
       return;
     }

@@ -1,6 +1,7 @@
 import { MalformedArgumentsError } from '../errors/malformed-arguments-error';
 import type { ToolDefinition } from '../types/definition';
 import type { CoercionPolicy } from '../types/schema';
+import { sensitivePaths } from '../execution/redaction';
 
 /** The tool a call was resolved to, as the parse step needs it to recognise a whole call wrapped around the arguments. */
 export interface CallTarget {
@@ -10,6 +11,8 @@ export interface CallTarget {
   declares(key: string): boolean;
   /** Whether a tool name the model wrote names this tool (its name, an alias, a provider-encoded name). */
   names(name: string): boolean;
+  /** Whether the value at an arguments path is (inside) a parameter marked `sensitive`: never echoed in messages. */
+  sensitive?(path: string): boolean;
 }
 
 /** The key form used for spelling-insensitive matching (the normalizer's, repeated here to keep imports acyclic). */
@@ -26,10 +29,16 @@ export function callTargetFor(definition: ToolDefinition, resolvesHere: (name: s
   for (const property of definition.parameters.properties) {
     for (const name of [property.name, ...property.aliases]) declared.add(canonicalKey(name));
   }
+  const sensitive = [...sensitivePaths(definition.parameters)].map((path) => canonicalKey(path.replace(/\[\]/g, '')));
   return {
     tool: definition.name,
     declares: (key) => declared.has(canonicalKey(key)),
     names: (name) => resolvesHere(name),
+    // Spelling-insensitive and prefix-wide on purpose: hiding a value too many is harmless, echoing a secret is not.
+    sensitive: (path) => {
+      const wanted = canonicalKey(path.replace(/\[\d+\]/g, ''));
+      return sensitive.some((candidate) => wanted.startsWith(candidate));
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DEFAULT_LIMITS, MalformedArgumentsError, parseArguments, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolResult } from '@toolwright/core';
+import { callTargetFor } from '../../../src/pipeline/unwrap-call';
 
 /**
  * Issue 10: the malformations models really send, class by class. Each class has its recovered value and its nearest
@@ -74,6 +75,22 @@ describe('class 1: valid JSON that loses information in JSON.parse', () => {
     expect(message).toContain('send it once');
     expect(refusal('{"filters": {"owner": "ana", "owner": "bo"}}')).toContain('"filters.owner"');
     expect(refusal("{'a': 1, 'a': 2,}")).toContain('"a" twice');
+  });
+
+  it('names a sensitive key given twice without echoing its values', async () => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    registry.registerJsonSchemaTool({ name: 'login', parameters: { type: 'object', properties: { api_key: { type: 'string' } } } }, async () => 'ok');
+    const definition = registry.get('login')!;
+    const sensitive = { ...definition, parameters: { ...definition.parameters, properties: definition.parameters.properties.map((property) => ({ ...property, sensitive: true })) } };
+    const target = callTargetFor(sensitive, (name) => name === 'login');
+    let message = '';
+    try {
+      parseArguments('{"apiKey": "sk-LIVE-1", "apiKey": "sk-LIVE-2"}', 'safe', DEFAULT_LIMITS, target);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('"apiKey" twice with different values');
+    expect(message).not.toContain('sk-LIVE');
   });
 
   it('keeps the digits of an integer beyond 2^53 for a string parameter, refuses it for a number', async () => {
