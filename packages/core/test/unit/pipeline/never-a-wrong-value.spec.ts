@@ -213,6 +213,13 @@ describe('class 3: the whole call wrapped inside the arguments', () => {
   });
 });
 
+describe('fences (issue 11): unwrapped two levels deep, no more, without regular expressions', () => {
+  it('reads a fence in a fence and refuses a third level', () => {
+    expect(read('```json\n```json\n{"a": 1}\n```\n```').value).toEqual({ a: 1 });
+    expect(refusal('```\n```\n```\n{"a": 1}\n```\n```\n```')).toContain('nested code fences');
+  });
+});
+
 describe('class 4: containers and prose', () => {
   it('reads the object inside a one-element array', () => {
     expect(read('[{"a": 1}]').value).toEqual({ a: 1 });
@@ -321,6 +328,25 @@ describe('nested JSON text inside values goes through the same reader and walk',
     expect(!deep.ok && deep.error.message).toContain('deeper than 64');
     const many = await run({ tags: JSON.stringify(Array.from({ length: 10_001 }, () => 'x')) });
     expect(!many.ok && many.error.message).toContain('at most 10000 items');
+  });
+
+  it("issue 11's reproducer: a prototype key inside a JSON string for a free-form object never reaches a prototype", async () => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    let received: Record<string, unknown> | undefined;
+    registry.registerJsonSchemaTool({ name: 'store', parameters: { type: 'object', properties: { meta: { type: 'object' } } } }, async (params) => {
+      received = params;
+      return 'stored';
+    });
+    for (const validation of ['compiled', 'reference'] as const) {
+      const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation });
+      const result = await executor.execute({ id: 'p', name: 'store', arguments: '{"meta": "{\\"__proto__\\": {\\"isAdmin\\": true}, \\"k\\": 1}"}' });
+      expect(result.ok).toBe(true);
+      const meta = received!['meta'] as Record<string, unknown>;
+      expect(meta).toEqual({ k: 1 });
+      expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+      expect(meta['isAdmin']).toBeUndefined();
+      expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
+    }
   });
 
   it('refuses a duplicate key with different values inside a JSON string value', async () => {
