@@ -5,7 +5,7 @@ import { acceptable, BFCL_PYTHON_TYPED_SETS, groundTruthCalls, typeOf, type Json
 /**
  * Issue 10's bar over every BFCL ground-truth call: each call is sent malformed the way models malform calls, class by
  * class (issue 10's seven classes), and the executor's answer is recovered (equal to the ground truth under BFCL's
- * criterion), refused, or wrong. Forms with two readings must be refused: accepting one is counted as wrong.
+ * criterion), refused, or wrong. Forms with two readings (or that need a guess, like `"1,000"`) must be refused: accepting one is counted as wrong.
  * Zero wrong values is the bar; the counts per class are printed for the closing note.
  */
 type Policy = 'safe' | 'lenient';
@@ -84,6 +84,11 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
   add(2, 'raw-newlines', /\\n/.test(text) ? text.replace(/(?<!\\)((?:\\\\)*)\\n/g, '$1\n') : undefined);
   add(2, 'comments', `{ // the call\n${JSON.stringify(args, null, 1).slice(1, -1)} /* end */}`);
   add(2, 'stray-bracket', `${text}}`);
+  const firstString = keys.find((key) => typeof args[key] === 'string');
+  if (firstString !== undefined) {
+    // A Windows path mixing a kept backslash (\U) with a real escape (\t): two readings.
+    add(2, 'mixed-escapes', JSON.stringify({ ...args, [firstString]: 'PLACEHOLDER' }).replace('"PLACEHOLDER"', '"C:\\Users\\temp"'), { twoReadings: true });
+  }
 
   // Class 3: the whole call wrapped around the arguments.
   add(3, 'wrapped-name-arguments', JSON.stringify({ name, arguments: args }));
@@ -127,6 +132,11 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
     } else numbers[key] = value;
   }
   if (numbered) add(6, 'number-forms', JSON.stringify(numbers));
+  const thousands = keys.find((key) => typeof args[key] === 'number' && Number.isInteger(args[key]) && (args[key] as number) >= 1000 && ['integer', 'number'].includes(typeOf(properties[key]) ?? ''));
+  if (thousands !== undefined) {
+    const grouped = (args[thousands] as number).toLocaleString('en-US');
+    add(6, 'thousands-separator', JSON.stringify({ ...args, [thousands]: grouped }), { twoReadings: true });
+  }
 
   // Class 7: what Python's repr prints, tuples included.
   add(7, 'python-repr', pythonRepr(args));
@@ -191,6 +201,6 @@ describe('BFCL ground truth, malformed class by class (issue 10)', () => {
       expect(entry.recovered).toBeGreaterThan(0);
     }
     // Two-readings forms are never resolved by picking one.
-    for (const klass of [1, 3, 4, 5]) expect(counts.get(klass)!.twoReadingsRefused).toBeGreaterThan(0);
+    for (const klass of [1, 2, 3, 4, 5, 6]) expect(counts.get(klass)!.twoReadingsRefused).toBeGreaterThan(0);
   });
 });
