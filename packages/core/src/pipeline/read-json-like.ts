@@ -188,6 +188,12 @@ class Reader {
   private stringValues = 0;
   private unrecorded = 0;
   private innerQuotes = 0;
+  /** Set by {@link continuesAfter}: the next non-blank character after a quote, and where it is. */
+  private afterCode = -1;
+  private afterAt = 0;
+  /** Set by {@link readEscape}: where the escape ends, and its decoded text (`undefined`: the backslash is literal). */
+  private escapeEnd = 0;
+  private escapeDecoded: string | undefined;
 
   constructor(private readonly text: string, private readonly options: ReadOptions) {
     this.basePath = options.basePath ?? '';
@@ -487,10 +493,6 @@ class Reader {
     return index;
   }
 
-  /** Set by {@link continuesAfter}: the next non-blank character after a quote, and where it is. */
-  private afterCode = -1;
-  private afterAt = 0;
-
   /**
    * Whether the text after a quote at `index` can follow a string there: `:` after a key; `,` or the container's
    * closing bracket (or the end of the text at the top) after a value; a comment.
@@ -513,10 +515,6 @@ class Reader {
     }
     return false;
   }
-
-  /** Set by {@link readEscape}: where the escape ends, and its decoded text (`undefined`: the backslash is literal). */
-  private escapeEnd = 0;
-  private escapeDecoded: string | undefined;
 
   /**
    * A string at the current position. `top` is the container it sits in (for paths in messages). Inner quotes,
