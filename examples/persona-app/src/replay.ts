@@ -57,6 +57,22 @@ export const replayCalls: readonly ReplayCall[] = [
     call: { id: 'call_7', name: 'get_calendar_events', arguments: '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00", "2026-11-2' },
   },
   {
+    title: 'Issue 10, class 1: the same key twice with different values (JSON.parse would silently keep the last): refused',
+    call: { id: 'call_10', name: 'get_calendar_events', arguments: '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00"], "max_results": 5, "max_results": 50}' },
+  },
+  {
+    title: 'Issue 10, class 2: a Python triple-quoted title with quotes inside (a repair library empties it): read as written',
+    call: { id: 'call_11', name: 'publish_article', arguments: '{"channel": "blog", "title": """Q3: a "record" quarter"""}' },
+  },
+  {
+    title: 'Issue 10, class 3: the whole call wrapped inside the arguments, OpenAI style: unwrapped because it names this tool',
+    call: {
+      id: 'call_12',
+      name: 'get_calendar_events',
+      arguments: JSON.stringify({ id: 'call_12', type: 'function', function: { name: 'get_calendar_events', arguments: '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00"]}' } }),
+    },
+  },
+  {
     title: 'A tool name that does not exist',
     call: { id: 'call_8', name: 'get_calender_event', arguments: '{}' },
   },

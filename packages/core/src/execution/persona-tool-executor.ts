@@ -18,6 +18,7 @@ import { messages } from '../pipeline/messages';
 import { resolveToolName } from '../pipeline/name-resolution';
 import { compileNormalizer, INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
+import { callTargetFor } from '../pipeline/unwrap-call';
 import { isToolAllowed } from '../pipeline/permissions';
 import { developerRulesPlan } from '../pipeline/developer-rules';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
@@ -203,7 +204,11 @@ export class PersonaToolExecutor {
     const policy = definition.options.coercion ?? this.policy;
     try {
       // 3. Parse the arguments text.
-      const parsed = parseArguments(call?.arguments, policy, this.limits);
+      const target = callTargetFor(definition, (name) => {
+        const named = resolveToolName(this.registry, name);
+        return named.found && named.name === tool;
+      });
+      const parsed = parseArguments(call?.arguments, policy, this.limits, target);
       transformations.push(...parsed.transformations);
       // 6a (first, so nothing later sees them): strip prototype keys, enforce depth and size limits.
       const sanitized = sanitizeArguments(parsed.value, this.limits, { owned: parsed.owned });

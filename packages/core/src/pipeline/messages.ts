@@ -138,6 +138,8 @@ export const messages = {
     `The arguments must be only a JSON object, without surrounding text (received ${received}).`,
   argumentsTooLarge: (bytes: number) =>
     `The arguments are larger than ${bytes} bytes; send a smaller call (fewer or shorter values).`,
+  unsafeInteger: (path: string) =>
+    `${path === '' ? 'The arguments' : `"${path}"`} holds an integer beyond 2^53 - 1, which no JavaScript number holds exactly; send it as a string if it is an identifier, or send a smaller number.`,
   tooDeep: (depth: number) => `The arguments nest deeper than ${depth} levels; send a flatter object.`,
   tooManyItems: (path: string, limit: number, received: number) =>
     `"${path}" has ${received} items; at most ${limit} items are accepted in one array.`,

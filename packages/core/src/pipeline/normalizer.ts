@@ -10,8 +10,9 @@ import type {
 import type { Transformation, ValidationIssue } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { describeExpected, describeReceived, issue, messages } from './messages';
-import { scanJsonText } from './scan-json-text';
-import { repairJsonText } from './parse-arguments';
+import { readEmbeddedValue } from './parse-arguments';
+import { containsUnsafeInteger, isUnsafeIntegerLiteral } from './unsafe-integer';
+import { DANGEROUS_KEYS } from './sanitize';
 import { deepEqual } from './deep-equal';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
@@ -131,7 +132,11 @@ function buildNormalizer(schema: ParamSchema, policy: CoercionPolicy, constraint
       base = unionNormalizer(schema, policy, constraints);
       break;
     case 'any':
-      base = (value) => value;
+      base = (value, path, state) => {
+        if (!containsUnsafeInteger(value)) return value;
+        state.issues.push(issue(path, 'type', undefined, value, messages.unsafeInteger(path)));
+        return INVALID;
+      };
       break;
   }
   if (constraints === 'all') base = withConstraints(schema, base);
@@ -187,13 +192,13 @@ function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy, constraint
       refuse(schema, path, state, value);
       return INVALID;
     } else if (typeof value === 'string' && value.trim().startsWith('[')) {
-      const parsed = parseEmbeddedJson(value);
-      if (!Array.isArray(parsed)) {
-        refuse(schema, path, state, value, 'it looks like a JSON array but could not be read as one');
+      const parsed = parseEmbedded(value, path, state);
+      if (!parsed.ok || !Array.isArray(parsed.value)) {
+        refuse(schema, path, state, value, `it looks like a JSON array but could not be read as one${parsed.ok ? '' : ` (${parsed.reason})`}`);
         return INVALID;
       }
-      state.transformations.push({ path, rule: 'json-string-to-array', from: value, to: parsed });
-      array = parsed;
+      state.transformations.push({ path, rule: 'json-string-to-array', from: value, to: parsed.value });
+      array = parsed.value;
     } else if (lenient && itemsAreScalars && typeof value === 'string' && value.includes(',')) {
       array = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
       state.transformations.push({ path, rule: 'comma-separated-to-array', from: value, to: array });
@@ -209,23 +214,32 @@ function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy, constraint
     for (let index = 0; index < array.length; index++) {
       const item = array[index];
       const normalized = itemNormalizer(item, `${path}[${index}]`, state);
-      output[index] = normalized === INVALID ? item : normalized;
+      output[index] = normalized === INVALID ? keptAsSent(item) : normalized;
     }
     return output;
   };
 }
 
-/** A JSON (or Python-literal) array or object inside a string; undefined when it is not one, or is cut off. */
-function parseEmbeddedJson(text: string): unknown {
-  const trimmed = text.trim();
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    const scan = scanJsonText(trimmed);
-    if (scan.truncated || scan.topLevelSpans.length !== 1 || scan.hasTextOutsideSpans) return undefined;
-    const repaired = repairJsonText(trimmed);
-    return repaired === undefined ? undefined : JSON.parse(repaired.text);
+/** Containers above the value at `path` (the arguments object counts as one). */
+function depthOf(path: string): number {
+  if (path === '') return 0;
+  let depth = 1;
+  for (let index = 0; index < path.length; index++) {
+    const code = path.charCodeAt(index);
+    if (code === 46 /* . */ || code === 91 /* [ */) depth++;
   }
+  return depth;
+}
+
+/**
+ * A JSON (or Python-literal) array or object inside a string, read by the arguments reader with the same walk:
+ * dangerous keys dropped and recorded, nesting counted from where the string sits, array sizes checked.
+ */
+function parseEmbedded(text: string, path: string, state: NormalizeState): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+  const read = readEmbeddedValue(text, state.options.limits, path, depthOf(path));
+  if (!read.ok) return read;
+  for (const record of read.records) state.transformations.push(record);
+  return { ok: true, value: read.value };
 }
 
 interface CompiledProperty {
@@ -238,7 +252,7 @@ interface CompiledProperty {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isUnsafeIntegerLiteral(value);
 }
 
 function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
@@ -270,9 +284,9 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     let object: Record<string, unknown>;
     if (isPlainObject(value)) object = value;
     else if (coerce && typeof value === 'string') {
-      const parsed = objectFromString(value, lenient, stringProperties);
-      if (!parsed) {
-        refuse(schema, path, state, value);
+      const parsed = objectFromString(value, lenient, stringProperties, path, state);
+      if (!parsed.ok) {
+        refuse(schema, path, state, value, parsed.reason);
         return INVALID;
       }
       state.transformations.push({ path, rule: parsed.rule, from: value, to: parsed.value });
@@ -285,6 +299,39 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     const output: Record<string, unknown> = {};
     // The key each property was given under, by property index.
     const seen = new Array<string | undefined>(properties.length);
+    // Keys that match no property, for the near-miss check once every key is known.
+    const unknown: string[] = [];
+    const accept = (key: string, raw: unknown, property: CompiledProperty, rule: string | undefined): void => {
+      const name = property.definition.name;
+      const childPath = joinPath(path, name);
+      if (property.definition.context) {
+        state.securityEvents.push({ kind: 'context-override', path: childPath, key, contextKey: property.definition.context });
+        state.transformations.push({ path: childPath, rule: 'dropped-context-field', from: raw, to: undefined });
+        return;
+      }
+      if (rule) state.transformations.push({ path: childPath, rule, from: key, to: name });
+      const previousKey = seen[property.index];
+      if (previousKey !== undefined) {
+        if (deepEqual(object[previousKey], raw)) {
+          state.transformations.push({ path: childPath, rule: 'duplicate-key', from: key, to: undefined });
+        } else {
+          state.issues.push(issue(childPath, 'duplicate-key', property.definition.schema, raw,
+            `"${childPath}" was given twice, as "${previousKey}" and as "${key}", with different values; send it once.`));
+        }
+        return;
+      }
+      seen[property.index] = key;
+      if (raw === null && !property.definition.schema.nullable) {
+        if (property.requiredFromModel || !coerce) {
+          refuse(property.definition.schema, childPath, state, raw);
+        } else {
+          state.transformations.push({ path: childPath, rule: 'null-as-absent', from: null, to: undefined });
+        }
+        return;
+      }
+      const normalized = property.normalize(raw, childPath, state);
+      output[name] = normalized === INVALID ? keptAsSent(raw) : normalized;
+    };
     for (const key of Object.keys(object)) {
       const raw = object[key];
       let property = exact.get(key);
@@ -305,45 +352,38 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
           continue;
         }
         if (extra === false) {
-          if (coerce) state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
+          if (coerce) unknown.push(key);
           else state.issues.push(unknownKeyIssue(schema, path, key));
           continue;
         }
-        if (extraNormalizer) {
-          const normalized = extraNormalizer(raw, joinPath(path, key), state);
-          output[key] = normalized === INVALID ? raw : normalized;
-        } else output[key] = raw;
-        continue;
-      }
-      const name = property.definition.name;
-      const childPath = joinPath(path, name);
-      if (property.definition.context) {
-        state.securityEvents.push({ kind: 'context-override', path: childPath, key, contextKey: property.definition.context });
-        state.transformations.push({ path: childPath, rule: 'dropped-context-field', from: raw, to: undefined });
-        continue;
-      }
-      if (rule) state.transformations.push({ path: childPath, rule, from: key, to: name });
-      const previousKey = seen[property.index];
-      if (previousKey !== undefined) {
-        if (deepEqual(object[previousKey], raw)) {
-          state.transformations.push({ path: childPath, rule: 'duplicate-key', from: key, to: undefined });
-        } else {
-          state.issues.push(issue(childPath, 'duplicate-key', property.definition.schema, raw,
-            `"${childPath}" was given twice, as "${previousKey}" and as "${key}", with different values; send it once.`));
+        const normalized = extraNormalizer ? extraNormalizer(raw, joinPath(path, key), state) : raw;
+        if (!extraNormalizer && containsUnsafeInteger(raw)) {
+          state.issues.push(issue(joinPath(path, key), 'type', undefined, raw, messages.unsafeInteger(joinPath(path, key))));
         }
+        defineOwn(output, key, normalized === INVALID ? raw : normalized);
         continue;
       }
-      seen[property.index] = key;
-      if (raw === null && !property.definition.schema.nullable) {
-        if (property.requiredFromModel || !coerce) {
-          refuse(property.definition.schema, childPath, state, raw);
-        } else {
-          state.transformations.push({ path: childPath, rule: 'null-as-absent', from: null, to: undefined });
-        }
-        continue;
+      accept(key, raw, property, rule);
+    }
+    for (const key of unknown) {
+      const raw = object[key];
+      // A key one edit away from a parameter the call did not set, and clearly closer to it than to any other, is a
+      // near miss: dropping it would run the handler without a value the model meant.
+      const near = nearMiss(key, properties, seen);
+      if (near === undefined) {
+        state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
+      } else if (lenient) {
+        accept(key, raw, near, 'key-typo');
+      } else {
+        const where = joinPath(path, key);
+        state.issues.push({
+          path: where,
+          rule: 'unknown-key',
+          expected: `the key "${near.definition.name}"`,
+          received: JSON.stringify(key),
+          message: `"${where}" is not a parameter of this tool; did you mean "${near.definition.name}"? Send the value under "${near.definition.name}".`,
+        });
       }
-      const normalized = property.normalize(raw, childPath, state);
-      output[name] = normalized === INVALID ? raw : normalized;
     }
     for (const property of properties) {
       if (property.requiredFromModel && seen[property.index] === undefined) {
@@ -354,6 +394,58 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     }
     return output;
   };
+}
+
+/** A refused value as it stays in the output (the call fails; validation on the reference path still reads it). */
+function keptAsSent(raw: unknown): unknown {
+  return isUnsafeIntegerLiteral(raw) ? raw.text : raw;
+}
+
+/** Assigns a model-chosen key as an own data property (a `__proto__` key never reaches the prototype setter). */
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+const MAX_TYPO_KEY_LENGTH = 64;
+const MIN_TYPO_KEY_LENGTH = 4;
+
+/** The unset, model-visible property a key is one edit away from, when every other property is at least three edits away. */
+function nearMiss(key: string, properties: readonly CompiledProperty[], seen: ReadonlyArray<string | undefined>): CompiledProperty | undefined {
+  const wanted = canonicalKey(key);
+  if (wanted.length < MIN_TYPO_KEY_LENGTH || wanted.length > MAX_TYPO_KEY_LENGTH) return undefined;
+  let candidate: CompiledProperty | undefined;
+  for (const property of properties) {
+    if (property.definition.context) continue;
+    let closest = Infinity;
+    for (const name of [property.definition.name, ...property.definition.aliases]) closest = Math.min(closest, boundedEditDistance(wanted, canonicalKey(name), 3));
+    if (closest <= 1) {
+      if (candidate !== undefined || seen[property.index] !== undefined) return undefined;
+      candidate = property;
+    } else if (closest < 3) return undefined;
+  }
+  return candidate;
+}
+
+/** Edit distance with adjacent transpositions (optimal string alignment), or `bound` when it is at least `bound`. */
+export function boundedEditDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) >= bound) return bound;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMinimum = i;
+    for (let j = 1; j <= b.length; j++) {
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current.push(value);
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum >= bound) return bound;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, bound);
 }
 
 function unknownKeyIssue(schema: ObjectSchema, path: string, key: string): ValidationIssue {
@@ -368,36 +460,44 @@ function unknownKeyIssue(schema: ObjectSchema, path: string, key: string): Valid
   };
 }
 
+type StringObjectOutcome = { readonly ok: true; readonly value: Record<string, unknown>; readonly rule: string } | { readonly ok: false; readonly reason?: string };
+
 function objectFromString(
   text: string,
   lenient: boolean,
   stringProperties: readonly CompiledProperty[],
-): { value: Record<string, unknown>; rule: string } | undefined {
+  path: string,
+  state: NormalizeState,
+): StringObjectOutcome {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
-    const parsed = parseEmbeddedJson(trimmed);
-    return isPlainObject(parsed) ? { value: parsed, rule: 'json-string-to-object' } : undefined;
+    const parsed = parseEmbedded(trimmed, path, state);
+    if (!parsed.ok) return parsed;
+    return isPlainObject(parsed.value) ? { ok: true, value: parsed.value, rule: 'json-string-to-object' } : { ok: false };
   }
-  if (!lenient) return undefined;
+  if (!lenient) return { ok: false };
   // Seed 000's heuristics, lenient only: "k=v, k2=v2" and "Label: description".
   const pairs = trimmed.split(',').map((part) => part.trim()).filter((part) => part !== '');
   if (pairs.length > 0 && pairs.every((pair) => /^[^=]+=[^=]*$/.test(pair))) {
     const value: Record<string, unknown> = {};
     for (const pair of pairs) {
       const [key, ...rest] = pair.split('=');
-      value[key!.trim()] = rest.join('=').trim();
+      const name = key!.trim();
+      if (DANGEROUS_KEYS.has(name)) continue;
+      defineOwn(value, name, rest.join('=').trim());
     }
-    return { value, rule: 'key-value-string-to-object' };
+    return { ok: true, value, rule: 'key-value-string-to-object' };
   }
   const colon = trimmed.indexOf(':');
   if (colon > 0 && stringProperties.length >= 2) {
     const [first, second] = stringProperties;
     return {
+      ok: true,
       value: { [first!.definition.name]: trimmed.slice(0, colon).trim(), [second!.definition.name]: trimmed.slice(colon + 1).trim() },
       rule: 'labelled-string-to-object',
     };
   }
-  return undefined;
+  return { ok: false };
 }
 
 function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {

@@ -1,13 +1,16 @@
-import { jsonrepair } from 'jsonrepair';
 import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { MalformedArgumentsError } from '../errors/malformed-arguments-error';
+import { ToolCallError } from '../errors/tool-call-error';
 import type { CoercionPolicy } from '../types/schema';
 import type { Transformation } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { scanJsonText } from './scan-json-text';
 import { describeReceived, messages } from './messages';
 import { deepEqual } from './deep-equal';
-import { pythonLiteralToJson } from './python-literal';
+import { readJsonLike } from './read-json-like';
+import { unwrapCall, type CallTarget } from './unwrap-call';
+
+export type { CallTarget } from './unwrap-call';
 
 export interface ParsedArguments {
   readonly value: Record<string, unknown>;
@@ -17,38 +20,75 @@ export interface ParsedArguments {
 }
 
 const MAX_ENCODING_LEVELS = 3;
+/** Fences inside fences are unwrapped this many levels deep, no more. */
+const MAX_FENCE_LEVELS = 2;
+const FENCE = '```';
+/** Texts longer than this get their nesting counted before JSON.parse sees them. */
+const DEPTH_SCAN_THRESHOLD = 4096;
+const TOOL_CALL_OPEN = '<tool_call>';
+const TOOL_CALL_CLOSE = '</tool_call>';
 
 /** What one parse threads through its steps. */
 interface ParseRun {
   readonly policy: CoercionPolicy;
   readonly limits: PipelineLimits;
   readonly transformations: Transformation[];
+  readonly target: CallTarget | undefined;
+  /** The text came out of a `<tool_call>` block: it must be a call envelope. */
+  envelopeRequired: boolean;
 }
-const FENCED_BLOCK = /^```[\w-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*```$/;
-const FENCED_BLOCK_IN_TEXT = /```[\w-]*[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/g;
 
 /**
  * Pipeline step 3: read the arguments (text or an already-parsed object) as one JSON object.
  * Lossless repairs are recorded as transformations; anything that would need a guess is refused.
- * Under `strict`, only plain JSON (or an object, or nothing) is accepted.
+ * Under `strict`, only plain JSON (or an object, or nothing) is accepted. Every path is linear in the text.
+ * With a `target` (the resolved tool), a whole call wrapped around the arguments is unwrapped when it names that
+ * tool, and refused when it names another.
  */
 export function parseArguments(
   raw: unknown,
   policy: CoercionPolicy,
   limits: PipelineLimits,
+  target?: CallTarget,
 ): ParsedArguments {
   const transformations: Transformation[] = [];
   if (raw === undefined || raw === null) {
     transformations.push({ path: '', rule: 'empty-arguments', from: raw, to: {} });
     return { value: {}, transformations, owned: true };
   }
+  const run: ParseRun = { policy, limits, transformations, target, envelopeRequired: false };
   if (typeof raw === 'object') {
     if (Array.isArray(raw)) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
-    return { value: raw as Record<string, unknown>, transformations, owned: false };
+    const unwrapped = unwrap(raw as Record<string, unknown>, run, false);
+    return { value: unwrapped.value, transformations, owned: unwrapped.owned };
   }
   if (typeof raw !== 'string') throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
   checkSize(raw, limits);
-  return { value: parseText(raw, { policy, limits, transformations }, 0), transformations, owned: true };
+  const unwrapped = unwrap(parseText(raw, run, 0, 0), run, true);
+  return { value: unwrapped.value, transformations, owned: unwrapped.owned };
+}
+
+/**
+ * Step 3b: a whole call wrapped around the arguments (`{"name": ..., "arguments": ...}`, a provider's tool-call
+ * object) is unwrapped once when it names this tool; `owned` tells whether the result was read from text here.
+ */
+function unwrap(value: Record<string, unknown>, run: ParseRun, owned: boolean): { value: Record<string, unknown>; owned: boolean } {
+  const outcome = run.target === undefined ? undefined : unwrapCall(value, run.target, run.policy);
+  if (outcome === undefined) {
+    if (run.envelopeRequired) {
+      throw new MalformedArgumentsError(`The <tool_call> block does not hold a call${run.target ? ` of "${run.target.tool}"` : ''} ({"name": ..., "arguments": {...}}); send only the arguments object.`);
+    }
+    return { value, owned };
+  }
+  run.transformations.push({ path: '', rule: 'unwrapped-call', from: value, to: outcome.arguments });
+  const inner = outcome.arguments;
+  if (inner === undefined || inner === null) return { value: {}, owned: true };
+  if (typeof inner === 'string') {
+    checkSize(inner, run.limits);
+    return { value: parseText(inner, { ...run, envelopeRequired: false }, 0, 0), owned: true };
+  }
+  if (!isObject(inner)) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(inner)));
+  return { value: inner, owned };
 }
 
 function checkSize(text: string, limits: PipelineLimits): void {
@@ -60,7 +100,7 @@ function checkSize(text: string, limits: PipelineLimits): void {
   }
 }
 
-function parseText(text: string, run: ParseRun, level: number): Record<string, unknown> {
+function parseText(text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
   const { policy, limits, transformations } = run;
   const trimmed = text.trim();
   if (trimmed === '') {
@@ -68,7 +108,10 @@ function parseText(text: string, run: ParseRun, level: number): Record<string, u
     return {};
   }
   // Valid JSON is the common case: V8's JSON.parse is iterative (any depth is safe) and the sanitize walk enforces
-  // the depth limit on its result. Only text that is not JSON is scanned before anything tries to repair it.
+  // the depth limit on its result. One linear look at the text tells whether JSON.parse lost anything (a key given
+  // twice, an integer beyond 2^53); only then does the reader read it again, exactly.
+  // V8's JSON.parse spends about 2 s on a megabyte of open brackets: count the nesting first (linear, stops early).
+  if (trimmed.length > DEPTH_SCAN_THRESHOLD && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth) throw tooDeep(limits);
   let parsed: unknown;
   let parsedOk = false;
   try {
@@ -77,36 +120,90 @@ function parseText(text: string, run: ParseRun, level: number): Record<string, u
   } catch {
     parsedOk = false;
   }
-  if (parsedOk) return fromParsedValue(parsed, trimmed, run, level);
-  const scan = scanJsonText(trimmed, limits.maxDepth);
-  if (scan.maxDepth > limits.maxDepth) {
-    const message = messages.tooDeep(limits.maxDepth);
-    throw new InvalidArgumentsError(message, { issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }] });
-  }
-  if (policy === 'strict') throw new MalformedArgumentsError(messages.notJsonStrict(trimmed));
-
-  const fenced = FENCED_BLOCK.exec(trimmed);
-  if (fenced) {
-    const inner = fenced[1] ?? '';
-    transformations.push({ path: '', rule: 'fenced-block', from: trimmed, to: inner });
-    return parseText(inner, run, level);
-  }
-  if (scan.truncated) throw new MalformedArgumentsError(messages.truncated());
-
-  const spans = scan.topLevelSpans;
-  if (spans.length >= 2 && !scan.hasTextOutsideSpans) return collapseRepeatedObjects(trimmed, spans, run, level);
-  if (spans.length === 1 && !scan.hasTextOutsideSpans && !scan.unbalanced) return repair(trimmed, run, level);
-  if (policy === 'lenient') {
-    const embedded = findEmbeddedObject(trimmed, spans);
-    if (embedded !== undefined) {
-      transformations.push({ path: '', rule: 'object-in-prose', from: trimmed, to: embedded });
-      return parseText(embedded, run, level);
+  if (parsedOk) {
+    if (!mayLoseInformation(trimmed, parsed)) return fromParsedValue(parsed, trimmed, run, level, fenceLevel);
+    const document = read(trimmed, run);
+    const duplicate = document.records.find((record) => record.rule === 'duplicate-key');
+    if (policy === 'strict' && duplicate !== undefined) {
+      throw new MalformedArgumentsError(`The arguments give "${duplicate.path}" more than once; send each key once.`);
     }
+    return fromParsedValue(document.values[0]!.value, trimmed, run, level, fenceLevel);
   }
-  throw new MalformedArgumentsError(spans.length === 0 ? messages.notAnObject(describeReceived(trimmed)) : messages.objectInProse(describeReceived(trimmed)));
+  if (policy === 'strict') {
+    const scan = scanJsonText(trimmed, limits.maxDepth);
+    if (scan.maxDepth > limits.maxDepth) throw tooDeep(limits);
+    throw new MalformedArgumentsError(messages.notJsonStrict(trimmed));
+  }
+
+  const fenced = fencedContent(trimmed);
+  if (fenced !== undefined) {
+    if (fenceLevel >= MAX_FENCE_LEVELS) throw new MalformedArgumentsError(`The arguments are inside more than ${MAX_FENCE_LEVELS} nested code fences; send the JSON object alone.`);
+    transformations.push({ path: '', rule: 'fenced-block', from: trimmed, to: fenced });
+    return parseText(fenced, run, level, fenceLevel + 1);
+  }
+  if (trimmed.startsWith(TOOL_CALL_OPEN)) {
+    const inner = toolCallBlockContent(trimmed);
+    transformations.push({ path: '', rule: 'tool-call-block', from: trimmed, to: inner });
+    run.envelopeRequired = true;
+    return parseText(inner, run, level, fenceLevel);
+  }
+
+  const document = readTolerantly(trimmed, run);
+  if (document === undefined) return fromProse(trimmed, run, level, fenceLevel);
+  return fromParsedValue(document, trimmed, run, level, fenceLevel);
 }
 
-function fromParsedValue(parsed: unknown, text: string, run: ParseRun, level: number): Record<string, unknown> {
+function tooDeep(limits: PipelineLimits): InvalidArgumentsError {
+  const message = messages.tooDeep(limits.maxDepth);
+  return new InvalidArgumentsError(message, { issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }] });
+}
+
+function read(text: string, run: ParseRun) {
+  const sensitive = run.target?.sensitive?.bind(run.target);
+  const document = readJsonLike(text, { maxDepth: run.limits.maxDepth, maxArrayItems: run.limits.maxArrayItems, ...(sensitive ? { sensitive } : {}) });
+  for (const record of document.records) run.transformations.push(record);
+  return document;
+}
+
+/** The value of text that is not JSON, read by the tolerant reader; `undefined` when it is surrounded by prose. */
+function readTolerantly(text: string, run: ParseRun): unknown {
+  const document = read(text, run);
+  const { values } = document;
+  if (document.textOutside || values.length === 0) return undefined;
+  if (values.length >= 2) {
+    const first = values[0]!;
+    const different = values.find((candidate) => !deepEqual(candidate.value, first.value));
+    if (different !== undefined) {
+      throw new MalformedArgumentsError(messages.distinctObjects(text.slice(first.start, first.end), text.slice(different.start, different.end), values.length));
+    }
+    if (!isObject(first.value)) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(first.value)));
+    run.transformations.push({ path: '', rule: 'repeated-object', from: text, to: first.value });
+  }
+  const value = values[0]!.value;
+  const repairs = document.repairs.length > 0 ? document.repairs : values.length >= 2 ? [] : ['repaired-json'];
+  for (const rule of repairs) run.transformations.push({ path: '', rule, from: text, to: value });
+  return value;
+}
+
+function fromProse(text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
+  const scan = scanJsonText(text, run.limits.maxDepth);
+  if (scan.maxDepth > run.limits.maxDepth) throw tooDeep(run.limits);
+  const spans = scan.topLevelSpans;
+  if (run.policy === 'lenient') {
+    const embedded = scan.spanCount > spans.length ? undefined : findEmbeddedObject(text, spans);
+    if (embedded !== undefined) {
+      run.transformations.push({ path: '', rule: 'object-in-prose', from: text, to: embedded });
+      return parseText(embedded, run, level, fenceLevel);
+    }
+  }
+  throw new MalformedArgumentsError(scan.spanCount === 0 ? messages.notAnObject(describeReceived(text)) : messages.objectInProse(describeReceived(text)));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fromParsedValue(parsed: unknown, text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
   const { policy, transformations } = run;
   if (parsed === null) {
     transformations.push({ path: '', rule: 'empty-arguments', from: text, to: {} });
@@ -115,71 +212,125 @@ function fromParsedValue(parsed: unknown, text: string, run: ParseRun, level: nu
   if (typeof parsed === 'string') {
     if (policy === 'strict' || level >= MAX_ENCODING_LEVELS) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
     transformations.push({ path: '', rule: 'double-encoded-json', from: text, to: parsed });
-    return parseText(parsed, run, level + 1);
+    checkSize(parsed, run.limits);
+    return parseText(parsed, run, level + 1, fenceLevel);
   }
-  if (typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  if (isObject(parsed)) return parsed;
+  if (Array.isArray(parsed) && policy !== 'strict' && parsed.length > 0 && parsed.every(isObject)) {
+    if (parsed.length === 1) {
+      transformations.push({ path: '', rule: 'single-element-array', from: parsed, to: parsed[0] });
+      return parsed[0] as Record<string, unknown>;
+    }
+    throw new MalformedArgumentsError(messages.distinctObjects(JSON.stringify(parsed[0]), JSON.stringify(parsed[1]), parsed.length));
+  }
   throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
 }
 
-function collapseRepeatedObjects(text: string, spans: ReadonlyArray<readonly [number, number]>, run: ParseRun, level: number): Record<string, unknown> {
-  const { transformations } = run;
-  const objects = spans.map(([start, end]) => parseText(text.slice(start, end), { ...run, transformations: [] }, level));
-  const first = objects[0]!;
-  const differentIndex = objects.findIndex((object) => !deepEqual(object, first));
-  if (differentIndex !== -1) {
-    const [aStart, aEnd] = spans[0]!;
-    const [bStart, bEnd] = spans[differentIndex]!;
-    throw new MalformedArgumentsError(messages.distinctObjects(text.slice(aStart, aEnd), text.slice(bStart, bEnd), spans.length));
-  }
-  transformations.push({ path: '', rule: 'repeated-object', from: text, to: first });
-  return first;
-}
-
-function repair(text: string, run: ParseRun, level: number): Record<string, unknown> {
-  const { transformations } = run;
-  const repaired = repairJsonText(text);
-  if (repaired === undefined) throw new MalformedArgumentsError(messages.unrepairable(describeReceived(text)));
-  const parsed: unknown = JSON.parse(repaired.text);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new MalformedArgumentsError(messages.notAnObject(describeReceived(text)));
-  }
-  for (const rule of detectRepairs(text)) transformations.push({ path: '', rule, from: text, to: repaired.text });
-  return fromParsedValue(parsed, repaired.text, run, level);
-}
-
 /**
- * JSON text for object-like text that is not JSON: jsonrepair first, then the Python-literal reader for what
- * jsonrepair mis-reads. `undefined` when neither yields parseable JSON. Only called on text the scan found balanced.
+ * Whether JSON.parse may have lost something in valid JSON text: a key given twice (it keeps the last) or an integer
+ * literal beyond 2^53 (it rounds). One linear pass: counts the keys in the text and compares with the parsed value.
  */
-export function repairJsonText(text: string): { text: string } | undefined {
-  for (const repairer of [jsonrepair, pythonLiteralToJson]) {
-    try {
-      const repaired = repairer(text);
-      if (repaired === undefined) continue;
-      JSON.parse(repaired);
-      return { text: repaired };
-    } catch {
+function mayLoseInformation(text: string, parsed: unknown): boolean {
+  let keys = 0;
+  let digits = 0;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 34) {
+      digits = 0;
+      index++;
+      while (index < length) {
+        const inner = text.charCodeAt(index);
+        if (inner === 92) index += 2;
+        else if (inner === 34) break;
+        else index++;
+      }
+      let after = index + 1;
+      while (after < length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 10 || text.charCodeAt(after) === 13 || text.charCodeAt(after) === 9)) after++;
+      if (text.charCodeAt(after) === 58) keys++;
       continue;
     }
+    if (code >= 48 && code <= 57) {
+      if (++digits > 15) return true;
+    } else digits = 0;
   }
-  return undefined;
+  return keys > 0 && countKeys(parsed) !== keys;
 }
 
-/** Names what jsonrepair fixed, for the transformation log and the per-rule counts. */
-function detectRepairs(text: string): string[] {
-  const rules: string[] = [];
-  if (/\b(True|False|None)\b/.test(text)) rules.push('python-literals');
-  if (/'/.test(text)) rules.push('single-quotes');
-  if (/,\s*[}\]]/.test(text)) rules.push('trailing-commas');
-  if (/[{,]\s*[A-Za-z_$][\w$]*\s*:/.test(text)) rules.push('unquoted-keys');
-  return rules.length > 0 ? rules : ['repaired-json'];
+function countKeys(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      for (const item of current) if (typeof item === 'object' && item !== null) stack.push(item);
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      count++;
+      const item = (current as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) stack.push(item);
+    }
+  }
+  return count;
 }
 
+/** The content of text that is one fenced block (```json ... ```), found without a regular expression. */
+function fencedContent(text: string): string | undefined {
+  if (text.length < 2 * FENCE.length || !text.startsWith(FENCE) || !text.endsWith(FENCE)) return undefined;
+  let start = FENCE.length;
+  while (start < text.length - FENCE.length && /[\w-]/.test(text[start]!)) start++;
+  while (text[start] === ' ' || text[start] === '\t') start++;
+  if (text[start] === '\r') start++;
+  if (text[start] === '\n') start++;
+  let end = text.length - FENCE.length;
+  while (end > start && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  if (text[end - 1] === '\n') end--;
+  if (text[end - 1] === '\r') end--;
+  return end >= start ? text.slice(start, end) : '';
+}
+
+/** The JSON inside one `<tool_call>...</tool_call>` block; several blocks are several calls: refused. */
+function toolCallBlockContent(text: string): string {
+  if (!text.endsWith(TOOL_CALL_CLOSE)) throw new MalformedArgumentsError(messages.truncated());
+  const inner = text.slice(TOOL_CALL_OPEN.length, text.length - TOOL_CALL_CLOSE.length);
+  if (inner.includes(TOOL_CALL_OPEN) || inner.includes(TOOL_CALL_CLOSE)) {
+    throw new MalformedArgumentsError('The arguments hold several <tool_call> blocks, that is several calls; make one call per tool call, each with only its arguments object.');
+  }
+  return inner;
+}
+
+/** Under `lenient`: the one fenced block, else the one object, in prose. Linear scans, no regular expressions. */
 function findEmbeddedObject(text: string, spans: ReadonlyArray<readonly [number, number]>): string | undefined {
-  const blocks = [...text.matchAll(FENCED_BLOCK_IN_TEXT)];
-  if (blocks.length === 1) return blocks[0]![1];
+  const fences: number[] = [];
+  for (let at = text.indexOf(FENCE); at !== -1 && fences.length <= 2; at = text.indexOf(FENCE, at + FENCE.length)) fences.push(at);
+  if (fences.length === 2) {
+    const block = fencedContent(text.slice(fences[0], fences[1]! + FENCE.length));
+    if (block !== undefined && block.trim() !== '') return block;
+  }
   const objects = spans.filter(([start]) => text[start] === '{');
   if (objects.length !== 1) return undefined;
   const [start, end] = objects[0]!;
   return text.slice(start, end);
+}
+
+/**
+ * A JSON or Python-literal array or object inside a string value, read by the same reader with the same walk as the
+ * arguments: dangerous keys dropped (recorded), nesting counted from where the string sits, array sizes checked.
+ */
+export function readEmbeddedValue(
+  text: string,
+  limits: PipelineLimits,
+  path: string,
+  depth: number,
+): { readonly ok: true; readonly value: unknown; readonly records: readonly Transformation[] } | { readonly ok: false; readonly reason: string } {
+  try {
+    const document = readJsonLike(text.trim(), { maxDepth: limits.maxDepth, maxArrayItems: limits.maxArrayItems, basePath: path, depthOffset: depth });
+    if (document.textOutside || document.values.length !== 1) return { ok: false, reason: 'it holds text besides one JSON value' };
+    return { ok: true, value: document.values[0]!.value, records: document.records };
+  } catch (error) {
+    if (error instanceof ToolCallError) return { ok: false, reason: error.message.replace(/\.$/, '') };
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import type { Transformation, ValidationIssue } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { messages } from './messages';
+import { isUnsafeIntegerLiteral } from './unsafe-integer';
 
 /** Keys that can never be copied safely (prototype pollution, class-transformer crashes): dropped everywhere. */
 export const DANGEROUS_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -68,7 +69,7 @@ function isClean(input: Record<string, unknown>, limits: PipelineLimits): boolea
       if (value.length > limits.maxArrayItems) return false;
       for (let index = 0; index < value.length; index++) {
         const item = value[index];
-        if (typeof item === 'object' && item !== null) {
+        if (typeof item === 'object' && item !== null && !isUnsafeIntegerLiteral(item)) {
           values.push(item);
           depths.push(depth + 1);
         }
@@ -79,7 +80,7 @@ function isClean(input: Record<string, unknown>, limits: PipelineLimits): boolea
     for (const key in value as object) {
       if (DANGEROUS_KEYS.has(key)) return false;
       const item = (value as Record<string, unknown>)[key];
-      if (typeof item === 'object' && item !== null) {
+      if (typeof item === 'object' && item !== null && !isUnsafeIntegerLiteral(item)) {
         values.push(item);
         depths.push(depth + 1);
       }
@@ -91,6 +92,8 @@ function isClean(input: Record<string, unknown>, limits: PipelineLimits): boolea
 function copyChild(value: unknown, depth: number, path: string, stack: Array<{ source: unknown; target: Record<string, unknown> | unknown[]; depth: number; path: string }>): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (value instanceof Date) return value.toISOString();
+  // An integer literal beyond 2^53 keeps its digits until the value rules decide (issue 10, class 1).
+  if (isUnsafeIntegerLiteral(value)) return value;
   const target: Record<string, unknown> | unknown[] = Array.isArray(value) ? new Array<unknown>() : {};
   stack.push({ source: value, target, depth: depth + 1, path });
   return target;

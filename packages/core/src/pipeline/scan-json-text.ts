@@ -9,28 +9,34 @@ export interface JsonTextScan {
   readonly maxDepth: number;
   /** Still inside a string, or brackets left open, at the end of the text. */
   readonly truncated: boolean;
-  /** `[start, end)` of each balanced top-level `{...}` or `[...]`. */
+  /** `[start, end)` of the first {@link MAX_RECORDED_SPANS} balanced top-level `{...}` or `[...]`. */
   readonly topLevelSpans: ReadonlyArray<readonly [number, number]>;
+  /** How many balanced top-level spans there are (recorded or not). */
+  readonly spanCount: number;
   /** Text outside the top-level spans that is not white space. */
   readonly hasTextOutsideSpans: boolean;
   /** A closing bracket that matches nothing. */
   readonly unbalanced: boolean;
 }
 
+/** Spans recorded per scan: callers need to know whether there are none, one or several. */
+export const MAX_RECORDED_SPANS = 16;
+
 export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan {
   let depth = 0;
   let maxDepth = 0;
-  let quote = '';
+  let quote = 0;
   let spanStart = -1;
   let hasTextOutsideSpans = false;
   let unbalanced = false;
   const spans: Array<readonly [number, number]> = [];
+  let spanCount = 0;
   const length = text.length;
   for (let index = 0; index < length; index++) {
     const char = text.charCodeAt(index);
-    if (quote) {
+    if (quote !== 0) {
       if (char === 92 /* \ */) index++;
-      else if (char === quote.charCodeAt(0)) quote = '';
+      else if (char === quote) quote = 0;
       continue;
     }
     switch (char) {
@@ -42,7 +48,7 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
           break;
         }
         if (depth === 0) hasTextOutsideSpans = true;
-        quote = String.fromCharCode(char);
+        quote = char;
         break;
       case 123 /* { */:
       case 91 /* [ */:
@@ -51,7 +57,7 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
         if (depth > maxDepth) {
           maxDepth = depth;
           if (maxDepth > stopAtDepth) {
-            return { maxDepth, truncated: false, topLevelSpans: spans, hasTextOutsideSpans, unbalanced };
+            return { maxDepth, truncated: false, topLevelSpans: spans, spanCount, hasTextOutsideSpans, unbalanced };
           }
         }
         break;
@@ -62,7 +68,7 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
           break;
         }
         depth--;
-        if (depth === 0) spans.push([spanStart, index + 1]);
+        if (depth === 0 && spanCount++ < MAX_RECORDED_SPANS) spans.push([spanStart, index + 1]);
         break;
       case 32:
       case 9:
@@ -73,5 +79,5 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
         if (depth === 0) hasTextOutsideSpans = true;
     }
   }
-  return { maxDepth, truncated: depth > 0 || quote !== '', topLevelSpans: spans, hasTextOutsideSpans, unbalanced };
+  return { maxDepth, truncated: depth > 0 || quote !== 0, topLevelSpans: spans, spanCount, hasTextOutsideSpans, unbalanced };
 }

@@ -1,3 +1,4 @@
+import { isUnsafeIntegerLiteral } from './unsafe-integer';
 import { canonicalTimeZone, daysInMonth, formatOffset, instantOfWallTime, isCalendarDate, wallTimeAsUtc } from '../time/calendar';
 
 /**
@@ -14,18 +15,38 @@ const REFUSED: RuleOutcome = { ok: false };
 const refuse = (reason: string, relative = false): RuleOutcome => ({ ok: false, reason, relative });
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER_FORM = /^-?\d+$/;
+const BEYOND_2_53 = 'it is beyond 2^53 - 1 and no JavaScript number holds it exactly; send it as a string if the tool takes text, or a smaller number';
+
+/**
+ * Number text in JSON's grammar after the lossless clean-ups (surrounding white space, one leading plus), or the
+ * reason it is refused: every other form needs a guess (issue 10, class 6).
+ */
+export function readNumberText(value: string): { readonly text: string } | { readonly reason?: string } {
+  let text = value.trim();
+  if (text.startsWith('+') && !text.startsWith('+-') && !text.startsWith('++')) text = text.slice(1);
+  if (JSON_NUMBER.test(text)) return { text };
+  if (/^[+-]?(nan|inf|infinity)$/i.test(text)) return { reason: 'NaN and Infinity are not numbers a tool can use; send a finite number' };
+  if (/^[+-]?0[xob][0-9a-f_]+$/i.test(text)) return { reason: 'it has a radix prefix (0x, 0o, 0b); send the number in decimal digits' };
+  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return { reason: 'it has a thousands separator, which could also be a decimal comma; send digits only, with a dot for decimals' };
+  if (/^[+-]?\d+,\d+$/.test(text)) return { reason: 'it has a decimal comma, which could also be a thousands separator; send digits only, with a dot for decimals' };
+  if (/^[+-]?[$€£¥]\s*[\d.,]+$|^[+-]?[\d.,]+\s*[$€£¥%]$|^[+-]?[\d.,]+\s*[A-Z]{3}$/.test(text)) return { reason: 'it has a currency or percent sign; send the bare number in the unit the parameter describes' };
+  return {};
+}
 
 export function toInteger(value: unknown, coerce: boolean): RuleOutcome {
+  if (isUnsafeIntegerLiteral(value)) return refuse(BEYOND_2_53);
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) return Number.isFinite(value) ? refuse('it has a fractional part') : REFUSED;
     if (!Number.isSafeInteger(value)) return refuse('it is larger than 2^53 - 1 and cannot be represented exactly');
     return KEEP(value);
   }
   if (coerce && typeof value === 'string') {
-    const text = value.trim();
-    if (!JSON_NUMBER.test(text)) return REFUSED;
-    const number = Number(text);
-    if (!Number.isInteger(number)) return refuse('it has a fractional part');
+    const read = readNumberText(value);
+    if (!('text' in read)) return read.reason ? refuse(read.reason) : REFUSED;
+    const number = Number(read.text);
+    if (INTEGER_FORM.test(read.text) && !Number.isSafeInteger(number)) return refuse(BEYOND_2_53);
+    if (!Number.isInteger(number)) return Number.isFinite(number) ? refuse('it has a fractional part') : refuse('it is out of range');
     if (!Number.isSafeInteger(number)) return refuse('it is larger than 2^53 - 1 and cannot be represented exactly');
     return CHANGED(number === 0 ? 0 : number, 'string-to-integer');
   }
@@ -33,11 +54,13 @@ export function toInteger(value: unknown, coerce: boolean): RuleOutcome {
 }
 
 export function toFloat(value: unknown, coerce: boolean): RuleOutcome {
+  if (isUnsafeIntegerLiteral(value)) return refuse(BEYOND_2_53);
   if (typeof value === 'number') return Number.isFinite(value) ? KEEP(value) : REFUSED;
   if (coerce && typeof value === 'string') {
-    const text = value.trim();
-    if (!JSON_NUMBER.test(text)) return REFUSED;
-    const number = Number(text);
+    const read = readNumberText(value);
+    if (!('text' in read)) return read.reason ? refuse(read.reason) : REFUSED;
+    const number = Number(read.text);
+    if (INTEGER_FORM.test(read.text) && !Number.isSafeInteger(number)) return refuse(BEYOND_2_53);
     return Number.isFinite(number) ? CHANGED(number, 'string-to-number') : refuse('it is out of range');
   }
   return REFUSED;
@@ -63,6 +86,8 @@ export function toBoolean(value: unknown, coerce: boolean): RuleOutcome {
 export function toStringValue(value: unknown, coerce: boolean): RuleOutcome {
   if (typeof value === 'string') return KEEP(value);
   if (!coerce) return REFUSED;
+  // An integer literal beyond 2^53 for a string parameter: its digits as sent (a 64-bit id), never a rounded number.
+  if (isUnsafeIntegerLiteral(value)) return CHANGED(value.text, 'number-to-string');
   if (typeof value === 'number' && Number.isFinite(value)) return CHANGED(String(value), 'number-to-string');
   if (typeof value === 'boolean') return CHANGED(String(value), 'boolean-to-string');
   return REFUSED;
