@@ -7,3 +7,4 @@ export { validateWithClassValidator, CLASS_VALIDATOR_OPTIONS } from './reference
 export { resolveToolName, suggest, type NameResolution, type ToolLookup } from './name-resolution';
 export { isToolAllowed } from './permissions';
 export { describeExpected, describeReceived, exampleValue } from './messages';
+export { crossFieldIssues, crossFieldRuleIssues, describeCrossFieldRule, issuesFromResult, CrossFieldValidatorError } from './cross-field';

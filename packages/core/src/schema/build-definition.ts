@@ -186,7 +186,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 // ---- commands --------------------------------------------------------------------------------------------
 
-const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations'] as const;
+const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations', 'validate'] as const;
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const COERCION_POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 
@@ -205,6 +205,7 @@ function checkToolOptions(target: string, options: ToolOptions): ToolOptions {
   }
   if (options.retries !== undefined && !(Number.isInteger(options.retries) && options.retries >= 0)) throw invalid('retries', 'a non-negative integer');
   if (options.coercion !== undefined && !COERCION_POLICIES.includes(options.coercion)) throw invalid('coercion', "'strict', 'safe' or 'lenient'");
+  if (options.validate !== undefined && typeof options.validate !== 'function') throw invalid('validate', 'a function (params) => string | issues | undefined');
   if (options.annotations !== undefined) {
     const annotations = options.annotations as Record<string, unknown>;
     const valid =
@@ -220,6 +221,23 @@ function checkToolOptions(target: string, options: ToolOptions): ToolOptions {
     copy[key] = Array.isArray(value) ? [...value] : typeof value === 'object' ? { ...value } : value;
   }
   return copy as ToolOptions;
+}
+
+/**
+ * A command's own cross-field check is a static `validate(params)`: it runs before the per-call instance exists (the
+ * handler's child container, invocation and signal belong to the run), so an instance method would never be called.
+ */
+function checkValidateMethod(commandClass: Function): void {
+  const instanceMethod = (commandClass.prototype as { validate?: unknown }).validate;
+  const staticMethod = (commandClass as unknown as { validate?: unknown }).validate;
+  if (instanceMethod !== undefined && staticMethod === undefined) {
+    throw definitionMessages.invalidCommandOption(
+      commandClass.name,
+      'validate',
+      'the class has an instance method `validate`, which toolwright never calls (cross-field checks run before the command is resolved)',
+      'make it `static validate(params)`, or pass it as @Command({ validate }).',
+    );
+  }
 }
 
 function suggestedDtoName(commandClass: Function): string {
@@ -260,6 +278,7 @@ export function buildCommandDefinition(commandClass: Constructor): ToolDefinitio
   }
   if (typeof (commandClass.prototype as { execute?: unknown }).execute !== 'function') throw definitionMessages.noExecute(target);
   const toolOptions = checkToolOptions(target, options);
+  checkValidateMethod(commandClass);
   const params = commandDto(commandClass, options);
   const definition: ToolDefinition = deepFreeze({
     name: options.name,

@@ -83,6 +83,8 @@ export type ToolErrorCode =
 export interface ValidationIssue {
   /** Path of the argument (`options[0].label`), `''` for the whole arguments object. */
   readonly path: string;
+  /** For a cross-field issue: every argument involved (`path` is the first of them). */
+  readonly paths?: readonly string[];
   /** Machine-readable: `type`, `required`, `enum`, `minimum`, `unknown-key`, `format`, ... */
   readonly rule: string;
   readonly expected: string;
