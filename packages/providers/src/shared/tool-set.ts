@@ -5,6 +5,7 @@
 import type { ToolDefinition } from '@toolwright/core';
 import { canonicalParameters, resolveDefinitions, type ToolSource } from './definitions';
 import type { JsonSchema } from './json-schema';
+import { lowerCrossFieldRules } from './lowering/cross-field';
 import { ToolNameCodec, type ToolNameCodecOptions } from './name-codec';
 import type { ToolNameProfile } from './name-profiles';
 
@@ -72,14 +73,13 @@ export function buildToolSet<TTool>(args: {
       args.profile,
       args.options,
     );
-  const tools = definitions.map((definition) =>
-    args.lower({
-      definition,
-      name: codec.encode(definition.name),
-      description: definition.description === '' ? undefined : definition.description,
-      parameters: canonicalParameters(definition),
-    }),
-  );
+  const tools = definitions.map((definition) => {
+    const description = definition.description === '' ? undefined : definition.description;
+    const parameters = canonicalParameters(definition);
+    // Cross-field rules: kept as JSON Schema for MCP, moved into the note and the description for chat providers.
+    const lowered = args.provider === 'mcp' ? { description, parameters } : lowerCrossFieldRules(definition, description, parameters);
+    return args.lower({ definition, name: codec.encode(definition.name), ...lowered });
+  });
   // The canonical schemas are exported again on first use (parsing strict calls, coercing Qwen's raw values),
   // never shared with the tools handed out.
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
