@@ -13,6 +13,7 @@ import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult, Transfor
 import type { CommandHandler, ToolInvocationContext } from '../types/handler';
 import type { CoercionPolicy } from '../types/schema';
 import { injectContext, MissingContextError } from '../pipeline/context-injection';
+import { DataPacketOrderError } from '../pipeline/data-packets';
 import { crossFieldIssues, CrossFieldValidatorError, hasCrossFieldChecks } from '../pipeline/cross-field';
 import { DEFAULT_LIMITS, type PipelineLimits } from '../pipeline/limits';
 import { messages } from '../pipeline/messages';
@@ -258,8 +259,9 @@ export class PersonaToolExecutor {
       return { callId, tool, definition, params: handlerParams, transformations, securityEvents: state.securityEvents };
     } catch (error) {
       if (error instanceof PreparationFailure) throw error;
-      if (error instanceof MissingContextError) {
-        this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property: error.property });
+      if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
+        const property = error instanceof MissingContextError ? error.property : 'dataPackets';
+        this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property });
         fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
       }
       if (error instanceof CrossFieldValidatorError) {
