@@ -220,7 +220,9 @@ export class PersonaToolExecutor {
       transformations.push(...injection.transformations);
 
       // 6. Validate.
-      const issues: ValidationIssue[] = [...state.issues, ...injection.issues];
+      // An empty model value that extraction replaced is not the value validated any more: drop step 4's issue on it.
+      const extracted = new Set(injection.transformations.map((transformation) => transformation.path));
+      const issues: ValidationIssue[] = [...(extracted.size > 0 ? state.issues.filter((issue) => !extracted.has(issue.path)) : state.issues), ...injection.issues];
       let instance: object | undefined;
       if (reference) {
         // Reference path: class-transformer + class-validator on this tool's DTO class.

@@ -21,7 +21,7 @@ export interface PersonaContext {
   readonly permissions?: readonly string[];
 }
 
-/** A pipeline data packet (seed 003): extracted fields read `content.body` and `content.title` of the latest one. */
+/** A pipeline data packet (seed 003): extracted fields read `content.body` and `content.title` of the latest one (see `dataPacketOrder`). */
 export interface DataPacket {
   readonly content?: { readonly body?: unknown; readonly title?: unknown; readonly [key: string]: unknown };
   readonly [key: string]: unknown;

@@ -202,6 +202,20 @@ describe('data packet order: explicit, and never guessed', () => {
     }
   }
 
+  it.each(['compiled', 'reference'] as const)('an empty model value replaced by extraction is validated as the extracted value (%s path)', async (validation) => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    registry.registerDefinition(
+      definitionFromJsonSchema({ name: 'post', parameters: { type: 'object', properties: { content: { type: 'string', minLength: 5 } }, required: ['content'] } }),
+      { kind: 'function', handler: (params) => params },
+    );
+    const withExtraction = registry.get('post')!;
+    const extracting = { ...withExtraction, parameters: { ...withExtraction.parameters, properties: withExtraction.parameters.properties.map((property) => ({ ...property, extract: 'content' as const })) } };
+    registry.registerDefinition(extracting, { kind: 'function', handler: (params) => params });
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation });
+    expect(await executor.execute({ id: 'c', name: 'post', arguments: '{"content": ""}' }, { dataPacketsLatestFirst: [latest] })).toMatchObject({ ok: true, value: { content: 'new body' } });
+    expect(await executor.execute({ id: 'c', name: 'post', arguments: '{"content": "abc"}' }, { dataPacketsLatestFirst: [latest] })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+  });
+
   it('in the executor: seed-ordered packets extract the latest; an empty model value is filled; an ambiguous order is a developer error', async () => {
     const errors: string[] = [];
     const executor = new PersonaToolExecutor(ToolRegistry.from([Publish], { logger: silentLogger }), { logger: { ...silentLogger, error: (message: string) => errors.push(message) } });
