@@ -1,4 +1,5 @@
 import { definitionMessages, type DefinitionSite } from '../decorators/messages';
+import { isCrossFieldRule, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
 import type { ClassThunk, CommandOptions } from '../decorators/param-options';
 import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord } from '../decorators/resolve-param';
@@ -12,6 +13,7 @@ import { classLineage, getOwnParamMetadata, getParamMetadata } from '../metadata
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
 import { getOwnValidatorPropertyNames, getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
 import type { CoercionPolicy, Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
+import type { CrossFieldRule } from '../types/cross-field';
 import type { ToolDefinition, ToolOptions } from '../types/definition';
 
 const objectSchemas = new WeakMap<Function, ObjectSchema>();
@@ -240,6 +242,20 @@ function checkValidateMethod(commandClass: Function): void {
   }
 }
 
+/** The DTO's schema with the command's declarative cross-field rules (checked: known kinds, declared names). */
+function commandParameters(target: string, schema: ObjectSchema, rules: readonly CrossFieldRule[] | undefined): ObjectSchema {
+  if (rules === undefined) return schema;
+  if (!Array.isArray(rules) || !rules.every(isCrossFieldRule)) {
+    throw definitionMessages.invalidCommandOption(
+      target,
+      'crossFieldRules',
+      `${renderValue(rules)} is not an array of cross-field rules`,
+      "build them with crossField.exactlyOne(...), atLeastOne(...), notTogether(...) or requires(...).",
+    );
+  }
+  return withCrossFieldRules(schema, rules, target);
+}
+
 function suggestedDtoName(commandClass: Function): string {
   return `${commandClass.name.replace(/Command$/, '') || commandClass.name}Params`;
 }
@@ -283,7 +299,7 @@ export function buildCommandDefinition(commandClass: Constructor): ToolDefinitio
   const definition: ToolDefinition = deepFreeze({
     name: options.name,
     description: options.description,
-    parameters: buildObjectSchema(params),
+    parameters: commandParameters(target, buildObjectSchema(params), options.crossFieldRules),
     options: toolOptions,
     source: { kind: 'class', command: commandClass, params },
   });

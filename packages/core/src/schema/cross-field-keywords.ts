@@ -159,7 +159,7 @@ export function withCrossFieldRules(schema: ObjectSchema, rules: readonly CrossF
       throw new DefinitionError(`The cross-field rule "${rule.kind}" names ${quote(unknown)}, which is not a declared property of the arguments.`, {
         target,
         property: '#',
-        fix: `Declare ${quote(unknown)} under "properties", or correct the name (declared: ${[...declared].slice(0, 20).join(', ') || 'none'}).`,
+        fix: `Declare ${quote(unknown)} as a parameter (JSON Schema: under "properties"), or correct the name (declared: ${[...declared].slice(0, 20).join(', ') || 'none'}).`,
       });
     }
   }
@@ -186,3 +186,35 @@ export function crossFieldKeywords(rules: readonly CrossFieldRule[]): JsonSchema
   else if (members.length > 1) output.allOf = members;
   return output;
 }
+
+const isNames = (value: unknown): value is readonly string[] =>
+  Array.isArray(value) && value.length > 0 && value.every((name) => typeof name === 'string' && name !== '');
+
+/** Whether a value is a well-formed rule (for rules a developer wrote by hand). */
+export function isCrossFieldRule(value: unknown): value is CrossFieldRule {
+  if (!isRecord(value)) return false;
+  switch (value['kind']) {
+    case 'oneOf':
+    case 'anyOf':
+      return Array.isArray(value['sets']) && value['sets'].length >= 2 && value['sets'].every(isNames);
+    case 'notAll':
+      return isNames(value['properties']) && value['properties'].length >= 2;
+    case 'dependentRequired':
+      return typeof value['property'] === 'string' && isNames(value['requires']);
+    default:
+      return false;
+  }
+}
+
+
+/** Builders for `@Command({ crossFieldRules: [...] })`. A name may also be a set: `['start', 'end']` (both together). */
+export const crossField = Object.freeze({
+  /** Exactly one of them (`oneOf` of `required`). */
+  exactlyOne: (...alternatives: ReadonlyArray<string | readonly string[]>): CrossFieldRule => ({ kind: 'oneOf', sets: alternatives.map((item) => (typeof item === 'string' ? [item] : [...item])) }),
+  /** At least one of them (`anyOf` of `required`). */
+  atLeastOne: (...alternatives: ReadonlyArray<string | readonly string[]>): CrossFieldRule => ({ kind: 'anyOf', sets: alternatives.map((item) => (typeof item === 'string' ? [item] : [...item])) }),
+  /** Not all of them together (`not: {required}`). */
+  notTogether: (...properties: readonly string[]): CrossFieldRule => ({ kind: 'notAll', properties: [...properties] }),
+  /** When `property` is sent, `requires` must be sent too (`dependentRequired`). */
+  requires: (property: string, ...requires: readonly string[]): CrossFieldRule => ({ kind: 'dependentRequired', property, requires: [...requires] }),
+});

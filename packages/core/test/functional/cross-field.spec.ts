@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import {
-  Command, DefinitionError, FromContext, PersonaToolExecutor, runToolLoop, ScriptedChatModel, silentLogger, ToolParam, ToolRegistry,
+  Command, crossField, DefinitionError, FromContext, PersonaToolExecutor, runToolLoop, ScriptedChatModel, silentLogger, ToolParam, ToolRegistry,
   definitionFromJsonSchema, fromJsonSchema, toJsonSchema,
   type ChatMessage, type CrossFieldIssue, type ToolCall, type ToolResult,
 } from '@toolwright/core';
@@ -235,7 +235,7 @@ describe('JSON Schema cross-field keywords import into rules', () => {
 
   it('refuses a rule that names an undeclared property, and still refuses what is not a rule', () => {
     expect(() => fromJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, dependentRequired: { a: ['b'] } }, { target: 'tool' })).toThrow(
-      'tool.#: The cross-field rule "dependentRequired" names \'b\', which is not a declared property of the arguments. Fix: Declare \'b\' under "properties", or correct the name (declared: a).',
+      'tool.#: The cross-field rule "dependentRequired" names \'b\', which is not a declared property of the arguments. Fix: Declare \'b\' as a parameter (JSON Schema: under "properties"), or correct the name (declared: a).',
     );
     expect(() => fromJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, not: { properties: { a: { const: 'x' } } } }, { target: 'tool' })).toThrow(
       "tool.#/not: The keyword 'not' excludes values by a schema",
@@ -288,5 +288,65 @@ describe('cross-field issues in the tool loop', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(model.requests).toHaveLength(3);
+  });
+});
+
+// ---- declarative rules on a class command ----------------------------------------------------------------------------
+
+class TransferParams {
+  @ToolParam({ description: 'Source account', required: false }) fromAccount?: string;
+  @ToolParam({ description: 'Source card', required: false }) fromCard?: string;
+  @ToolParam({ type: 'float', description: 'Amount' }) amount!: number;
+  @ToolParam({ description: 'Currency', required: false }) currency?: string;
+  @ToolParam({ description: 'Exchange rate', type: 'float', required: false }) rate?: number;
+  @FromContext('session_id') sessionId?: string;
+}
+
+@Command({
+  name: 'transfer',
+  description: 'Transfers money.',
+  params: TransferParams,
+  crossFieldRules: [crossField.exactlyOne('fromAccount', 'fromCard'), crossField.requires('rate', 'currency')],
+})
+class Transfer {
+  execute(params: TransferParams) {
+    return { amount: params.amount };
+  }
+}
+
+describe('@Command({ crossFieldRules }): declarative rules on a class command', () => {
+  it('exports them as JSON Schema keywords (the model and MCP clients see them)', () => {
+    const registry = ToolRegistry.from([Transfer], { logger: silentLogger });
+    expect(registry.toJsonSchema('transfer')).toMatchObject({
+      dependentRequired: { rate: ['currency'] },
+      oneOf: [{ required: ['fromAccount'] }, { required: ['fromCard'] }],
+    });
+  });
+
+  it.each(PATHS)('enforces them like imported rules (%s path)', async (validation) => {
+    const executor = new PersonaToolExecutor(ToolRegistry.from([Transfer], { logger: silentLogger }), { logger: silentLogger, validation });
+    const error = errorOf(await executor.execute(call('c', 'transfer', { fromAccount: 'a', fromCard: 'c', amount: '5', rate: 1.1 })));
+    expect(error.issues.map((issue) => issue.message)).toEqual([
+      'Send exactly one of "fromAccount" or "fromCard". Received "fromAccount" and "fromCard": keep one of them and leave the other out.',
+      '"rate" needs "currency": send it too, or leave "rate" out.',
+    ]);
+    expect(await executor.execute(call('c', 'transfer', { from_account: 'a', amount: '5' }))).toMatchObject({ ok: true, value: { amount: 5 } });
+  });
+
+  it('refuses malformed rules and rules naming an unknown or context parameter', () => {
+    const define = (rules: unknown) => {
+      @Command({ name: 'bad_rules', description: 'x', params: TransferParams, crossFieldRules: rules as never })
+      class BadRules {
+        execute() {
+          return 1;
+        }
+      }
+      return () => ToolRegistry.from([BadRules], { logger: silentLogger });
+    };
+    expect(define([{ kind: 'oneOf', sets: [['fromAccount']] }])).toThrow(
+      'BadRules.crossFieldRules: @Command has an invalid `crossFieldRules`: [{"kind":"oneOf","sets":[["fromAccount"]]}] is not an array of cross-field rules.',
+    );
+    expect(define([crossField.exactlyOne('fromAccount', 'iban')])).toThrow('BadRules.#: The cross-field rule "oneOf" names \'iban\', which is not a declared property of the arguments.');
+    expect(define([crossField.notTogether('amount', 'sessionId')])).toThrow('names \'sessionId\', which is not a declared property');
   });
 });

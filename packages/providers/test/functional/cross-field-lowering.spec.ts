@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { definitionFromJsonSchema, type ToolDefinition } from '@toolwright/core';
+import { Command, crossField, definitionFromJsonSchema, silentLogger, ToolParam, ToolRegistry, type ToolDefinition } from '@toolwright/core';
 import { adapt, fromProviderTool, getProviders, splitNote, type ProviderId } from '@toolwright/providers';
 
 const FILE_TOOL: ToolDefinition = definitionFromJsonSchema({
@@ -54,5 +54,25 @@ describe('cross-field rules in provider tool definitions', () => {
     expect(tool.description).toBe('Reads a file or echoes content.');
     expect(tool.inputSchema).toMatchObject({ dependentRequired: { end: ['start'] }, oneOf: [{ required: ['path'] }, { required: ['content'] }] });
     expect(fromProviderTool(tool, 'mcp').parameters.crossFieldRules).toEqual(FILE_TOOL.parameters.crossFieldRules);
+  });
+});
+
+describe('declarative rules of a class command reach the providers too', () => {
+  class ShareParams {
+    @ToolParam({ required: false }) email?: string;
+    @ToolParam({ required: false }) phone?: string;
+  }
+  @Command({ name: 'share', description: 'Shares a link.', params: ShareParams, crossFieldRules: [crossField.atLeastOne('email', 'phone')] })
+  class Share {
+    execute() {
+      return 'ok';
+    }
+  }
+
+  it('says the rule in the OpenAI description and keeps it as anyOf for MCP', () => {
+    const registry = ToolRegistry.from([Share], { logger: silentLogger });
+    const [definition] = registry.list();
+    expect(adapt(definition!, 'openai').function.description).toBe('Shares a link. Send at least one of "email" or "phone".');
+    expect(adapt(definition!, 'mcp').inputSchema).toMatchObject({ anyOf: [{ required: ['email'] }, { required: ['phone'] }] });
   });
 });
