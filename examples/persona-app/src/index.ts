@@ -6,6 +6,8 @@ import { PublishArticleCommand } from './commands/publish-article.command';
 export * from './commands/get-calendar-events.command';
 export * from './commands/propose-decision.command';
 export * from './commands/publish-article.command';
+export * from './commands/book-meeting.command';
+export { runCrossFieldExample } from './cross-field-example';
 export { replayCalls, type ReplayCall } from './replay';
 
 /** The example app's commands, listed explicitly at the composition root. */

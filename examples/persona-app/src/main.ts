@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { PersonaToolExecutor, runToolLoop, silentLogger, type ToolLoopStep, type ToolResult } from '@toolwright/core';
 import { createPersonaRegistry, replayCalls } from './index';
 import { createScriptedPlanner } from './scripted-conversation';
+import { runCrossFieldExample } from './cross-field-example';
 
 function section(title: string): void {
   console.log(`\n${'='.repeat(78)}\n${title}\n${'='.repeat(78)}`);
@@ -62,6 +63,10 @@ async function main(): Promise<void> {
   section('4. What the models sent most (TransformationStats)');
   for (const entry of executor.stats.snapshot().slice(0, 10)) console.log(`  ${String(entry.count).padStart(3)}  ${entry.tool}  ${entry.rule}`);
   console.log(`  security events (model tried to set trusted context): ${executor.stats.securityEvents}`);
+
+  section('5. A cross-field rule (@Command({ validate })): the call that breaks it, the message, the fixed retry');
+  const meeting = await runCrossFieldExample({ onStep: printStep });
+  console.log(`\n  loop ${meeting.status} after ${meeting.steps.length} model turns: ${JSON.stringify(meeting.text)}`);
 }
 
 main().catch((error: unknown) => {

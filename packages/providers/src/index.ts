@@ -51,6 +51,7 @@ export type { LintOptions } from './shared/lint';
 export type { ImportOptions } from './shared/import-definition';
 export type { JsonSchema, JsonValue, JsonObject } from './shared/json-schema';
 export { OPTIONAL_NULL_MARKER, OPTIONAL_NULLABLE_MARKER, splitNote } from './shared/description-notes';
+export { API_VERSIONS, getApiVersions, resolveApiVersion, type ApiVersion } from './shared/api-versions';
 
 const DESCRIPTORS: Readonly<Record<ProviderId, ProviderDescriptor>> = Object.freeze({
   openai: openai.descriptor,

@@ -1,3 +1,4 @@
+import type { CrossFieldRule } from '../types/cross-field';
 import type { ToolOptions } from '../types/definition';
 import type { CoercionPolicy, Constructor, EnumValue, ExtractionSource, ScalarKind } from '../types/schema';
 
@@ -87,4 +88,9 @@ export interface CommandOptions extends ToolOptions {
   readonly description: string;
   /** The parameter DTO; read from `execute`'s first parameter type when omitted and metadata exists. */
   readonly params?: Constructor;
+  /**
+   * Declarative cross-field rules (`crossField.exactlyOne('path', 'content')`, ...): checked like `validate`, and also
+   * exported as JSON Schema (`oneOf`/`anyOf` of `required`, `not`, `dependentRequired`) and said in words to providers.
+   */
+  readonly crossFieldRules?: readonly CrossFieldRule[];
 }

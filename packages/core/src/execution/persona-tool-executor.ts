@@ -13,6 +13,8 @@ import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult, Transfor
 import type { CommandHandler, ToolInvocationContext } from '../types/handler';
 import type { CoercionPolicy } from '../types/schema';
 import { injectContext, MissingContextError } from '../pipeline/context-injection';
+import { DataPacketOrderError } from '../pipeline/data-packets';
+import { crossFieldIssues, CrossFieldValidatorError, hasCrossFieldChecks } from '../pipeline/cross-field';
 import { DEFAULT_LIMITS, type PipelineLimits } from '../pipeline/limits';
 import { messages } from '../pipeline/messages';
 import { resolveToolName } from '../pipeline/name-resolution';
@@ -228,7 +230,9 @@ export class PersonaToolExecutor {
       transformations.push(...injection.transformations);
 
       // 6. Validate.
-      const issues: ValidationIssue[] = [...state.issues, ...injection.issues];
+      // An empty model value that extraction replaced is not the value validated any more: drop step 4's issue on it.
+      const extracted = new Set(injection.transformations.map((transformation) => transformation.path));
+      const issues: ValidationIssue[] = [...(extracted.size > 0 ? state.issues.filter((issue) => !extracted.has(issue.path)) : state.issues), ...injection.issues];
       let instance: object | undefined;
       if (reference) {
         // Reference path: class-transformer + class-validator on this tool's DTO class.
@@ -258,12 +262,23 @@ export class PersonaToolExecutor {
       if (issues.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, issues), { issues }));
 
       const handlerParams = entry.implementation.kind === 'class' ? (instance as Record<string, unknown>) : params;
+      // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
+      const commandClass = entry.implementation.kind === 'class' ? entry.implementation.command : undefined;
+      if (hasCrossFieldChecks(definition, commandClass)) {
+        const crossField = await crossFieldIssues(definition, handlerParams, commandClass);
+        if (crossField.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, crossField), { issues: crossField }));
+      }
       return { callId, tool, definition, params: handlerParams, transformations, securityEvents: state.securityEvents };
     } catch (error) {
       if (error instanceof PreparationFailure) throw error;
-      if (error instanceof MissingContextError) {
-        this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property: error.property });
+      if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
+        const property = error instanceof MissingContextError ? error.property : 'dataPackets';
+        this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property });
         fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
+      }
+      if (error instanceof CrossFieldValidatorError) {
+        this.logger.error(`tool ${tool}: ${error.message}`, { tool, callId, cause: describeCause(error.cause) });
+        fail(new HandlerError(`The tool "${tool}" could not check its arguments (its validation rule failed). Do not retry it.`, { cause: error }));
       }
       if (error instanceof ToolCallError) fail(error);
       throw error;

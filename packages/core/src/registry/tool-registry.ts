@@ -9,6 +9,7 @@ import { dtoForSchema } from '../schema/synthesize-dto';
 import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { CommandHandler, ToolHandler } from '../types/handler';
 import type { Constructor } from '../types/schema';
+import { DefinitionError } from '../errors/definition-error';
 import { registryMessages } from './messages';
 
 /** How a tool runs: a DI-resolved `@Command` class, or a function (JSON Schema, compact, MCP and built-in tools). */
@@ -191,6 +192,10 @@ function checkDefinition(definition: ToolDefinition): void {
   if (typeof definition !== 'object' || definition === null) throw registryMessages.invalidDefinition('it is not an object');
   if (typeof definition.name !== 'string' || definition.name.length === 0) throw registryMessages.invalidDefinition('its name is not a non-empty string');
   if (definition.parameters?.kind !== 'object') throw registryMessages.invalidDefinition(`the parameters of "${definition.name}" are not an object schema`);
+  const validate = (definition.options as { validate?: unknown } | undefined)?.validate;
+  if (validate !== undefined && typeof validate !== 'function') {
+    throw new DefinitionError(`the \`validate\` option is ${typeof validate}, not a function.`, { target: definition.name, property: 'validate', fix: 'pass validate: (params) => string | issues | undefined, or leave it out.' });
+  }
 }
 
 function checkImplementation(name: string, implementation: ToolImplementation): void {

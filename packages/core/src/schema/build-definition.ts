@@ -1,4 +1,5 @@
 import { definitionMessages, type DefinitionSite } from '../decorators/messages';
+import { isCrossFieldRule, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
 import type { ClassThunk, CommandOptions } from '../decorators/param-options';
 import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord } from '../decorators/resolve-param';
@@ -12,6 +13,7 @@ import { classLineage, getOwnParamMetadata, getParamMetadata } from '../metadata
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
 import { getOwnValidatorPropertyNames, getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
 import type { CoercionPolicy, Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
+import type { CrossFieldRule } from '../types/cross-field';
 import type { ToolDefinition, ToolOptions, ToolQueueOptions } from '../types/definition';
 
 const objectSchemas = new WeakMap<Function, ObjectSchema>();
@@ -186,7 +188,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 // ---- commands --------------------------------------------------------------------------------------------
 
-const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations', 'queue'] as const;
+const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations', 'queue', 'validate'] as const;
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const COERCION_POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 
@@ -206,6 +208,7 @@ function checkToolOptions(target: string, options: ToolOptions): ToolOptions {
   if (options.retries !== undefined && !(Number.isInteger(options.retries) && options.retries >= 0)) throw invalid('retries', 'a non-negative integer');
   if (options.coercion !== undefined && !COERCION_POLICIES.includes(options.coercion)) throw invalid('coercion', "'strict', 'safe' or 'lenient'");
   if (options.queue !== undefined) checkQueueOptions(options.queue, invalid);
+  if (options.validate !== undefined && typeof options.validate !== 'function') throw invalid('validate', 'a function (params) => string | issues | undefined');
   if (options.annotations !== undefined) {
     const annotations = options.annotations as Record<string, unknown>;
     const valid =
@@ -238,6 +241,37 @@ function checkQueueOptions(queue: ToolQueueOptions, invalid: (option: string, ex
       (typeof backoff === 'object' && backoff !== null && (backoff.type === 'fixed' || backoff.type === 'exponential') &&
         typeof backoff.delayMs === 'number' && Number.isFinite(backoff.delayMs) && backoff.delayMs >= 0));
   if (!valid) throw invalid('queue', expected);
+}
+
+/**
+ * A command's own cross-field check is a static `validate(params)`: it runs before the per-call instance exists (the
+ * handler's child container, invocation and signal belong to the run), so an instance method would never be called.
+ */
+function checkValidateMethod(commandClass: Function): void {
+  const instanceMethod = (commandClass.prototype as { validate?: unknown }).validate;
+  const staticMethod = (commandClass as unknown as { validate?: unknown }).validate;
+  if (instanceMethod !== undefined && staticMethod === undefined) {
+    throw definitionMessages.invalidCommandOption(
+      commandClass.name,
+      'validate',
+      'the class has an instance method `validate`, which toolwright never calls (cross-field checks run before the command is resolved)',
+      'make it `static validate(params)`, or pass it as @Command({ validate }).',
+    );
+  }
+}
+
+/** The DTO's schema with the command's declarative cross-field rules (checked: known kinds, declared names). */
+function commandParameters(target: string, schema: ObjectSchema, rules: readonly CrossFieldRule[] | undefined): ObjectSchema {
+  if (rules === undefined) return schema;
+  if (!Array.isArray(rules) || !rules.every(isCrossFieldRule)) {
+    throw definitionMessages.invalidCommandOption(
+      target,
+      'crossFieldRules',
+      `${renderValue(rules)} is not an array of cross-field rules`,
+      "build them with crossField.exactlyOne(...), atLeastOne(...), notTogether(...) or requires(...).",
+    );
+  }
+  return withCrossFieldRules(schema, rules, target);
 }
 
 function suggestedDtoName(commandClass: Function): string {
@@ -278,11 +312,12 @@ export function buildCommandDefinition(commandClass: Constructor): ToolDefinitio
   }
   if (typeof (commandClass.prototype as { execute?: unknown }).execute !== 'function') throw definitionMessages.noExecute(target);
   const toolOptions = checkToolOptions(target, options);
+  checkValidateMethod(commandClass);
   const params = commandDto(commandClass, options);
   const definition: ToolDefinition = deepFreeze({
     name: options.name,
     description: options.description,
-    parameters: buildObjectSchema(params),
+    parameters: commandParameters(target, buildObjectSchema(params), options.crossFieldRules),
     options: toolOptions,
     source: { kind: 'class', command: commandClass, params },
   });

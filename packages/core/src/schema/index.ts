@@ -22,3 +22,4 @@ export {
 export { hasNestedQuantifier } from './regex-safety';
 export * from './build-definition';
 export * from './synthesize-dto';
+export { crossField, isCrossFieldRule } from './cross-field-keywords';

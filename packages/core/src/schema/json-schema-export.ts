@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../types/definition';
 import type { NumericBounds, ObjectSchema, ParamSchema, SchemaBase } from '../types/schema';
 import { JSON_SCHEMA_DIALECT, escapePointerSegment, type JsonSchemaObject, type JsonSchemaTypeName } from './json-schema-types';
+import { crossFieldKeywords } from './cross-field-keywords';
 import * as messages from './messages';
 
 /**
@@ -145,6 +146,7 @@ class JsonSchemaExporter {
       typeof schema.additionalProperties === 'boolean'
         ? schema.additionalProperties
         : this.convert(schema.additionalProperties, `${pointer}/additionalProperties`, depth + 1);
+    if (schema.crossFieldRules !== undefined && schema.crossFieldRules.length > 0) Object.assign(output, crossFieldKeywords(schema.crossFieldRules));
   }
 
   private numericKeywords(schema: NumericBounds, output: JsonSchemaObject): void {

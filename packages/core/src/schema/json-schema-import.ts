@@ -1,4 +1,5 @@
 import { deepEqual } from '../pipeline/deep-equal';
+import { extractCrossFieldKeywords, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
 import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { EnumValue, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
@@ -793,6 +794,9 @@ function resolveLimits(limits: Partial<JsonSchemaLimits> | undefined): JsonSchem
  */
 export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions = {}): ObjectSchema {
   const target = options.target ?? 'JSON Schema';
+  // Cross-field keywords on the arguments object become rules (cross-field-keywords.ts) instead of being refused.
+  const crossField = extractCrossFieldKeywords(schema, target);
+  schema = crossField.schema;
   const importer = new JsonSchemaImporter(
     schema,
     target,
@@ -808,7 +812,7 @@ export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions
     const described = imported.kind === 'union' ? 'a choice between several schemas (anyOf/oneOf)' : imported.kind === 'any' ? 'any value' : `a ${imported.kind}`;
     throw messages.rootNotAnObjectSchema(importer.where(''), described);
   }
-  return deepFreeze(imported);
+  return deepFreeze(withCrossFieldRules(imported, crossField.rules, target));
 }
 
 // eslint-disable-next-line no-control-regex

@@ -32,6 +32,10 @@ export interface JsonSchemaObject {
   items?: JsonSchemaObject;
   anyOf?: JsonSchemaObject[];
   oneOf?: JsonSchemaObject[];
+  /** Cross-field rules on the arguments object only (see cross-field-keywords.ts). */
+  allOf?: JsonSchemaObject[];
+  not?: JsonSchemaObject;
+  dependentRequired?: Record<string, string[]>;
   minimum?: number;
   exclusiveMinimum?: number;
   maximum?: number;

@@ -1,3 +1,4 @@
+import type { CrossFieldValidator } from './cross-field';
 import type { CoercionPolicy, Constructor, ObjectSchema } from './schema';
 
 /** MCP-style behaviour hints (untrusted when they come from a remote server). */
@@ -26,6 +27,11 @@ export interface ToolOptions {
   /** How many times the tool loop lets the model retry an invalid call (default 2). */
   readonly retries?: number;
   readonly annotations?: ToolAnnotations;
+  /**
+   * A cross-field check run after every per-field check passed, on the normalized, context-injected parameters:
+   * returns nothing when valid, else a message or issues for the model (`INVALID_ARGUMENTS`, counted by the retries).
+   */
+  readonly validate?: CrossFieldValidator;
   /** How the tool runs as a durable job (`@toolwright/queue`); the in-process executor ignores it. */
   readonly queue?: ToolQueueOptions;
 }

@@ -21,11 +21,14 @@ export interface PersonaContext {
   readonly permissions?: readonly string[];
 }
 
-/** A pipeline data packet (seed 003): extracted fields read `content.body` and `content.title` of the latest one. */
+/** A pipeline data packet (seed 003): extracted fields read `content.body` and `content.title` of the latest one (see `dataPacketOrder`). */
 export interface DataPacket {
   readonly content?: { readonly body?: unknown; readonly title?: unknown; readonly [key: string]: unknown };
   readonly [key: string]: unknown;
 }
+
+/** Which end of a packet list is the latest. */
+export type DataPacketOrder = 'oldest-first' | 'latest-first';
 
 /** The trusted execution context: set by the engine, never by the model. */
 export interface ExecutionContext {
@@ -36,8 +39,16 @@ export interface ExecutionContext {
   readonly imageUrl?: string;
   readonly handlerConfig?: Readonly<Record<string, unknown>>;
   readonly persona?: PersonaContext;
-  /** Pipeline data packets, oldest first; extraction reads the latest. */
+  /**
+   * Pipeline data packets in the order `dataPacketOrder` names; extraction reads the latest. With more than one packet
+   * the order must be said (`dataPacketOrder`), or the packets given as `dataPacketsLatestFirst`: a guessed order
+   * would extract the wrong packet's content.
+   */
   readonly dataPackets?: readonly DataPacket[];
+  /** Which end of `dataPackets` is the latest: `'oldest-first'` (the last packet is the latest) or `'latest-first'`. */
+  readonly dataPacketOrder?: DataPacketOrder;
+  /** Seed 003's order: `[0]` is the latest packet (Data Machine's `$data`). Give this or `dataPackets`, not both. */
+  readonly dataPacketsLatestFirst?: readonly DataPacket[];
   /** IANA time zone used for datetimes without an offset and by `resolve_relative_date`. */
   readonly timeZone?: string;
   /** The reference instant for relative dates (default: now). */
@@ -83,6 +94,8 @@ export type ToolErrorCode =
 export interface ValidationIssue {
   /** Path of the argument (`options[0].label`), `''` for the whole arguments object. */
   readonly path: string;
+  /** For a cross-field issue: every argument involved (`path` is the first of them). */
+  readonly paths?: readonly string[];
   /** Machine-readable: `type`, `required`, `enum`, `minimum`, `unknown-key`, `format`, ... */
   readonly rule: string;
   readonly expected: string;

@@ -1,3 +1,5 @@
+import type { CrossFieldRule } from './cross-field';
+
 /**
  * The internal tool definition (IR). Every source (decorated classes, JSON Schema, the compact grammar)
  * compiles to these immutable shapes; every consumer (JSON Schema export, providers, the executor) reads only these.
@@ -117,6 +119,11 @@ export interface ObjectSchema extends SchemaBase {
   readonly additionalProperties: boolean | ParamSchema;
   /** The decorated DTO class this object came from (absent for JSON Schema and compact tools until synthesized). */
   readonly dto?: Constructor;
+  /**
+   * Cross-field rules on the arguments object (the root only), imported from JSON Schema's `dependentRequired`,
+   * `oneOf`/`anyOf` of `required` sets and `not: {required}`; checked after the per-field checks.
+   */
+  readonly crossFieldRules?: readonly CrossFieldRule[];
 }
 
 /** `anyOf`/`oneOf` (or a JSON Schema `type` array): the value must match one variant. */

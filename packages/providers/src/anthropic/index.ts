@@ -21,6 +21,7 @@ import type { ProviderDescriptor } from '../shared/provider';
 import { arrayAt, asRecord, numberAt, recordAt, stringAt, valueAt } from '../shared/read';
 import { errorMessageText, successText } from '../shared/results';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
 import { anthropicStrictFindings } from '../shared/strict-lint';
 import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 
@@ -64,8 +65,14 @@ export function lowerParameters(canonical: JsonSchema, options: { readonly stric
   return { ...lowered, type: 'object' } as AnthropicInputSchema;
 }
 
+/** Strict tool use and `input_examples` arrived with the structured-outputs beta. */
+const STRICT_SINCE = '2025-11-13';
+
 export function createToolSet(source: ToolSource, options: AnthropicToolsOptions = {}): ToolSet<AnthropicTool> {
   const strict = options.strict ?? false;
+  const version = resolveApiVersion('anthropic', options.version);
+  const current = includes(version, STRICT_SINCE);
+  if (strict && !current) throw notInVersion('anthropic', options.version, 'strict tool use', STRICT_SINCE, `leave strict off, or pin ${STRICT_SINCE} or later.`);
   return buildToolSet({
     provider: 'anthropic',
     source,
@@ -76,7 +83,8 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
     lower: ({ name, description, parameters }) => {
       const inputSchema = lowerParameters(parameters, { strict });
       const examples = inputSchema['examples'];
-      const movedExamples = Array.isArray(examples) && examples.length > 0 && examples.every((example) => isPlainObject(example));
+      // Before input_examples existed, root examples stay in input_schema (plain JSON Schema `examples`).
+      const movedExamples = current && Array.isArray(examples) && examples.length > 0 && examples.every((example) => isPlainObject(example));
       if (movedExamples) delete inputSchema['examples'];
       const tool: AnthropicTool = { name, ...(description !== undefined ? { description } : {}), input_schema: inputSchema };
       if (movedExamples) tool.input_examples = examples as Array<Record<string, unknown>>;

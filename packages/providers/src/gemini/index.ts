@@ -22,6 +22,7 @@ import { streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
 import { buildToolSet, type ToolSet, type ToolSetContext, type ToolSetOptions } from '../shared/tool-set';
 import { fromGeminiSchema, toGeminiSchema, type GeminiSchema } from './schema';
 
+import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
 export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema } from './schema';
@@ -54,8 +55,14 @@ export const GEMINI_LIMITS = Object.freeze({
   propertyName: Object.freeze({ pattern: /^[A-Za-z_][A-Za-z0-9_]{0,63}$/, rule: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
 });
 
+/** `parametersJsonSchema` is known from @google/genai 1.9.0 (July 2025). */
+const JSON_SCHEMA_FIELD_SINCE = '2025-07-15';
+
 export function createToolSet(source: ToolSource, options: GeminiToolsOptions = {}): ToolSet<GeminiFunctionDeclaration> {
   const field = options.schemaField ?? 'parameters';
+  if (field === 'parametersJsonSchema' && !includes(resolveApiVersion('gemini', options.version), JSON_SCHEMA_FIELD_SINCE)) {
+    throw notInVersion('gemini', options.version, '`parametersJsonSchema`', JSON_SCHEMA_FIELD_SINCE, "use schemaField: 'parameters' (the OpenAPI-subset Schema), or pin a later version.");
+  }
   return buildToolSet({
     provider: 'gemini',
     source,

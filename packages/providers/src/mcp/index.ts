@@ -6,6 +6,7 @@
  * themselves live in `@toolwright/mcp`; this module is the format only. Reference: provider-formats.md §9.
  */
 import type { ToolAnnotations, ToolDefinition, ToolResult } from '@toolwright/core';
+import { includes, resolveApiVersion } from '../shared/api-versions';
 import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
@@ -37,7 +38,14 @@ export interface McpTool {
   annotations?: ToolAnnotations & { title?: string };
 }
 
+/** Protocol versions that changed the `Tool` shape: `annotations` (2025-03-26), a top-level `title` (2025-06-18). */
+const ANNOTATIONS_SINCE = '2025-03-26';
+const TITLE_SINCE = '2025-06-18';
+
 export function createToolSet(source: ToolSource, options: ToolSetOptions = {}): ToolSet<McpTool> {
+  const version = resolveApiVersion('mcp', options.version);
+  const topLevelTitle = includes(version, TITLE_SINCE);
+  const withAnnotations = includes(version, ANNOTATIONS_SINCE);
   return buildToolSet({
     provider: 'mcp',
     source,
@@ -45,15 +53,16 @@ export function createToolSet(source: ToolSource, options: ToolSetOptions = {}):
     options,
     strict: false,
     lower: ({ definition, name, description, parameters }) => {
-      const title = definition.options.title;
+      const title = withAnnotations ? definition.options.title : undefined;
       const tool: McpTool = {
         name,
-        ...(title !== undefined ? { title } : {}),
+        ...(title !== undefined && topLevelTitle ? { title } : {}),
         ...(description !== undefined ? { description } : {}),
         inputSchema: { ...parameters, type: 'object' } as McpInputSchema,
       };
-      const hints = definition.options.annotations;
-      if (hints && Object.keys(hints).length > 0) {
+      const hints = withAnnotations ? definition.options.annotations : undefined;
+      // 2025-03-26 had no top-level title: annotations.title carries it.
+      if ((hints && Object.keys(hints).length > 0) || (title !== undefined && !topLevelTitle)) {
         tool.annotations = { ...(title !== undefined ? { title } : {}), ...hints };
       }
       return tool;

@@ -15,6 +15,7 @@ import { OPENAI_NAME_PROFILE } from '../shared/name-profiles';
 import type { ProviderDescriptor } from '../shared/provider';
 import { resultText } from '../shared/results';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
 import { strictModeFindings } from '../shared/strict-lint';
 import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 
@@ -57,6 +58,13 @@ export function lowerParameters(canonical: JsonSchema, options: { readonly stric
 
 export function createToolSet(source: ToolSource, options: OpenAIToolsOptions = {}): ToolSet<OpenAIChatTool> {
   const strict = options.strict ?? false;
+  const version = resolveApiVersion('openai', options.version);
+  if (!includes(version, TOOLS_SINCE)) {
+    throw notInVersion('openai', options.version, '`tools`', TOOLS_SINCE, 'that API takes the legacy `functions` field: send openai.toFunctions(registry, { version }) as `functions`, or pin a later version.');
+  }
+  if (strict && !includes(version, STRICT_SINCE)) {
+    throw notInVersion('openai', options.version, '`strict: true` (Structured Outputs)', STRICT_SINCE, `leave strict off, or pin ${STRICT_SINCE} or later.`);
+  }
   return buildToolSet({
     provider: 'openai',
     source,
@@ -71,6 +79,32 @@ export function createToolSet(source: ToolSource, options: OpenAIToolsOptions = 
       return { type: 'function', function: definition };
     },
   });
+}
+
+/** OpenAI's `functions` era ended with `tools` on this date; Structured Outputs (`strict`) came later. */
+const TOOLS_SINCE = '2023-11-06';
+const STRICT_SINCE = '2024-08-06';
+
+export interface OpenAIFunctionsOptions extends ToolSetOptions {}
+
+/**
+ * The legacy `functions` request field (`ChatCompletionCreateParams.Function[]`: `{name, description, parameters}`,
+ * no `strict`), for APIs pinned before `tools` (2023-06-13 to 2023-11-05). OpenAI still accepts it, deprecated.
+ */
+export function createFunctionSet(source: ToolSource, options: OpenAIFunctionsOptions = {}): ToolSet<OpenAIFunctionDefinition> {
+  return buildToolSet({
+    provider: 'openai',
+    source,
+    profile: OPENAI_NAME_PROFILE,
+    options,
+    strict: false,
+    lower: ({ name, description, parameters }) => ({ name, ...(description !== undefined ? { description } : {}), parameters: lowerParameters(parameters) }),
+  });
+}
+
+/** The `functions` of a Chat Completions request pinned to the functions era (see `createFunctionSet`). */
+export function toFunctions(source: ToolSource, options: OpenAIFunctionsOptions = {}): OpenAIFunctionDefinition[] {
+  return createFunctionSet(source, options).tools;
 }
 
 /** The Chat Completions `tools` for a registry or definitions. Use `createToolSet` to keep the codec. */

@@ -1,5 +1,6 @@
 import { definitionFromJsonSchema, type JsonSchemaToolOptions, type ToolAnnotations, type ToolDefinition } from '@toolwright/core';
 import type { JsonSchema } from './json-schema';
+import { withoutCrossFieldSentences } from './lowering/cross-field';
 import type { ToolNameCodec } from './name-codec';
 
 export interface ImportOptions {
@@ -26,6 +27,16 @@ export function importToolDefinition(
   extras: ImportExtras = {},
 ): ToolDefinition {
   const name = options.name ?? (options.codec ? options.codec.decode(providerName) : providerName);
+  const definition = declare(name, description, parameters, options, extras);
+  // The lowering said the cross-field rules in words at the end of the description: take them off again.
+  if (typeof description === 'string' && (definition.parameters.crossFieldRules?.length ?? 0) > 0) {
+    const original = withoutCrossFieldSentences(definition, description);
+    if (original !== description) return declare(name, original, parameters, options, extras);
+  }
+  return definition;
+}
+
+function declare(name: string, description: string | null | undefined, parameters: JsonSchema, options: ImportOptions, extras: ImportExtras): ToolDefinition {
   return definitionFromJsonSchema(
     {
       name,

@@ -5,6 +5,8 @@
 import type { ToolDefinition } from '@toolwright/core';
 import { canonicalParameters, resolveDefinitions, type ToolSource } from './definitions';
 import type { JsonSchema } from './json-schema';
+import { resolveApiVersion } from './api-versions';
+import { lowerCrossFieldRules } from './lowering/cross-field';
 import { ToolNameCodec, type ToolNameCodecOptions } from './name-codec';
 import type { ToolNameProfile } from './name-profiles';
 
@@ -40,6 +42,11 @@ export interface ToolSet<TTool> extends ToolSetContext {
 /** Options every `toTools`/`createToolSet` takes. */
 export interface ToolSetOptions extends ToolNameCodecOptions {
   /**
+   * The provider API version to emit for: a date (`YYYY-MM` or `YYYY-MM-DD`) or `latest` (default). See
+   * `getApiVersions(provider)`; an unknown version is a DefinitionError.
+   */
+  readonly version?: string;
+  /**
    * A codec built beforehand (`ToolNameCodec.create(names, profile)`); it must know every tool of the set.
    * Default: a new codec for these tools and this provider's name rule.
    */
@@ -64,6 +71,7 @@ export function buildToolSet<TTool>(args: {
   readonly strict: boolean;
   readonly lower: (input: LoweringInput) => TTool;
 }): ToolSet<TTool> {
+  resolveApiVersion(args.provider, args.options.version);
   const definitions = resolveDefinitions(args.source);
   const codec =
     args.options.codec ??
@@ -72,14 +80,13 @@ export function buildToolSet<TTool>(args: {
       args.profile,
       args.options,
     );
-  const tools = definitions.map((definition) =>
-    args.lower({
-      definition,
-      name: codec.encode(definition.name),
-      description: definition.description === '' ? undefined : definition.description,
-      parameters: canonicalParameters(definition),
-    }),
-  );
+  const tools = definitions.map((definition) => {
+    const description = definition.description === '' ? undefined : definition.description;
+    const parameters = canonicalParameters(definition);
+    // Cross-field rules: kept as JSON Schema for MCP, moved into the note and the description for chat providers.
+    const lowered = args.provider === 'mcp' ? { description, parameters } : lowerCrossFieldRules(definition, description, parameters);
+    return args.lower({ definition, name: codec.encode(definition.name), ...lowered });
+  });
   // The canonical schemas are exported again on first use (parsing strict calls, coercing Qwen's raw values),
   // never shared with the tools handed out.
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
