@@ -31,7 +31,7 @@ export interface AISDKToolsOptions {
    * Default: the execution-context fields (`sessionId`, `jobId`, ...) of the AI SDK's `context`. The AI SDK's
    * `abortSignal` becomes the context's `signal` unless the context has one.
    */
-  readonly context?: ContextSource<ToolExecutionOptions<unknown>>;
+  readonly context?: ContextSource<ToolExecutionOptions<ExecutionContext>>;
   /** Registry names of the tools to expose; default all of the executor's tools. */
   readonly include?: readonly string[];
   /** Called with every ToolResult (transformations, duration, error code): the place for telemetry. */
@@ -79,21 +79,31 @@ function takeRepair(executor: PersonaToolExecutor, toolCallId: string): readonly
  * call throws a ToolResultError whose message is the executor's model-facing text, which the AI SDK sends to the
  * model as the tool error. Tool names that do not fit `^[a-zA-Z0-9_-]{1,64}$` get `_` for each other character.
  */
-export function toAISDKTools(executor: PersonaToolExecutor, options: AISDKToolsOptions = {}): ToolSet {
+export function toAISDKTools(executor: PersonaToolExecutor, options: AISDKToolsOptions = {}): AISDKToolSet {
   const definitions = selectDefinitions(executor.tools(), options.include, 'toAISDKTools');
-  const tools: Record<string, Tool<unknown, unknown>> = {};
+  const tools: AISDKToolSet = {};
   for (const [name, definition] of frameworkToolNames(definitions, 'toAISDKTools')) {
     Object.defineProperty(tools, name, { value: aiSdkTool(executor, definition, options), enumerable: true, writable: false, configurable: false });
   }
   return tools;
 }
 
-function aiSdkTool(executor: PersonaToolExecutor, definition: ToolDefinition, options: AISDKToolsOptions): Tool<unknown, unknown> {
+/**
+ * The tools `toAISDKTools` returns. Each declares the execution context as its AI SDK context, so
+ * `generateText({ toolsContext: { schedule_meeting: { sessionId } } })` type-checks and reaches the executor.
+ */
+export type AISDKToolSet = Record<string, Tool<unknown, unknown, ExecutionContext>>;
+
+/** The AI SDK validates `toolsContext` against this; the executor reads only ExecutionContext fields of it. */
+const EXECUTION_CONTEXT_SCHEMA = jsonSchema<ExecutionContext>({ type: 'object', additionalProperties: true });
+
+function aiSdkTool(executor: PersonaToolExecutor, definition: ToolDefinition, options: AISDKToolsOptions): Tool<unknown, unknown, ExecutionContext> {
   return {
     description: definition.description,
     inputSchema: jsonSchema<unknown>(toJsonSchema(definition) as JSONSchema7),
+    contextSchema: EXECUTION_CONTEXT_SCHEMA,
     metadata: { toolwright: { tool: definition.name } },
-    execute: async (input: unknown, execution: ToolExecutionOptions<unknown>) => {
+    execute: async (input: unknown, execution: ToolExecutionOptions<ExecutionContext>) => {
       const context = withSignal(await resolveContext(options.context, execution, (call) => pickExecutionContext(call.context)), execution.abortSignal);
       const repairs = takeRepair(executor, execution.toolCallId);
       const call: ToolCall = {

@@ -48,7 +48,7 @@ describe('toAISDKTools with generateText and @ai-sdk/openai against a stub serve
     const response = await generateText({
       model: stubModel(),
       tools,
-      toolsContext: { schedule_meeting: { sessionId: TRUSTED_SESSION } } as never,
+      toolsContext: { schedule_meeting: { sessionId: TRUSTED_SESSION } },
       repairToolCall: createRepairToolCall(executor),
       prompt: 'Schedule the standup and the retro.',
       stopWhen: stepCountIs(3),
