@@ -134,6 +134,7 @@ function aiSdkTool(executor: PersonaToolExecutor, definition: ToolDefinition, op
 export function createRepairToolCall(executor: PersonaToolExecutor, options: AISDKRepairOptions = {}): ToolCallRepairFunction<ToolSet> {
   return async ({ toolCall, tools, error }) => {
     const names = registryNamesOf(tools);
+    const repairs: Transformation[] = [];
     let toolName = toolCall.toolName;
     let definition = definitionFor(executor, names.get(toolName));
     if (NoSuchToolError.isInstance(error)) {
@@ -142,22 +143,27 @@ export function createRepairToolCall(executor: PersonaToolExecutor, options: AIS
       if (!resolution.found) return null;
       const frameworkName = [...names].find(([, registryName]) => registryName === resolution.name)?.[0];
       if (frameworkName === undefined) return null;
+      repairs.push({ path: '', rule: 'tool-name', from: toolCall.toolName, to: resolution.name });
       toolName = frameworkName;
       definition = definitionFor(executor, resolution.name);
-      if (validJson(toolCall.input)) return { ...toolCall, toolName };
     } else if (!InvalidToolInputError.isInstance(error)) {
       return null;
     }
     if (definition === undefined) return null;
+    const repaired = (input: string) => {
+      if (repairs.length > 0) rememberRepair(executor, toolCall.toolCallId, repairs);
+      return { ...toolCall, toolName, input };
+    };
+    if (NoSuchToolError.isInstance(error) && validJson(toolCall.input)) return repaired(toolCall.input);
     const policy = definition.options.coercion ?? options.policy ?? 'safe';
     try {
       const parsed = parseArguments(toolCall.input, policy, DEFAULT_LIMITS);
-      if (parsed.transformations.length > 0) rememberRepair(executor, toolCall.toolCallId, parsed.transformations);
-      return { ...toolCall, toolName, input: JSON.stringify(parsed.value) };
+      repairs.push(...parsed.transformations);
+      return repaired(JSON.stringify(parsed.value));
     } catch (parseError) {
       if (!ToolwrightError.isInstance(parseError)) throw parseError;
       // Not recoverable exactly: `execute` gets the text itself and answers with the executor's model-facing error.
-      return { ...toolCall, toolName, input: JSON.stringify(toolCall.input) };
+      return repaired(JSON.stringify(toolCall.input));
     }
   };
 }

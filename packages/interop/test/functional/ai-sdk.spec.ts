@@ -25,6 +25,9 @@ const SCRIPT = [
   { text: 'Both meetings are scheduled.' },
 ];
 
+// Each test runs a framework's whole loop over HTTP: generous on a loaded CI machine, still bounded.
+jest.setTimeout(30_000);
+
 let server: StubOpenAIServer;
 
 beforeEach(async () => {
@@ -121,14 +124,16 @@ describe('toAISDKTools with generateText and @ai-sdk/openai against a stub serve
       { text: 'Scheduled.' },
     ]);
     const executor = meetingExecutor();
+    const results: ToolResult[] = [];
     const response = await generateText({
       model: stubModel(),
-      tools: toAISDKTools(executor, { context: { sessionId: TRUSTED_SESSION } }),
+      tools: toAISDKTools(executor, { context: { sessionId: TRUSTED_SESSION }, onResult: (result) => results.push(result) }),
       repairToolCall: createRepairToolCall(executor),
       prompt: 'Schedule the standup.',
       stopWhen: stepCountIs(3),
     });
     expect(response.steps[0]!.toolResults.map((part) => part.toolName)).toEqual(['schedule_meeting']);
+    expect(results[0]!.transformations[0]).toEqual({ path: '', rule: 'tool-name', from: 'functions.Schedule-Meeting', to: 'schedule_meeting' });
     expect(receivedMeetings.map((meeting) => meeting.sessionId)).toEqual([TRUSTED_SESSION]);
   });
 });

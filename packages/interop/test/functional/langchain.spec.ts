@@ -16,6 +16,9 @@ import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '..
  * client, pointed at a stub OpenAI server on 127.0.0.1) and whose tools node is LangGraph's ToolNode. The stub's first
  * answer calls schedule_meeting with arguments LangChain's own schema check refuses.
  */
+// Each test runs a framework's whole loop over HTTP: generous on a loaded CI machine, still bounded.
+jest.setTimeout(30_000);
+
 let server: StubOpenAIServer;
 
 beforeEach(async () => {

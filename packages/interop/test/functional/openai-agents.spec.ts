@@ -14,6 +14,9 @@ import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '..
  */
 const PYTHON_LITERAL_ARGUMENTS = "{'title': 'Retro', 'attendees': ['cy@example.com'], 'duration_minutes': '45', 'session_id': 'forged-too',}";
 
+// Each test runs a framework's whole loop over HTTP: generous on a loaded CI machine, still bounded.
+jest.setTimeout(30_000);
+
 let server: StubOpenAIServer;
 
 beforeAll(() => {
