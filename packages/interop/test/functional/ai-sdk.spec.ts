@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, tool, type ToolSet } from 'ai';
+import { generateText, stepCountIs, streamText, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import type { ToolResult } from '@toolwright/core';
 import { createRepairToolCall, toAISDKTools, ToolResultError } from '@toolwright/interop/ai-sdk';
@@ -89,6 +89,25 @@ describe('toAISDKTools with generateText and @ai-sdk/openai against a stub serve
       expect(message.content).toContain(TRUSTED_SESSION);
       expect(message.content).not.toContain('forged');
     }
+  });
+
+  it('works the same in streamText: the streamed calls are recovered and run with the trusted session id', async () => {
+    const executor = meetingExecutor();
+    const results: ToolResult[] = [];
+    const stream = streamText({
+      model: stubModel(),
+      tools: toAISDKTools(executor, { context: { sessionId: TRUSTED_SESSION }, onResult: (result) => results.push(result) }),
+      repairToolCall: createRepairToolCall(executor),
+      prompt: 'Schedule the standup and the retro.',
+      stopWhen: stepCountIs(3),
+    });
+    expect(await stream.text).toBe('Both meetings are scheduled.');
+    expect(server.requests.every((request) => request['stream'] === true)).toBe(true);
+    expect(receivedMeetings.map((meeting) => [meeting.title, meeting.durationMinutes, meeting.sessionId]).sort()).toEqual([
+      ['Retro', 45, TRUSTED_SESSION],
+      ['Standup', 30, TRUSTED_SESSION],
+    ]);
+    expect(results.find((result) => result.callId === 'call_python')!.transformations[0]!.rule).toBe('single-quotes');
   });
 
   it('sends the executor\'s model-facing message as the tool error when a value cannot be recovered', async () => {

@@ -16,8 +16,8 @@ export interface StubOpenAIServer {
 
 /**
  * An OpenAI Chat Completions endpoint on 127.0.0.1 that answers from a script, one turn per request (the last turn
- * repeats once the script is used up, so a framework that keeps retrying stops at its own step limit). Non-streaming
- * only: every framework under test calls it with `stream: false`.
+ * repeats once the script is used up, so a framework that keeps retrying stops at its own step limit). A request with
+ * `stream: true` gets the same turn as server-sent events.
  */
 export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Promise<StubOpenAIServer> {
   const requests: Array<Record<string, unknown>> = [];
@@ -30,19 +30,28 @@ export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Pr
     const parsed = JSON.parse(body) as Record<string, unknown>;
     requests.push(parsed);
     const turn = script[Math.min(requests.length - 1, script.length - 1)]!;
+    const id = `chatcmpl-${requests.length}`;
+    const model = String(parsed['model'] ?? 'stub-model');
+    const finishReason = 'toolCalls' in turn ? 'tool_calls' : 'stop';
+    const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
+    if (parsed['stream'] === true) {
+      // Server-sent events as the Chat Completions API streams them: the turn in one delta, the finish reason, [DONE].
+      const delta =
+        'toolCalls' in turn
+          ? { role: 'assistant', tool_calls: turn.toolCalls.map((call, index) => ({ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+          : { role: 'assistant', content: turn.text };
+      const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, logprobs: null, ...choice }], ...extra })}\n\n`;
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      response.end(chunk({ delta, finish_reason: null }) + chunk({ delta: {}, finish_reason: finishReason }, { usage }) + 'data: [DONE]\n\n');
+      return;
+    }
     const message =
       'toolCalls' in turn
         ? { role: 'assistant', content: null, tool_calls: turn.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
         : { role: 'assistant', content: turn.text };
     response.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        id: `chatcmpl-${requests.length}`,
-        object: 'chat.completion',
-        created: 1_700_000_000,
-        model: String(parsed['model'] ?? 'stub-model'),
-        choices: [{ index: 0, message, finish_reason: 'toolCalls' in turn ? 'tool_calls' : 'stop', logprobs: null }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      }),
+      JSON.stringify({ id, object: 'chat.completion', created: 1_700_000_000, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
