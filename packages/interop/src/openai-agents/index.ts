@@ -3,9 +3,9 @@
  * PersonaToolExecutor as each tool's `invoke` and the run context mapped to the execution context. Imports
  * `@openai/agents` (a peer) and core only.
  */
-import { tool, type FunctionTool, type RunContext } from '@openai/agents';
-import type { ExecutionContext, PersonaToolExecutor, ToolCall, ToolDefinition, ToolResult } from '@toolwright/core';
-import { toJsonSchema } from '@toolwright/core';
+import { tool, type AgentOutputItem, type FunctionTool, type Model, type ModelResponse, type RunContext, type StreamEvent } from '@openai/agents';
+import type { CoercionPolicy, ExecutionContext, PersonaToolExecutor, ToolCall, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
+import { DEFAULT_LIMITS, parseArguments, toJsonSchema, ToolwrightError } from '@toolwright/core';
 import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
 
 export type { ContextSource } from '../shared/context';
@@ -52,10 +52,92 @@ function agentsTool<TContext>(executor: PersonaToolExecutor, definition: ToolDef
   }) as unknown as FunctionTool<TContext>;
   const invoke: FunctionTool<TContext>['invoke'] = async (runContext, input, details) => {
     const context = withSignal(await resolveContext(options.context, runContext, (run) => pickExecutionContext(run.context)), details?.signal);
-    const call: ToolCall = { id: details?.toolCall?.callId ?? '', name: definition.name, arguments: input };
+    const callId = details?.toolCall?.callId ?? '';
+    const repairs = takeRepair(executor, callId);
+    const call: ToolCall = { id: callId, name: definition.name, arguments: input, ...(repairs === undefined ? {} : { transformations: repairs }) };
     const result = await executor.execute(call, context satisfies ExecutionContext);
     options.onResult?.(result);
     return result.ok ? result.value : result.error.message;
   };
   return { ...created, invoke };
+}
+
+/**
+ * Text repairs made by `withArgumentRepair`, waiting for the `invoke` of the same call (keyed by executor, then by
+ * call id) so that they are reported first in its ToolResult. Bounded like the AI SDK adapter's.
+ */
+const pendingRepairs = new WeakMap<PersonaToolExecutor, Map<string, readonly Transformation[]>>();
+const MAXIMUM_PENDING_REPAIRS = 1_000;
+
+function takeRepair(executor: PersonaToolExecutor, callId: string): readonly Transformation[] | undefined {
+  const pending = pendingRepairs.get(executor);
+  const transformations = pending?.get(callId);
+  pending?.delete(callId);
+  return transformations;
+}
+
+export interface ArgumentRepairOptions {
+  /** Policy for recovering the arguments text when the command sets none; default `'safe'` (lossless repairs only). */
+  readonly policy?: CoercionPolicy;
+}
+
+/**
+ * Wraps an Agents SDK `Model` so that a toolwright tool's arguments text the runner's `JSON.parse` would refuse
+ * (Python literals, single quotes, trailing commas, a fenced block) is recovered before the runner sees it, the
+ * analogue of the AI SDK's repair hook: the runner parses every call's text before any tool code runs. The repairs
+ * are recorded and reported first in the call's ToolResult. Text that cannot be recovered exactly is passed on as a
+ * JSON string, so the executor answers with its model-facing explanation. Other tools' calls are left alone.
+ */
+export function withArgumentRepair(model: Model, executor: PersonaToolExecutor, options: ArgumentRepairOptions = {}): Model {
+  const repairItems = (output: AgentOutputItem[]): AgentOutputItem[] => {
+    const definitions = frameworkToolNames(executor.tools(), 'withArgumentRepair');
+    return output.map((item) => {
+      if (item.type !== 'function_call' || isJson(item.arguments)) return item;
+      const definition = definitions.get(item.name);
+      if (definition === undefined) return item;
+      try {
+        const parsed = parseArguments(item.arguments, definition.options.coercion ?? options.policy ?? 'safe', DEFAULT_LIMITS);
+        rememberRepair(executor, item.callId, parsed.transformations);
+        return { ...item, arguments: JSON.stringify(parsed.value) };
+      } catch (error) {
+        if (!ToolwrightError.isInstance(error)) throw error;
+        return { ...item, arguments: JSON.stringify(item.arguments) };
+      }
+    });
+  };
+  const wrapped: Model = {
+    getResponse: async (request): Promise<ModelResponse> => {
+      const response = await model.getResponse(request);
+      return { ...response, output: repairItems(response.output) };
+    },
+    getStreamedResponse: (request): AsyncIterable<StreamEvent> => ({
+      async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
+        for await (const event of model.getStreamedResponse(request)) {
+          if (event.type !== 'response_done') yield event;
+          // The runner builds its items from the final response: its function calls are repaired there.
+          else yield { ...event, response: { ...event.response, output: repairItems(event.response.output as AgentOutputItem[]) } } as StreamEvent;
+        }
+      },
+    }),
+  };
+  if (model.supportsPromptModelSelection !== undefined) Object.defineProperty(wrapped, 'supportsPromptModelSelection', { value: model.supportsPromptModelSelection, enumerable: true });
+  if (model.getRetryAdvice !== undefined) wrapped.getRetryAdvice = model.getRetryAdvice.bind(model);
+  return wrapped;
+}
+
+function rememberRepair(executor: PersonaToolExecutor, callId: string, transformations: readonly Transformation[]): void {
+  if (transformations.length === 0) return;
+  let pending = pendingRepairs.get(executor);
+  if (pending === undefined) pendingRepairs.set(executor, (pending = new Map()));
+  if (pending.size >= MAXIMUM_PENDING_REPAIRS) pending.delete(pending.keys().next().value!);
+  pending.set(callId, transformations);
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

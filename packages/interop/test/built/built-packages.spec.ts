@@ -24,7 +24,7 @@ describe('the built @toolwright/interop entry points', () => {
     expect(exported('.')).toEqual(['ToolResultError', 'frameworkToolNames', 'pickExecutionContext']);
     expect(exported('ai-sdk')).toEqual(['ToolResultError', 'createRepairToolCall', 'toAISDKTools']);
     expect(exported('langchain')).toEqual(['ToolResultError', 'ToolwrightLangChainTool', 'registerLangChainTool', 'registerLangChainTools', 'toLangChainTools']);
-    expect(exported('openai-agents')).toEqual(['toAgentsTools']);
+    expect(exported('openai-agents')).toEqual(['toAgentsTools', 'withArgumentRepair']);
   });
 
   /** Every bare module a declaration file reaches, following the package's own relative imports. */

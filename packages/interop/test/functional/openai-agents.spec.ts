@@ -3,7 +3,7 @@ import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ToolResult } from '@toolwright/core';
-import { toAgentsTools } from '@toolwright/interop/openai-agents';
+import { toAgentsTools, withArgumentRepair } from '@toolwright/interop/openai-agents';
 import { EXPECTED_RULES, MALFORMED_MEETING_ARGUMENTS, meetingExecutor, receivedMeetings, ScheduleMeetingParams, TRUSTED_SESSION } from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
 
@@ -71,8 +71,26 @@ describe('toAgentsTools with the Agents SDK run loop against a stub server', () 
     expect(sentBack.content).toContain(TRUSTED_SESSION);
     expect(sentBack.content).not.toContain('forged');
     // The runner JSON-parses every call's text before any tool code runs, so Python-literal text never reaches the
-    // executor: the model gets the SDK's parse message (docs/interop.md says so).
+    // executor: the model gets the SDK's parse message, unless the model is wrapped in withArgumentRepair (next test).
     expect(toolMessages.find((message) => message.tool_call_id === 'call_python')!.content).toMatch(/An error occurred while parsing tool arguments/);
+  });
+
+  it('recovers non-JSON arguments text too when the model is wrapped in withArgumentRepair', async () => {
+    const executor = meetingExecutor();
+    const results: ToolResult[] = [];
+    const agent = new Agent({ name: 'Scheduler', model: withArgumentRepair(stubModel(), executor), tools: toAgentsTools(executor, { onResult: (result) => results.push(result) }) });
+
+    const outcome = await run(agent, 'Schedule the standup and the retro.', { context: { sessionId: TRUSTED_SESSION }, maxTurns: 3 });
+
+    expect(outcome.finalOutput).toBe('Both meetings are scheduled.');
+    expect(receivedMeetings.map((meeting) => [meeting.title, meeting.attendees, meeting.durationMinutes, meeting.sessionId]).sort()).toEqual([
+      ['Retro', ['cy@example.com'], 45, TRUSTED_SESSION],
+      ['Standup', ['ana@example.com', 'bo@example.com'], 30, TRUSTED_SESSION],
+    ]);
+    const pythonCall = results.find((result) => result.callId === 'call_python')!;
+    expect(pythonCall.transformations.slice(0, 2).map((change) => change.rule)).toEqual(['single-quotes', 'trailing-commas']);
+    expect(pythonCall.transformations.map((change) => change.rule)).toEqual(expect.arrayContaining(['key-case', 'string-to-integer', 'dropped-context-field']));
+    for (const message of toolMessagesOf(server.requests[1])) expect(message.content).toContain(TRUSTED_SESSION);
   });
 
   it('sends the executor\'s model-facing message as the tool output when a value cannot be recovered', async () => {
