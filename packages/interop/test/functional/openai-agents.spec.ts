@@ -93,6 +93,16 @@ describe('toAgentsTools with the Agents SDK run loop against a stub server', () 
     for (const message of toolMessagesOf(server.requests[1])) expect(message.content).toContain(TRUSTED_SESSION);
   });
 
+  it('repairs a streamed run the same way (the final response of getStreamedResponse)', async () => {
+    const executor = meetingExecutor();
+    const agent = new Agent({ name: 'Scheduler', model: withArgumentRepair(stubModel(), executor), tools: toAgentsTools(executor) });
+    const streamed = await run(agent, 'Schedule the standup and the retro.', { context: { sessionId: TRUSTED_SESSION }, maxTurns: 3, stream: true });
+    await streamed.completed;
+    expect(streamed.finalOutput).toBe('Both meetings are scheduled.');
+    expect(server.requests.every((request) => request['stream'] === true)).toBe(true);
+    expect(receivedMeetings.map((meeting) => meeting.title).sort()).toEqual(['Retro', 'Standup']);
+  });
+
   it('sends the executor\'s model-facing message as the tool output when a value cannot be recovered', async () => {
     await server.close();
     server = await startStubOpenAIServer([
