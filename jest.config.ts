@@ -12,9 +12,19 @@ const packages = readdirSync(join(process.cwd(), 'packages')).filter((name) =>
   existsSync(join(process.cwd(), 'packages', name, 'test')),
 );
 
+/**
+ * Packages published as ES modules only (no `require` export). Jest on Node 22 cannot `require` an ES module, so these
+ * files, and only these, are compiled to CommonJS by a small TypeScript transpile (scripts/jest-esm-to-commonjs.cjs).
+ * Node itself loads them natively (`require(esm)`), so the built packages need nothing of this.
+ */
+const ESM_ONLY_PACKAGES = ['ai', '@ai-sdk/[^/]+', '@workflow/serde'];
+const ESM_ONLY_FILES = `/node_modules/(?:${ESM_ONLY_PACKAGES.join('|')})/.+\\.js$`;
+
 const moduleNameMapper: Record<string, string> = {
   '^@toolwright/([a-z-]+)/(.+)$': '<rootDir>/../$1/src/$2',
   '^@toolwright/([a-z-]+)$': '<rootDir>/../$1/src',
+  // The AI SDK imports zod's locale by file (`zod/v4/locales/en.js`, the ES module); zod ships a CommonJS twin beside it.
+  '^zod/v4/locales/([a-z-]+)\\.js$': '<rootDir>/../../node_modules/zod/v4/locales/$1.cjs',
 };
 
 const config: Config = {
@@ -26,7 +36,9 @@ const config: Config = {
     moduleNameMapper,
     transform: {
       '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.jest.json' }],
+      [ESM_ONLY_FILES]: '<rootDir>/../../scripts/jest-esm-to-commonjs.cjs',
     },
+    transformIgnorePatterns: [`/node_modules/(?!(?:${ESM_ONLY_PACKAGES.join('|')})/)`],
   })),
 };
 

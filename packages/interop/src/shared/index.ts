@@ -1,0 +1,3 @@
+export { pickExecutionContext, resolveContext, withSignal, type ContextSource } from './context';
+export { ToolResultError } from './errors';
+export { frameworkToolNames, selectDefinitions } from './names';

@@ -1,0 +1,44 @@
+import { ArrayOf, Command, FromContext, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, type CommandHandler } from '@toolwright/core';
+
+export class ScheduleMeetingParams {
+  @ToolParam({ description: 'Meeting title', minLength: 1 })
+  title!: string;
+
+  @ArrayOf('string', { description: 'Attendee e-mail addresses', minItems: 1 })
+  attendees!: string[];
+
+  @ToolParam({ type: 'int', description: 'Length in minutes', min: 5, max: 480 })
+  durationMinutes!: number;
+
+  @FromContext('session_id', { required: true })
+  sessionId!: string;
+}
+
+/** What the handler received, per call: the test asserts on the DTO itself. */
+export const receivedMeetings: ScheduleMeetingParams[] = [];
+
+@Command({ name: 'schedule_meeting', description: 'Schedule a meeting for this session.', params: ScheduleMeetingParams })
+export class ScheduleMeetingCommand implements CommandHandler<ScheduleMeetingParams> {
+  execute(params: ScheduleMeetingParams) {
+    receivedMeetings.push(params);
+    return { scheduled: params.title, attendees: params.attendees, durationMinutes: params.durationMinutes, sessionId: params.sessionId };
+  }
+}
+
+/** The arguments a model sends that every framework's own validation refuses and toolwright recovers exactly. */
+export const MALFORMED_MEETING_ARGUMENTS = {
+  title: 'Standup',
+  attendees: '["ana@example.com","bo@example.com"]',
+  duration_minutes: '30',
+  session_id: 'forged-by-the-model',
+};
+
+/** The rules the executor records for MALFORMED_MEETING_ARGUMENTS (JSON-string array, snake_case key, number as string, a spoofed session id). */
+export const EXPECTED_RULES = ['json-string-to-array', 'key-case', 'string-to-integer', 'dropped-context-field'];
+
+export const TRUSTED_SESSION = 'session-trusted-42';
+
+export function meetingExecutor(): PersonaToolExecutor {
+  receivedMeetings.length = 0;
+  return new PersonaToolExecutor(ToolRegistry.from([ScheduleMeetingCommand]), { logger: silentLogger });
+}
