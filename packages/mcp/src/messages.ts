@@ -8,9 +8,33 @@ export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}... (${text.length - limit} more characters)`;
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
+/**
+ * Any thrown value as text, without trusting it: a `message` getter or a `toString` that throws, an object with no
+ * prototype, a symbol. Never throws.
+ */
+export function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const message: unknown = error.message;
+      return typeof message === 'string' && message !== '' ? message : String(error.name);
+    }
+    if (typeof error === 'object' && error !== null) {
+      const message: unknown = (error as { message?: unknown }).message;
+      if (typeof message === 'string') return message;
+      return Object.getPrototypeOf(error) === null ? '[object with no prototype]' : String(error);
+    }
+    return String(error);
+  } catch {
+    return '[a value that cannot be printed]';
+  }
+}
+
+/** A name from the other side, for one log line: control characters escaped, clipped. */
+export function printable(text: unknown, limit = 200): string {
+  const value = typeof text === 'string' ? text : describeError(text);
+  const clipped = value.length > limit ? value.slice(0, limit) : value;
+  const escaped = JSON.stringify(clipped).slice(1, -1);
+  return value.length > limit ? `${escaped}... (${value.length - limit} more characters)` : escaped;
 }
 
 export const clientMessages = {
@@ -83,6 +107,11 @@ export const clientMessages = {
 
 export const serverMessages = {
   listening: (url: string) => `MCP server listening on ${url}`,
+  printableName: (name: unknown) => printable(name, 200),
+  callFailed: (tool: unknown, error: unknown) =>
+    `MCP tools/call "${printable(tool, 200)}" failed outside the executor's typed results; the client got a generic error: ${printable(describeError(error), 500)}`,
+  callFailedForModel: (tool: unknown) =>
+    `The tool "${printable(tool, 200)}" failed unexpectedly on the server. Try again later or use another approach.`,
   stdioReady: (tools: number) => `MCP server on stdio: ${tools} tool${tools === 1 ? '' : 's'}`,
   sessionOpened: (sessionId: string) => `MCP session ${sessionId} opened`,
   sessionClosed: (sessionId: string, reason: string) => `MCP session ${sessionId} closed (${reason})`,
