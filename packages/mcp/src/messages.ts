@@ -92,7 +92,19 @@ export const clientMessages = {
 
   refreshFailed: (server: string, error: unknown) => `MCP server '${server}': reading its tool list failed: ${truncate(describeError(error), 500)}`,
 
+  responseTooLarge: (server: string, maxBytes: number) =>
+    `MCP server '${server}' sent a response larger than ${maxBytes} bytes; it was not read (the client's maxResponseBytes)`,
+
   // Model-facing (tool results).
+  resultTooLarge: (tool: string, maxBytes: number) =>
+    `The tool "${tool}" returned more than ${maxBytes} bytes, more than this client reads; nothing of it was kept. Ask for less (a narrower query, a page, a summary).`,
+
+  resultTruncated: (total: number, kept: number) =>
+    `[toolwright: the result was truncated: ${total} characters long, the first ${kept} are shown. Ask for less (a narrower query, a page, a summary) to see the rest.]`,
+
+  blocksDropped: (dropped: number, total: number, kept: number) =>
+    `[toolwright: the result was truncated: ${total} characters of content, ${kept} kept; ${dropped} content block${dropped === 1 ? '' : 's'} left out. Ask for less to see the rest.]`,
+
   unavailable: (tool: string, server: string) =>
     `The tool "${tool}" is temporarily unavailable (its MCP server '${server}' is not connected). Try again later or use another tool.`,
 

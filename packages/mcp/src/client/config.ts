@@ -64,6 +64,16 @@ export interface ConnectMcpServersOptions {
   readonly maxTools?: number;
   /** stdio: the longest line read from a server's stdout; longer closes the connection. Default 10 MiB (the SDK's). */
   readonly maxLineBytes?: number;
+  /**
+   * The longest result of a remote tool passed on (text, JSON of structured content, base64 of images), in
+   * characters; past it the result is cut and ends with a notice saying so. Default 100,000 (about 25,000 tokens).
+   */
+  readonly maxResultChars?: number;
+  /**
+   * HTTP: the largest response body (JSON) or SSE event read from a server, in bytes; past it the read stops and
+   * the call fails with a message saying so (what the SDK would otherwise buffer whole). Default 10 MiB.
+   */
+  readonly maxResponseBytes?: number;
   /** stdio: how much of a server's stderr is kept for the connection error. Default 4,096 characters. */
   readonly stderrTailChars?: number;
   /** stdio: waits of `close()`: after closing stdin, then after SIGTERM. Defaults 2,000 ms each (the SDK's). */

@@ -18,7 +18,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { clientMessages } from '../messages';
+import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
 import { BoundedJsonSchemaValidator } from './bounded-schema-validator';
+import { boundedFetch, RESPONSE_TOO_LARGE_CODE } from './bounded-fetch';
 import { isStdioConfig, type McpServerConfig } from './config';
 import { ProcessGroupStdioTransport, UnparsableLineError } from './process-group-stdio-transport';
 import type { ProcessGroupReaper } from './process-group';
@@ -55,6 +57,8 @@ export interface ConnectionEnvironment {
   readonly resolvedSchemaLimits: JsonSchemaLimits;
   readonly maxTools: number;
   readonly maxLineBytes?: number;
+  readonly maxResultChars: number;
+  readonly maxResponseBytes: number;
   readonly stderrTailChars: number;
   readonly stdinGraceMs?: number;
   readonly terminateGraceMs?: number;
@@ -238,6 +242,7 @@ export class McpServerConnection {
     }
     return new StreamableHTTPClientTransport(new URL(String(config.url)), {
       requestInit: { headers: { ...config.headers } },
+      fetch: boundedFetch(this.environment.maxResponseBytes, this.name),
     });
   }
 
@@ -341,7 +346,7 @@ export class McpServerConnection {
         // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
         const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, { signal: invocation.signal, timeout: requestTimeoutMs })) as CallToolResult;
         if (result.isError === true) throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
-        return valueOfResult(result);
+        return valueOfResult(result, this.environment.maxResultChars);
       } catch (error) {
         throw this.callError(error, name, client, invocation.signal, requestTimeoutMs);
       }
@@ -351,6 +356,9 @@ export class McpServerConnection {
   private callError(error: unknown, name: string, client: Client, signal: AbortSignal, requestTimeoutMs: number): Error {
     if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
     if (signal.aborted && signal.reason instanceof Error) return signal.reason;
+    if (error instanceof McpResponseTooLargeError || (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)) {
+      return new HandlerError(clientMessages.resultTooLarge(name, this.environment.maxResponseBytes), { cause: error });
+    }
     if (error instanceof McpError) {
       if (error.code === ErrorCode.ConnectionClosed) return new ServiceUnavailableError(clientMessages.unavailable(name, this.name), { cause: error });
       if (error.code === ErrorCode.RequestTimeout) return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
