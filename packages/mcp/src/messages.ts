@@ -75,6 +75,12 @@ export const clientMessages = {
 
   toolNameTaken: (name: string) => `the name "${name}" belongs to a tool that is already registered (local tools are never replaced)`,
 
+  toolNameShadows: (name: string, claimant: string) =>
+    `the name "${name}" is the name or an alias of the tool "${claimant}" (or differs from one only in case and separators), which was registered first; a remote tool never shadows another tool`,
+
+  toolGaveWay: (server: string, name: string, claimant: string) =>
+    `MCP server '${server}': its tool "${name}" was removed from the registry: "${claimant}" was registered with that name or alias, and remote tools never shadow other tools`,
+
   taskRequired: () => 'it requires task-based execution, which this client does not support',
 
   outputSchemaRefused: (server: string, problem: string) => `MCP server '${server}': an output schema was not compiled: ${problem}`,

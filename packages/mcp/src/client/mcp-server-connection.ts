@@ -10,6 +10,7 @@ import {
   type ToolHandler,
   type ToolInvocationContext,
   type ToolRegistry,
+  type ToolRegistryChange,
 } from '@toolwright/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -69,6 +70,10 @@ interface OwnedTool {
   readonly remoteName: string;
   /** The tool as listed, serialized: an unchanged tool is not registered again on a refresh. */
   readonly fingerprint: string;
+  /** The handler registered for it: the registry entry is this connection's only while it holds this function. */
+  readonly handler: ToolHandler;
+  /** Its registry name as the executor compares names (see `canonicalName`). */
+  readonly canonical: string;
 }
 
 /** Pages of `tools/list` read at most (with `maxTools`, bounds what one server can make us hold). */
@@ -100,6 +105,7 @@ export class McpServerConnection {
   private resolveReady!: (status: McpServerStatus) => void;
   private refreshing?: Promise<void>;
   private refreshAgain = false;
+  private stopWatchingRegistry?: () => void;
 
   constructor(
     private readonly config: McpServerConfig,
@@ -114,6 +120,7 @@ export class McpServerConnection {
 
   /** Starts connecting in the background. */
   start(): void {
+    this.stopWatchingRegistry = this.environment.registry.onChange((change) => this.registryChanged(change));
     void this.connectOrDegrade().then(() => this.resolveReady(this.status()));
   }
 
@@ -148,6 +155,7 @@ export class McpServerConnection {
   private async shutdown(): Promise<void> {
     this.closing.abort();
     this.state = 'closed';
+    this.stopWatchingRegistry?.();
     this.unregisterAll();
     const transports = [this.transport, this.attempting?.transport];
     this.client = undefined;
@@ -267,6 +275,7 @@ export class McpServerConnection {
     const { registry, logger } = this.environment;
     const counts = { added: 0, changed: 0, removed: 0 };
     const listed = new Set<string>();
+    const claims = this.claims();
     const skip = (tool: string, reason: string) => logger.warn(clientMessages.toolSkipped(this.name, tool, reason), { server: this.name, tool });
     for (const tool of tools) {
       if (!ACCEPTED_TOOL_NAME.test(tool.name)) {
@@ -282,10 +291,24 @@ export class McpServerConnection {
       if (listed.has(name)) continue;
       listed.add(name);
       const fingerprint = JSON.stringify(tool);
-      const previous = this.owned.get(name);
+      let previous = this.owned.get(name);
+      if (previous !== undefined && !this.holds(name, previous)) {
+        // Someone else registered this name since (a local tool): it is theirs now.
+        this.owned.delete(name);
+        previous = undefined;
+      }
       if (previous?.fingerprint === fingerprint) continue;
       if (previous === undefined && registry.has(name)) {
         skip(tool.name, clientMessages.toolNameTaken(name));
+        continue;
+      }
+      const claimant = claims.get(canonicalName(name));
+      if (claimant !== undefined) {
+        skip(tool.name, clientMessages.toolNameShadows(name, claimant));
+        if (previous !== undefined) {
+          this.release(name);
+          counts.removed++;
+        }
         continue;
       }
       try {
@@ -302,27 +325,76 @@ export class McpServerConnection {
           },
           warn: (message) => logger.warn(message, { server: this.name, tool: tool.name }),
         });
+        const handler = this.handlerFor(name, tool.name);
         if (previous !== undefined) registry.unregister(name);
-        registry.registerDefinition(definition, { kind: 'function', handler: this.handlerFor(name, tool.name) });
-        this.owned.set(name, { remoteName: tool.name, fingerprint });
+        this.owned.set(name, { remoteName: tool.name, fingerprint, handler, canonical: canonicalName(name) });
+        registry.registerDefinition(definition, { kind: 'function', handler });
         if (previous === undefined) counts.added++;
         else counts.changed++;
       } catch (error) {
         skip(tool.name, error instanceof Error ? error.message : String(error));
-        if (previous !== undefined) {
-          registry.unregister(name);
-          this.owned.delete(name);
+        if (previous !== undefined || this.owned.has(name)) {
+          this.release(name);
           counts.removed++;
         }
       }
     }
     for (const name of [...this.owned.keys()]) {
       if (listed.has(name)) continue;
-      registry.unregister(name);
-      this.owned.delete(name);
+      this.release(name);
       counts.removed++;
     }
     return counts;
+  }
+
+  /** Whether the registry's entry `name` is still the one this connection registered. */
+  private holds(name: string, tool: OwnedTool | undefined = this.owned.get(name)): boolean {
+    const implementation = this.environment.registry.getEntry(name)?.implementation;
+    return tool !== undefined && implementation?.kind === 'function' && implementation.handler === tool.handler;
+  }
+
+  /** Forgets a tool, and unregisters it only when the registry entry is still this connection's. */
+  private release(name: string): void {
+    const held = this.holds(name);
+    this.owned.delete(name);
+    if (held) this.environment.registry.unregister(name);
+  }
+
+  /**
+   * The names a remote tool of this connection may not take, as canonical name -> the tool that claims it: the name
+   * and every alias of each tool not of this connection (the executor resolves a name exactly first, so a remote
+   * tool named like another tool's alias, or like its name in another case, would take that tool's calls).
+   */
+  private claims(): Map<string, string> {
+    const claims = new Map<string, string>();
+    for (const entry of this.environment.registry.entries()) {
+      const other = entry.definition.name;
+      if (this.holds(other)) continue;
+      for (const claimed of [other, ...(entry.definition.options.aliases ?? [])]) {
+        const key = canonicalName(claimed);
+        if (!claims.has(key)) claims.set(key, other);
+      }
+    }
+    return claims;
+  }
+
+  /** A tool registered by anyone else that claims the name (or an alias) of one of ours: ours gives way. */
+  private registryChanged(change: ToolRegistryChange): void {
+    if (change.type === 'unregistered' || this.owned.size === 0) return;
+    const owned = this.owned.get(change.name);
+    if (owned !== undefined && this.holds(change.name, owned)) return;
+    if (owned !== undefined) {
+      // Replaced under our feet: the registry holds the newcomer; nothing of ours to remove.
+      this.owned.delete(change.name);
+      this.environment.logger.warn(clientMessages.toolGaveWay(this.name, change.name, change.name), { server: this.name, tool: change.name });
+      return;
+    }
+    const claimed = new Set([change.name, ...(change.definition.options.aliases ?? [])].map(canonicalName));
+    for (const [name, tool] of [...this.owned]) {
+      if (!claimed.has(tool.canonical)) continue;
+      this.release(name);
+      this.environment.logger.warn(clientMessages.toolGaveWay(this.name, name, change.name), { server: this.name, tool: name });
+    }
   }
 
   private namespace(): string | undefined {
@@ -418,8 +490,7 @@ export class McpServerConnection {
   }
 
   private unregisterAll(): void {
-    for (const name of this.owned.keys()) this.environment.registry.unregister(name);
-    this.owned.clear();
+    for (const name of [...this.owned.keys()]) this.release(name);
   }
 
   private reportError(error: Error): void {
@@ -478,6 +549,11 @@ async function endTransport(transport: Transport): Promise<void> {
     clearTimeout(timer);
   }
   await transport.close().catch(() => undefined);
+}
+
+/** A tool name as the executor compares names when the exact one is not found: letters and digits, lower case. */
+function canonicalName(name: string): string {
+  return name.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 }
 
 function isTransportFailure(error: unknown): boolean {
