@@ -23,6 +23,8 @@ export { boundedFetch } from './client/bounded-fetch';
 // Server: a registry served over MCP.
 export {
   serveMcp,
+  MCP_HTTP_DEFAULTS,
+  type McpHttpLimits,
   type ServeMcpOptions,
   type ServeMcpStdioOptions,
   type ServeMcpHttpOptions,
