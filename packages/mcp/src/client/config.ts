@@ -76,8 +76,13 @@ export interface ConnectMcpServersOptions {
   readonly maxResponseBytes?: number;
   /** stdio: how much of a server's stderr is kept for the connection error. Default 4,096 characters. */
   readonly stderrTailChars?: number;
-  /** stdio: waits of `close()`: after closing stdin, then after SIGTERM. Defaults 2,000 ms each (the SDK's). */
-  readonly shutdown?: { readonly stdinGraceMs?: number; readonly terminateGraceMs?: number };
+  /**
+   * stdio: waits of `close()`: after closing stdin, then after SIGTERM. Defaults 2,000 ms each (the SDK's).
+   * `descendantScanMs` (Linux): how often a server's process tree is walked for descendants that leave its process
+   * group (`setsid`, `set -m`, detached children), which `close()` and this process's exit end too; 0 walks only at
+   * close. Default 1,000 ms.
+   */
+  readonly shutdown?: { readonly stdinGraceMs?: number; readonly terminateGraceMs?: number; readonly descendantScanMs?: number };
   /** stdio: kill the servers' process groups when this process exits without closing them. Default true. */
   readonly reapOnExit?: boolean;
   /** @internal tests: the reaper to register process groups with. */

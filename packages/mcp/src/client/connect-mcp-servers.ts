@@ -94,6 +94,7 @@ export function connectMcpServers(registry: ToolRegistry, servers: readonly McpS
     stderrTailChars: options.stderrTailChars ?? 4_096,
     stdinGraceMs: options.shutdown?.stdinGraceMs,
     terminateGraceMs: options.shutdown?.terminateGraceMs,
+    descendantScanMs: options.shutdown?.descendantScanMs,
     reaper: options.reapOnExit === false ? null : (options.reaper ?? processGroupReaper),
   };
   const connections = servers.map((server) => new McpServerConnection(server, environment));

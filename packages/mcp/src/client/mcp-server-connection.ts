@@ -63,6 +63,7 @@ export interface ConnectionEnvironment {
   readonly stderrTailChars: number;
   readonly stdinGraceMs?: number;
   readonly terminateGraceMs?: number;
+  readonly descendantScanMs?: number;
   readonly reaper: ProcessGroupReaper | null;
 }
 
@@ -241,6 +242,7 @@ export class McpServerConnection {
         maxBufferSize: environment.maxLineBytes,
         stdinGraceMs: environment.stdinGraceMs,
         terminateGraceMs: environment.terminateGraceMs,
+        descendantScanMs: environment.descendantScanMs,
         reaper: environment.reaper,
         onStderr: (text) => {
           this.stderr.append(text);
