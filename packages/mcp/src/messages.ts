@@ -75,6 +75,21 @@ export const clientMessages = {
 
   toolNameTaken: (name: string) => `the name "${name}" belongs to a tool that is already registered (local tools are never replaced)`,
 
+  contextNamesWithheld: (server: string, tool: string, names: readonly string[]) =>
+    `MCP server '${server}': tool "${tool}" declares ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context; ` +
+    `withheld: the model does not see ${names.length === 1 ? 'it' : 'them'}, a value it sends is dropped (a security event), and nothing is filled from the context. ` +
+    `Set contextParameters: 'forward' for this server if it needs a value the model chooses.`,
+
+  contextNamesRequired: (server: string, tool: string, names: readonly string[]) =>
+    `MCP server '${server}': tool "${tool}" requires ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context, which is never filled from the context nor taken from the model by default; the tool is not registered.`,
+
+  contextNamesForwarded: (server: string, tool: string, names: readonly string[]) =>
+    `MCP server '${server}': tool "${tool}" declares ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context; ` +
+    `forwarded as the model's own value (contextParameters: 'forward'), never filled from the context; each call that sends one is logged as a security event.`,
+
+  contextNameForwarded: (server: string, tool: string, names: readonly string[]) =>
+    `security: the model's value of ${names.map((name) => `"${name}"`).join(', ')} (named like trusted context) was forwarded to MCP server '${server}' in a call of ${tool}; it is the model's, not the session's`,
+
   toolNameShadows: (name: string, claimant: string) =>
     `the name "${name}" is the name or an alias of the tool "${claimant}" (or differs from one only in case and separators), which was registered first; a remote tool never shadows another tool`,
 

@@ -19,6 +19,15 @@ export interface McpServerCommonConfig {
   readonly timeoutMs?: number;
   /** Keep the server's behaviour hints (readOnlyHint, destructiveHint, ...) on its tools. Default false: hints from a server are untrusted. */
   readonly trustAnnotations?: boolean;
+  /**
+   * What to do with a tool's top-level parameters named like trusted context (`session_id`, `job_id`, `persona`, ...
+   * in any case or spelling). `'withhold'` (default): removed from the tool (a lint warning at registration); the
+   * model never sees them, a value it sends is dropped and logged as a security event, and a tool that requires one
+   * is not registered. `'forward'`: kept as ordinary arguments the model fills; a lint warning at registration and a
+   * security event for each call that sends one. Never filled from the trusted context in either mode: the session's
+   * own ids do not leave the process.
+   */
+  readonly contextParameters?: 'withhold' | 'forward';
   /** Tags added to every tool of this server (persona allow-lists by tag). */
   readonly tags?: readonly string[];
   /** Permissions a persona needs to call this server's tools. */

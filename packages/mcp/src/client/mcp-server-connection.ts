@@ -26,7 +26,7 @@ import { isStdioConfig, type McpServerConfig } from './config';
 import { ProcessGroupStdioTransport, UnparsableLineError } from './process-group-stdio-transport';
 import type { ProcessGroupReaper } from './process-group';
 import { ACCEPTED_TOOL_NAME, MCP_TOOL_NAME } from '../tool-names';
-import { errorTextOfResult, importRemoteTool, valueOfResult } from './remote-tools';
+import { contextNamedParameters, errorTextOfResult, importRemoteTool, valueOfResult } from './remote-tools';
 import { retryDelays, type McpClock, type McpRetryPolicy } from './retry-policy';
 import { StderrTail } from './stderr-tail';
 
@@ -320,6 +320,7 @@ export class McpServerConnection {
           aliases: this.config.parameterAliases?.[tool.name],
           limits: this.environment.schemaLimits,
           trustAnnotations: this.config.trustAnnotations === true,
+          ...(this.config.contextParameters !== undefined ? { contextParameters: this.config.contextParameters } : {}),
           toolOptions: {
             ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
             ...(this.config.tags !== undefined ? { tags: this.config.tags } : {}),
@@ -327,7 +328,8 @@ export class McpServerConnection {
           },
           warn: (message) => logger.warn(message, { server: this.name, tool: tool.name }),
         });
-        const handler = this.handlerFor(name, tool.name);
+        const forwarded = this.config.contextParameters === 'forward' ? contextNamedParameters(tool) : [];
+        const handler = this.handlerFor(name, tool.name, forwarded);
         if (previous !== undefined) registry.unregister(name);
         this.owned.set(name, { remoteName: tool.name, fingerprint, handler, canonical: canonicalName(name) });
         registry.registerDefinition(definition, { kind: 'function', handler });
@@ -411,11 +413,17 @@ export class McpServerConnection {
   }
 
   /** The function the registry runs for one remote tool: a `tools/call` on the current connection. */
-  private handlerFor(name: string, remoteName: string): ToolHandler {
+  private handlerFor(name: string, remoteName: string, contextNamed: readonly string[] = []): ToolHandler {
     const requestTimeoutMs = (this.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
     return async (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
       const client = this.client;
       if (client === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, this.name));
+      const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
+      if (sent.length > 0) {
+        this.environment.logger.warn(clientMessages.contextNameForwarded(this.name, name, sent), {
+          server: this.name, tool: name, callId: invocation.callId, parameters: sent, sessionId: invocation.context.sessionId,
+        });
+      }
       try {
         // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
         const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, { signal: invocation.signal, timeout: requestTimeoutMs })) as CallToolResult;

@@ -1,4 +1,7 @@
 import {
+  canonicalKey,
+  CONTEXT_KEY_PROPERTIES,
+  DefinitionError,
   definitionFromJsonSchema,
   type JsonSchemaLimits,
   type PropertyDefinition,
@@ -20,8 +23,49 @@ export interface RemoteToolImportOptions {
   readonly limits?: Partial<JsonSchemaLimits>;
   readonly trustAnnotations: boolean;
   readonly toolOptions: ToolOptions;
-  /** Where alias problems are reported. */
+  /**
+   * Top-level parameters named like a trusted context field (`session_id`, `jobId`, `persona`, ...): `'withhold'`
+   * (default) removes them from the tool, so the model never sees them and a value it sends is dropped as a
+   * security event; a tool that requires one is refused. `'forward'` keeps them as ordinary model arguments. Either
+   * way they are never filled from the trusted context.
+   */
+  readonly contextParameters?: 'withhold' | 'forward';
+  /** Where alias and context-name problems are reported (lint warnings). */
   readonly warn: (message: string) => void;
+}
+
+/** Canonical forms (see core's `canonicalKey`) of every context key and of its ExecutionContext property. */
+const CONTEXT_NAMES: ReadonlySet<string> = new Set(
+  Object.entries(CONTEXT_KEY_PROPERTIES).flatMap(([key, property]) => [canonicalKey(key), canonicalKey(String(property))]),
+);
+
+/** The top-level parameters of a remote tool's input schema named like a trusted context field. */
+export function contextNamedParameters(tool: Tool): string[] {
+  const properties = (tool.inputSchema as { properties?: unknown }).properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return [];
+  return Object.keys(properties).filter((name) => CONTEXT_NAMES.has(canonicalKey(name)));
+}
+
+/** The tool with its context-named parameters withheld per `contextParameters` (see RemoteToolImportOptions). */
+function withContextNamesHandled(tool: Tool, options: RemoteToolImportOptions): Tool {
+  const names = contextNamedParameters(tool);
+  if (names.length === 0) return tool;
+  if (options.contextParameters === 'forward') {
+    options.warn(clientMessages.contextNamesForwarded(options.server, tool.name, names));
+    return tool;
+  }
+  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
+  const requiredNames = names.filter((name) => required.includes(name));
+  if (requiredNames.length > 0) {
+    throw new DefinitionError(clientMessages.contextNamesRequired(options.server, tool.name, requiredNames), {
+      target: `MCP server '${options.server}', tool "${tool.name}"`,
+      fix: `if the server needs a value the model chooses, set contextParameters: 'forward' for server '${options.server}'.`,
+    });
+  }
+  options.warn(clientMessages.contextNamesWithheld(options.server, tool.name, names));
+  const properties = { ...(tool.inputSchema.properties as Record<string, object>) };
+  for (const name of names) delete properties[name];
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties } };
 }
 
 /**
@@ -30,7 +74,8 @@ export interface RemoteToolImportOptions {
  * as declared aliases (so each rename is an `alias-key` transformation the executor records and logs), annotations
  * kept only from a trusted server. Throws a DefinitionError naming the reason when the tool cannot be used.
  */
-export function importRemoteTool(tool: Tool, options: RemoteToolImportOptions): ToolDefinition {
+export function importRemoteTool(remoteTool: Tool, options: RemoteToolImportOptions): ToolDefinition {
+  const tool = withContextNamesHandled(remoteTool, options);
   const title = tool.title ?? tool.annotations?.title;
   const { title: _annotationTitle, ...hints } = tool.annotations ?? {};
   const definition = definitionFromJsonSchema(
