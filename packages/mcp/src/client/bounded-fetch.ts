@@ -20,7 +20,8 @@ const CARRIAGE_RETURN = 0x0d;
 export function boundedFetch(maxBytes: number, server: string, baseFetch: FetchLike = fetch): FetchLike {
   return async (url, init) => {
     const response = await baseFetch(url, init);
-    if (response.body === null) return response;
+    // No body to bound, or a redirect the SDK follows (passed on as it is, its url and type intact).
+    if (response.body === null || response.status < 200 || response.status === 204 || response.status === 205 || (response.status >= 300 && response.status < 400)) return response;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     const tooLarge = () => new McpResponseTooLargeError(clientMessages.responseTooLarge(server, maxBytes), maxBytes);
     const isEventStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
