@@ -42,7 +42,8 @@ describe('remote results are bounded, over Streamable HTTP with the official SDK
     } finally {
       await connections.close();
     }
-  });
+    // 9 MiB built, encoded, sent and decoded: seconds on a loaded shared machine.
+  }, 30_000);
 
   it.each([false, true])('a response above maxResponseBytes is not read; the call fails at once saying why (JSON responses: %s)', async (enableJsonResponse) => {
     const handle = await serveMcp(bigResultRegistry(2 * MIB), { transport: 'http', logger: new RecordingLogger(), enableJsonResponse });
@@ -138,5 +139,5 @@ describe('the HTTP client transport buffers at most maxResponseBytes of one mess
       await connections.close();
       await flood.close();
     }
-  });
+  }, 15_000);
 });
