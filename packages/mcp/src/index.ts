@@ -1,7 +1,7 @@
 // Public API of @toolwright/mcp. Adding a symbol here makes it public.
 
 // Client: remote MCP servers' tools in the registry.
-export { connectMcpServers, McpConnections, type McpConnectionsReport } from './client/connect-mcp-servers';
+export { connectMcpServers, McpConnections, DEFAULT_MAX_RESPONSE_BYTES, type McpConnectionsReport } from './client/connect-mcp-servers';
 export { McpServerConnection, type McpServerState, type McpServerStatus } from './client/mcp-server-connection';
 export type {
   ConnectMcpServersOptions,
@@ -14,13 +14,17 @@ export { DEFAULT_MCP_RETRY_POLICY, retryDelays, resolveRetryPolicy, systemClock,
 export { ProcessGroupStdioTransport, UnparsableLineError, type ProcessGroupStdioTransportOptions } from './client/process-group-stdio-transport';
 export { ProcessGroupReaper, isProcessAlive, isProcessGroupAlive, type ReaperHost } from './client/process-group';
 export { BoundedJsonSchemaValidator, untrustedSchemaProblem, MAX_UNTRUSTED_SCHEMA_BYTES } from './client/bounded-schema-validator';
-export { importRemoteTool, type RemoteToolImportOptions } from './client/remote-tools';
+export { importRemoteTool, DEFAULT_MAX_RESULT_CHARS, type RemoteToolImportOptions } from './client/remote-tools';
 export { MCP_TOOL_NAME } from './tool-names';
 export { McpConnectionError } from './errors/mcp-connection-error';
+export { McpResponseTooLargeError } from './errors/mcp-response-too-large-error';
+export { boundedFetch } from './client/bounded-fetch';
 
 // Server: a registry served over MCP.
 export {
   serveMcp,
+  MCP_HTTP_DEFAULTS,
+  type McpHttpLimits,
   type ServeMcpOptions,
   type ServeMcpStdioOptions,
   type ServeMcpHttpOptions,

@@ -8,9 +8,33 @@ export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}... (${text.length - limit} more characters)`;
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
+/**
+ * Any thrown value as text, without trusting it: a `message` getter or a `toString` that throws, an object with no
+ * prototype, a symbol. Never throws.
+ */
+export function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const message: unknown = error.message;
+      return typeof message === 'string' && message !== '' ? message : String(error.name);
+    }
+    if (typeof error === 'object' && error !== null) {
+      const message: unknown = (error as { message?: unknown }).message;
+      if (typeof message === 'string') return message;
+      return Object.getPrototypeOf(error) === null ? '[object with no prototype]' : String(error);
+    }
+    return String(error);
+  } catch {
+    return '[a value that cannot be printed]';
+  }
+}
+
+/** A name from the other side, for one log line: control characters escaped, clipped. */
+export function printable(text: unknown, limit = 200): string {
+  const value = typeof text === 'string' ? text : describeError(text);
+  const clipped = value.length > limit ? value.slice(0, limit) : value;
+  const escaped = JSON.stringify(clipped).slice(1, -1);
+  return value.length > limit ? `${escaped}... (${value.length - limit} more characters)` : escaped;
 }
 
 export const clientMessages = {
@@ -51,6 +75,27 @@ export const clientMessages = {
 
   toolNameTaken: (name: string) => `the name "${name}" belongs to a tool that is already registered (local tools are never replaced)`,
 
+  contextNamesWithheld: (server: string, tool: string, names: readonly string[]) =>
+    `MCP server '${server}': tool "${tool}" declares ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context; ` +
+    `withheld: the model does not see ${names.length === 1 ? 'it' : 'them'}, a value it sends is dropped (a security event), and nothing is filled from the context. ` +
+    `Set contextParameters: 'forward' for this server if it needs a value the model chooses.`,
+
+  contextNamesRequired: (server: string, tool: string, names: readonly string[]) =>
+    `MCP server '${server}': tool "${tool}" requires ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context, which is never filled from the context nor taken from the model by default; the tool is not registered.`,
+
+  contextNamesForwarded: (server: string, tool: string, names: readonly string[]) =>
+    `MCP server '${server}': tool "${tool}" declares ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context; ` +
+    `forwarded as the model's own value (contextParameters: 'forward'), never filled from the context; each call that sends one is logged as a security event.`,
+
+  contextNameForwarded: (server: string, tool: string, names: readonly string[]) =>
+    `security: the model's value of ${names.map((name) => `"${name}"`).join(', ')} (named like trusted context) was forwarded to MCP server '${server}' in a call of ${tool}; it is the model's, not the session's`,
+
+  toolNameShadows: (name: string, claimant: string) =>
+    `the name "${name}" is the name or an alias of the tool "${claimant}" (or differs from one only in case and separators), which was registered first; a remote tool never shadows another tool`,
+
+  toolGaveWay: (server: string, name: string, claimant: string) =>
+    `MCP server '${server}': its tool "${name}" was removed from the registry: "${claimant}" was registered with that name or alias, and remote tools never shadow other tools`,
+
   taskRequired: () => 'it requires task-based execution, which this client does not support',
 
   outputSchemaRefused: (server: string, problem: string) => `MCP server '${server}': an output schema was not compiled: ${problem}`,
@@ -68,7 +113,19 @@ export const clientMessages = {
 
   refreshFailed: (server: string, error: unknown) => `MCP server '${server}': reading its tool list failed: ${truncate(describeError(error), 500)}`,
 
+  responseTooLarge: (server: string, maxBytes: number) =>
+    `MCP server '${server}' sent a response larger than ${maxBytes} bytes; it was not read (the client's maxResponseBytes)`,
+
   // Model-facing (tool results).
+  resultTooLarge: (tool: string, maxBytes: number) =>
+    `The tool "${tool}" returned more than ${maxBytes} bytes, more than this client reads; nothing of it was kept. Ask for less (a narrower query, a page, a summary).`,
+
+  resultTruncated: (total: number, kept: number) =>
+    `[toolwright: the result was truncated: ${total} characters long, the first ${kept} are shown. Ask for less (a narrower query, a page, a summary) to see the rest.]`,
+
+  blocksDropped: (dropped: number, total: number, kept: number) =>
+    `[toolwright: the result was truncated: ${total} characters of content, ${kept} kept; ${dropped} content block${dropped === 1 ? '' : 's'} left out. Ask for less to see the rest.]`,
+
   unavailable: (tool: string, server: string) =>
     `The tool "${tool}" is temporarily unavailable (its MCP server '${server}' is not connected). Try again later or use another tool.`,
 
@@ -83,11 +140,18 @@ export const clientMessages = {
 
 export const serverMessages = {
   listening: (url: string) => `MCP server listening on ${url}`,
+  printableName: (name: unknown) => printable(name, 200),
+  callFailed: (tool: unknown, error: unknown) =>
+    `MCP tools/call "${printable(tool, 200)}" failed outside the executor's typed results; the client got a generic error: ${printable(describeError(error), 500)}`,
+  callFailedForModel: (tool: unknown) =>
+    `The tool "${printable(tool, 200)}" failed unexpectedly on the server. Try again later or use another approach.`,
   stdioReady: (tools: number) => `MCP server on stdio: ${tools} tool${tools === 1 ? '' : 's'}`,
   sessionOpened: (sessionId: string) => `MCP session ${sessionId} opened`,
   sessionClosed: (sessionId: string, reason: string) => `MCP session ${sessionId} closed (${reason})`,
   transportError: (error: unknown) => `MCP transport: ${truncate(describeError(error), 500)}`,
   tooManySessions: (limit: number) => `Too many MCP sessions (limit ${limit}); close one and retry.`,
+  tooManySessionsForClient: (limit: number) => `Too many MCP sessions from this client (limit ${limit}); close one and retry.`,
+  clientKeyFailed: (error: unknown) => `MCP serveMcp: the clientKey hook threw (${printable(describeError(error), 300)}); the remote address is used instead`,
   sessionNotFound: () => 'Session not found',
   sessionRequired: () => 'Bad Request: Mcp-Session-Id header is required',
   methodNotAllowed: (method: string) => `Method ${method} is not allowed here`,

@@ -19,6 +19,15 @@ export interface McpServerCommonConfig {
   readonly timeoutMs?: number;
   /** Keep the server's behaviour hints (readOnlyHint, destructiveHint, ...) on its tools. Default false: hints from a server are untrusted. */
   readonly trustAnnotations?: boolean;
+  /**
+   * What to do with a tool's top-level parameters named like trusted context (`session_id`, `job_id`, `persona`, ...
+   * in any case or spelling). `'withhold'` (default): removed from the tool (a lint warning at registration); the
+   * model never sees them, a value it sends is dropped and logged as a security event, and a tool that requires one
+   * is not registered. `'forward'`: kept as ordinary arguments the model fills; a lint warning at registration and a
+   * security event for each call that sends one. Never filled from the trusted context in either mode: the session's
+   * own ids do not leave the process.
+   */
+  readonly contextParameters?: 'withhold' | 'forward';
   /** Tags added to every tool of this server (persona allow-lists by tag). */
   readonly tags?: readonly string[];
   /** Permissions a persona needs to call this server's tools. */
@@ -64,10 +73,25 @@ export interface ConnectMcpServersOptions {
   readonly maxTools?: number;
   /** stdio: the longest line read from a server's stdout; longer closes the connection. Default 10 MiB (the SDK's). */
   readonly maxLineBytes?: number;
+  /**
+   * The longest result of a remote tool passed on (text, JSON of structured content, base64 of images), in
+   * characters; past it the result is cut and ends with a notice saying so. Default 100,000 (about 25,000 tokens).
+   */
+  readonly maxResultChars?: number;
+  /**
+   * HTTP: the largest response body (JSON) or SSE event read from a server, in bytes; past it the read stops and
+   * the call fails with a message saying so (what the SDK would otherwise buffer whole). Default 10 MiB.
+   */
+  readonly maxResponseBytes?: number;
   /** stdio: how much of a server's stderr is kept for the connection error. Default 4,096 characters. */
   readonly stderrTailChars?: number;
-  /** stdio: waits of `close()`: after closing stdin, then after SIGTERM. Defaults 2,000 ms each (the SDK's). */
-  readonly shutdown?: { readonly stdinGraceMs?: number; readonly terminateGraceMs?: number };
+  /**
+   * stdio: waits of `close()`: after closing stdin, then after SIGTERM. Defaults 2,000 ms each (the SDK's).
+   * `descendantScanMs` (Linux): how often a server's process tree is walked for descendants that leave its process
+   * group (`setsid`, `set -m`, detached children), which `close()` and this process's exit end too; 0 walks only at
+   * close. Default 1,000 ms.
+   */
+  readonly shutdown?: { readonly stdinGraceMs?: number; readonly terminateGraceMs?: number; readonly descendantScanMs?: number };
   /** stdio: kill the servers' process groups when this process exits without closing them. Default true. */
   readonly reapOnExit?: boolean;
   /** @internal tests: the reaper to register process groups with. */

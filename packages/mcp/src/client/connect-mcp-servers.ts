@@ -2,7 +2,19 @@ import { consoleLogger, DEFAULT_JSON_SCHEMA_LIMITS, DefinitionError, type ToolRe
 import { checkServerConfigs, type ConnectMcpServersOptions, type McpServerConfig } from './config';
 import { McpServerConnection, type McpServerStatus } from './mcp-server-connection';
 import { processGroupReaper } from './process-group';
+import { DEFAULT_MAX_RESULT_CHARS } from './remote-tools';
 import { resolveRetryPolicy, systemClock } from './retry-policy';
+
+/** Default of `maxResponseBytes`: the SDK's stdio line cap, so both transports read the same largest message. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+function positiveInteger(value: number | undefined, fallback: number, name: string, unit: string): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isSafeInteger(value) && value > 0)) {
+    throw new DefinitionError(`${name} is ${String(value)}.`, { target: 'connectMcpServers', property: name, fix: `use a positive whole number of ${unit}.` });
+  }
+  return value;
+}
 
 /** Every server's status once each has connected, gone degraded or been closed. */
 export interface McpConnectionsReport {
@@ -64,6 +76,8 @@ export function connectMcpServers(registry: ToolRegistry, servers: readonly McpS
   if (!(Number.isFinite(connectTimeoutMs) && connectTimeoutMs > 0)) {
     throw new DefinitionError(`connectTimeoutMs is ${String(connectTimeoutMs)}.`, { target: 'connectMcpServers', fix: 'use a positive number of milliseconds.' });
   }
+  const maxResultChars = positiveInteger(options.maxResultChars, DEFAULT_MAX_RESULT_CHARS, 'maxResultChars', 'characters');
+  const maxResponseBytes = positiveInteger(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes', 'bytes');
   const environment = {
     registry,
     logger: options.logger ?? consoleLogger,
@@ -75,9 +89,12 @@ export function connectMcpServers(registry: ToolRegistry, servers: readonly McpS
     resolvedSchemaLimits: { ...DEFAULT_JSON_SCHEMA_LIMITS, ...options.schemaLimits },
     maxTools: options.maxTools ?? 1_000,
     maxLineBytes: options.maxLineBytes,
+    maxResultChars,
+    maxResponseBytes,
     stderrTailChars: options.stderrTailChars ?? 4_096,
     stdinGraceMs: options.shutdown?.stdinGraceMs,
     terminateGraceMs: options.shutdown?.terminateGraceMs,
+    descendantScanMs: options.shutdown?.descendantScanMs,
     reaper: options.reapOnExit === false ? null : (options.reaper ?? processGroupReaper),
   };
   const connections = servers.map((server) => new McpServerConnection(server, environment));

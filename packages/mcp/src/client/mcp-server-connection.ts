@@ -10,6 +10,7 @@ import {
   type ToolHandler,
   type ToolInvocationContext,
   type ToolRegistry,
+  type ToolRegistryChange,
 } from '@toolwright/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,12 +19,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { clientMessages } from '../messages';
+import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
 import { BoundedJsonSchemaValidator } from './bounded-schema-validator';
+import { boundedFetch, RESPONSE_TOO_LARGE_CODE } from './bounded-fetch';
 import { isStdioConfig, type McpServerConfig } from './config';
 import { ProcessGroupStdioTransport, UnparsableLineError } from './process-group-stdio-transport';
 import type { ProcessGroupReaper } from './process-group';
 import { ACCEPTED_TOOL_NAME, MCP_TOOL_NAME } from '../tool-names';
-import { errorTextOfResult, importRemoteTool, valueOfResult } from './remote-tools';
+import { contextNamedParameters, errorTextOfResult, importRemoteTool, valueOfResult } from './remote-tools';
 import { retryDelays, type McpClock, type McpRetryPolicy } from './retry-policy';
 import { StderrTail } from './stderr-tail';
 
@@ -55,9 +58,12 @@ export interface ConnectionEnvironment {
   readonly resolvedSchemaLimits: JsonSchemaLimits;
   readonly maxTools: number;
   readonly maxLineBytes?: number;
+  readonly maxResultChars: number;
+  readonly maxResponseBytes: number;
   readonly stderrTailChars: number;
   readonly stdinGraceMs?: number;
   readonly terminateGraceMs?: number;
+  readonly descendantScanMs?: number;
   readonly reaper: ProcessGroupReaper | null;
 }
 
@@ -65,6 +71,10 @@ interface OwnedTool {
   readonly remoteName: string;
   /** The tool as listed, serialized: an unchanged tool is not registered again on a refresh. */
   readonly fingerprint: string;
+  /** The handler registered for it: the registry entry is this connection's only while it holds this function. */
+  readonly handler: ToolHandler;
+  /** Its registry name as the executor compares names (see `canonicalName`). */
+  readonly canonical: string;
 }
 
 /** Pages of `tools/list` read at most (with `maxTools`, bounds what one server can make us hold). */
@@ -96,6 +106,7 @@ export class McpServerConnection {
   private resolveReady!: (status: McpServerStatus) => void;
   private refreshing?: Promise<void>;
   private refreshAgain = false;
+  private stopWatchingRegistry?: () => void;
 
   constructor(
     private readonly config: McpServerConfig,
@@ -110,6 +121,7 @@ export class McpServerConnection {
 
   /** Starts connecting in the background. */
   start(): void {
+    this.stopWatchingRegistry = this.environment.registry.onChange((change) => this.registryChanged(change));
     void this.connectOrDegrade().then(() => this.resolveReady(this.status()));
   }
 
@@ -144,6 +156,7 @@ export class McpServerConnection {
   private async shutdown(): Promise<void> {
     this.closing.abort();
     this.state = 'closed';
+    this.stopWatchingRegistry?.();
     this.unregisterAll();
     const transports = [this.transport, this.attempting?.transport];
     this.client = undefined;
@@ -229,6 +242,7 @@ export class McpServerConnection {
         maxBufferSize: environment.maxLineBytes,
         stdinGraceMs: environment.stdinGraceMs,
         terminateGraceMs: environment.terminateGraceMs,
+        descendantScanMs: environment.descendantScanMs,
         reaper: environment.reaper,
         onStderr: (text) => {
           this.stderr.append(text);
@@ -238,6 +252,7 @@ export class McpServerConnection {
     }
     return new StreamableHTTPClientTransport(new URL(String(config.url)), {
       requestInit: { headers: { ...config.headers } },
+      fetch: boundedFetch(this.environment.maxResponseBytes, this.name),
     });
   }
 
@@ -262,6 +277,7 @@ export class McpServerConnection {
     const { registry, logger } = this.environment;
     const counts = { added: 0, changed: 0, removed: 0 };
     const listed = new Set<string>();
+    const claims = this.claims();
     const skip = (tool: string, reason: string) => logger.warn(clientMessages.toolSkipped(this.name, tool, reason), { server: this.name, tool });
     for (const tool of tools) {
       if (!ACCEPTED_TOOL_NAME.test(tool.name)) {
@@ -277,10 +293,24 @@ export class McpServerConnection {
       if (listed.has(name)) continue;
       listed.add(name);
       const fingerprint = JSON.stringify(tool);
-      const previous = this.owned.get(name);
+      let previous = this.owned.get(name);
+      if (previous !== undefined && !this.holds(name, previous)) {
+        // Someone else registered this name since (a local tool): it is theirs now.
+        this.owned.delete(name);
+        previous = undefined;
+      }
       if (previous?.fingerprint === fingerprint) continue;
       if (previous === undefined && registry.has(name)) {
         skip(tool.name, clientMessages.toolNameTaken(name));
+        continue;
+      }
+      const claimant = claims.get(canonicalName(name));
+      if (claimant !== undefined) {
+        skip(tool.name, clientMessages.toolNameShadows(name, claimant));
+        if (previous !== undefined) {
+          this.release(name);
+          counts.removed++;
+        }
         continue;
       }
       try {
@@ -290,6 +320,7 @@ export class McpServerConnection {
           aliases: this.config.parameterAliases?.[tool.name],
           limits: this.environment.schemaLimits,
           trustAnnotations: this.config.trustAnnotations === true,
+          ...(this.config.contextParameters !== undefined ? { contextParameters: this.config.contextParameters } : {}),
           toolOptions: {
             ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
             ...(this.config.tags !== undefined ? { tags: this.config.tags } : {}),
@@ -297,27 +328,77 @@ export class McpServerConnection {
           },
           warn: (message) => logger.warn(message, { server: this.name, tool: tool.name }),
         });
+        const forwarded = this.config.contextParameters === 'forward' ? contextNamedParameters(tool) : [];
+        const handler = this.handlerFor(name, tool.name, forwarded);
         if (previous !== undefined) registry.unregister(name);
-        registry.registerDefinition(definition, { kind: 'function', handler: this.handlerFor(name, tool.name) });
-        this.owned.set(name, { remoteName: tool.name, fingerprint });
+        this.owned.set(name, { remoteName: tool.name, fingerprint, handler, canonical: canonicalName(name) });
+        registry.registerDefinition(definition, { kind: 'function', handler });
         if (previous === undefined) counts.added++;
         else counts.changed++;
       } catch (error) {
         skip(tool.name, error instanceof Error ? error.message : String(error));
-        if (previous !== undefined) {
-          registry.unregister(name);
-          this.owned.delete(name);
+        if (previous !== undefined || this.owned.has(name)) {
+          this.release(name);
           counts.removed++;
         }
       }
     }
     for (const name of [...this.owned.keys()]) {
       if (listed.has(name)) continue;
-      registry.unregister(name);
-      this.owned.delete(name);
+      this.release(name);
       counts.removed++;
     }
     return counts;
+  }
+
+  /** Whether the registry's entry `name` is still the one this connection registered. */
+  private holds(name: string, tool: OwnedTool | undefined = this.owned.get(name)): boolean {
+    const implementation = this.environment.registry.getEntry(name)?.implementation;
+    return tool !== undefined && implementation?.kind === 'function' && implementation.handler === tool.handler;
+  }
+
+  /** Forgets a tool, and unregisters it only when the registry entry is still this connection's. */
+  private release(name: string): void {
+    const held = this.holds(name);
+    this.owned.delete(name);
+    if (held) this.environment.registry.unregister(name);
+  }
+
+  /**
+   * The names a remote tool of this connection may not take, as canonical name -> the tool that claims it: the name
+   * and every alias of each tool not of this connection (the executor resolves a name exactly first, so a remote
+   * tool named like another tool's alias, or like its name in another case, would take that tool's calls).
+   */
+  private claims(): Map<string, string> {
+    const claims = new Map<string, string>();
+    for (const entry of this.environment.registry.entries()) {
+      const other = entry.definition.name;
+      if (this.holds(other)) continue;
+      for (const claimed of [other, ...(entry.definition.options.aliases ?? [])]) {
+        const key = canonicalName(claimed);
+        if (!claims.has(key)) claims.set(key, other);
+      }
+    }
+    return claims;
+  }
+
+  /** A tool registered by anyone else that claims the name (or an alias) of one of ours: ours gives way. */
+  private registryChanged(change: ToolRegistryChange): void {
+    if (change.type === 'unregistered' || this.owned.size === 0) return;
+    const owned = this.owned.get(change.name);
+    if (owned !== undefined && this.holds(change.name, owned)) return;
+    if (owned !== undefined) {
+      // Replaced under our feet: the registry holds the newcomer; nothing of ours to remove.
+      this.owned.delete(change.name);
+      this.environment.logger.warn(clientMessages.toolGaveWay(this.name, change.name, change.name), { server: this.name, tool: change.name });
+      return;
+    }
+    const claimed = new Set([change.name, ...(change.definition.options.aliases ?? [])].map(canonicalName));
+    for (const [name, tool] of [...this.owned]) {
+      if (!claimed.has(tool.canonical)) continue;
+      this.release(name);
+      this.environment.logger.warn(clientMessages.toolGaveWay(this.name, name, change.name), { server: this.name, tool: name });
+    }
   }
 
   private namespace(): string | undefined {
@@ -332,16 +413,22 @@ export class McpServerConnection {
   }
 
   /** The function the registry runs for one remote tool: a `tools/call` on the current connection. */
-  private handlerFor(name: string, remoteName: string): ToolHandler {
+  private handlerFor(name: string, remoteName: string, contextNamed: readonly string[] = []): ToolHandler {
     const requestTimeoutMs = (this.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
     return async (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
       const client = this.client;
       if (client === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, this.name));
+      const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
+      if (sent.length > 0) {
+        this.environment.logger.warn(clientMessages.contextNameForwarded(this.name, name, sent), {
+          server: this.name, tool: name, callId: invocation.callId, parameters: sent, sessionId: invocation.context.sessionId,
+        });
+      }
       try {
         // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
         const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, { signal: invocation.signal, timeout: requestTimeoutMs })) as CallToolResult;
         if (result.isError === true) throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
-        return valueOfResult(result);
+        return valueOfResult(result, this.environment.maxResultChars);
       } catch (error) {
         throw this.callError(error, name, client, invocation.signal, requestTimeoutMs);
       }
@@ -351,6 +438,9 @@ export class McpServerConnection {
   private callError(error: unknown, name: string, client: Client, signal: AbortSignal, requestTimeoutMs: number): Error {
     if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
     if (signal.aborted && signal.reason instanceof Error) return signal.reason;
+    if (error instanceof McpResponseTooLargeError || (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)) {
+      return new HandlerError(clientMessages.resultTooLarge(name, this.environment.maxResponseBytes), { cause: error });
+    }
     if (error instanceof McpError) {
       if (error.code === ErrorCode.ConnectionClosed) return new ServiceUnavailableError(clientMessages.unavailable(name, this.name), { cause: error });
       if (error.code === ErrorCode.RequestTimeout) return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
@@ -410,8 +500,7 @@ export class McpServerConnection {
   }
 
   private unregisterAll(): void {
-    for (const name of this.owned.keys()) this.environment.registry.unregister(name);
-    this.owned.clear();
+    for (const name of [...this.owned.keys()]) this.release(name);
   }
 
   private reportError(error: Error): void {
@@ -470,6 +559,11 @@ async function endTransport(transport: Transport): Promise<void> {
     clearTimeout(timer);
   }
   await transport.close().catch(() => undefined);
+}
+
+/** A tool name as the executor compares names when the exact one is not found: letters and digits, lower case. */
+function canonicalName(name: string): string {
+  return name.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 }
 
 function isTransportFailure(error: unknown): boolean {

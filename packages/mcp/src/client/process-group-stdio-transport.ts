@@ -4,7 +4,18 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isProcessGroupAlive, processGroupReaper, signalProcessGroup, waitForProcessGroupExit, type ProcessGroupReaper } from './process-group';
+import { isProcessGroupAlive, processGroupReaper, signalProcessGroup, type ProcessGroupReaper } from './process-group';
+import { DescendantTracker } from './process-tree';
+
+/** Resolves true once `done()` holds, false when `timeoutMs` passes first (polls: no event tells a non-child's exit). */
+async function waitFor(done: () => boolean, timeoutMs: number, pollMs = 20): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!done()) {
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  return true;
+}
 
 export interface ProcessGroupStdioTransportOptions {
   readonly command: string;
@@ -22,6 +33,11 @@ export interface ProcessGroupStdioTransportOptions {
   readonly terminateGraceMs?: number;
   /** Kill the group if this process exits first. Default: the process-wide reaper. */
   readonly reaper?: ProcessGroupReaper | null;
+  /**
+   * Linux: how often the server's process tree is walked for descendants that leave its process group (they are
+   * ended with it at close). 0: only at close. Default 1,000 ms.
+   */
+  readonly descendantScanMs?: number;
 }
 
 /** How much of a line that is not a JSON-RPC message is kept for the report. */
@@ -99,6 +115,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private exited = false;
   private exitWaiters: Array<() => void> = [];
   private readonly reaper: ProcessGroupReaper | null;
+  private descendants?: DescendantTracker;
 
   constructor(private readonly options: ProcessGroupStdioTransportOptions) {
     this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE });
@@ -112,10 +129,11 @@ export class ProcessGroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('ProcessGroupStdioTransport already started.'));
+    const marking = DescendantTracker.newMarker();
     return new Promise<void>((resolve, reject) => {
       let spawned = false;
       const child = spawn(this.options.command, [...(this.options.args ?? [])], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+        env: { ...getDefaultEnvironment(), ...this.options.env, ...marking.environment },
         cwd: this.options.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
@@ -129,7 +147,13 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.on('spawn', () => {
         spawned = true;
-        if (child.pid !== undefined) this.reaper?.track(child.pid);
+        if (child.pid !== undefined) {
+          if (DescendantTracker.available && process.platform !== 'win32') {
+            this.descendants = new DescendantTracker(child.pid, marking.marker);
+            this.descendants.startWatching(this.options.descendantScanMs ?? 1_000);
+          }
+          this.reaper?.track(child.pid, this.descendants);
+        }
         resolve();
       });
       child.on('exit', () => this.leaderExited(child));
@@ -174,6 +198,8 @@ export class ProcessGroupStdioTransport implements Transport {
     const child = this.child;
     const pgid = child?.pid;
     if (child && pgid !== undefined) {
+      // While the tree is intact: once the server exits, what it started is re-parented and no walk finds it.
+      this.descendants?.walk();
       if (!this.exited) {
         try {
           child.stdin?.end();
@@ -189,14 +215,29 @@ export class ProcessGroupStdioTransport implements Transport {
     this.notifyClosed();
   }
 
-  /** SIGTERM to whatever is left of the group, SIGKILL after the grace period. */
+  /**
+   * SIGTERM to whatever is left of the group and of the descendants that left it, SIGKILL after the grace period;
+   * then once more for anything that was started while they went down.
+   */
   private async endGroup(pgid: number): Promise<void> {
-    if (isProcessGroupAlive(pgid)) {
+    const descendants = this.descendants;
+    descendants?.walk();
+    descendants?.scanMarked();
+    const remaining = () => isProcessGroupAlive(pgid) || (descendants !== undefined && descendants.alive().length > 0);
+    if (remaining()) {
       signalProcessGroup(pgid, 'SIGTERM');
-      if (!(await waitForProcessGroupExit(pgid, this.options.terminateGraceMs ?? 2_000))) {
+      descendants?.signal('SIGTERM');
+      if (!(await waitFor(() => !remaining(), this.options.terminateGraceMs ?? 2_000))) {
         signalProcessGroup(pgid, 'SIGKILL');
-        await waitForProcessGroupExit(pgid, 1_000);
+        descendants?.signal('SIGKILL');
+        await waitFor(() => !remaining(), 1_000);
       }
+    }
+    if (descendants) {
+      descendants.walk();
+      descendants.scanMarked();
+      if (descendants.signal('SIGKILL') > 0) await waitFor(() => descendants.alive().length === 0, 1_000);
+      descendants.stopWatching();
     }
     this.reaper?.untrack(pgid);
   }

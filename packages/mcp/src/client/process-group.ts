@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 /**
  * Process-group control for stdio MCP servers. A server is spawned as the leader of its own process group
  * (`detached: true`), so everything it starts (an `sh -c` wrapper's child, `npx`'s node, a grandchild) shares the
- * group id and one `kill(-pgid)` reaches all of them. See docs/decisions/mcp-stdio-process-groups.md.
+ * group id and one `kill(-pgid)` reaches all of them. See docs/decisions/0005-mcp-stdio-process-groups.md and 0006-mcp-stdio-descendants.md.
  */
 
 const IS_WINDOWS = process.platform === 'win32';
@@ -89,7 +89,8 @@ const REAPED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'
  * that handler decides.
  */
 export class ProcessGroupReaper {
-  private readonly groups = new Set<number>();
+  /** pgid -> what else to kill with it (descendants that left the group), if tracked. */
+  private readonly groups = new Map<number, { killAllNow(): void } | undefined>();
   private installed = false;
   private readonly onExit = () => this.killAll();
   private readonly onSignal = (signal: NodeJS.Signals) => {
@@ -102,8 +103,9 @@ export class ProcessGroupReaper {
 
   constructor(private readonly host: ReaperHost) {}
 
-  track(pgid: number): void {
-    this.groups.add(pgid);
+  /** `descendants`: the server's descendants outside its group, killed with it (see DescendantTracker). */
+  track(pgid: number, descendants?: { killAllNow(): void }): void {
+    this.groups.set(pgid, descendants);
     if (!this.installed) this.install();
   }
 
@@ -113,11 +115,18 @@ export class ProcessGroupReaper {
   }
 
   tracked(): number[] {
-    return [...this.groups];
+    return [...this.groups.keys()];
   }
 
   killAll(): void {
-    for (const pgid of this.groups) signalProcessGroup(pgid, 'SIGKILL');
+    for (const [pgid, descendants] of this.groups) {
+      signalProcessGroup(pgid, 'SIGKILL');
+      try {
+        descendants?.killAllNow();
+      } catch {
+        // Exiting: nothing to report to, and the groups are killed regardless.
+      }
+    }
     this.groups.clear();
   }
 

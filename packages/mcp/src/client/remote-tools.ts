@@ -1,11 +1,14 @@
 import {
+  canonicalKey,
+  CONTEXT_KEY_PROPERTIES,
+  DefinitionError,
   definitionFromJsonSchema,
   type JsonSchemaLimits,
   type PropertyDefinition,
   type ToolDefinition,
   type ToolOptions,
 } from '@toolwright/core';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { clientMessages } from '../messages';
 import { McpContent } from '../content';
 
@@ -20,8 +23,49 @@ export interface RemoteToolImportOptions {
   readonly limits?: Partial<JsonSchemaLimits>;
   readonly trustAnnotations: boolean;
   readonly toolOptions: ToolOptions;
-  /** Where alias problems are reported. */
+  /**
+   * Top-level parameters named like a trusted context field (`session_id`, `jobId`, `persona`, ...): `'withhold'`
+   * (default) removes them from the tool, so the model never sees them and a value it sends is dropped as a
+   * security event; a tool that requires one is refused. `'forward'` keeps them as ordinary model arguments. Either
+   * way they are never filled from the trusted context.
+   */
+  readonly contextParameters?: 'withhold' | 'forward';
+  /** Where alias and context-name problems are reported (lint warnings). */
   readonly warn: (message: string) => void;
+}
+
+/** Canonical forms (see core's `canonicalKey`) of every context key and of its ExecutionContext property. */
+const CONTEXT_NAMES: ReadonlySet<string> = new Set(
+  Object.entries(CONTEXT_KEY_PROPERTIES).flatMap(([key, property]) => [canonicalKey(key), canonicalKey(String(property))]),
+);
+
+/** The top-level parameters of a remote tool's input schema named like a trusted context field. */
+export function contextNamedParameters(tool: Tool): string[] {
+  const properties = (tool.inputSchema as { properties?: unknown }).properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return [];
+  return Object.keys(properties).filter((name) => CONTEXT_NAMES.has(canonicalKey(name)));
+}
+
+/** The tool with its context-named parameters withheld per `contextParameters` (see RemoteToolImportOptions). */
+function withContextNamesHandled(tool: Tool, options: RemoteToolImportOptions): Tool {
+  const names = contextNamedParameters(tool);
+  if (names.length === 0) return tool;
+  if (options.contextParameters === 'forward') {
+    options.warn(clientMessages.contextNamesForwarded(options.server, tool.name, names));
+    return tool;
+  }
+  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
+  const requiredNames = names.filter((name) => required.includes(name));
+  if (requiredNames.length > 0) {
+    throw new DefinitionError(clientMessages.contextNamesRequired(options.server, tool.name, requiredNames), {
+      target: `MCP server '${options.server}', tool "${tool.name}"`,
+      fix: `if the server needs a value the model chooses, set contextParameters: 'forward' for server '${options.server}'.`,
+    });
+  }
+  options.warn(clientMessages.contextNamesWithheld(options.server, tool.name, names));
+  const properties = { ...(tool.inputSchema.properties as Record<string, object>) };
+  for (const name of names) delete properties[name];
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties } };
 }
 
 /**
@@ -30,7 +74,8 @@ export interface RemoteToolImportOptions {
  * as declared aliases (so each rename is an `alias-key` transformation the executor records and logs), annotations
  * kept only from a trusted server. Throws a DefinitionError naming the reason when the tool cannot be used.
  */
-export function importRemoteTool(tool: Tool, options: RemoteToolImportOptions): ToolDefinition {
+export function importRemoteTool(remoteTool: Tool, options: RemoteToolImportOptions): ToolDefinition {
+  const tool = withContextNamesHandled(remoteTool, options);
   const title = tool.title ?? tool.annotations?.title;
   const { title: _annotationTitle, ...hints } = tool.annotations ?? {};
   const definition = definitionFromJsonSchema(
@@ -72,16 +117,81 @@ function withAliases(definition: ToolDefinition, remoteName: string, options: Re
   });
 }
 
+/** Default of `maxResultChars`: about 25,000 tokens, what one tool result may put in the model's context. */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+
 /**
  * A successful `CallToolResult` as the value the executor returns: `structuredContent` when the server sent it,
  * the text when every block is text, otherwise the blocks themselves (an `McpContent`, which `serveMcp` passes on
- * unchanged).
+ * unchanged). Never larger than `maxChars` characters (text, JSON of the structured content, base64 data of
+ * images and audio): past it the value is cut and says so (a notice the model reads), so a server cannot fill the
+ * model's context or this process's memory with one result.
  */
-export function valueOfResult(result: CallToolResult): unknown {
-  if (result.structuredContent !== undefined) return result.structuredContent;
+export function valueOfResult(result: CallToolResult, maxChars: number = DEFAULT_MAX_RESULT_CHARS): unknown {
+  if (result.structuredContent !== undefined) {
+    const json = JSON.stringify(result.structuredContent);
+    if (json.length <= maxChars) return result.structuredContent;
+    return `${json.slice(0, maxChars)}\n${clientMessages.resultTruncated(json.length, maxChars)}`;
+  }
   const blocks = result.content ?? [];
-  if (blocks.every((block) => block.type === 'text')) return blocks.map((block) => (block as { text: string }).text).join('\n');
-  return new McpContent(blocks);
+  if (blocks.every((block) => block.type === 'text')) {
+    let total = 0;
+    for (const block of blocks) total += (block as { text: string }).text.length + 1;
+    if (total - 1 <= maxChars) return blocks.map((block) => (block as { text: string }).text).join('\n');
+    return `${joinTexts(blocks as ReadonlyArray<{ text: string }>, maxChars)}\n${clientMessages.resultTruncated(total - 1, maxChars)}`;
+  }
+  return new McpContent(boundedBlocks(blocks, maxChars));
+}
+
+/** The first `maxChars` characters of the texts joined by newlines, without building the whole join. */
+function joinTexts(blocks: ReadonlyArray<{ text: string }>, maxChars: number): string {
+  const parts: string[] = [];
+  let left = maxChars;
+  for (const block of blocks) {
+    if (left <= 0) break;
+    const part = parts.length === 0 ? block.text : `\n${block.text}`;
+    parts.push(part.slice(0, left));
+    left -= part.length;
+  }
+  return parts.join('');
+}
+
+/** How many characters a block puts in the context (its text, its base64 data, its JSON otherwise). */
+function sizeOfBlock(block: ContentBlock): number {
+  switch (block.type) {
+    case 'text':
+      return block.text.length;
+    case 'image':
+    case 'audio':
+      return block.data.length;
+    case 'resource': {
+      const resource = block.resource as { text?: unknown; blob?: unknown };
+      return typeof resource.text === 'string' ? resource.text.length : typeof resource.blob === 'string' ? resource.blob.length : JSON.stringify(block).length;
+    }
+    default:
+      return JSON.stringify(block).length;
+  }
+}
+
+/** Blocks while they fit in `maxChars`: a text block that does not fit is cut, any other is left out; a notice ends the list. */
+function boundedBlocks(blocks: readonly ContentBlock[], maxChars: number): ContentBlock[] {
+  const total = blocks.reduce((sum, block) => sum + sizeOfBlock(block), 0);
+  if (total <= maxChars) return [...blocks];
+  const kept: ContentBlock[] = [];
+  let used = 0;
+  let dropped = 0;
+  for (const block of blocks) {
+    const size = sizeOfBlock(block);
+    if (used + size <= maxChars) {
+      kept.push(block);
+      used += size;
+    } else if (block.type === 'text' && used < maxChars) {
+      kept.push({ ...block, text: block.text.slice(0, maxChars - used) });
+      used = maxChars;
+    } else dropped++;
+  }
+  kept.push({ type: 'text', text: clientMessages.blocksDropped(dropped, total, used) });
+  return kept;
 }
 
 /** The text of an `isError` result, for the model. */

@@ -1,13 +1,18 @@
 import { PersonaToolExecutor, type ExecutionContext, type Logger, type PersonaToolExecutorOptions, type ToolRegistry } from '@toolwright/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
   SetLevelRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
   type IsomorphicHeaders,
+  type ServerNotification,
+  type ServerRequest,
   type LoggingLevel,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -97,6 +102,19 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return await callTool(request, extra);
+    } catch (error) {
+      // The deliberate protocol error (an unknown tool) passes; anything else thrown on the way (the context hook,
+      // an executor that rejects, a value that cannot be converted) is a generic isError result: the thrown text
+      // may carry a secret or a path, so it goes to the log (made printable), never to the client.
+      if (error instanceof McpError && error.code === ErrorCode.InvalidParams) throw error;
+      wiring.logger.error(serverMessages.callFailed(request.params.name, error), { sessionId: wiring.sessionId ?? extra.sessionId, tool: serverMessages.printableName(request.params.name) });
+      return { content: [{ type: 'text', text: serverMessages.callFailedForModel(request.params.name) }], isError: true };
+    }
+  });
+
+  const callTool = async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
     const sessionId = wiring.sessionId ?? extra.sessionId;
     const base = options.context
       ? await options.context({ sessionId, transport: wiring.transport, headers: extra.requestInfo?.headers, authInfo: extra.authInfo })
@@ -139,7 +157,7 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
     // Unknown tools are protocol errors in MCP (the message still lists the closest names).
     if (!result.ok && result.error.code === 'UNKNOWN_TOOL') throw new McpError(ErrorCode.InvalidParams, result.error.message);
     return toCallToolResult(result);
-  });
+  };
 
   server.onerror = (error) => wiring.logger.warn(serverMessages.transportError(error), { sessionId: wiring.sessionId });
 

@@ -43,6 +43,30 @@ export interface ServeMcpHttpOptions extends McpServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Most sessions at once; more get 503. Default 1,000. */
   readonly maxSessions?: number;
+  /**
+   * Most sessions one client may hold at once (clients told apart by `clientKey`); more get 429, so one client
+   * cannot take every session. Default 100.
+   */
+  readonly maxSessionsPerClient?: number;
+  /**
+   * Who a request comes from, for `maxSessionsPerClient`. Default: the socket's remote address. Behind a reverse
+   * proxy every client has the proxy's address: derive the key from something the proxy sets and you trust.
+   */
+  readonly clientKey?: (request: IncomingMessage) => string;
+  /** Most TCP connections at once; more are closed as they arrive (`server.maxConnections`). Default 2,000. */
+  readonly maxConnections?: number;
+  /**
+   * How long a connection may take to send a request's headers, counted from its first byte or from its opening
+   * (an idle connection that sends nothing is closed too): 408 and closed. Default 10,000 ms.
+   */
+  readonly headersTimeoutMs?: number;
+  /**
+   * How long a client may take to send a whole request, body included (a slow-body client): 408 and closed.
+   * Responses are not limited (a long tool call or an SSE stream may last). Default 30,000 ms.
+   */
+  readonly requestTimeoutMs?: number;
+  /** How long a kept-alive connection may sit idle between requests. Default 5,000 ms (Node's). */
+  readonly keepAliveTimeoutMs?: number;
   /** A session with no request for this long is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
   /** Answer with JSON instead of an SSE stream where possible. Default false. */
@@ -143,11 +167,43 @@ export function createMcpHttpEndpoint(registry: ToolRegistry, options: McpHttpEn
 interface HttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly mcp: RegistryMcpServer;
+  /** Who opened it (`clientKey`), for the per-client quota. */
+  readonly client: string;
+  /** Whether it holds one of its client's quota (given back once). */
+  counted: boolean;
   lastSeen: number;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The limits of `serveMcp` over HTTP that are counts and times. */
+export interface McpHttpLimits {
+  readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  readonly maxConnections: number;
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+}
+
+/** The HTTP limits' defaults (documented in docs/mcp.md). */
+export const MCP_HTTP_DEFAULTS: McpHttpLimits = Object.freeze({
+  maxSessions: 1_000,
+  maxSessionsPerClient: 100,
+  maxConnections: 2_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+});
+
+function positiveLimit(options: ServeMcpHttpOptions, name: keyof McpHttpLimits): number {
+  const value = options[name] ?? MCP_HTTP_DEFAULTS[name];
+  if (!(Number.isSafeInteger(value) && value > 0)) {
+    throw new DefinitionError(`${name} is ${String(value)}.`, { target: 'serveMcp', property: name, fix: 'use a positive whole number.' });
+  }
+  return value;
+}
 
 /** The Streamable HTTP side of `serveMcp`. */
 class McpHttpServer {
@@ -160,6 +216,9 @@ class McpHttpServer {
   private allowedHosts: string[] = [];
   private allowedOrigins: string[] = [];
   private inFlight = 0;
+  private readonly limits: McpHttpLimits;
+  /** Open sessions per client key. */
+  private readonly sessionsPerClient = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
   private closing?: Promise<void>;
   private resolveClosed!: () => void;
@@ -180,9 +239,35 @@ class McpHttpServer {
       throw new DefinitionError(serverMessages.nonLoopbackWithoutAllowedHosts(this.host), { target: 'serveMcp', property: 'allowedHosts' });
     }
     this.mounted = mounted;
-    this.http = createServer((request, response) => {
-      void this.handle(request, response);
-    });
+    const limits = {
+      maxSessions: positiveLimit(options, 'maxSessions'),
+      maxSessionsPerClient: positiveLimit(options, 'maxSessionsPerClient'),
+      maxConnections: positiveLimit(options, 'maxConnections'),
+      headersTimeoutMs: positiveLimit(options, 'headersTimeoutMs'),
+      requestTimeoutMs: positiveLimit(options, 'requestTimeoutMs'),
+      keepAliveTimeoutMs: positiveLimit(options, 'keepAliveTimeoutMs'),
+    };
+    if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+      throw new DefinitionError(`headersTimeoutMs (${limits.headersTimeoutMs}) is longer than requestTimeoutMs (${limits.requestTimeoutMs}).`, {
+        target: 'serveMcp',
+        property: 'headersTimeoutMs',
+        fix: 'give the headers at most the time of the whole request.',
+      });
+    }
+    this.limits = limits;
+    this.http = createServer(
+      {
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        // Node checks the two timeouts on this interval (default 30 s, which would stretch a 10 s limit to 40 s).
+        connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+      },
+      (request, response) => {
+        void this.handle(request, response);
+      },
+    );
+    this.http.maxConnections = limits.maxConnections;
   }
 
   private readonly mounted: boolean;
@@ -272,17 +357,36 @@ class McpHttpServer {
         return await session.transport.handleRequest(request, response, parsedBody);
       }
       if (request.method !== 'POST') return reply(response, 400, serverMessages.sessionRequired());
-      const maxSessions = this.options.maxSessions ?? 1_000;
+      const maxSessions = this.limits.maxSessions;
       if (this.sessions.size >= maxSessions) return reply(response, 503, serverMessages.tooManySessions(maxSessions));
-      await this.openSession(request, response, parsedBody);
+      const client = this.clientKeyOf(request);
+      const perClient = this.limits.maxSessionsPerClient;
+      if ((this.sessionsPerClient.get(client) ?? 0) >= perClient) return reply(response, 429, serverMessages.tooManySessionsForClient(perClient));
+      await this.openSession(request, response, client, parsedBody);
     } catch (error) {
       this.logger.error(serverMessages.transportError(error));
       if (!response.headersSent) reply(response, 500, 'Internal server error', -32603);
     }
   }
 
+  private clientKeyOf(request: IncomingMessage): string {
+    if (this.options.clientKey === undefined) return request.socket.remoteAddress ?? 'unknown';
+    try {
+      return String(this.options.clientKey(request));
+    } catch (error) {
+      this.logger.warn(serverMessages.clientKeyFailed(error));
+      return request.socket.remoteAddress ?? 'unknown';
+    }
+  }
+
+  private countSession(client: string, change: 1 | -1): void {
+    const count = (this.sessionsPerClient.get(client) ?? 0) + change;
+    if (count > 0) this.sessionsPerClient.set(client, count);
+    else this.sessionsPerClient.delete(client);
+  }
+
   /** A POST without a session: a new server and transport; kept only if the request was a valid `initialize`. */
-  private async openSession(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
+  private async openSession(request: IncomingMessage, response: ServerResponse, client: string, parsedBody?: unknown): Promise<void> {
     let session: HttpSession | undefined;
     const transport = new StreamableHTTPServerTransport({
       ...this.transportOptions(),
@@ -297,17 +401,25 @@ class McpHttpServer {
       },
     });
     const mcp = createRegistryMcpServer(this.registry, this.options, { transport: 'http', notifyListChanged: true, executor: this.executor, logger: this.logger });
-    session = { transport, mcp, lastSeen: Date.now() };
+    session = { transport, mcp, client, counted: true, lastSeen: Date.now() };
     transport.onclose = () => {
       const sessionId = transport.sessionId;
-      if (sessionId !== undefined && this.sessions.get(sessionId) === session) this.sessions.delete(sessionId);
+      if (sessionId !== undefined && this.sessions.get(sessionId) === session) this.forget(sessionId, session);
       mcp.dispose();
     };
-    await mcp.server.connect(transport);
-    await transport.handleRequest(request, response, parsedBody);
-    const sessionId = transport.sessionId;
+    // The client's quota is taken now, so concurrent initialize requests cannot overrun it; given back if not kept.
+    this.countSession(client, 1);
+    let kept = false;
+    try {
+      await mcp.server.connect(transport);
+      await transport.handleRequest(request, response, parsedBody);
+      const sessionId = transport.sessionId;
+      kept = sessionId !== undefined && this.sessions.get(sessionId) === session;
+    } finally {
+      if (!kept) this.uncount(session);
+    }
     // Not an initialize, a forged Host/Origin, a malformed body: nothing to keep.
-    if (sessionId === undefined || this.sessions.get(sessionId) !== session) await mcp.server.close();
+    if (!kept) await mcp.server.close();
   }
 
   private async handleStateless(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
@@ -330,9 +442,20 @@ class McpHttpServer {
   private async closeSession(sessionId: string, reason: string): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    this.sessions.delete(sessionId);
+    this.forget(sessionId, session);
     this.logger.debug(serverMessages.sessionClosed(sessionId, reason), { sessionId });
     await session.mcp.server.close().catch(() => undefined);
+  }
+
+  private forget(sessionId: string, session: HttpSession): void {
+    this.sessions.delete(sessionId);
+    this.uncount(session);
+  }
+
+  private uncount(session: HttpSession): void {
+    if (!session.counted) return;
+    session.counted = false;
+    this.countSession(session.client, -1);
   }
 
   private sweep(idleMs: number): void {

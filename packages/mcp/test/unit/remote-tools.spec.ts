@@ -79,3 +79,45 @@ describe('remote results', () => {
     expect(errorTextOfResult({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: true })).toBe('the server gave no message');
   });
 });
+
+describe('remote results are bounded (issue 11)', () => {
+  it('all-text: the first maxChars characters, then a notice with the real length', () => {
+    const value = valueOfResult({ content: [{ type: 'text', text: 'x'.repeat(9 * 1024 * 1024) }] }, 1_000) as string;
+    expect(value).toBe(`${'x'.repeat(1_000)}\n[toolwright: the result was truncated: 9437184 characters long, the first 1000 are shown. Ask for less (a narrower query, a page, a summary) to see the rest.]`);
+  });
+
+  it('several text blocks are cut across the join', () => {
+    const value = valueOfResult({ content: [{ type: 'text', text: 'abc' }, { type: 'text', text: 'defgh' }] }, 6) as string;
+    expect(value.split('\n[toolwright')[0]).toBe('abc\nde');
+    expect(value).toContain('9 characters long, the first 6 are shown');
+  });
+
+  it('structured content too large becomes its cut JSON text with the notice', () => {
+    const value = valueOfResult({ content: [], structuredContent: { rows: 'y'.repeat(5_000) } }, 100) as string;
+    expect(value.startsWith('{"rows":"yyy')).toBe(true);
+    expect(value).toContain('[toolwright: the result was truncated: 5011 characters long, the first 100 are shown.');
+  });
+
+  it('MCP content: blocks that fit are kept, a text block is cut, an image that does not fit is left out, a notice ends it', () => {
+    const value = valueOfResult(
+      {
+        content: [
+          { type: 'text', text: 'a'.repeat(60) },
+          { type: 'image', data: 'B'.repeat(80), mimeType: 'image/png' },
+          { type: 'text', text: 'c'.repeat(60) },
+        ],
+      },
+      100,
+    );
+    expect(McpContent.isInstance(value)).toBe(true);
+    expect((value as McpContent).content).toEqual([
+      { type: 'text', text: 'a'.repeat(60) },
+      { type: 'text', text: 'c'.repeat(40) },
+      { type: 'text', text: '[toolwright: the result was truncated: 200 characters of content, 100 kept; 1 content block left out. Ask for less to see the rest.]' },
+    ]);
+  });
+
+  it('within the limit nothing changes', () => {
+    expect(valueOfResult({ content: [{ type: 'text', text: 'x'.repeat(100) }] }, 100)).toBe('x'.repeat(100));
+  });
+});
