@@ -16,6 +16,7 @@ import { deepEqual } from './deep-equal';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
 import { isMultipleOf } from '../decorators/validation/schema-conformance';
+import { patternSubjectTooLong } from '../schema/pattern-engine';
 import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';
 
 /**
@@ -439,7 +440,7 @@ function withConstraints(schema: ParamSchema, base: Normalizer): Normalizer {
     if (normalized === INVALID || normalized === null || normalized === undefined) return normalized;
     for (const [rule, check] of checks) {
       if (!check(normalized)) {
-        state.issues.push(issue(path, rule, schema, normalized));
+        state.issues.push(issue(path, rule, schema, normalized, rule === 'pattern' ? patternSubjectTooLong(path, normalized) : undefined));
         return INVALID;
       }
     }

@@ -15,6 +15,7 @@ import {
 import * as messages from './messages';
 import type { SchemaLocation } from './messages';
 import { hasNestedQuantifier } from './regex-safety';
+import { linearEngineProblem } from './pattern-engine';
 
 /**
  * JSON Schema (the draft 2020-12 subset tools use) -> IR. See docs/tool-definitions-ir.md for the mapping table
@@ -469,6 +470,10 @@ class JsonSchemaImporter {
       }
     }
     if (this.untrusted && hasNestedQuantifier(pattern)) throw messages.redosPattern(this.where(pointer), pattern);
+    if (this.untrusted) {
+      const problem = linearEngineProblem(pattern);
+      if (problem !== undefined) throw messages.nonLinearPattern(this.where(pointer), pattern, problem);
+    }
     return pattern;
   }
 
