@@ -27,6 +27,8 @@ import { redactTransformations, sensitivePaths } from './redaction';
 import { runWithTimeout } from './run-handler';
 import { EXECUTION_CONTEXT, EXECUTOR_OPTIONS, TOOL_INVOCATION } from './tokens';
 import { TransformationStats } from './transformation-stats';
+import { checkExecuteAllArguments, checkExecutorOptions, describeThrown } from './fault-tolerance';
+import { logSafeName } from './log-text';
 
 export interface PersonaToolExecutorOptions {
   /** Default coercion policy; a command's `coercion` option and a parameter's `policy` override it. Default `'safe'`. */
@@ -98,6 +100,7 @@ export class PersonaToolExecutor {
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
     @inject(EXECUTOR_OPTIONS, { isOptional: true }) options: PersonaToolExecutorOptions = {},
   ) {
+    checkExecutorOptions(options);
     this.policy = options.policy ?? 'safe';
     this.logger = options.logger ?? consoleLogger;
     this.container = options.container ?? rootContainer;
@@ -118,9 +121,17 @@ export class PersonaToolExecutor {
     return this.registry.get(tool)?.options.retries;
   }
 
-  /** Runs one call through the whole pipeline. */
+  /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
   async execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
     const started = performance.now();
+    try {
+      return await this.executeOrThrow(call, context, started);
+    } catch (error) {
+      return this.lastResort(call, error, started);
+    }
+  }
+
+  private async executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): Promise<ToolResult> {
     const callId = typeof call?.id === 'string' ? call.id : '';
     let prepared: PreparedCall;
     try {
@@ -150,17 +161,28 @@ export class PersonaToolExecutor {
 
   /** Runs calls in parallel, at most `concurrency` at once; results come back in call order. */
   async executeAll(calls: readonly ToolCall[], context: ExecutionContext = {}, options: ExecuteAllOptions = {}): Promise<ToolResult[]> {
-    const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+    checkExecuteAllArguments(calls, options);
+    const concurrency = options.concurrency ?? 4;
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const worker = async () => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.execute(calls[index]!, context);
+        // Each call settles on its own: execute() resolves for anything, and even a failure around it stays one result.
+        results[index] = await this.execute(calls[index]!, context).catch((error: unknown) => this.lastResort(calls[index]!, error, performance.now()));
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
     return results;
+  }
+
+  /** The result when something failed outside every typed path: a generic HANDLER_ERROR, logged without throwing. */
+  private lastResort(call: ToolCall, error: unknown, started: number): ToolResult {
+    const callId = safely(() => (typeof call?.id === 'string' ? call.id : ''), '');
+    const tool = safely(() => (typeof call?.name === 'string' ? call.name : ''), '');
+    const failure = new HandlerError(messages.handlerFailed(logSafeName(tool)), { cause: error });
+    safely(() => this.logger.error(`tool call ${logSafeName(tool)} failed: ${failure.code}`, { tool: logSafeName(tool), callId, outcome: failure.code, cause: describeThrown(error) }), undefined);
+    return { callId, tool, ok: false, error: failure.toPayload(), transformations: [], durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
   }
 
   private asPreparationFailure(error: unknown, call: ToolCall): PreparationFailure {
@@ -295,16 +317,17 @@ export class PersonaToolExecutor {
     const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
     const sensitive = definition ? sensitivePaths(definition.parameters) : new Set<string>();
+    const name = logSafeName(finished.tool);
     const details = {
-      tool: finished.tool,
+      tool: name,
       callId: finished.callId,
       durationMs: finished.durationMs,
       outcome: error ? error.code : 'ok',
       transformations: redactTransformations(finished.transformations, sensitive),
     };
-    if (!error) this.logger.info(`tool call ${finished.tool} ok`, details);
-    else if (error.family === 'input') this.logger.warn(`tool call ${finished.tool} refused: ${error.code}`, details);
-    else this.logger.error(`tool call ${finished.tool} failed: ${error.code}`, { ...details, cause: describeCause(error.cause) });
+    if (!error) this.logger.info(`tool call ${name} ok`, details);
+    else if (error.family === 'input') this.logger.warn(`tool call ${name} refused: ${error.code}`, details);
+    else this.logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
     return finished;
   }
 }
@@ -318,8 +341,10 @@ function repeats(issue: ValidationIssue, path: string): boolean {
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
 }
 
-function describeCause(cause: unknown): string | undefined {
-  if (cause === undefined) return undefined;
-  if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
-  return String(cause);
+function safely<T>(run: () => T, fallback: T): T {
+  try {
+    return run();
+  } catch {
+    return fallback;
+  }
 }

@@ -4,6 +4,6 @@ export { sanitizeArguments, DANGEROUS_KEYS } from './sanitize';
 export { compileNormalizer, canonicalKey, NormalizeState, INVALID, type Normalizer, type NormalizeOptions, type SecurityEvent } from './normalizer';
 export { injectContext, buildParameters, buildForHandlerTool, extractFromPackets } from './context-injection';
 export { validateWithClassValidator, CLASS_VALIDATOR_OPTIONS } from './reference-validation';
-export { resolveToolName, suggest, type NameResolution, type ToolLookup } from './name-resolution';
+export { resolveToolName, suggest, MAX_TOOL_NAME_LENGTH, type NameResolution, type ToolLookup } from './name-resolution';
 export { isToolAllowed } from './permissions';
 export { describeExpected, describeReceived, exampleValue } from './messages';
