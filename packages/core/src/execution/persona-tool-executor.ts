@@ -22,11 +22,14 @@ import { isToolAllowed } from '../pipeline/permissions';
 import { developerRulesPlan } from '../pipeline/developer-rules';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
+import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { consoleLogger, type Logger } from './logger';
 import { redactTransformations, sensitivePaths } from './redaction';
 import { runWithTimeout } from './run-handler';
 import { EXECUTION_CONTEXT, EXECUTOR_OPTIONS, TOOL_INVOCATION } from './tokens';
 import { TransformationStats } from './transformation-stats';
+import { findContextImpostors } from '../pipeline/context-impostors';
+import { logSecurityEvents } from './security-log';
 import { checkExecuteAllArguments, checkExecutorOptions, describeThrown } from './fault-tolerance';
 import { logSafeName } from './log-text';
 
@@ -219,7 +222,8 @@ export class PersonaToolExecutor {
 
     const policy = definition.options.coercion ?? this.policy;
     try {
-      // 3. Parse the arguments text.
+      // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
+      if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, this.limits);
       const parsed = parseArguments(call?.arguments, policy, this.limits);
       transformations.push(...parsed.transformations);
       // 6a (first, so nothing later sees them): strip prototype keys, enforce depth and size limits.
@@ -232,7 +236,9 @@ export class PersonaToolExecutor {
       const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: this.registry.has(RESOLVE_RELATIVE_DATE_TOOL_NAME), limits: this.limits });
       const normalized = compileNormalizer(definition.parameters, policy, reference ? 'types' : 'all')(sanitized.value, '', state);
       transformations.push(...state.transformations);
-      if (state.securityEvents.length > 0) this.reportSecurityEvents(tool, callId, state.securityEvents, context);
+      const impostors = findContextImpostors(sanitized.value, state.securityEvents, definition.parameters);
+      const securityEvents = impostors.length > 0 ? [...state.securityEvents, ...impostors] : state.securityEvents;
+      if (securityEvents.length > 0) this.reportSecurityEvents(tool, callId, securityEvents, context);
       const params = (normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized) as Record<string, unknown>;
 
       // 5. Trusted context in, extracted content/title in.
@@ -270,7 +276,7 @@ export class PersonaToolExecutor {
       if (issues.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, issues), { issues }));
 
       const handlerParams = entry.implementation.kind === 'class' ? (instance as Record<string, unknown>) : params;
-      return { callId, tool, definition, params: handlerParams, transformations, securityEvents: state.securityEvents };
+      return { callId, tool, definition, params: handlerParams, transformations, securityEvents };
     } catch (error) {
       if (error instanceof PreparationFailure) throw error;
       if (error instanceof MissingContextError) {
@@ -306,11 +312,7 @@ export class PersonaToolExecutor {
 
   private reportSecurityEvents(tool: string, callId: string, events: readonly SecurityEvent[], context: ExecutionContext): void {
     this.stats.recordSecurityEvents(events.length);
-    for (const event of events) {
-      this.logger.warn(`security: the model tried to set trusted context field "${event.contextKey ?? event.key}" of ${tool}; the value was dropped`, {
-        tool, callId, path: event.path, key: event.key, sessionId: context.sessionId, model: context.model,
-      });
-    }
+    logSecurityEvents(this.logger, tool, callId, events, context);
   }
 
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {

@@ -17,6 +17,7 @@ import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLen
 import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
 import { isMultipleOf } from '../decorators/validation/schema-conformance';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
+import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
 import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';
 
 /**
@@ -34,9 +35,13 @@ export interface NormalizeOptions {
   readonly limits: PipelineLimits;
 }
 
-/** The model tried to set a trusted context field. */
+/**
+ * The model tried to set a trusted context field (`context-override`), sent a context name nested inside a free-form
+ * object (`nested-context-name`), or a key that imitates one (`look-alike-context-key`: fullwidth, other scripts,
+ * invisible characters). None of them ever sets context.
+ */
 export interface SecurityEvent {
-  readonly kind: 'context-override';
+  readonly kind: 'context-override' | 'nested-context-name' | 'look-alike-context-key';
   readonly path: string;
   readonly key: string;
   readonly contextKey?: ContextKey | string;
@@ -286,6 +291,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     const output: Record<string, unknown> = {};
     // The key each property was given under, by property index.
     const seen = new Array<string | undefined>(properties.length);
+    let unknownKeys = 0;
     for (const key of Object.keys(object)) {
       const raw = object[key];
       let property = exact.get(key);
@@ -306,6 +312,8 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
           continue;
         }
         if (extra === false) {
+          // Past a cap, unknown keys are counted, not recorded one by one (120,000 keys: one summary, not 120,000 lines).
+          if (++unknownKeys > MAX_LISTED_UNKNOWN_KEYS) continue;
           if (coerce) state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
           else state.issues.push(unknownKeyIssue(schema, path, key));
           continue;
@@ -346,6 +354,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       const normalized = property.normalize(raw, childPath, state);
       output[name] = normalized === INVALID ? raw : normalized;
     }
+    if (unknownKeys > MAX_LISTED_UNKNOWN_KEYS) summarizeUnknownKeys(state, path, unknownKeys - MAX_LISTED_UNKNOWN_KEYS, coerce, schema);
     for (const property of properties) {
       if (property.requiredFromModel && seen[property.index] === undefined) {
         const childPath = joinPath(path, property.definition.name);
