@@ -24,7 +24,8 @@ import { instantiate, validateWithClassValidator } from '../pipeline/reference-v
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { consoleLogger, type Logger } from './logger';
-import { redactTransformations, sensitivePaths } from './redaction';
+import { redactIssues, redactTransformations, sensitivePaths } from './redaction';
+import { withoutSensitiveEcho } from './sensitive-errors';
 import { runWithTimeout } from './run-handler';
 import { EXECUTION_CONTEXT, EXECUTOR_OPTIONS, TOOL_INVOCATION } from './tokens';
 import { TransformationStats } from './transformation-stats';
@@ -141,7 +142,7 @@ export class PersonaToolExecutor {
       prepared = await this.prepareOrThrow(call, context);
     } catch (error) {
       const failure = this.asPreparationFailure(error, call);
-      return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context);
+      return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context, this.registry.get(failure.tool));
     }
     try {
       const value = await this.invoke(prepared, context);
@@ -273,7 +274,10 @@ export class PersonaToolExecutor {
           for (const issue of found) if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
         }
       }
-      if (issues.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, issues), { issues }));
+      if (issues.length > 0) {
+        const shown = redactIssues(issues, sensitivePaths(definition.parameters));
+        fail(new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }));
+      }
 
       const handlerParams = entry.implementation.kind === 'class' ? (instance as Record<string, unknown>) : params;
       return { callId, tool, definition, params: handlerParams, transformations, securityEvents };
@@ -283,7 +287,7 @@ export class PersonaToolExecutor {
         this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property: error.property });
         fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
       }
-      if (error instanceof ToolCallError) fail(error);
+      if (error instanceof ToolCallError) fail(withoutSensitiveEcho(error, sensitivePaths(definition.parameters)));
       throw error;
     }
   }
