@@ -106,6 +106,7 @@ export function translateToRe2(pattern: string): string {
 
 /** Why a pattern cannot run on the linear-time engine, or undefined when it can. */
 export function linearEngineProblem(pattern: string): string | undefined {
+  if (matchers.get(pattern)?.engine === 'linear') return undefined;
   try {
     RE2JS.compile(translateToRe2(pattern));
     return undefined;
