@@ -30,7 +30,7 @@ describe('arguments passed as an object get the text size budget', () => {
       expect(result.error.issues).toEqual([expect.objectContaining({ path: '', rule: 'max-size' })]);
       expect(result.error.message).toContain('The arguments are larger than 1048576 bytes');
     }
-  });
+  }, 120_000);
 
   it('accepts an object within the budget unchanged, and measures it as its JSON text would be', async () => {
     const executor = new PersonaToolExecutor(registry(), { logger: silentLogger });
@@ -69,7 +69,7 @@ describe('unknown keys are summarized past a cap', () => {
     ]);
     expect(result.transformations.length).toBeLessThan(30);
     expect(logger.entries).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('under strict, 20 issues and one summary issue', async () => {
     const executor = new PersonaToolExecutor(registry(), { logger: silentLogger, policy: 'strict' });

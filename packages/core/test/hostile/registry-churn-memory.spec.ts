@@ -55,7 +55,7 @@ describe('remote tool-list churn does not grow the heap', () => {
     // Unregistering releases the last one too.
     registry.unregister('remote.search');
     expect(validationEntries()).toBeLessThan(entriesBefore);
-  });
+  }, 300_000);
 
   it('a schema shared by two registered tools keeps its DTO until both are gone', async () => {
     const registry = new ToolRegistry({ logger: silentLogger });
