@@ -331,9 +331,12 @@ export class PersonaToolExecutor {
       outcome: error ? error.code : 'ok',
       transformations: redactTransformations(finished.transformations, sensitive),
     };
-    if (!error) this.logger.info(`tool call ${name} ok`, details);
-    else if (error.family === 'input') this.logger.warn(`tool call ${name} refused: ${error.code}`, details);
-    else this.logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
+    // A logger that throws must not turn the call's outcome into another one.
+    safely(() => {
+      if (!error) this.logger.info(`tool call ${name} ok`, details);
+      else if (error.family === 'input') this.logger.warn(`tool call ${name} refused: ${error.code}`, details);
+      else this.logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
+    }, undefined);
     return finished;
   }
 }

@@ -44,6 +44,7 @@ describe('execute() is total', () => {
     const throwing = { debug() { throw new Error('x'); }, info() { throw new Error('x'); }, warn() { throw new Error('x'); }, error() { throw new Error('x'); } };
     const executor = new PersonaToolExecutor(throwingRegistry(), { logger: throwing });
     await expect(executor.execute({ id: 'c1', name: 'null-prototype', arguments: '{}' })).resolves.toMatchObject({ ok: false, error: { code: 'HANDLER_ERROR' } });
+    await expect(executor.execute({ id: 'c2', name: 'ok', arguments: '{}' })).resolves.toMatchObject({ ok: true, value: 'fine' });
   });
 
   it('executeAll settles each call on its own: one hostile throw loses no other result', async () => {
