@@ -25,12 +25,18 @@ import { isToolAllowed } from '../pipeline/permissions';
 import { developerRulesPlan } from '../pipeline/developer-rules';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
+import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { consoleLogger, type Logger } from './logger';
-import { redactTransformations, sensitivePaths } from './redaction';
+import { redactIssues, redactTransformations, sensitivePaths } from './redaction';
+import { withoutSensitiveEcho } from './sensitive-errors';
 import { runWithTimeout } from './run-handler';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { EXECUTOR_OPTIONS } from './tokens';
 import { TransformationStats } from './transformation-stats';
+import { findContextImpostors } from '../pipeline/context-impostors';
+import { logSecurityEvents } from './security-log';
+import { checkExecuteAllArguments, checkExecutorOptions, describeThrown } from './fault-tolerance';
+import { logSafeName } from './log-text';
 
 export interface PersonaToolExecutorOptions {
   /** Default coercion policy; a command's `coercion` option and a parameter's `policy` override it. Default `'safe'`. */
@@ -106,6 +112,7 @@ export class PersonaToolExecutor {
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
     @inject(EXECUTOR_OPTIONS, { isOptional: true }) options: PersonaToolExecutorOptions = {},
   ) {
+    checkExecutorOptions(options);
     this.policy = options.policy ?? 'safe';
     this.logger = options.logger ?? consoleLogger;
     this.resolveCommand = options.resolveCommand ?? tsyringeCommandResolver();
@@ -126,16 +133,24 @@ export class PersonaToolExecutor {
     return this.registry.get(tool)?.options.retries;
   }
 
-  /** Runs one call through the whole pipeline. */
+  /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
   async execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
     const started = performance.now();
+    try {
+      return await this.executeOrThrow(call, context, started);
+    } catch (error) {
+      return this.lastResort(call, error, started);
+    }
+  }
+
+  private async executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): Promise<ToolResult> {
     const callId = typeof call?.id === 'string' ? call.id : '';
     let prepared: PreparedCall;
     try {
       prepared = await this.prepareOrThrow(call, context);
     } catch (error) {
       const failure = this.asPreparationFailure(error, call);
-      return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context);
+      return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context, this.registry.get(failure.tool));
     }
     try {
       const value = await this.invoke(prepared, context);
@@ -158,17 +173,28 @@ export class PersonaToolExecutor {
 
   /** Runs calls in parallel, at most `concurrency` at once; results come back in call order. */
   async executeAll(calls: readonly ToolCall[], context: ExecutionContext = {}, options: ExecuteAllOptions = {}): Promise<ToolResult[]> {
-    const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+    checkExecuteAllArguments(calls, options);
+    const concurrency = options.concurrency ?? 4;
     const results = new Array<ToolResult>(calls.length);
     let next = 0;
     const worker = async () => {
       while (next < calls.length) {
         const index = next++;
-        results[index] = await this.execute(calls[index]!, context);
+        // Each call settles on its own: execute() resolves for anything, and even a failure around it stays one result.
+        results[index] = await this.execute(calls[index]!, context).catch((error: unknown) => this.lastResort(calls[index]!, error, performance.now()));
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
     return results;
+  }
+
+  /** The result when something failed outside every typed path: a generic HANDLER_ERROR, logged without throwing. */
+  private lastResort(call: ToolCall, error: unknown, started: number): ToolResult {
+    const callId = safely(() => (typeof call?.id === 'string' ? call.id : ''), '');
+    const tool = safely(() => (typeof call?.name === 'string' ? call.name : ''), '');
+    const failure = new HandlerError(messages.handlerFailed(logSafeName(tool)), { cause: error });
+    safely(() => this.logger.error(`tool call ${logSafeName(tool)} failed: ${failure.code}`, { tool: logSafeName(tool), callId, outcome: failure.code, cause: describeThrown(error) }), undefined);
+    return { callId, tool, ok: false, error: failure.toPayload(), transformations: [], durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
   }
 
   private asPreparationFailure(error: unknown, call: ToolCall): PreparationFailure {
@@ -205,7 +231,8 @@ export class PersonaToolExecutor {
 
     const policy = definition.options.coercion ?? this.policy;
     try {
-      // 3. Parse the arguments text.
+      // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
+      if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, this.limits);
       const target = callTargetFor(definition, (name) => {
         const named = resolveToolName(this.registry, name);
         return named.found && named.name === tool;
@@ -222,7 +249,9 @@ export class PersonaToolExecutor {
       const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: this.registry.has(RESOLVE_RELATIVE_DATE_TOOL_NAME), limits: this.limits });
       const normalized = compileNormalizer(definition.parameters, policy, reference ? 'types' : 'all')(sanitized.value, '', state);
       transformations.push(...state.transformations);
-      if (state.securityEvents.length > 0) this.reportSecurityEvents(tool, callId, state.securityEvents, context);
+      const impostors = findContextImpostors(sanitized.value, state.securityEvents, definition.parameters);
+      const securityEvents = impostors.length > 0 ? [...state.securityEvents, ...impostors] : state.securityEvents;
+      if (securityEvents.length > 0) this.reportSecurityEvents(tool, callId, securityEvents, context);
       const params = (normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized) as Record<string, unknown>;
 
       // 5. Trusted context in, extracted content/title in.
@@ -259,7 +288,10 @@ export class PersonaToolExecutor {
           for (const issue of found) if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
         }
       }
-      if (issues.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, issues), { issues }));
+      if (issues.length > 0) {
+        const shown = redactIssues(issues, sensitivePaths(definition.parameters));
+        fail(new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }));
+      }
 
       const handlerParams = entry.implementation.kind === 'class' ? (instance as Record<string, unknown>) : params;
       // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
@@ -268,7 +300,7 @@ export class PersonaToolExecutor {
         const crossField = await crossFieldIssues(definition, handlerParams, commandClass);
         if (crossField.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, crossField), { issues: crossField }));
       }
-      return { callId, tool, definition, params: handlerParams, transformations, securityEvents: state.securityEvents };
+      return { callId, tool, definition, params: handlerParams, transformations, securityEvents };
     } catch (error) {
       if (error instanceof PreparationFailure) throw error;
       if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
@@ -277,10 +309,10 @@ export class PersonaToolExecutor {
         fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
       }
       if (error instanceof CrossFieldValidatorError) {
-        this.logger.error(`tool ${tool}: ${error.message}`, { tool, callId, cause: describeCause(error.cause) });
+        this.logger.error(`tool ${tool}: ${error.message}`, { tool, callId, cause: describeThrown(error.cause) });
         fail(new HandlerError(`The tool "${tool}" could not check its arguments (its validation rule failed). Do not retry it.`, { cause: error }));
       }
-      if (error instanceof ToolCallError) fail(error);
+      if (error instanceof ToolCallError) fail(withoutSensitiveEcho(error, sensitivePaths(definition.parameters)));
       throw error;
     }
   }
@@ -306,27 +338,27 @@ export class PersonaToolExecutor {
 
   private reportSecurityEvents(tool: string, callId: string, events: readonly SecurityEvent[], context: ExecutionContext): void {
     this.stats.recordSecurityEvents(events.length);
-    for (const event of events) {
-      this.logger.warn(`security: the model tried to set trusted context field "${event.contextKey ?? event.key}" of ${tool}; the value was dropped`, {
-        tool, callId, path: event.path, key: event.key, sessionId: context.sessionId, model: context.model,
-      });
-    }
+    logSecurityEvents(this.logger, tool, callId, events, context);
   }
 
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
     const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
     const sensitive = definition ? sensitivePaths(definition.parameters) : new Set<string>();
+    const name = logSafeName(finished.tool);
     const details = {
-      tool: finished.tool,
+      tool: name,
       callId: finished.callId,
       durationMs: finished.durationMs,
       outcome: error ? error.code : 'ok',
       transformations: redactTransformations(finished.transformations, sensitive),
     };
-    if (!error) this.logger.info(`tool call ${finished.tool} ok`, details);
-    else if (error.family === 'input') this.logger.warn(`tool call ${finished.tool} refused: ${error.code}`, details);
-    else this.logger.error(`tool call ${finished.tool} failed: ${error.code}`, { ...details, cause: describeCause(error.cause) });
+    // A logger that throws must not turn the call's outcome into another one.
+    safely(() => {
+      if (!error) this.logger.info(`tool call ${name} ok`, details);
+      else if (error.family === 'input') this.logger.warn(`tool call ${name} refused: ${error.code}`, details);
+      else this.logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
+    }, undefined);
     return finished;
   }
 }
@@ -344,8 +376,10 @@ function isPromiseLike(value: CommandHandler | Promise<CommandHandler>): value i
   return typeof (value as { then?: unknown }).then === 'function';
 }
 
-function describeCause(cause: unknown): string | undefined {
-  if (cause === undefined) return undefined;
-  if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
-  return String(cause);
+function safely<T>(run: () => T, fallback: T): T {
+  try {
+    return run();
+  } catch {
+    return fallback;
+  }
 }

@@ -1,5 +1,5 @@
 import type { ObjectSchema, ParamSchema } from '../types/schema';
-import type { Transformation } from '../types/execution';
+import type { Transformation, ValidationIssue } from '../types/execution';
 
 export const REDACTED = '[redacted]';
 
@@ -37,14 +37,41 @@ function isUnder(path: string, sensitive: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Transformations safe to log: values of sensitive fields replaced; argument-text rules (path '') elided when any field is sensitive. */
+/**
+ * Whether a value at `path` is, or may contain, a sensitive value: the path is a sensitive field or inside one, or a
+ * sensitive field is inside it (a parent whose value arrived as a JSON string carries its children's values in clear).
+ */
+export function holdsSensitive(path: string, sensitive: ReadonlySet<string>): boolean {
+  if (sensitive.size === 0) return false;
+  if (path === '' || isUnder(path, sensitive)) return true;
+  const folded = foldIndices(path);
+  for (const candidate of sensitive) if (candidate.startsWith(`${folded}.`) || candidate.startsWith(`${folded}[`)) return true;
+  return false;
+}
+
+/** Transformations safe to log: values of sensitive fields, and of the values that contain one, replaced; argument-text rules (path '') elided when any field is sensitive. */
 export function redactTransformations(transformations: readonly Transformation[], sensitive: ReadonlySet<string>): Transformation[] {
   if (sensitive.size === 0) return transformations.slice();
   return transformations.map((transformation) =>
-    transformation.path === '' || isUnder(transformation.path, sensitive)
+    holdsSensitive(transformation.path, sensitive)
       ? { ...transformation, from: REDACTED, to: REDACTED }
       : transformation,
   );
+}
+
+/** The rendering of a received value that is never repeated to the model. */
+export const REDACTED_RECEIVED = 'a value that is not repeated (the field is sensitive)';
+
+/**
+ * Issues safe for the model (and the logs): an issue on a value that is or holds a sensitive field names the field and
+ * the rule, never the value (`received` and its rendering inside `message` replaced).
+ */
+export function redactIssues(issues: readonly ValidationIssue[], sensitive: ReadonlySet<string>): ValidationIssue[] {
+  if (sensitive.size === 0) return issues.slice();
+  return issues.map((issue) => {
+    if (issue.received === undefined || !holdsSensitive(issue.path, sensitive)) return issue;
+    return { ...issue, received: REDACTED_RECEIVED, message: issue.message.split(issue.received).join(REDACTED_RECEIVED) };
+  });
 }
 
 /** A copy of arguments with sensitive values replaced (top-level and nested objects; arrays of objects). */

@@ -6,7 +6,7 @@ export { injectContext, extractFromPackets } from './context-injection';
 export { buildParameters, buildForHandlerTool, type SeedParameters } from './seed-parameters';
 export { packetsLatestFirst, latestDataPacket, extractFromContext, DataPacketOrderError } from './data-packets';
 export { validateWithClassValidator, CLASS_VALIDATOR_OPTIONS } from './reference-validation';
-export { resolveToolName, suggest, type NameResolution, type ToolLookup } from './name-resolution';
+export { resolveToolName, suggest, MAX_TOOL_NAME_LENGTH, type NameResolution, type ToolLookup } from './name-resolution';
 export { isToolAllowed } from './permissions';
 export { describeExpected, describeReceived, exampleValue } from './messages';
 export { crossFieldIssues, crossFieldRuleIssues, describeCrossFieldRule, issuesFromResult, CrossFieldValidatorError } from './cross-field';

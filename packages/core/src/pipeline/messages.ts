@@ -21,6 +21,16 @@ export function describeReceived(value: unknown): string {
   return text.length > MAX_RECEIVED_LENGTH ? `${text.slice(0, MAX_RECEIVED_LENGTH - 3)}...` : text;
 }
 
+/** Most values (enum values, property names) a message lists, and the longest one it shows. */
+export const MAX_LISTED_VALUES = 20;
+const MAX_LISTED_VALUE_LENGTH = 60;
+
+/** `a, b, c`, or past `MAX_LISTED_VALUES` the first ones and how many more (an imported enum of 9,990 values stays one line). */
+function listForMessage(items: readonly string[]): string {
+  if (items.length <= MAX_LISTED_VALUES) return items.join(', ');
+  return `${items.slice(0, MAX_LISTED_VALUES).join(', ')} (and ${items.length - MAX_LISTED_VALUES} more)`;
+}
+
 function clip(text: string, length = MAX_RECEIVED_LENGTH): string {
   return text.length > length ? `${text.slice(0, length - 3)}...` : text;
 }
@@ -50,7 +60,7 @@ function countRange(minimum: number | undefined, maximum: number | undefined, no
 /** What a schema accepts, in words. */
 export function describeExpected(schema: ParamSchema): string {
   const nullable = schema.nullable ? ' (or null)' : '';
-  if (schema.enum) return `one of ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}${nullable}`;
+  if (schema.enum) return `one of ${listForMessage(schema.enum.map((value) => clip(JSON.stringify(value), MAX_LISTED_VALUE_LENGTH)))}${nullable}`;
   switch (schema.kind) {
     case 'string': {
       const lengths = countRange(schema.minLength, schema.maxLength, 'character');
@@ -72,7 +82,7 @@ export function describeExpected(schema: ParamSchema): string {
     }
     case 'object':
       return schema.properties.length > 0
-        ? `an object with ${schema.properties.filter((property) => !property.context).map((property) => property.name).join(', ')}${nullable}`
+        ? `an object with ${listForMessage(schema.properties.filter((property) => !property.context).map((property) => clip(property.name, MAX_LISTED_VALUE_LENGTH)))}${nullable}`
         : `an object${nullable}`;
     case 'union':
       return schema.variants.map(describeExpected).join(' or ');

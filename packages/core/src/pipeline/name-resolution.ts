@@ -17,6 +17,12 @@ function canonicalKey(name: string): string {
   return name.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 }
 
+/**
+ * Longest name the resolution rules run on (aliases, prefixes, case, namespaces, suggestions); a longer name is found
+ * only by an exact match. Provider and MCP names are at most 64-128 characters.
+ */
+export const MAX_TOOL_NAME_LENGTH = 256;
+
 const KNOWN_PREFIXES = ['functions.', 'function.', 'functions/', 'tools.', 'tool.', 'default_api.'];
 
 interface NameIndex {
@@ -59,6 +65,8 @@ function indexFor(lookup: ToolLookup): NameIndex {
  */
 export function resolveToolName(lookup: ToolLookup, requested: string): NameResolution {
   if (typeof requested === 'string' && lookup.get(requested)) return { found: true, name: requested };
+  // Past the cap no rule can find a tool (prefixes and separators are short): refused before any per-character work.
+  if (typeof requested === 'string' && requested.length > MAX_TOOL_NAME_LENGTH) return { found: false, suggestions: [] };
   const name = typeof requested === 'string' ? requested.trim() : '';
   if (name === '') return { found: false, suggestions: [] };
   if (lookup.get(name)) return { found: true, name };

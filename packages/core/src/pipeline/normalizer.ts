@@ -17,6 +17,8 @@ import { deepEqual } from './deep-equal';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
 import { isMultipleOf } from '../decorators/validation/schema-conformance';
+import { patternSubjectTooLong } from '../schema/pattern-engine';
+import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
 import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';
 
 /**
@@ -34,9 +36,13 @@ export interface NormalizeOptions {
   readonly limits: PipelineLimits;
 }
 
-/** The model tried to set a trusted context field. */
+/**
+ * The model tried to set a trusted context field (`context-override`), sent a context name nested inside a free-form
+ * object (`nested-context-name`), or a key that imitates one (`look-alike-context-key`: fullwidth, other scripts,
+ * invisible characters). None of them ever sets context.
+ */
 export interface SecurityEvent {
-  readonly kind: 'context-override';
+  readonly kind: 'context-override' | 'nested-context-name' | 'look-alike-context-key';
   readonly path: string;
   readonly key: string;
   readonly contextKey?: ContextKey | string;
@@ -332,6 +338,8 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       const normalized = property.normalize(raw, childPath, state);
       output[name] = normalized === INVALID ? keptAsSent(raw) : normalized;
     };
+    // Unknown keys past a cap are counted, not recorded one by one (120,000 keys: one summary, not 120,000 lines).
+    let unknownKeys = 0;
     for (const key of Object.keys(object)) {
       const raw = object[key];
       let property = exact.get(key);
@@ -353,7 +361,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         }
         if (extra === false) {
           if (coerce) unknown.push(key);
-          else state.issues.push(unknownKeyIssue(schema, path, key));
+          else if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS) state.issues.push(unknownKeyIssue(schema, path, key));
           continue;
         }
         const normalized = extraNormalizer ? extraNormalizer(raw, joinPath(path, key), state) : raw;
@@ -371,7 +379,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       // near miss: dropping it would run the handler without a value the model meant.
       const near = nearMiss(key, properties, seen);
       if (near === undefined) {
-        state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
+        if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS) state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
       } else if (lenient) {
         accept(key, raw, near, 'key-typo');
       } else {
@@ -385,6 +393,7 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         });
       }
     }
+    if (unknownKeys > MAX_LISTED_UNKNOWN_KEYS) summarizeUnknownKeys(state, path, unknownKeys - MAX_LISTED_UNKNOWN_KEYS, coerce, schema);
     for (const property of properties) {
       if (property.requiredFromModel && seen[property.index] === undefined) {
         const childPath = joinPath(path, property.definition.name);
@@ -539,7 +548,7 @@ function withConstraints(schema: ParamSchema, base: Normalizer): Normalizer {
     if (normalized === INVALID || normalized === null || normalized === undefined) return normalized;
     for (const [rule, check] of checks) {
       if (!check(normalized)) {
-        state.issues.push(issue(path, rule, schema, normalized));
+        state.issues.push(issue(path, rule, schema, normalized, rule === 'pattern' ? patternSubjectTooLong(path, normalized) : undefined));
         return INVALID;
       }
     }

@@ -5,7 +5,7 @@ import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
 import type { JsonSchemaObject } from '../schema/json-schema-types';
-import { dtoForSchema } from '../schema/synthesize-dto';
+import { dtoForSchema, releaseSchemaDtos, retainSchemaDtos } from '../schema/synthesize-dto';
 import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { CommandHandler, ToolHandler } from '../types/handler';
 import type { Constructor } from '../types/schema';
@@ -124,6 +124,10 @@ export class ToolRegistry {
       });
     }
     this.tools.set(definition.name, Object.freeze({ definition, implementation: Object.freeze({ ...implementation }) }));
+    if (previous?.definition !== definition) {
+      retainSchemaDtos(definition.parameters);
+      if (previous !== undefined) releaseSchemaDtos(previous.definition.parameters);
+    }
     this.changed(previous === undefined ? 'registered' : 'replaced', definition);
     return definition;
   }
@@ -133,6 +137,7 @@ export class ToolRegistry {
     const entry = this.tools.get(name);
     if (entry === undefined) return false;
     this.tools.delete(name);
+    releaseSchemaDtos(entry.definition.parameters);
     this.changed('unregistered', entry.definition);
     return true;
   }

@@ -20,6 +20,13 @@ export {
   type KeywordFamily,
 } from './json-schema-types';
 export { hasNestedQuantifier } from './regex-safety';
+export {
+  compilePatternMatcher,
+  linearEngineProblem,
+  linearRegExpEngine,
+  MAX_PATTERN_SUBJECT_LENGTH,
+  type PatternMatcher,
+} from './pattern-engine';
 export * from './build-definition';
 export * from './synthesize-dto';
 export { crossField, isCrossFieldRule } from './cross-field-keywords';

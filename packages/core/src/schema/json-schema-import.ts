@@ -16,6 +16,7 @@ import {
 import * as messages from './messages';
 import type { SchemaLocation } from './messages';
 import { hasNestedQuantifier } from './regex-safety';
+import { linearEngineProblem } from './pattern-engine';
 
 /**
  * JSON Schema (the draft 2020-12 subset tools use) -> IR. See docs/tool-definitions-ir.md for the mapping table
@@ -36,6 +37,12 @@ export interface JsonSchemaLimits {
   readonly maxPatternLength: number;
   /** Longest chain of $ref expansions nested inside each other. */
   readonly maxRefDepth: number;
+  /** Untrusted schemas: longest tool or parameter `description` and `title`, in characters; longer ones are clipped. */
+  readonly maxDescriptionLength: number;
+  /** Untrusted schemas: most `examples` kept per schema (the first ones). */
+  readonly maxExamples: number;
+  /** Untrusted schemas: largest `default` or single example, as JSON text in characters; a larger one is dropped. */
+  readonly maxAnnotationValueLength: number;
 }
 
 export const DEFAULT_JSON_SCHEMA_LIMITS: JsonSchemaLimits = Object.freeze({
@@ -43,6 +50,9 @@ export const DEFAULT_JSON_SCHEMA_LIMITS: JsonSchemaLimits = Object.freeze({
   maxNodes: 10_000,
   maxPatternLength: 1_000,
   maxRefDepth: 16,
+  maxDescriptionLength: 4_096,
+  maxExamples: 5,
+  maxAnnotationValueLength: 1_024,
 });
 
 export interface JsonSchemaImportOptions {
@@ -470,6 +480,10 @@ class JsonSchemaImporter {
       }
     }
     if (this.untrusted && hasNestedQuantifier(pattern)) throw messages.redosPattern(this.where(pointer), pattern);
+    if (this.untrusted) {
+      const problem = linearEngineProblem(pattern);
+      if (problem !== undefined) throw messages.nonLinearPattern(this.where(pointer), pattern, problem);
+    }
     return pattern;
   }
 
@@ -537,15 +551,19 @@ class JsonSchemaImporter {
       const value = raw[keyword];
       if (value === undefined) continue;
       if (typeof value !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a string', value);
-      annotations[keyword] = value;
+      annotations[keyword] = this.untrusted ? clipAnnotation(value, this.limits.maxDescriptionLength) : value;
     }
     if ('default' in raw) {
-      annotations.default = this.copyValue(raw.default, `${pointer}/default`, depth);
+      const value = this.copyValue(raw.default, `${pointer}/default`, depth);
+      // An untrusted default only documents (it reaches the model in examples): one too large is left out.
+      if (!this.untrusted || fitsAnnotation(value, this.limits.maxAnnotationValueLength)) annotations.default = value;
     }
     const examples = raw['examples'];
     if (examples !== undefined) {
       if (!Array.isArray(examples)) throw messages.invalidKeywordValue(this.where(`${pointer}/examples`), 'examples', 'an array of example values', examples);
-      annotations.examples = this.copyValue(examples, `${pointer}/examples`, depth);
+      const kept = this.untrusted ? examples.slice(0, this.limits.maxExamples) : examples;
+      const copied = this.copyValue(kept, `${pointer}/examples`, depth) as unknown[];
+      annotations.examples = this.untrusted ? copied.filter((example) => fitsAnnotation(example, this.limits.maxAnnotationValueLength)) : copied;
     }
     return annotations;
   }
@@ -784,6 +802,27 @@ class JsonSchemaImporter {
   }
 }
 
+/** An untrusted description or title cut to `maximum` characters, saying so. */
+function clipAnnotation(text: string, maximum: number): string {
+  return text.length > maximum ? `${text.slice(0, maximum)}... [clipped from ${text.length} characters]` : text;
+}
+
+/** Whether a copied default or example is at most `maximum` characters of JSON (counting stops past the maximum). */
+function fitsAnnotation(value: unknown, maximum: number): boolean {
+  let used = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && used <= maximum) {
+    const item = stack.pop();
+    if (typeof item === 'string') used += item.length + 2;
+    else if (item === null || typeof item !== 'object') used += String(item).length;
+    else for (const key of Object.keys(item)) {
+      used += key.length + 4;
+      stack.push((item as Record<string, unknown>)[key]);
+    }
+  }
+  return used <= maximum;
+}
+
 function resolveLimits(limits: Partial<JsonSchemaLimits> | undefined): JsonSchemaLimits {
   return { ...DEFAULT_JSON_SCHEMA_LIMITS, ...limits };
 }
@@ -846,9 +885,10 @@ export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration,
   const title = own(declaration, 'title');
   const annotations = own(declaration, 'annotations');
   // Only the definition's own objects are frozen: the caller's schema object (kept as the source) is left alone.
+  const limit = resolveLimits(limits).maxDescriptionLength;
   return Object.freeze({
     name,
-    description: description ?? '',
+    description: untrusted === true && typeof description === 'string' ? clipAnnotation(description, limit) : (description ?? ''),
     parameters: parametersSchema,
     options: Object.freeze({
       ...(typeof title === 'string' ? { title } : {}),

@@ -241,6 +241,14 @@ export function redosPattern(where: SchemaLocation, pattern: string): Definition
   );
 }
 
+export function nonLinearPattern(where: SchemaLocation, pattern: string, reason: string): DefinitionError {
+  return definitionError(
+    `The pattern ${quote(pattern)} cannot run on the linear-time engine used for untrusted schemas (${reason}); lookaround and backreferences are not supported there.`,
+    where,
+    'Rewrite the pattern without lookaround ((?=, (?!, (?<=, (?<!) and backreferences (\\1, \\k<name>), or import the schema as trusted.',
+  );
+}
+
 export function depthLimitExceeded(where: SchemaLocation, maximum: number): DefinitionError {
   return definitionError(
     `The schema nests deeper than the limit of ${maximum} levels.`,

@@ -1,10 +1,13 @@
 import { definitionMessages } from '../decorators/messages';
 import type { ClassThunk } from '../decorators/param-options';
 import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from '../decorators/validation/validation-plan';
-import type { Constructor, ObjectSchema } from '../types/schema';
+import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
+import { releaseClassMetadata } from '../metadata/release-class-metadata';
 import { isReservedPropertyName } from '../decorators/resolve-param';
 
 const synthesized = new WeakMap<ObjectSchema, Constructor>();
+/** How many registered tools use each object schema node (see `retainSchemaDtos`). */
+const holders = new Map<ObjectSchema, number>();
 
 /**
  * The class a nested object is validated as: its synthesized DTO when the object is closed (`additionalProperties:
@@ -46,4 +49,48 @@ export function dtoForSchema(schema: ObjectSchema): Constructor {
   if (schema.properties.length === 0) allowEmptyDto(dto);
   synthesized.set(schema, dto);
   return dto;
+}
+
+/** The object schema nodes of a schema (itself, properties, items, variants, additionalProperties), each once. */
+function objectNodes(schema: ObjectSchema): ObjectSchema[] {
+  const found: ObjectSchema[] = [];
+  const seen = new Set<ParamSchema>();
+  const stack: ParamSchema[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.kind === 'array') stack.push(node.items);
+    else if (node.kind === 'union') stack.push(...node.variants);
+    else if (node.kind === 'object') {
+      found.push(node);
+      for (const property of node.properties) stack.push(property.schema);
+      if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
+    }
+  }
+  return found;
+}
+
+/** A registry now uses this schema: its synthesized DTOs stay until every user has released it. */
+export function retainSchemaDtos(schema: ObjectSchema): void {
+  for (const node of objectNodes(schema)) holders.set(node, (holders.get(node) ?? 0) + 1);
+}
+
+/**
+ * A registry no longer uses this schema: DTOs synthesized for nodes no registered tool uses any more are forgotten,
+ * and their class-validator and class-transformer metadata released (a developer's own DTO classes are never touched).
+ */
+export function releaseSchemaDtos(schema: ObjectSchema): void {
+  for (const node of objectNodes(schema)) {
+    const count = (holders.get(node) ?? 1) - 1;
+    if (count > 0) {
+      holders.set(node, count);
+      continue;
+    }
+    holders.delete(node);
+    const dto = synthesized.get(node);
+    if (dto === undefined) continue;
+    synthesized.delete(node);
+    releaseClassMetadata(dto);
+  }
 }

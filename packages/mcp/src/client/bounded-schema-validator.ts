@@ -1,5 +1,7 @@
-import { DEFAULT_JSON_SCHEMA_LIMITS, hasNestedQuantifier, type JsonSchemaLimits } from '@toolwright/core';
+import { DEFAULT_JSON_SCHEMA_LIMITS, hasNestedQuantifier, linearEngineProblem, linearRegExpEngine, type JsonSchemaLimits } from '@toolwright/core';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** Largest serialized size of a schema from a server, in bytes, before anything compiles it. */
@@ -8,7 +10,7 @@ export const MAX_UNTRUSTED_SCHEMA_BYTES = 64 * 1024;
 /**
  * Why an untrusted JSON Schema must not be compiled, or undefined when it is within bounds: nesting depth, node
  * count and serialized size, and every regular expression it carries (`pattern`, `patternProperties` keys) for
- * length and nested quantifiers (ReDoS). Iterative: a hostile depth cannot overflow the stack here.
+ * length, nested quantifiers and constructs the linear-time engine cannot run (ReDoS). Iterative: a hostile depth cannot overflow the stack here.
  */
 export function untrustedSchemaProblem(schema: unknown, limits: JsonSchemaLimits = DEFAULT_JSON_SCHEMA_LIMITS): string | undefined {
   const stack: Array<{ readonly value: unknown; readonly depth: number; readonly path: string }> = [{ value: schema, depth: 0, path: '#' }];
@@ -47,7 +49,27 @@ export function untrustedSchemaProblem(schema: unknown, limits: JsonSchemaLimits
 function patternProblem(pattern: string, limits: JsonSchemaLimits): string | undefined {
   if (pattern.length > limits.maxPatternLength) return `is longer than ${limits.maxPatternLength} characters`;
   if (hasNestedQuantifier(pattern)) return `has a nested quantifier (exponential backtracking): ${JSON.stringify(pattern.slice(0, 80))}`;
+  const linear = linearEngineProblem(pattern);
+  if (linear !== undefined) return `cannot run on the linear-time engine (${linear}): ${JSON.stringify(pattern.slice(0, 80))}`;
   return undefined;
+}
+
+/**
+ * An Ajv configured as the MCP SDK configures its own (formats, all errors, not strict), except that every `pattern`
+ * and `patternProperties` key runs on the linear-time engine: a server's own result cannot make its validation
+ * backtrack for minutes, which no timeout could interrupt (validation is synchronous).
+ */
+export function linearTimeAjv(): Ajv {
+  const engine = (pattern: string, flags: string) => {
+    const matcher = linearRegExpEngine(pattern, flags);
+    // Ajv keys its compiled patterns by `toString()`.
+    return { test: (value: string) => matcher.test(value), toString: () => `/${pattern}/${flags}` };
+  };
+  // `code` is what Ajv's standalone code generation would print; this Ajv never generates standalone code.
+  const regExp = Object.assign(engine, { code: 'require("@toolwright/core").linearRegExpEngine' });
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp } });
+  addFormats(ajv);
+  return ajv;
 }
 
 /**
@@ -59,7 +81,7 @@ export class BoundedJsonSchemaValidator implements jsonSchemaValidator {
   constructor(
     private readonly limits: JsonSchemaLimits,
     private readonly onRefused: (problem: string) => void,
-    private readonly inner: jsonSchemaValidator = new AjvJsonSchemaValidator(),
+    private readonly inner: jsonSchemaValidator = new AjvJsonSchemaValidator(linearTimeAjv()),
   ) {}
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {

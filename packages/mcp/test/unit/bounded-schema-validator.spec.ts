@@ -50,3 +50,37 @@ describe('untrusted schema bounds (outputSchema, before Ajv compiles it)', () =>
     expect(refused).toHaveLength(1);
   });
 });
+
+describe('outputSchema patterns run on the linear-time engine (issue 11: a server froze the client for 55 s)', () => {
+  const hostile: ReadonlyArray<readonly [string, string]> = [
+    ['^(a|a)*$', `${'a'.repeat(29)}b`],
+    ['^(a|a?)+$', `${'a'.repeat(29)}b`],
+    ['^(a|aa)+$', `${'a'.repeat(46)}b`],
+    ['^\\d*\\d*\\d*\\d*\\d*$', `${'1'.repeat(3_000)}a`],
+  ];
+
+  it.each(hostile)('validates a result against %s without backtracking', (pattern, subject) => {
+    expect(untrustedSchemaProblem({ type: 'string', pattern })).toBeUndefined();
+    const validator = new BoundedJsonSchemaValidator(DEFAULT_JSON_SCHEMA_LIMITS, () => undefined);
+    const check = validator.getValidator<{ s: string }>({ type: 'object', properties: { s: { type: 'string', pattern } } });
+    const refused = check({ s: subject });
+    expect(refused.valid).toBe(false);
+    expect(refused.errorMessage).toMatch(/must match pattern/);
+    expect(check({ s: subject.slice(0, -1) }).valid).toBe(true);
+  });
+
+  it('patternProperties keys run on the same engine', () => {
+    const validator = new BoundedJsonSchemaValidator(DEFAULT_JSON_SCHEMA_LIMITS, () => undefined);
+    const check = validator.getValidator({ type: 'object', patternProperties: { '^(a|a?)+$': { type: 'integer' } } });
+    expect(check({ [`${'a'.repeat(29)}b`]: 'not checked' }).valid).toBe(true);
+    expect(check({ aaaa: 'x' }).valid).toBe(false);
+  });
+
+  it('refuses an outputSchema whose pattern the linear engine cannot run (lookaround, backreferences)', () => {
+    const refused: string[] = [];
+    const validator = new BoundedJsonSchemaValidator(DEFAULT_JSON_SCHEMA_LIMITS, (problem) => refused.push(problem));
+    const check = validator.getValidator({ type: 'string', pattern: '^(a+)\\1$' });
+    expect(check('aa').valid).toBe(false);
+    expect(refused).toEqual([expect.stringMatching(/^its pattern at #\/pattern cannot run on the linear-time engine/)]);
+  });
+});

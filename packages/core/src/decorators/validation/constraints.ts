@@ -2,6 +2,7 @@ import { registerDecorator, type ValidationArguments, type ValidationOptions } f
 import type { ParamSchema } from '../../types/schema';
 import { conformsTo, describeSchema, isMultipleOf } from './schema-conformance';
 import { isDateOnly, isOffsetDateTime } from './value-checks';
+import type { PatternMatcher } from '../../schema/pattern-engine';
 
 /**
  * Custom class-validator constraints for the rules class-validator has no decorator for. Their names are the
@@ -90,6 +91,20 @@ export function MultipleOf(divisor: number, options?: ValidationOptions): Proper
     [divisor],
     (value) => typeof value === 'number' && isMultipleOf(value, divisor),
     (args) => `${args.property} must be a multiple of ${divisor}`,
+    options,
+  );
+}
+
+/**
+ * class-validator's `Matches` (same constraint name, `matches`, and the pattern source as its constraint), run on the
+ * linear-time pattern engine: class-validator's own would turn any pattern object into a backtracking RegExp.
+ */
+export function MatchesPattern(matcher: PatternMatcher, options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    'matches',
+    [matcher.source],
+    (value) => typeof value === 'string' && matcher.test(value),
+    (args) => `${args.property} must match /${matcher.source}/`,
     options,
   );
 }

@@ -103,7 +103,11 @@ const KIND_NAMES: Readonly<Record<ParamSchema['kind'], string>> = {
 /** A short description of what a schema accepts, for validation messages: `an array of integers`, `a string or null`. */
 export function describeSchema(schema: ParamSchema): string {
   let text: string;
-  if (schema.enum !== undefined) text = `one of ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}`;
+  if (schema.enum !== undefined) {
+    // At most 20 values, each clipped: an imported enum of thousands of long values stays one short line.
+    const shown = schema.enum.slice(0, 20).map((value) => { const json = JSON.stringify(value); return json.length > 60 ? `${json.slice(0, 57)}...` : json; });
+    text = `one of ${shown.join(', ')}${schema.enum.length > 20 ? ` (and ${schema.enum.length - 20} more)` : ''}`;
+  }
   else if (schema.kind === 'array') text = `an array whose elements are each ${describeSchema(schema.items)}`;
   else if (schema.kind === 'union') text = schema.variants.map(describeSchema).join(' or ');
   else if (schema.kind === 'object' && schema.properties.length > 0)

@@ -13,7 +13,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
@@ -25,7 +24,7 @@ import {
 import { EMPTY_DTO_SENTINEL } from '../../metadata/constants';
 import type { ObjectSchema, ParamSchema } from '../../types/schema';
 import type { ClassThunk } from '../param-options';
-import { ExclusiveMaximum, ExclusiveMinimum, IsDateOnlyString, IsOffsetDateTimeString, MatchesSchema, MultipleOf } from './constraints';
+import { ExclusiveMaximum, ExclusiveMinimum, IsDateOnlyString, IsOffsetDateTimeString, MatchesPattern, MatchesSchema, MultipleOf } from './constraints';
 import { canonicalJson, compilePattern, isDateOnly, isOffsetDateTime } from './value-checks';
 
 /** What a property's class-validator and class-transformer decorators are derived from. */
@@ -96,7 +95,7 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
       decorators.push(IsString(options));
       if (schema.minLength !== undefined) decorators.push(MinLength(schema.minLength, options));
       if (schema.maxLength !== undefined) decorators.push(MaxLength(schema.maxLength, options));
-      if (schema.pattern !== undefined) decorators.push(Matches(compilePattern(schema.pattern), options));
+      if (schema.pattern !== undefined) decorators.push(MatchesPattern(compilePattern(schema.pattern), options));
       break;
     case 'int':
     case 'float':

@@ -1,5 +1,6 @@
 /** Pure value checks shared by the custom class-validator constraints and the schema conformance check. */
 import { isCalendarDate } from '../../time/calendar';
+import { compilePatternMatcher, type PatternMatcher } from '../../schema/pattern-engine';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
@@ -26,23 +27,12 @@ export function isOffsetDateTime(value: unknown): value is string {
   return offsetHours === undefined || (Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59);
 }
 
-const compiledPatterns = new Map<string, RegExp>();
-
 /**
- * Compiles a JSON Schema `pattern` (ECMAScript, unanchored). Tried with the `u` flag first, as JSON Schema
- * asks; a pattern only valid without it (e.g. `[\-]` style escapes) falls back to no flag. Throws on an invalid pattern.
+ * Compiles a JSON Schema `pattern` (ECMAScript, unanchored): on the linear-time engine whenever it can express it
+ * (see `compilePatternMatcher`). Throws on an invalid pattern.
  */
-export function compilePattern(pattern: string): RegExp {
-  let compiled = compiledPatterns.get(pattern);
-  if (compiled === undefined) {
-    try {
-      compiled = new RegExp(pattern, 'u');
-    } catch {
-      compiled = new RegExp(pattern);
-    }
-    compiledPatterns.set(pattern, compiled);
-  }
-  return compiled;
+export function compilePattern(pattern: string): PatternMatcher {
+  return compilePatternMatcher(pattern);
 }
 
 /** A string's length in code points, as JSON Schema and class-validator's MinLength/MaxLength count it. */
