@@ -54,7 +54,8 @@ export async function runCli(argv: readonly string[], output: Output = createOut
   let exitCode: number = EXIT_CODES.ok;
   let loaded: LoadedTools | undefined;
   const withTools = async (options: SourceOptions, action: (tools: LoadedTools) => Promise<number> | number) => {
-    loaded = await loadTools(options, stderrLogger);
+    // Loading logs warnings and errors only (an MCP server's connection steps are not news on a terminal).
+    loaded = await loadTools(options, { ...stderrLogger, debug: () => undefined, info: () => undefined });
     exitCode = await action(loaded);
   };
 

@@ -1,7 +1,7 @@
 import type { ExecutionContext, PersonaToolExecutor, ToolCall, ToolErrorPayload, ToolResult, Transformation } from '@toolwright/core';
 import type { ProviderId, ToolRegistryLike } from '@toolwright/providers';
 import { toJsonSafe } from '../output';
-import { locateTransformation, type TransformationTarget } from './locate';
+import { locateTransformations, type TransformationTarget } from './locate';
 import { PROVIDER_CALLS, toolSetFor } from './providers';
 
 export interface LocatedTransformation {
@@ -41,12 +41,13 @@ export function argumentsTextOf(call: ToolCall): string {
 }
 
 function located(text: string, transformations: readonly Transformation[]): LocatedTransformation[] {
-  return transformations.map((transformation) => ({
+  const targets = locateTransformations(text, transformations);
+  return transformations.map((transformation, index) => ({
     path: transformation.path,
     rule: transformation.rule,
     ...('from' in transformation ? { from: toJsonSafe(transformation.from) } : {}),
     ...('to' in transformation ? { to: toJsonSafe(transformation.to) } : {}),
-    target: locateTransformation(text, transformation),
+    target: targets[index] ?? { kind: 'text' },
   }));
 }
 

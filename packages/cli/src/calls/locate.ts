@@ -94,7 +94,7 @@ function textRuleTarget(text: string, transformation: Transformation): Transform
  * paths and values, not offsets, so this searches the text: the key of the path (after its parents' keys), then the
  * original value after it. What cannot be placed exactly is reported as the whole text or as not in the text.
  */
-export function locateTransformation(text: string, transformation: Transformation): TransformationTarget {
+export function locateTransformation(text: string, transformation: Transformation, renamedKeys: ReadonlyMap<string, string> = new Map()): TransformationTarget {
   if (transformation.rule.startsWith('tool-name-')) return { kind: 'name' };
   if (transformation.path === '') return textRuleTarget(text, transformation);
   if (transformation.rule.startsWith('extracted-') || transformation.rule === 'injected-context' || !('from' in transformation)) return { kind: 'none' };
@@ -103,9 +103,13 @@ export function locateTransformation(text: string, transformation: Transformatio
   let keySpan: { start: number; end: number } | undefined;
   const names = segments.filter((segment): segment is string => typeof segment === 'string');
   const renamed = isKeyRename(transformation.rule) && typeof transformation.from === 'string';
+  let prefix = '';
   for (const [index, name] of names.entries()) {
     const last = index === names.length - 1;
-    const keys = last && renamed ? [transformation.from as string, name] : [name, snakeCase(name)];
+    prefix = prefix === '' ? name : `${prefix}.${name}`;
+    // A key an earlier transformation renamed is written in the text as the model spelled it.
+    const spelled = renamedKeys.get(prefix);
+    const keys = last && renamed ? [transformation.from as string, name] : [...(spelled ? [spelled] : []), name, snakeCase(name)];
     const found = keys
       .map((key) => findKey(text, key, cursor))
       .filter((span) => span !== undefined)
@@ -118,4 +122,19 @@ export function locateTransformation(text: string, transformation: Transformatio
   if (renamed || transformation.rule.startsWith('dropped-')) return { kind: 'span', ...keySpan };
   const value = findValue(text, transformation.from, keySpan.end);
   return value ? { kind: 'span', ...value } : { kind: 'span', ...keySpan };
+}
+
+/**
+ * Locates every transformation of one call. Key renames come first in the executor's list, so later value changes
+ * at the same path find the key as the model spelled it (`Max-Results` for `max_results`).
+ */
+export function locateTransformations(text: string, transformations: readonly Transformation[]): TransformationTarget[] {
+  const renamedKeys = new Map<string, string>();
+  return transformations.map((transformation) => {
+    const target = locateTransformation(text, transformation, renamedKeys);
+    if (isKeyRename(transformation.rule) && typeof transformation.from === 'string') {
+      renamedKeys.set(pathSegments(transformation.path).filter((segment) => typeof segment === 'string').join('.'), transformation.from);
+    }
+    return target;
+  });
 }

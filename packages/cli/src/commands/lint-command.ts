@@ -25,7 +25,7 @@ export function lintCommand(tools: LoadedTools, options: { providers: ProviderId
     }
   }
   const hidden = summary.infos > 0 && !options.info ? ' (--info lists the info findings)' : '';
-  const line = `${summary.errors} error${summary.errors === 1 ? '' : 's'}, ${summary.warnings} warning${summary.warnings === 1 ? '' : 's'}, ${summary.infos} info for ${tools.registry.size} tools and ${options.providers.length} provider${options.providers.length === 1 ? '' : 's'}${hidden}`;
+  const line = `${summary.errors} error${summary.errors === 1 ? '' : 's'}, ${summary.warnings} warning${summary.warnings === 1 ? '' : 's'}, ${summary.infos} info for ${tools.registry.size} tool${tools.registry.size === 1 ? '' : 's'} and ${options.providers.length} provider${options.providers.length === 1 ? '' : 's'}${hidden}`;
   output.out(summary.errors > 0 ? output.style('red', line) : output.style('green', line));
   return code;
 }

@@ -9,6 +9,7 @@ export function inspectorPage(config: { token: string; allowRun: boolean }): str
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="toolwright-inspector" content="${attribute}">
 <title>toolwright inspector</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="assets/style.css?token=${token}">
 <script defer src="assets/app.js?token=${token}"></script>
 </head>
@@ -88,6 +89,7 @@ code, pre, .mono { font-family: var(--mono); font-size: 12.5px; }
 pre { background: #f3f5f8; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; overflow: auto; margin: 0; max-height: 420px; white-space: pre-wrap; word-break: break-word; }
 .finding { display: grid; grid-template-columns: 70px 150px minmax(0, 1fr); gap: 8px; padding: 6px 0; border-bottom: 1px solid var(--line); }
 .finding:last-child { border-bottom: 0; }
+.finding .pill { align-self: start; justify-self: start; }
 .finding .fix { color: var(--muted); font-size: 12.5px; }
 .provider-row { display: grid; grid-template-columns: 190px minmax(0, 1fr); gap: 14px; }
 .provider-picker { display: flex; flex-direction: column; gap: 2px; }
@@ -131,7 +133,7 @@ mark sup, .badge-index { display: inline-grid; place-items: center; min-width: 1
 mark.security { background: #ffd6d6; box-shadow: 0 0 0 1px #e89b9b; }
 mark.security sup { background: var(--bad); }
 ol.transformations { margin: 0; padding: 0; list-style: none; display: grid; gap: 6px; }
-ol.transformations li { display: grid; grid-template-columns: 26px 170px 190px minmax(0, 1fr); gap: 8px; align-items: baseline; padding: 6px 8px; border-radius: 6px; background: #fafbfc; border: 1px solid var(--line); }
+ol.transformations li { display: grid; grid-template-columns: 26px 200px 200px minmax(0, 1fr); gap: 8px; align-items: baseline; padding: 6px 8px; border-radius: 6px; background: #fafbfc; border: 1px solid var(--line); }
 ol.transformations li .rule { font-family: var(--mono); font-weight: 600; color: var(--warn); }
 ol.transformations li.security .rule { color: var(--bad); }
 ol.transformations li .path { font-family: var(--mono); }
@@ -153,4 +155,6 @@ dialog { border: 1px solid var(--line); border-radius: 12px; padding: 18px 20px;
 dialog::backdrop { background: rgba(15, 20, 30, .45); }
 dialog h3 { margin: 0 0 8px; }
 .live { display: inline-block; width: 8px; height: 8px; border-radius: 4px; background: #40c057; margin-right: 4px; }
+details.more { margin-top: 6px; } details.more summary { cursor: pointer; color: var(--muted); font-size: 12.5px; padding: 4px 0; }
+.report h3 { margin: 4px 0 8px; }
 `;

@@ -346,11 +346,22 @@ function overview(tool: PageTool): HTMLElement {
 function findingsList(findings: readonly LintFinding[]): HTMLElement {
   if (findings.length === 0) return h('p', { class: 'empty' }, 'No findings for any provider.');
   const order = { error: 0, warning: 1, info: 2 };
+  const sorted = [...findings].sort((a, b) => order[a.severity] - order[b.severity]);
+  const main = sorted.filter((finding) => finding.severity !== 'info');
+  const infos = sorted.filter((finding) => finding.severity === 'info');
+  return h(
+    'div',
+    {},
+    main.length > 0 ? findingRows(main) : h('p', { class: 'empty' }, 'No errors or warnings for any provider.'),
+    infos.length > 0 ? h('details', { class: 'more' }, h('summary', {}, `${infos.length} info finding${infos.length === 1 ? '' : 's'} (keywords a provider cannot take, moved into the description; the executor still enforces them)`), findingRows(infos)) : null,
+  );
+}
+
+function findingRows(findings: readonly LintFinding[]): HTMLElement {
   return h(
     'div',
     { class: 'findings' },
-    ...[...findings]
-      .sort((a, b) => order[a.severity] - order[b.severity])
+    ...findings
       .map((finding) =>
         h(
           'div',
@@ -710,19 +721,15 @@ function renderReport(report: CallReport): HTMLElement {
     : h('div', {}, h('h3', {}, 'The message the model gets'), h('pre', { class: 'model-message' }, report.error?.message ?? ''));
   const providerMessage =
     report.modelMessage !== undefined && report.shape !== 'arguments'
-      ? h('div', {}, h('h3', {}, `As the ${report.shape} tool result message`), h('pre', { class: 'provider-message' }, json(report.modelMessage)))
+      ? h('div', {}, h('h3', {}, `…as the ${registry?.providers.find((provider) => provider.id === report.shape)?.label ?? report.shape} tool result message`), h('pre', { class: 'provider-message' }, json(report.modelMessage)))
       : null;
   return h(
     'div',
     { class: 'report', 'data-ok': String(report.ok) },
     outcome,
     named,
-    h(
-      'div',
-      { class: 'two-columns' },
-      h('div', {}, h('h3', {}, 'Arguments as the model sent them'), highlighted(report.argumentsText, report.transformations), whole.length > 0 ? h('p', { class: 'hint' }, `Not a single span of the text: ${whole.map(({ index, transformation }) => `${index + 1} (${transformation.target.kind === 'none' ? 'added from the context' : transformation.target.kind === 'name' ? 'the tool name' : 'the whole text'})`).join(', ')}.`) : null),
-      h('div', {}, h('h3', {}, `Transformations (${report.transformations.length})`), transformations),
-    ),
+    h('div', {}, h('h3', {}, 'Arguments as the model sent them'), highlighted(report.argumentsText, report.transformations), whole.length > 0 ? h('p', { class: 'hint' }, `Not a single span of the text: ${whole.map(({ index, transformation }) => `${index + 1} (${transformation.target.kind === 'none' ? 'added from the context' : transformation.target.kind === 'name' ? 'the tool name' : 'the whole text'})`).join(', ')}.`) : null),
+    h('div', {}, h('h3', {}, `Transformations (${report.transformations.length})`), transformations),
     outputBlock,
     providerMessage,
   );
@@ -777,7 +784,7 @@ function renderPlayground(): void {
       const answer = await api<{ shape: string; found: number; report: CallReport }>('api/playground', { input: input.value, shape: shape.value, tool: tool.value, context: contextValue, run, confirm: run });
       clear(
         result,
-        h('p', { class: 'hint', 'data-shape': answer.shape }, answer.shape === 'arguments' ? `Read as bare arguments for ${tool.value}.` : `Read as a ${answer.shape} tool call${answer.found > 1 ? ` (${answer.found} calls found; the first is shown)` : ''}.`),
+        h('p', { class: 'hint', 'data-shape': answer.shape }, answer.shape === 'arguments' ? `Read as bare arguments for ${tool.value}.` : `Read as ${registry?.providers.find((provider) => provider.id === answer.shape)?.label ?? answer.shape} tool call${answer.found > 1 ? ` (${answer.found} calls found; the first is shown)` : ''}.`),
         renderReport(answer.report),
       );
     } catch (error) {
