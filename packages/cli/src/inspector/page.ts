@@ -157,4 +157,5 @@ dialog h3 { margin: 0 0 8px; }
 .live { display: inline-block; width: 8px; height: 8px; border-radius: 4px; background: #40c057; margin-right: 4px; }
 details.more { margin-top: 6px; } details.more summary { cursor: pointer; color: var(--muted); font-size: 12.5px; padding: 4px 0; }
 .report h3 { margin: 4px 0 8px; }
+#playground-result { margin-top: 0; } .result > p { margin: 0; }
 `;

@@ -784,7 +784,7 @@ function renderPlayground(): void {
       const answer = await api<{ shape: string; found: number; report: CallReport }>('api/playground', { input: input.value, shape: shape.value, tool: tool.value, context: contextValue, run, confirm: run });
       clear(
         result,
-        h('p', { class: 'hint', 'data-shape': answer.shape }, answer.shape === 'arguments' ? `Read as bare arguments for ${tool.value}.` : `Read as ${registry?.providers.find((provider) => provider.id === answer.shape)?.label ?? answer.shape} tool call${answer.found > 1 ? ` (${answer.found} calls found; the first is shown)` : ''}.`),
+        h('p', { class: 'hint', 'data-shape': answer.shape }, answer.shape === 'arguments' ? `Read as bare arguments for ${tool.value}.` : `Read as a tool call in the ${registry?.providers.find((provider) => provider.id === answer.shape)?.label ?? answer.shape} shape${answer.found > 1 ? ` (${answer.found} calls found; the first is shown)` : ''}.`),
         renderReport(answer.report),
       );
     } catch (error) {
