@@ -80,6 +80,13 @@ describe('toolwright tools', () => {
     });
   });
 
+  it('an ES module whose default export is a function returning the registry', async () => {
+    const run = await runCli(['tools', '--app', join(FIXTURES, 'factory-app.mjs'), '--provider', 'gemini', '--json']);
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as { providers: Array<{ tools: Array<{ name: string }> }> };
+    expect(printed.providers[0]!.tools.map((tool) => tool.name)).toEqual(['echo_dates']);
+  });
+
   it('for people: one block per provider (all by default), no colors when stdout is not a terminal', async () => {
     const run = await runCli(['tools', '--app', PERSONA_APP]);
     expect(run.code).toBe(0);
