@@ -14,7 +14,7 @@ export function printReport(report: CallReport, output: Output): void {
     const where = transformation.target.kind === 'name' ? '(tool name)' : transformation.path || '(arguments)';
     const change = 'from' in transformation || 'to' in transformation ? `  ${short(transformation.from, 60)} -> ${short(transformation.to, 60)}` : '';
     const style = transformation.rule.startsWith('dropped-context') ? 'red' : 'yellow';
-    output.out(`  ${String(index + 1).padStart(2)}  ${where.padEnd(24)} ${output.style(style, transformation.rule.padEnd(22))}${change}`);
+    output.out(`  ${String(index + 1).padStart(2)}  ${where.padEnd(24)} ${output.style(style, transformation.rule.padEnd(28))}${change}`);
   });
   if (report.ok && report.mode === 'prepare') {
     output.out(output.style('green', 'validated parameters:'));
