@@ -11,7 +11,7 @@ import { ANSI_ESCAPE, BIN, FIXTURES, PERSONA_APP, ROOT, requireBuilt, runCli, st
  * The real `toolwright` binary as child processes against examples/persona-app's registry (and two fixture apps):
  * each command's stdout, stderr and exit code. `npm test` builds first; alone, run `npm run build`.
  */
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 beforeAll(requireBuilt);
 
