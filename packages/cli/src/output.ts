@@ -15,14 +15,21 @@ export interface Output {
   styleErr(format: Style, text: string): string;
 }
 
+/** Whether a stream takes colors: a terminal that has them (`hasColors` reads NO_COLOR, FORCE_COLOR and TERM). */
+function takesColors(stream: Writable): boolean {
+  const terminal = stream as Writable & { isTTY?: boolean; hasColors?: () => boolean };
+  return terminal.isTTY === true && typeof terminal.hasColors === 'function' && terminal.hasColors();
+}
+
 export function createOutput(stdout: Writable = process.stdout, stderr: Writable = process.stderr): Output {
+  const colors = { stdout: takesColors(stdout), stderr: takesColors(stderr) };
   return {
     stdout,
     stderr,
     out: (text) => void stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => void stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-    style: (format, text) => styleText(format, text, { stream: stdout, validateStream: true }),
-    styleErr: (format, text) => styleText(format, text, { stream: stderr, validateStream: true }),
+    style: (format, text) => (colors.stdout ? styleText(format, text, { validateStream: false }) : text),
+    styleErr: (format, text) => (colors.stderr ? styleText(format, text, { validateStream: false }) : text),
   };
 }
 

@@ -45,7 +45,8 @@ export function readCall(input: string, options: { registry: ToolRegistryLike; s
     }
   }
   const tryShape = (provider: ProviderId): ReadCall | undefined => {
-    const calls = PROVIDER_CALLS[provider].parse(parsed, toolSetFor(options.registry, provider)).filter((call) => call.name !== '');
+    // Qwen/Hermes calls are text: the parser gets the input as pasted.
+    const calls = PROVIDER_CALLS[provider].parse(provider === 'hermes' ? input : parsed, toolSetFor(options.registry, provider)).filter((call) => call.name !== '');
     const [first] = calls;
     if (!first) return undefined;
     const call: ToolCall = { id: first.id, name: first.name, arguments: first.arguments, transformations: first.transformations };

@@ -28,6 +28,9 @@ export async function inspectCommand(
     logger: stderrLogger,
   });
   output.out(`toolwright inspector for ${tools.label}: ${running.url}`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
+    output.err(output.styleErr('yellow', `warning: the inspector listens on ${options.host}, not only on this machine: anyone who can reach it and has the URL's token can use it.`));
+  }
   output.err(
     output.styleErr('dim', `${options.allowRun ? 'Handlers run after a confirmation in the page (--allow-run).' : 'Handlers are never called (prepare only); --allow-run enables running them.'} Press Ctrl+C to stop.`),
   );

@@ -81,7 +81,8 @@ export function createInspector(options: InspectorOptions): Inspector {
   const allowRun = options.allowRun ?? false;
   const events = options.events ?? new InspectorEventLog();
   const logger = options.logger ?? consoleLogger;
-  const executor = options.executor ?? new PersonaToolExecutor(options.registry, { logger: events.tap() });
+  // The inspector's own executor: security events recorded, handler failures logged (refusals are shown in the page).
+  const executor = options.executor ?? new PersonaToolExecutor(options.registry, { logger: events.tap({ debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message, details) => logger.error(message, details) }) });
   const defaultContext = options.defaultContext ?? {};
   const streams = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();

@@ -154,6 +154,7 @@ ol.transformations li .change { font-family: var(--mono); font-size: 12px; color
 dialog { border: 1px solid var(--line); border-radius: 12px; padding: 18px 20px; max-width: 460px; box-shadow: 0 20px 50px rgba(0,0,0,.25); }
 dialog::backdrop { background: rgba(15, 20, 30, .45); }
 dialog h3 { margin: 0 0 8px; }
+td.time { font-family: var(--mono); width: 80px; white-space: nowrap; }
 .live { display: inline-block; width: 8px; height: 8px; border-radius: 4px; background: #40c057; margin-right: 4px; }
 details.more { margin-top: 6px; } details.more summary { cursor: pointer; color: var(--muted); font-size: 12.5px; padding: 4px 0; }
 .report h3 { margin: 4px 0 8px; }

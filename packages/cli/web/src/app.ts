@@ -871,7 +871,7 @@ function renderStats(stats: StatsSnapshot): void {
       h('h3', {}, 'Security events'),
       stats.events.length === 0
         ? h('p', { class: 'empty' }, 'None: no model tried to set a trusted context field.')
-        : h('table', { id: 'security-table' }, h('tbody', {}, ...stats.events.map((event) => h('tr', {}, h('td', { class: 'hint volatile' }, new Date(event.time).toLocaleTimeString()), h('td', { class: 'mono' }, event.tool), h('td', {}, event.message))))),
+        : h('table', { id: 'security-table' }, h('tbody', {}, ...stats.events.map((event) => h('tr', {}, h('td', { class: 'hint volatile time' }, clockTime(event.time)), h('td', { class: 'mono' }, event.tool), h('td', {}, event.message))))),
     ),
     h(
       'div',
@@ -882,10 +882,15 @@ function renderStats(stats: StatsSnapshot): void {
         : h(
             'table',
             {},
-            h('tbody', {}, ...stats.calls.slice(0, 20).map((call) => h('tr', {}, h('td', { class: 'hint volatile' }, new Date(call.time).toLocaleTimeString()), h('td', {}, call.origin), h('td', {}, call.mode), h('td', { class: 'mono' }, call.tool), h('td', {}, call.ok ? pill('ok', 'ok') : pill(call.code ?? 'refused', 'bad')), h('td', { class: 'hint' }, `${call.transformations} transformation${call.transformations === 1 ? '' : 's'}`)))),
+            h('tbody', {}, ...stats.calls.slice(0, 20).map((call) => h('tr', {}, h('td', { class: 'hint volatile time' }, clockTime(call.time)), h('td', {}, call.origin), h('td', {}, call.mode), h('td', { class: 'mono' }, call.tool), h('td', {}, call.ok ? pill('ok', 'ok') : pill(call.code ?? 'refused', 'bad')), h('td', { class: 'hint' }, `${call.transformations} transformation${call.transformations === 1 ? '' : 's'}`)))),
           ),
     ),
   );
+}
+
+/** `14:05:09`: fixed width (a monospace cell), so a row's layout does not depend on the time. */
+function clockTime(iso: string): string {
+  return new Date(iso).toTimeString().slice(0, 8);
 }
 
 function connectStats(): void {
