@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { Logger } from '@toolwright/core';
 import { styleText } from 'node:util';
 
 type Style = Parameters<typeof styleText>[0];
@@ -69,4 +70,17 @@ export function toJsonSafe(value: unknown, seen: WeakSet<object> = new WeakSet()
   } finally {
     seen.delete(value);
   }
+}
+
+/** Warnings and errors on stderr (`[toolwright] message {details}`); debug and info dropped: the CLI's logger while loading tools. */
+export const stderrWarnings: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message, details) => writeLogLine(message, details),
+  error: (message, details) => writeLogLine(message, details),
+};
+
+function writeLogLine(message: string, details: Record<string, unknown> | undefined): void {
+  const detail = details === undefined ? '' : ` ${JSON.stringify(toJsonSafe(details))}`;
+  process.stderr.write(`[toolwright] ${message}${detail}\n`);
 }

@@ -2,16 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ToolwrightError } from '@toolwright/core';
-import { redirectConsoleToStderr, stderrLogger } from '@toolwright/mcp';
-import { inspectCommand } from './commands/inspect-command';
 import { lintCommand } from './commands/lint-command';
 import { replayCommand } from './commands/replay-command';
-import { mcpCommand } from './commands/serve-command';
 import { toolsCommand } from './commands/tools-command';
 import { parsePolicy, POLICIES, tryCommand } from './commands/try-command';
 import { CliError } from './errors/cli-error';
 import { EXIT_CODES } from './exit-codes';
-import { createOutput, type Output } from './output';
+import { createOutput, stderrWarnings, type Output } from './output';
 import { loadTools, parseContext, parseProviders, type LoadedTools, type SourceOptions } from './source/tools';
 
 const EXIT_CODE_HELP = `
@@ -23,6 +20,14 @@ Exit codes:
 Tools come from --app <path> (a module, or a package folder, whose \`registry\` or default export is a ToolRegistry)
 or --mcp '<server command line>' (a stdio MCP server). Results go to stdout (--json for machine output), diagnostics
 to stderr; colors only on a terminal (NO_COLOR turns them off).`;
+
+/**
+ * @toolwright/mcp (and the MCP SDK under it) is loaded only by the commands that use it (`mcp`, `inspect`, `--mcp`):
+ * every other command starts faster without it.
+ */
+function lazyMcp(): typeof import('@toolwright/mcp') {
+  return require('@toolwright/mcp') as typeof import('@toolwright/mcp');
+}
 
 function version(): string {
   try {
@@ -55,7 +60,7 @@ export async function runCli(argv: readonly string[], output: Output = createOut
   let loaded: LoadedTools | undefined;
   const withTools = async (options: SourceOptions, action: (tools: LoadedTools) => Promise<number> | number) => {
     // Loading logs warnings and errors only (an MCP server's connection steps are not news on a terminal).
-    loaded = await loadTools(options, { ...stderrLogger, debug: () => undefined, info: () => undefined });
+    loaded = await loadTools(options, stderrWarnings);
     exitCode = await action(loaded);
   };
 
@@ -126,6 +131,8 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--context <json>', 'trusted context for every session')
     .action(async (options: SourceOptions & { http: boolean; port: number; host: string; context?: string }) => {
       const context = parseContext(options.context);
+      const { redirectConsoleToStderr } = lazyMcp();
+      const { mcpCommand } = require('./commands/serve-command') as typeof import('./commands/serve-command');
       // stdio: stdout carries only JSON-RPC, so nothing the app prints while it loads may reach it.
       const restore = options.http ? () => undefined : redirectConsoleToStderr();
       try {
@@ -144,7 +151,7 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES as string[]))
     .action((options: SourceOptions & { port: number; host: string; allowRun: boolean; context?: string; policy?: string }) =>
       withTools(options, (tools) =>
-        inspectCommand(tools, { port: options.port, host: options.host, allowRun: options.allowRun, context: parseContext(options.context), policy: parsePolicy(options.policy) }, output),
+        (require('./commands/inspect-command') as typeof import('./commands/inspect-command')).inspectCommand(tools, { port: options.port, host: options.host, allowRun: options.allowRun, context: parseContext(options.context), policy: parsePolicy(options.policy) }, output),
       ),
     );
 

@@ -2,7 +2,6 @@ import type { ExecutionContext, Logger, ToolRegistry } from '@toolwright/core';
 import { getProviders, type ProviderId } from '@toolwright/providers';
 import { CliError } from '../errors/cli-error';
 import { loadAppRegistry } from './load-app';
-import { loadMcpRegistry } from './load-mcp';
 
 /** `--app` or `--mcp`, as every command takes them. */
 export interface SourceOptions {
@@ -28,6 +27,8 @@ export async function loadTools(options: SourceOptions, logger: Logger): Promise
     return { registry, label: options.app, close: async () => undefined };
   }
   if (options.mcp !== undefined) {
+    // Loaded here only: the MCP client and SDK are not needed by `--app`.
+    const { loadMcpRegistry } = require('./load-mcp') as typeof import('./load-mcp');
     const { registry, connections } = await loadMcpRegistry(options.mcp, logger);
     return { registry, label: `MCP server "${options.mcp}"`, close: () => connections.close() };
   }
