@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -95,6 +96,24 @@ describe('toolwright tools', () => {
     expect(run.stdout).toContain('hermes (Qwen/Hermes text format): 4 tools');
     expect(run.stdout).toContain('  decision/propose -> decision_propose');
     expect(run.stdout).not.toMatch(ANSI_ESCAPE);
+  });
+});
+
+describe('colors', () => {
+  // `script` (util-linux, in every Debian system) gives the child a pseudo-terminal, as a user's shell does.
+  const inTerminal = (environment: string) =>
+    new Promise<string>((resolveOutput, reject) => {
+      const command = `${environment} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} lint --app ${JSON.stringify(join(FIXTURES, 'lint-error-app.js'))} --provider openai`;
+      execFile('script', ['-qec', command, '/dev/null'], { cwd: ROOT, timeout: 60_000 }, (error, stdout) => (error && error.code !== 1 ? reject(error) : resolveOutput(stdout)));
+    });
+
+  it('on a terminal: colored; with NO_COLOR: plain', async () => {
+    const colored = await inTerminal('TERM=xterm-256color');
+    expect(colored).toMatch(ANSI_ESCAPE);
+    expect(colored).toContain('\u001b[31merror');
+    const plain = await inTerminal('TERM=xterm-256color NO_COLOR=1');
+    expect(plain).toContain('description-length');
+    expect(plain).not.toMatch(ANSI_ESCAPE);
   });
 });
 
