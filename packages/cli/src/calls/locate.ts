@@ -30,9 +30,10 @@ function isKeyRename(rule: string): boolean {
   return rule === 'key-case' || (rule.endsWith('-key') && !rule.startsWith('dropped-'));
 }
 
-/** The span of a quoted key (`"key"` or `'key'`, or a bare key) followed by a colon, searching from `from`. */
+/** The span of a quoted key (`"key"`, `'key'`, `\"key\"` inside an encoded string, or a bare key) followed by a colon, searching from `from`. */
 function findKey(text: string, key: string, from = 0): { start: number; end: number } | undefined {
-  const pattern = new RegExp(`(["']?)${escapeRegExp(key)}\\1\\s*:`, 'g');
+  // Quoted either way, or bare; inside a double-encoded string the quotes are escaped (`\"key\":`).
+  const pattern = new RegExp(`(\\\\?["']?)${escapeRegExp(key)}\\1\\s*:`, 'g');
   pattern.lastIndex = from;
   const match = pattern.exec(text);
   if (!match) return undefined;

@@ -32,6 +32,17 @@ describe('locating transformations in the text the model sent', () => {
     ]);
   });
 
+  it('finds a key inside a double-encoded value (escaped quotes)', async () => {
+    const text = JSON.stringify({ question: 'Which plan?', options: JSON.stringify([{ label: 'Cheap', description: 'Low cost', proposed_by: 'Ana' }, { label: 'Fast', description: 'This week' }]) });
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+    const report = await reportCall(executor, { id: 'c', name: 'decision/propose', arguments: text });
+    const placed = report.transformations.map((transformation) => [transformation.rule, transformation.target.kind === 'span' ? text.slice(transformation.target.start, transformation.target.end) : transformation.target.kind]);
+    expect(placed).toEqual([
+      ['json-string-to-array', expect.stringMatching(/^"\[\{.*\}\]"$/)],
+      ['key-case', '\\"proposed_by\\"'],
+    ]);
+  });
+
   it('a value added from the context is not in the text', () => {
     expect(locateTransformation('{}', { path: 'title', rule: 'extracted-title', from: undefined, to: 'Quarterly results' })).toEqual({ kind: 'none' });
     expect(locateTransformation('{"a": 1}', { path: '', rule: 'double-encoded-json', from: '"{\\"a\\": 1}"', to: { a: 1 } })).toEqual({ kind: 'text' });
