@@ -213,4 +213,41 @@ describe('the inspector served by `toolwright inspect`', () => {
     await expect(page.locator('#live-status').textContent()).resolves.toContain('live');
     await saveScreenshot(page, 'inspector-statistics');
   });
+  it('forms for nested objects in arrays and for enums: decision/propose and publish_article', async () => {
+    await page.click('[data-view="tools"]');
+    await page.click('[data-tool="decision/propose"]');
+    await page.click('[data-subtab="form"]');
+    const form = page.locator('form.tool-form[data-tool="decision/propose"]');
+    // minItems 2: two option objects to start with, each a fieldset of its own properties.
+    await expect(form.locator('fieldset[data-path^="options["]').count()).resolves.toBe(2);
+    await form.locator('input[name="question"]').fill('Which plan do we ship?');
+    await form.locator('input[name="options[0].label"]').fill('Cheap');
+    await form.locator('input[name="options[0].description"]').fill('Low-cost plan');
+    await form.locator('input[name="options[0].proposedBy"]').fill('Ana');
+    await form.locator('input[name="options[1].label"]').fill('Fast');
+    await form.locator('input[name="options[1].description"]').fill('Ship this week');
+    await form.locator('input[name="deadline"]').fill('2026-11-30T17:00');
+    await form.locator('input[name="deadline#offset"]').fill('+01:00');
+    await form.locator('input[name="context.sessionId"]').fill('session-42');
+    await form.locator('[data-action="prepare"]').click();
+    await page.waitForSelector('.report[data-ok="true"] pre.params');
+    expect(JSON.parse((await page.locator('.report pre.params').textContent()) ?? '')).toEqual({
+      question: 'Which plan do we ship?',
+      options: [
+        { label: 'Cheap', description: 'Low-cost plan', proposedBy: 'Ana' },
+        { label: 'Fast', description: 'Ship this week' },
+      ],
+      deadline: '2026-11-30T17:00:00+01:00',
+      sessionId: 'session-42',
+    });
+
+    await page.click('[data-tool="publish_article"]');
+    const publish = page.locator('form.tool-form[data-tool="publish_article"]');
+    expect(await publish.locator('select[name="channel"] option').allTextContents()).toEqual(['(not set)', '"blog"', '"newsletter"', '"intranet"']);
+    await publish.locator('select[name="channel"]').selectOption({ label: '"newsletter"' });
+    await publish.locator('textarea[name="context"]').fill(JSON.stringify({ sessionId: 'session-42', persona: { permissions: ['publish'] }, dataPackets: [{ content: { title: 'Quarterly results', body: 'Revenue grew.' } }] }));
+    await publish.locator('[data-action="prepare"]').click();
+    await page.waitForSelector('.report[data-ok="true"] pre.params');
+    expect(JSON.parse((await page.locator('.report pre.params').textContent()) ?? '')).toEqual({ title: 'Quarterly results', content: 'Revenue grew.', channel: 'newsletter', sessionId: 'session-42' });
+  });
 });
