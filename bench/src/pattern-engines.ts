@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { compilePatternMatcher } from '@toolwright/core';
 
 /**
- * `node bench/dist/pattern-engines.js`: the measurement behind docs/decisions/0006-linear-time-patterns.md. Times
+ * `node bench/dist/pattern-engines.js`: the measurement behind docs/decisions/0007-linear-time-patterns.md. Times
  * issue 11's ReDoS patterns on the backtracking engine (at sizes that finish in seconds) and on the linear engine
  * (at the issue's sizes and far beyond), and the per-call cost of an ordinary pattern on both.
  */

@@ -5,7 +5,7 @@ import { RE2JS } from 're2js';
  *
  * Every pattern the linear-time engine (RE2, the `re2js` port) can express runs on it, whatever its source, so a
  * pattern that reaches the pipeline from an untrusted schema can never backtrack (see
- * docs/decisions/0006-linear-time-patterns.md). The ECMAScript spelling is translated first (`\uXXXX`, `\s`, `.`,
+ * docs/decisions/0007-linear-time-patterns.md). The ECMAScript spelling is translated first (`\uXXXX`, `\s`, `.`,
  * `\cX`), so the matches are the ones `new RegExp(pattern, 'u')` gives. A pattern RE2 cannot express (lookaround,
  * backreferences) is refused when the schema is untrusted, and runs on the backtracking engine only when a developer
  * wrote it. Either way the string it runs on is capped at `MAX_PATTERN_SUBJECT_LENGTH` characters.

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 /**
  * Process-group control for stdio MCP servers. A server is spawned as the leader of its own process group
  * (`detached: true`), so everything it starts (an `sh -c` wrapper's child, `npx`'s node, a grandchild) shares the
- * group id and one `kill(-pgid)` reaches all of them. See docs/decisions/0005-mcp-stdio-process-groups.md and 0006-mcp-stdio-descendants.md.
+ * group id and one `kill(-pgid)` reaches all of them. See docs/decisions/0005-mcp-stdio-process-groups.md and 0008-mcp-stdio-descendants.md.
  */
 
 const IS_WINDOWS = process.platform === 'win32';

@@ -16,7 +16,7 @@ import { signalProcessGroup } from './process-group';
  *   carries it belongs to this server, even a double-forked daemon no walk saw.
  *
  * A process is identified by pid and start time, so a pid reused by an unrelated process is never signalled.
- * See docs/decisions/0006-mcp-stdio-descendants.md.
+ * See docs/decisions/0008-mcp-stdio-descendants.md.
  */
 
 /** The environment variable that marks a server's descendants. */
