@@ -4,7 +4,7 @@
  * `createStreamAccumulator`, `toToolResultMessage` and `fromTool`. This root adds the provider-neutral API:
  * `adapt`/`adaptAll`, `getProviders`, `fromProviderTool`, `lint` and the startup lint hook.
  */
-import { DefinitionError, consoleLogger, type Logger, type ToolDefinition } from '@toolwright/core';
+import { DefinitionError, defaultLogger, type Logger, type ToolDefinition } from '@toolwright/core';
 import * as anthropic from './anthropic';
 import * as bedrock from './bedrock';
 import * as cohere from './cohere';
@@ -209,7 +209,7 @@ export interface StartupLintOptions extends ProviderLintOptions {
  */
 export function lintAtStartup(source: ToolSource, options: StartupLintOptions): LintFinding[] {
   if (options.lint === 'off') return [];
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? defaultLogger;
   const findings = lint(source, options);
   for (const finding of findings) {
     const details = { ...finding };

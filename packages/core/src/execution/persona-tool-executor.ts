@@ -22,8 +22,8 @@ import { isToolAllowed } from '../pipeline/permissions';
 import { developerRulesPlan } from '../pipeline/developer-rules';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
-import { consoleLogger, type Logger } from './logger';
-import { redactTransformations, sensitivePaths } from './redaction';
+import { logCallOutcome } from './call-logging';
+import { defaultLogger, type Logger } from './logger';
 import { runWithTimeout } from './run-handler';
 import { EXECUTION_CONTEXT, EXECUTOR_OPTIONS, TOOL_INVOCATION } from './tokens';
 import { TransformationStats } from './transformation-stats';
@@ -31,6 +31,7 @@ import { TransformationStats } from './transformation-stats';
 export interface PersonaToolExecutorOptions {
   /** Default coercion policy; a command's `coercion` option and a parameter's `policy` override it. Default `'safe'`. */
   readonly policy?: CoercionPolicy;
+  /** Where warnings, errors and (when enabled) per-call debug events go. Default `defaultLogger` (stderr, warn and up). */
   readonly logger?: Logger;
   /** The container command classes are resolved from (a child per call). Default: tsyringe's root container. */
   readonly container?: DependencyContainer;
@@ -99,7 +100,7 @@ export class PersonaToolExecutor {
     @inject(EXECUTOR_OPTIONS, { isOptional: true }) options: PersonaToolExecutorOptions = {},
   ) {
     this.policy = options.policy ?? 'safe';
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger;
     this.container = options.container ?? rootContainer;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -294,17 +295,7 @@ export class PersonaToolExecutor {
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
     const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
-    const sensitive = definition ? sensitivePaths(definition.parameters) : new Set<string>();
-    const details = {
-      tool: finished.tool,
-      callId: finished.callId,
-      durationMs: finished.durationMs,
-      outcome: error ? error.code : 'ok',
-      transformations: redactTransformations(finished.transformations, sensitive),
-    };
-    if (!error) this.logger.info(`tool call ${finished.tool} ok`, details);
-    else if (error.family === 'input') this.logger.warn(`tool call ${finished.tool} refused: ${error.code}`, details);
-    else this.logger.error(`tool call ${finished.tool} failed: ${error.code}`, { ...details, cause: describeCause(error.cause) });
+    logCallOutcome(this.logger, finished, error, definition);
     return finished;
   }
 }
@@ -316,10 +307,4 @@ function repeats(issue: ValidationIssue, path: string): boolean {
   const contains = (outer: string, inner: string) => inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
   if (contains(path, issue.path)) return true;
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
-}
-
-function describeCause(cause: unknown): string | undefined {
-  if (cause === undefined) return undefined;
-  if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
-  return String(cause);
 }

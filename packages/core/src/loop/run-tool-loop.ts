@@ -1,4 +1,4 @@
-import { consoleLogger, type Logger } from '../execution/logger';
+import { defaultLogger, isLevelEnabled, type Logger } from '../execution/logger';
 import { PersonaToolExecutor } from '../execution/persona-tool-executor';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
@@ -75,7 +75,7 @@ export function finalErrorMessage(error: ToolErrorPayload, attempts: number): st
  * times; after that the error is final: it is sent, reported, and the loop stops with status `failed`.
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? defaultLogger;
   const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger }) : undefined);
   if (!executor) throw new TypeError('runToolLoop needs an executor or a registry.');
   const tools = options.tools ?? executor.tools();
@@ -137,7 +137,13 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
 }
 
 function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {
-  logger.info(`tool loop step ${step.index + 1}: ${step.calls.length} call(s)`, {
+  if (isLevelEnabled(logger, 'debug')) logTurn(step, options, logger);
+  options.onStep?.(step);
+}
+
+/** A debug event per model turn (built only when debug is on). */
+function logTurn(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {
+  logger.debug(`tool loop step ${step.index + 1}: ${step.calls.length} call(s)`, {
     model: options.model.name,
     text: step.turn.text,
     calls: step.calls.map((entry) => ({
@@ -151,5 +157,4 @@ function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): v
     modelDurationMs: step.modelDurationMs,
     toolsDurationMs: step.toolsDurationMs,
   });
-  options.onStep?.(step);
 }

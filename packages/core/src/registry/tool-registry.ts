@@ -1,4 +1,4 @@
-import { consoleLogger, type Logger } from '../execution/logger';
+import { defaultLogger, type Logger } from '../execution/logger';
 import { buildCommandDefinition } from '../schema/build-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
@@ -24,7 +24,7 @@ export interface RegisteredTool {
 export interface ToolRegistryOptions {
   /** What registering a name twice does: `'replace'` (default: logs a warning, the later tool wins) or `'error'`. */
   readonly onDuplicate?: 'replace' | 'error';
-  /** Where the duplicate warning goes; default `consoleLogger`. */
+  /** Where the duplicate warning goes; default `defaultLogger` (stderr). */
   readonly logger?: Logger;
 }
 
@@ -53,7 +53,7 @@ export class ToolRegistry {
 
   constructor(options: ToolRegistryOptions = {}) {
     this.onDuplicate = options.onDuplicate ?? 'replace';
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger;
   }
 
   /** A registry of the given `@Command` classes, built at the composition root. */
