@@ -5,3 +5,4 @@ export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
 export { REDACTED } from './redaction';
+export { ToolTelemetry, TurnSpan, createToolTelemetry, defaultToolTelemetry, type ToolTelemetryOptions, type TurnCallRecord } from './telemetry';

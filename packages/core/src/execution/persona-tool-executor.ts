@@ -25,6 +25,7 @@ import { sanitizeArguments } from '../pipeline/sanitize';
 import { logCallOutcome } from './call-logging';
 import { defaultLogger, type Logger } from './logger';
 import { runWithTimeout } from './run-handler';
+import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
 import { EXECUTION_CONTEXT, EXECUTOR_OPTIONS, TOOL_INVOCATION } from './tokens';
 import { TransformationStats } from './transformation-stats';
 
@@ -48,6 +49,11 @@ export interface PersonaToolExecutorOptions {
    * reference semantics the compiled path is tested against.
    */
   readonly validation?: 'compiled' | 'reference';
+  /**
+   * OpenTelemetry spans and metrics per call (docs/observability.md). Default: `@opentelemetry/api`'s global providers
+   * when the package is installed (nothing is built while none is registered); `false`: none.
+   */
+  readonly telemetry?: ToolTelemetry | false;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -94,6 +100,7 @@ export class PersonaToolExecutor {
   private readonly timeoutMs: number;
   private readonly slowCallMs: number;
   private readonly validation: 'compiled' | 'reference';
+  private readonly telemetry: ToolTelemetry | undefined;
 
   constructor(
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
@@ -107,6 +114,7 @@ export class PersonaToolExecutor {
     this.slowCallMs = options.slowCallMs ?? DEFAULT_SLOW_CALL_MS;
     this.stats = options.stats ?? new TransformationStats();
     this.validation = options.validation ?? 'compiled';
+    this.telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
   }
 
   /** The tools this executor runs (what a tool loop offers the model). */
@@ -296,6 +304,7 @@ export class PersonaToolExecutor {
     const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
     logCallOutcome(this.logger, finished, error, definition);
+    this.telemetry?.recordCall(finished, error, context);
     return finished;
   }
 }

@@ -1,5 +1,6 @@
 import { defaultLogger, isLevelEnabled, type Logger } from '../execution/logger';
 import { PersonaToolExecutor } from '../execution/persona-tool-executor';
+import { defaultToolTelemetry, type ToolTelemetry } from '../execution/telemetry';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '../types/execution';
@@ -53,6 +54,8 @@ export interface ToolLoopOptions {
   /** The tools offered to the model; default every registered tool. */
   readonly tools?: readonly ToolDefinition[];
   readonly logger?: Logger;
+  /** A `toolwright.tool_loop.turn` span per model turn (docs/observability.md). Default: as the executor's; `false`: none. */
+  readonly telemetry?: ToolTelemetry | false;
   readonly onStep?: (step: ToolLoopStep) => void;
   readonly signal?: AbortSignal;
 }
@@ -76,7 +79,7 @@ export function finalErrorMessage(error: ToolErrorPayload, attempts: number): st
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
   const logger = options.logger ?? defaultLogger;
-  const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger }) : undefined);
+  const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger, ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}) }) : undefined);
   if (!executor) throw new TypeError('runToolLoop needs an executor or a registry.');
   const tools = options.tools ?? executor.tools();
   const maxSteps = options.maxSteps ?? 8;
@@ -86,21 +89,39 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
   const steps: ToolLoopStep[] = [];
   const failures = new Map<string, number>();
 
+  const telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
+
   for (let index = 0; index < maxSteps; index++) {
+    const span = telemetry?.startTurn(index, options.model.name);
+    const inTurn = <T>(work: () => Promise<T>): Promise<T> => (span ? span.run(work) : work());
     const modelStarted = performance.now();
-    const turn = await options.model.complete({ messages, tools, signal: options.signal });
+    let turn: AssistantTurn;
+    try {
+      turn = await inTurn(() => options.model.complete({ messages, tools, signal: options.signal }));
+    } catch (error) {
+      span?.fail(error);
+      throw error;
+    }
     const modelDurationMs = performance.now() - modelStarted;
     messages.push({ role: 'assistant', ...(turn.text !== undefined ? { content: turn.text } : {}), ...(turn.toolCalls.length > 0 ? { toolCalls: turn.toolCalls } : {}) });
     if (turn.toolCalls.length === 0) {
       const step: ToolLoopStep = { index, turn, calls: [], modelDurationMs, toolsDurationMs: 0 };
+      span?.end([]);
       report(step, options, logger);
       steps.push(step);
       return { status: 'completed', ...(turn.text !== undefined ? { text: turn.text } : {}), messages, steps };
     }
 
     const toolsStarted = performance.now();
-    const results = await executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 });
+    let results: ToolResult[];
+    try {
+      results = await inTurn(() => executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 }));
+    } catch (error) {
+      span?.fail(error);
+      throw error;
+    }
     const calls: ToolLoopCall[] = [];
+    const failedBefore = span ? new Map(failures) : undefined;
     let exhausted: ToolLoopResult['error'];
     for (let position = 0; position < results.length; position++) {
       const call = turn.toolCalls[position]!;
@@ -125,6 +146,10 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       messages.push({ role: 'tool', callId: call.id, tool: result.tool, content: message, isError: !result.ok, result });
     }
     const step: ToolLoopStep = { index, turn, calls, modelDurationMs, toolsDurationMs: performance.now() - toolsStarted };
+    span?.end(calls.map((entry) => ({
+      tool: entry.result.tool, callId: entry.result.callId, outcome: entry.result.ok ? 'ok' : entry.result.error.code,
+      attempt: entry.attempt ?? (failedBefore?.get(entry.result.tool) ?? 0) + 1,
+    })));
     report(step, options, logger);
     steps.push(step);
     if (exhausted) {
