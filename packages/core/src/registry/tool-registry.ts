@@ -1,4 +1,6 @@
+import { DefinitionError } from '../errors/definition-error';
 import { defaultLogger, type Logger } from '../execution/logger';
+import { getCommandMetadata } from '../metadata/command-metadata';
 import { buildCommandDefinition } from '../schema/build-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
@@ -40,6 +42,9 @@ export interface ToolRegistryChange {
 
 export type ToolRegistryListener = (change: ToolRegistryChange) => void;
 
+/** The parameter DTO of a tool that takes no arguments: `@Command({ name, description, params: NoParams })`. */
+export class NoParams {}
+
 /**
  * The tools an executor can call, by exact name (O(1), a `Map`), in registration order. Names are kept exactly as
  * given (`decision/propose`, `math.factorial`); provider-safe encoding happens in the provider adapters.
@@ -59,7 +64,17 @@ export class ToolRegistry {
   /** A registry of the given `@Command` classes, built at the composition root. */
   static from(commands: readonly Constructor[], options?: ToolRegistryOptions): ToolRegistry {
     const registry = new ToolRegistry(options);
-    for (const command of commands) registry.register(command);
+    // Every command is built, so one start reports every definition problem (DefinitionError.problems), not the first.
+    const problems: DefinitionError[] = [];
+    for (const command of commands) {
+      try {
+        registry.register(command);
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+        problems.push(error);
+      }
+    }
+    if (problems.length > 0) throw DefinitionError.all(problems);
     return registry;
   }
 
@@ -75,6 +90,10 @@ export class ToolRegistry {
   /** Registers a `@Command` class; its definition is built (and checked) now. */
   register(commandClass: Constructor): ToolDefinition {
     const definition = buildCommandDefinition(commandClass);
+    const params = getCommandMetadata(commandClass)?.options.params;
+    if (params !== undefined && params !== NoParams && definition.parameters.properties.length === 0) {
+      this.logger.warn(registryMessages.emptyParams(definition.name, commandClass.name, typeof params === 'function' ? params.name : String(params)), { tool: definition.name, command: commandClass.name });
+    }
     return this.registerDefinition(definition, { kind: 'class', command: commandClass as Constructor<CommandHandler> });
   }
 
