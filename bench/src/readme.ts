@@ -4,11 +4,11 @@ import { renderReport } from './render';
 import type { BenchReport } from './results';
 
 /**
- * `node bench/dist/readme.js [results.json] [README.md]`: rewrites the README's `## Benchmarks` section (from that heading to the
+ * `node bench/dist/readme.js [results.json] [performance.md]`: rewrites docs/performance.md's `## Benchmarks` section (from that heading to the
  * end of the file) from a run's JSON (default bench/results/latest.json), so every figure in it comes from a run.
  */
 const resultsFile = process.argv[2] ?? join(__dirname, '..', 'results', 'latest.json');
-const readmeFile = process.argv[3] ?? join(__dirname, '..', '..', 'README.md');
+const readmeFile = process.argv[3] ?? join(__dirname, '..', '..', 'docs', 'performance.md');
 const report = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchReport;
 const readme = readFileSync(readmeFile, 'utf8');
 const HEADING = '## Benchmarks';
@@ -21,11 +21,11 @@ const section = [
   'string, an array of `{email, optional}` objects) as a toolwright command, a class-transformer + class-validator DTO, a zod 4',
   'schema, an ajv schema compiled from `registry.toJsonSchema()`, a hand-written check, a LangChain `tool()` and an AI SDK `tool()`,',
   'on the same inputs in one run (tinybench, medians). Reproduce with `npm run bench` (about 2.5 minutes here); it prints these tables',
-  'and writes `bench/results/latest.json`, and `node bench/dist/readme.js` renders this section from that file. How it measures:',
-  '[decision 0004](docs/decisions/0004-benchmarks.md).',
+  'and writes `bench/results/latest.json`, and `node bench/dist/readme.js` renders this section of docs/performance.md from that file.',
+  'How it measures: [decision 0004](decisions/0004-benchmarks.md).',
   '',
   renderReport(report, { readme: true }).trimEnd(),
   '',
 ].join('\n');
 writeFileSync(readmeFile, `${before}\n\n${section}`);
-process.stdout.write(`README.md: Benchmarks section rendered from ${resultsFile}\n`);
+process.stdout.write(`${readmeFile}: Benchmarks section rendered from ${resultsFile}\n`);

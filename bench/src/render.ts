@@ -3,7 +3,7 @@ import type { BenchReport } from './results';
 
 const n = (value: number) => value.toLocaleString('en-US');
 
-/** The tables of one run, as markdown: printed by run.js, and (with `readme`) the README's Benchmarks section body. */
+/** The tables of one run, as markdown: printed by run.js, and (with `readme`) the Benchmarks section body of docs/performance.md. */
 export function renderReport(report: BenchReport, options: { readme?: boolean } = {}): string {
   const { machine } = report;
   const sections: string[] = [];
@@ -74,7 +74,7 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
   sections.push(`${heading} Targets (issue 4)\n\n${table(['target', 'measured', 'met'], report.targets.map((entry) => [entry.target, entry.measured + (entry.note ? `; ${entry.note}` : ''), entry.met ? 'yes' : '**no**']), ['l', 'l', 'l'])}`);
   const missed = report.targets.filter((entry) => !entry.met);
   if (missed.length > 0) {
-    sections.push(`Missed in this run (${missed.length} of ${report.targets.length}):\n\n${missed.map((entry) => `- ${entry.target}: measured ${entry.measured}.`).join('\n')}\n\nWhere the time goes, and what is left to do: [docs/performance.md](docs/performance.md).`);
+    sections.push(`Missed in this run (${missed.length} of ${report.targets.length}):\n\n${missed.map((entry) => `- ${entry.target}: measured ${entry.measured}.`).join('\n')}\n\nWhere the time goes, and what is left to do: [above](#what-was-done).`);
   }
   if (!options.readme) sections.push(`run took ${report.durationSeconds.toFixed(0)} s (without the TypeScript build)`);
   return `${sections.join('\n\n')}\n`;

@@ -9,7 +9,7 @@ import {
   ScriptedChatModel,
   ToolParam,
   ToolRegistry,
-  consoleLogger,
+  defaultLogger,
   registerRelativeDateTool,
   runToolLoop,
   silentLogger,
@@ -74,7 +74,7 @@ export async function askCalendar(model: ChatModel, question: string, options: A
     ],
     context: options.context ?? { timeZone: 'Europe/Berlin' },
     maxSteps: 6,
-    logger: options.logger ?? consoleLogger,
+    logger: options.logger ?? defaultLogger,
     onStep: (step) => describeStep(step).forEach((line) => print(line)),
   });
 }

@@ -4,8 +4,10 @@
  * `createStreamAccumulator`, `toToolResultMessage` and `fromTool`. This root adds the provider-neutral API:
  * `adapt`/`adaptAll`, `getProviders`, `fromProviderTool`, `lint` and the startup lint hook.
  */
-import { DefinitionError, consoleLogger, type Logger, type ToolDefinition } from '@toolwright/core';
+import { DefinitionError, defaultLogger, isLevelEnabled, type Logger, type ToolDefinition } from '@toolwright/core';
 import * as anthropic from './anthropic';
+import { resolveDefinitions } from './shared/definitions';
+import type { LintSeverity } from './shared/provider';
 import * as bedrock from './bedrock';
 import * as cohere from './cohere';
 import * as gemini from './gemini';
@@ -200,24 +202,43 @@ export function lintOrThrow(source: ToolSource, options: ProviderLintOptions = {
 export interface StartupLintOptions extends ProviderLintOptions {
   /** `warn`: log the findings; `error`: log them and throw on error-severity findings; `off`: do nothing. */
   readonly lint: 'warn' | 'error' | 'off';
-  /** Where findings go (default core's console logger): errors and warnings at `warn`/`error`, info at `debug`. */
+  /**
+   * Where findings go (default core's `defaultLogger`, stderr): one summary line (`warn` when there are errors or
+   * warnings, else `info`), and every finding at `debug`. Pass `providers` to lint only the providers the app uses.
+   */
   readonly logger?: Logger;
+}
+
+/** `lint: 2 tools for openai, anthropic: 1 error, 1 warning, 3 info (openai described description-length, ...)`. */
+export function summarizeFindings(findings: readonly LintFinding[], tools: number, providers: readonly string[]): string {
+  const count = (severity: LintSeverity) => findings.filter((finding) => finding.severity === severity).length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const serious = findings.filter((finding) => finding.severity !== 'info');
+  const listed = serious.slice(0, 5).map((finding) => `${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}`);
+  if (serious.length > listed.length) listed.push(`${serious.length - listed.length} more`);
+  return (
+    `tool lint: ${plural(tools, 'tool')} for ${providers.join(', ')}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${count('info')} info` +
+    (listed.length > 0 ? ` (${listed.join('; ')})` : '') +
+    (findings.length > 0 ? '; each finding at debug level' : '')
+  );
 }
 
 /**
  * The startup hook: lint a registry when the application starts, as configured by `{ lint: 'warn' | 'error' }`.
- * Returns the findings.
+ * Logs one summary line and each finding at debug. Returns the findings.
  */
 export function lintAtStartup(source: ToolSource, options: StartupLintOptions): LintFinding[] {
   if (options.lint === 'off') return [];
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? defaultLogger;
   const findings = lint(source, options);
-  for (const finding of findings) {
-    const details = { ...finding };
-    const message = `${finding.provider}: ${finding.tool}: ${finding.message}`;
-    if (finding.severity === 'info') logger.debug(message, details);
-    else if (finding.severity === 'error' && options.lint === 'error') logger.error(message, details);
-    else logger.warn(message, details);
+  const providers = options.providers ?? (Object.keys(DESCRIPTORS) as ProviderId[]);
+  const tools = new Set(resolveDefinitions(source).map((definition) => definition.name)).size;
+  const serious = findings.some((finding) => finding.severity !== 'info');
+  const summary = summarizeFindings(findings, tools, providers);
+  if (serious) logger.warn(summary, { errors: findings.filter((finding) => finding.severity === 'error').length, warnings: findings.filter((finding) => finding.severity === 'warning').length });
+  else logger.info(summary);
+  if (isLevelEnabled(logger, 'debug')) {
+    for (const finding of findings) logger.debug(`tool lint: ${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}: ${finding.message} Fix: ${finding.fix}`, { ...finding });
   }
   const errors = findings.filter((finding) => finding.severity === 'error');
   if (options.lint === 'error' && errors.length > 0) {

@@ -1,5 +1,5 @@
 import {
-  consoleLogger,
+  defaultLogger,
   type ExecuteAllOptions,
   type ExecutionContext,
   type Logger,
@@ -82,7 +82,7 @@ export class QueuedToolExecutor {
     registry: ToolRegistry,
     private readonly options: QueuedToolExecutorOptions,
   ) {
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger;
     this.waitMs = options.waitMs ?? 30_000;
     if (!(Number.isFinite(this.waitMs) && this.waitMs >= 0)) throw new RangeError(`waitMs must be a number of milliseconds >= 0; got ${String(options.waitMs)}.`);
     this.queue = new Queue<ToolJobData, ToolResult>(options.queueName ?? DEFAULT_QUEUE_NAME, {

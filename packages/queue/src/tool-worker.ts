@@ -1,5 +1,5 @@
 import {
-  consoleLogger,
+  defaultLogger,
   PersonaToolExecutor,
   ToolRegistry,
   type Logger,
@@ -51,7 +51,7 @@ class RetryableToolFailure extends Error {
  * `queue` options; invalid arguments, permission errors and handler errors are not.
  */
 export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, options: ToolWorkerOptions): ToolWorker {
-  const logger: Logger = options.logger ?? options.executorOptions?.logger ?? consoleLogger;
+  const logger: Logger = options.logger ?? options.executorOptions?.logger ?? defaultLogger;
   const executor = tools instanceof ToolRegistry ? new PersonaToolExecutor(tools, { logger, ...options.executorOptions }) : tools;
   const concurrency = options.concurrency ?? 4;
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new RangeError(`concurrency must be an integer >= 1; got ${String(options.concurrency)}.`);

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { PersonaToolExecutor, consoleLogger, type ExecutionContext, type Logger, type ToolRegistry } from '@toolwright/core';
+import { PersonaToolExecutor, defaultLogger, type ExecutionContext, type Logger, type ToolRegistry } from '@toolwright/core';
 import type { ProviderId } from '@toolwright/providers';
 import { reportCall, transformationsOf, type CallReport } from '../calls/call-report';
 import { readCall, type CallShape } from '../calls/read-call';
@@ -80,7 +80,7 @@ export function createInspector(options: InspectorOptions): Inspector {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const allowRun = options.allowRun ?? false;
   const events = options.events ?? new InspectorEventLog();
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? defaultLogger;
   // The inspector's own executor: security events recorded, handler failures logged (refusals are shown in the page).
   const executor = options.executor ?? new PersonaToolExecutor(options.registry, { logger: events.tap({ debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message, details) => logger.error(message, details) }) });
   const defaultContext = options.defaultContext ?? {};

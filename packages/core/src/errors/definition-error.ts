@@ -15,12 +15,25 @@ export class DefinitionError extends ToolwrightError {
   readonly target?: string;
   readonly property?: string;
   readonly fix?: string;
+  /** Every problem this error reports: itself, or each one when several were found at once (see `DefinitionError.all`). */
+  readonly problems: readonly DefinitionError[];
 
-  constructor(message: string, details: DefinitionErrorDetails = {}, options?: { cause?: unknown }) {
+  constructor(message: string, details: DefinitionErrorDetails = {}, options?: { cause?: unknown; problems?: readonly DefinitionError[] }) {
     super(DefinitionError.render(message, details), options);
     this.target = details.target;
     this.property = details.property;
     this.fix = details.fix;
+    this.problems = options?.problems ?? [this];
+  }
+
+  /**
+   * One error for several problems found in one pass (each with its class, property and fix): the single problem
+   * itself, or an error whose message lists them all and whose `problems` holds each. Nested aggregates are flattened.
+   */
+  static all(errors: readonly DefinitionError[]): DefinitionError {
+    const problems = errors.flatMap((error) => error.problems);
+    if (problems.length === 1) return problems[0] as DefinitionError;
+    return new DefinitionError(`${problems.length} definition problems:\n${problems.map((problem) => `- ${problem.message}`).join('\n')}`, {}, { problems });
   }
 
   private static render(message: string, details: DefinitionErrorDetails): string {

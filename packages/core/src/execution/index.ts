@@ -7,3 +7,4 @@ export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
 export { REDACTED, sensitivePaths, redactTransformations, redactValue } from './redaction';
 export { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 export { checkCommandClass, constructorParameters, type CommandClassCheckOptions } from './command-construction';
+export { ToolTelemetry, TurnSpan, createToolTelemetry, defaultToolTelemetry, type ToolTelemetryOptions, type TurnCallRecord } from './telemetry';

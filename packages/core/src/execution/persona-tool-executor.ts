@@ -26,11 +26,13 @@ import { developerRulesPlan } from '../pipeline/developer-rules';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
-import { consoleLogger, type Logger } from './logger';
+import { logCallOutcome } from './call-logging';
+import { defaultLogger, type Logger } from './logger';
 import { redactIssues, redactTransformations, sensitivePaths } from './redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import { runWithTimeout } from './run-handler';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
+import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
 import { EXECUTOR_OPTIONS } from './tokens';
 import { TransformationStats } from './transformation-stats';
 import { findContextImpostors } from '../pipeline/context-impostors';
@@ -41,6 +43,7 @@ import { logSafeName } from './log-text';
 export interface PersonaToolExecutorOptions {
   /** Default coercion policy; a command's `coercion` option and a parameter's `policy` override it. Default `'safe'`. */
   readonly policy?: CoercionPolicy;
+  /** Where warnings, errors and (when enabled) per-call debug events go. Default `defaultLogger` (stderr, warn and up). */
   readonly logger?: Logger;
   /**
    * Gets the instance that runs a `@Command` class for one call: `(commandClass, invocation) => instance | Promise`.
@@ -61,6 +64,11 @@ export interface PersonaToolExecutorOptions {
    * reference semantics the compiled path is tested against.
    */
   readonly validation?: 'compiled' | 'reference';
+  /**
+   * OpenTelemetry spans and metrics per call (docs/observability.md). Default: `@opentelemetry/api`'s global providers
+   * when the package is installed (nothing is built while none is registered); `false`: none.
+   */
+  readonly telemetry?: ToolTelemetry | false;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -107,6 +115,7 @@ export class PersonaToolExecutor {
   private readonly timeoutMs: number;
   private readonly slowCallMs: number;
   private readonly validation: 'compiled' | 'reference';
+  private readonly telemetry: ToolTelemetry | undefined;
 
   constructor(
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
@@ -114,13 +123,14 @@ export class PersonaToolExecutor {
   ) {
     checkExecutorOptions(options);
     this.policy = options.policy ?? 'safe';
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger;
     this.resolveCommand = options.resolveCommand ?? tsyringeCommandResolver();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.slowCallMs = options.slowCallMs ?? DEFAULT_SLOW_CALL_MS;
     this.stats = options.stats ?? new TransformationStats();
     this.validation = options.validation ?? 'compiled';
+    this.telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
   }
 
   /** The tools this executor runs (what a tool loop offers the model). */
@@ -344,21 +354,9 @@ export class PersonaToolExecutor {
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
     const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
-    const sensitive = definition ? sensitivePaths(definition.parameters) : new Set<string>();
-    const name = logSafeName(finished.tool);
-    const details = {
-      tool: name,
-      callId: finished.callId,
-      durationMs: finished.durationMs,
-      outcome: error ? error.code : 'ok',
-      transformations: redactTransformations(finished.transformations, sensitive),
-    };
-    // A logger that throws must not turn the call's outcome into another one.
-    safely(() => {
-      if (!error) this.logger.info(`tool call ${name} ok`, details);
-      else if (error.family === 'input') this.logger.warn(`tool call ${name} refused: ${error.code}`, details);
-      else this.logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
-    }, undefined);
+    // A logger or a telemetry pipeline that throws must not turn the call's outcome into another one.
+    safely(() => logCallOutcome(this.logger, finished, error, definition), undefined);
+    safely(() => this.telemetry?.recordCall(finished, error, context), undefined);
     return finished;
   }
 }

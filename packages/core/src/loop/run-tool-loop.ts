@@ -1,5 +1,6 @@
-import { consoleLogger, type Logger } from '../execution/logger';
+import { defaultLogger, isLevelEnabled, type Logger } from '../execution/logger';
 import { PersonaToolExecutor } from '../execution/persona-tool-executor';
+import { defaultToolTelemetry, type ToolTelemetry } from '../execution/telemetry';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '../types/execution';
@@ -56,6 +57,8 @@ export interface ToolLoopOptions {
   /** The tools offered to the model; default every registered tool. */
   readonly tools?: readonly ToolDefinition[];
   readonly logger?: Logger;
+  /** A `toolwright.tool_loop.turn` span per model turn (docs/observability.md). Default: as the executor's; `false`: none. */
+  readonly telemetry?: ToolTelemetry | false;
   readonly onStep?: (step: ToolLoopStep) => void;
   readonly signal?: AbortSignal;
 }
@@ -78,8 +81,8 @@ export function finalErrorMessage(error: ToolErrorPayload, attempts: number): st
  * times; after that the error is final: it is sent, reported, and the loop stops with status `failed`.
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
-  const logger = options.logger ?? consoleLogger;
-  const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger }) : undefined);
+  const logger = options.logger ?? defaultLogger;
+  const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger, ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}) }) : undefined);
   if (!executor) throw new TypeError('runToolLoop needs an executor or a registry.');
   const tools = options.tools ?? executor.tools();
   const maxSteps = options.maxSteps ?? 8;
@@ -89,21 +92,39 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
   const steps: ToolLoopStep[] = [];
   const failures = new Map<string, number>();
 
+  const telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
+
   for (let index = 0; index < maxSteps; index++) {
+    const span = telemetry?.startTurn(index, options.model.name);
+    const inTurn = <T>(work: () => Promise<T>): Promise<T> => (span ? span.run(work) : work());
     const modelStarted = performance.now();
-    const turn = await options.model.complete({ messages, tools, signal: options.signal });
+    let turn: AssistantTurn;
+    try {
+      turn = await inTurn(() => options.model.complete({ messages, tools, signal: options.signal }));
+    } catch (error) {
+      span?.fail(error);
+      throw error;
+    }
     const modelDurationMs = performance.now() - modelStarted;
     messages.push({ role: 'assistant', ...(turn.text !== undefined ? { content: turn.text } : {}), ...(turn.toolCalls.length > 0 ? { toolCalls: turn.toolCalls } : {}) });
     if (turn.toolCalls.length === 0) {
       const step: ToolLoopStep = { index, turn, calls: [], modelDurationMs, toolsDurationMs: 0 };
+      span?.end([]);
       report(step, options, logger);
       steps.push(step);
       return { status: 'completed', ...(turn.text !== undefined ? { text: turn.text } : {}), messages, steps };
     }
 
     const toolsStarted = performance.now();
-    const results = await executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 });
+    let results: ToolResult[];
+    try {
+      results = await inTurn(() => executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 }));
+    } catch (error) {
+      span?.fail(error);
+      throw error;
+    }
     const calls: ToolLoopCall[] = [];
+    const failedBefore = span ? new Map(failures) : undefined;
     let exhausted: ToolLoopResult['error'];
     for (let position = 0; position < results.length; position++) {
       const call = turn.toolCalls[position]!;
@@ -128,6 +149,10 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       messages.push({ role: 'tool', callId: call.id, tool: result.tool, content: message, isError: !result.ok, result });
     }
     const step: ToolLoopStep = { index, turn, calls, modelDurationMs, toolsDurationMs: performance.now() - toolsStarted };
+    span?.end(calls.map((entry) => ({
+      tool: entry.result.tool, callId: entry.result.callId, outcome: entry.result.ok ? 'ok' : entry.result.error.code,
+      attempt: entry.attempt ?? (failedBefore?.get(entry.result.tool) ?? 0) + 1,
+    })));
     report(step, options, logger);
     steps.push(step);
     if (exhausted) {
@@ -140,7 +165,13 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
 }
 
 function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {
-  logger.info(`tool loop step ${step.index + 1}: ${step.calls.length} call(s)`, {
+  if (isLevelEnabled(logger, 'debug')) logTurn(step, options, logger);
+  options.onStep?.(step);
+}
+
+/** A debug event per model turn (built only when debug is on). */
+function logTurn(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {
+  logger.debug(`tool loop step ${step.index + 1}: ${step.calls.length} call(s)`, {
     model: options.model.name,
     text: step.turn.text,
     calls: step.calls.map((entry) => ({
@@ -154,5 +185,4 @@ function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): v
     modelDurationMs: step.modelDurationMs,
     toolsDurationMs: step.toolsDurationMs,
   });
-  options.onStep?.(step);
 }

@@ -1,5 +1,6 @@
 export {
   ToolRegistry,
+  NoParams,
   type RegisteredTool,
   type ToolImplementation,
   type ToolRegistryOptions,

@@ -15,6 +15,10 @@ export function describeSource(definition: ToolDefinition): string {
 }
 
 export const registryMessages = {
+  emptyParams: (name: string, command: string, dto: string) =>
+    `Tool "${name}" (class ${command}): its parameter DTO ${dto} has no decorated property, so the tool takes no arguments. ` +
+    'If it should take some, decorate them (@ToolParam, @ArrayOf, ...); if it takes none, use `params: NoParams`.',
+
   duplicateWarning: (name: string, previous: ToolDefinition, replacement: ToolDefinition) =>
     `Tool "${name}" is registered twice: ${describeSource(replacement)} replaces ${describeSource(previous)}. ` +
     "Give one of them another name, or create the registry with { onDuplicate: 'error' } to make this an error.",

@@ -1,5 +1,7 @@
 import { checkCommandClass, type CommandClassCheckOptions } from '../execution/command-construction';
-import { consoleLogger, type Logger } from '../execution/logger';
+import { DefinitionError } from '../errors/definition-error';
+import { defaultLogger, type Logger } from '../execution/logger';
+import { getCommandMetadata } from '../metadata/command-metadata';
 import { buildCommandDefinition } from '../schema/build-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
@@ -9,7 +11,6 @@ import { dtoForSchema, releaseSchemaDtos, retainSchemaDtos } from '../schema/syn
 import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { CommandHandler, ToolHandler } from '../types/handler';
 import type { Constructor } from '../types/schema';
-import { DefinitionError } from '../errors/definition-error';
 import { registryMessages } from './messages';
 
 /** How a tool runs: a DI-resolved `@Command` class, or a function (JSON Schema, compact, MCP and built-in tools). */
@@ -26,7 +27,7 @@ export interface RegisteredTool {
 export interface ToolRegistryOptions {
   /** What registering a name twice does: `'replace'` (default: logs a warning, the later tool wins) or `'error'`. */
   readonly onDuplicate?: 'replace' | 'error';
-  /** Where the duplicate warning goes; default `consoleLogger`. */
+  /** Where the duplicate warning goes; default `defaultLogger` (stderr). */
   readonly logger?: Logger;
   /**
    * How a command class is checked as a thing to construct when it is registered (TC39 decorators, constructor
@@ -48,6 +49,9 @@ export interface ToolRegistryChange {
 
 export type ToolRegistryListener = (change: ToolRegistryChange) => void;
 
+/** The parameter DTO of a tool that takes no arguments: `@Command({ name, description, params: NoParams })`. */
+export class NoParams {}
+
 /**
  * The tools an executor can call, by exact name (O(1), a `Map`), in registration order. Names are kept exactly as
  * given (`decision/propose`, `math.factorial`); provider-safe encoding happens in the provider adapters.
@@ -62,14 +66,24 @@ export class ToolRegistry {
 
   constructor(options: ToolRegistryOptions = {}) {
     this.onDuplicate = options.onDuplicate ?? 'replace';
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger;
     this.commandClassCheck = options.commandClassCheck ?? {};
   }
 
   /** A registry of the given `@Command` classes, built at the composition root. */
   static from(commands: readonly Constructor[], options?: ToolRegistryOptions): ToolRegistry {
     const registry = new ToolRegistry(options);
-    for (const command of commands) registry.register(command);
+    // Every command is built, so one start reports every definition problem (DefinitionError.problems), not the first.
+    const problems: DefinitionError[] = [];
+    for (const command of commands) {
+      try {
+        registry.register(command);
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+        problems.push(error);
+      }
+    }
+    if (problems.length > 0) throw DefinitionError.all(problems);
     return registry;
   }
 
@@ -86,6 +100,10 @@ export class ToolRegistry {
   register(commandClass: Constructor): ToolDefinition {
     if (typeof commandClass === 'function') checkCommandClass(commandClass, this.commandClassCheck);
     const definition = buildCommandDefinition(commandClass);
+    const params = getCommandMetadata(commandClass)?.options.params;
+    if (params !== undefined && params !== NoParams && definition.parameters.properties.length === 0) {
+      this.logger.warn(registryMessages.emptyParams(definition.name, commandClass.name, typeof params === 'function' ? params.name : String(params)), { tool: definition.name, command: commandClass.name });
+    }
     return this.registerDefinition(definition, { kind: 'class', command: commandClass as Constructor<CommandHandler> });
   }
 

@@ -1,6 +1,7 @@
 import { definitionMessages, type DefinitionSite } from '../decorators/messages';
 import { isCrossFieldRule, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
+import { DefinitionError } from '../errors/definition-error';
 import type { ClassThunk, CommandOptions } from '../decorators/param-options';
 import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord } from '../decorators/resolve-param';
 import { resolvedWhenDecorated } from '../decorators/record-param';
@@ -71,17 +72,25 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   const recordsByProperty = groupBy(records, (record) => record.propertyName);
   const rulesByProperty = groupBy(rules, (rule) => rule.propertyName);
   const properties: PropertyDefinition[] = [];
+  // Every property is checked, so one build reports every problem of the class (and of its nested DTOs) at once.
+  const problems: DefinitionError[] = [];
   for (const propertyName of propertyOrder(dtoClass)) {
     const site: DefinitionSite = { target: dtoClass.name, property: propertyName };
-    if (isReservedPropertyName(propertyName)) throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
-    const propertyRecords = recordsByProperty.get(propertyName);
-    const propertyRules = rulesByProperty.get(propertyName) ?? [];
-    if (propertyRecords !== undefined) {
-      properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));
-    } else {
-      properties.push(fromValidatorRules(dtoClass, site, frame, propertyRules, getDesignType(dtoClass.prototype, propertyName)));
+    try {
+      if (isReservedPropertyName(propertyName)) throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
+      const propertyRecords = recordsByProperty.get(propertyName);
+      const propertyRules = rulesByProperty.get(propertyName) ?? [];
+      if (propertyRecords !== undefined) {
+        properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));
+      } else {
+        properties.push(fromValidatorRules(dtoClass, site, frame, propertyRules, getDesignType(dtoClass.prototype, propertyName)));
+      }
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      problems.push(error);
     }
   }
+  if (problems.length > 0) throw DefinitionError.all(problems);
   checkAliases(dtoClass.name, properties);
   if (properties.length === 0) allowEmptyDto(dtoClass);
   return { kind: 'object', name: dtoClass.name, properties, additionalProperties: false, dto: dtoClass };

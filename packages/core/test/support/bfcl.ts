@@ -2,10 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The BFCL corpus (Berkeley Function Calling Leaderboard v4, Apache-2.0) for tests and benchmarks:
- * `../shared/corpus/bfcl/` beside the repository (CI clones main with shared/ next to it).
+ * The BFCL corpus (Berkeley Function Calling Leaderboard v4, Apache-2.0) for tests and benchmarks, vendored in this
+ * repository at `packages/core/test/fixtures/bfcl/` (upstream license, commit and citation in its README).
  * Every file is JSON Lines. See that folder's README for the format and its quirks.
  */
+
+/** The one place that names the corpus folder. */
+export const BFCL_FIXTURE_DIRECTORY = path.resolve(__dirname, '..', 'fixtures', 'bfcl');
 
 export const BFCL_QUESTION_FILES = [
   'BFCL_v4_simple_python.json',
@@ -90,21 +93,11 @@ export interface BfclFunctionRecord {
   readonly function: BfclFunction;
 }
 
-function findRepositoryRoot(start: string): string {
-  let directory = start;
-  while (!existsSync(path.join(directory, 'lerna.json'))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error(`No lerna.json above ${start}: cannot locate the repository root.`);
-    directory = parent;
-  }
-  return directory;
-}
-
-/** The corpus folder: `$TOOLWRIGHT_BFCL_DIR` if set, else `<repository>/../shared/corpus/bfcl`. */
+/** The corpus folder: `$TOOLWRIGHT_BFCL_DIR` if set (another copy of the same files), else the vendored fixtures. */
 export function bfclDirectory(): string {
   const override = process.env['TOOLWRIGHT_BFCL_DIR'];
   if (override !== undefined && override !== '') return override;
-  return path.resolve(findRepositoryRoot(__dirname), '..', 'shared', 'corpus', 'bfcl');
+  return BFCL_FIXTURE_DIRECTORY;
 }
 
 const cache = new Map<string, readonly unknown[]>();
@@ -113,7 +106,7 @@ function readJsonLines<T>(file: string): readonly T[] {
   const cached = cache.get(file);
   if (cached !== undefined) return cached as readonly T[];
   if (!existsSync(file)) {
-    throw new Error(`BFCL corpus file ${file} is missing: clone the shared folder beside the repository, or set TOOLWRIGHT_BFCL_DIR.`);
+    throw new Error(`BFCL corpus file ${file} is missing: the corpus is vendored at ${BFCL_FIXTURE_DIRECTORY} (restore it from git), or set TOOLWRIGHT_BFCL_DIR.`);
   }
   const records = readFileSync(file, 'utf8')
     .split('\n')

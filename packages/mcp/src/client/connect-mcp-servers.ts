@@ -1,4 +1,4 @@
-import { consoleLogger, DEFAULT_JSON_SCHEMA_LIMITS, DefinitionError, type ToolRegistry } from '@toolwright/core';
+import { defaultLogger, DEFAULT_JSON_SCHEMA_LIMITS, DefinitionError, type ToolRegistry } from '@toolwright/core';
 import { checkServerConfigs, type ConnectMcpServersOptions, type McpServerConfig } from './config';
 import { McpServerConnection, type McpServerStatus } from './mcp-server-connection';
 import { processGroupReaper } from './process-group';
@@ -80,7 +80,7 @@ export function connectMcpServers(registry: ToolRegistry, servers: readonly McpS
   const maxResponseBytes = positiveInteger(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes', 'bytes');
   const environment = {
     registry,
-    logger: options.logger ?? consoleLogger,
+    logger: options.logger ?? defaultLogger,
     policy: resolveRetryPolicy(options.retry),
     clock: options.clock ?? systemClock,
     connectTimeoutMs,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { consoleLogger, DefinitionError, type Logger, type ToolRegistry } from '@toolwright/core';
+import { defaultLogger, DefinitionError, type Logger, type ToolRegistry } from '@toolwright/core';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { serverMessages } from '../messages';
@@ -231,7 +231,7 @@ class McpHttpServer {
     private readonly options: ServeMcpHttpOptions,
     mounted = false,
   ) {
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger;
     this.executor = defaultExecutor(registry, options, this.logger);
     this.host = options.host ?? '127.0.0.1';
     this.path = options.path ?? '/mcp';

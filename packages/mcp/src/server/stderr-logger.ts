@@ -1,21 +1,14 @@
 import { Console } from 'node:console';
-import type { Logger } from '@toolwright/core';
+import { createStderrLogger, levelFromEnvironment, type Logger } from '@toolwright/core';
 
 /** A console that writes everything to stderr. */
 const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
 
 /**
- * A logger that writes to stderr only: the default of a stdio MCP server, whose stdout carries nothing but
- * JSON-RPC messages. Debug is off unless TOOLWRIGHT_DEBUG is set.
+ * A logger that writes to stderr only, one line per event, info and up (debug with TOOLWRIGHT_DEBUG or
+ * TOOLWRIGHT_LOG_LEVEL): the default of a stdio MCP server, whose stdout carries nothing but JSON-RPC messages.
  */
-export const stderrLogger: Logger = Object.freeze({
-  debug: (message: string, details?: Record<string, unknown>) => {
-    if (process.env['TOOLWRIGHT_DEBUG']) stderrConsole.debug(`[toolwright] ${message}`, ...(details ? [details] : []));
-  },
-  info: (message: string, details?: Record<string, unknown>) => stderrConsole.info(`[toolwright] ${message}`, ...(details ? [details] : [])),
-  warn: (message: string, details?: Record<string, unknown>) => stderrConsole.warn(`[toolwright] ${message}`, ...(details ? [details] : [])),
-  error: (message: string, details?: Record<string, unknown>) => stderrConsole.error(`[toolwright] ${message}`, ...(details ? [details] : [])),
-});
+export const stderrLogger: Logger = Object.freeze(createStderrLogger({ level: levelFromEnvironment('info') }));
 
 const REDIRECTED_METHODS = ['log', 'info', 'debug', 'trace', 'dir', 'table'] as const;
 

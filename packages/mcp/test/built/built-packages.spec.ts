@@ -18,14 +18,18 @@ const ROOT = resolve(__dirname, '..', '..', '..', '..');
 const EXAMPLE = join(ROOT, 'examples', 'mcp-server');
 const BUILT = [join(ROOT, 'packages', 'mcp', 'dist', 'index.js'), join(EXAMPLE, 'dist', 'main.js')];
 
+// Each test starts node processes: on a loaded CI machine one start alone can take seconds.
+jest.setTimeout(30_000);
+
 beforeAll(() => {
   const missing = BUILT.filter((file) => !existsSync(file));
   if (missing.length > 0) throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
 });
 
 /** Starts the official SDK client on a stdio server; every line of its stdout that is not JSON-RPC lands in `errors`. */
-async function stdioClient(args: string[]) {
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', cwd: ROOT });
+async function stdioClient(args: string[], env: Record<string, string> = {}) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', cwd: ROOT, env: { ...inherited, ...env } });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'sdk-stdio-client', version: '1.0.0' });
@@ -64,8 +68,8 @@ describe('the built @toolwright/mcp entry point', () => {
 });
 
 describe('examples/mcp-server over stdio, with the official SDK client', () => {
-  it('serves the example app commands; stdout carries only JSON-RPC, logs go to stderr', async () => {
-    const { client, transport, errors, stderr } = await stdioClient([EXAMPLE]);
+  it('serves the example app commands; stdout carries only JSON-RPC, logs go to stderr (one line each)', async () => {
+    const { client, transport, errors, stderr } = await stdioClient([EXAMPLE], { TOOLWRIGHT_LOG_LEVEL: 'debug' });
     const pid = transport.pid!;
     try {
       const { tools } = await client.listTools();
@@ -86,8 +90,10 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
       await client.close();
     }
     expect(errors).toEqual([]);
-    expect(stderr()).toContain('[toolwright] MCP server on stdio: 4 tools');
-    expect(stderr()).toContain('tool call publish_article ok');
+    expect(stderr()).toContain('[toolwright] INFO MCP server on stdio: 4 tools');
+    // Per-call events are debug: on here because the test asked for them (TOOLWRIGHT_LOG_LEVEL=debug).
+    expect(stderr()).toMatch(/^\[toolwright\] DEBUG tool call publish_article ok \{"tool":"publish_article",.*\}$/m);
+    for (const line of stderr().split('\n').filter(Boolean)) expect(line).toMatch(/^\[toolwright\] (DEBUG|INFO|WARN|ERROR) /);
     await waitUntil(() => {
       try {
         process.kill(pid, 0);

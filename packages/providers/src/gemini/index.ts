@@ -25,7 +25,7 @@ import { fromGeminiSchema, toGeminiSchema, type GeminiSchema } from './schema';
 import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
-export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema } from './schema';
+export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, type GeminiType } from './schema';
 
 /** `FunctionDeclaration`. */
 export interface GeminiFunctionDeclaration {

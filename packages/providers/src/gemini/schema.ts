@@ -5,12 +5,17 @@
  * as strings; `propertyOrdering` keeps the declaration order (properties are otherwise sorted). What cannot be said
  * moves into the description note; `fromGeminiSchema` undoes all of it.
  */
-import type { Type as GeminiType } from '@google/genai';
 import { moveKeywordsToNote } from '../shared/description-notes';
 import { inlineLocalReferences } from '../shared/lowering/keyword-policy';
 import { withoutDocumentKeywords } from '../shared/lowering/policies';
 import { undoLowering } from '../shared/lowering/reverse';
 import { isJsonSchema, isPlainObject, propertiesOf, schemaTypes, type JsonSchema } from '../shared/json-schema';
+
+/**
+ * The values of `@google/genai`'s `Type` enum, spelled out so this package's declarations never import the optional
+ * SDK (the enum's values are these strings; a test checks they stay equal).
+ */
+export type GeminiType = 'TYPE_UNSPECIFIED' | 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
 
 /** Gemini's `Schema` (OpenAPI subset). */
 export interface GeminiSchema {

@@ -80,7 +80,8 @@ function nameFindings(descriptor: ProviderDescriptor, definitions: readonly Tool
           (characters.length > 0 ? ` (it contains ${characters.map((character) => JSON.stringify(character)).join(', ')})` : '') +
           (tooLong ? ` (${length} characters, at most ${profile.maxLength})` : ''),
         fix: `nothing to do when you send tools with toolwright: it is sent as "${entry.encoded}" and decoded back; rename the tool to send it unchanged`,
-        severity: 'warning',
+        // The codec handles it: information, not a warning.
+        severity: 'info',
       });
     }
     if (entry.strategy === 'hashed') {

@@ -106,9 +106,9 @@ describe('Gemini by API version', () => {
   const fixture = loadFixture('gemini');
 
   it('`parameters` in every version; `parametersJsonSchema` from 2025-07-15', () => {
-    const old: FunctionDeclaration = adapt(canonicalDefinition(), 'gemini', { version: '2024-05' });
+    const old = adapt(canonicalDefinition(), 'gemini', { version: '2024-05' }) as FunctionDeclaration;
     expect(old).toEqual(fixture['declarationParameters']);
-    const jsonSchema: FunctionDeclaration[] = gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema', version: '2025-08' });
+    const jsonSchema = gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema', version: '2025-08' }) as FunctionDeclaration[];
     expect(jsonSchema).toEqual([fixture['declarationJsonSchema']]);
     expect(errorOf(() => gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema', version: '2025-01' })).message).toBe(
       "gemini.version: `parametersJsonSchema` is not in the gemini API version \"2025-01\" (it came on 2025-07-15). Fix: use schemaField: 'parameters' (the OpenAPI-subset Schema), or pin a later version.",

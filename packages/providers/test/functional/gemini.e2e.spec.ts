@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { GoogleGenAI, type Content } from '@google/genai';
+import { GoogleGenAI, Type, type Content, type FunctionDeclaration } from '@google/genai';
 import * as gemini from '@toolwright/providers/gemini';
 import { CALENDAR_ARGUMENTS, CALENDAR_VALUE, PROPOSE_ARGUMENTS, PROPOSE_VALUE, seedExecutor } from '../support/seed-executor';
 import { startStubServer, type StubServer } from '../support/stub-server';
@@ -15,6 +15,15 @@ beforeEach(() => server.requests.splice(0));
 // sandboxed globalThis does not expose.
 const client = (): GoogleGenAI => new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.url, fetch: (input, init) => fetch(input, init) } });
 
+describe('GeminiType', () => {
+  it("lists exactly the values of @google/genai's Type enum (declared here so our .d.ts never imports the optional SDK)", () => {
+    const ours: Record<gemini.GeminiType, true> = { TYPE_UNSPECIFIED: true, STRING: true, NUMBER: true, INTEGER: true, BOOLEAN: true, ARRAY: true, OBJECT: true, NULL: true };
+    expect(Object.keys(ours).sort()).toEqual(Object.values(Type).sort());
+  });
+});
+
+// Our declarations spell Gemini's `Type` enum as its string values (see GeminiType), so the SDK's typed config takes
+// them with a cast: `toolSet.tools as FunctionDeclaration[]`.
 describe('@google/genai -> stub generateContent -> executor', () => {
   it.each(['parameters', 'parametersJsonSchema'] as const)('sends our declarations (%s), parses functionCall parts, runs them and answers with functionResponse parts', async (schemaField) => {
     const { registry, run } = seedExecutor();
@@ -28,7 +37,7 @@ describe('@google/genai -> stub generateContent -> executor', () => {
     };
     server.reply({ kind: 'json', body: { candidates: [{ content: modelTurn, finishReason: 'STOP', index: 0 }], modelVersion: 'gemini-2.5-flash' } });
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'Plan lunch and check my calendar.' }] }];
-    const response = await client().models.generateContent({ model: 'gemini-2.5-flash', contents, config: { tools: [{ functionDeclarations: toolSet.tools }] } });
+    const response = await client().models.generateContent({ model: 'gemini-2.5-flash', contents, config: { tools: [{ functionDeclarations: toolSet.tools as FunctionDeclaration[] }] } });
     expect(server.requests[0]?.url).toBe('/v1/models/gemini-2.5-flash:generateContent');
     expect(server.requests[0]?.body.tools).toEqual([{ functionDeclarations: toolSet.tools }]);
 
@@ -42,7 +51,7 @@ describe('@google/genai -> stub generateContent -> executor', () => {
     await client().models.generateContent({
       model: 'gemini-2.5-flash',
       contents: [...contents, response.candidates?.[0]?.content as Content, ...gemini.toToolResultMessages(results, { toolSet })],
-      config: { tools: [{ functionDeclarations: toolSet.tools }] },
+      config: { tools: [{ functionDeclarations: toolSet.tools as FunctionDeclaration[] }] },
     });
     const sent = server.requests[1]?.body.contents;
     // The model turn goes back unchanged (thought signature included), then one user turn with both responses.

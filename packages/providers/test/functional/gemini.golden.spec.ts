@@ -10,12 +10,12 @@ const fixture = loadFixture('gemini');
 
 describe('Gemini: the canonical tool', () => {
   it("is the reference's Definition A (parameters, OpenAPI subset)", () => {
-    const tools: Tool[] = gemini.toTools([canonicalDefinition()]);
+    const tools = gemini.toTools([canonicalDefinition()]) as Tool[]; // GeminiType spells the SDK's Type enum as strings
     expect(tools).toEqual([{ functionDeclarations: [fixture['declarationParameters']] }]);
   });
 
   it("is the reference's Definition B (parametersJsonSchema, verbatim)", () => {
-    const declarations: FunctionDeclaration[] = gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema' });
+    const declarations = gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema' }) as FunctionDeclaration[]; // GeminiType spells the SDK's Type enum as strings
     expect(declarations).toEqual([fixture['declarationJsonSchema']]);
   });
 
@@ -84,7 +84,7 @@ describe('Gemini: the canonical tool', () => {
 
 describe('Gemini: the seed commands', () => {
   it('lowers decision/propose to the OpenAPI subset (minItems as a string, no additionalProperties)', () => {
-    const [propose]: FunctionDeclaration[] = gemini.toFunctionDeclarations(seedRegistry());
+    const [propose] = gemini.toFunctionDeclarations(seedRegistry()) as FunctionDeclaration[]; // GeminiType spells the SDK's Type enum as strings
     expect(propose).toEqual({
       name: 'decision_propose',
       description: 'Propose a decision with at least two options.',

@@ -23,6 +23,10 @@ function runMistralClient(serverURL: string, requests: readonly Mistral.ChatComp
   });
 }
 
+// The Mistral SDK loads its OpenTelemetry instrumentation (an optional peer that is installed here) on the first
+// request: about 4 s under ts-jest on this machine, close to jest's 5 s default.
+jest.setTimeout(30_000);
+
 let server: StubServer;
 beforeAll(async () => {
   server = await startStubServer();

@@ -6,6 +6,7 @@ import {
   DateTime,
   DefinitionError,
   FromContext,
+  NoParams,
   ToolParam,
   ToolRegistry,
   buildCommandDefinition,
@@ -88,9 +89,15 @@ describe('definition errors: thrown when the definition is built, naming class, 
         @ToolParam() shape!: Shape;
         @ToolParam({ required: false }) mixed?: string | number;
       }
-      expect(dtoError(ShapeParams).message).toBe(
-        `ShapeParams.shape: has no type toolwright can infer: TypeScript metadata says Object (an interface, a union, \`any\` or \`unknown\`). Fix: add \`type: ...\`: ${TYPE_CHOICES}.`,
-      );
+      // Both properties are reported by one build (issue 14: every definition error at once).
+      const error = dtoError(ShapeParams);
+      const problem = (property: string) =>
+        `ShapeParams.${property}: has no type toolwright can infer: TypeScript metadata says Object (an interface, a union, \`any\` or \`unknown\`). Fix: add \`type: ...\`: ${TYPE_CHOICES}.`;
+      expect(error.message).toBe(`2 definition problems:\n- ${problem('shape')}\n- ${problem('mixed')}`);
+      expect(error.problems.map((entry) => [entry.target, entry.property, entry.message])).toEqual([
+        ['ShapeParams', 'shape', problem('shape')],
+        ['ShapeParams', 'mixed', problem('mixed')],
+      ]);
     });
 
     it('no metadata at all (esbuild, tsx): decorators applied by hand, without design:type', () => {
@@ -434,5 +441,68 @@ describe('definition errors: thrown when the definition is built, naming class, 
       }
       return LaterParams;
     }).not.toThrow();
+  });
+});
+
+describe('definition errors: all at once', () => {
+  it('ToolRegistry.from reports every problem of every command (class, property, fix), nested DTOs included', () => {
+    class Inner {
+      @ToolParam() loose!: unknown;
+    }
+    class FirstParams {
+      @ToolParam() a!: unknown;
+      @ToolParam({ type: 'int' }) fine!: number;
+      @ToolParam({ type: () => Inner }) inner!: Inner;
+    }
+    @Command({ name: 'first', description: 'First', params: FirstParams })
+    class FirstCommand {
+      execute() {
+        return 1;
+      }
+    }
+    class SecondParams {
+      @ToolParam() b!: unknown;
+    }
+    @Command({ name: 'second', description: 'Second', params: SecondParams })
+    class SecondCommand {
+      execute() {
+        return 2;
+      }
+    }
+    const error = definitionError(() => ToolRegistry.from([FirstCommand, SecondCommand], { logger: silentLogger }));
+    expect(error.problems.map((problem) => [problem.target, problem.property]).sort()).toEqual([
+      ['FirstParams', 'a'],
+      ['Inner', 'loose'],
+      ['SecondParams', 'b'],
+    ]);
+    expect(error.problems.every((problem) => problem.fix !== undefined && problem.fix.length > 0)).toBe(true);
+    expect(error.message.split('\n')[0]).toBe('3 definition problems:');
+    for (const where of ['FirstParams.a: ', 'Inner.loose: ', 'SecondParams.b: ']) expect(error.message).toContain(`\n- ${where}`);
+  });
+
+  it('a DTO with no decorated property is a warning (NoParams says a tool takes no arguments)', () => {
+    class Forgotten {
+      note?: string;
+    }
+    @Command({ name: 'forgot', description: 'Forgot the decorators', params: Forgotten })
+    class ForgotCommand {
+      execute() {
+        return 'ok';
+      }
+    }
+    @Command({ name: 'clock', description: 'The time', params: NoParams })
+    class ClockCommand {
+      execute() {
+        return 'now';
+      }
+    }
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const registry = ToolRegistry.from([ForgotCommand, ClockCommand], { logger });
+    expect(registry.size).toBe(2);
+    expect(warnings).toEqual([
+      'Tool "forgot" (class ForgotCommand): its parameter DTO Forgotten has no decorated property, so the tool takes no arguments. ' +
+        'If it should take some, decorate them (@ToolParam, @ArrayOf, ...); if it takes none, use `params: NoParams`.',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import {
   ToolRegistry,
   UnknownToolError,
   buildCommandDefinition,
-  consoleLogger,
+  defaultLogger,
   silentLogger,
   type Logger,
   type ToolDefinition,
@@ -76,8 +76,8 @@ describe('ToolRegistry', () => {
     ]);
   });
 
-  it('register() returns the built definition; the default logger is consoleLogger', () => {
-    const warn = jest.spyOn(consoleLogger, 'warn').mockImplementation(() => undefined);
+  it('register() returns the built definition; the default logger is defaultLogger (stderr)', () => {
+    const warn = jest.spyOn(defaultLogger, 'warn').mockImplementation(() => undefined);
     try {
       const registry = new ToolRegistry();
       expect(registry.register(ProposeCommand)).toBe(buildCommandDefinition(ProposeCommand));

@@ -1,0 +1,29 @@
+import type { ToolCallError } from '../errors/tool-call-error';
+import type { ToolDefinition } from '../types/definition';
+import type { ToolResult } from '../types/execution';
+import { describeThrown } from './fault-tolerance';
+import { logSafeName } from './log-text';
+import { isLevelEnabled, type Logger } from './logger';
+import { redactTransformations, sensitivePaths } from './redaction';
+
+const NO_SENSITIVE_PATHS: ReadonlySet<string> = new Set();
+
+/**
+ * Logs the outcome of one tool call: a debug event for a success (its details built only when debug is on), a warning
+ * for a refused call (input family), an error for a failure. Values of `sensitive` fields are redacted.
+ */
+export function logCallOutcome(logger: Logger, result: ToolResult, error: ToolCallError | undefined, definition: ToolDefinition | undefined): void {
+  if (!error && !isLevelEnabled(logger, 'debug')) return;
+  const sensitive = definition ? sensitivePaths(definition.parameters) : NO_SENSITIVE_PATHS;
+  const name = logSafeName(result.tool);
+  const details = {
+    tool: name,
+    callId: result.callId,
+    durationMs: result.durationMs,
+    outcome: error ? error.code : 'ok',
+    transformations: redactTransformations(result.transformations, sensitive),
+  };
+  if (!error) logger.debug(`tool call ${name} ok`, details);
+  else if (error.family === 'input') logger.warn(`tool call ${name} refused: ${error.code}`, details);
+  else logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
+}

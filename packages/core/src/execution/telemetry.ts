@@ -1,0 +1,239 @@
+import type { ToolCallError } from '../errors/tool-call-error';
+import type { ExecutionContext, ToolResult } from '../types/execution';
+
+/**
+ * OpenTelemetry for tool calls and tool-loop turns, through the optional peer `@opentelemetry/api` (loaded at run
+ * time; these declarations never import it). Spans: `toolwright.tool_call` per call, `toolwright.tool_loop.turn` per
+ * model turn (the parent of its calls' spans when a context manager is registered, as every OTel Node SDK setup does).
+ * Metrics: `toolwright.transformations` (tool, rule, model), `toolwright.security_events` (tool, model),
+ * `toolwright.tool_calls` (tool, outcome) and the `toolwright.tool_call.duration` histogram (ms).
+ * With no tracer provider / meter provider registered, a call costs two identity checks and builds nothing.
+ */
+
+/** The parts of `@opentelemetry/api` this module uses (structural, so no declaration imports the package). */
+export type TelemetryAttributeValue = string | number | boolean | Array<null | undefined | string> | Array<null | undefined | number> | Array<null | undefined | boolean>;
+export type TelemetryAttributes = Record<string, TelemetryAttributeValue | undefined>;
+export interface SpanLike {
+  setAttribute(key: string, value: TelemetryAttributeValue): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  addEvent(name: string, attributes?: TelemetryAttributes): unknown;
+  end(endTime?: number): void;
+}
+export interface TracerLike {
+  startSpan(name: string, options?: { startTime?: number; attributes?: TelemetryAttributes }, context?: unknown): SpanLike;
+}
+export interface TracerProviderLike {
+  getTracer(name: string, version?: string): TracerLike;
+  /** The global provider is a proxy: this is what it delegates to (the no-op provider until one is registered). */
+  getDelegate?(): TracerProviderLike;
+}
+export interface CounterLike {
+  add(value: number, attributes?: TelemetryAttributes): void;
+}
+export interface HistogramLike {
+  record(value: number, attributes?: TelemetryAttributes): void;
+}
+export interface MeterLike {
+  createCounter(name: string, options?: { description?: string; unit?: string }): CounterLike;
+  createHistogram(name: string, options?: { description?: string; unit?: string }): HistogramLike;
+}
+export interface MeterProviderLike {
+  getMeter(name: string, version?: string): MeterLike;
+}
+export interface OpenTelemetryApiLike {
+  trace: { getTracerProvider(): TracerProviderLike; setSpan(context: unknown, span: SpanLike): unknown };
+  metrics: { getMeterProvider(): MeterProviderLike };
+  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
+  ProxyTracerProvider: new () => { getDelegate(): TracerProviderLike };
+  createNoopMeter(): MeterLike;
+  SpanStatusCode: { OK: number; ERROR: number };
+}
+
+export interface ToolTelemetryOptions {
+  /** The provider attribute (`gen_ai.system`, e.g. `openai`) of every span and metric this executor records. */
+  readonly provider?: string;
+  /** A tracer provider to use instead of the global one (tests, several pipelines in one process). */
+  readonly tracerProvider?: TracerProviderLike;
+  /** A meter provider to use instead of the global one. */
+  readonly meterProvider?: MeterProviderLike;
+}
+
+/** What the tool loop tells the turn span about one call. */
+export interface TurnCallRecord {
+  readonly tool: string;
+  readonly callId: string;
+  readonly outcome: string;
+  readonly attempt?: number;
+}
+
+const SCOPE = '@toolwright/core';
+const SPOOF_RULE = 'dropped-context-field';
+
+interface Instruments {
+  readonly transformations: CounterLike;
+  readonly securityEvents: CounterLike;
+  readonly calls: CounterLike;
+  readonly duration: HistogramLike;
+}
+
+/** Spans and metrics for tool calls; build it with `createToolTelemetry()`. */
+export class ToolTelemetry {
+  private readonly noopTracerProvider: TracerProviderLike;
+  private readonly noopMeterClass: unknown;
+  private tracerSource?: TracerProviderLike;
+  private tracer?: TracerLike;
+  private meterSource?: MeterProviderLike;
+  private instruments?: Instruments;
+
+  constructor(private readonly api: OpenTelemetryApiLike, private readonly options: ToolTelemetryOptions = {}) {
+    this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
+    this.noopMeterClass = api.createNoopMeter().constructor;
+  }
+
+  /** The tracer, or undefined when no tracer provider is registered (the global proxy still delegates to the no-op). */
+  private activeTracer(): TracerLike | undefined {
+    const provider = this.options.tracerProvider ?? this.api.trace.getTracerProvider();
+    const effective = this.options.tracerProvider ?? provider.getDelegate?.() ?? provider;
+    if (effective === this.noopTracerProvider) return undefined;
+    if (effective !== this.tracerSource) {
+      this.tracerSource = effective;
+      this.tracer = provider.getTracer(SCOPE);
+    }
+    return this.tracer;
+  }
+
+  private activeInstruments(): Instruments | undefined {
+    const provider = this.options.meterProvider ?? this.api.metrics.getMeterProvider();
+    if (provider === this.meterSource) return this.instruments;
+    this.meterSource = provider;
+    const meter = provider.getMeter(SCOPE);
+    this.instruments =
+      meter.constructor === this.noopMeterClass
+        ? undefined
+        : {
+            transformations: meter.createCounter('toolwright.transformations', { description: 'Repairs toolwright made to model-sent arguments, per tool, rule and model' }),
+            securityEvents: meter.createCounter('toolwright.security_events', { description: 'Attempts by the model to set trusted context (values dropped), per tool and model' }),
+            calls: meter.createCounter('toolwright.tool_calls', { description: 'Tool calls, per tool and outcome' }),
+            duration: meter.createHistogram('toolwright.tool_call.duration', { description: 'Tool call duration, pipeline and handler', unit: 'ms' }),
+          };
+    return this.instruments;
+  }
+
+  /** Records one finished call: a span (started at the call's start) and the metrics. */
+  recordCall(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext): void {
+    const tracer = this.activeTracer();
+    const instruments = this.activeInstruments();
+    if (tracer === undefined && instruments === undefined) return;
+    const outcome = error ? error.code : 'ok';
+    const rules = result.transformations.map((transformation) => transformation.rule);
+    const spoofAttempts = rules.filter((rule) => rule === SPOOF_RULE).length;
+    const base: TelemetryAttributes = { 'toolwright.tool': result.tool };
+    if (context.model !== undefined) base['gen_ai.request.model'] = context.model;
+    if (this.options.provider !== undefined) base['gen_ai.system'] = this.options.provider;
+    if (tracer !== undefined) {
+      const end = performance.timeOrigin + performance.now();
+      const span = tracer.startSpan(
+        'toolwright.tool_call',
+        {
+          startTime: end - result.durationMs,
+          attributes: {
+            ...base,
+            'toolwright.call_id': result.callId,
+            'toolwright.outcome': outcome,
+            'toolwright.duration_ms': result.durationMs,
+            'toolwright.transformation_rules': rules,
+            'toolwright.transformation_count': rules.length,
+            'toolwright.spoof_attempts': spoofAttempts,
+            ...(error ? { 'toolwright.error_code': error.code, 'error.type': error.code } : {}),
+          },
+        },
+        this.api.context.active(),
+      );
+      span.setStatus(error ? { code: this.api.SpanStatusCode.ERROR, message: error.code } : { code: this.api.SpanStatusCode.OK });
+      span.end(end);
+    }
+    if (instruments !== undefined) {
+      instruments.calls.add(1, { ...base, 'toolwright.outcome': outcome });
+      instruments.duration.record(result.durationMs, { ...base, 'toolwright.outcome': outcome });
+      for (const rule of rules) instruments.transformations.add(1, { ...base, 'toolwright.rule': rule });
+      if (spoofAttempts > 0) instruments.securityEvents.add(spoofAttempts, base);
+    }
+  }
+
+  /** Starts a `toolwright.tool_loop.turn` span, or returns undefined when no tracer is registered. */
+  startTurn(index: number, model: string): TurnSpan | undefined {
+    const tracer = this.activeTracer();
+    if (tracer === undefined) return undefined;
+    const attributes: TelemetryAttributes = { 'toolwright.turn': index + 1, 'gen_ai.request.model': model };
+    if (this.options.provider !== undefined) attributes['gen_ai.system'] = this.options.provider;
+    return new TurnSpan(this.api, tracer.startSpan('toolwright.tool_loop.turn', { attributes }, this.api.context.active()));
+  }
+}
+
+/** One tool-loop turn's span: the active span while the model and the calls run. */
+export class TurnSpan {
+  private readonly context: unknown;
+
+  constructor(private readonly api: OpenTelemetryApiLike, private readonly span: SpanLike) {
+    this.context = api.trace.setSpan(api.context.active(), span);
+  }
+
+  /** Runs `work` with this span active (the calls' spans become its children). */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.api.context.with(this.context, work);
+  }
+
+  /** Ends the span with each call's outcome and attempt (an attempt above 1 is a retry). */
+  end(calls: readonly TurnCallRecord[]): void {
+    let retries = 0;
+    for (const record of calls) {
+      if ((record.attempt ?? 1) > 1) retries++;
+      this.span.addEvent('toolwright.tool_call', {
+        'toolwright.tool': record.tool, 'toolwright.call_id': record.callId, 'toolwright.outcome': record.outcome,
+        ...(record.attempt !== undefined ? { 'toolwright.attempt': record.attempt } : {}),
+      });
+    }
+    this.span.setAttribute('toolwright.tool_calls', calls.length);
+    this.span.setAttribute('toolwright.retries', retries);
+    this.span.setStatus({ code: this.api.SpanStatusCode.OK });
+    this.span.end();
+  }
+
+  /** Ends the span as failed (the model or the executor threw). */
+  fail(error: unknown): void {
+    this.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    this.span.end();
+  }
+}
+
+let loaded: OpenTelemetryApiLike | null | undefined;
+
+/** `@opentelemetry/api` if the application installed it, else undefined (loaded once). */
+function loadApi(): OpenTelemetryApiLike | undefined {
+  if (loaded === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require('@opentelemetry/api') as OpenTelemetryApiLike;
+    } catch {
+      loaded = null;
+    }
+  }
+  return loaded ?? undefined;
+}
+
+/**
+ * Telemetry over `@opentelemetry/api` (the global tracer and meter providers unless given), or undefined when the
+ * package is not installed. Executors and tool loops use `createToolTelemetry()` by default.
+ */
+export function createToolTelemetry(options: ToolTelemetryOptions = {}): ToolTelemetry | undefined {
+  const api = loadApi();
+  return api === undefined ? undefined : new ToolTelemetry(api, options);
+}
+
+let shared: ToolTelemetry | null | undefined;
+
+/** The default telemetry (global providers), one per process. */
+export function defaultToolTelemetry(): ToolTelemetry | undefined {
+  if (shared === undefined) shared = createToolTelemetry() ?? null;
+  return shared ?? undefined;
+}

@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// Checks every publishable package under packages/* as a user would receive it (run after `npm run build`):
+//   1. `npm pack`; the tarball holds package.json, README.md, LICENSE, every `exports` target, and source maps whose
+//      sources are in the tarball; no declaration file imports an optional peer;
+//   2. publint (no errors, warnings or suggestions) and arethetypeswrong (offline: --no-definitely-typed) on the tarball;
+//   3. an empty project outside the repository installs the tarballs with every peer, compiles a consumer that imports
+//      every public entry point (read from each package's `exports`) with `skipLibCheck: false`, and runs it;
+//   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same.
+// New packages are picked up from packages/*/package.json; nothing here names a package.
+// Usage: node scripts/check-packages.mjs [--keep] (keep the temporary folder and print its path).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const keep = process.argv.includes('--keep');
+const problems = [];
+const problem = (pkg, text) => problems.push(`${pkg}: ${text}`);
+const log = (text) => process.stdout.write(`check-packages: ${text}\n`);
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...options });
+}
+function tryRun(command, args, options = {}) {
+  try {
+    return { ok: true, output: run(command, args, options) };
+  } catch (error) {
+    return { ok: false, output: `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error) };
+  }
+}
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const rootRequire = createRequire(join(ROOT, 'package.json'));
+
+/** The version installed at the root (what the tests ran against), else the range itself. */
+function testedSpec(name, range) {
+  for (const base of rootRequire.resolve.paths(name) ?? []) {
+    const file = join(base, name, 'package.json');
+    if (existsSync(file)) {
+      const { version } = readJson(file);
+      if (typeof version === 'string') return `${name}@${version}`;
+    }
+  }
+  return `${name}@${range}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+const packageDirectories = readdirSync(join(ROOT, 'packages'))
+  .map((name) => join(ROOT, 'packages', name))
+  .filter((directory) => existsSync(join(directory, 'package.json')))
+  .filter((directory) => readJson(join(directory, 'package.json')).private !== true);
+if (packageDirectories.length === 0) throw new Error('No publishable package under packages/.');
+
+const work = mkdtempSync(join(tmpdir(), 'toolwright-packages-'));
+if (relative(ROOT, work).split(/[\\/]/)[0] !== '..') throw new Error(`The temporary folder ${work} is inside the repository.`);
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+log(`${packageDirectories.length} package(s): ${packageDirectories.map((directory) => relative(ROOT, directory)).join(', ')}; working in ${work}`);
+
+/** Every public entry point of a package: its `exports` keys, wildcards expanded against the packed files. */
+function entryPoints(manifest, files) {
+  const exportsField = manifest.exports ?? { '.': manifest.main ?? './index.js' };
+  const entries = [];
+  for (const [key, target] of Object.entries(typeof exportsField === 'string' ? { '.': exportsField } : exportsField)) {
+    if (key === './package.json') continue;
+    const targets = collectTargets(target);
+    if (!key.includes('*')) {
+      entries.push({ subpath: key, targets });
+      continue;
+    }
+    const pattern = targets.find((candidate) => candidate.includes('*'));
+    if (pattern === undefined) {
+      problem(manifest.name, `exports["${key}"] has a wildcard key and no wildcard target`);
+      continue;
+    }
+    const [before, after] = pattern.replace(/^\.\//, '').split('*');
+    for (const file of files) {
+      if (!file.startsWith(before) || !file.endsWith(after) || file.length < before.length + after.length + 1) continue;
+      const star = file.slice(before.length, file.length - after.length);
+      if (star.includes('/')) continue;
+      entries.push({ subpath: key.replace('*', star), targets: targets.map((candidate) => candidate.replace('*', star)) });
+    }
+  }
+  return entries;
+}
+function collectTargets(target) {
+  if (typeof target === 'string') return [target];
+  if (Array.isArray(target)) return target.flatMap(collectTargets);
+  if (target && typeof target === 'object') return Object.values(target).flatMap(collectTargets);
+  return [];
+}
+
+// 1. Pack and inspect.
+const packed = [];
+for (const directory of packageDirectories) {
+  const manifest = readJson(join(directory, 'package.json'));
+  const [info] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tarballs], { cwd: directory }));
+  const tarball = join(tarballs, info.filename);
+  const files = info.files.map((file) => file.path);
+  const fileSet = new Set(files);
+  for (const required of ['package.json', 'README.md', 'LICENSE']) if (!fileSet.has(required)) problem(manifest.name, `the tarball has no ${required}`);
+  for (const field of ['license', 'repository', 'homepage', 'bugs', 'keywords']) if (manifest[field] === undefined) problem(manifest.name, `package.json has no "${field}"`);
+  if (manifest.publishConfig?.access !== 'public') problem(manifest.name, 'package.json needs "publishConfig": { "access": "public" } (a scoped package publishes as restricted otherwise)');
+  const entries = entryPoints(manifest, files);
+  for (const entry of entries) {
+    for (const target of entry.targets) if (!fileSet.has(target.replace(/^\.\//, ''))) problem(manifest.name, `exports["${entry.subpath}"] points at ${target}, which is not in the tarball`);
+  }
+  // Source maps: every source they name is in the tarball.
+  for (const map of files.filter((file) => file.endsWith('.map'))) {
+    const content = JSON.parse(readFileSync(join(directory, map), 'utf8'));
+    for (const source of content.sources ?? []) {
+      const resolved = posix.normalize(posix.join(posix.dirname(map), content.sourceRoot ?? '', source));
+      if (!fileSet.has(resolved)) {
+        problem(manifest.name, `${map} names ${source} (${resolved}), which is not in the tarball`);
+        break;
+      }
+    }
+  }
+  // Declarations never import an optional peer.
+  const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta?.optional).map(([name]) => name);
+  for (const declaration of files.filter((file) => file.endsWith('.d.ts'))) {
+    // Code only: a doc comment may name the SDK.
+    const text = readFileSync(join(directory, declaration), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    for (const peer of optionalPeers) {
+      const escaped = peer.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      if (new RegExp(`(from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"]${escaped}(/[^'"]*)?['"]`).test(text)) problem(manifest.name, `${declaration} imports the optional peer ${peer}`);
+    }
+  }
+  packed.push({ directory, manifest, tarball, entries });
+  log(`packed ${manifest.name}: ${files.length} files, ${(info.size / 1024).toFixed(0)} kB, ${entries.length} entry point(s)`);
+}
+
+// 2. publint and arethetypeswrong.
+const { publint } = await import(rootRequire.resolve('publint'));
+const { formatMessage } = await import(rootRequire.resolve('publint/utils'));
+const attw = join(dirname(rootRequire.resolve('@arethetypeswrong/cli/package.json')), 'dist', 'index.js');
+for (const { manifest, tarball } of packed) {
+  const { messages, pkg } = await publint({ level: 'suggestion', strict: true, pack: { tarball: new Uint8Array(readFileSync(tarball)).buffer } });
+  for (const message of messages) problem(manifest.name, `publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
+  const types = tryRun(process.execPath, [attw, tarball, '--no-definitely-typed', '--profile', 'node16', '--format', 'json', '--no-color']);
+  let report;
+  try {
+    report = JSON.parse(types.output);
+  } catch {
+    problem(manifest.name, `arethetypeswrong did not run: ${types.output.slice(0, 500)}`);
+    continue;
+  }
+  for (const found of report.analysis?.problems ?? []) problem(manifest.name, `arethetypeswrong ${found.kind}${found.entrypoint ? ` at ${found.entrypoint}` : ''}${found.resolutionKind ? ` (${found.resolutionKind})` : ''}`);
+  log(`${manifest.name}: publint ${messages.length} message(s), arethetypeswrong ${(report.analysis?.problems ?? []).length} problem(s)`);
+}
+
+// 3 and 4. Consumers outside the repository.
+const allPeers = new Map();
+const requiredPeers = new Map();
+const ownNames = new Set(packed.map(({ manifest }) => manifest.name));
+for (const { manifest } of packed) {
+  for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
+    if (ownNames.has(name)) continue;
+    allPeers.set(name, range);
+    if (!manifest.peerDependenciesMeta?.[name]?.optional) requiredPeers.set(name, range);
+  }
+}
+
+function consumerSource() {
+  const lines = ["import 'reflect-metadata';"];
+  const names = [];
+  packed.forEach(({ manifest, entries }, packageIndex) => {
+    entries.forEach((entry, entryIndex) => {
+      const specifier = entry.subpath === '.' ? manifest.name : `${manifest.name}/${entry.subpath.replace(/^\.\//, '')}`;
+      const local = `entry_${packageIndex}_${entryIndex}`;
+      lines.push(`import * as ${local} from '${specifier}';`);
+      names.push([specifier, local]);
+    });
+  });
+  const core = packed.find(({ manifest }) => manifest.name === '@toolwright/core');
+  lines.push('', 'const entries: Record<string, object> = {', ...names.map(([specifier, local]) => `  '${specifier}': ${local},`), '};');
+  lines.push(
+    'const counts: Record<string, number> = {};',
+    'for (const [specifier, entry] of Object.entries(entries)) {',
+    '  counts[specifier] = Object.keys(entry).length;',
+    '  if (counts[specifier] === 0) throw new Error(`${specifier} exports nothing`);',
+    '}',
+  );
+  if (core) {
+    // A real use of the core package: a decorated command, executed with a repaired call.
+    const local = names.find(([specifier]) => specifier === '@toolwright/core')[1];
+    lines.push(
+      `const { Command, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger } = ${local};`,
+      'class FactorialParams {',
+      "  @ToolParam({ type: 'int', description: 'A whole number', min: 0 }) number!: number;",
+      '}',
+      "@Command({ name: 'math.factorial', description: 'Factorial of a number', params: FactorialParams })",
+      'class Factorial {',
+      '  execute({ number }: FactorialParams): number { let product = 1; for (let i = 2; i <= number; i++) product *= i; return product; }',
+      '}',
+      'async function main(): Promise<void> {',
+      '  const executor = new PersonaToolExecutor(ToolRegistry.from([Factorial], { logger: silentLogger }), { logger: silentLogger });',
+      "  const result = await executor.execute({ id: 'c1', name: 'math.factorial', arguments: '{\"number\": \"5\"}' });",
+      "  if (!result.ok || result.value !== 120) throw new Error(`unexpected result ${JSON.stringify(result)}`);",
+      "  process.stdout.write(JSON.stringify({ counts, factorial: result.value }) + '\\n');",
+      '}',
+      'main().catch((error: unknown) => { console.error(error); process.exit(1); });',
+    );
+  } else {
+    lines.push("process.stdout.write(JSON.stringify({ counts }) + '\\n');");
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// DOM in lib: the MCP SDK's own declarations name DOM's fetch types (HeadersInit), which @types/node does not declare
+// globally; without it no consumer of @modelcontextprotocol/sdk compiles with skipLibCheck: false.
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'nodenext', moduleResolution: 'nodenext', types: ['node'],
+    strict: true, noUncheckedIndexedAccess: true, experimentalDecorators: true, emitDecoratorMetadata: true,
+    skipLibCheck: false, outDir: 'dist', rootDir: 'src',
+  },
+  include: ['src'],
+};
+
+function checkConsumer(label, peers) {
+  const directory = join(work, label);
+  mkdirSync(join(directory, 'src'), { recursive: true });
+  writeFileSync(join(directory, 'package.json'), JSON.stringify({ name: `toolwright-consumer-${label}`, version: '1.0.0', private: true, type: 'commonjs' }, null, 2));
+  writeFileSync(join(directory, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  writeFileSync(join(directory, 'src', 'consumer.ts'), consumerSource());
+  const specs = [...packed.map(({ tarball }) => tarball), ...[...peers].map(([name, range]) => testedSpec(name, range)), testedSpec('typescript', '*'), testedSpec('@types/node', '*')];
+  const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', ...specs], { cwd: directory });
+  if (!install.ok) {
+    problem(label, `npm install failed: ${install.output.slice(-2000)}`);
+    return;
+  }
+  const missing = [...peers.keys()].filter((name) => !existsSync(join(directory, 'node_modules', name)));
+  if (missing.length > 0) problem(label, `peers not installed: ${missing.join(', ')}`);
+  const compile = tryRun(process.execPath, [join(directory, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', directory]);
+  if (!compile.ok) {
+    problem(label, `the consumer does not compile with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`);
+    return;
+  }
+  const ran = tryRun(process.execPath, [join(directory, 'dist', 'consumer.js')], { cwd: directory });
+  if (!ran.ok) {
+    problem(label, `the consumer failed at run time:\n${ran.output.slice(0, 4000)}`);
+    return;
+  }
+  const report = JSON.parse(ran.output.trim().split('\n').pop());
+  log(`${label}: ${Object.keys(report.counts).length} entry points compiled (skipLibCheck: false) and loaded${report.factorial ? `; a decorated command ran (factorial 5 = ${report.factorial})` : ''}`);
+}
+
+const consumerPeers = [['all-peers', allPeers], ['required-peers-only', requiredPeers]];
+for (const [label, peers] of consumerPeers) {
+  log(`${label}: installing ${packed.length} tarball(s) and ${peers.size} peer(s)`);
+  checkConsumer(label, peers);
+}
+
+if (!keep) rmSync(work, { recursive: true, force: true });
+else log(`kept ${work}`);
+if (problems.length > 0) {
+  process.stderr.write(`check-packages: ${problems.length} problem(s):\n${problems.map((text) => `  - ${text}`).join('\n')}\n`);
+  process.exit(1);
+}
+log('every package passed');
