@@ -21,8 +21,9 @@ const ESM_ONLY_PACKAGES = ['ai', '@ai-sdk/[^/]+', '@workflow/serde'];
 const ESM_ONLY_FILES = `/node_modules/(?:${ESM_ONLY_PACKAGES.join('|')})/.+\\.js$`;
 
 const moduleNameMapper: Record<string, string> = {
-  '^@toolwright/([a-z-]+)/(.+)$': '<rootDir>/../$1/src/$2',
-  '^@toolwright/([a-z-]+)$': '<rootDir>/../$1/src',
+  // The packages (not the examples, which tests run as users do, from their build output).
+  '^@toolwright/((?!example-)[a-z-]+)/(.+)$': '<rootDir>/../$1/src/$2',
+  '^@toolwright/((?!example-)[a-z-]+)$': '<rootDir>/../$1/src',
   // The AI SDK imports zod's locale by file (`zod/v4/locales/en.js`, the ES module); zod ships a CommonJS twin beside it.
   '^zod/v4/locales/([a-z-]+)\\.js$': '<rootDir>/../../node_modules/zod/v4/locales/$1.cjs',
 };
