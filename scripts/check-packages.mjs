@@ -119,14 +119,21 @@ for (const directory of packageDirectories) {
       }
     }
   }
-  // Declarations never import an optional peer.
+  // Declarations never import an optional peer, except under a subpath entry of their own (`@toolwright/interop/ai-sdk`
+  // is for AI SDK users: its declarations name the AI SDK, and only a consumer with that peer imports it).
   const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta?.optional).map(([name]) => name);
+  for (const entry of entries) entry.optionalPeers = new Set();
+  const subpathEntryOf = (declaration) =>
+    entries.find((entry) => entry.subpath !== '.' && entry.targets.some((target) => target.endsWith('.d.ts') && declaration.startsWith(posix.dirname(target.replace(/^\.\//, '')) + '/')));
   for (const declaration of files.filter((file) => file.endsWith('.d.ts'))) {
     // Code only: a doc comment may name the SDK.
     const text = readFileSync(join(directory, declaration), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
     for (const peer of optionalPeers) {
       const escaped = peer.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      if (new RegExp(`(from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"]${escaped}(/[^'"]*)?['"]`).test(text)) problem(manifest.name, `${declaration} imports the optional peer ${peer}`);
+      if (!new RegExp(`(from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"]${escaped}(/[^'"]*)?['"]`).test(text)) continue;
+      const own = subpathEntryOf(declaration);
+      if (own) own.optionalPeers.add(peer);
+      else problem(manifest.name, `${declaration} imports the optional peer ${peer}`);
     }
   }
   packed.push({ directory, manifest, tarball, entries });
@@ -148,8 +155,10 @@ for (const { manifest, tarball } of packed) {
     problem(manifest.name, `arethetypeswrong did not run: ${types.output.slice(0, 500)}`);
     continue;
   }
-  for (const found of report.analysis?.problems ?? []) problem(manifest.name, `arethetypeswrong ${found.kind}${found.entrypoint ? ` at ${found.entrypoint}` : ''}${found.resolutionKind ? ` (${found.resolutionKind})` : ''}`);
-  log(`${manifest.name}: publint ${messages.length} message(s), arethetypeswrong ${(report.analysis?.problems ?? []).length} problem(s)`);
+  // The node16 profile: node10 resolution (no `exports` support) is not a target, as --profile node16 says.
+  const found_ = (report.analysis?.problems ?? []).filter((found) => found.resolutionKind !== 'node10');
+  for (const found of found_) problem(manifest.name, `arethetypeswrong ${found.kind}${found.entrypoint ? ` at ${found.entrypoint}` : ''}${found.resolutionKind ? ` (${found.resolutionKind})` : ''}`);
+  log(`${manifest.name}: publint ${messages.length} message(s), arethetypeswrong ${found_.length} problem(s)`);
 }
 
 // 3 and 4. Consumers outside the repository.
@@ -164,11 +173,13 @@ for (const { manifest } of packed) {
   }
 }
 
-function consumerSource() {
+function consumerSource(peers) {
   const lines = ["import 'reflect-metadata';"];
   const names = [];
   packed.forEach(({ manifest, entries }, packageIndex) => {
     entries.forEach((entry, entryIndex) => {
+      // An entry for one framework is compiled only where that framework is installed.
+      if ([...(entry.optionalPeers ?? [])].some((peer) => !peers.has(peer))) return;
       const specifier = entry.subpath === '.' ? manifest.name : `${manifest.name}/${entry.subpath.replace(/^\.\//, '')}`;
       const local = `entry_${packageIndex}_${entryIndex}`;
       lines.push(`import * as ${local} from '${specifier}';`);
@@ -221,13 +232,17 @@ const TSCONFIG = {
   include: ['src'],
 };
 
+const PEER_TYPE_PACKAGES = { ai: ['@types/json-schema'] };
+
 function checkConsumer(label, peers) {
   const directory = join(work, label);
   mkdirSync(join(directory, 'src'), { recursive: true });
   writeFileSync(join(directory, 'package.json'), JSON.stringify({ name: `toolwright-consumer-${label}`, version: '1.0.0', private: true, type: 'commonjs' }, null, 2));
   writeFileSync(join(directory, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-  writeFileSync(join(directory, 'src', 'consumer.ts'), consumerSource());
-  const specs = [...packed.map(({ tarball }) => tarball), ...[...peers].map(([name, range]) => testedSpec(name, range)), testedSpec('typescript', '*'), testedSpec('@types/node', '*')];
+  writeFileSync(join(directory, 'src', 'consumer.ts'), consumerSource(peers));
+  // Type packages a peer's own declarations need but do not depend on (the AI SDK's name the `json-schema` types).
+  const extraTypes = [...peers.keys()].flatMap((name) => PEER_TYPE_PACKAGES[name] ?? []).map((name) => testedSpec(name, '*'));
+  const specs = [...packed.map(({ tarball }) => tarball), ...[...peers].map(([name, range]) => testedSpec(name, range)), ...extraTypes, testedSpec('typescript', '*'), testedSpec('@types/node', '*')];
   const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', ...specs], { cwd: directory });
   if (!install.ok) {
     problem(label, `npm install failed: ${install.output.slice(-2000)}`);
