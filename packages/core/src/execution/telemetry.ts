@@ -145,6 +145,9 @@ export class ToolTelemetry {
             'toolwright.transformation_count': rules.length,
             'toolwright.spoof_attempts': spoofAttempts,
             ...(error ? { 'toolwright.error_code': error.code, 'error.type': error.code } : {}),
+            // Trusted context only (on a @toolwright/queue worker, the BullMQ job's id); one value per call, so on the
+            // span and never on a metric (a per-job metric attribute would grow without bound).
+            ...(context.jobId !== undefined ? { 'toolwright.job_id': context.jobId } : {}),
           },
         },
         this.api.context.active(),

@@ -3,6 +3,9 @@ import { PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall, type To
 import { Job } from 'bullmq';
 import type Redis from 'ioredis';
 import { ARGUMENTS_TEXT_OMITTED, JOB_STATUS_TOOL_NAME, QueuedToolExecutor, type ToolJobData } from '@toolwright/queue';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createToolTelemetry } from '@toolwright/core';
+import { createToolWorker } from '@toolwright/queue';
 import { RedisServer } from '../support/redis-server';
 import { until, WorkerProcess } from '../support/workers';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -306,6 +309,32 @@ describe('job data', () => {
       expect(job!.name).toBe('add_numbers');
     } finally {
       await teardown();
+    }
+  });
+});
+
+describe('telemetry', () => {
+  it("a worker's tool-call span carries the job id", async () => {
+    const queueName = `telemetry-${process.pid}`;
+    const spans = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+    const producerRegistry = registerTools(new ToolRegistry({ logger: silentLogger }));
+    const queued = new QueuedToolExecutor(new PersonaToolExecutor(producerRegistry, { logger: silentLogger }), producerRegistry, { connection: redis.connection, queueName, logger: silentLogger });
+    const worker = createToolWorker(registerTools(new ToolRegistry({ logger: silentLogger }), client), {
+      connection: redis.connection,
+      queueName,
+      logger: silentLogger,
+      executorOptions: { telemetry: createToolTelemetry({ tracerProvider })! },
+    });
+    try {
+      const result = await queued.execute(call('traced-1', 'add_numbers', { a: 1, b: 2 }), { sessionId: 's', handlerConfig: { prefix: queueName } });
+      expect(result).toMatchObject({ ok: true, value: { sum: 3 } });
+      const [span] = spans.getFinishedSpans();
+      expect(span!.attributes).toMatchObject({ 'toolwright.tool': 'add_numbers', 'toolwright.call_id': 'traced-1', 'toolwright.job_id': 'traced-1', 'toolwright.outcome': 'ok' });
+    } finally {
+      await worker.close();
+      await queued.close();
+      await tracerProvider.shutdown();
     }
   });
 });
