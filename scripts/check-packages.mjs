@@ -8,7 +8,7 @@
 //   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same.
 // New packages are picked up from packages/*/package.json; nothing here names a package.
 // Usage: node scripts/check-packages.mjs [--keep] (keep the temporary folder and print its path).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -269,6 +269,50 @@ for (const [label, peers] of consumerPeers) {
   log(`${label}: installing ${packed.length} tarball(s) and ${peers.size} peer(s)`);
   checkConsumer(label, peers);
 }
+
+// 5. An application as a user writes it, against the tarballs: examples/nest-app (issue 13) compiled in the all-peers
+// project with skipLibCheck: false and started; GET /tools must list its commands.
+async function checkNestApp() {
+  const directory = join(work, 'all-peers');
+  if (!existsSync(join(directory, 'node_modules', '@toolwright', 'nestjs'))) return;
+  const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', testedSpec('@nestjs/platform-express', '*')], { cwd: directory });
+  if (!install.ok) return problem('nest-app', `npm install failed: ${install.output.slice(-2000)}`);
+  const app = join(directory, 'nest-app');
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(app, { recursive: true });
+  execFileSync('cp', ['-r', join(ROOT, 'examples', 'nest-app', 'src'), join(app, 'src')]);
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, outDir: 'dist', rootDir: 'src' } }, null, 2));
+  const compile = tryRun(process.execPath, [join(directory, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app]);
+  if (!compile.ok) return problem('nest-app', `does not compile against the tarballs with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`);
+  const child = spawn(process.execPath, [join(app, 'dist', 'main.js'), '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  try {
+    const url = await new Promise((resolveUrl, reject) => {
+      const timer = setTimeout(() => reject(new Error('did not start within 60 s')), 60_000);
+      const look = () => {
+        const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolveUrl(match[1].replace('[::1]', '127.0.0.1'));
+        }
+      };
+      child.stderr.on('data', look);
+      child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+    const response = await fetch(`${url}/tools?provider=openai`);
+    const tools = await response.json();
+    const names = JSON.stringify(tools);
+    if (response.status !== 200 || !names.includes('add_note')) return problem('nest-app', `GET /tools answered ${response.status}: ${names.slice(0, 500)}`);
+    log('nest-app: compiled against the tarballs (skipLibCheck: false), started, GET /tools?provider=openai lists its commands');
+  } catch (error) {
+    problem('nest-app', `${error.message}\n${output.slice(-2000)}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+await checkNestApp();
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 else log(`kept ${work}`);
