@@ -353,7 +353,7 @@ function findingsList(findings: readonly LintFinding[]): HTMLElement {
     'div',
     {},
     main.length > 0 ? findingRows(main) : h('p', { class: 'empty' }, 'No errors or warnings for any provider.'),
-    infos.length > 0 ? h('details', { class: 'more' }, h('summary', {}, `${infos.length} info finding${infos.length === 1 ? '' : 's'} (keywords a provider cannot take, moved into the description; the executor still enforces them)`), findingRows(infos)) : null,
+    infos.length > 0 ? h('details', { class: 'more' }, h('summary', {}, `${infos.length} info finding${infos.length === 1 ? '' : 's'} (handled for you: names the name codec encodes, keywords a provider cannot take moved into the description; the executor still enforces them)`), findingRows(infos)) : null,
   );
 }
 
