@@ -1,4 +1,5 @@
-import type { ObjectSchema, ParamSchema } from '../types/schema';
+import { objectNodes } from '../schema/object-nodes';
+import type { ObjectSchema } from '../types/schema';
 import type { SecurityEvent } from './normalizer';
 
 const declaredBySchema = new WeakMap<ObjectSchema, ReadonlySet<string>>();
@@ -8,23 +9,11 @@ function declaredNames(schema: ObjectSchema): ReadonlySet<string> {
   const cached = declaredBySchema.get(schema);
   if (cached !== undefined) return cached;
   const names = new Set<string>();
-  const seen = new Set<ParamSchema>();
-  const stack: ParamSchema[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    if (node.kind === 'array') stack.push(node.items);
-    else if (node.kind === 'union') stack.push(...node.variants);
-    else if (node.kind === 'object') {
-      for (const property of node.properties) {
-        if (!property.context) {
-          names.add(property.name);
-          for (const alias of property.aliases) names.add(alias);
-        }
-        stack.push(property.schema);
-      }
-      if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
+  for (const node of objectNodes(schema)) {
+    for (const property of node.properties) {
+      if (property.context) continue;
+      names.add(property.name);
+      for (const alias of property.aliases) names.add(alias);
     }
   }
   declaredBySchema.set(schema, names);

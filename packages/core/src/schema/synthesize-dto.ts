@@ -1,4 +1,5 @@
 import { definitionMessages } from '../decorators/messages';
+import { objectNodes } from './object-nodes';
 import type { ClassThunk } from '../decorators/param-options';
 import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from '../decorators/validation/validation-plan';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
@@ -51,25 +52,6 @@ export function dtoForSchema(schema: ObjectSchema): Constructor {
   return dto;
 }
 
-/** The object schema nodes of a schema (itself, properties, items, variants, additionalProperties), each once. */
-function objectNodes(schema: ObjectSchema): ObjectSchema[] {
-  const found: ObjectSchema[] = [];
-  const seen = new Set<ParamSchema>();
-  const stack: ParamSchema[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    if (node.kind === 'array') stack.push(node.items);
-    else if (node.kind === 'union') stack.push(...node.variants);
-    else if (node.kind === 'object') {
-      found.push(node);
-      for (const property of node.properties) stack.push(property.schema);
-      if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
-    }
-  }
-  return found;
-}
 
 /** A registry now uses this schema: its synthesized DTOs stay until every user has released it. */
 export function retainSchemaDtos(schema: ObjectSchema): void {

@@ -1,0 +1,21 @@
+import type { ObjectSchema, ParamSchema } from '../types/schema';
+
+/** The object schema nodes of a schema (itself, properties, items, variants, additionalProperties), each once. */
+export function objectNodes(schema: ObjectSchema): ObjectSchema[] {
+  const found: ObjectSchema[] = [];
+  const seen = new Set<ParamSchema>();
+  const stack: ParamSchema[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.kind === 'array') stack.push(node.items);
+    else if (node.kind === 'union') stack.push(...node.variants);
+    else if (node.kind === 'object') {
+      found.push(node);
+      for (const property of node.properties) stack.push(property.schema);
+      if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
+    }
+  }
+  return found;
+}
