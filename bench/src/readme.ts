@@ -14,6 +14,9 @@ const readme = readFileSync(readmeFile, 'utf8');
 const HEADING = '## Benchmarks';
 const start = readme.indexOf(`\n${HEADING}\n`);
 const before = (start >= 0 ? readme.slice(0, start) : readme).replace(/\s*$/, '');
+// The section ends at the next `## ` heading (other sections, such as the queue's, are kept as they are).
+const next = start >= 0 ? readme.indexOf('\n## ', start + HEADING.length + 1) : -1;
+const after = next >= 0 ? readme.slice(next) : '';
 const section = [
   HEADING,
   '',
@@ -27,5 +30,5 @@ const section = [
   renderReport(report, { readme: true }).trimEnd(),
   '',
 ].join('\n');
-writeFileSync(readmeFile, `${before}\n\n${section}`);
+writeFileSync(readmeFile, `${before}\n\n${section}${after}`);
 process.stdout.write(`${readmeFile}: Benchmarks section rendered from ${resultsFile}\n`);
