@@ -294,7 +294,8 @@ export class PersonaToolExecutor {
         if (instance && developerRules?.kind === 'check') {
           const reported = issues.map((issue) => issue.path);
           const found: ValidationIssue[] = [];
-          await developerRules.check(instance, '', found);
+          const pending = developerRules.check(instance, '', found);
+          if (pending) await pending;
           for (const issue of found) if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
         }
       }

@@ -1,4 +1,4 @@
-import { getMetadataStorage, type ValidationArguments } from 'class-validator';
+import { getMetadataStorage, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import { getValidatorMetadata } from '../metadata/validator-metadata';
 import type { ValidatorMetadata } from '../metadata/types';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
@@ -6,6 +6,7 @@ import type { ValidationIssue } from '../types/execution';
 import { describeReceived, issue } from './messages';
 import { CLASS_VALIDATOR_RULES } from './reference-validation';
 import { joinPath } from './normalizer';
+import { fastRuleFor } from './fast-validators';
 
 /**
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO
@@ -23,21 +24,55 @@ const CAPTURED_BY_THE_IR: ReadonlySet<string> = new Set([
   'arrayMinSize', 'arrayMaxSize', 'arrayNotEmpty',
 ]);
 
+/**
+ * The plan's `check` runs synchronously (returns `undefined`) whenever every rule it meets answers synchronously; it returns
+ * a Promise only when a custom constraint's `validate` returned one (a `@ValidatorConstraint({ async: true })` class, or
+ * one that returns a Promise without declaring it). Callers: `const pending = plan.check(...); if (pending) await pending;`.
+ */
+export type DeveloperRulesCheck = (instance: object, path: string, issues: ValidationIssue[]) => void | Promise<void>;
+
 export type DeveloperRulesPlan =
   | { readonly kind: 'none' }
   | { readonly kind: 'reference'; readonly reason: string }
-  | { readonly kind: 'check'; readonly check: (instance: object, path: string, issues: ValidationIssue[]) => Promise<void> };
+  | { readonly kind: 'check'; readonly check: DeveloperRulesCheck };
+
+/** One constraint of one rule, resolved when the plan is built: the function to call and what its failure renders. */
+interface ResolvedConstraint {
+  /** The exact fast implementation of a validator.js rule with class-validator's default options, when there is one. */
+  readonly fast: ((value: unknown) => boolean) | undefined;
+  readonly instance: ValidatorConstraintInterface;
+  readonly name: string | undefined;
+}
+
+interface ResolvedRule {
+  readonly rule: ValidatorMetadata;
+  readonly constraints: readonly ResolvedConstraint[];
+}
 
 interface PropertyRules {
   readonly name: string;
-  readonly rules: readonly ValidatorMetadata[];
+  readonly rules: readonly ResolvedRule[];
   readonly optional: boolean;
   readonly schema?: ParamSchema;
 }
 
 interface NestedProperty {
   readonly name: string;
-  readonly schema: ObjectSchema;
+  readonly plan: CheckPlan;
+}
+
+interface CheckPlan {
+  readonly targetName: string;
+  readonly ownRules: readonly PropertyRules[];
+  readonly nested: readonly NestedProperty[];
+}
+
+type RuleOutcome = ValidationIssue | undefined | Promise<ValidationIssue | undefined>;
+
+/** Where one call's issues go: straight into `issues` until a rule answers with a Promise, then in order into `slots`. */
+interface Sink {
+  readonly issues: ValidationIssue[];
+  slots: RuleOutcome[] | undefined;
 }
 
 const plans = new WeakMap<ObjectSchema, DeveloperRulesPlan>();
@@ -45,7 +80,8 @@ const plans = new WeakMap<ObjectSchema, DeveloperRulesPlan>();
 export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
   let plan = plans.get(schema);
   if (!plan) {
-    plan = buildPlan(schema, new Set());
+    const built = buildPlan(schema, new Set());
+    plan = built.kind === 'check' ? { kind: 'check', check: checkFor(built.plan) } : built;
     plans.set(schema, plan);
   }
   return plan;
@@ -57,11 +93,21 @@ function nestedObject(schema: ParamSchema): ObjectSchema | undefined {
   return undefined;
 }
 
-function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): DeveloperRulesPlan {
+type BuiltPlan = { readonly kind: 'none' } | { readonly kind: 'reference'; readonly reason: string } | { readonly kind: 'check'; readonly plan: CheckPlan };
+
+function resolveRule(rule: ValidatorMetadata): ResolvedRule {
+  const constraints = getMetadataStorage().getTargetValidatorConstraints(rule.constraintClass!).map((constraint): ResolvedConstraint => {
+    const instance = constraint.instance;
+    return { fast: fastRuleFor(rule.name, rule.constraints), instance, name: constraint.name };
+  });
+  return { rule, constraints };
+}
+
+function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan {
   if (!schema.dto || visiting.has(schema)) return { kind: 'none' };
   visiting.add(schema);
   const ownRules: PropertyRules[] = [];
-  const byProperty = new Map<string, ValidatorMetadata[]>();
+  const byProperty = new Map<string, ResolvedRule[]>();
   for (const rule of getValidatorMetadata(schema.dto, { developerRulesOnly: true })) {
     if (rule.type === 'conditionalValidation' && rule.name !== 'isOptional') {
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses @ValidateIf` };
@@ -69,7 +115,7 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): Developer
     if (rule.type === 'customValidation' && !CAPTURED_BY_THE_IR.has(rule.name ?? '')) {
       if (!rule.constraintClass) return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} has a rule without a constraint class` };
       const list = byProperty.get(rule.propertyName) ?? [];
-      list.push(rule);
+      list.push(resolveRule(rule));
       byProperty.set(rule.propertyName, list);
     } else if (!['customValidation', 'conditionalValidation', 'nestedValidation', 'whitelistValidation', 'isDefined'].includes(rule.type)) {
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses a ${rule.type} rule` };
@@ -79,66 +125,126 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): Developer
     const property = schema.properties.find((candidate) => candidate.name === name);
     ownRules.push({ name, rules, optional: property ? !property.required : true, ...(property ? { schema: property.schema } : {}) });
   }
-  const nested: Array<NestedProperty & { readonly plan: DeveloperRulesPlan }> = [];
+  const nested: NestedProperty[] = [];
   for (const property of schema.properties) {
     const child = nestedObject(property.schema);
     if (!child) continue;
-    const plan = buildPlan(child, visiting);
-    if (plan.kind === 'reference') return plan;
-    if (plan.kind === 'check') nested.push({ name: property.name, schema: child, plan });
+    const built = buildPlan(child, visiting);
+    if (built.kind === 'reference') return built;
+    if (built.kind === 'check') nested.push({ name: property.name, plan: built.plan });
   }
   visiting.delete(schema);
   if (ownRules.length === 0 && nested.length === 0) return { kind: 'none' };
-  const targetName = schema.dto.name;
-  return {
-    kind: 'check',
-    check: async (instance, path, issues) => {
-      const record = instance as Record<string, unknown>;
-      for (const property of ownRules) {
-        const value = record[property.name];
-        if ((value === undefined || value === null) && property.optional) continue;
-        for (const rule of property.rules) {
-          const issue = await runRule(rule, targetName, property, record, value, joinPath(path, property.name));
-          if (issue) issues.push(issue);
-        }
-      }
-      for (const child of nested) {
-        if (child.plan.kind !== 'check') continue;
-        const value = record[child.name];
-        const childPath = joinPath(path, child.name);
-        if (Array.isArray(value)) {
-          for (let index = 0; index < value.length; index++) {
-            const item = value[index];
-            if (typeof item === 'object' && item !== null) await child.plan.check(item, joinPath(childPath, index), issues);
-          }
-        } else if (typeof value === 'object' && value !== null) await child.plan.check(value, childPath, issues);
-      }
-    },
+  return { kind: 'check', plan: { targetName: schema.dto.name, ownRules, nested } };
+}
+
+function checkFor(plan: CheckPlan): DeveloperRulesCheck {
+  return (instance, path, issues) => {
+    const sink: Sink = { issues, slots: undefined };
+    runPlan(plan, instance as Record<string, unknown>, path, sink);
+    const slots = sink.slots;
+    if (slots === undefined) return undefined;
+    // A rule answered with a Promise: keep the issues in rule order (the order the synchronous run would give).
+    return Promise.all(slots).then((outcomes) => {
+      for (const outcome of outcomes) if (outcome) issues.push(outcome);
+    });
   };
 }
 
-async function runRule(rule: ValidatorMetadata, targetName: string, propertyRules: PropertyRules, object: object, value: unknown, path: string): Promise<ValidationIssue | undefined> {
-  const property = propertyRules.name;
-  const constraints = getMetadataStorage().getTargetValidatorConstraints(rule.constraintClass!);
-  const values = rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)
-    ? [...(value instanceof Map ? value.values() : value)]
-    : [value];
-  for (const constraint of constraints) {
-    for (const item of values) {
-      const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
-      let valid = constraint.instance.validate(item, args);
-      if (valid instanceof Promise) valid = await valid;
-      if (!valid) {
-        // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
-        const name = rule.name ?? constraint.name ?? 'custom';
-        const known = CLASS_VALIDATOR_RULES[name];
-        if (known && propertyRules.schema) return issue(path, known, propertyRules.schema, value);
-        const text = renderMessage(rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`, args);
-        return { path, rule: name, expected: text, received: describeReceived(item), message: `"${path}" is invalid: ${text}.` };
-      }
+function emit(sink: Sink, outcome: RuleOutcome): void {
+  if (sink.slots === undefined) {
+    if (outcome === undefined) return;
+    if (!(outcome instanceof Promise)) {
+      sink.issues.push(outcome);
+      return;
+    }
+    sink.slots = [];
+  }
+  sink.slots.push(outcome);
+}
+
+function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string, sink: Sink): void {
+  for (const property of plan.ownRules) {
+    const value = record[property.name];
+    if ((value === undefined || value === null) && property.optional) continue;
+    const rules = property.rules;
+    for (let index = 0; index < rules.length; index++) {
+      emit(sink, runRule(rules[index]!, plan.targetName, property, record, value, path));
     }
   }
-  return undefined;
+  for (const child of plan.nested) {
+    const value = record[child.name];
+    if (typeof value !== 'object' || value === null) continue;
+    const childPath = joinPath(path, child.name);
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        if (typeof item === 'object' && item !== null) runPlan(child.plan, item as Record<string, unknown>, joinPath(childPath, index), sink);
+      }
+    } else runPlan(child.plan, value as Record<string, unknown>, childPath, sink);
+  }
+}
+
+/**
+ * One rule on one value: the first failing (constraint, item) pair's issue, or `undefined`. Synchronous unless a
+ * constraint answers with a Promise; then the remaining pairs still run (as class-validator runs them) and the issue is
+ * the first failure in order once they settle.
+ */
+function runRule(resolved: ResolvedRule, targetName: string, property: PropertyRules, object: object, value: unknown, path: string): RuleOutcome {
+  const rule = resolved.rule;
+  const each = rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map);
+  let pending: Array<{ readonly constraint: ResolvedConstraint; readonly item: unknown; readonly valid: boolean | Promise<boolean> }> | undefined;
+  for (const constraint of resolved.constraints) {
+    if (!each) {
+      const valid = validateOne(constraint, rule, targetName, property.name, object, value);
+      if (valid === true) continue;
+      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, value, path);
+      (pending ??= []).push({ constraint, item: value, valid });
+      if (valid === false) break;
+      continue;
+    }
+    const items = Array.isArray(value) ? value : [...(value instanceof Map ? (value as Map<unknown, unknown>).values() : (value as Set<unknown>))];
+    let failed = false;
+    for (const item of items) {
+      const valid = validateOne(constraint, rule, targetName, property.name, object, item);
+      if (valid === true) continue;
+      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, item, path);
+      (pending ??= []).push({ constraint, item, valid });
+      if (valid === false) {
+        failed = true;
+        break;
+      }
+    }
+    if (failed) break;
+  }
+  if (pending === undefined) return undefined;
+  const settled = pending;
+  return Promise.all(settled.map((entry) => entry.valid)).then((answers) => {
+    const index = answers.findIndex((answer) => !answer);
+    if (index < 0) return undefined;
+    const entry = settled[index]!;
+    return failure(entry.constraint, rule, targetName, property, object, value, entry.item, path);
+  });
+}
+
+/** `true`/`false`, or a Promise from an asynchronous constraint. A truthy non-boolean answer counts as valid (as before). */
+function validateOne(constraint: ResolvedConstraint, rule: ValidatorMetadata, targetName: string, property: string, object: object, item: unknown): boolean | Promise<boolean> {
+  if (constraint.fast !== undefined) return constraint.fast(item);
+  const answer: unknown = constraint.instance.validate(item, { targetName, property, object, value: item, constraints: [...rule.constraints] });
+  if (answer instanceof Promise) return answer.then((settled: unknown) => !!settled);
+  return !!answer;
+}
+
+function failure(constraint: ResolvedConstraint, rule: ValidatorMetadata, targetName: string, propertyRules: PropertyRules, object: object, value: unknown, item: unknown, path: string): ValidationIssue {
+  const property = propertyRules.name;
+  const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
+  // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
+  const name = rule.name ?? constraint.name ?? 'custom';
+  const known = CLASS_VALIDATOR_RULES[name];
+  const childPath = joinPath(path, property);
+  if (known && propertyRules.schema) return issue(childPath, known, propertyRules.schema, value);
+  const text = renderMessage(rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`, args);
+  return { path: childPath, rule: name, expected: text, received: describeReceived(item), message: `"${childPath}" is invalid: ${text}.` };
 }
 
 /** class-validator's message tokens: `$property`, `$value`, `$target`, `$constraint1`... */

@@ -1,0 +1,280 @@
+import { dirname } from 'node:path';
+
+/**
+ * Exact fast implementations of the hot validator.js rules, as class-validator calls them with their default options
+ * (`@IsEmail()`, `@IsUUID()`, `@IsUrl()` without arguments). validator.js merges an options object on every call,
+ * measures byte lengths with `encodeURI(...).split(/%..|./)` and tests each domain label through a closure; these
+ * functions are the same algorithms with the default options folded in and the same regular expressions for anything
+ * beyond ASCII. `test/unit/pipeline/fast-validators.spec.ts` checks them against validator.js on validator.js's own
+ * test lists and on tens of thousands of generated inputs (0 disagreements); decision 0012 has the measurement.
+ *
+ * They are exact for the validator.js version they were checked against only, so a rule gets its fast implementation
+ * only when the validator.js that class-validator loads is that version (else class-validator's own rule runs).
+ * A rule is recognised by the name class-validator gives it (as the shared rule table and the IR capture do).
+ */
+
+/** validator.js versions the differential test ran against. */
+const VERIFIED_VALIDATOR_VERSIONS: ReadonlySet<string> = new Set(['13.15.35']);
+
+let installedVersionVerified: boolean | undefined;
+
+function validatorVersionVerified(): boolean {
+  if (installedVersionVerified === undefined) {
+    try {
+      const classValidatorDirectory = dirname(require.resolve('class-validator'));
+      const manifestPath = require.resolve('validator/package.json', { paths: [classValidatorDirectory] });
+      const manifest = require(manifestPath) as { version?: unknown };
+      installedVersionVerified = typeof manifest.version === 'string' && VERIFIED_VALIDATOR_VERSIONS.has(manifest.version);
+    } catch {
+      installedVersionVerified = false;
+    }
+  }
+  return installedVersionVerified;
+}
+
+/**
+ * The fast implementation for a developer rule (by class-validator's rule name and constraints), or `undefined` when
+ * the rule has none or uses non-default options: then class-validator's constraint runs as written.
+ */
+export function fastRuleFor(name: string | undefined, constraints: readonly unknown[]): ((value: unknown) => boolean) | undefined {
+  if (name !== 'isEmail' && name !== 'isUUID' && name !== 'isUrl') return undefined;
+  if (constraints.length > 1 || (constraints[0] !== undefined && constraints[0] !== null) || !validatorVersionVerified()) return undefined;
+  if (name === 'isEmail') return (value) => typeof value === 'string' && isEmailDefault(value);
+  if (name === 'isUrl') {
+    // class-validator passes `undefined` options; validator.js treats `null` the same (merge replaces it).
+    return (value) => typeof value === 'string' && isUrlDefault(value);
+  }
+  return (value) => typeof value === 'string' && isUuidDefault(value);
+}
+
+// --- isUUID (version undefined/null -> 'all') --------------------------------------------------------------------
+
+const UUID_ALL = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
+
+export function isUuidDefault(text: string): boolean {
+  return UUID_ALL.test(text);
+}
+
+// --- byte length as validator.js's isByteLength measures it -------------------------------------------------------
+
+/** UTF-8 length; a lone surrogate throws the `URIError` validator.js's `encodeURI` throws. */
+function utf8Length(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(index + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        length += 4;
+        index++;
+      } else {
+        encodeURI(text); // throws URIError: URI malformed, as validator.js does
+        length += 3;
+      }
+    } else length += 3;
+  }
+  return length;
+}
+
+// --- isFQDN with require_tld, no trailing dot, no underscores, no wildcard, no numeric TLD, max label length 63 ----
+
+/* eslint-disable no-control-regex */
+const FQDN_TLD = /^([a-z\u00A1-\u00A8\u00AA-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]{2,}|xn[a-z0-9-]{2,})$/i;
+const WHITESPACE = /\s/;
+const DIGITS_ONLY = /^\d+$/;
+const FQDN_LABEL = /^[a-z_\u00a1-\uffff0-9-]+$/i;
+const FULL_WIDTH = /[\uff01-\uff5e]/;
+/* eslint-enable no-control-regex */
+
+/** One domain label: `[A-Za-z0-9-]` for ASCII (no `_`: underscores are not allowed), no leading or trailing hyphen. */
+function fqdnLabelValid(label: string): boolean {
+  const length = label.length;
+  if (length === 0 || length > 63) return false;
+  for (let index = 0; index < length; index++) {
+    const code = label.charCodeAt(index);
+    if (code >= 0x80) return fqdnLabelValidSlow(label);
+    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x2d)) return false;
+  }
+  return label.charCodeAt(0) !== 0x2d && label.charCodeAt(length - 1) !== 0x2d;
+}
+
+/** The label check exactly as validator.js writes it (any non-ASCII label). */
+function fqdnLabelValidSlow(label: string): boolean {
+  if (!FQDN_LABEL.test(label)) return false;
+  if (FULL_WIDTH.test(label)) return false;
+  if (label.charCodeAt(0) === 0x2d || label.charCodeAt(label.length - 1) === 0x2d) return false;
+  return label.indexOf('_') === -1;
+}
+
+function isFqdnDefault(text: string): boolean {
+  const lastDot = text.lastIndexOf('.');
+  if (lastDot < 0) return false; // fewer than 2 labels
+  const tld = text.slice(lastDot + 1);
+  if (!FQDN_TLD.test(tld)) return false;
+  if (WHITESPACE.test(tld)) return false;
+  if (DIGITS_ONLY.test(tld)) return false;
+  let start = 0;
+  for (;;) {
+    const dot = text.indexOf('.', start);
+    const end = dot < 0 ? text.length : dot;
+    if (!fqdnLabelValid(text.slice(start, end))) return false;
+    if (dot < 0) return true;
+    start = dot + 1;
+  }
+}
+
+// --- isEmail with class-validator's default (undefined) options --------------------------------------------------
+
+const EMAIL_USER_UTF8_PART = /^[a-z\d!#$%&'*+\-/=?^_`{|}~\u00A1-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]+$/i;
+// eslint-disable-next-line no-control-regex
+const QUOTED_EMAIL_USER_UTF8 = /^([\s\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x21\x23-\x5b\x5d-\x7e\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]|(\\[\x01-\x09\x0b\x0c\x0d-\x7f\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]))*$/i;
+
+/** ASCII characters of an unquoted local-part atom: letters, digits and ``!#$%&'*+-/=?^_`{|}~``. */
+const ATOM_ASCII: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0x30; code <= 0x39; code++) table[code] = 1;
+  for (let code = 0x41; code <= 0x5a; code++) table[code] = 1;
+  for (let code = 0x61; code <= 0x7a; code++) table[code] = 1;
+  for (const character of "!#$%&'*+-/=?^_`{|}~") table[character.charCodeAt(0)] = 1;
+  return table;
+})();
+
+/** One dot-separated part of an unquoted local part (non-empty; ASCII by table, anything else by validator.js's regex). */
+function localAtomValid(text: string, start: number, end: number): boolean {
+  if (start === end) return false;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x80) return EMAIL_USER_UTF8_PART.test(text.slice(start, end));
+    if (ATOM_ASCII[code] !== 1) return false;
+  }
+  return true;
+}
+
+export function isEmailDefault(text: string): boolean {
+  if (text.length > 254) return false;
+  const at = text.lastIndexOf('@');
+  const domain = at < 0 ? text : text.slice(at + 1);
+  const userEnd = at < 0 ? 0 : at;
+  const user = text.slice(0, userEnd);
+  if (utf8Length(user) > 64 || utf8Length(domain) > 254) return false;
+  if (!isFqdnDefault(domain)) return false;
+  if (user.length > 0 && user.charCodeAt(0) === 0x22 && user.charCodeAt(user.length - 1) === 0x22) {
+    return QUOTED_EMAIL_USER_UTF8.test(user.slice(1, user.length - 1));
+  }
+  let start = 0;
+  for (;;) {
+    const dot = user.indexOf('.', start);
+    const end = dot < 0 ? user.length : dot;
+    if (!localAtomValid(user, start, end)) return false;
+    if (dot < 0) return true;
+    start = dot + 1;
+  }
+}
+
+// --- isURL with validator.js's default options -------------------------------------------------------------------
+
+const IPV4_SEGMENT = '(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])';
+const IPV4_ADDRESS = `(${IPV4_SEGMENT}[.]){3}${IPV4_SEGMENT}`;
+const IPV4 = new RegExp(`^${IPV4_ADDRESS}$`);
+const IPV6_SEGMENT = '(?:[0-9a-fA-F]{1,4})';
+const IPV6 = new RegExp('^(' +
+  `(?:${IPV6_SEGMENT}:){7}(?:${IPV6_SEGMENT}|:)|` +
+  `(?:${IPV6_SEGMENT}:){6}(?:${IPV4_ADDRESS}|:${IPV6_SEGMENT}|:)|` +
+  `(?:${IPV6_SEGMENT}:){5}(?::${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,2}|:)|` +
+  `(?:${IPV6_SEGMENT}:){4}(?:(:${IPV6_SEGMENT}){0,1}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,3}|:)|` +
+  `(?:${IPV6_SEGMENT}:){3}(?:(:${IPV6_SEGMENT}){0,2}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,4}|:)|` +
+  `(?:${IPV6_SEGMENT}:){2}(?:(:${IPV6_SEGMENT}){0,3}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,5}|:)|` +
+  `(?:${IPV6_SEGMENT}:){1}(?:(:${IPV6_SEGMENT}){0,4}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,6}|:)|` +
+  `(?::((?::${IPV6_SEGMENT}){0,5}:${IPV4_ADDRESS}|(?::${IPV6_SEGMENT}){1,7}|:))` +
+  ')(%[0-9a-zA-Z.]{1,})?$');
+
+const URL_FORBIDDEN = /[\s<>]/;
+const URL_PROTOCOL = /^([a-z][a-z0-9+\-.]*):/i;
+const URL_AUTH = /^[a-zA-Z0-9\-_.%:]*$/;
+const URL_ENCODED = /%[0-9a-fA-F]{2}/;
+const URL_STARTS_WITH_DIGIT = /^[0-9]/;
+const URL_WRAPPED_IPV6 = /^\[([^\]]+)\](?::([0-9]+))?$/;
+const URL_PORT = /^[0-9]+$/;
+
+function allowedProtocol(protocol: string): boolean {
+  const lower = protocol.toLowerCase();
+  return lower === 'http' || lower === 'https' || lower === 'ftp';
+}
+
+export function isUrlDefault(input: string): boolean {
+  if (!input || URL_FORBIDDEN.test(input)) return false;
+  if (input.indexOf('mailto:') === 0) return false;
+  if (input.length > 2084) return false;
+  let url = input;
+  const hash = url.indexOf('#');
+  if (hash >= 0) url = url.slice(0, hash);
+  const query = url.indexOf('?');
+  if (query >= 0) url = url.slice(0, query);
+
+  let hadExplicitProtocol = false;
+  const protocolMatch = URL_PROTOCOL.exec(url);
+  if (protocolMatch) {
+    const protocol = protocolMatch[1]!;
+    const afterColon = url.substring(protocolMatch[0].length);
+    let consume: boolean;
+    if (afterColon.slice(0, 2) !== '//') {
+      const firstSlash = afterColon.indexOf('/');
+      const beforeSlash = firstSlash === -1 ? afterColon : afterColon.substring(0, firstSlash);
+      const atPosition = beforeSlash.indexOf('@');
+      if (atPosition !== -1) {
+        const beforeAt = beforeSlash.substring(0, atPosition);
+        consume = !(URL_AUTH.test(beforeAt) && !URL_ENCODED.test(beforeAt));
+      } else {
+        consume = !URL_STARTS_WITH_DIGIT.test(afterColon);
+      }
+    } else consume = true;
+    if (consume) {
+      hadExplicitProtocol = true;
+      if (!allowedProtocol(protocol)) return false;
+      url = url.substring(protocolMatch[0].length);
+    }
+  }
+
+  if (url.slice(0, 2) === '//') {
+    if (!hadExplicitProtocol) return false;
+    url = url.slice(2);
+  }
+  if (url === '') return false;
+  const slash = url.indexOf('/');
+  if (slash >= 0) url = url.slice(0, slash);
+
+  let hostname = url;
+  const atSplit = url.split('@');
+  if (atSplit.length > 1) {
+    const auth = atSplit[0]!;
+    if (auth === '') return false;
+    const authParts = auth.split(':');
+    if (auth.indexOf(':') >= 0 && authParts.length > 2) return false;
+    if (authParts[0] === '' && authParts[1] === '') return false;
+    hostname = atSplit.slice(1).join('@');
+  }
+
+  let host: string;
+  let portText: string | null = null;
+  let ipv6: string | null = null;
+  const ipv6Match = URL_WRAPPED_IPV6.exec(hostname);
+  if (ipv6Match) {
+    host = '';
+    ipv6 = ipv6Match[1]!;
+    portText = ipv6Match[2] || null;
+  } else {
+    const colon = hostname.indexOf(':');
+    if (colon >= 0) {
+      host = hostname.slice(0, colon);
+      portText = hostname.slice(colon + 1);
+    } else host = hostname;
+  }
+  if (portText !== null && portText.length > 0) {
+    const port = parseInt(portText, 10);
+    if (!URL_PORT.test(portText) || port <= 0 || port > 65535) return false;
+  }
+  if (!IPV4.test(host) && !IPV6.test(host) && !isFqdnDefault(host) && (!ipv6 || !IPV6.test(ipv6))) return false;
+  return true;
+}

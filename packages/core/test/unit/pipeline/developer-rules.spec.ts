@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { IsEmail, IsUrl, IsUUID, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { ArrayOf, ToolParam } from '@toolwright/core';
+import { buildObjectSchema } from '../../../src/schema/build-definition';
+import { developerRulesPlan, type DeveloperRulesCheck } from '../../../src/pipeline/developer-rules';
+import type { ValidationIssue } from '../../../src/types/execution';
+
+@ValidatorConstraint({ name: 'isEvenLater', async: true })
+class IsEvenLater implements ValidatorConstraintInterface {
+  async validate(value: unknown) {
+    await new Promise((resolve) => setImmediate(resolve));
+    return typeof value === 'number' && value % 2 === 0;
+  }
+  defaultMessage() {
+    return '$property must be even';
+  }
+}
+
+/** Returns a Promise without declaring `async: true`: the plan must still wait for it. */
+@ValidatorConstraint({ name: 'isShortLater' })
+class IsShortLater implements ValidatorConstraintInterface {
+  validate(value: unknown) {
+    return Promise.resolve(typeof value === 'string' && value.length < 5);
+  }
+  defaultMessage() {
+    return '$property must be shorter than 5 characters';
+  }
+}
+
+class Person {
+  @ToolParam({ description: 'Email' }) @IsEmail() email!: string;
+  @ToolParam({ required: false }) @IsUrl() homepage?: string;
+}
+
+class SyncParams {
+  @ToolParam({ description: 'Id' }) @IsUUID() id!: string;
+  @ArrayOf(() => Person) people!: Person[];
+}
+
+class AsyncParams {
+  @ToolParam({ description: 'Id' }) @IsUUID() id!: string;
+  @ToolParam({ type: 'int' }) @Validate(IsEvenLater) seats!: number;
+  @ToolParam({ description: 'Code' }) @Validate(IsShortLater) code!: string;
+  @ArrayOf(() => Person) people!: Person[];
+}
+
+function checkOf(dto: Function): DeveloperRulesCheck {
+  const plan = developerRulesPlan(buildObjectSchema(dto as new () => object));
+  if (plan.kind !== 'check') throw new Error(`expected a check plan, got ${plan.kind}`);
+  return plan.check;
+}
+
+function instanceOf<T extends object>(dto: new () => T, values: Record<string, unknown>): T {
+  return Object.assign(new dto(), values);
+}
+
+function person(email: string, homepage?: string): Person {
+  return instanceOf(Person, homepage === undefined ? { email } : { email, homepage });
+}
+
+describe('developer rules plan', () => {
+  it('runs synchronously (returns undefined) when every rule is synchronous, with the issues in rule order', () => {
+    const check = checkOf(SyncParams);
+    const issues: ValidationIssue[] = [];
+    const result = check(instanceOf(SyncParams, { id: 'not-a-uuid', people: [person('a@b.co'), person('nope', 'not a url'), person('x@y')] }), '', issues);
+    expect(result).toBeUndefined();
+    expect(issues.map((issue) => issue.path)).toEqual(['id', 'people[1].email', 'people[1].homepage', 'people[2].email']);
+    const clean: ValidationIssue[] = [];
+    expect(check(instanceOf(SyncParams, { id: '9deb20fe-a6e0-355c-81ea-288b009e4f6d', people: [person('a@b.co', 'https://example.com')] }), '', clean)).toBeUndefined();
+    expect(clean).toEqual([]);
+  });
+
+  it('returns a Promise only when a constraint answers with one, and keeps the same order as the synchronous run', async () => {
+    const check = checkOf(AsyncParams);
+    const issues: ValidationIssue[] = [];
+    const result = check(instanceOf(AsyncParams, { id: 'bad', seats: 3, code: 'too long', people: [person('nope')] }), '', issues);
+    expect(result).toBeInstanceOf(Promise);
+    await result;
+    expect(issues.map((issue) => issue.path)).toEqual(['id', 'seats', 'code', 'people[0].email']);
+    expect(issues[1]!.message).toContain('seats must be even');
+    expect(issues[2]!.message).toContain('code must be shorter than 5 characters');
+
+    const clean: ValidationIssue[] = [];
+    const pending = check(instanceOf(AsyncParams, { id: '9deb20fe-a6e0-355c-81ea-288b009e4f6d', seats: 4, code: 'ok', people: [person('a@b.co')] }), '', clean);
+    expect(pending).toBeInstanceOf(Promise);
+    await pending;
+    expect(clean).toEqual([]);
+  });
+});
