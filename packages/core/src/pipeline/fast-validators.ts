@@ -57,20 +57,20 @@ export function isUuidDefault(text: string): boolean {
 
 // --- byte length as validator.js's isByteLength measures it -------------------------------------------------------
 
-/** UTF-8 length; a lone surrogate throws the `URIError` validator.js's `encodeURI` throws. */
-function utf8Length(text: string): number {
+/** UTF-8 length of `text[start, end)`; a lone surrogate throws the `URIError` validator.js's `encodeURI` throws. */
+function utf8Length(text: string, start: number, end: number): number {
   let length = 0;
-  for (let index = 0; index < text.length; index++) {
+  for (let index = start; index < end; index++) {
     const code = text.charCodeAt(index);
     if (code < 0x80) length += 1;
     else if (code < 0x800) length += 2;
     else if (code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(index + 1);
+      const next = index + 1 < end ? text.charCodeAt(index + 1) : 0;
       if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
         length += 4;
         index++;
       } else {
-        encodeURI(text); // throws URIError: URI malformed, as validator.js does
+        encodeURI(text.slice(start, end)); // throws URIError: URI malformed, as validator.js does
         length += 3;
       }
     } else length += 3;
@@ -88,16 +88,16 @@ const FQDN_LABEL = /^[a-z_\u00a1-\uffff0-9-]+$/i;
 const FULL_WIDTH = /[\uff01-\uff5e]/;
 /* eslint-enable no-control-regex */
 
-/** One domain label: `[A-Za-z0-9-]` for ASCII (no `_`: underscores are not allowed), no leading or trailing hyphen. */
-function fqdnLabelValid(label: string): boolean {
-  const length = label.length;
+/** One domain label `text[start, end)`: `[A-Za-z0-9-]` for ASCII (no `_`: not allowed), no leading or trailing hyphen. */
+function fqdnLabelValid(text: string, start: number, end: number): boolean {
+  const length = end - start;
   if (length === 0 || length > 63) return false;
-  for (let index = 0; index < length; index++) {
-    const code = label.charCodeAt(index);
-    if (code >= 0x80) return fqdnLabelValidSlow(label);
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x80) return fqdnLabelValidSlow(text.slice(start, end));
     if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x2d)) return false;
   }
-  return label.charCodeAt(0) !== 0x2d && label.charCodeAt(length - 1) !== 0x2d;
+  return text.charCodeAt(start) !== 0x2d && text.charCodeAt(end - 1) !== 0x2d;
 }
 
 /** The label check exactly as validator.js writes it (any non-ASCII label). */
@@ -108,20 +108,52 @@ function fqdnLabelValidSlow(label: string): boolean {
   return label.indexOf('_') === -1;
 }
 
-function isFqdnDefault(text: string): boolean {
-  const lastDot = text.lastIndexOf('.');
-  if (lastDot < 0) return false; // fewer than 2 labels
-  const tld = text.slice(lastDot + 1);
-  if (!FQDN_TLD.test(tld)) return false;
-  if (WHITESPACE.test(tld)) return false;
-  if (DIGITS_ONLY.test(tld)) return false;
-  let start = 0;
+function asciiLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+/**
+ * validator.js's TLD rules on `text[start, end)`: `^([a-z<unicode>]{2,}|xn[a-z0-9-]{2,})$/i`, no whitespace, not all
+ * digits. For ASCII, by hand (such a TLD has no whitespace and is never all digits); otherwise by its regexes.
+ */
+function tldValid(text: string, start: number, end: number): boolean {
+  let ascii = true;
+  let allLetters = true;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x80) {
+      ascii = false;
+      break;
+    }
+    if (!asciiLetter(code)) allLetters = false;
+  }
+  if (!ascii) {
+    const tld = text.slice(start, end);
+    return FQDN_TLD.test(tld) && !WHITESPACE.test(tld) && !DIGITS_ONLY.test(tld);
+  }
+  const length = end - start;
+  if (allLetters) return length >= 2;
+  // `xn` then two or more of [a-z0-9-] (case-insensitive)
+  if (length < 4 || (text.charCodeAt(start) | 0x20) !== 0x78 || (text.charCodeAt(start + 1) | 0x20) !== 0x6e) return false;
+  for (let index = start + 2; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (!(asciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d)) return false;
+  }
+  return true;
+}
+
+/** validator.js's isFQDN on `text[start, end)` with require_tld and every other option off (max label length 63). */
+function isFqdnDefault(text: string, start = 0, end = text.length): boolean {
+  const lastDot = text.lastIndexOf('.', end - 1);
+  if (lastDot < start) return false; // fewer than 2 labels
+  if (!tldValid(text, lastDot + 1, end)) return false;
+  let labelStart = start;
   for (;;) {
-    const dot = text.indexOf('.', start);
-    const end = dot < 0 ? text.length : dot;
-    if (!fqdnLabelValid(text.slice(start, end))) return false;
-    if (dot < 0) return true;
-    start = dot + 1;
+    const dot = text.indexOf('.', labelStart);
+    const labelEnd = dot < 0 || dot >= end ? end : dot;
+    if (!fqdnLabelValid(text, labelStart, labelEnd)) return false;
+    if (labelEnd === end) return true;
+    labelStart = labelEnd + 1;
   }
 }
 
@@ -153,23 +185,23 @@ function localAtomValid(text: string, start: number, end: number): boolean {
 }
 
 export function isEmailDefault(text: string): boolean {
-  if (text.length > 254) return false;
+  const length = text.length;
+  if (length > 254) return false;
   const at = text.lastIndexOf('@');
-  const domain = at < 0 ? text : text.slice(at + 1);
   const userEnd = at < 0 ? 0 : at;
-  const user = text.slice(0, userEnd);
-  if (utf8Length(user) > 64 || utf8Length(domain) > 254) return false;
-  if (!isFqdnDefault(domain)) return false;
-  if (user.length > 0 && user.charCodeAt(0) === 0x22 && user.charCodeAt(user.length - 1) === 0x22) {
-    return QUOTED_EMAIL_USER_UTF8.test(user.slice(1, user.length - 1));
+  const domainStart = at < 0 ? 0 : at + 1;
+  if (utf8Length(text, 0, userEnd) > 64 || utf8Length(text, domainStart, length) > 254) return false;
+  if (!isFqdnDefault(text, domainStart, length)) return false;
+  if (userEnd > 0 && text.charCodeAt(0) === 0x22 && text.charCodeAt(userEnd - 1) === 0x22) {
+    return QUOTED_EMAIL_USER_UTF8.test(text.slice(1, Math.max(1, userEnd - 1)));
   }
   let start = 0;
   for (;;) {
-    const dot = user.indexOf('.', start);
-    const end = dot < 0 ? user.length : dot;
-    if (!localAtomValid(user, start, end)) return false;
-    if (dot < 0) return true;
-    start = dot + 1;
+    const dot = text.indexOf('.', start);
+    const end = dot < 0 || dot >= userEnd ? userEnd : dot;
+    if (!localAtomValid(text, start, end)) return false;
+    if (end === userEnd) return true;
+    start = end + 1;
   }
 }
 
