@@ -7,7 +7,7 @@ import { UnknownToolError } from '../errors/unknown-tool-error';
 import { RESOLVE_RELATIVE_DATE_TOOL_NAME } from '../builtins/resolve-relative-date.command';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { RegisteredTool } from '../registry/tool-registry';
-import { dtoForSchema } from '../schema/synthesize-dto';
+import { dtoForSchema, synthesizeDtosOnRegistration } from '../schema/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult, Transformation, ValidationIssue } from '../types/execution';
 import type { CommandHandler, ToolInvocationContext } from '../types/handler';
@@ -130,6 +130,8 @@ export class PersonaToolExecutor {
     this.slowCallMs = options.slowCallMs ?? DEFAULT_SLOW_CALL_MS;
     this.stats = options.stats ?? new TransformationStats();
     this.validation = options.validation ?? 'compiled';
+    // The reference path validates through each tool's class-validator DTO: build those at registration for it only.
+    if (this.validation === 'reference') synthesizeDtosOnRegistration(registry);
     this.telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
   }
 

@@ -7,7 +7,7 @@ import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
 import type { JsonSchemaObject } from '../schema/json-schema-types';
-import { dtoForSchema, releaseSchemaDtos, retainSchemaDtos } from '../schema/synthesize-dto';
+import { checkDtoSynthesis, releaseSchemaDtos, retainSchemaDtos } from '../schema/synthesize-dto';
 import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { CommandHandler, ToolHandler } from '../types/handler';
 import type { Constructor } from '../types/schema';
@@ -125,13 +125,14 @@ export class ToolRegistry {
   }
 
   /**
-   * Registers a built definition with its implementation (the generic path MCP and built-in tools use). The
-   * parameters' validation DTO is made now, so a schema class-validator cannot enforce fails at registration.
+   * Registers a built definition with its implementation (the generic path MCP and built-in tools use). A schema
+   * class-validator cannot enforce fails now, at registration; the validation DTO itself is synthesized by the first
+   * call on the reference path that needs it (the compiled path never does for a JSON-Schema tool).
    */
   registerDefinition(definition: ToolDefinition, implementation: ToolImplementation): ToolDefinition {
     checkDefinition(definition);
     checkImplementation(definition.name, implementation);
-    dtoForSchema(definition.parameters);
+    checkDtoSynthesis(definition.parameters);
     const previous = this.tools.get(definition.name);
     if (previous !== undefined && previous.definition !== definition) {
       if (this.onDuplicate === 'error') throw registryMessages.duplicateError(definition.name, previous.definition, definition);

@@ -53,6 +53,61 @@ export function dtoForSchema(schema: ObjectSchema): Constructor {
 }
 
 
+/**
+ * Checks, without building anything, that `dtoForSchema(schema)` would succeed: the same reserved-name check and the
+ * same decorator derivation (which refuses, for instance, a pattern it cannot compile), with nothing applied, so no
+ * class is made and nothing lands in class-validator's or class-transformer's storage. The registry runs this at
+ * registration (a schema the reference path cannot enforce still fails there) and leaves the DTO itself to the first
+ * call that needs it: only the reference path does, so a JSON-Schema tool on the compiled path never pays its memory.
+ */
+export function checkDtoSynthesis(schema: ObjectSchema): void {
+  if (schema.dto !== undefined || synthesized.has(schema)) return;
+  checkNode(schema, new Set());
+}
+
+function checkNode(schema: ObjectSchema, seen: Set<ObjectSchema>): void {
+  if (seen.has(schema)) return;
+  seen.add(schema);
+  const className = schema.name ?? 'Parameters';
+  for (const property of schema.properties) {
+    if (isReservedPropertyName(property.name)) throw definitionMessages.reservedPropertyName(className, property.name);
+  }
+  const nestedCheck = (nested: ObjectSchema): ClassThunk | undefined => {
+    if (nested.dto !== undefined) {
+      const dto = nested.dto;
+      return () => dto;
+    }
+    if (nested.additionalProperties !== false || nested.properties.length === 0) return undefined;
+    checkNode(nested, seen);
+    return () => Object; // the thunk is never applied: only the derivation is checked
+  };
+  for (const property of schema.properties) {
+    validationDecorators({ schema: property.schema, required: property.required, nestedClass: nestedCheck });
+  }
+}
+
+/** What `synthesizeDtosOnRegistration` needs of a registry (structural: the registry module imports this one). */
+interface RegistryWithChanges {
+  entries(): ReadonlyArray<{ readonly definition: { readonly parameters: ObjectSchema } }>;
+  onChange(listener: (change: { readonly type: string; readonly definition: { readonly parameters: ObjectSchema } }) => void): () => void;
+}
+
+const synthesizingRegistries = new WeakSet<object>();
+
+/**
+ * A reference-path executor uses this registry: synthesize the DTO of every tool it holds now and of every tool
+ * registered from now on, at registration (as the reference path always did), instead of on a call. Once per
+ * registry; the listener holds nothing but the registry's own definitions.
+ */
+export function synthesizeDtosOnRegistration(registry: RegistryWithChanges): void {
+  if (synthesizingRegistries.has(registry)) return;
+  synthesizingRegistries.add(registry);
+  for (const entry of registry.entries()) dtoForSchema(entry.definition.parameters);
+  registry.onChange((change) => {
+    if (change.type !== 'unregistered') dtoForSchema(change.definition.parameters);
+  });
+}
+
 /** A registry now uses this schema: its synthesized DTOs stay until every user has released it. */
 export function retainSchemaDtos(schema: ObjectSchema): void {
   for (const node of objectNodes(schema)) holders.set(node, (holders.get(node) ?? 0) + 1);
