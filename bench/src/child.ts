@@ -5,10 +5,12 @@ import 'reflect-metadata';
  * (every decorated DTO class stays registered for the life of the process) and because build time and memory
  * must be measured from a fresh start.
  *
- *   node child.js scale-tw <tools>   toolwright (and the hand-written map) with <tools> registered tools
+ *   node child.js scale-tw <tools>   toolwright (and the hand-written map) with <tools> decorated class commands, each called once
+ *   node child.js scale-json <tools> toolwright with <tools> JSON-Schema tools, each called once
  *   node child.js scale-cv <dtos>    plain CT+CV with <dtos> DTO classes registered
  *   node child.js build <tools>      import core, decorate, ToolRegistry.from, first call: wall times
- *   node --expose-gc child.js memory <tools>   heap per registered tool
+ *   node --expose-gc child.js memory <tools>        heap per decorated class command
+ *   node --expose-gc child.js memory-json <tools>   heap per JSON-Schema tool
  *
  * Each mode loads only the modules it needs and prints one line `@@result <json>`.
  */
@@ -28,15 +30,29 @@ async function scaleToolwright(tools: number): Promise<void> {
   const { measure } = require('./harness') as typeof import('./harness');
   const { createExecutor, detectValidationOption, modeLabel, modesToMeasure } = require('./toolwright-setup') as typeof import('./toolwright-setup');
 
-  const others = generateToolwrightCommands(tools - 1).map((tool) => tool.command);
+  const generated = generateToolwrightCommands(tools - 1);
+  const samples = new Map(generated.map((tool) => [tool.name, tool.sampleArguments]));
+  const others = generated.map((tool) => tool.command);
   const middle = others.length >> 1;
   const registry = ToolRegistry.from([...others.slice(0, middle), ScheduleMeetingCommand, ...others.slice(middle)], { logger: silentLogger });
   if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
   const modes = modesToMeasure(detectValidationOption(registry));
+  // Every command is called once first (what an app that has used each of its tools looks like: per-command state,
+  // such as a DI container entry, exists for each).
+  const warmExecutor = createExecutor(registry, modes[0]!);
+  for (const tool of registry.list()) {
+    if (tool.name === VALID.name) continue;
+    const sample = samples.get(tool.name);
+    if (sample === undefined) continue;
+    const result = await warmExecutor.execute({ id: 'w', name: tool.name, arguments: sample });
+    if (!result.ok) throw new Error(`${tool.name} refused its sample arguments: ${result.error.message}`);
+  }
   const hand = handWrittenPipeline(handToolMap(generateHandTools(tools - 1)));
   const tasks: { id: string; fn: () => unknown }[] = [{ id: 'hand', fn: () => hand(VALID) }];
   const labels: Record<string, string> = { hand: 'hand-written pipeline' };
-  for (const mode of modes) {
+  // The reference path (class-validator's validate(), which scans every registered class) is measured up to 1,000
+  // commands only: at 10,000 a call takes tens of milliseconds, and it is not what the flatness target is about.
+  for (const mode of modes.filter((candidate) => candidate !== 'reference' || tools <= 1_000)) {
     const executor = createExecutor(registry, mode);
     const check = await executor.execute(VALID);
     if (!check.ok) throw new Error(`toolwright (${mode}) refused the valid call with ${tools} tools: ${check.error.message}`);
@@ -45,6 +61,74 @@ async function scaleToolwright(tools: number): Promise<void> {
   }
   const measured = await measure(tasks, { timeMs: 600, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 });
   emit({ tools, results: [...measured.values()].map((m) => ({ ...m, label: labels[m.id] })) });
+}
+
+async function scaleJsonSchema(tools: number): Promise<void> {
+  const { ToolRegistry, silentLogger } = require('@toolwright/core') as typeof import('@toolwright/core');
+  const { generateJsonSchemaTools } = require('./generate-json-schema') as typeof import('./generate-json-schema');
+  const { ScheduleMeetingCommand } = require('./scenario/toolwright') as typeof import('./scenario/toolwright');
+  const { JSON_TOOL_NAME, TOOL_DESCRIPTION, TOOL_NAME, scheduleMeeting } = require('./scenario/shape') as typeof import('./scenario/shape');
+  const { VALID, call } = require('./scenario/inputs') as typeof import('./scenario/inputs');
+  const { measure } = require('./harness') as typeof import('./harness');
+  const { createExecutor, modeLabel } = require('./toolwright-setup') as typeof import('./toolwright-setup');
+
+  // The bench's tool as a JSON-Schema tool among tools - 1 generated JSON-Schema tools (its schema is exported from
+  // the decorated command in a registry of its own, so the measured registry holds JSON-Schema tools only).
+  const parameters = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger }).toJsonSchema(TOOL_NAME) as unknown as Record<string, unknown>;
+  const registry = new ToolRegistry({ logger: silentLogger });
+  const generated = generateJsonSchemaTools(tools - 1);
+  const middle = generated.length >> 1;
+  for (const tool of generated.slice(0, middle)) registry.registerJsonSchemaTool(tool.declaration, tool.handler);
+  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME, description: TOOL_DESCRIPTION, parameters }, (params) => scheduleMeeting(params as never));
+  for (const tool of generated.slice(middle)) registry.registerJsonSchemaTool(tool.declaration, tool.handler);
+  if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
+  const executor = createExecutor(registry, 'compiled');
+  for (const tool of generated) {
+    const result = await executor.execute({ id: 'w', name: tool.name, arguments: tool.sampleArguments });
+    if (!result.ok) throw new Error(`${tool.name} refused its sample arguments: ${result.error.message}`);
+  }
+  const valid = call(VALID.arguments, JSON_TOOL_NAME);
+  const check = await executor.execute(valid);
+  if (!check.ok) throw new Error(`the JSON-Schema tool refused the valid call with ${tools} tools: ${check.error.message}`);
+  const measured = await measure([{ id: 'tw-json-execute-compiled', fn: () => executor.execute(valid) }], { timeMs: 600, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 });
+  emit({ tools, results: [...measured.values()].map((m) => ({ ...m, label: `toolwright execute, JSON-Schema tools (${modeLabel('compiled')})` })) });
+}
+
+async function memoryJsonSchema(tools: number): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run the memory-json mode with node --expose-gc');
+  const settle = () => {
+    for (let index = 0; index < 4; index++) gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const core = require('@toolwright/core') as typeof import('@toolwright/core');
+  const { generateJsonSchemaTools } = require('./generate-json-schema') as typeof import('./generate-json-schema');
+  const warm = generateJsonSchemaTools(5, 1_000_000);
+  const warmRegistry = new core.ToolRegistry({ logger: core.silentLogger });
+  for (const tool of warm) warmRegistry.registerJsonSchemaTool(tool.declaration, tool.handler);
+  const warmExecutor = new core.PersonaToolExecutor(warmRegistry, { logger: core.silentLogger });
+  for (const tool of warm) await warmExecutor.execute({ id: 'w', name: tool.name, arguments: tool.sampleArguments });
+
+  // The declarations are the application's data (an MCP server's tool list): made before the first reading.
+  const generated = generateJsonSchemaTools(tools);
+  const before = settle();
+  const registry = new core.ToolRegistry({ logger: core.silentLogger });
+  for (const tool of generated) registry.registerJsonSchemaTool(tool.declaration, tool.handler);
+  const afterRegistry = settle();
+  const executor = new core.PersonaToolExecutor(registry, { logger: core.silentLogger });
+  for (const tool of generated) {
+    const result = await executor.execute({ id: 'm', name: tool.name, arguments: tool.sampleArguments });
+    if (!result.ok) throw new Error(`${tool.name} refused its sample arguments: ${result.error.message}`);
+  }
+  const afterCalls = settle();
+  emit({
+    tools,
+    decoratedBytesPerTool: 0,
+    registryBytesPerTool: (afterRegistry - before) / tools,
+    afterFirstCallsBytesPerTool: (afterCalls - afterRegistry) / tools,
+    totalBytesPerTool: (afterCalls - before) / tools,
+    keep: [generated.length, registry.size, warm.length].join(','),
+  });
 }
 
 async function scaleClassValidator(dtos: number): Promise<void> {
@@ -133,6 +217,10 @@ async function main(): Promise<void> {
   switch (mode) {
     case 'scale-tw':
       return scaleToolwright(count);
+    case 'scale-json':
+      return scaleJsonSchema(count);
+    case 'memory-json':
+      return memoryJsonSchema(count);
     case 'scale-cv':
       return scaleClassValidator(count);
     case 'build':

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { ToolRegistry, silentLogger, type PersonaToolExecutor, type ToolResult } from '@toolwright/core';
 import { measure, type MeasureOptions, type Measurement, type TaskSpec } from './harness';
 import { row, type ArrayCosts, type Row } from './results';
-import { TOOL_NAME, type BenchCall, type Outcome } from './scenario/shape';
-import { ARRAY_BASE, ARRAY_SIZES, INVALID, INVALID_PATHS, MALFORMED, VALID, nestedArrayCall, scalarArrayCall } from './scenario/inputs';
-import { ScheduleMeetingCommand } from './scenario/toolwright';
+import { JSON_TOOL_NAME, JSON_TOOL_NAME_ASYNC, TOOL_DESCRIPTION, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting, type BenchCall, type Outcome, type ScheduleMeetingShape } from './scenario/shape';
+import { ARRAY_BASE, ARRAY_SIZES, INVALID, INVALID_PATHS, MALFORMED, VALID, call, nestedArrayCall, scalarArrayCall } from './scenario/inputs';
+import { ScheduleMeetingAsyncCommand, ScheduleMeetingCommand } from './scenario/toolwright';
 import { checkScheduleMeeting, handToolMap, handWrittenPipeline, normalizeScheduleMeeting, renderHandMessage } from './scenario/hand-written';
 import { CvScheduleMeetingParams, ctcvPipeline, ctcvValidate, renderCvErrors, scheduleMeetingCvTool } from './scenario/class-validator';
 import { scheduleMeetingSchema, scheduleMeetingZodTool, zodPipeline } from './scenario/zod';
@@ -43,7 +43,11 @@ export interface MainCaseResults {
 }
 
 export async function runMainCases(modes: readonly Mode[], log: (line: string) => void): Promise<MainCaseResults> {
-  const registry = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger });
+  const registry = ToolRegistry.from([ScheduleMeetingCommand, ScheduleMeetingAsyncCommand], { logger: silentLogger });
+  // The same parameters as JSON-Schema tools (what an MCP server or a config file declares), sync and async handler.
+  const jsonParameters = registry.toJsonSchema(TOOL_NAME) as unknown as Record<string, unknown>;
+  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME, description: TOOL_DESCRIPTION, parameters: jsonParameters }, (params) => scheduleMeeting(params as unknown as ScheduleMeetingShape));
+  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME_ASYNC, description: TOOL_DESCRIPTION, parameters: jsonParameters }, async (params) => scheduleMeeting(params as unknown as ScheduleMeetingShape));
   const executors = new Map<Mode, PersonaToolExecutor>(modes.map((mode) => [mode, createExecutor(registry, mode)]));
 
   const hand = handWrittenPipeline(handToolMap());
@@ -151,6 +155,40 @@ export async function runMainCases(modes: readonly Mode[], log: (line: string) =
   rows.push(row(group, 'ajv compiled validate', 'check', valid.get('valid:check:ajv')!, checkBaselines));
   rows.push(row(group, 'plainToInstance + validate (CT+CV)', 'check', valid.get('valid:check:ctcv')!, checkBaselines));
   for (const path of e2ePaths) rows.push(row(group, path.label, 'e2e', valid.get(`valid:e2e:${path.id}`)!, { handId: 'valid:e2e:hand', ctcvId: 'valid:e2e:ctcv' }));
+
+  // 1b. The valid call by tool kind (decorated class command, JSON-Schema tool) and handler (async, synchronous), each
+  // against the hand-written pipeline running the same kind of handler, in one measurement group.
+  log('valid call by tool kind and handler ...');
+  const primaryMode = modes[0]!;
+  const primaryExecutor = executors.get(primaryMode)!;
+  const kindCalls = {
+    classSync: VALID,
+    classAsync: call(VALID.arguments, TOOL_NAME_ASYNC),
+    jsonSync: call(VALID.arguments, JSON_TOOL_NAME),
+    jsonAsync: call(VALID.arguments, JSON_TOOL_NAME_ASYNC),
+  };
+  for (const [kind, kindCall] of Object.entries(kindCalls)) {
+    const result = await primaryExecutor.execute(kindCall);
+    if (!result.ok) problems.push(`toolwright (${kind}) refused the valid call: ${result.error.message}`);
+  }
+  const handAsync = await hand(kindCalls.classAsync);
+  if (!handAsync.ok) problems.push(`the hand-written pipeline (async handler) refused the valid call: ${handAsync.message}`);
+  if (problems.length > 0) return { rows: [], arrays: [], invalidMessages, malformedTransformations, problems, notes, classValidatorClasses: [] };
+  const kinds = await measure([
+    { id: 'kinds:hand-async', fn: () => hand(kindCalls.classAsync) },
+    { id: 'kinds:hand-sync', fn: () => hand(kindCalls.classSync) },
+    { id: `kinds:tw-json-async-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.jsonAsync) },
+    { id: `kinds:tw-class-async-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.classAsync) },
+    { id: `kinds:tw-json-sync-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.jsonSync) },
+    { id: `kinds:tw-class-sync-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.classSync) },
+  ], CASE_OPTIONS);
+  const modeText = modeLabel(primaryMode);
+  rows.push(row('kinds', 'hand-written pipeline, async handler', 'e2e', kinds.get('kinds:hand-async')!, { handId: 'kinds:hand-async' }));
+  rows.push(row('kinds', 'hand-written pipeline, synchronous handler', 'e2e', kinds.get('kinds:hand-sync')!, { handId: 'kinds:hand-sync' }));
+  rows.push(row('kinds', `toolwright execute, JSON-Schema tool, async handler (${modeText})`, 'e2e', kinds.get(`kinds:tw-json-async-${primaryMode}`)!, { handId: 'kinds:hand-async' }));
+  rows.push(row('kinds', `toolwright execute, decorated class command, async handler (${modeText})`, 'e2e', kinds.get(`kinds:tw-class-async-${primaryMode}`)!, { handId: 'kinds:hand-async' }));
+  rows.push(row('kinds', `toolwright execute, JSON-Schema tool, synchronous handler (${modeText})`, 'e2e', kinds.get(`kinds:tw-json-sync-${primaryMode}`)!, { handId: 'kinds:hand-sync' }));
+  rows.push(row('kinds', `toolwright execute, decorated class command, synchronous handler (${modeText})`, 'e2e', kinds.get(`kinds:tw-class-sync-${primaryMode}`)!, { handId: 'kinds:hand-sync' }));
 
   // 2. Invalid call, message rendered.
   log('invalid call ...');

@@ -20,10 +20,10 @@ const after = next >= 0 ? readme.slice(next) : '';
 const section = [
   HEADING,
   '',
-  'Issue 4\'s suite (`bench/`): the same 6-field DTO (an enum, an array of date-times, a bounded integer, a boolean, a bounded',
-  'string, an array of `{email, optional}` objects) as a toolwright command, a class-transformer + class-validator DTO, a zod 4',
+  'Issues 4 and 12\'s suite (`bench/`): the same 6-field DTO (an enum, an array of date-times, a bounded integer, a boolean, a bounded',
+  'string, an array of `{email, optional}` objects) as a toolwright command (and as a JSON-Schema tool), a class-transformer + class-validator DTO, a zod 4',
   'schema, an ajv schema compiled from `registry.toJsonSchema()`, a hand-written check, a LangChain `tool()` and an AI SDK `tool()`,',
-  'on the same inputs in one run (tinybench, medians). Reproduce with `npm run bench` (about 2.5 minutes here); it prints these tables',
+  'on the same inputs in one run (tinybench, medians). Reproduce with `npm run bench` (about 5 minutes here); it prints these tables',
   'and writes `bench/results/latest.json`, and `node bench/dist/readme.js` renders this section of docs/performance.md from that file.',
   'How it measures: [decision 0004](decisions/0004-benchmarks.md).',
   '',

@@ -48,14 +48,24 @@ export function caseTable(rows: readonly Row[], group: string): string {
   );
 }
 
-export function arrayTable(arrays: readonly ArrayCosts[], kind: 'scalar' | 'nested', sizes: readonly number[]): string {
+export function arrayTable(arrays: readonly ArrayCosts[], kind: 'scalar' | 'nested', sizes: readonly number[], ratioSize = 1_000): string {
+  const perItemOf = (costs: ArrayCosts) => (kind === 'scalar' ? costs.scalarPerItemNs : costs.nestedPerItemNs);
+  const hand = arrays.find((costs) => costs.id === 'hand');
+  const withRatio = hand !== undefined && sizes.includes(ratioSize);
   return table(
-    ['path', 'both arrays empty', ...sizes.map((size) => `per item @ ${size.toLocaleString('en-US')}`), `call @ ${sizes[sizes.length - 1]!.toLocaleString('en-US')}`],
+    [
+      'path',
+      'both arrays empty',
+      ...sizes.map((size) => `per item @ ${size.toLocaleString('en-US')}`),
+      `call @ ${sizes[sizes.length - 1]!.toLocaleString('en-US')}`,
+      ...(withRatio ? [`per item x hand-written @ ${ratioSize.toLocaleString('en-US')}`] : []),
+    ],
     arrays.map((costs) => {
-      const perItem = kind === 'scalar' ? costs.scalarPerItemNs : costs.nestedPerItemNs;
+      const perItem = perItemOf(costs);
       const perCall = kind === 'scalar' ? costs.scalarNs : costs.nestedNs;
-      return [costs.label, formatNs(costs.baseNs), ...sizes.map((size) => formatNs(perItem[size]!)), formatNs(perCall[sizes[sizes.length - 1]!]!)];
+      const ratio = withRatio && costs.id !== 'json-parse' ? formatRatio(perItem[ratioSize]! / perItemOf(hand)[ratioSize]!) : '';
+      return [costs.label, formatNs(costs.baseNs), ...sizes.map((size) => formatNs(perItem[size]!)), formatNs(perCall[sizes[sizes.length - 1]!]!), ...(withRatio ? [ratio] : [])];
     }),
-    ['l', 'r', ...sizes.map((): 'r' => 'r'), 'r'],
+    ['l', 'r', ...sizes.map((): 'r' => 'r'), 'r', ...(withRatio ? ['r' as const] : [])],
   );
 }

@@ -69,6 +69,13 @@ export interface MemoryRun {
   readonly totalBytesPerTool: number;
 }
 
+export interface MemoryMedian {
+  readonly decoratedBytesPerTool: number;
+  readonly registryBytesPerTool: number;
+  readonly afterFirstCallsBytesPerTool: number;
+  readonly totalBytesPerTool: number;
+}
+
 export interface Target {
   readonly target: string;
   readonly measured: string;
@@ -103,8 +110,10 @@ export interface BenchReport {
   };
   readonly memory: {
     readonly tools: number;
-    readonly median: { readonly decoratedBytesPerTool: number; readonly registryBytesPerTool: number; readonly afterFirstCallsBytesPerTool: number; readonly totalBytesPerTool: number };
+    readonly median: MemoryMedian;
     readonly runs: MemoryRun[];
+    /** The same for JSON-Schema tools (absent in runs before issue 12). */
+    readonly jsonSchema?: { readonly median: MemoryMedian; readonly runs: MemoryRun[] };
   };
   readonly targets: Target[];
   readonly notes: string[];

@@ -1,5 +1,5 @@
 import {
-  DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, TOOL_NAME, scheduleMeeting,
+  DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting,
   type BenchCall, type Outcome, type ScheduleMeetingShape,
 } from './shape';
 import { isEmail, isOffsetDateTime } from './formats';
@@ -179,8 +179,14 @@ export function handWrittenPipeline(tools: ReadonlyMap<string, HandTool>) {
   };
 }
 
+/** The same tool with an `async` handler. */
+export const scheduleMeetingHandToolAsync: HandTool = {
+  ...scheduleMeetingHandTool,
+  handler: async (params: ScheduleMeetingShape) => scheduleMeeting(params),
+};
+
 export function handToolMap(extra: Iterable<[string, HandTool]> = []): Map<string, HandTool> {
-  return new Map<string, HandTool>([...extra, [TOOL_NAME, scheduleMeetingHandTool]]);
+  return new Map<string, HandTool>([...extra, [TOOL_NAME, scheduleMeetingHandTool], [TOOL_NAME_ASYNC, scheduleMeetingHandToolAsync]]);
 }
 
 export type { HandTool };

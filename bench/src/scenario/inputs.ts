@@ -44,6 +44,8 @@ export const MALFORMED = (() => {
 })();
 
 export const ARRAY_SIZES = [10, 100, 1_000, 10_000] as const;
+/** The size the per-item targets are read at (large enough to amortize the call, small enough that GC pauses do not decide it). */
+export const ARRAY_ITEM_TARGET_SIZE = 1_000;
 
 /** Both arrays empty: what the per-item costs are measured against. */
 export const ARRAY_BASE = call(JSON.stringify(meeting(0, 0)));

@@ -11,6 +11,11 @@
  * | attendees | array of `{ email, optional? }` objects (email format; optional is an optional boolean) |
  */
 export const TOOL_NAME = 'schedule_meeting';
+/** The same tool with an `async` handler (a class command whose `execute` is async; a JSON-Schema tool with an async handler). */
+export const TOOL_NAME_ASYNC = 'schedule_meeting_async';
+/** The same parameters registered as a JSON-Schema tool (from `registry.toJsonSchema(TOOL_NAME)`), sync and async handler. */
+export const JSON_TOOL_NAME = 'schedule_meeting_json';
+export const JSON_TOOL_NAME_ASYNC = 'schedule_meeting_json_async';
 export const TOOL_DESCRIPTION = 'Schedule a meeting in one of the proposed slots and invite the attendees';
 
 export const PRIORITIES = ['low', 'normal', 'high'] as const;

@@ -1,6 +1,6 @@
 import { IsEmail } from 'class-validator';
 import { ArrayOf, Command, ToolParam } from '@toolwright/core';
-import { DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, TOOL_DESCRIPTION, TOOL_NAME, scheduleMeeting, type Priority } from './shape';
+import { DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, TOOL_DESCRIPTION, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting, type Priority } from './shape';
 
 /** The 6-field DTO as a toolwright command, written the way the docs show it. */
 export class Attendee {
@@ -35,6 +35,14 @@ export class ScheduleMeetingParams {
 @Command({ name: TOOL_NAME, description: TOOL_DESCRIPTION, params: ScheduleMeetingParams })
 export class ScheduleMeetingCommand {
   execute(params: ScheduleMeetingParams) {
+    return scheduleMeeting(params);
+  }
+}
+
+/** The same command with an `async` handler (what a handler doing I/O looks like). */
+@Command({ name: TOOL_NAME_ASYNC, description: TOOL_DESCRIPTION, params: ScheduleMeetingParams })
+export class ScheduleMeetingAsyncCommand {
+  async execute(params: ScheduleMeetingParams) {
     return scheduleMeeting(params);
   }
 }
