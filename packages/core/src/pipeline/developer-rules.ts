@@ -76,12 +76,14 @@ interface Sink {
 }
 
 const plans = new WeakMap<ObjectSchema, DeveloperRulesPlan>();
+/** One shared answer for every schema without developer rules (most of them: every JSON-Schema tool). */
+const NO_RULES: DeveloperRulesPlan = Object.freeze({ kind: 'none' });
 
 export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
   let plan = plans.get(schema);
   if (!plan) {
     const built = buildPlan(schema, new Set());
-    plan = built.kind === 'check' ? { kind: 'check', check: checkFor(built.plan) } : built;
+    plan = built.kind === 'check' ? { kind: 'check', check: checkFor(built.plan) } : built.kind === 'none' ? NO_RULES : built;
     plans.set(schema, plan);
   }
   return plan;
