@@ -1,4 +1,5 @@
 import { hasCrossFieldChecks } from '../pipeline/cross-field';
+import { callTargetFor, type CallTarget } from '../pipeline/unwrap-call';
 import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/developer-rules';
 import type { PipelineLimits } from '../pipeline/limits';
 import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
@@ -42,10 +43,13 @@ export interface CompiledTool {
   readonly crossField: boolean;
   readonly timeoutMs: number;
   readonly slowCallMs: number;
+  /** What the parse step needs to recognise a whole call wrapped around the arguments. */
+  readonly callTarget: CallTarget;
 }
 
 /** Compiles one registry entry for an executor's settings. */
-export function compileTool(entry: RegisteredTool, settings: CompileSettings): CompiledTool {
+/** `resolvesHere` tells whether a tool name the model wrote resolves to this entry's tool (the executor's name resolution). */
+export function compileTool(entry: RegisteredTool, settings: CompileSettings, resolvesHere: (name: string) => boolean): CompiledTool {
   const definition = entry.definition;
   const parameters = definition.parameters;
   const policy = definition.options.coercion ?? settings.policy;
@@ -67,5 +71,6 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings): C
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
+    callTarget: callTargetFor(definition, resolvesHere),
   };
 }

@@ -18,7 +18,6 @@ import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
-import { callTargetFor } from '../pipeline/unwrap-call';
 import { isToolAllowed } from '../pipeline/permissions';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
@@ -102,6 +101,9 @@ interface CompiledCall extends PreparedCall {
   readonly compiled: CompiledTool;
 }
 
+/** Steps 1-6 of one call: ready for its handler, or the model-facing failure. */
+type Preparation = CompiledCall | PreparationFailure;
+
 /** Thrown inside the executor only (caught in the same module), so a plain object: no stack to capture. */
 class PreparationFailure {
   constructor(readonly error: ToolCallError, readonly tool: string, readonly transformations: readonly Transformation[]) {}
@@ -171,16 +173,20 @@ export class PersonaToolExecutor {
 
   /** Synchronous as far as the call allows: a promise only when a step (validation, the handler) is asynchronous. */
   private executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
-    let prepared: CompiledCall | Promise<CompiledCall>;
+    let prepared: Preparation | Promise<Preparation>;
     try {
       prepared = this.prepareOrThrow(call, context);
     } catch (error) {
       return this.preparationFailed(error, call, context, started);
     }
     if (isThenable(prepared)) {
-      return prepared.then((ready) => this.invokeAndFinish(ready, context, started), (error: unknown) => this.preparationFailed(error, call, context, started));
+      return prepared.then((ready) => this.invokeOrFail(ready, call, context, started), (error: unknown) => this.preparationFailed(error, call, context, started));
     }
-    return this.invokeAndFinish(prepared, context, started);
+    return this.invokeOrFail(prepared, call, context, started);
+  }
+
+  private invokeOrFail(prepared: Preparation, call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
+    return prepared instanceof PreparationFailure ? this.preparationFailed(prepared, call, context, started) : this.invokeAndFinish(prepared, context, started);
   }
 
   private preparationFailed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
@@ -222,7 +228,9 @@ export class PersonaToolExecutor {
   /** Steps 1-6 without running the handler (a dry run): the validated parameters and every transformation. */
   async prepare(call: ToolCall, context: ExecutionContext = {}): Promise<PrepareResult> {
     try {
-      const { callId, tool, definition, params, transformations, securityEvents } = await this.prepareOrThrow(call, context);
+      const prepared = await this.prepareOrThrow(call, context);
+      if (prepared instanceof PreparationFailure) throw prepared;
+      const { callId, tool, definition, params, transformations, securityEvents } = prepared;
       return { ok: true, callId, tool, definition, params, transformations, securityEvents };
     } catch (error) {
       const failure = this.asPreparationFailure(error, call);
@@ -267,7 +275,11 @@ export class PersonaToolExecutor {
   private compiledFor(entry: RegisteredTool): CompiledTool {
     let compiled = this.compiled.get(entry);
     if (compiled === undefined) {
-      compiled = compileTool(entry, this.settings);
+      const tool = entry.definition.name;
+      compiled = compileTool(entry, this.settings, (name) => {
+        const named = resolveToolName(this.registry, name);
+        return named.found && named.name === tool;
+      });
       this.compiled.set(entry, compiled);
     }
     return compiled;
@@ -277,7 +289,7 @@ export class PersonaToolExecutor {
    * Steps 1-6. Synchronous unless a step is asynchronous (the reference validation, an async developer rule, a
    * cross-field `validate` function): then a promise. Throws (or rejects with) a PreparationFailure.
    */
-  private prepareOrThrow(call: ToolCall, context: ExecutionContext): CompiledCall | Promise<CompiledCall> {
+  private prepareOrThrow(call: ToolCall, context: ExecutionContext): Preparation | Promise<Preparation> {
     const transformations: Transformation[] = Array.isArray(call?.transformations) ? [...call.transformations] : [];
     const requested = typeof call?.name === 'string' ? call.name : '';
     const callId = typeof call?.id === 'string' ? call.id : '';
@@ -288,7 +300,7 @@ export class PersonaToolExecutor {
     if (entry === undefined) {
       const resolution = resolveToolName(this.registry, requested);
       if (!resolution.found) {
-        throw new PreparationFailure(
+        return new PreparationFailure(
           new UnknownToolError(messages.unknownTool(requested, resolution.suggestions, this.registry.size), { suggestions: resolution.suggestions }),
           requested,
           transformations,
@@ -302,7 +314,7 @@ export class PersonaToolExecutor {
     const definition = compiled.definition;
 
     // 2. May this persona call it?
-    if (!isToolAllowed(definition, context.persona)) throw new PreparationFailure(new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)), tool, transformations);
+    if (!isToolAllowed(definition, context.persona)) return new PreparationFailure(new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)), tool, transformations);
 
     try {
       const outcome = this.validateArguments(call, context, compiled, tool, callId, transformations);
@@ -314,16 +326,12 @@ export class PersonaToolExecutor {
   }
 
   /** Steps 3-6 of one call. */
-  private validateArguments(call: ToolCall, context: ExecutionContext, compiled: CompiledTool, tool: string, callId: string, transformations: Transformation[]): CompiledCall | Promise<CompiledCall> {
+  private validateArguments(call: ToolCall, context: ExecutionContext, compiled: CompiledTool, tool: string, callId: string, transformations: Transformation[]): Preparation | Promise<Preparation> {
     const { definition } = compiled;
     const policy = compiled.policy;
     // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
     if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, this.limits);
-    const target = callTargetFor(definition, (name) => {
-      const named = resolveToolName(this.registry, name);
-      return named.found && named.name === tool;
-    });
-    const parsed = parseArguments(call?.arguments, policy, this.limits, target);
+    const parsed = parseArguments(call?.arguments, policy, this.limits, compiled.callTarget);
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 
     let params: Record<string, unknown>;
@@ -413,10 +421,11 @@ export class PersonaToolExecutor {
     issues: readonly ValidationIssue[],
     transformations: Transformation[],
     securityEvents: readonly SecurityEvent[],
-  ): CompiledCall | Promise<CompiledCall> {
+  ): Preparation | Promise<Preparation> {
     if (issues.length > 0) {
+      // Returned, not thrown: an invalid call is an ordinary outcome (and unwinding costs more than the message).
       const shown = redactIssues(issues, compiled.sensitivePaths);
-      throw new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown });
+      return new PreparationFailure(withoutSensitiveEcho(new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }), compiled.sensitivePaths), tool, transformations);
     }
     const handlerParams = compiled.commandClass !== undefined ? (instance as Record<string, unknown>) : params;
     const prepared: CompiledCall = { callId, tool, definition: compiled.definition, params: handlerParams, transformations, securityEvents, compiled };
