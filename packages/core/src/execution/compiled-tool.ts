@@ -43,6 +43,8 @@ export interface CompiledTool {
   readonly crossField: boolean;
   readonly timeoutMs: number;
   readonly slowCallMs: number;
+  /** Whether step 5 has anything to do: a context field or an extracted field at the top level. */
+  readonly injects: boolean;
   /** What the parse step needs to recognise a whole call wrapped around the arguments. */
   readonly callTarget: CallTarget;
 }
@@ -72,5 +74,6 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
     callTarget: callTargetFor(definition, resolvesHere),
+    injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
   };
 }

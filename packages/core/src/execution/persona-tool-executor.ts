@@ -359,8 +359,8 @@ export class PersonaToolExecutor {
       issues = state.issues;
     }
 
-    // 5. Trusted context in, extracted content/title in.
-    const injection = injectContext(params, definition.parameters, context);
+    // 5. Trusted context in, extracted content/title in (tools with neither skip the step).
+    const injection = compiled.injects ? injectContext(params, definition.parameters, context) : NOTHING_INJECTED;
     if (injection.transformations.length > 0) {
       transformations.push(...injection.transformations);
       // An empty model value that extraction replaced is not the value validated any more: drop step 4's issue on it.
@@ -474,11 +474,23 @@ export class PersonaToolExecutor {
   }
 
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
-    const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
+    // Every caller builds `result` for this call only: its duration is rounded in place.
+    const finished = result as { durationMs: number } & ToolResult;
+    finished.durationMs = Math.round(result.durationMs * 1000) / 1000;
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
     // A logger or a telemetry pipeline that throws must not turn the call's outcome into another one.
-    safely(() => logCallOutcome(this.logger, finished, error, definition), undefined);
-    safely(() => this.telemetry?.recordCall(finished, error, context), undefined);
+    try {
+      logCallOutcome(this.logger, finished, error, definition);
+    } catch {
+      // ignored: see above
+    }
+    if (this.telemetry !== undefined) {
+      try {
+        this.telemetry.recordCall(finished, error, context);
+      } catch {
+        // ignored: see above
+      }
+    }
     return finished;
   }
 }
@@ -497,6 +509,7 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);
+const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]) as readonly Transformation[], issues: Object.freeze([]) as readonly ValidationIssue[] });
 
 function safely<T>(run: () => T, fallback: T): T {
   try {
