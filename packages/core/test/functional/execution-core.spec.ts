@@ -65,3 +65,17 @@ describe('the synchronous execution core', () => {
     expect(invocation!.signal).toBe(signal);
   });
 });
+
+describe('a call keeps the compiled tool it started with', () => {
+  it('a tool replaced while a call validates (as an MCP refresh does) is not half-seen: the call runs the old handler', async () => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    const schema = { type: 'object', properties: { n: { type: 'integer' } } };
+    registry.registerJsonSchemaTool({ name: 'work', parameters: schema }, (params: { n: number }) => `old ${params.n}`);
+    // The reference path awaits class-validator, so the replacement lands between validation and the handler.
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
+    const pending = executor.execute({ id: 'r', name: 'work', arguments: '{"n": 1}' });
+    registry.registerJsonSchemaTool({ name: 'work', parameters: schema }, (params: { n: number }) => `new ${params.n}`);
+    expect(await pending).toMatchObject({ ok: true, value: 'old 1' });
+    expect(await executor.execute({ id: 's', name: 'work', arguments: '{"n": 2}' })).toMatchObject({ ok: true, value: 'new 2' });
+  });
+});
