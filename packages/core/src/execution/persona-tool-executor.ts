@@ -4,33 +4,30 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
 import { ToolCallError } from '../errors/tool-call-error';
 import { UnknownToolError } from '../errors/unknown-tool-error';
-import { RESOLVE_RELATIVE_DATE_TOOL_NAME } from '../builtins/resolve-relative-date.command';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { RegisteredTool } from '../registry/tool-registry';
 import { dtoForSchema, synthesizeDtosOnRegistration } from '../schema/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult, Transformation, ValidationIssue } from '../types/execution';
-import type { CommandHandler, ToolInvocationContext } from '../types/handler';
 import type { CoercionPolicy } from '../types/schema';
 import { injectContext, MissingContextError } from '../pipeline/context-injection';
 import { DataPacketOrderError } from '../pipeline/data-packets';
-import { crossFieldIssues, CrossFieldValidatorError, hasCrossFieldChecks } from '../pipeline/cross-field';
+import { crossFieldIssues, CrossFieldValidatorError } from '../pipeline/cross-field';
 import { DEFAULT_LIMITS, type PipelineLimits } from '../pipeline/limits';
-import { messages } from '../pipeline/messages';
+import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { resolveToolName } from '../pipeline/name-resolution';
-import { compileNormalizer, INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
+import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
-import { callTargetFor } from '../pipeline/unwrap-call';
 import { isToolAllowed } from '../pipeline/permissions';
-import { developerRulesPlan } from '../pipeline/developer-rules';
 import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
 import { defaultLogger, type Logger } from './logger';
-import { redactIssues, redactTransformations, sensitivePaths } from './redaction';
+import { redactIssues } from './redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
-import { runWithTimeout } from './run-handler';
+import { CallInvocation, runHandler } from './run-handler';
+import { compileTool, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
 import { EXECUTOR_OPTIONS } from './tokens';
@@ -65,6 +62,11 @@ export interface PersonaToolExecutorOptions {
    */
   readonly validation?: 'compiled' | 'reference';
   /**
+   * @internal `false`: every call goes through the normalizer, also when the generated check finds its arguments
+   * already valid and canonical (the differential test's reference). Default `true`.
+   */
+  readonly canonicalFastPath?: boolean;
+  /**
    * OpenTelemetry spans and metrics per call (docs/observability.md). Default: `@opentelemetry/api`'s global providers
    * when the package is installed (nothing is built while none is registered); `false`: none.
    */
@@ -94,6 +96,14 @@ export interface ExecuteAllOptions {
   readonly concurrency?: number;
 }
 
+/** A prepared call with the compiled tool it was prepared with (the handler runs with the same one). */
+interface CompiledCall extends PreparedCall {
+  readonly compiled: CompiledTool;
+}
+
+/** Steps 1-6 of one call: ready for its handler, or the model-facing failure. */
+type Preparation = CompiledCall | PreparationFailure;
+
 /** Thrown inside the executor only (caught in the same module), so a plain object: no stack to capture. */
 class PreparationFailure {
   constructor(readonly error: ToolCallError, readonly tool: string, readonly transformations: readonly Transformation[]) {}
@@ -116,6 +126,10 @@ export class PersonaToolExecutor {
   private readonly slowCallMs: number;
   private readonly validation: 'compiled' | 'reference';
   private readonly telemetry: ToolTelemetry | undefined;
+  private readonly fastPath: boolean;
+  private readonly settings: CompileSettings;
+  /** Each registry entry compiled for this executor (a replaced entry is a new key; the old one is collected). */
+  private readonly compiled = new WeakMap<RegisteredTool, CompiledTool>();
 
   constructor(
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
@@ -133,6 +147,8 @@ export class PersonaToolExecutor {
     // The reference path validates through each tool's class-validator DTO: build those at registration for it only.
     if (this.validation === 'reference') synthesizeDtosOnRegistration(registry);
     this.telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
+    this.fastPath = options.canonicalFastPath !== false;
+    this.settings = { policy: this.policy, limits: this.limits, validation: this.validation, timeoutMs: this.timeoutMs, slowCallMs: this.slowCallMs };
   }
 
   /** The tools this executor runs (what a tool loop offers the model). */
@@ -146,37 +162,78 @@ export class PersonaToolExecutor {
   }
 
   /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
-  async execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
+  execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
+    // Three clock reads per call: its start, its handler's start (timeout and slow-call warning), its end.
     const started = performance.now();
     try {
-      return await this.executeOrThrow(call, context, started);
+      const outcome = this.executeOrThrow(call, context, started);
+      return isThenable(outcome) ? outcome.then(undefined, (error: unknown) => this.lastResort(call, error, started)) : Promise.resolve(outcome);
     } catch (error) {
-      return this.lastResort(call, error, started);
+      return Promise.resolve(this.lastResort(call, error, started));
     }
   }
 
-  private async executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): Promise<ToolResult> {
+  /** Synchronous as far as the call allows: a promise only when a step (validation, the handler) is asynchronous. */
+  private executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
+    let prepared: Preparation | Promise<Preparation>;
+    try {
+      prepared = this.prepareOrThrow(call, context);
+    } catch (error) {
+      return this.preparationFailed(error, call, context, started);
+    }
+    if (isThenable(prepared)) {
+      return prepared.then((ready) => this.invokeOrFail(ready, call, context, started), (error: unknown) => this.preparationFailed(error, call, context, started));
+    }
+    return this.invokeOrFail(prepared, call, context, started);
+  }
+
+  private invokeOrFail(prepared: Preparation, call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
+    return prepared instanceof PreparationFailure ? this.preparationFailed(prepared, call, context, started) : this.invokeAndFinish(prepared, context, started);
+  }
+
+  private preparationFailed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
     const callId = typeof call?.id === 'string' ? call.id : '';
-    let prepared: PreparedCall;
+    const failure = this.asPreparationFailure(error, call);
+    return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context, this.registry.get(failure.tool));
+  }
+
+  private invokeAndFinish(prepared: CompiledCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
+    // The handler's own start: its timeout and the slow-call warning count from here, as they always did.
+    const handlerStarted = performance.now();
+    let value: unknown;
     try {
-      prepared = await this.prepareOrThrow(call, context);
+      value = this.invoke(prepared, context, handlerStarted);
     } catch (error) {
-      const failure = this.asPreparationFailure(error, call);
-      return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context, this.registry.get(failure.tool));
+      return this.handlerFailed(error, prepared, context, started);
     }
-    try {
-      const value = await this.invoke(prepared, context);
-      return this.finish({ callId, tool: prepared.tool, ok: true, value, transformations: prepared.transformations, durationMs: performance.now() - started }, undefined, context, prepared.definition);
-    } catch (error) {
-      const callError = error instanceof ToolCallError ? error : new HandlerError(messages.handlerFailed(prepared.tool), { cause: error });
-      return this.finish({ callId, tool: prepared.tool, ok: false, error: callError.toPayload(), transformations: prepared.transformations, durationMs: performance.now() - started }, callError, context, prepared.definition);
+    if (isThenable(value)) {
+      return (value as Promise<unknown>).then((settled) => this.succeeded(settled, prepared, context, started, handlerStarted), (error: unknown) => this.handlerFailed(error, prepared, context, started));
     }
+    return this.succeeded(value, prepared, context, started, handlerStarted);
+  }
+
+  private succeeded(value: unknown, prepared: CompiledCall, context: ExecutionContext, started: number, handlerStarted: number): ToolResult {
+    const ended = performance.now();
+    const elapsed = ended - handlerStarted;
+    const slowCallMs = prepared.compiled.slowCallMs;
+    if (elapsed > slowCallMs) {
+      this.logger.warn(`slow tool call: ${prepared.tool} took ${Math.round(elapsed)} ms (threshold ${slowCallMs} ms)`, { tool: prepared.tool, callId: prepared.callId, durationMs: elapsed });
+    }
+    return this.finish({ callId: prepared.callId, tool: prepared.tool, ok: true, value, transformations: prepared.transformations, durationMs: ended - started }, undefined, context, prepared.definition);
+  }
+
+  private handlerFailed(error: unknown, prepared: CompiledCall, context: ExecutionContext, started: number): ToolResult {
+    const callError = error instanceof ToolCallError ? error : new HandlerError(messages.handlerFailed(prepared.tool), { cause: error });
+    return this.finish({ callId: prepared.callId, tool: prepared.tool, ok: false, error: callError.toPayload(), transformations: prepared.transformations, durationMs: performance.now() - started }, callError, context, prepared.definition);
   }
 
   /** Steps 1-6 without running the handler (a dry run): the validated parameters and every transformation. */
   async prepare(call: ToolCall, context: ExecutionContext = {}): Promise<PrepareResult> {
     try {
-      return { ok: true, ...(await this.prepareOrThrow(call, context)) };
+      const prepared = await this.prepareOrThrow(call, context);
+      if (prepared instanceof PreparationFailure) throw prepared;
+      const { callId, tool, definition, params, transformations, securityEvents } = prepared;
+      return { ok: true, callId, tool, definition, params, transformations, securityEvents };
     } catch (error) {
       const failure = this.asPreparationFailure(error, call);
       return { ok: false, callId: typeof call?.id === 'string' ? call.id : '', tool: failure.tool, error: failure.error.toPayload(), transformations: failure.transformations };
@@ -216,137 +273,201 @@ export class PersonaToolExecutor {
     return new PreparationFailure(new InvalidArgumentsError('The arguments could not be processed; check them against the tool\'s parameters and call again.', { cause: error }), tool, []);
   }
 
-  private async prepareOrThrow(call: ToolCall, context: ExecutionContext): Promise<PreparedCall> {
+  /** The compiled form of a registry entry for this executor, built on the entry's first call. */
+  private compiledFor(entry: RegisteredTool): CompiledTool {
+    let compiled = this.compiled.get(entry);
+    if (compiled === undefined) {
+      const tool = entry.definition.name;
+      compiled = compileTool(entry, this.settings, (name) => {
+        const named = resolveToolName(this.registry, name);
+        return named.found && named.name === tool;
+      });
+      this.compiled.set(entry, compiled);
+    }
+    return compiled;
+  }
+
+  /**
+   * Steps 1-6. Synchronous unless a step is asynchronous (the reference validation, an async developer rule, a
+   * cross-field `validate` function): then a promise. Throws (or rejects with) a PreparationFailure.
+   */
+  private prepareOrThrow(call: ToolCall, context: ExecutionContext): Preparation | Promise<Preparation> {
     const transformations: Transformation[] = Array.isArray(call?.transformations) ? [...call.transformations] : [];
     const requested = typeof call?.name === 'string' ? call.name : '';
     const callId = typeof call?.id === 'string' ? call.id : '';
 
-    // 1. Resolve the name.
-    const resolution = resolveToolName(this.registry, requested);
-    if (!resolution.found) {
-      throw new PreparationFailure(
-        new UnknownToolError(messages.unknownTool(requested, resolution.suggestions, this.registry.size), { suggestions: resolution.suggestions }),
-        requested,
-        transformations,
-      );
+    // 1. Resolve the name; the entry found here serves the whole call (a replacement registered meanwhile waits for the next call).
+    let entry = this.registry.getEntry(requested);
+    let tool = requested;
+    if (entry === undefined) {
+      const resolution = resolveToolName(this.registry, requested);
+      if (!resolution.found) {
+        return new PreparationFailure(
+          new UnknownToolError(messages.unknownTool(requested, resolution.suggestions, this.registry.size), { suggestions: resolution.suggestions }),
+          requested,
+          transformations,
+        );
+      }
+      tool = resolution.name;
+      if (resolution.rule) transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
+      entry = this.registry.getEntry(tool) as RegisteredTool;
     }
-    const tool = resolution.name;
-    if (resolution.rule) transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
-    const entry = this.registry.getEntry(tool) as RegisteredTool;
-    const definition = entry.definition;
-    const fail = (error: ToolCallError): never => {
-      throw new PreparationFailure(error, tool, transformations);
-    };
+    const compiled = this.compiledFor(entry);
+    const definition = compiled.definition;
 
     // 2. May this persona call it?
-    if (!isToolAllowed(definition, context.persona)) fail(new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)));
+    if (!isToolAllowed(definition, context.persona)) return new PreparationFailure(new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)), tool, transformations);
 
-    const policy = definition.options.coercion ?? this.policy;
     try {
-      // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
-      if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, this.limits);
-      const target = callTargetFor(definition, (name) => {
-        const named = resolveToolName(this.registry, name);
-        return named.found && named.name === tool;
-      });
-      const parsed = parseArguments(call?.arguments, policy, this.limits, target);
-      transformations.push(...parsed.transformations);
-      // 6a (first, so nothing later sees them): strip prototype keys, enforce depth and size limits.
-      const sanitized = sanitizeArguments(parsed.value, this.limits, { owned: parsed.owned });
-      transformations.push(...sanitized.transformations);
-
-      // 4. Normalize keys and values against the IR (on the compiled path, checking every constraint in the same pass).
-      const developerRules = this.validation === 'compiled' ? developerRulesPlan(definition.parameters) : undefined;
-      const reference = developerRules === undefined || developerRules.kind === 'reference';
-      const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: this.registry.has(RESOLVE_RELATIVE_DATE_TOOL_NAME), limits: this.limits });
-      const normalized = compileNormalizer(definition.parameters, policy, reference ? 'types' : 'all')(sanitized.value, '', state);
-      transformations.push(...state.transformations);
-      const impostors = findContextImpostors(sanitized.value, state.securityEvents, definition.parameters);
-      const securityEvents = impostors.length > 0 ? [...state.securityEvents, ...impostors] : state.securityEvents;
-      if (securityEvents.length > 0) this.reportSecurityEvents(tool, callId, securityEvents, context);
-      const params = (normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized) as Record<string, unknown>;
-
-      // 5. Trusted context in, extracted content/title in.
-      const injection = injectContext(params, definition.parameters, context);
-      transformations.push(...injection.transformations);
-
-      // 6. Validate.
-      // An empty model value that extraction replaced is not the value validated any more: drop step 4's issue on it.
-      const extracted = new Set(injection.transformations.map((transformation) => transformation.path));
-      const issues: ValidationIssue[] = [...(extracted.size > 0 ? state.issues.filter((issue) => !extracted.has(issue.path)) : state.issues), ...injection.issues];
-      let instance: object | undefined;
-      if (reference) {
-        // Reference path: class-transformer + class-validator on this tool's DTO class.
-        const validation = await validateWithClassValidator(dtoForSchema(definition.parameters), params, definition.parameters);
-        // The normalizer's issue is the precise one: class-validator's on the same value repeats it, and so does one it
-        // reports at the containing array for `{ each: true }` rules; the array's own rules (item counts) still stand.
-        const reported = issues.map((issue) => issue.path);
-        for (const issue of validation.issues) {
-          if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
-        }
-        instance = validation.instance;
-      } else {
-        // Compiled path: constraints were checked in step 4; build the DTO for class commands, and run the rules the IR
-        // cannot say (also when other arguments failed, so the model hears of every problem at once).
-        if (entry.implementation.kind === 'class' || developerRules?.kind === 'check') {
-          const built = instantiate(definition.parameters, dtoForSchema(definition.parameters), params);
-          if ('issue' in built) issues.push(built.issue);
-          else instance = built.instance;
-        }
-        if (instance && developerRules?.kind === 'check') {
-          const reported = issues.map((issue) => issue.path);
-          const found: ValidationIssue[] = [];
-          const pending = developerRules.check(instance, '', found);
-          if (pending) await pending;
-          for (const issue of found) if (!reported.some((path) => repeats(issue, path))) issues.push(issue);
-        }
-      }
-      if (issues.length > 0) {
-        const shown = redactIssues(issues, sensitivePaths(definition.parameters));
-        fail(new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }));
-      }
-
-      const handlerParams = entry.implementation.kind === 'class' ? (instance as Record<string, unknown>) : params;
-      // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
-      const commandClass = entry.implementation.kind === 'class' ? entry.implementation.command : undefined;
-      if (hasCrossFieldChecks(definition, commandClass)) {
-        const crossField = await crossFieldIssues(definition, handlerParams, commandClass);
-        if (crossField.length > 0) fail(new InvalidArgumentsError(messages.invalidArguments(tool, crossField), { issues: crossField }));
-      }
-      return { callId, tool, definition, params: handlerParams, transformations, securityEvents };
+      const outcome = this.validateArguments(call, context, compiled, tool, callId, transformations);
+      if (isThenable(outcome)) return outcome.then(undefined, (error: unknown) => this.asFailure(error, compiled, tool, callId, transformations));
+      return outcome;
     } catch (error) {
-      if (error instanceof PreparationFailure) throw error;
-      if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
-        const property = error instanceof MissingContextError ? error.property : 'dataPackets';
-        this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property });
-        fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
-      }
-      if (error instanceof CrossFieldValidatorError) {
-        this.logger.error(`tool ${tool}: ${error.message}`, { tool, callId, cause: describeThrown(error.cause) });
-        fail(new HandlerError(`The tool "${tool}" could not check its arguments (its validation rule failed). Do not retry it.`, { cause: error }));
-      }
-      if (error instanceof ToolCallError) fail(withoutSensitiveEcho(error, sensitivePaths(definition.parameters)));
-      throw error;
+      return this.asFailure(error, compiled, tool, callId, transformations);
     }
   }
 
-  private async invoke(prepared: PreparedCall, context: ExecutionContext): Promise<unknown> {
-    const { definition } = prepared;
-    const entry = this.registry.getEntry(prepared.tool) as RegisteredTool;
-    const timeoutMs = definition.options.timeoutMs ?? this.timeoutMs;
-    const started = performance.now();
-    const value = await runWithTimeout((signal) => {
-      const invocation: ToolInvocationContext = { callId: prepared.callId, tool: prepared.tool, context, signal, logger: this.logger };
-      if (entry.implementation.kind === 'function') return entry.implementation.handler(prepared.params, invocation);
-      const command = this.resolveCommand(entry.implementation.command, invocation);
-      return isPromiseLike(command) ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, invocation)) : command.execute(prepared.params, invocation);
-    }, { tool: prepared.tool, timeoutMs, signal: context.signal });
-    const elapsed = performance.now() - started;
-    const slowCallMs = definition.options.slowCallMs ?? this.slowCallMs;
-    if (elapsed > slowCallMs) {
-      this.logger.warn(`slow tool call: ${prepared.tool} took ${Math.round(elapsed)} ms (threshold ${slowCallMs} ms)`, { tool: prepared.tool, callId: prepared.callId, durationMs: elapsed });
+  /** Steps 3-6 of one call. */
+  private validateArguments(call: ToolCall, context: ExecutionContext, compiled: CompiledTool, tool: string, callId: string, transformations: Transformation[]): Preparation | Promise<Preparation> {
+    const { definition } = compiled;
+    const policy = compiled.policy;
+    // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
+    if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, this.limits);
+    const parsed = parseArguments(call?.arguments, policy, this.limits, compiled.callTarget);
+    if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
+
+    let params: Record<string, unknown>;
+    let issues: ValidationIssue[];
+    let securityEvents: readonly SecurityEvent[];
+    if (parsed.owned && compiled.accept !== undefined && this.fastPath && compiled.accept(parsed.value)) {
+      // Already valid and canonical (arguments read from text here, so the pipeline's own object): sanitizing,
+      // normalizing and the impostor scan would each return it unchanged, with nothing to record.
+      params = parsed.value;
+      issues = [];
+      securityEvents = NO_SECURITY_EVENTS;
+    } else {
+      // 6a (first, so nothing later sees them): strip prototype keys, enforce depth and size limits.
+      const sanitized = sanitizeArguments(parsed.value, this.limits, { owned: parsed.owned });
+      if (sanitized.transformations.length > 0) transformations.push(...sanitized.transformations);
+
+      // 4. Normalize keys and values against the IR (on the compiled path, checking every constraint in the same pass).
+      const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: this.registry.has(RELATIVE_DATE_RESOLVER), limits: this.limits });
+      const normalized = compiled.normalize(sanitized.value, '', state);
+      if (state.transformations.length > 0) transformations.push(...state.transformations);
+      const impostors = findContextImpostors(sanitized.value, state.securityEvents, definition.parameters);
+      securityEvents = impostors.length > 0 ? [...state.securityEvents, ...impostors] : state.securityEvents;
+      if (securityEvents.length > 0) this.reportSecurityEvents(tool, callId, securityEvents, context);
+      params = (normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized) as Record<string, unknown>;
+      issues = state.issues;
     }
-    return value;
+
+    // 5. Trusted context in, extracted content/title in (tools with neither skip the step).
+    const injection = compiled.injects ? injectContext(params, definition.parameters, context) : NOTHING_INJECTED;
+    if (injection.transformations.length > 0) {
+      transformations.push(...injection.transformations);
+      // An empty model value that extraction replaced is not the value validated any more: drop step 4's issue on it.
+      const extracted = new Set(injection.transformations.map((transformation) => transformation.path));
+      issues = issues.filter((issue) => !extracted.has(issue.path));
+    }
+    if (injection.issues.length > 0) issues = [...issues, ...injection.issues];
+
+    // 6. Validate.
+    if (compiled.reference) {
+      // Reference path: class-transformer + class-validator on this tool's DTO class.
+      return validateWithClassValidator(dtoForSchema(definition.parameters), params, definition.parameters).then((validation) => {
+        // The normalizer's issue is the precise one: class-validator's on the same value repeats it, and so does one it
+        // reports at the containing array for `{ each: true }` rules; the array's own rules (item counts) still stand.
+        const all = [...issues];
+        const reported = issues.map((issue) => issue.path);
+        for (const issue of validation.issues) {
+          if (!reported.some((path) => repeats(issue, path))) all.push(issue);
+        }
+        return this.afterValidation(compiled, tool, callId, params, validation.instance, all, transformations, securityEvents);
+      });
+    }
+    // Compiled path: constraints were checked in step 4; build the DTO for class commands, and run the rules the IR
+    // cannot say (also when other arguments failed, so the model hears of every problem at once).
+    let instance: object | undefined;
+    if (compiled.needsInstance) {
+      const built = instantiate(definition.parameters, dtoForSchema(definition.parameters), params);
+      if ('issue' in built) issues = [...issues, built.issue];
+      else instance = built.instance;
+    }
+    const rules = compiled.developerRules;
+    if (instance !== undefined && rules?.kind === 'check') {
+      const found: ValidationIssue[] = [];
+      const checked = rules.check(instance, '', found) as void | PromiseLike<void>;
+      const merge = () => {
+        if (found.length === 0) return issues;
+        const all = [...issues];
+        const reported = issues.map((issue) => issue.path);
+        for (const issue of found) if (!reported.some((path) => repeats(issue, path))) all.push(issue);
+        return all;
+      };
+      if (isThenable(checked)) {
+        const settled = instance;
+        return Promise.resolve(checked).then(() => this.afterValidation(compiled, tool, callId, params, settled, merge(), transformations, securityEvents));
+      }
+      issues = merge();
+    }
+    return this.afterValidation(compiled, tool, callId, params, instance, issues, transformations, securityEvents);
+  }
+
+  /** The end of step 6: the issues become the model-facing error, then the cross-field checks. */
+  private afterValidation(
+    compiled: CompiledTool,
+    tool: string,
+    callId: string,
+    params: Record<string, unknown>,
+    instance: object | undefined,
+    issues: readonly ValidationIssue[],
+    transformations: Transformation[],
+    securityEvents: readonly SecurityEvent[],
+  ): Preparation | Promise<Preparation> {
+    if (issues.length > 0) {
+      // Returned, not thrown: an invalid call is an ordinary outcome (and unwinding costs more than the message).
+      const shown = redactIssues(issues, compiled.sensitivePaths);
+      return new PreparationFailure(withoutSensitiveEcho(new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }), compiled.sensitivePaths), tool, transformations);
+    }
+    const handlerParams = compiled.commandClass !== undefined ? (instance as Record<string, unknown>) : params;
+    const prepared: CompiledCall = { callId, tool, definition: compiled.definition, params: handlerParams, transformations, securityEvents, compiled };
+    // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
+    if (!compiled.crossField) return prepared;
+    return crossFieldIssues(compiled.definition, handlerParams, compiled.commandClass).then((crossField) => {
+      if (crossField.length > 0) throw new InvalidArgumentsError(messages.invalidArguments(tool, crossField), { issues: crossField });
+      return prepared;
+    });
+  }
+
+  /** A failure of steps 3-6 as the model-facing PreparationFailure (developer mistakes logged, never shown). */
+  private asFailure(error: unknown, compiled: CompiledTool, tool: string, callId: string, transformations: readonly Transformation[]): never {
+    const fail = (failure: ToolCallError): never => {
+      throw new PreparationFailure(failure, tool, transformations);
+    };
+    if (error instanceof PreparationFailure) throw error;
+    if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
+      const property = error instanceof MissingContextError ? error.property : 'dataPackets';
+      this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property });
+      fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
+    }
+    if (error instanceof CrossFieldValidatorError) {
+      this.logger.error(`tool ${tool}: ${error.message}`, { tool, callId, cause: describeThrown(error.cause) });
+      fail(new HandlerError(`The tool "${tool}" could not check its arguments (its validation rule failed). Do not retry it.`, { cause: error }));
+    }
+    if (error instanceof ToolCallError) fail(withoutSensitiveEcho(error, compiled.sensitivePaths));
+    throw error;
+  }
+
+  /** Step 7 with the compiled entry the call started with: the handler's value, or a promise when it is asynchronous. */
+  private invoke(prepared: CompiledCall, context: ExecutionContext, handlerStarted: number): unknown {
+    const { compiled } = prepared;
+    const invocation = new CallInvocation(prepared.callId, prepared.tool, context, this.logger);
+    const implementation = compiled.entry.implementation;
+    return runHandler(invocation, (running) => {
+      if (implementation.kind === 'function') return implementation.handler(prepared.params, running);
+      const command = this.resolveCommand(implementation.command, running);
+      return isThenable(command) ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, running)) : command.execute(prepared.params, running);
+    }, compiled.timeoutMs, handlerStarted);
   }
 
   private reportSecurityEvents(tool: string, callId: string, events: readonly SecurityEvent[], context: ExecutionContext): void {
@@ -355,11 +476,23 @@ export class PersonaToolExecutor {
   }
 
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
-    const finished: ToolResult = { ...result, durationMs: Math.round(result.durationMs * 1000) / 1000 };
+    // Every caller builds `result` for this call only: its duration is rounded in place.
+    const finished = result as { durationMs: number } & ToolResult;
+    finished.durationMs = Math.round(result.durationMs * 1000) / 1000;
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
     // A logger or a telemetry pipeline that throws must not turn the call's outcome into another one.
-    safely(() => logCallOutcome(this.logger, finished, error, definition), undefined);
-    safely(() => this.telemetry?.recordCall(finished, error, context), undefined);
+    try {
+      logCallOutcome(this.logger, finished, error, definition);
+    } catch {
+      // ignored: see above
+    }
+    if (this.telemetry !== undefined) {
+      try {
+        this.telemetry.recordCall(finished, error, context);
+      } catch {
+        // ignored: see above
+      }
+    }
     return finished;
   }
 }
@@ -373,9 +506,12 @@ function repeats(issue: ValidationIssue, path: string): boolean {
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
 }
 
-function isPromiseLike(value: CommandHandler | Promise<CommandHandler>): value is Promise<CommandHandler> {
-  return typeof (value as { then?: unknown }).then === 'function';
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
+
+const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);
+const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]) as readonly Transformation[], issues: Object.freeze([]) as readonly ValidationIssue[] });
 
 function safely<T>(run: () => T, fallback: T): T {
   try {

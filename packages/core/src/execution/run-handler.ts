@@ -5,6 +5,10 @@ import { TimeoutError } from '../errors/timeout-error';
 import { ToolCallError } from '../errors/tool-call-error';
 import { ToolwrightError } from '../errors/toolwright-error';
 import { messages } from '../pipeline/messages';
+import type { ExecutionContext } from '../types/execution';
+import type { ToolInvocationContext } from '../types/handler';
+import type { Logger } from './logger';
+import { addDeadline, cancelDeadline } from './timeout-buckets';
 
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
@@ -74,9 +78,106 @@ export async function runWithTimeout<T>(run: (signal: AbortSignal) => T | Promis
   }
 }
 
-function classifyError(error: unknown, tool: string, signal: AbortSignal): ToolCallError {
+function classifyError(error: unknown, tool: string, signal: AbortSignal | undefined, interruption?: ToolCallError): ToolCallError {
   if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
-  if (signal.aborted && signal.reason instanceof ToolCallError) return signal.reason;
+  if (interruption !== undefined) return interruption;
+  if (signal?.aborted && signal.reason instanceof ToolCallError) return signal.reason;
   if (isNetworkError(error)) return new ServiceUnavailableError(messages.serviceUnavailable(tool), { cause: error });
   return new HandlerError(messages.handlerFailed(tool), { cause: error });
+}
+
+/**
+ * The invocation context of one call, with a lazy `signal`: the AbortController is created only when the handler
+ * reads it. A call interrupted before that gets a signal that is already aborted with the reason.
+ */
+export class CallInvocation implements ToolInvocationContext {
+  #controller: AbortController | undefined;
+  #interruption: ToolCallError | undefined;
+
+  constructor(
+    readonly callId: string,
+    readonly tool: string,
+    readonly context: ExecutionContext,
+    readonly logger: Logger,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#interruption !== undefined) this.#controller.abort(this.#interruption);
+    }
+    return this.#controller.signal;
+  }
+
+  /** The timeout or cancellation that ended the call, if one did. */
+  get interruption(): ToolCallError | undefined {
+    return this.#interruption;
+  }
+
+  interrupt(reason: ToolCallError): void {
+    if (this.#interruption !== undefined) return;
+    this.#interruption = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * Pipeline step 7, the executor's core: runs a handler with the timeout and cancellation contract of
+ * {@link runWithTimeout}, synchronously when it can. A handler that returns a value (not a promise) gets no timer and
+ * its value is returned as it is; one that returns a promise gets a deadline in the shared timer of its timeout length
+ * (counted from `startedAt`, the call's one clock read at its start) and the caller's signal, and a promise of its
+ * value. Failures are typed ToolCallErrors, thrown or rejected; a result after a timeout or cancellation is discarded.
+ */
+export function runHandler<T>(invocation: CallInvocation, run: (invocation: CallInvocation) => T | PromiseLike<T>, timeoutMs: number, startedAt: number): T | Promise<T> {
+  const callerSignal = invocation.context.signal;
+  const tool = invocation.tool;
+  if (callerSignal?.aborted) throw new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason });
+  let result: T | PromiseLike<T>;
+  try {
+    result = run(invocation);
+  } catch (error) {
+    throw classifyError(error, tool, undefined);
+  }
+  if (!isThenable(result)) return result;
+  const running = result;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const stop = (reason: ToolCallError) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      invocation.interrupt(reason);
+      reject(reason);
+    };
+    const onAbort = callerSignal === undefined ? undefined : () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
+    const deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
+    if (onAbort !== undefined) callerSignal!.addEventListener('abort', onAbort, { once: true });
+    const cleanup = () => {
+      cancelDeadline(timeoutMs, deadline);
+      if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
+    };
+    running.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        try {
+          reject(classifyError(error, tool, undefined, invocation.interruption));
+        } catch (unreadable) {
+          // An error that cannot even be inspected (a revoked proxy): the executor wraps it as a HANDLER_ERROR.
+          reject(unreadable);
+        }
+      },
+    );
+  });
 }

@@ -70,6 +70,7 @@ const MAX_SCANNED_KEYS = 100_000;
  * ExecutionContext only; the values stay where the schema puts them (data of a free-form object, or a dropped key).
  */
 export function findContextImpostors(value: unknown, reported: readonly SecurityEvent[], schema: ObjectSchema): SecurityEvent[] {
+  if (!hasCandidateKey(value)) return [];
   const declared = declaredNames(schema);
   const events: SecurityEvent[] = [];
   const reportedPaths = new Set(reported.map((event) => event.path));
@@ -99,4 +100,41 @@ export function findContextImpostors(value: unknown, reported: readonly Security
     }
   }
   return events;
+}
+
+/** Whether a key could be reported: a context name in any spelling, or a non-ASCII key (a possible look-alike). */
+const candidateKeys = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+function isCandidateKey(key: string): boolean {
+  let candidate = candidateKeys.get(key);
+  if (candidate === undefined) {
+    // eslint-disable-next-line no-control-regex
+    candidate = key.length <= 64 && (contextNameOf(key) !== undefined || !/^[\u0000-\u007f]*$/.test(key));
+    if (candidateKeys.size < MAX_REMEMBERED_KEYS) candidateKeys.set(key, candidate);
+  }
+  return candidate;
+}
+
+/**
+ * A walk over the keys alone (no paths, no frames), so the common call, whose keys are all ordinary words, is not
+ * scanned twice; any key that could be reported sends the value through the full scan.
+ */
+function hasCandidateKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  let scanned = 0;
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) stack.push(current[index]);
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      if (++scanned > MAX_SCANNED_KEYS) return true;
+      if (isCandidateKey(key)) return true;
+      stack.push((current as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
 }

@@ -134,6 +134,9 @@ function clampExample(value: number, minimum?: number, maximum?: number, exclusi
   return result;
 }
 
+/** The built-in tool the relative-date hint names: the executor asks its registry whether it is registered. */
+export const RELATIVE_DATE_RESOLVER = 'resolve_relative_date';
+
 export const messages = {
   notAnObject: (received: string) =>
     `The arguments must be one JSON object of parameter names and values, but received ${received}. Send only the object, e.g. {"name": "value"}.`,
@@ -166,7 +169,7 @@ export const messages = {
   },
   relativeDateHint: (hasResolver: boolean) =>
     hasResolver
-      ? ' Relative dates such as "tomorrow" are not accepted here: call resolve_relative_date with the phrase first, then use the date it returns.'
+      ? ` Relative dates such as "tomorrow" are not accepted here: call ${RELATIVE_DATE_RESOLVER} with the phrase first, then use the date it returns.`
       : ' Relative dates such as "tomorrow" are not accepted: send the absolute date.',
   timeout: (tool: string, ms: number) => `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
   cancelled: (tool: string) => `The call to "${tool}" was cancelled.`,

@@ -234,25 +234,32 @@ function mayLoseInformation(text: string, parsed: unknown): boolean {
   let keys = 0;
   let digits = 0;
   const length = text.length;
-  for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 34) {
-      digits = 0;
-      index++;
-      while (index < length) {
-        const inner = text.charCodeAt(index);
-        if (inner === 92) index += 2;
-        else if (inner === 34) break;
-        else index++;
-      }
-      let after = index + 1;
-      while (after < length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 10 || text.charCodeAt(after) === 13 || text.charCodeAt(after) === 9)) after++;
-      if (text.charCodeAt(after) === 58) keys++;
-      continue;
+  let index = 0;
+  while (index < length) {
+    // Between strings: a run of more than 15 digits is an integer a double may not hold.
+    const quote = text.indexOf('"', index);
+    const end = quote === -1 ? length : quote;
+    for (; index < end; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 48 && code <= 57) {
+        if (++digits > 15) return true;
+      } else digits = 0;
     }
-    if (code >= 48 && code <= 57) {
-      if (++digits > 15) return true;
-    } else digits = 0;
+    if (quote === -1) break;
+    digits = 0;
+    // The closing quote: the next one not escaped (an odd run of backslashes before it escapes it).
+    let closing = text.indexOf('"', quote + 1);
+    while (closing !== -1) {
+      let backslashes = 0;
+      while (closing - 1 - backslashes > quote && text.charCodeAt(closing - 1 - backslashes) === 92) backslashes++;
+      if (backslashes % 2 === 0) break;
+      closing = text.indexOf('"', closing + 1);
+    }
+    if (closing === -1) break;
+    let after = closing + 1;
+    while (after < length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 10 || text.charCodeAt(after) === 13 || text.charCodeAt(after) === 9)) after++;
+    if (text.charCodeAt(after) === 58) keys++;
+    index = closing + 1;
   }
   return keys > 0 && countKeys(parsed) !== keys;
 }

@@ -103,6 +103,12 @@ export function looksRelative(text: string): boolean {
   return !/\d{4}-\d{2}-\d{2}/.test(text) && RELATIVE_WORDS.test(text);
 }
 
+/** A date `toDate` keeps as it is: `YYYY-MM-DD` exactly (no white space), on a day that exists. */
+export function isCanonicalDate(text: string): boolean {
+  const match = DATE.exec(text);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
 export function toDate(value: unknown): RuleOutcome {
   if (typeof value !== 'string') return REFUSED;
   const text = value.trim();
@@ -129,7 +135,7 @@ function twoDigits(text: string, at: number): number {
 }
 
 /** The common case, checked without captures: already RFC 3339, on a day and at a time that exist. */
-function isCanonicalDateTime(text: string): boolean {
+export function isCanonicalDateTime(text: string): boolean {
   if (!RFC3339.test(text)) return false;
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);

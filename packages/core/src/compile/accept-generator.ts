@@ -1,0 +1,214 @@
+import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
+import { constraintChecks } from '../pipeline/constraints';
+import { imitatedContextName } from '../pipeline/context-impostors';
+import type { PipelineLimits } from '../pipeline/limits';
+import { DANGEROUS_KEYS } from '../pipeline/sanitize';
+import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
+import type { ArraySchema, ObjectSchema, ParamSchema, StringSchema } from '../types/schema';
+
+/**
+ * "Already valid and canonical?" for one tool's arguments, in one pass with no allocation: `true` only when the arguments
+ * (parsed from text, so the pipeline's own) would come out of sanitizing, normalizing (with every IR constraint) and the
+ * context-impostor scan exactly as they went in, with no transformation, no issue and no security event. Then the
+ * executor skips those steps and uses the object as it is; on `false` the normalizer runs as the reference for repairs,
+ * transformations and messages.
+ *
+ * Sound by construction: anything the generator does not model (unions, free-form values, extra keys, aliases,
+ * recursion, nodes nested deeper than the depth limit) answers `false` for that node, never `true`.
+ */
+export type AcceptFunction = (value: unknown) => boolean;
+
+/** Gives up on schemas whose generated code would be larger than this (the normalizer serves them). */
+const MAX_GENERATED_CHARACTERS = 200_000;
+
+const REJECT_ALL: AcceptFunction = () => false;
+
+/**
+ * A string literal for generated code: JSON's escaping (quotes, backslashes, control characters, lone surrogates) plus
+ * the two line terminators JSON leaves as they are. Every schema-controlled text enters generated code through this
+ * (property names from a remote MCP schema are untrusted); identifiers are always generated (`v3`, `i2`), never names.
+ */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** A number literal for generated code: finite numbers only (anything else goes through the constants array). */
+function numberLiteral(value: number): string | undefined {
+  return Number.isFinite(value) ? `(${String(value)})` : undefined;
+}
+
+/**
+ * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
+ * not counted) lies within the bounds. Below U+D800 every code unit is one character, so the length is `.length`;
+ * anything else asks class-validator itself.
+ */
+export function lengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
+  for (let index = 0; index < value.length; index++) {
+    if (value.charCodeAt(index) >= 0xd800) {
+      return (minimum === undefined || classValidatorMinLength(value, minimum)) && (maximum === undefined || classValidatorMaxLength(value, maximum));
+    }
+  }
+  return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
+}
+
+class Generator {
+  private readonly constants: unknown[] = [];
+  private variables = 0;
+  private readonly visiting = new Set<ParamSchema>();
+
+  constructor(private readonly limits: PipelineLimits) {}
+
+  constant(value: unknown): string {
+    this.constants.push(value);
+    return `k[${this.constants.length - 1}]`;
+  }
+
+  variable(prefix: string): string {
+    return `${prefix}${this.variables++}`;
+  }
+
+  build(schema: ObjectSchema): AcceptFunction {
+    const root = this.variable('v');
+    const body = `${this.node(schema, root, 1)}return true;`;
+    if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
+    const source = `"use strict";return function accept(${root}){${body}};`;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval, no-new-func
+    const factory = new Function('k', 'P', 'isArray', 'isSafeInteger', 'isFinite', 'getPrototypeOf', source) as (...args: unknown[]) => AcceptFunction;
+    return factory(this.constants, Object.prototype, Array.isArray, Number.isSafeInteger, Number.isFinite, Object.getPrototypeOf);
+  }
+
+  /**
+   * Statements that `return false` unless the value in variable `value` is accepted for `schema`. `depth` is the
+   * container depth the value would have (the arguments object is 1), as the sanitizer counts it.
+   */
+  node(schema: ParamSchema, value: string, depth: number): string {
+    if (schema.kind === 'union' || schema.kind === 'any') return 'return false;';
+    const check = this.nonNull(schema, value, depth);
+    return schema.nullable ? `if(${value}!==null){${check}}` : check;
+  }
+
+  private nonNull(schema: Exclude<ParamSchema, { kind: 'union' | 'any' }>, value: string, depth: number): string {
+    switch (schema.kind) {
+      case 'string':
+        return `if(typeof ${value}!=="string")return false;${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}`;
+      case 'int':
+        return `if(!isSafeInteger(${value}))return false;${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}`;
+      case 'float':
+        return `if(!isFinite(${value}))return false;${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}`;
+      case 'bool':
+        return `if(typeof ${value}!=="boolean")return false;${this.enumCheck(schema, value)}`;
+      case 'date':
+        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDate)}(${value}))return false;${this.enumCheck(schema, value)}`;
+      case 'datetime':
+        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDateTime)}(${value}))return false;${this.enumCheck(schema, value)}`;
+      case 'array':
+        return this.array(schema, value, depth);
+      case 'object':
+        return this.object(schema, value, depth);
+    }
+  }
+
+  /** Enum of a scalar: the normalizer keeps a value only when it is one of the allowed values exactly. */
+  private enumCheck(schema: ParamSchema, value: string): string {
+    if (schema.enum === undefined) return '';
+    if (schema.enum.length <= 8) {
+      const tests = schema.enum.map((allowed) => `${value}===${this.constant(allowed)}`);
+      return tests.length === 0 ? 'return false;' : `if(!(${tests.join('||')}))return false;`;
+    }
+    return `if(!${this.constant(new Set(schema.enum))}.has(${value}))return false;`;
+  }
+
+  private stringConstraints(schema: StringSchema, value: string): string {
+    let code = '';
+    if (schema.minLength !== undefined || schema.maxLength !== undefined) {
+      code += `if(!${this.constant(lengthWithin)}(${value},${this.constant(schema.minLength)},${this.constant(schema.maxLength)}))return false;`;
+    }
+    // The pattern check is the normalizer's own (the same matcher, the same subject-length limit).
+    for (const [rule, check] of constraintChecks(schema)) {
+      if (rule === 'pattern') code += `if(!${this.constant(check)}(${value}))return false;`;
+    }
+    return code;
+  }
+
+  private numberConstraints(schema: ParamSchema & { kind: 'int' | 'float' }, value: string): string {
+    let code = '';
+    const bound = (limit: number | undefined, operator: string) => {
+      if (limit === undefined) return;
+      const literal = numberLiteral(limit) ?? this.constant(limit);
+      code += `if(!(${value}${operator}${literal}))return false;`;
+    };
+    bound(schema.minimum, '>=');
+    bound(schema.maximum, '<=');
+    bound(schema.exclusiveMinimum, '>');
+    bound(schema.exclusiveMaximum, '<');
+    if (schema.multipleOf !== undefined) {
+      for (const [rule, check] of constraintChecks(schema)) if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))return false;`;
+    }
+    return code;
+  }
+
+  /** Item counts, uniqueness and enums of containers: the normalizer's own checks, called as they are. */
+  private containerConstraints(schema: ParamSchema, value: string): string {
+    let code = '';
+    for (const [rule, check] of constraintChecks(schema)) {
+      if (rule === 'minItems' && schema.kind === 'array') code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})return false;`;
+      else if (rule === 'maxItems' && schema.kind === 'array') code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})return false;`;
+      else code += `if(!${this.constant(check)}(${value}))return false;`;
+    }
+    return code;
+  }
+
+  private array(schema: ArraySchema, value: string, depth: number): string {
+    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return 'return false;';
+    this.visiting.add(schema);
+    const index = this.variable('i');
+    const item = this.variable('v');
+    const itemCheck = this.node(schema.items, item, depth + 1);
+    this.visiting.delete(schema);
+    return (
+      `if(!isArray(${value})||${value}.length>${this.limits.maxArrayItems})return false;` +
+      `for(let ${index}=0;${index}<${value}.length;${index}++){const ${item}=${value}[${index}];${itemCheck}}` +
+      this.containerConstraints(schema, value)
+    );
+  }
+
+  private object(schema: ObjectSchema, value: string, depth: number): string {
+    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return 'return false;';
+    this.visiting.add(schema);
+    const key = this.variable('key');
+    const seen = this.variable('n');
+    let required = 0;
+    let cases = '';
+    for (const property of schema.properties) {
+      // Keys the normalizer would drop or report (context fields, the prototype keys) and names that imitate a context
+      // name (the impostor scan reports them even when declared) are never accepted as they are.
+      if (property.context || DANGEROUS_KEYS.has(property.name) || imitatedContextName(property.name) !== undefined) continue;
+      const child = this.variable('v');
+      const requiredFromModel = property.required && !property.extract;
+      if (requiredFromModel) required++;
+      // `null` for a property that is not nullable is refused or dropped as absent: a change either way.
+      const check = this.node(property.schema, child, depth + 1);
+      const nullCheck = property.schema.nullable || property.schema.kind === 'union' || property.schema.kind === 'any' ? '' : `if(${child}===null)return false;`;
+      cases += `case ${stringLiteral(property.name)}:{const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
+    }
+    this.visiting.delete(schema);
+    return (
+      `if(typeof ${value}!=="object"||${value}===null||getPrototypeOf(${value})!==P)return false;` +
+      `let ${seen}=0;` +
+      `for(const ${key} in ${value}){switch(${key}){${cases}default:return false;}}` +
+      `if(${seen}!==${required})return false;` +
+      this.containerConstraints(schema, value)
+    );
+  }
+}
+
+/** Generates the accept function of one tool's parameters for these limits; `() => false` if code generation is unavailable. */
+export function generateAcceptFunction(schema: ObjectSchema, limits: PipelineLimits): AcceptFunction {
+  try {
+    return new Generator(limits).build(schema);
+  } catch {
+    // Code generation disabled (--disallow-code-generation-from-strings, a CSP) or a schema it cannot read: the
+    // normalizer serves every call.
+    return REJECT_ALL;
+  }
+}

@@ -1,0 +1,79 @@
+import { hasCrossFieldChecks } from '../pipeline/cross-field';
+import { callTargetFor, type CallTarget } from '../pipeline/unwrap-call';
+import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/developer-rules';
+import type { PipelineLimits } from '../pipeline/limits';
+import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
+import { sensitivePaths } from './redaction';
+import type { RegisteredTool } from '../registry/tool-registry';
+import type { ToolDefinition } from '../types/definition';
+import type { CommandHandler } from '../types/handler';
+import type { CoercionPolicy, Constructor } from '../types/schema';
+import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
+
+/** The executor-level settings a compiled tool depends on. */
+export interface CompileSettings {
+  readonly policy: CoercionPolicy;
+  readonly limits: PipelineLimits;
+  readonly validation: 'compiled' | 'reference';
+  readonly timeoutMs: number;
+  readonly slowCallMs: number;
+}
+
+/**
+ * Everything one call of a tool needs, built once per registry entry (on its first call) instead of a dozen lookups
+ * per call. A call holds its compiled tool from name resolution to its result, so a tool an MCP refresh replaces in the
+ * meantime is never half-seen: the call finishes with the entry it started with.
+ */
+export interface CompiledTool {
+  readonly entry: RegisteredTool;
+  readonly definition: ToolDefinition;
+  readonly name: string;
+  readonly policy: CoercionPolicy;
+  /** The reference path for repairs, transformations and messages (with every IR constraint on the compiled path). */
+  readonly normalize: Normalizer;
+  /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
+  readonly reference: boolean;
+  readonly developerRules: DeveloperRulesPlan | undefined;
+  /** "Already valid and canonical?" (compiled path only; `undefined` on the reference path). */
+  readonly accept: AcceptFunction | undefined;
+  /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
+  readonly needsInstance: boolean;
+  readonly commandClass: Constructor<CommandHandler> | undefined;
+  readonly sensitivePaths: ReadonlySet<string>;
+  readonly crossField: boolean;
+  readonly timeoutMs: number;
+  readonly slowCallMs: number;
+  /** Whether step 5 has anything to do: a context field or an extracted field at the top level. */
+  readonly injects: boolean;
+  /** What the parse step needs to recognise a whole call wrapped around the arguments. */
+  readonly callTarget: CallTarget;
+}
+
+/** Compiles one registry entry for an executor's settings. */
+/** `resolvesHere` tells whether a tool name the model wrote resolves to this entry's tool (the executor's name resolution). */
+export function compileTool(entry: RegisteredTool, settings: CompileSettings, resolvesHere: (name: string) => boolean): CompiledTool {
+  const definition = entry.definition;
+  const parameters = definition.parameters;
+  const policy = definition.options.coercion ?? settings.policy;
+  const developerRules = settings.validation === 'compiled' ? developerRulesPlan(parameters) : undefined;
+  const reference = developerRules === undefined || developerRules.kind === 'reference';
+  const commandClass = entry.implementation.kind === 'class' ? entry.implementation.command : undefined;
+  return {
+    entry,
+    definition,
+    name: definition.name,
+    policy,
+    normalize: compileNormalizer(parameters, policy, reference ? 'types' : 'all'),
+    reference,
+    developerRules,
+    accept: reference ? undefined : generateAcceptFunction(parameters, settings.limits),
+    needsInstance: entry.implementation.kind === 'class' || developerRules?.kind === 'check',
+    commandClass,
+    sensitivePaths: sensitivePaths(parameters),
+    crossField: hasCrossFieldChecks(definition, commandClass),
+    timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
+    slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
+    callTarget: callTargetFor(definition, resolvesHere),
+    injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
+  };
+}

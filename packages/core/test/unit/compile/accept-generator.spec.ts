@@ -1,0 +1,131 @@
+import 'reflect-metadata';
+import fc from 'fast-check';
+import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
+import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
+import { generateAcceptFunction, lengthWithin, stringLiteral } from '@toolwright/core/compile/accept-generator';
+import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
+import type { ObjectSchema } from '@toolwright/core/types/schema';
+
+/** Property names a remote MCP server may send: every one must stay data in the generated code. */
+const HOSTILE_NAMES = [
+  'say "hi"',
+  "it's",
+  'back\\slash',
+  'trailing\\',
+  '*/ globalThis.pwned = 1; /*',
+  '// comment',
+  'line\u2028separator',
+  'paragraph\u2029separator',
+  'new\nline',
+  'tab\tand\rreturn',
+  '${globalThis.pwned = 1}',
+  '`template`',
+  '"]; globalThis.pwned = 1; //',
+  '"));globalThis.pwned=1;((""',
+  '</script><script>',
+  'lone\ud800surrogate',
+  'emoji 😀',
+  '\u0000nul',
+  'x'.repeat(10_000),
+  'case',
+  'default',
+  'return false',
+  'k[0]',
+];
+
+function registryWith(properties: Record<string, unknown>, required: string[]): ToolRegistry {
+  const registry = new ToolRegistry({ logger: silentLogger });
+  registry.registerJsonSchemaTool({ name: 'remote', parameters: { type: 'object', properties, required } }, (params) => params);
+  return registry;
+}
+
+afterEach(() => {
+  delete (globalThis as Record<string, unknown>)['pwned'];
+});
+
+describe('generated accept functions and untrusted schema text', () => {
+  it('string literals escape quotes, backslashes, control characters, lone surrogates and both line separators', () => {
+    for (const name of HOSTILE_NAMES) {
+      const literal = stringLiteral(name);
+      expect(literal).not.toMatch(/[\u2028\u2029\n\r\u0000]/);
+      // eslint-disable-next-line no-new-func
+      expect(new Function(`return ${literal};`)()).toBe(name);
+    }
+  });
+
+  it('hostile property names: accepted exactly when valid, refused otherwise, and no code of theirs runs', async () => {
+    const properties = Object.fromEntries(HOSTILE_NAMES.map((name, index) => [name, index % 2 === 0 ? { type: 'string', maxLength: 20 } : { type: 'integer', minimum: 0 }]));
+    const registry = registryWith(properties, HOSTILE_NAMES.slice(0, 5));
+    const parameters = registry.get('remote')!.parameters;
+    const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
+    const valid = Object.fromEntries(HOSTILE_NAMES.map((name, index) => [name, index % 2 === 0 ? `v${index}` : index]));
+
+    expect(accept(valid)).toBe(true);
+    expect(accept(Object.fromEntries(HOSTILE_NAMES.slice(0, 5).map((name) => [name, valid[name]])))).toBe(true);
+    // Each property wrong in turn, each required one missing in turn, an unknown key: never accepted.
+    for (const name of HOSTILE_NAMES) {
+      expect(accept({ ...valid, [name]: typeof valid[name] === 'string' ? 7 : 'seven' })).toBe(false);
+    }
+    for (const name of HOSTILE_NAMES.slice(0, 5)) {
+      const { [name]: _dropped, ...rest } = valid;
+      expect(accept(rest)).toBe(false);
+    }
+    expect(accept({ ...valid, [`${HOSTILE_NAMES[0]} `]: 'x' })).toBe(false);
+    expect(accept({ ...valid, [HOSTILE_NAMES[0]!]: 'x'.repeat(21) })).toBe(false);
+    expect((globalThis as Record<string, unknown>)['pwned']).toBeUndefined();
+
+    // The whole call through the executor: the fast path and the normalizer path give the same result.
+    const fast = new PersonaToolExecutor(registry, { logger: silentLogger });
+    const slow = new PersonaToolExecutor(registry, { logger: silentLogger, canonicalFastPath: false });
+    const call = { id: 'h', name: 'remote', arguments: JSON.stringify(valid) };
+    const [withFastPath, withoutFastPath] = [await fast.execute(call), await slow.execute(call)];
+    expect(withFastPath).toMatchObject({ ok: true, value: valid, transformations: [] });
+    expect({ ...withFastPath, durationMs: 0 }).toEqual({ ...withoutFastPath, durationMs: 0 });
+    expect((globalThis as Record<string, unknown>)['pwned']).toBeUndefined();
+  });
+
+  it('a property named __proto__, constructor or prototype is never taken as it is (the sanitizer drops those keys)', () => {
+    // Registration refuses these names; an IR built by other means still never gets them past the generated check.
+    expect(() => registryWith({ constructor: { type: 'string' } }, [])).toThrow(/reserved/);
+    const string = { kind: 'string' } as const;
+    const parameters: ObjectSchema = {
+      kind: 'object',
+      additionalProperties: false,
+      properties: ['__proto__', 'constructor', 'prototype', 'name'].map((name) => ({ name, schema: string, required: name === 'name', aliases: [] })),
+    };
+    const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
+    expect(accept(JSON.parse('{"name": "a"}'))).toBe(true);
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      expect(accept(JSON.parse(`{"name": "a", ${JSON.stringify(key)}: "b"}`))).toBe(false);
+    }
+    expect(({} as Record<string, unknown>)['b']).toBeUndefined();
+  });
+
+  it('unions, free-form values, extra keys and nesting past the depth limit answer no (the normalizer decides)', () => {
+    const registry = registryWith({
+      either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      free: {},
+      nested: { type: 'object', properties: { inner: { type: 'object', properties: { leaf: { type: 'string' } } } } },
+    }, []);
+    const parameters = registry.get('remote')!.parameters;
+    const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
+    expect(accept({})).toBe(true);
+    expect(accept({ either: 'a' })).toBe(false);
+    expect(accept({ free: 1 })).toBe(false);
+    expect(accept({ nested: { inner: { leaf: 'x' } } })).toBe(true);
+    expect(generateAcceptFunction(parameters, { ...DEFAULT_LIMITS, maxDepth: 2 })({ nested: { inner: { leaf: 'x' } } })).toBe(false);
+    expect(accept({ nested: { inner: { leaf: 'x', extra: 1 } } })).toBe(false);
+  });
+
+  it('lengthWithin counts as class-validator does (code points, presentation selectors), on random and edge strings', () => {
+    const edge = ['', 'abc', '😀', 'a😀b', '\ud800', '\udc00\ud800', 'a\ufe0f', '\ufe0f', '\ufe0f\ufe0f', '❤️', 'e\u0301', '\ud83d\ude00\ufe0f'];
+    const strings = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom(...edge));
+    fc.assert(
+      fc.property(strings, fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }), fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }), (text, minimum, maximum) => {
+        const expected = (minimum === undefined || classValidatorMinLength(text, minimum)) && (maximum === undefined || classValidatorMaxLength(text, maximum));
+        expect(lengthWithin(text, minimum, maximum)).toBe(expected);
+      }),
+      { seed: 12, numRuns: 3_000 },
+    );
+  });
+});
