@@ -18,7 +18,8 @@ import {
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type AnthropicTool, type AnthropicToolsOptions } from './index';
+import { createToolSet, type AnthropicTool, type AnthropicToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.messages.create(body, { signal })`. The `Anthropic` client has it. */
 export interface AnthropicMessagesClient {

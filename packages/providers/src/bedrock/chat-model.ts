@@ -21,7 +21,9 @@ import {
 import { isPlainObject, type JsonObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type BedrockTool, type BedrockToolResultContent, type BedrockToolsOptions } from './index';
+import { createToolSet, type BedrockTool, type BedrockToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
+import { type BedrockToolResultContent } from './results';
 
 /** What the adapter calls: `client.send(command, { abortSignal })`. The `BedrockRuntimeClient` has it. */
 export interface BedrockRuntimeClientLike {

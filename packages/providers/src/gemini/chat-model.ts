@@ -19,7 +19,8 @@ import {
 import type { JsonObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt, valueAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type GeminiFunctionDeclaration, type GeminiToolsOptions } from './index';
+import { createToolSet, type GeminiFunctionDeclaration, type GeminiToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.models.generateContent(params)`. The `GoogleGenAI` client has it. */
 export interface GeminiModelsClient {

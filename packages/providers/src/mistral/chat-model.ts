@@ -16,7 +16,8 @@ import {
 import { matchesProfile } from '../shared/name-profiles';
 import { arrayAt, firstDefined, recordAt, stringAt, valueAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, MISTRAL_NAME_PROFILE, parseToolCalls, type MistralTool, type MistralToolsOptions } from './index';
+import { createToolSet, MISTRAL_NAME_PROFILE, type MistralTool, type MistralToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.chat.complete(request, { signal })`. The `Mistral` client has it. */
 export interface MistralChatClient {

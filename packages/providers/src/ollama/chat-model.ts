@@ -16,7 +16,8 @@ import {
 } from '../shared/chat-model-support';
 import { arrayAt, recordAt, stringAt, valueAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type OllamaTool, type OllamaToolsOptions } from './index';
+import { createToolSet, type OllamaTool, type OllamaToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** A streamed reply of the `ollama` client (`AbortableAsyncIterator`). */
 export interface OllamaChatStream extends AsyncIterable<object> {

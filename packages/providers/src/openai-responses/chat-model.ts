@@ -16,7 +16,8 @@ import {
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type OpenAIResponsesFunctionTool, type OpenAIResponsesToolsOptions } from './index';
+import { createToolSet, type OpenAIResponsesFunctionTool, type OpenAIResponsesToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.responses.create(body, { signal })`. The `OpenAI` client has it. */
 export interface OpenAIResponsesClient {

@@ -14,7 +14,8 @@ import {
 } from '../shared/chat-model-support';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type OpenAIChatCompletionLike, type OpenAIChatTool, type OpenAIToolsOptions } from './index';
+import { createToolSet, type OpenAIChatTool, type OpenAIToolsOptions } from './tools';
+import { parseToolCalls, type OpenAIChatCompletionLike } from './calls';
 
 /** What the adapter calls: `client.chat.completions.create(body, { signal })`. The `OpenAI` client has it. */
 export interface OpenAIChatClient {
