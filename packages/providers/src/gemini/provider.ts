@@ -3,7 +3,6 @@
  */
 import { defineProvider } from '../shared/define-provider';
 import { PORTABLE_NAME_PROFILE } from '../shared/name-profiles';
-import type { JsonSchema } from '../shared/json-schema';
 import { GEMINI_LIMITS, createToolSet, fromTool, type GeminiFunctionDeclaration } from './tools';
 import type { GeminiSchema } from './schema';
 import type { LintFinding, LoweredTool } from '../shared/provider';
@@ -21,7 +20,7 @@ export const provider = defineProvider({
   supportsStrict: false,
   tools: {
     createToolSet,
-    parametersOf: (tool) => tool.parameters as JsonSchema | undefined,
+    parametersOf: (tool) => (tool.parameters ? { ...tool.parameters } : undefined),
     nameOf: (tool) => tool.name,
     lint: (lowered) => propertyNameFindings(lowered),
     fromTool,

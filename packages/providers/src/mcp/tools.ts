@@ -2,13 +2,13 @@
  * mcp: definitions out (lowering) and back in (`fromTool`).
  * The wire format is summarized in `./index.ts` (provider-formats.md §9).
  */
-import type { ToolAnnotations, ToolDefinition } from '@toolwright/core';
+import { toJsonSchema, type ToolAnnotations, type ToolDefinition } from '@toolwright/core';
 import { includes, resolveApiVersion } from '../shared/api-versions';
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
 import { type JsonSchema } from '../shared/json-schema';
 import { restoreNotes } from '../shared/lowering/reverse';
-import { MCP_NAME_PROFILE } from '../shared/name-profiles';
+import { MCP_NAME_PROFILE, type ToolNameProfile } from '../shared/name-profiles';
 import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 
 /** The `inputSchema` of an MCP tool: an object schema. */
@@ -32,23 +32,53 @@ export interface McpTool {
 const ANNOTATIONS_SINCE = '2025-03-26';
 const TITLE_SINCE = '2025-06-18';
 
-export function createToolSet(source: ToolSource, options: ToolSetOptions = {}): ToolSet<McpTool> {
+export interface McpToolsOptions extends ToolSetOptions {
+  /**
+   * `encoded` (default): names outside SEP-986 (`^[A-Za-z0-9._-]{1,128}$`) are encoded by the codec and decoded back
+   * by `parseToolCalls`; `as-registered`: every name is listed as registered (what `serveMcp` does, warning about
+   * names outside SEP-986; the executor resolves the calls by registry name).
+   */
+  readonly names?: 'encoded' | 'as-registered';
+}
+
+/** Every registry name as itself: the profile of `names: 'as-registered'`. */
+const AS_REGISTERED_NAME_PROFILE: ToolNameProfile = Object.freeze({
+  id: 'mcp-as-registered',
+  rule: 'any registry name',
+  allowedCharacter: /^[\s\S]$/u,
+  maxLength: Number.MAX_SAFE_INTEGER,
+});
+
+/**
+ * The `inputSchema` of a tool: a tool registered from JSON Schema (a remote MCP tool, a declared schema) is listed
+ * with the schema it was declared with, so keywords such as `$defs` and `$ref` are kept as written (SEP-1613); any
+ * other tool with the draft 2020-12 export of the IR, with `$schema` (context fields never appear: the model does not
+ * set them). Both describe the same values: the importer refuses any keyword the IR cannot enforce, and JSON Schema
+ * tools have no context fields. A fresh copy each time: the listing cannot alter the registered schema.
+ */
+export function mcpInputSchema(definition: ToolDefinition): McpInputSchema {
+  const schema: JsonSchema =
+    definition.source.kind === 'json-schema' ? (JSON.parse(JSON.stringify(definition.source.schema)) as JsonSchema) : (toJsonSchema(definition, { includeDialect: true }) as JsonSchema);
+  return { ...schema, type: 'object' };
+}
+
+export function createToolSet(source: ToolSource, options: McpToolsOptions = {}): ToolSet<McpTool> {
   const version = resolveApiVersion('mcp', options.version);
   const topLevelTitle = includes(version, TITLE_SINCE);
   const withAnnotations = includes(version, ANNOTATIONS_SINCE);
   return buildToolSet({
     provider: 'mcp',
     source,
-    profile: MCP_NAME_PROFILE,
+    profile: options.names === 'as-registered' ? AS_REGISTERED_NAME_PROFILE : MCP_NAME_PROFILE,
     options,
     strict: false,
-    lower: ({ definition, name, description, parameters }) => {
+    lower: ({ definition, name, description }) => {
       const title = withAnnotations ? definition.options.title : undefined;
       const tool: McpTool = {
         name,
         ...(title !== undefined && topLevelTitle ? { title } : {}),
         ...(description !== undefined ? { description } : {}),
-        inputSchema: { ...parameters, type: 'object' } as McpInputSchema,
+        inputSchema: mcpInputSchema(definition),
       };
       const hints = withAnnotations ? definition.options.annotations : undefined;
       // 2025-03-26 had no top-level title: annotations.title carries it.
@@ -61,7 +91,7 @@ export function createToolSet(source: ToolSource, options: ToolSetOptions = {}):
 }
 
 /** The `tools/list` result's `tools`. */
-export function toTools(source: ToolSource, options: ToolSetOptions = {}): McpTool[] {
+export function toTools(source: ToolSource, options: McpToolsOptions = {}): McpTool[] {
   return createToolSet(source, options).tools;
 }
 
