@@ -78,10 +78,6 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
   });
 }
 
-export function toTools(source: ToolSource, options: AnthropicToolsOptions = {}): AnthropicTool[] {
-  return createToolSet(source, options).tools;
-}
-
 /** Imports an Anthropic tool into the IR, undoing this package's lowering (notes, input_examples). */
 export function fromTool(tool: AnthropicTool, options: ImportOptions = {}): ToolDefinition {
   const parameters: JsonSchema = { ...tool.input_schema };

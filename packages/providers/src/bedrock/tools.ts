@@ -54,13 +54,9 @@ export function createToolSet(source: ToolSource, options: BedrockToolsOptions =
   });
 }
 
-export function toTools(source: ToolSource, options: BedrockToolsOptions = {}): BedrockTool[] {
-  return createToolSet(source, options).tools;
-}
-
 /** `toolConfig` for `ConverseCommand` (tools only; set `toolChoice` yourself). */
 export function toToolConfiguration(source: ToolSource, options: BedrockToolsOptions = {}): { tools: BedrockTool[] } {
-  return { tools: toTools(source, options) };
+  return { tools: createToolSet(source, options).tools };
 }
 
 export function fromTool(tool: BedrockTool | BedrockToolSpecification, options: ImportOptions = {}): ToolDefinition {

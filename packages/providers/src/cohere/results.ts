@@ -39,6 +39,3 @@ export function toWireToolResultMessage(result: ToolResult): CohereWireToolMessa
   return { role: 'tool', tool_call_id: toolCallId, content };
 }
 
-export function toToolResultMessages(results: readonly ToolResult[]): CohereToolMessage[] {
-  return results.map((result) => toToolResultMessage(result));
-}

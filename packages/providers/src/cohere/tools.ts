@@ -41,10 +41,6 @@ export function createToolSet(source: ToolSource, options: CohereToolsOptions = 
   });
 }
 
-export function toTools(source: ToolSource, options: CohereToolsOptions = {}): CohereTool[] {
-  return createToolSet(source, options).tools;
-}
-
 export function fromTool(tool: CohereTool | CohereTool['function'], options: ImportOptions = {}): ToolDefinition {
   const definition = 'function' in tool ? tool.function : tool;
   return importToolDefinition(definition.name, definition.description, restoreNotes(definition.parameters), options);

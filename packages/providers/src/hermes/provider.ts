@@ -26,5 +26,8 @@ export const provider = defineProvider({
   results: { toMessage: toToolResultMessage, toMessages: toToolResultMessages },
 });
 
+/** The provider's tool definitions for a registry or definitions (`createToolSet(...).tools`). */
+export const toTools = provider.toTools;
+
 /** The provider as the provider-neutral API lists it (`getProviders()`): the same object. */
 export const descriptor = provider;

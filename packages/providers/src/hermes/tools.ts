@@ -33,10 +33,6 @@ export function createToolSet(source: ToolSource, options: ToolSetOptions = {}):
   });
 }
 
-export function toTools(source: ToolSource, options: ToolSetOptions = {}): HermesTool[] {
-  return createToolSet(source, options).tools;
-}
-
 export interface ToolsPromptOptions {
   /** `qwen` (default): the Qwen2.5/Qwen3 template text; `hermes`: the Hermes-2-Pro/Hermes-3 wording. */
   readonly flavor?: HermesFlavor;

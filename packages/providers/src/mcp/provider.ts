@@ -5,7 +5,7 @@ import { defineProvider } from '../shared/define-provider';
 import { MCP_NAME_PROFILE } from '../shared/name-profiles';
 import { createToolSet, fromTool } from './tools';
 import { parseToolCalls } from './calls';
-import { toToolResultMessage, toToolResultMessages } from './results';
+import { toToolResultMessage } from './results';
 
 export const provider = defineProvider({
   id: 'mcp',
@@ -23,8 +23,14 @@ export const provider = defineProvider({
     fromTool,
   },
   calls: { parse: parseToolCalls },
-  results: { toMessage: toToolResultMessage, toMessages: toToolResultMessages },
+  results: { toMessage: toToolResultMessage },
 });
+
+/** The `tools/list` result's `tools`. */
+export const toTools = provider.toTools;
+
+/** One result message per result, in order. */
+export const toToolResultMessages = provider.results.toMessages;
 
 /** The provider as the provider-neutral API lists it (`getProviders()`): the same object. */
 export const descriptor = provider;

@@ -49,6 +49,3 @@ export function toToolResultMessage(result: ToolResult, options: McpResultOption
   return output;
 }
 
-export function toToolResultMessages(results: readonly ToolResult[], options: McpResultOptions = {}): McpCallToolResult[] {
-  return results.map((result) => toToolResultMessage(result, options));
-}

@@ -2,7 +2,7 @@
  * mcp: definitions out (lowering) and back in (`fromTool`).
  * The wire format is summarized in `./index.ts` (provider-formats.md §9).
  */
-import { toJsonSchema, type ToolAnnotations, type ToolDefinition } from '@toolwright/core';
+import { toJsonSchema, type ParamSchema, type ToolAnnotations, type ToolDefinition } from '@toolwright/core';
 import { includes, resolveApiVersion } from '../shared/api-versions';
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
@@ -49,16 +49,36 @@ const AS_REGISTERED_NAME_PROFILE: ToolNameProfile = Object.freeze({
   maxLength: Number.MAX_SAFE_INTEGER,
 });
 
+/** Whether any property of the schema (at any depth) is filled from the trusted context. */
+function hasContextFields(root: ParamSchema): boolean {
+  const seen = new Set<ParamSchema>();
+  const stack: ParamSchema[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.kind === 'array') stack.push(node.items);
+    else if (node.kind === 'union') stack.push(...node.variants);
+    else if (node.kind === 'object') {
+      if (node.properties.some((property) => property.context !== undefined)) return true;
+      stack.push(...node.properties.map((property) => property.schema));
+      if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
+    }
+  }
+  return false;
+}
+
 /**
  * The `inputSchema` of a tool: a tool registered from JSON Schema (a remote MCP tool, a declared schema) is listed
  * with the schema it was declared with, so keywords such as `$defs` and `$ref` are kept as written (SEP-1613); any
- * other tool with the draft 2020-12 export of the IR, with `$schema` (context fields never appear: the model does not
- * set them). Both describe the same values: the importer refuses any keyword the IR cannot enforce, and JSON Schema
- * tools have no context fields. A fresh copy each time: the listing cannot alter the registered schema.
+ * other tool, and a JSON Schema tool with context fields (an imported LangChain tool whose `session_id` comes from
+ * the context), with the draft 2020-12 export of the IR, with `$schema`, where context fields never appear: the
+ * model does not set them. Both describe the same values (the importer refuses any keyword the IR cannot enforce).
+ * A fresh copy each time: the listing cannot alter the registered schema.
  */
 export function mcpInputSchema(definition: ToolDefinition): McpInputSchema {
-  const schema: JsonSchema =
-    definition.source.kind === 'json-schema' ? (JSON.parse(JSON.stringify(definition.source.schema)) as JsonSchema) : (toJsonSchema(definition, { includeDialect: true }) as JsonSchema);
+  const declared = definition.source.kind === 'json-schema' && !hasContextFields(definition.parameters);
+  const schema: JsonSchema = declared ? (JSON.parse(JSON.stringify(definition.source.schema)) as JsonSchema) : (toJsonSchema(definition, { includeDialect: true }) as JsonSchema);
   return { ...schema, type: 'object' };
 }
 
@@ -88,11 +108,6 @@ export function createToolSet(source: ToolSource, options: McpToolsOptions = {})
       return tool;
     },
   });
-}
-
-/** The `tools/list` result's `tools`. */
-export function toTools(source: ToolSource, options: McpToolsOptions = {}): McpTool[] {
-  return createToolSet(source, options).tools;
 }
 
 /** Imports an MCP tool (title and annotations included) into the IR. */

@@ -50,10 +50,6 @@ export function createToolSet(source: ToolSource, options: MistralToolsOptions =
   });
 }
 
-export function toTools(source: ToolSource, options: MistralToolsOptions = {}): MistralTool[] {
-  return createToolSet(source, options).tools;
-}
-
 export function fromTool(tool: MistralTool | MistralTool['function'], options: ImportOptions = {}): ToolDefinition {
   const definition = 'function' in tool ? tool.function : tool;
   return importToolDefinition(definition.name, definition.description, undoLowering(definition.parameters, { strict: definition.strict === true }), options);

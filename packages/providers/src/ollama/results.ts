@@ -33,6 +33,3 @@ export function toToolResultMessage(result: ToolResult, options: OllamaResultOpt
   return message;
 }
 
-export function toToolResultMessages(results: readonly ToolResult[], options: OllamaResultOptions = {}): OllamaToolMessage[] {
-  return results.map((result) => toToolResultMessage(result, options));
-}

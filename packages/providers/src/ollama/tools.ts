@@ -54,10 +54,6 @@ export function createToolSet(source: ToolSource, options: OllamaToolsOptions = 
   });
 }
 
-export function toTools(source: ToolSource, options: OllamaToolsOptions = {}): OllamaTool[] {
-  return createToolSet(source, options).tools;
-}
-
 /** Imports an Ollama tool into the IR: description notes back into keywords, objects closed again. */
 export function fromTool(tool: OllamaTool, options: ImportOptions = {}): ToolDefinition {
   return importToolDefinition(tool.function.name, tool.function.description, undoLowering(tool.function.parameters, { closeObjects: true }), options);

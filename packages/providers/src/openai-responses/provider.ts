@@ -6,7 +6,7 @@ import { OPENAI_NAME_PROFILE } from '../shared/name-profiles';
 import { strictModeFindings } from '../shared/strict-lint';
 import { OPENAI_RESPONSES_LIMITS, createToolSet, fromTool } from './tools';
 import { createStreamAccumulator, parseToolCalls } from './calls';
-import { toToolResultMessage, toToolResultMessages } from './results';
+import { toToolResultMessage } from './results';
 
 export const provider = defineProvider({
   id: 'openai-responses',
@@ -25,8 +25,14 @@ export const provider = defineProvider({
     fromTool,
   },
   calls: { parse: parseToolCalls, createStreamAccumulator },
-  results: { toMessage: toToolResultMessage, toMessages: toToolResultMessages },
+  results: { toMessage: toToolResultMessage },
 });
+
+/** The provider's tool definitions for a registry or definitions (`createToolSet(...).tools`). */
+export const toTools = provider.toTools;
+
+/** One result message per result, in order. */
+export const toToolResultMessages = provider.results.toMessages;
 
 /** The provider as the provider-neutral API lists it (`getProviders()`): the same object. */
 export const descriptor = provider;

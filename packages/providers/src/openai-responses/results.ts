@@ -17,6 +17,3 @@ export function toToolResultMessage(result: ToolResult): OpenAIFunctionCallOutpu
   return { type: 'function_call_output', call_id: result.callId, output: resultText(result) };
 }
 
-export function toToolResultMessages(results: readonly ToolResult[]): OpenAIFunctionCallOutput[] {
-  return results.map((result) => toToolResultMessage(result));
-}

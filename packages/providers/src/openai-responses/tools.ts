@@ -52,10 +52,6 @@ export function createToolSet(source: ToolSource, options: OpenAIResponsesToolsO
   });
 }
 
-export function toTools(source: ToolSource, options: OpenAIResponsesToolsOptions = {}): OpenAIResponsesFunctionTool[] {
-  return createToolSet(source, options).tools;
-}
-
 /** Imports a Responses function tool into the IR, undoing this package's lowering. */
 export function fromTool(tool: OpenAIResponsesFunctionTool, options: ImportOptions = {}): ToolDefinition {
   const parameters: JsonSchema = tool.parameters ?? { type: 'object', properties: {} };

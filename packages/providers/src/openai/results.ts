@@ -17,7 +17,3 @@ export function toToolResultMessage(result: ToolResult): OpenAIToolMessage {
   return { role: 'tool', tool_call_id: result.callId, content: resultText(result) };
 }
 
-/** One tool message per result, in order. */
-export function toToolResultMessages(results: readonly ToolResult[]): OpenAIToolMessage[] {
-  return results.map((result) => toToolResultMessage(result));
-}

@@ -96,11 +96,6 @@ export function toFunctions(source: ToolSource, options: OpenAIFunctionsOptions 
   return createFunctionSet(source, options).tools;
 }
 
-/** The Chat Completions `tools` for a registry or definitions. Use `createToolSet` to keep the codec. */
-export function toTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIChatTool[] {
-  return createToolSet(source, options).tools;
-}
-
 /**
  * Imports an OpenAI function tool into the IR, undoing this package's lowering (strict optionals, description
  * notes). Pass the tool set's codec to get the registry name back.
