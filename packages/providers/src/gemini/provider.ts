@@ -29,9 +29,6 @@ export const provider = defineProvider({
   results: { toMessage: toToolResultMessage, toMessages: toToolResultMessages },
 });
 
-/** `config.tools` for `generateContent`: one `Tool` with every declaration. */
-export const toTools = provider.toTools;
-
 /** The provider as the provider-neutral API lists it (`getProviders()`): the same object. */
 export const descriptor = provider;
 

@@ -73,6 +73,11 @@ export function toFunctionDeclarations(source: ToolSource, options: GeminiToolsO
   return createToolSet(source, options).tools;
 }
 
+/** `config.tools` for `generateContent`: one `Tool` with every declaration. */
+export function toTools(source: ToolSource, options: GeminiToolsOptions = {}): GeminiTool[] {
+  return [{ functionDeclarations: toFunctionDeclarations(source, options) }];
+}
+
 /** Imports a function declaration (either schema field) into the IR, undoing this package's lowering. */
 export function fromTool(declaration: GeminiFunctionDeclaration, options: ImportOptions = {}): ToolDefinition {
   const parameters: JsonSchema =

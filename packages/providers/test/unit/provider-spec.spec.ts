@@ -8,6 +8,7 @@ import { getProviders, lint, PROVIDERS, type ProviderOptionsMap, type ProviderTo
 import type { GeminiFunctionDeclaration } from '@toolwright/providers/gemini';
 import type { McpToolsOptions } from '@toolwright/providers/mcp';
 import type { OpenAIChatTool, OpenAIToolsOptions } from '@toolwright/providers/openai';
+import * as gemini from '@toolwright/providers/gemini';
 import * as openai from '@toolwright/providers/openai';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -42,6 +43,8 @@ describe('the provider spec', () => {
 
   it('derives toTools and the default toMessages from the spec', () => {
     expect(PROVIDERS.openai.toTools(definitions)).toEqual(openai.toTools(definitions));
+    // Gemini's module-level toTools stays its own: one `Tool` wrapping every declaration.
+    expect(gemini.toTools(definitions)).toEqual([{ functionDeclarations: PROVIDERS.gemini.toTools(definitions) }]);
     const result = { callId: 'c1', tool: 'find_events', ok: true as const, value: { found: 1 }, transformations: [], durationMs: 1 };
     expect(PROVIDERS.openai.results.toMessages([result, { ...result, callId: 'c2' }])).toEqual(openai.toToolResultMessages([result, { ...result, callId: 'c2' }]));
     expect(PROVIDERS.mcp.calls.createStreamAccumulator).toBeUndefined();
