@@ -21,7 +21,8 @@ import type { ToolSource } from './shared/definitions';
 import type { ImportOptions } from './shared/import-definition';
 import { lintWith, type LintOptions } from './shared/lint';
 import type { LintFinding, ProviderDescriptor } from './shared/provider';
-import type { ProviderId, ToolSet, ToolSetOptions } from './shared/tool-set';
+import type { ProviderToolsView, ToolOf, ToolOptionsOf } from './shared/define-provider';
+import type { ProviderId } from './shared/tool-set';
 
 export { ToolNameCodec, readableForm, type EncodedToolName, type NameEncodingStrategy, type ToolNameCodecOptions } from './shared/name-codec';
 export {
@@ -55,75 +56,37 @@ export type { JsonSchema, JsonValue, JsonObject } from './shared/json-schema';
 export { OPTIONAL_NULL_MARKER, OPTIONAL_NULLABLE_MARKER, splitNote } from './shared/description-notes';
 export { API_VERSIONS, getApiVersions, resolveApiVersion, type ApiVersion } from './shared/api-versions';
 
-const DESCRIPTORS: Readonly<Record<ProviderId, ProviderDescriptor>> = Object.freeze({
-  openai: openai.descriptor,
-  'openai-responses': openaiResponses.descriptor,
-  anthropic: anthropic.descriptor,
-  gemini: gemini.descriptor,
-  mistral: mistral.descriptor,
-  ollama: ollama.descriptor,
-  bedrock: bedrock.descriptor,
-  cohere: cohere.descriptor,
-  mcp: mcp.descriptor,
-  hermes: hermes.descriptor,
-});
+/**
+ * The one table of providers: every map and type of the provider-neutral API below is derived from it, and each
+ * entry is the provider module's own `defineProvider` object.
+ */
+export const PROVIDERS = Object.freeze({
+  openai: openai.provider,
+  'openai-responses': openaiResponses.provider,
+  anthropic: anthropic.provider,
+  gemini: gemini.provider,
+  mistral: mistral.provider,
+  ollama: ollama.provider,
+  bedrock: bedrock.provider,
+  cohere: cohere.provider,
+  mcp: mcp.provider,
+  hermes: hermes.provider,
+} satisfies Readonly<Record<ProviderId, ProviderDescriptor>>);
 
 /** One provider's tool definition, by provider id. */
-export interface ProviderToolMap {
-  openai: openai.OpenAIChatTool;
-  'openai-responses': openaiResponses.OpenAIResponsesFunctionTool;
-  anthropic: anthropic.AnthropicTool;
-  gemini: gemini.GeminiFunctionDeclaration;
-  mistral: mistral.MistralTool;
-  ollama: ollama.OllamaTool;
-  bedrock: bedrock.BedrockTool;
-  cohere: cohere.CohereTool;
-  mcp: mcp.McpTool;
-  hermes: hermes.HermesTool;
-}
+export type ProviderToolMap = { [P in ProviderId]: ToolOf<(typeof PROVIDERS)[P]> };
 
 /** The options each provider's `toTools` takes, by provider id. */
-export interface ProviderOptionsMap {
-  openai: openai.OpenAIToolsOptions;
-  'openai-responses': openaiResponses.OpenAIResponsesToolsOptions;
-  anthropic: anthropic.AnthropicToolsOptions;
-  gemini: gemini.GeminiToolsOptions;
-  mistral: mistral.MistralToolsOptions;
-  ollama: ollama.OllamaToolsOptions;
-  bedrock: bedrock.BedrockToolsOptions;
-  cohere: cohere.CohereToolsOptions;
-  mcp: ToolSetOptions;
-  hermes: ToolSetOptions;
-}
+export type ProviderOptionsMap = { [P in ProviderId]: ToolOptionsOf<(typeof PROVIDERS)[P]> };
 
-const TOOL_SET_BUILDERS: { readonly [P in ProviderId]: (source: ToolSource, options: ProviderOptionsMap[P]) => ToolSet<ProviderToolMap[P]> } = {
-  openai: openai.createToolSet,
-  'openai-responses': openaiResponses.createToolSet,
-  anthropic: anthropic.createToolSet,
-  gemini: gemini.createToolSet,
-  mistral: mistral.createToolSet,
-  ollama: ollama.createToolSet,
-  bedrock: bedrock.createToolSet,
-  cohere: cohere.createToolSet,
-  mcp: mcp.createToolSet,
-  hermes: hermes.createToolSet,
-};
+/** The same table, seen through the part `adapt` and `fromProviderTool` use, typed per provider id. */
+const TOOLS: { readonly [P in ProviderId]: ProviderToolsView<ProviderToolMap[P], ProviderOptionsMap[P]> } = PROVIDERS;
 
-const IMPORTERS: { readonly [P in ProviderId]: (tool: ProviderToolMap[P], options: ImportOptions) => ToolDefinition } = {
-  openai: openai.fromTool,
-  'openai-responses': openaiResponses.fromTool,
-  anthropic: anthropic.fromTool,
-  gemini: gemini.fromTool,
-  mistral: mistral.fromTool,
-  ollama: ollama.fromTool,
-  bedrock: bedrock.fromTool,
-  cohere: cohere.fromTool,
-  mcp: mcp.fromTool,
-  hermes: hermes.fromTool,
-};
+/** The same table as the provider-neutral descriptors `getProviders` and `lint` read. */
+const DESCRIPTORS: Readonly<Record<string, ProviderDescriptor | undefined>> = PROVIDERS;
 
 function descriptorOf(provider: string): ProviderDescriptor {
-  const descriptor = (DESCRIPTORS as Readonly<Record<string, ProviderDescriptor>>)[provider];
+  const descriptor = Object.hasOwn(DESCRIPTORS, provider) ? DESCRIPTORS[provider] : undefined;
   if (!descriptor) {
     throw new DefinitionError(`unknown provider "${provider}"`, {
       target: 'providers',
@@ -133,9 +96,16 @@ function descriptorOf(provider: string): ProviderDescriptor {
   return descriptor;
 }
 
+function toolsOf<P extends ProviderId>(provider: P): ProviderToolsView<ProviderToolMap[P], ProviderOptionsMap[P]> {
+  descriptorOf(provider);
+  return TOOLS[provider];
+}
+
+const PROVIDER_IDS: readonly ProviderId[] = Object.values(PROVIDERS).map((provider) => provider.id);
+
 /** Every provider this package speaks: its id, subpath, name rule, limits, argument encoding and error channel. */
 export function getProviders(): readonly ProviderDescriptor[] {
-  return Object.values(DESCRIPTORS);
+  return Object.values(PROVIDERS);
 }
 
 /** One provider's descriptor. */
@@ -149,15 +119,14 @@ export function getProvider(provider: ProviderId): ProviderDescriptor {
  * function declaration.
  */
 export function adapt<P extends ProviderId>(tool: ToolDefinition, provider: P, options?: ProviderOptionsMap[P]): ProviderToolMap[P] {
-  descriptorOf(provider);
-  const [adapted] = TOOL_SET_BUILDERS[provider]([tool], (options ?? {}) as ProviderOptionsMap[P]).tools;
-  return adapted as ProviderToolMap[P];
+  const [adapted] = toolsOf(provider).tools.createToolSet([tool], options).tools;
+  if (adapted === undefined) throw new Error(`unreachable: the ${provider} tool set of one tool is empty`);
+  return adapted;
 }
 
 /** Many tools (a registry or definitions) as one provider's tool definitions, names unique within the set. */
 export function adaptAll<P extends ProviderId>(tools: ToolSource, provider: P, options?: ProviderOptionsMap[P]): ProviderToolMap[P][] {
-  descriptorOf(provider);
-  return TOOL_SET_BUILDERS[provider](tools, (options ?? {}) as ProviderOptionsMap[P]).tools;
+  return toolsOf(provider).tools.createToolSet(tools, options).tools;
 }
 
 /**
@@ -166,8 +135,7 @@ export function adaptAll<P extends ProviderId>(tools: ToolSource, provider: P, o
  * tool set's codec (`{ codec }`) to get the registry name back.
  */
 export function fromProviderTool<P extends ProviderId>(definition: ProviderToolMap[P], provider: P, options: ImportOptions = {}): ToolDefinition {
-  descriptorOf(provider);
-  return IMPORTERS[provider](definition, options);
+  return toolsOf(provider).tools.fromTool(definition, options);
 }
 
 export interface ProviderLintOptions extends LintOptions {
@@ -177,7 +145,7 @@ export interface ProviderLintOptions extends LintOptions {
 
 /** Checks every tool against every provider's limits; each finding names the tool, provider, rule and fix. */
 export function lint(source: ToolSource, options: ProviderLintOptions = {}): LintFinding[] {
-  const descriptors = (options.providers ?? (Object.keys(DESCRIPTORS) as ProviderId[])).map((provider) => descriptorOf(provider));
+  const descriptors = (options.providers ?? PROVIDER_IDS).map((provider) => descriptorOf(provider));
   return lintWith(descriptors, source, options);
 }
 
@@ -231,7 +199,7 @@ export function lintAtStartup(source: ToolSource, options: StartupLintOptions): 
   if (options.lint === 'off') return [];
   const logger = options.logger ?? defaultLogger;
   const findings = lint(source, options);
-  const providers = options.providers ?? (Object.keys(DESCRIPTORS) as ProviderId[]);
+  const providers = options.providers ?? PROVIDER_IDS;
   const tools = new Set(resolveDefinitions(source).map((definition) => definition.name)).size;
   const serious = findings.some((finding) => finding.severity !== 'info');
   const summary = summarizeFindings(findings, tools, providers);

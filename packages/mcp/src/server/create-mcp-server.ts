@@ -20,7 +20,7 @@ import { MCP_TOOL_NAME } from '../tool-names';
 import { serverMessages } from '../messages';
 import { isLevelEnabled, runInMcpRequest, type McpRequestContext } from './request-context';
 import { toCallToolResult } from './tool-result';
-import { toMcpTool } from './tool-listing';
+import { toMcpTools } from './tool-listing';
 
 /** Who is calling, as `serveMcp`'s `context` hook sees it. */
 export interface McpSessionInfo {
@@ -93,7 +93,7 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (listing?.version !== registry.version) {
-      listing = { version: registry.version, tools: registry.list().map(toMcpTool) };
+      listing = { version: registry.version, tools: toMcpTools(registry.list()) };
       for (const tool of listing.tools) {
         if (!MCP_TOOL_NAME.test(tool.name)) wiring.logger.warn(serverMessages.toolNameOutsideSpec(tool.name), { tool: tool.name });
       }

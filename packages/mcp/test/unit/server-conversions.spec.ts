@@ -23,6 +23,10 @@ describe('toCallToolResult', () => {
     expect(toCallToolResult(ok(10n))).toEqual({ content: [{ type: 'text', text: '10' }] });
   });
 
+  it('a bigint inside an object: a string of digits in the text and structuredContent (the one MCP mapping)', () => {
+    expect(toCallToolResult(ok({ id: 10n }))).toEqual({ content: [{ type: 'text', text: '{"id":"10"}' }], structuredContent: { id: '10' } });
+  });
+
   it('McpContent: its blocks (and structured content) unchanged', () => {
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
     expect(toCallToolResult(ok(new McpContent([image], { width: 1 })))).toEqual({ content: [image], structuredContent: { width: 1 } });

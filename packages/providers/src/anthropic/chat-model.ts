@@ -3,22 +3,18 @@
  * given constructed (`Anthropic`, `AnthropicBedrock`, `AnthropicVertex`, or anything with the same method); this
  * module never imports the SDK.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { ANTHROPIC_CALL_ID_PROFILE, CallIdCodec } from '../shared/call-ids';
 import {
-  argumentsObject,
-  assistantTurn,
-  conversationParts,
-  mergeAdjacentRoles,
-  NativeTurnMemory,
-  providerToolName,
-  systemPrompt,
-  ToolSetCache,
-  type ExtraRequestFields,
+argumentsObject, conversationParts,
+mergeAdjacentRoles, providerToolName,
+systemPrompt, type ExtraRequestFields
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type AnthropicTool, type AnthropicToolsOptions } from './index';
+import { createToolSet, type AnthropicTool, type AnthropicToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.messages.create(body, { signal })`. The `Anthropic` client has it. */
 export interface AnthropicMessagesClient {
@@ -75,41 +71,38 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
  * `is_error: true`, each block's content exactly the loop's text. Ids from other providers are rewritten to
  * Anthropic's pattern and mapped back.
  */
-export class AnthropicChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<AnthropicTool>>;
-  private readonly contents = new NativeTurnMemory<readonly unknown[]>();
-
+export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, AnthropicRequestBody, object, readonly unknown[]> {
   constructor(private readonly options: AnthropicChatModelOptions) {
-    this.name = `anthropic:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }));
+    super({
+      name: `anthropic:${options.model}`,
+      createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }),
+      callIdProfile: ANTHROPIC_CALL_ID_PROFILE,
+    });
   }
 
-  /** The request body `complete` sends for these messages and tools (ids mapped with `callIds`). */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>, callIds = new CallIdCodec(ANTHROPIC_CALL_ID_PROFILE)): AnthropicRequestBody {
-    const toolSet = this.toolSets.get(request.tools);
+  protected render(messages: readonly ChatMessage[], { toolSet, callIds }: ChatTurnContext<AnthropicTool>): AnthropicRequestBody {
     const { options } = this;
-    const system = systemPrompt(request.messages);
+    const system = systemPrompt(messages);
     return {
       ...options.request,
       model: options.model,
       max_tokens: options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
       ...(system !== undefined ? { system } : {}),
-      messages: this.messages(request.messages, toolSet, callIds),
+      messages: this.messages(messages, toolSet, callIds ?? new CallIdCodec(ANTHROPIC_CALL_ID_PROFILE)),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const callIds = new CallIdCodec(ANTHROPIC_CALL_ID_PROFILE);
-    const response = await this.options.client.messages.create(this.toProviderRequest(request, callIds), request.signal ? { signal: request.signal } : undefined);
+  protected send(body: AnthropicRequestBody, signal: AbortSignal | undefined): PromiseLike<object> {
+    return this.options.client.messages.create(body, signal ? { signal } : undefined);
+  }
+
+  protected read(response: object, { toolSet, callIds }: ChatTurnContext<AnthropicTool>): ChatAnswer<readonly unknown[]> {
     const content = arrayAt(response, 'content');
     const calls = parseToolCalls(content as readonly object[], { toolSet, callIds });
-    if (calls.length > 0) this.contents.remember(calls, content);
     const text = content.map((block) => (stringAt(block, 'type') === 'text' ? (stringAt(block, 'text') ?? '') : '')).join('');
-    return assistantTurn(text, calls, stringAt(response, 'stop_reason'), response);
+    return { text, calls, finishReason: stringAt(response, 'stop_reason'), raw: response, native: content };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<AnthropicTool>, callIds: CallIdCodec): AnthropicRequestMessage[] {
@@ -120,7 +113,7 @@ export class AnthropicChatModel implements ChatModel {
         case 'user':
           return [{ role: 'user', content: [{ type: 'text', text: part.content }] }];
         case 'assistant': {
-          const replayed = this.contents.recall(part.message.toolCalls);
+          const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return [{ role: 'assistant', content: [...(replayed as AnthropicRequestBlock[])] }];
           const content: AnthropicRequestBlock[] = part.message.content ? [{ type: 'text', text: part.message.content }] : [];
           for (const call of part.message.toolCalls ?? []) {

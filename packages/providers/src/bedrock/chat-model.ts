@@ -4,24 +4,21 @@
  * given (`new BedrockChatModel({ client, ConverseCommand, model })`): this module never imports the SDK, so the class
  * comes from the application's own copy, the one its client was built with.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { BEDROCK_CALL_ID_PROFILE, CallIdCodec } from '../shared/call-ids';
 import {
-  argumentsObject,
-  assistantTurn,
-  conversationParts,
-  mergeAdjacentRoles,
-  NativeTurnMemory,
-  providerToolName,
-  structuredResult,
-  systemPrompt,
-  ToolSetCache,
-  type ExtraRequestFields,
+argumentsObject, conversationParts,
+mergeAdjacentRoles, providerToolName,
+structuredResult,
+systemPrompt, type ExtraRequestFields
 } from '../shared/chat-model-support';
 import { isPlainObject, type JsonObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type BedrockTool, type BedrockToolResultContent, type BedrockToolsOptions } from './index';
+import { createToolSet, type BedrockTool, type BedrockToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
+import { type BedrockToolResultContent } from './results';
 
 /** What the adapter calls: `client.send(command, { abortSignal })`. The `BedrockRuntimeClient` has it. */
 export interface BedrockRuntimeClientLike {
@@ -89,22 +86,20 @@ export interface BedrockConverseInput {
  * `toolResult` blocks in one `user` message, errors with `status: "error"` and the loop's text as their only content.
  * Ids from other providers are rewritten to Bedrock's pattern and mapped back.
  */
-export class BedrockChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<BedrockTool>>;
-  private readonly replies = new NativeTurnMemory<object>();
-
+export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConverseInput, object, object> {
   constructor(private readonly options: BedrockChatModelOptions) {
-    this.name = `bedrock:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }));
+    super({
+      name: `bedrock:${options.model}`,
+      createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }),
+      callIdProfile: BEDROCK_CALL_ID_PROFILE,
+    });
   }
 
-  /** The `ConverseCommand` input `complete` sends for these messages and tools (ids mapped with `callIds`). */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>, callIds = new CallIdCodec(BEDROCK_CALL_ID_PROFILE)): BedrockConverseInput {
-    const toolSet = this.toolSets.get(request.tools);
+  /** The `ConverseCommand` input for these messages and tools (ids mapped with `callIds`). */
+  protected render(messages: readonly ChatMessage[], { toolSet, callIds }: ChatTurnContext<BedrockTool>): BedrockConverseInput {
     const { options } = this;
     const extra = options.request ?? {};
-    const system = systemPrompt(request.messages);
+    const system = systemPrompt(messages);
     const inferenceConfig = {
       ...(isPlainObject(extra['inferenceConfig']) ? extra['inferenceConfig'] : {}),
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
@@ -113,23 +108,23 @@ export class BedrockChatModel implements ChatModel {
     return {
       ...extra,
       modelId: options.model,
-      messages: this.messages(request.messages, toolSet, callIds),
+      messages: this.messages(messages, toolSet, callIds ?? new CallIdCodec(BEDROCK_CALL_ID_PROFILE)),
       ...(system !== undefined ? { system: [{ text: system }] } : {}),
       ...(toolSet.tools.length > 0 ? { toolConfig: { ...(isPlainObject(extra['toolConfig']) ? extra['toolConfig'] : {}), tools: toolSet.tools } } : {}),
       ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const callIds = new CallIdCodec(BEDROCK_CALL_ID_PROFILE);
-    const command = new this.options.ConverseCommand(this.toProviderRequest(request, callIds) as never);
-    const response = await this.options.client.send(command, request.signal ? { abortSignal: request.signal } : undefined);
+  protected send(body: BedrockConverseInput, signal: AbortSignal | undefined): PromiseLike<object> {
+    const command = new this.options.ConverseCommand(body as never);
+    return this.options.client.send(command, signal ? { abortSignal: signal } : undefined);
+  }
+
+  protected read(response: object, { toolSet, callIds }: ChatTurnContext<BedrockTool>): ChatAnswer<object> {
     const message = recordAt(response, 'output', 'message');
     const calls = parseToolCalls(response, { toolSet, callIds });
-    if (calls.length > 0 && message) this.replies.remember(calls, message);
     const text = arrayAt(message, 'content').map((block) => stringAt(block, 'text') ?? '').join('');
-    return assistantTurn(text, calls, stringAt(response, 'stopReason'), response);
+    return { text, calls, finishReason: stringAt(response, 'stopReason'), raw: response, ...(message ? { native: message } : {}) };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<BedrockTool>, callIds: CallIdCodec): BedrockRequestMessage[] {
@@ -142,7 +137,7 @@ export class BedrockChatModel implements ChatModel {
         case 'user':
           return [{ role: 'user', content: [{ text: part.content }] }];
         case 'assistant': {
-          const replayed = this.replies.recall(part.message.toolCalls);
+          const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return [{ role: 'assistant', content: [...arrayAt(replayed, 'content')] as BedrockRequestBlock[] }];
           const content: BedrockRequestBlock[] = part.message.content ? [{ text: part.message.content }] : [];
           for (const call of part.message.toolCalls ?? []) {

@@ -2,24 +2,21 @@
  * A `ChatModel` over the official `@google/genai` client (`client.models.generateContent`), for the Gemini API and
  * Vertex AI alike. The client is given constructed; this module never imports the SDK.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { isGeneratedCallId } from '../shared/call-ids';
 import {
-  argumentsObject,
-  assistantTurn,
-  calledNames,
-  conversationParts,
-  mergeAdjacentRoles,
-  NativeTurnMemory,
-  providerToolName,
-  structuredResult,
-  systemPrompt,
-  ToolSetCache,
+argumentsObject, calledNames,
+conversationParts,
+mergeAdjacentRoles, providerToolName,
+structuredResult,
+systemPrompt
 } from '../shared/chat-model-support';
 import type { JsonObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt, valueAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type GeminiFunctionDeclaration, type GeminiToolsOptions } from './index';
+import { createToolSet, type GeminiFunctionDeclaration, type GeminiToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.models.generateContent(params)`. The `GoogleGenAI` client has it. */
 export interface GeminiModelsClient {
@@ -74,24 +71,18 @@ export interface GeminiRequest {
  * name the model called and its id (generated ids are left out). A result is `response.output` (the value, whose
  * JSON is the loop's text), an error `response.error` holding exactly the loop's text.
  */
-export class GeminiChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<GeminiFunctionDeclaration>>;
-  private readonly modelTurns = new NativeTurnMemory<object>();
-
+export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration, GeminiRequest, object, object> {
   constructor(private readonly options: GeminiChatModelOptions) {
-    this.name = `gemini:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, options.toolOptions));
+    super({ name: `gemini:${options.model}`, createToolSet: (tools) => createToolSet(tools, options.toolOptions) });
   }
 
-  /** The `generateContent` parameters `complete` sends for these messages and tools (without the abort signal). */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>): GeminiRequest {
-    const toolSet = this.toolSets.get(request.tools);
+  /** The `generateContent` parameters for these messages and tools (without the abort signal). */
+  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<GeminiFunctionDeclaration>): GeminiRequest {
     const { options } = this;
-    const systemInstruction = systemPrompt(request.messages);
+    const systemInstruction = systemPrompt(messages);
     return {
       model: options.model,
-      contents: this.contents(request.messages, toolSet),
+      contents: this.contents(messages, toolSet),
       config: {
         ...options.config,
         ...(toolSet.tools.length > 0 ? { tools: [{ functionDeclarations: toolSet.tools }] } : {}),
@@ -102,18 +93,18 @@ export class GeminiChatModel implements ChatModel {
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const parameters = this.toProviderRequest(request);
-    if (request.signal) parameters.config.abortSignal = request.signal;
-    const response = await this.options.client.models.generateContent(parameters);
+  protected send(parameters: GeminiRequest, signal: AbortSignal | undefined): PromiseLike<object> {
+    if (signal) parameters.config.abortSignal = signal;
+    return this.options.client.models.generateContent(parameters);
+  }
+
+  protected read(response: object, { toolSet }: ChatTurnContext<GeminiFunctionDeclaration>): ChatAnswer<object> {
     const candidate = arrayAt(response, 'candidates')[0];
     const content = recordAt(candidate, 'content');
     const parts = arrayAt(content, 'parts');
     const calls = parseToolCalls(parts as readonly object[], { toolSet });
-    if (calls.length > 0 && content) this.modelTurns.remember(calls, content);
     const text = parts.map((part) => (valueAt(part, 'thought') === true ? '' : (stringAt(part, 'text') ?? ''))).join('');
-    return assistantTurn(text, calls, stringAt(candidate, 'finishReason'), response);
+    return { text, calls, finishReason: stringAt(candidate, 'finishReason'), raw: response, ...(content ? { native: content } : {}) };
   }
 
   private contents(messages: readonly ChatMessage[], toolSet: ToolSet<GeminiFunctionDeclaration>): GeminiRequestContent[] {
@@ -125,7 +116,7 @@ export class GeminiChatModel implements ChatModel {
         case 'user':
           return [{ role: 'user', parts: [{ text: part.content }] }];
         case 'assistant': {
-          const replayed = this.modelTurns.recall(part.message.toolCalls);
+          const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return [{ role: 'model', parts: [...arrayAt(replayed, 'parts')] as GeminiRequestPart[] }];
           const parts: GeminiRequestPart[] = part.message.content ? [{ text: part.message.content }] : [];
           for (const call of part.message.toolCalls ?? []) {

@@ -2,21 +2,19 @@
  * A `ChatModel` over the official `@mistralai/mistralai` client (`client.chat.complete`). The client is given
  * constructed (the SDK is ESM-only; construct it wherever your application loads ESM); this module never imports it.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { CallIdCodec, MISTRAL_CALL_ID_PROFILE } from '../shared/call-ids';
 import {
-  argumentsText,
-  assistantTurn,
-  calledNames,
-  conversationParts,
-  providerToolName,
-  ToolSetCache,
-  type ExtraRequestFields,
+argumentsText, calledNames,
+conversationParts,
+providerToolName, type ExtraRequestFields
 } from '../shared/chat-model-support';
 import { matchesProfile } from '../shared/name-profiles';
 import { arrayAt, firstDefined, recordAt, stringAt, valueAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, MISTRAL_NAME_PROFILE, parseToolCalls, type MistralTool, type MistralToolsOptions } from './index';
+import { createToolSet, MISTRAL_NAME_PROFILE, type MistralTool, type MistralToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.chat.complete(request, { signal })`. The `Mistral` client has it. */
 export interface MistralChatClient {
@@ -62,40 +60,40 @@ export interface MistralRequest {
  * loop's text (no error flag in this API). Call ids that are not 9 alphanumeric characters (from another provider or
  * the scripted model) are rewritten consistently within the request and mapped back.
  */
-export class MistralChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<MistralTool>>;
-
+export class MistralChatModel extends ProviderChatModel<MistralTool, MistralRequest, object> {
   constructor(private readonly options: MistralChatModelOptions) {
-    this.name = `mistral:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }));
+    super({
+      name: `mistral:${options.model}`,
+      createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }),
+      callIdProfile: MISTRAL_CALL_ID_PROFILE,
+    });
   }
 
-  /** The request `complete` gives the SDK for these messages and tools (ids mapped with `callIds`). */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>, callIds = new CallIdCodec(MISTRAL_CALL_ID_PROFILE)): MistralRequest {
-    const toolSet = this.toolSets.get(request.tools);
+  /** The request the SDK is given for these messages and tools (ids mapped with `callIds`). */
+  protected render(messages: readonly ChatMessage[], { toolSet, callIds }: ChatTurnContext<MistralTool>): MistralRequest {
     const { options } = this;
     return {
       ...options.request,
       model: options.model,
-      messages: this.messages(request.messages, toolSet, callIds),
+      messages: this.messages(messages, toolSet, callIds ?? new CallIdCodec(MISTRAL_CALL_ID_PROFILE)),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const callIds = new CallIdCodec(MISTRAL_CALL_ID_PROFILE);
-    const response = await this.options.client.chat.complete(this.toProviderRequest(request, callIds), request.signal ? { signal: request.signal } : undefined);
+  protected send(body: MistralRequest, signal: AbortSignal | undefined): PromiseLike<object> {
+    return this.options.client.chat.complete(body, signal ? { signal } : undefined);
+  }
+
+  protected read(response: object, { toolSet, callIds }: ChatTurnContext<MistralTool>): ChatAnswer<never> {
     const choice = arrayAt(response, 'choices')[0];
     const message = recordAt(choice, 'message');
     const content = valueAt(message, 'content');
     // Content is a string, or chunks (text, and thinking for reasoning models: only the text is the answer).
     const text = typeof content === 'string' ? content : arrayAt(message, 'content').map((chunk) => (stringAt(chunk, 'type') === 'text' ? (stringAt(chunk, 'text') ?? '') : '')).join('');
     const finishReason = firstDefined(choice, 'finishReason', 'finish_reason');
-    return assistantTurn(text, parseToolCalls(response, { toolSet, callIds }), typeof finishReason === 'string' ? finishReason : undefined, response);
+    return { text, calls: parseToolCalls(response, { toolSet, callIds }), finishReason: typeof finishReason === 'string' ? finishReason : undefined, raw: response };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<MistralTool>, callIds: CallIdCodec): MistralRequestMessage[] {

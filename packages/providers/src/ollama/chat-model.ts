@@ -2,21 +2,17 @@
  * A `ChatModel` over the official `ollama` client (`client.chat`). The client is given constructed; this module never
  * imports it.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { isGeneratedCallId } from '../shared/call-ids';
 import {
-  argumentsObject,
-  assistantTurn,
-  calledNames,
-  conversationParts,
-  NativeTurnMemory,
-  providerToolName,
-  ToolSetCache,
-  type ExtraRequestFields,
+argumentsObject, calledNames,
+conversationParts, providerToolName, type ExtraRequestFields
 } from '../shared/chat-model-support';
-import { arrayAt, recordAt, stringAt, valueAt } from '../shared/read';
+import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type OllamaTool, type OllamaToolsOptions } from './index';
+import { createToolSet, type OllamaTool, type OllamaToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** A streamed reply of the `ollama` client (`AbortableAsyncIterator`). */
 export interface OllamaChatStream extends AsyncIterable<object> {
@@ -67,19 +63,18 @@ export interface OllamaRequest {
  * arguments; each tool result is a `tool` message (`tool_name` as the model called it, `tool_call_id` when the server
  * gave ids) whose content is exactly the loop's text (no error flag in this API).
  */
-export class OllamaChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<OllamaTool>>;
-  private readonly replies = new NativeTurnMemory<OllamaRequestMessage>();
+/** The streamed reply, gathered: the whole assistant message and the last chunk (with the totals). */
+interface OllamaGatheredReply {
+  readonly message: OllamaRequestMessage;
+  readonly last: object | undefined;
+}
 
+export class OllamaChatModel extends ProviderChatModel<OllamaTool, OllamaRequest, OllamaGatheredReply, OllamaRequestMessage> {
   constructor(private readonly options: OllamaChatModelOptions) {
-    this.name = `ollama:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, options.toolOptions));
+    super({ name: `ollama:${options.model}`, createToolSet: (tools) => createToolSet(tools, options.toolOptions) });
   }
 
-  /** The request `complete` sends for these messages and tools. */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>): OllamaRequest {
-    const toolSet = this.toolSets.get(request.tools);
+  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<OllamaTool>): OllamaRequest {
     const { options } = this;
     const modelOptions = {
       ...options.modelOptions,
@@ -89,18 +84,17 @@ export class OllamaChatModel implements ChatModel {
     return {
       ...options.request,
       model: options.model,
-      messages: this.messages(request.messages, toolSet),
+      messages: this.messages(messages, toolSet),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
       ...(Object.keys(modelOptions).length > 0 ? { options: modelOptions } : {}),
       stream: true,
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const { signal } = request;
+  /** Streams the reply (an abort stops the stream) and gathers it into one message. */
+  protected async send(request: OllamaRequest, signal: AbortSignal | undefined): Promise<OllamaGatheredReply> {
     signal?.throwIfAborted();
-    const stream = await whenNotAborted(this.options.client.chat(this.toProviderRequest(request)), signal, (late) => late.abort());
+    const stream = await whenNotAborted(this.options.client.chat(request), signal, (late) => late.abort());
     const abort = (): void => stream.abort();
     signal?.addEventListener('abort', abort, { once: true });
     let content = '';
@@ -127,11 +121,13 @@ export class OllamaChatModel implements ChatModel {
       ...(thinking !== '' ? { thinking } : {}),
       ...(toolCalls.length > 0 ? { tool_calls: toolCalls as Extract<OllamaRequestMessage, { role: 'assistant' }>['tool_calls'] } : {}),
     };
+    return { message, last };
+  }
+
+  protected read({ message, last }: OllamaGatheredReply, { toolSet }: ChatTurnContext<OllamaTool>): ChatAnswer<OllamaRequestMessage> {
     const calls = parseToolCalls(message, { toolSet });
-    if (calls.length > 0) this.replies.remember(calls, message);
-    const doneReason = stringAt(last, 'done_reason');
     // The reply as one non-streamed `ChatResponse` would have been: the last chunk (with the totals) and the whole message.
-    return assistantTurn(content, calls, doneReason, { ...recordAt(last), message });
+    return { text: message.content, calls, finishReason: stringAt(last, 'done_reason'), raw: { ...recordAt(last), message }, native: message };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<OllamaTool>): OllamaRequestMessage[] {
@@ -142,7 +138,7 @@ export class OllamaChatModel implements ChatModel {
         case 'user':
           return [{ role: part.kind, content: part.content }];
         case 'assistant': {
-          const replayed = this.replies.recall(part.message.toolCalls);
+          const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return [replayed];
           const calls = part.message.toolCalls ?? [];
           return [

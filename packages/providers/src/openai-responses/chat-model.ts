@@ -3,20 +3,16 @@
  * turn sends the whole conversation as `input` items. The client is given constructed; this module never imports
  * the SDK.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import {
-  argumentsText,
-  assistantTurn,
-  conversationParts,
-  NativeTurnMemory,
-  providerToolName,
-  systemPrompt,
-  ToolSetCache,
-  type ExtraRequestFields,
+argumentsText, conversationParts, providerToolName,
+systemPrompt, type ExtraRequestFields
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type OpenAIResponsesFunctionTool, type OpenAIResponsesToolsOptions } from './index';
+import { createToolSet, type OpenAIResponsesFunctionTool, type OpenAIResponsesToolsOptions } from './tools';
+import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.responses.create(body, { signal })`. The `OpenAI` client has it. */
 export interface OpenAIResponsesClient {
@@ -63,45 +59,39 @@ export interface OpenAIResponsesRequestBody {
  * `function_call` items; each tool result as a `function_call_output` whose `output` is exactly the loop's text (no
  * error flag in this API).
  */
-export class OpenAIResponsesChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<OpenAIResponsesFunctionTool>>;
-  private readonly outputs = new NativeTurnMemory<readonly unknown[]>();
-
+export class OpenAIResponsesChatModel extends ProviderChatModel<OpenAIResponsesFunctionTool, OpenAIResponsesRequestBody, object, readonly unknown[]> {
   constructor(private readonly options: OpenAIResponsesChatModelOptions) {
-    this.name = `openai-responses:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }));
+    super({ name: `openai-responses:${options.model}`, createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }) });
   }
 
-  /** The request body `complete` sends for these messages and tools. */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>): OpenAIResponsesRequestBody {
-    const toolSet = this.toolSets.get(request.tools);
+  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<OpenAIResponsesFunctionTool>): OpenAIResponsesRequestBody {
     const { options } = this;
-    const instructions = systemPrompt(request.messages);
+    const instructions = systemPrompt(messages);
     return {
       ...options.request,
       model: options.model,
       ...(instructions !== undefined ? { instructions } : {}),
-      input: this.input(request.messages, toolSet),
+      input: this.input(messages, toolSet),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { max_output_tokens: options.maxTokens } : {}),
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const response = await this.options.client.responses.create(this.toProviderRequest(request), request.signal ? { signal: request.signal } : undefined);
+  protected send(body: OpenAIResponsesRequestBody, signal: AbortSignal | undefined): PromiseLike<object> {
+    return this.options.client.responses.create(body, signal ? { signal } : undefined);
+  }
+
+  protected read(response: object, { toolSet }: ChatTurnContext<OpenAIResponsesFunctionTool>): ChatAnswer<readonly unknown[]> {
     const output = arrayAt(response, 'output');
     const calls = parseToolCalls(output, { toolSet });
-    if (calls.length > 0) this.outputs.remember(calls, output);
     const text = output
       .filter((item) => stringAt(item, 'type') === 'message')
       .flatMap((item) => arrayAt(item, 'content'))
       .map((part) => (stringAt(part, 'type') === 'output_text' ? (stringAt(part, 'text') ?? '') : stringAt(part, 'type') === 'refusal' ? (stringAt(part, 'refusal') ?? '') : ''))
       .join('');
     const finishReason = stringAt(response, 'incomplete_details', 'reason') ?? stringAt(response, 'status');
-    return assistantTurn(text, calls, finishReason, response);
+    return { text, calls, finishReason, raw: response, native: output };
   }
 
   private input(messages: readonly ChatMessage[], toolSet: ToolSet<OpenAIResponsesFunctionTool>): OpenAIResponsesInputItem[] {
@@ -112,7 +102,7 @@ export class OpenAIResponsesChatModel implements ChatModel {
         case 'user':
           return [{ role: 'user', content: part.content }];
         case 'assistant': {
-          const replayed = this.outputs.recall(part.message.toolCalls);
+          const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return replayed as OpenAIResponsesInputItem[];
           const items: OpenAIResponsesInputItem[] = part.message.content !== undefined && part.message.content !== '' ? [{ role: 'assistant', content: part.message.content }] : [];
           for (const call of part.message.toolCalls ?? []) {

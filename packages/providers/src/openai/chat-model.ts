@@ -3,18 +3,16 @@
  * is given constructed (any `OpenAI` or `AzureOpenAI` instance, or anything with the same method); this module never
  * imports the SDK.
  */
-import type { AssistantTurn, ChatMessage, ChatModel, ChatRequest } from '@toolwright/core';
+import type { ChatMessage } from '@toolwright/core';
+import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import {
-  argumentsText,
-  assistantTurn,
-  conversationParts,
-  providerToolName,
-  ToolSetCache,
-  type ExtraRequestFields,
+argumentsText, conversationParts,
+providerToolName, type ExtraRequestFields
 } from '../shared/chat-model-support';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, parseToolCalls, type OpenAIChatCompletionLike, type OpenAIChatTool, type OpenAIToolsOptions } from './index';
+import { createToolSet, type OpenAIChatTool, type OpenAIToolsOptions } from './tools';
+import { parseToolCalls, type OpenAIChatCompletionLike } from './calls';
 
 /** What the adapter calls: `client.chat.completions.create(body, { signal })`. The `OpenAI` client has it. */
 export interface OpenAIChatClient {
@@ -64,36 +62,32 @@ export interface OpenAIChatRequestBody {
  * loop's text (Chat Completions has no error flag). Tool names are encoded with the tool set's codec and decoded
  * back; in strict mode, the nulls the model sends for optional properties are mapped back to absent.
  */
-export class OpenAIChatModel implements ChatModel {
-  readonly name: string;
-  private readonly toolSets: ToolSetCache<ToolSet<OpenAIChatTool>>;
-
+export class OpenAIChatModel extends ProviderChatModel<OpenAIChatTool, OpenAIChatRequestBody, OpenAIChatCompletionLike> {
   constructor(private readonly options: OpenAIChatModelOptions) {
-    this.name = `openai:${options.model}`;
-    this.toolSets = new ToolSetCache((tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }));
+    super({ name: `openai:${options.model}`, createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }) });
   }
 
-  /** The request body `complete` sends for these messages and tools. */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>): OpenAIChatRequestBody {
-    const toolSet = this.toolSets.get(request.tools);
+  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<OpenAIChatTool>): OpenAIChatRequestBody {
     const { options } = this;
     return {
       ...options.request,
       model: options.model,
-      messages: this.messages(request.messages, toolSet),
+      messages: this.messages(messages, toolSet),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { max_completion_tokens: options.maxTokens } : {}),
     };
   }
 
-  async complete(request: ChatRequest): Promise<AssistantTurn> {
-    const toolSet = this.toolSets.get(request.tools);
-    const response = await this.options.client.chat.completions.create(this.toProviderRequest(request), request.signal ? { signal: request.signal } : undefined);
+  protected send(body: OpenAIChatRequestBody, signal: AbortSignal | undefined): PromiseLike<OpenAIChatCompletionLike> {
+    return this.options.client.chat.completions.create(body, signal ? { signal } : undefined);
+  }
+
+  protected read(response: OpenAIChatCompletionLike, { toolSet }: ChatTurnContext<OpenAIChatTool>): ChatAnswer<never> {
     const choice = arrayAt(response, 'choices')[0];
     const message = recordAt(choice, 'message');
     const text = stringAt(message, 'content') ?? stringAt(message, 'refusal') ?? '';
-    return assistantTurn(text, parseToolCalls(response, { toolSet }), stringAt(choice, 'finish_reason'), response);
+    return { text, calls: parseToolCalls(response, { toolSet }), finishReason: stringAt(choice, 'finish_reason'), raw: response };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<OpenAIChatTool>): OpenAIChatRequestMessage[] {

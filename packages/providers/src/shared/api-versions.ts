@@ -9,7 +9,7 @@
  * it is not gated by version: the docs say so.
  */
 import { DefinitionError } from '@toolwright/core';
-import type { ProviderId } from './tool-set';
+import type { ProviderId } from './provider-id';
 
 export interface ApiVersion {
   /** The date the format took effect, `YYYY-MM-DD`. */

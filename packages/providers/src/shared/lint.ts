@@ -98,50 +98,6 @@ function nameFindings(descriptor: ProviderDescriptor, definitions: readonly Tool
   return findings;
 }
 
-function isRootUnion(parameters: JsonSchema): string | undefined {
-  return ['oneOf', 'anyOf', 'allOf', 'enum', 'not'].find((keyword) => parameters[keyword] !== undefined);
-}
-
-function schemaFindings(descriptor: ProviderDescriptor, name: string, parameters: JsonSchema): LintFinding[] {
-  const findings: LintFinding[] = [];
-  const types = schemaTypes(parameters).map((type) => type.toLowerCase());
-  if (!(types.length === 1 && types[0] === 'object')) {
-    findings.push({
-      tool: name,
-      provider: descriptor.id,
-      rule: 'root-type',
-      message: `the parameters' root must be one object schema (type "object"), not ${JSON.stringify(parameters['type'] ?? 'untyped')}`,
-      fix: 'wrap the value in an object property',
-      severity: 'error',
-    });
-  }
-  const union = isRootUnion(parameters);
-  if (union && descriptor.limits.rootUnionsRejected) {
-    findings.push({
-      tool: name,
-      provider: descriptor.id,
-      rule: 'root-union',
-      message: `the parameters have "${union}" at the root, which ${descriptor.label} rejects`,
-      fix: 'merge the variants into one object with optional properties, or split the tool in one tool per variant',
-      severity: 'error',
-    });
-  }
-  forEachSchemaNode(parameters, (node, pointer) => {
-    const { note } = splitNote(typeof node['description'] === 'string' ? node['description'] : undefined);
-    const moved = Object.keys(note);
-    if (moved.length === 0) return;
-    findings.push({
-      tool: name,
-      provider: descriptor.id,
-      rule: 'unsupported-keyword',
-      message: `${describePointer(pointer)}: ${moved.join(', ')} cannot be sent to ${descriptor.label} and ${moved.length === 1 ? 'was' : 'were'} moved into the description`,
-      fix: 'none needed: the model reads the rule in the description and the executor still enforces it',
-      severity: 'info',
-    });
-  });
-  return findings;
-}
-
 function strictFor(options: LintOptions, descriptor: ProviderDescriptor): boolean {
   if (!descriptor.supportsStrict) return false;
   if (typeof options.strict === 'boolean') return options.strict;
@@ -188,20 +144,12 @@ export function lintWith(descriptors: readonly ProviderDescriptor[], source: Too
       }
     }
     const strict = strictFor(options, descriptor);
-    let toolSet: ToolSet<unknown>;
     try {
-      toolSet = descriptor.createToolSet(definitions, { strict });
+      findings.push(...descriptor.lower(definitions, { strict }, { strict }).findings);
     } catch (error) {
       // A name collision was already reported by the name rules.
-      if (ToolwrightError.isInstance(error)) continue;
-      throw error;
+      if (!ToolwrightError.isInstance(error)) throw error;
     }
-    toolSet.tools.forEach((tool, index) => {
-      const parameters = descriptor.parametersOf(tool);
-      const name = definitions[index]?.name ?? descriptor.nameOf(tool);
-      if (parameters) findings.push(...schemaFindings(descriptor, name, parameters));
-    });
-    if (descriptor.lint) findings.push(...descriptor.lint(definitions, toolSet, { strict }));
   }
   return findings;
 }

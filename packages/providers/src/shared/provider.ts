@@ -2,11 +2,11 @@
  * What the package root knows about each provider: its rules and limits (for `getProviders` and `lint`) and how
  * to build a tool set and read one tool's lowered parameters (for `adapt` and `lint`).
  */
-import type { ToolDefinition } from '@toolwright/core';
 import type { ToolSource } from './definitions';
 import type { JsonSchema } from './json-schema';
 import type { ToolNameProfile } from './name-profiles';
-import type { ProviderId, ToolSet } from './tool-set';
+import type { ProviderId } from './provider-id';
+import type { ToolSet, ToolSetOptions } from './tool-set';
 
 export type LintSeverity = 'error' | 'warning' | 'info';
 
@@ -40,12 +40,13 @@ export interface ProviderLintOptions {
 }
 
 /** Any provider's `toTools` options, as the provider-neutral API passes them on. */
-export interface ProviderToolSetOptions {
+export interface ProviderToolSetOptions extends ToolSetOptions {
   readonly strict?: boolean;
   readonly [option: string]: unknown;
 }
 
-export interface ProviderDescriptor {
+/** What the package says about a provider: its rules and limits (for `getProviders` and `lint`). */
+export interface ProviderInfo {
   readonly id: ProviderId;
   /** `OpenAI Chat Completions`. */
   readonly label: string;
@@ -59,12 +60,37 @@ export interface ProviderDescriptor {
   readonly errorChannel: string | undefined;
   /** Whether the provider has a strict mode the lint can check. */
   readonly supportsStrict: boolean;
+}
+
+/** One lowered tool, as the lint reads it. */
+export interface LoweredTool<TTool> {
+  /** The registry name. */
+  readonly name: string;
+  readonly tool: TTool;
+  /** Its lowered parameters. */
+  readonly parameters: JsonSchema | undefined;
+}
+
+/** A lowered tool set with the lint findings of that one pass. */
+export interface LoweringResult<TTool> {
+  readonly toolSet: ToolSet<TTool>;
+  readonly findings: LintFinding[];
+}
+
+/**
+ * A provider as the provider-neutral API sees it (`getProviders()`): its rules, and its tool set builder. Every
+ * provider object (`defineProvider`) is one; the type parameters default to "any provider".
+ */
+export interface ProviderDescriptor<TTool = unknown, TToolOptions = ProviderToolSetOptions> extends ProviderInfo {
   /** Builds the provider's tool set; `options` are the provider's `toTools` options (`strict`, `schemaField`, ...). */
-  createToolSet(source: ToolSource, options?: ProviderToolSetOptions): ToolSet<unknown>;
+  createToolSet(source: ToolSource, options?: TToolOptions): ToolSet<TTool>;
   /** The lowered parameters of one of its tools. */
-  parametersOf(tool: unknown): JsonSchema | undefined;
-  /** The tool's name and description as the provider sees them. */
-  nameOf(tool: unknown): string;
-  /** Checks only this provider makes (strict-mode limits, property names, ...). */
-  lint?(definitions: readonly ToolDefinition[], toolSet: ToolSet<unknown>, options: ProviderLintOptions): LintFinding[];
+  parametersOf(tool: TTool): JsonSchema | undefined;
+  /** The tool's name as the provider sees it. */
+  nameOf(tool: TTool): string;
+  /**
+   * Lowers a tool set and returns, in the same pass, the findings about what was lowered: keywords moved into
+   * descriptions, a root that is not one object schema, and the provider's own checks (`lintOptions.strict`).
+   */
+  lower(source: ToolSource, options?: TToolOptions, lintOptions?: ProviderLintOptions): LoweringResult<TTool>;
 }

@@ -13,10 +13,8 @@ import {
   type JsonSchema,
 } from './json-schema';
 import { hasRecursiveReference } from './lowering/keyword-policy';
-import type { LintFinding } from './provider';
-import type { ProviderId, ToolSet } from './tool-set';
-
-type ParametersOf = (tool: unknown) => JsonSchema | undefined | null;
+import type { LintFinding, LoweredTool } from './provider';
+import type { ProviderId } from './provider-id';
 
 /** OpenAI Structured Outputs limits (§1.1). */
 export const OPENAI_STRICT_LIMITS = Object.freeze({
@@ -36,12 +34,9 @@ export const ANTHROPIC_STRICT_LIMITS = Object.freeze({
 /** Cohere `strict_tools` (§8.1). */
 export const COHERE_STRICT_LIMITS = Object.freeze({ maxFields: 200 });
 
-function eachTool(toolSet: ToolSet<unknown>, parametersOf: ParametersOf): Array<{ name: string; parameters: JsonSchema }> {
-  return toolSet.tools.flatMap((tool, index) => {
-    const parameters = parametersOf(tool);
-    const name = toolSet.definitions[index]?.name ?? '?';
-    return parameters ? [{ name, parameters }] : [];
-  });
+/** The lowered tools that have parameters. */
+function eachTool(lowered: readonly LoweredTool<unknown>[]): Array<{ name: string; parameters: JsonSchema }> {
+  return lowered.flatMap(({ name, parameters }) => (parameters ? [{ name, parameters }] : []));
 }
 
 /** Nodes whose `additionalProperties` (a free-form map) was moved into the note because strict mode needs `false`. */
@@ -66,12 +61,12 @@ function isUntyped(node: JsonSchema): boolean {
   );
 }
 
-export function strictModeFindings(provider: ProviderId, toolSet: ToolSet<unknown>, parametersOf: ParametersOf): LintFinding[] {
+export function strictModeFindings(provider: ProviderId, lowered: readonly LoweredTool<unknown>[]): LintFinding[] {
   const findings: LintFinding[] = [];
   let properties = 0;
   let enumValues = 0;
   let stringLength = 0;
-  for (const { name, parameters } of eachTool(toolSet, parametersOf)) {
+  for (const { name, parameters } of eachTool(lowered)) {
     for (const pointer of freeFormObjects(parameters)) {
       findings.push({
         tool: name,
@@ -134,9 +129,9 @@ function isUnionParameter(schema: JsonSchema): boolean {
 }
 
 /** Anthropic strict (and Bedrock strict, assumed the same): request-wide complexity limits, recursion, free-form maps. */
-export function anthropicStrictFindings(provider: ProviderId, toolSet: ToolSet<unknown>, parametersOf: ParametersOf): LintFinding[] {
+export function anthropicStrictFindings(provider: ProviderId, lowered: readonly LoweredTool<unknown>[]): LintFinding[] {
   const findings: LintFinding[] = [];
-  const tools = eachTool(toolSet, parametersOf);
+  const tools = eachTool(lowered);
   let optional = 0;
   let unions = 0;
   for (const { name, parameters } of tools) {
@@ -183,10 +178,10 @@ export function anthropicStrictFindings(provider: ProviderId, toolSet: ToolSet<u
 }
 
 /** Cohere `strict_tools`: every tool needs a required parameter; at most 200 fields across all tools. */
-export function cohereStrictFindings(toolSet: ToolSet<unknown>, parametersOf: ParametersOf): LintFinding[] {
+export function cohereStrictFindings(lowered: readonly LoweredTool<unknown>[]): LintFinding[] {
   const findings: LintFinding[] = [];
   let fields = 0;
-  for (const { name, parameters } of eachTool(toolSet, parametersOf)) {
+  for (const { name, parameters } of eachTool(lowered)) {
     if (requiredOf(parameters).length === 0) {
       findings.push({
         tool: name,

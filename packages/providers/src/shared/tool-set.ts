@@ -6,22 +6,12 @@ import type { ToolDefinition } from '@toolwright/core';
 import { canonicalParameters, resolveDefinitions, type ToolSource } from './definitions';
 import type { JsonSchema } from './json-schema';
 import { resolveApiVersion } from './api-versions';
+import type { ProviderId } from './provider-id';
 import { lowerCrossFieldRules } from './lowering/cross-field';
 import { ToolNameCodec, type ToolNameCodecOptions } from './name-codec';
 import type { ToolNameProfile } from './name-profiles';
 
-/** Every provider this package speaks. */
-export type ProviderId =
-  | 'openai'
-  | 'openai-responses'
-  | 'anthropic'
-  | 'gemini'
-  | 'mistral'
-  | 'ollama'
-  | 'bedrock'
-  | 'cohere'
-  | 'mcp'
-  | 'hermes';
+export type { ProviderId } from './provider-id';
 
 /** What `parseToolCalls` needs from a tool set. */
 export interface ToolSetContext {

@@ -1,0 +1,82 @@
+/**
+ * Call forwarding: the handler the registry runs for a remote tool sends `tools/call` on the connection's current
+ * client, and turns every failure into the executor's typed errors (unavailable, timeout, rejected, too large).
+ */
+import { HandlerError, isNetworkError, ServiceUnavailableError, TimeoutError, ToolCallError, ToolwrightError, type ToolHandler, type ToolInvocationContext } from '@toolwright/core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
+import { clientMessages } from '../messages';
+import { RESPONSE_TOO_LARGE_CODE } from './bounded-fetch';
+import type { McpServerConfig } from './config';
+import type { ConnectionEnvironment } from './connection-environment';
+import { errorTextOfResult, valueOfResult } from './remote-tools';
+
+/** What forwarding needs of the connection it belongs to. */
+export interface CallForwardingHost {
+  /** The server's name. */
+  readonly name: string;
+  readonly config: McpServerConfig;
+  readonly environment: ConnectionEnvironment;
+  /** The live client, `undefined` while (re)connecting or degraded. */
+  currentClient(): Client | undefined;
+  /** The server does not know a tool (any more): its list changed without a notification. */
+  unknownTool(): void;
+  /** A transport failure the client did not turn into a close. */
+  connectionLost(client: Client): void;
+}
+
+/** Added to a tool's timeout for the SDK's own request timeout, so the executor's TIMEOUT (and cancellation) comes first. */
+const REQUEST_TIMEOUT_MARGIN_MS = 1_000;
+
+/** The function the registry runs for one remote tool: a `tools/call` on the current connection. */
+export function remoteToolHandler(host: CallForwardingHost, name: string, remoteName: string, contextNamed: readonly string[] = []): ToolHandler {
+  const requestTimeoutMs = (host.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
+  return async (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
+    const client = host.currentClient();
+    if (client === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, host.name));
+    const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
+    if (sent.length > 0) {
+      host.environment.logger.warn(clientMessages.contextNameForwarded(host.name, name, sent), {
+        server: host.name, tool: name, callId: invocation.callId, parameters: sent, sessionId: invocation.context.sessionId,
+      });
+    }
+    try {
+      // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
+      const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, { signal: invocation.signal, timeout: requestTimeoutMs })) as CallToolResult;
+      if (result.isError === true) throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
+      return valueOfResult(result, host.environment.maxResultChars);
+    } catch (error) {
+      throw callError(host, error, name, client, invocation.signal, requestTimeoutMs);
+    }
+  };
+}
+
+function callError(host: CallForwardingHost, error: unknown, name: string, client: Client, signal: AbortSignal, requestTimeoutMs: number): Error {
+  if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
+  if (signal.aborted && signal.reason instanceof Error) return signal.reason;
+  if (error instanceof McpResponseTooLargeError || (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)) {
+    return new HandlerError(clientMessages.resultTooLarge(name, host.environment.maxResponseBytes), { cause: error });
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.ConnectionClosed) return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
+    if (error.code === ErrorCode.RequestTimeout) return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
+    // The server does not know the tool (any more): its list changed without a notification.
+    if (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound) host.unknownTool();
+    return new HandlerError(clientMessages.remoteRejected(name, error.message), { cause: error });
+  }
+  if (isNetworkError(error) || isTransportFailure(error)) {
+    host.connectionLost(client);
+    return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
+  }
+  return new HandlerError(clientMessages.remoteFailed(name), { cause: error });
+}
+
+function isTransportFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // StreamableHTTPError carries the HTTP status as `code`: 404 is a session the server no longer has.
+  if (error instanceof StreamableHTTPError) return error.code === undefined || error.code === 404 || error.code >= 500;
+  return error.message === 'Not connected';
+}

@@ -1,0 +1,147 @@
+/**
+ * gemini: calls in, whole and streamed.
+ * The wire format is summarized in `./index.ts` (provider-formats.md §4).
+ */
+import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
+import { arrayAt, asRecord, recordAt, stringAt, valueAt } from '../shared/read';
+import { streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
+export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, type GeminiType } from './schema';
+
+function partsOf(response: object | readonly object[]): readonly unknown[] {
+  if (Array.isArray(response)) return response;
+  const candidates = arrayAt(response, 'candidates');
+  if (candidates.length > 0) return arrayAt(candidates[0], 'content', 'parts');
+  return arrayAt(response, 'parts');
+}
+
+/**
+ * The calls of a `GenerateContentResponse` (first candidate), a `Content`, or a `Part` array. Calls without an
+ * `id` get generated ids (`toolwright_call_…`), matched by order; `toToolResultMessage` leaves those out again.
+ */
+export function parseToolCalls(response: object | readonly object[], options: ParseToolCallsOptions = {}): ParsedToolCall[] {
+  const builder = new CallBuilder(options);
+  const calls: ParsedToolCall[] = [];
+  for (const part of partsOf(response)) {
+    const call = recordAt(part, 'functionCall');
+    if (!call) continue;
+    calls.push(builder.build(stringAt(call, 'id'), stringAt(call, 'name') ?? '', objectArguments(valueAt(call, 'args') ?? {})));
+  }
+  return calls;
+}
+
+interface OpenPartialCall {
+  id: string | undefined;
+  name: string;
+  args: Record<string, unknown>;
+  /** json paths whose string value is still continuing */
+  continuing: Set<string>;
+}
+
+/**
+ * Accumulates `generateContentStream` chunks. Calls normally arrive whole in one chunk and are returned at once;
+ * with Vertex's `streamFunctionCallArguments`, partial calls (`partialArgs`, `willContinue`) are assembled by
+ * JSON path and returned when a part without `willContinue` closes them.
+ */
+export function createStreamAccumulator(options: ParseToolCallsOptions = {}): ToolCallAccumulator<object> {
+  const builder = new CallBuilder(options);
+  let open: OpenPartialCall | undefined;
+  const close = (): ParsedToolCall[] => {
+    if (!open) return [];
+    const call = builder.build(open.id, open.name, open.args);
+    open = undefined;
+    return [call];
+  };
+  return {
+    get pending() {
+      return open ? 1 : 0;
+    },
+    push(chunk) {
+      const completed: ParsedToolCall[] = [];
+      for (const part of partsOf(chunk)) {
+        const call = recordAt(part, 'functionCall');
+        if (!call) continue;
+        const partialArgs = arrayAt(call, 'partialArgs');
+        const willContinue = valueAt(call, 'willContinue') === true;
+        const id = stringAt(call, 'id');
+        const name = stringAt(call, 'name');
+        if (!willContinue && partialArgs.length === 0 && !open) {
+          completed.push(builder.build(id, name ?? '', objectArguments(valueAt(call, 'args') ?? {})));
+          continue;
+        }
+        if (open && ((id && open.id && id !== open.id) || (name && open.name && name !== open.name))) completed.push(...close());
+        open ??= { id, name: name ?? '', args: {}, continuing: new Set() };
+        if (id) open.id = id;
+        if (name) open.name = name;
+        const args = asRecord(valueAt(call, 'args'));
+        if (args) Object.assign(open.args, args);
+        for (const partial of partialArgs) applyPartialArgument(open, partial);
+        if (!willContinue) completed.push(...close());
+      }
+      return completed;
+    },
+    finish: () => close(),
+  };
+}
+
+/** Sets one `PartialArg` (`{jsonPath, stringValue | numberValue | boolValue | nullValue, willContinue}`). */
+function applyPartialArgument(call: OpenPartialCall, partial: unknown): void {
+  const path = stringAt(partial, 'jsonPath');
+  if (!path) return;
+  const segments = parseJsonPath(path);
+  if (!segments || segments.length === 0) return;
+  const stringValue = stringAt(partial, 'stringValue');
+  let value: unknown;
+  if (stringValue !== undefined) value = call.continuing.has(path) ? `${String(readPath(call.args, segments) ?? '')}${stringValue}` : stringValue;
+  else if (typeof valueAt(partial, 'numberValue') === 'number') value = valueAt(partial, 'numberValue');
+  else if (typeof valueAt(partial, 'boolValue') === 'boolean') value = valueAt(partial, 'boolValue');
+  else if (valueAt(partial, 'nullValue') !== undefined) value = null;
+  else return;
+  writePath(call.args, segments, value);
+  if (valueAt(partial, 'willContinue') === true) call.continuing.add(path);
+  else call.continuing.delete(path);
+}
+
+/** `$.foo.bar[0]['baz']` -> `['foo', 'bar', 0, 'baz']` (the RFC 9535 subset partial arguments use). */
+export function parseJsonPath(path: string): Array<string | number> | undefined {
+  if (!path.startsWith('$')) return undefined;
+  const segments: Array<string | number> = [];
+  const pattern = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/gy;
+  pattern.lastIndex = 1;
+  while (pattern.lastIndex < path.length) {
+    const match = pattern.exec(path);
+    if (!match) return undefined;
+    if (match[1] !== undefined) segments.push(match[1]);
+    else if (match[2] !== undefined) segments.push(Number(match[2]));
+    else segments.push((match[3] ?? match[4] ?? '').replace(/\\(.)/g, '$1'));
+  }
+  return segments;
+}
+
+function readPath(root: Record<string, unknown>, segments: ReadonlyArray<string | number>): unknown {
+  let node: unknown = root;
+  for (const segment of segments) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}
+
+function writePath(root: Record<string, unknown>, segments: ReadonlyArray<string | number>, value: unknown): void {
+  let node: Record<string | number, unknown> = root;
+  segments.forEach((segment, index) => {
+    if (segment === '__proto__' || segment === 'constructor' || segment === 'prototype') return;
+    if (index === segments.length - 1) {
+      node[segment] = value;
+      return;
+    }
+    const next = segments[index + 1];
+    if (node[segment] === null || typeof node[segment] !== 'object') node[segment] = typeof next === 'number' ? [] : {};
+    node = node[segment] as Record<string | number, unknown>;
+  });
+}
+
+export function streamCalls(chunks: AsyncIterable<object>, options: ParseToolCallsOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+  return streamToolCalls(chunks, createStreamAccumulator(options));
+}

@@ -1,0 +1,91 @@
+/**
+ * gemini: definitions out (lowering) and back in (`fromTool`).
+ * The wire format is summarized in `./index.ts` (provider-formats.md §4).
+ */
+import type { ToolDefinition } from '@toolwright/core';
+import type { ToolSource } from '../shared/definitions';
+import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
+import { isPlainObject, type JsonSchema } from '../shared/json-schema';
+import { withoutDocumentKeywords } from '../shared/lowering/policies';
+import { restoreNotes } from '../shared/lowering/reverse';
+import { PORTABLE_NAME_PROFILE } from '../shared/name-profiles';
+import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
+import { fromGeminiSchema, toGeminiSchema, type GeminiSchema } from './schema';
+import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
+export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
+export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, type GeminiType } from './schema';
+
+/** `FunctionDeclaration`. */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  parameters?: GeminiSchema;
+  parametersJsonSchema?: unknown;
+}
+
+/** `Tool` holding function declarations. */
+export interface GeminiTool {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
+export interface GeminiToolsOptions extends ToolSetOptions {
+  /**
+   * `parameters` (default): the OpenAPI-subset Schema, accepted by the Gemini API and Vertex AI.
+   * `parametersJsonSchema`: the canonical JSON Schema, verbatim (richer; its accepted subset is unverified, §4.1b).
+   */
+  readonly schemaField?: 'parameters' | 'parametersJsonSchema';
+}
+
+/** §4.1: "Maximum 512 function declarations"; parameter names `^[A-Za-z_][A-Za-z0-9_]{0,63}$` in `parameters`. */
+export const GEMINI_LIMITS = Object.freeze({
+  maxTools: 512,
+  rootUnionsRejected: false,
+  propertyName: Object.freeze({ pattern: /^[A-Za-z_][A-Za-z0-9_]{0,63}$/, rule: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
+});
+
+/** `parametersJsonSchema` is known from @google/genai 1.9.0 (July 2025). */
+const JSON_SCHEMA_FIELD_SINCE = '2025-07-15';
+
+export function createToolSet(source: ToolSource, options: GeminiToolsOptions = {}): ToolSet<GeminiFunctionDeclaration> {
+  const field = options.schemaField ?? 'parameters';
+  if (field === 'parametersJsonSchema' && !includes(resolveApiVersion('gemini', options.version), JSON_SCHEMA_FIELD_SINCE)) {
+    throw notInVersion('gemini', options.version, '`parametersJsonSchema`', JSON_SCHEMA_FIELD_SINCE, "use schemaField: 'parameters' (the OpenAPI-subset Schema), or pin a later version.");
+  }
+  return buildToolSet({
+    provider: 'gemini',
+    source,
+    profile: PORTABLE_NAME_PROFILE,
+    options,
+    strict: false,
+    lower: ({ name, description, parameters }) => {
+      const declaration: GeminiFunctionDeclaration = { name };
+      if (description !== undefined) declaration.description = description;
+      if (field === 'parameters') declaration.parameters = toGeminiSchema(parameters);
+      else declaration.parametersJsonSchema = withoutDocumentKeywords(parameters);
+      return declaration;
+    },
+  });
+}
+
+/** The function declarations alone (what goes inside one `Tool`). */
+export function toFunctionDeclarations(source: ToolSource, options: GeminiToolsOptions = {}): GeminiFunctionDeclaration[] {
+  return createToolSet(source, options).tools;
+}
+
+/** `config.tools` for `generateContent`: one `Tool` with every declaration. */
+export function toTools(source: ToolSource, options: GeminiToolsOptions = {}): GeminiTool[] {
+  return [{ functionDeclarations: toFunctionDeclarations(source, options) }];
+}
+
+/** Imports a function declaration (either schema field) into the IR, undoing this package's lowering. */
+export function fromTool(declaration: GeminiFunctionDeclaration, options: ImportOptions = {}): ToolDefinition {
+  const parameters: JsonSchema =
+    declaration.parameters !== undefined
+      ? fromGeminiSchema(declaration.parameters)
+      : isPlainObject(declaration.parametersJsonSchema)
+        ? restoreNotes(declaration.parametersJsonSchema)
+        : { type: 'object', properties: {}, additionalProperties: false };
+  return importToolDefinition(declaration.name, declaration.description, parameters, options);
+}
+
