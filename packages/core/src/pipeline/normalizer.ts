@@ -15,8 +15,9 @@ import { containsUnsafeInteger, isUnsafeIntegerLiteral } from './unsafe-integer'
 import { DANGEROUS_KEYS } from './sanitize';
 import { deepEqual } from './deep-equal';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
-import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
-import { isMultipleOf } from '../decorators/validation/schema-conformance';
+import { canonicalJson, compilePattern } from '../schema/value-checks';
+import { jsonEquals } from '../schema/json-equals';
+import { isMultipleOf } from '../schema/conformance';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
 import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
 import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';

@@ -1,6 +1,7 @@
 import type { CompactDeclaration, CompactParameterDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { ArraySchema, ObjectSchema, ParamSchema, PropertyDefinition, ScalarKind } from '../types/schema';
 import { RESERVED_PROPERTY_NAMES } from './json-schema-types';
+import { finalizeDefinition } from './finalize-definition';
 import * as messages from './messages';
 import type { SchemaLocation } from './messages';
 
@@ -279,11 +280,14 @@ export function definitionFromCompact(declaration: CompactDeclaration, options: 
     ...(description === undefined ? {} : { description }),
     parameters: Object.freeze(built.map((entry) => entry.copy)),
   });
-  return Object.freeze({
-    name,
-    description: description ?? '',
-    parameters: parametersSchema,
-    options: Object.freeze({ ...options }),
-    source: Object.freeze({ kind: 'compact', declaration: source }),
-  });
+  return finalizeDefinition(
+    {
+      name,
+      description: description ?? '',
+      parameters: parametersSchema,
+      options,
+      source: Object.freeze({ kind: 'compact', declaration: source }),
+    },
+    { origin: 'registerCompact', target },
+  );
 }

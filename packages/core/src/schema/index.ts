@@ -27,6 +27,5 @@ export {
   MAX_PATTERN_SUBJECT_LENGTH,
   type PatternMatcher,
 } from './pattern-engine';
-export * from './build-definition';
 export * from './synthesize-dto';
 export { crossField, isCrossFieldRule } from './cross-field-keywords';

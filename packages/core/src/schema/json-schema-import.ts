@@ -1,6 +1,7 @@
-import { deepEqual } from '../pipeline/deep-equal';
+import { jsonEquals } from './json-equals';
 import { extractCrossFieldKeywords, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
+import { finalizeDefinition } from './finalize-definition';
 import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { EnumValue, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import {
@@ -682,7 +683,7 @@ class JsonSchemaImporter {
     }
     if (rest.length === 1) {
       const single = rest[0]!;
-      const collides = Object.keys(annotations).some((key) => single[key as keyof ParamSchema] !== undefined && !deepEqual(single[key as keyof ParamSchema], annotations[key]));
+      const collides = Object.keys(annotations).some((key) => single[key as keyof ParamSchema] !== undefined && !jsonEquals(single[key as keyof ParamSchema], annotations[key]));
       if (!collides) {
         if (!nullable || single.nullable) return this.keepInferred(single, { ...single, ...annotations });
         // The null alternative adds null to the values an enum allows.
@@ -718,7 +719,7 @@ class JsonSchemaImporter {
 
     if (a.kind === 'union' || b.kind === 'union') {
       if (a.kind === 'union' && b.kind === 'union') {
-        if (!deepEqual(a, b)) conflict('two different lists of alternatives (anyOf/oneOf) cannot be combined');
+        if (!jsonEquals(a, b)) conflict('two different lists of alternatives (anyOf/oneOf) cannot be combined');
         return { ...a, ...annotations } as ParamSchema;
       }
       const [union, other, otherInferred] = a.kind === 'union' ? [a, b, rightInferred] : [b, a, leftInferred];
@@ -877,7 +878,7 @@ export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration,
   }
   const parameters = own(declaration, 'parameters');
   const inputSchema = own(declaration, 'inputSchema');
-  if (parameters !== undefined && inputSchema !== undefined && !deepEqual(parameters, inputSchema)) {
+  if (parameters !== undefined && inputSchema !== undefined && !jsonEquals(parameters, inputSchema)) {
     throw messages.parametersGivenTwice({ target: name, property: 'parameters' });
   }
   const schema = parameters ?? inputSchema;
@@ -886,15 +887,22 @@ export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration,
   const annotations = own(declaration, 'annotations');
   // Only the definition's own objects are frozen: the caller's schema object (kept as the source) is left alone.
   const limit = resolveLimits(limits).maxDescriptionLength;
-  return Object.freeze({
-    name,
-    description: untrusted === true && typeof description === 'string' ? clipAnnotation(description, limit) : (description ?? ''),
-    parameters: parametersSchema,
-    options: Object.freeze({
-      ...(typeof title === 'string' ? { title } : {}),
-      ...(isRecord(annotations) ? { annotations: Object.freeze({ ...annotations }) } : {}),
-      ...toolOptions,
-    }),
-    source: Object.freeze({ kind: 'json-schema', schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>> }),
-  });
+  return finalizeDefinition(
+    {
+      name,
+      description: untrusted === true && typeof description === 'string' ? clipAnnotation(description, limit) : (description ?? ''),
+      parameters: parametersSchema,
+      options: toolOptions,
+      source: Object.freeze({ kind: 'json-schema', schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>> }),
+    },
+    {
+      origin: 'registerJsonSchemaTool',
+      target: name,
+      // The declaration's own title and annotations (a remote server's data, passed on as they came); the caller's options win.
+      declaredOptions: {
+        ...(typeof title === 'string' ? { title } : {}),
+        ...(isRecord(annotations) ? { annotations: Object.freeze({ ...annotations }) } : {}),
+      },
+    },
+  );
 }
