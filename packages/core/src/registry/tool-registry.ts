@@ -5,7 +5,7 @@ import { getCommandMetadata } from '../metadata/command-metadata';
 import { buildCommandDefinition } from '../validation/build';
 import { checkToolOptions } from '../schema/finalize-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
-import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
+import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-tool';
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
 import type { JsonSchemaObject } from '../schema/json-schema-types';
 import { dtoForSchema, releaseSchemaDtos, retainSchemaDtos } from '../schema/synthesize-dto';
