@@ -1,4 +1,5 @@
 import type { NumericBounds, ObjectSchema, ParamSchema } from '../types/schema';
+import { clipText } from './render-value';
 import { codePointLength, compilePattern, isDateOnly, isOffsetDateTime } from './value-checks';
 import { jsonEquals } from './json-equals';
 
@@ -106,7 +107,7 @@ export function describeSchema(schema: ParamSchema): string {
   let text: string;
   if (schema.enum !== undefined) {
     // At most 20 values, each clipped: an imported enum of thousands of long values stays one short line.
-    const shown = schema.enum.slice(0, 20).map((value) => { const json = JSON.stringify(value); return json.length > 60 ? `${json.slice(0, 57)}...` : json; });
+    const shown = schema.enum.slice(0, 20).map((value) => clipText(JSON.stringify(value), 60));
     text = `one of ${shown.join(', ')}${schema.enum.length > 20 ? ` (and ${schema.enum.length - 20} more)` : ''}`;
   }
   else if (schema.kind === 'array') text = `an array whose elements are each ${describeSchema(schema.items)}`;

@@ -1,4 +1,5 @@
 import { DefinitionError } from '../errors/definition-error';
+import { renderValue } from './render-value';
 
 /**
  * Every definition error the schema area raises: the compact grammar, the compact declaration, JSON Schema
@@ -14,15 +15,9 @@ export interface SchemaLocation {
 
 const MAX_QUOTED_LENGTH = 80;
 
-/** A value quoted for a message, clipped so a hostile schema cannot flood a log line. */
+/** A value quoted for a message (the one renderer, in this area's style), clipped so a hostile schema cannot flood a log line. */
 export function quote(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = Object.prototype.toString.call(value);
-  }
-  return text.length > MAX_QUOTED_LENGTH ? `${text.slice(0, MAX_QUOTED_LENGTH - 3)}...` : text;
+  return renderValue(value, { strings: 'single-quoted', maxLength: MAX_QUOTED_LENGTH });
 }
 
 function definitionError(message: string, where: SchemaLocation, fix: string, cause?: unknown): DefinitionError {
