@@ -2,7 +2,7 @@ import type { CompactDeclaration, CompactParameterDeclaration, ToolDefinition, T
 import type { ArraySchema, ObjectSchema, ParamSchema, PropertyDefinition, ScalarKind } from '../types/schema';
 import { RESERVED_PROPERTY_NAMES } from './json-schema-types';
 import { finalizeDefinition } from './finalize-definition';
-import * as messages from './messages';
+import { GRAMMAR_SUMMARY, schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 
 /**
@@ -230,7 +230,7 @@ function parameterFromDeclaration(
   const firstIndex = firstIndexByName.get(name);
   if (firstIndex !== undefined) throw messages.compactDuplicateParameter(at('name'), name, firstIndex);
   firstIndexByName.set(name, index);
-  if (typeof type !== 'string') throw messages.compactFieldInvalid(at('type'), `a type expression (${messages.GRAMMAR_SUMMARY})`, type);
+  if (typeof type !== 'string') throw messages.compactFieldInvalid(at('type'), `a type expression (${GRAMMAR_SUMMARY})`, type);
   if (required !== undefined && typeof required !== 'boolean') throw messages.compactFieldInvalid(at('required'), 'true or false', required);
   if (description !== undefined && typeof description !== 'string') throw messages.compactFieldInvalid(at('description'), 'a string', description);
 

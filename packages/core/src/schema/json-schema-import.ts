@@ -1,8 +1,6 @@
 import { jsonEquals } from './json-equals';
 import { extractCrossFieldKeywords, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
-import { finalizeDefinition } from './finalize-definition';
-import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { EnumValue, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import {
   IGNORED_ANNOTATION_KEYWORDS,
@@ -14,11 +12,11 @@ import {
   type JsonSchemaTypeName,
   type KeywordFamily,
 } from './json-schema-types';
-import * as messages from './messages';
+import { schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 import { hasNestedQuantifier } from './regex-safety';
 import { linearEngineProblem } from './pattern-engine';
-import { ANNOTATION_KEYS, STRING_CONSTRAINTS, SchemaIntersection, isNullOnly, isUnconstrained, pickAnnotations, withoutAnnotations } from './json-schema-intersection';
+import { STRING_CONSTRAINTS, SchemaIntersection, isNullOnly, isUnconstrained, pickAnnotations, withoutAnnotations } from './json-schema-intersection';
 import { resolveLimits, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
 import { locateReference } from './json-schema-references';
 
@@ -81,10 +79,6 @@ const TYPE_OF_FAMILY: Readonly<Record<Exclude<KeywordFamily, 'any'>, JsonSchemaT
 
 function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function own(record: JsonRecord, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
 function isScalar(value: unknown): value is EnumValue {

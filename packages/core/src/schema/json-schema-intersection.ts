@@ -1,7 +1,7 @@
 import type { KeywordFamily } from './json-schema-types';
 import { escapePointerSegment } from './json-schema-types';
 import { jsonEquals } from './json-equals';
-import * as messages from './messages';
+import { quote, schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 import type { ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 
@@ -138,7 +138,7 @@ export class SchemaIntersection {
     for (const key of UPPER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.min(first[key] as number, second[key] as number);
     for (const key of MUST_AGREE) {
       if (first[key] !== undefined && second[key] !== undefined && first[key] !== second[key]) {
-        conflict(`${key} ${messages.quote(first[key])} and ${key} ${messages.quote(second[key])} differ`);
+        conflict(`${key} ${quote(first[key])} and ${key} ${quote(second[key])} differ`);
       }
     }
     if (first.uniqueItems !== undefined || second.uniqueItems !== undefined) merged.uniqueItems = first.uniqueItems === true || second.uniqueItems === true;

@@ -1,5 +1,5 @@
 import { escapePointerSegment } from './json-schema-types';
-import * as messages from './messages';
+import { schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 
 /** Where a local `$ref` points: the node, its JSON pointer, and its name when it is a `$defs` / `definitions` entry. */

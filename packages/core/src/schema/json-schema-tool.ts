@@ -2,7 +2,7 @@ import { jsonEquals } from './json-equals';
 import { finalizeDefinition } from './finalize-definition';
 import { clipAnnotation, fromJsonSchema } from './json-schema-import';
 import { resolveLimits, type JsonSchemaImportOptions } from './json-schema-limits';
-import * as messages from './messages';
+import { schemaMessages as messages } from './messages';
 import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 
 /** A JSON Schema tool declaration (an MCP `tools/list` entry, a function definition) -> a checked tool definition. */
