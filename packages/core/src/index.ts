@@ -7,6 +7,7 @@ export * from './execution/logger';
 export * from './metadata';
 export * from './decorators';
 export * from './schema';
+export * from './validation';
 export * from './registry';
 export * from './pipeline';
 export * from './execution';

@@ -1,4 +1,4 @@
-import type { ArrayOfOptions, ParamTypeReference } from './param-options';
+import type { ArrayOfOptions, ParamTypeReference } from '../types/param-options';
 import { recordParam } from './record-param';
 
 /**

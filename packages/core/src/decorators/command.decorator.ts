@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
 import { defineCommandMetadata } from '../metadata/command-metadata';
-import type { CommandOptions } from './param-options';
+import type { CommandOptions } from '../types/param-options';
 import { isStandardDecoratorContext } from './standard-decorators';
 
 /**

@@ -1,4 +1,4 @@
-import type { DateParamOptions } from './param-options';
+import type { DateParamOptions } from '../types/param-options';
 import { recordParam } from './record-param';
 
 /** A calendar date, `YYYY-MM-DD`. A property typed `Date` receives a `Date` at UTC midnight. */

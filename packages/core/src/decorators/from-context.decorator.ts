@@ -1,5 +1,5 @@
 import type { ContextKey } from '../types/schema';
-import type { FromContextOptions } from './param-options';
+import type { FromContextOptions } from '../types/param-options';
 import { recordParam } from './record-param';
 
 /**

@@ -16,4 +16,4 @@ export type {
   ParamTypeReference,
   ClassThunk,
   EnumOption,
-} from './param-options';
+} from '../types/param-options';

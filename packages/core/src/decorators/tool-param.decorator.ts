@@ -1,4 +1,4 @@
-import type { ToolParamOptions } from './param-options';
+import type { ToolParamOptions } from '../types/param-options';
 import { recordParam } from './record-param';
 
 /**

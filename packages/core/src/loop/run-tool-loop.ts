@@ -1,4 +1,4 @@
-import { defaultLogger, isLevelEnabled, type Logger } from '../execution/logger';
+import { defaultLogger, isLevelEnabled, type Logger } from '../logging/logger';
 import { PersonaToolExecutor } from '../execution/persona-tool-executor';
 import { defaultToolTelemetry, type ToolTelemetry } from '../execution/telemetry';
 import { ToolRegistry } from '../registry/tool-registry';

@@ -5,7 +5,7 @@ import type {
   FromContextOptions,
   ParamTypeReference,
   ToolParamOptions,
-} from '../decorators/param-options';
+} from '../types/param-options';
 
 /** What `@Command(...)` stores on the class: the options exactly as given. */
 export interface CommandMetadata {

@@ -6,13 +6,6 @@ import type { ValidatorMetadata } from './types';
 
 type ClassValidatorRule = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
-/** Per DTO class, the rules toolwright's decorators applied (as opposed to rules a developer wrote). */
-const toolwrightRules = new WeakMap<Function, Set<object>>();
-
-function isToolwrightRule(rule: ClassValidatorRule): boolean {
-  return toolwrightRules.get(rule.target as Function)?.has(rule) === true;
-}
-
 /** class-validator 0.14+ keeps its rules in a `Map` keyed by class; `undefined` for any other storage shape. */
 function rulesByTarget(storage: MetadataStorage): Map<unknown, ClassValidatorRule[]> | undefined {
   const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
@@ -29,16 +22,37 @@ function ownRules(storage: MetadataStorage, target: Function): readonly ClassVal
   return candidates.filter((rule) => rule.target === target && rule.propertyName !== EMPTY_DTO_SENTINEL);
 }
 
-/** Runs `apply` (which adds class-validator rules to `target`) and remembers the rules it added as toolwright's own. */
-export function markToolwrightRules(target: Function, apply: () => void): void {
-  const byTarget = rulesByTarget(getMetadataStorage());
-  const before = byTarget?.get(target)?.length ?? 0;
+/**
+ * Per class, the developer's own rules, read once before toolwright applied its rules to the class, and the rules
+ * toolwright then applied. A class toolwright never applied rules to has neither: all its rules are the developer's.
+ */
+const developerSnapshots = new WeakMap<Function, readonly ClassValidatorRule[]>();
+const toolwrightRules = new WeakMap<Function, readonly ClassValidatorRule[]>();
+
+/**
+ * Applies toolwright's class-validator rules to one class, once: takes the snapshot of the developer's own rules
+ * first, runs `apply`, and keeps what it added as toolwright's. `false` when the class had them already.
+ */
+export function applyToolwrightRules(target: Function, apply: () => void): boolean {
+  if (developerSnapshots.has(target)) return false;
+  const storage = getMetadataStorage();
+  const developer = ownRules(storage, target);
+  developerSnapshots.set(target, developer);
   apply();
-  const after = byTarget?.get(target);
-  if (after === undefined || after.length === before) return;
-  let marked = toolwrightRules.get(target);
-  if (marked === undefined) toolwrightRules.set(target, (marked = new Set()));
-  for (let index = before; index < after.length; index++) marked.add(after[index] as object);
+  const mine = new Set(developer);
+  toolwrightRules.set(target, ownRules(storage, target).filter((rule) => !mine.has(rule)));
+  return true;
+}
+
+/** A class's own rules, toolwright's first (in the order applied), then the developer's (in the order decorated). */
+function classRules(storage: MetadataStorage, target: Function, developerRulesOnly: boolean): readonly ClassValidatorRule[] {
+  const developer = developerSnapshots.get(target);
+  if (developer === undefined) return ownRules(storage, target);
+  return developerRulesOnly ? developer : [...(toolwrightRules.get(target) ?? []), ...developer];
+}
+
+function isToolwrightRule(rule: ClassValidatorRule): boolean {
+  return toolwrightRules.get(rule.target as Function)?.includes(rule) === true;
 }
 
 function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
@@ -59,28 +73,34 @@ function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
  * The class-validator rules that apply to a DTO class, with class-validator's own inheritance semantics: the
  * class's rules, then its ancestors' rules except those a rule of the class replaces (same property, same type).
  * Only this class's lineage is read: no scan over every class class-validator knows. With `developerRulesOnly`,
- * the rules toolwright's own decorators applied are left out.
+ * the rules toolwright applied are left out: the snapshot of the developer's rules taken before toolwright applied
+ * its own (nothing is diffed). Toolwright applies its rules when a DTO is built, so before that every rule is the
+ * developer's.
  */
 export function getValidatorMetadata(dtoClass: Function, options: { readonly developerRulesOnly?: boolean } = {}): readonly ValidatorMetadata[] {
   const storage = getMetadataStorage();
-  const own = ownRules(storage, dtoClass);
-  const wanted = (rule: ClassValidatorRule) => options.developerRulesOnly !== true || !isToolwrightRule(rule);
+  const developerRulesOnly = options.developerRulesOnly === true;
+  // Shadowing follows what class-validator runs: every rule the class has (toolwright's too) hides an ancestor's.
+  const own = classRules(storage, dtoClass, false);
   const result: ValidatorMetadata[] = [];
   for (const cls of classLineage(dtoClass)) {
     if (cls === dtoClass) continue;
-    for (const rule of ownRules(storage, cls)) {
-      if (wanted(rule) && !own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type)) result.push(toValidatorMetadata(rule));
+    for (const rule of classRules(storage, cls, developerRulesOnly)) {
+      if (!own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type)) result.push(toValidatorMetadata(rule));
     }
   }
-  for (const rule of own) if (wanted(rule)) result.push(toValidatorMetadata(rule));
+  for (const rule of classRules(storage, dtoClass, developerRulesOnly)) result.push(toValidatorMetadata(rule));
   return result;
 }
 
-/** The properties this class itself gives class-validator rules, in the order they were decorated. */
-export function getOwnValidatorPropertyNames(target: Function): readonly string[] {
-  const names = new Set<string>();
-  for (const rule of ownRules(getMetadataStorage(), target)) names.add(rule.propertyName);
-  return [...names];
+/** How many class-validator rules of the developer's this class has now (a decorator records it, to keep declaration order). */
+export function countOwnValidatorRules(target: Function): number {
+  return classRules(getMetadataStorage(), target, true).length;
+}
+
+/** The property of each class-validator rule of the developer's on this class itself, in the order they were decorated. */
+export function getOwnValidatorRulePropertyNames(target: Function): readonly string[] {
+  return classRules(getMetadataStorage(), target, true).map((rule) => rule.propertyName);
 }
 
 interface ClassTransformerStorage {

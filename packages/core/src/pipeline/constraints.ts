@@ -1,6 +1,7 @@
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
-import { canonicalJson, compilePattern, jsonEquals } from '../decorators/validation/value-checks';
-import { isMultipleOf } from '../decorators/validation/schema-conformance';
+import { canonicalJson, compilePattern } from '../schema/value-checks';
+import { jsonEquals } from '../schema/json-equals';
+import { isMultipleOf } from '../schema/conformance';
 import type { ParamSchema } from '../types/schema';
 
 /**

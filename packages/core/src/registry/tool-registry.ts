@@ -1,10 +1,11 @@
-import { checkCommandClass, type CommandClassCheckOptions } from '../execution/command-construction';
+import { checkCommandClass, type CommandClassCheckOptions } from './command-construction';
 import { DefinitionError } from '../errors/definition-error';
-import { defaultLogger, type Logger } from '../execution/logger';
+import { defaultLogger, type Logger } from '../logging/logger';
 import { getCommandMetadata } from '../metadata/command-metadata';
-import { buildCommandDefinition } from '../schema/build-definition';
+import { buildCommandDefinition } from '../validation/build';
+import { checkToolOptions } from '../schema/finalize-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
-import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-import';
+import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-tool';
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
 import type { JsonSchemaObject } from '../schema/json-schema-types';
 import { checkDtoSynthesis, releaseSchemaDtos, retainSchemaDtos } from '../schema/synthesize-dto';
@@ -216,10 +217,8 @@ function checkDefinition(definition: ToolDefinition): void {
   if (typeof definition !== 'object' || definition === null) throw registryMessages.invalidDefinition('it is not an object');
   if (typeof definition.name !== 'string' || definition.name.length === 0) throw registryMessages.invalidDefinition('its name is not a non-empty string');
   if (definition.parameters?.kind !== 'object') throw registryMessages.invalidDefinition(`the parameters of "${definition.name}" are not an object schema`);
-  const validate = (definition.options as { validate?: unknown } | undefined)?.validate;
-  if (validate !== undefined && typeof validate !== 'function') {
-    throw new DefinitionError(`the \`validate\` option is ${typeof validate}, not a function.`, { target: definition.name, property: 'validate', fix: 'pass validate: (params) => string | issues | undefined, or leave it out.' });
-  }
+  // A definition built elsewhere (MCP, interop) passes the same option table as the three builders.
+  checkToolOptions(definition.options ?? {}, { origin: 'registerDefinition', target: definition.name });
 }
 
 function checkImplementation(name: string, implementation: ToolImplementation): void {

@@ -1,34 +1,37 @@
-import { definitionMessages, type DefinitionSite } from '../decorators/messages';
+import { definitionMessages, type DefinitionSite } from './definition-messages';
 import { isCrossFieldRule, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
 import { DefinitionError } from '../errors/definition-error';
-import type { ClassThunk, CommandOptions } from '../decorators/param-options';
-import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord } from '../decorators/resolve-param';
-import { resolvedWhenDecorated } from '../decorators/record-param';
-import { allowEmptyDto } from '../decorators/validation/validation-plan';
-import { renderValue } from '../decorators/validation/value-checks';
-import { collectValidatorFacts, mergeValueFacts, type ImpliedKind, type ValidatorFacts } from '../decorators/validation/validator-facts';
+import type { ClassThunk, CommandOptions } from '../types/param-options';
+import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord, type PropertyResolution } from './resolve-param';
+import { renderValue } from './render-value';
+import { collectValidatorFacts, mergeValueFacts, type ImpliedKind, type ValidatorFacts } from './validator-facts';
 import { getCommandMetadata } from '../metadata/command-metadata';
 import { getDesignParamTypes, getDesignType } from '../metadata/design-metadata';
-import { classLineage, getOwnParamMetadata, getParamMetadata } from '../metadata/param-metadata';
+import { classLineage, getParamMetadata } from '../metadata/param-metadata';
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
-import { getOwnValidatorPropertyNames, getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
-import type { CoercionPolicy, Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
+import { getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
+import { getOwnPropertyOrder } from '../metadata/declaration-order';
+import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import type { CrossFieldRule } from '../types/cross-field';
-import type { ToolDefinition, ToolOptions, ToolQueueOptions } from '../types/definition';
+import type { ToolDefinition } from '../types/definition';
+import { checkToolOptions, finalizeDefinition } from './finalize-definition';
 
 const objectSchemas = new WeakMap<Function, ObjectSchema>();
 const commandDefinitions = new WeakMap<Function, ToolDefinition>();
+/** Each raw record, resolved once (its nested DTOs built): the IR build and the class-validator rules both read it. */
+const recordResolutions = new WeakMap<ParamMetadata, PropertyResolution>();
 
 /** The DTOs being built, outermost first, with the property that led to the next one (for cycle messages). */
 const buildStack: Array<{ dto: Function; property?: string }> = [];
 
 /**
- * The object schema of a DTO class: its decorated properties (own and inherited), nested DTOs, and the
- * class-validator rules JSON Schema can say. Built once per class, deep-frozen, `additionalProperties: false`.
- * A DTO that refers to itself is refused with a DefinitionError naming the cycle.
+ * The object schema (IR) of a DTO class: its decorated properties (own and inherited), nested DTOs, and the
+ * developer's class-validator rules JSON Schema can say. Resolved once per class, deep-frozen,
+ * `additionalProperties: false`. A DTO that refers to itself is refused with a DefinitionError naming the cycle.
+ * IR only: `buildObjectSchema` (validation/) also applies toolwright's class-validator rules to the DTO classes.
  */
-export function buildObjectSchema(dtoClass: Constructor): ObjectSchema {
+export function resolveObjectSchema(dtoClass: Constructor): ObjectSchema {
   const cached = objectSchemas.get(dtoClass);
   if (cached !== undefined) return cached;
   const cycleStart = buildStack.findIndex((frame) => frame.dto === dtoClass);
@@ -50,7 +53,32 @@ export function buildObjectSchema(dtoClass: Constructor): ObjectSchema {
 function resolveNested(site: DefinitionSite, frame: { property?: string }, thunk: ClassThunk | (() => unknown)): ObjectSchema {
   frame.property = site.property;
   const dto = checkThunkResult(site, thunk());
-  return buildObjectSchema(dto);
+  return resolveObjectSchema(dto);
+}
+
+/**
+ * A raw record's resolution (its IR and whether values become `Date`s), resolved once: by the build of a DTO that
+ * uses it, or here for a record no build used (an ancestor's record a subclass overrides). Throws a DefinitionError
+ * as the build would.
+ */
+export function resolveRecord(record: ParamMetadata): PropertyResolution {
+  const cached = recordResolutions.get(record);
+  if (cached !== undefined) return cached;
+  const site: DefinitionSite = { target: record.target.name, property: record.propertyName };
+  const frame: { dto: Function; property?: string } = { dto: record.target };
+  return resolveAndKeep(record, record.target, site, frame);
+}
+
+function resolveAndKeep(record: ParamMetadata, dtoClass: Function, site: DefinitionSite, frame: { property?: string }): PropertyResolution {
+  const cached = recordResolutions.get(record);
+  if (cached !== undefined) return cached;
+  const resolution = resolveParamRecord(record, {
+    site,
+    designType: getDesignType(dtoClass.prototype, record.propertyName),
+    resolveClass: (thunk) => resolveNested(site, frame, thunk),
+  });
+  recordResolutions.set(record, resolution);
+  return resolution;
 }
 
 /**
@@ -59,10 +87,7 @@ function resolveNested(site: DefinitionSite, frame: { property?: string }, thunk
  */
 function propertyOrder(dtoClass: Function): string[] {
   const order = new Set<string>();
-  for (const cls of classLineage(dtoClass)) {
-    for (const propertyName of getOwnValidatorPropertyNames(cls)) order.add(propertyName);
-    for (const record of getOwnParamMetadata(cls)) order.add(record.propertyName);
-  }
+  for (const cls of classLineage(dtoClass)) for (const propertyName of getOwnPropertyOrder(cls)) order.add(propertyName);
   return [...order];
 }
 
@@ -92,7 +117,6 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   }
   if (problems.length > 0) throw DefinitionError.all(problems);
   checkAliases(dtoClass.name, properties);
-  if (properties.length === 0) allowEmptyDto(dtoClass);
   return { kind: 'object', name: dtoClass.name, properties, additionalProperties: false, dto: dtoClass };
 }
 
@@ -105,13 +129,7 @@ function fromRecords(
 ): PropertyDefinition {
   if (records.length > 1) throw definitionMessages.severalDecorators(site, records.map((record) => record.decorator));
   const record = records[0] as ParamMetadata;
-  const { definition } =
-    resolvedWhenDecorated(record) ??
-    resolveParamRecord(record, {
-      site,
-      designType: getDesignType(dtoClass.prototype, record.propertyName),
-      resolveClass: (thunk) => resolveNested(site, frame, thunk),
-    });
+  const { definition } = resolveAndKeep(record, dtoClass, site, frame);
   if (definition.context !== undefined) return definition;
   if (rules.length === 0) return definition;
   const facts = collectValidatorFacts(rules);
@@ -197,61 +215,6 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 // ---- commands --------------------------------------------------------------------------------------------
 
-const TOOL_OPTION_KEYS = ['title', 'aliases', 'timeoutMs', 'slowCallMs', 'tags', 'permissions', 'coercion', 'retries', 'annotations', 'queue', 'validate'] as const;
-const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-const COERCION_POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
-
-/** Checks the ToolOptions of a command and copies the ones given. */
-function checkToolOptions(target: string, options: ToolOptions): ToolOptions {
-  const invalid = (option: string, expected: string) =>
-    definitionMessages.invalidCommandOption(target, option, `${renderValue((options as Record<string, unknown>)[option])} is not ${expected}`, `give \`${option}\` as ${expected}.`);
-  const isStringList = (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry.length > 0);
-  if (options.title !== undefined && typeof options.title !== 'string') throw invalid('title', 'a string');
-  for (const key of ['aliases', 'tags', 'permissions'] as const) {
-    if (options[key] !== undefined && !isStringList(options[key])) throw invalid(key, 'an array of non-empty strings');
-  }
-  for (const key of ['timeoutMs', 'slowCallMs'] as const) {
-    const value = options[key];
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) throw invalid(key, 'a positive number of milliseconds');
-  }
-  if (options.retries !== undefined && !(Number.isInteger(options.retries) && options.retries >= 0)) throw invalid('retries', 'a non-negative integer');
-  if (options.coercion !== undefined && !COERCION_POLICIES.includes(options.coercion)) throw invalid('coercion', "'strict', 'safe' or 'lenient'");
-  if (options.queue !== undefined) checkQueueOptions(options.queue, invalid);
-  if (options.validate !== undefined && typeof options.validate !== 'function') throw invalid('validate', 'a function (params) => string | issues | undefined');
-  if (options.annotations !== undefined) {
-    const annotations = options.annotations as Record<string, unknown>;
-    const valid =
-      typeof annotations === 'object' &&
-      annotations !== null &&
-      Object.entries(annotations).every(([key, value]) => (ANNOTATION_KEYS as readonly string[]).includes(key) && typeof value === 'boolean');
-    if (!valid) throw invalid('annotations', `an object of boolean hints (${ANNOTATION_KEYS.join(', ')})`);
-  }
-  const copy: Record<string, unknown> = {};
-  for (const key of TOOL_OPTION_KEYS) {
-    const value = options[key];
-    if (value === undefined) continue;
-    copy[key] = Array.isArray(value) ? [...value] : typeof value === 'object' ? { ...value } : value;
-  }
-  return copy as ToolOptions;
-}
-
-const QUEUE_OPTION_KEYS = ['attempts', 'backoff', 'priority'];
-
-function checkQueueOptions(queue: ToolQueueOptions, invalid: (option: string, expected: string) => Error): void {
-  const expected = 'an object { attempts?: integer >= 1, backoff?: { type: \'fixed\' | \'exponential\', delayMs: number >= 0 }, priority?: integer 1..2097152 }';
-  if (typeof queue !== 'object' || queue === null || Array.isArray(queue)) throw invalid('queue', expected);
-  const record = queue as unknown as Record<string, unknown>;
-  const backoff = queue.backoff as unknown as Record<string, unknown> | undefined;
-  const valid =
-    Object.keys(record).every((key) => QUEUE_OPTION_KEYS.includes(key)) &&
-    (queue.attempts === undefined || (Number.isInteger(queue.attempts) && queue.attempts >= 1)) &&
-    (queue.priority === undefined || (Number.isInteger(queue.priority) && queue.priority >= 1 && queue.priority <= 2_097_152)) &&
-    (backoff === undefined ||
-      (typeof backoff === 'object' && backoff !== null && (backoff.type === 'fixed' || backoff.type === 'exponential') &&
-        typeof backoff.delayMs === 'number' && Number.isFinite(backoff.delayMs) && backoff.delayMs >= 0));
-  if (!valid) throw invalid('queue', expected);
-}
-
 /**
  * A command's own cross-field check is a static `validate(params)`: it runs before the per-call instance exists (the
  * handler's child container, invocation and signal belong to the run), so an instance method would never be called.
@@ -302,10 +265,11 @@ function commandDto(commandClass: Function, options: CommandOptions): Constructo
 }
 
 /**
- * The tool definition of a `@Command` class: name, description, parameters (the DTO's object schema), options and
- * source. Built once per class and deep-frozen; every problem is a DefinitionError naming the class and the fix.
+ * The tool definition (IR) of a `@Command` class: name, description, parameters (the DTO's object schema), options
+ * and source. Resolved once per class and frozen; every problem is a DefinitionError naming the class and the fix.
+ * IR only: `buildCommandDefinition` (validation/) also applies toolwright's class-validator rules to its DTOs.
  */
-export function buildCommandDefinition(commandClass: Constructor): ToolDefinition {
+export function resolveCommandDefinition(commandClass: Constructor): ToolDefinition {
   if (typeof commandClass !== 'function') throw definitionMessages.notAClass(renderValue(commandClass));
   const cached = commandDefinitions.get(commandClass);
   if (cached !== undefined) return cached;
@@ -320,16 +284,20 @@ export function buildCommandDefinition(commandClass: Constructor): ToolDefinitio
     throw definitionMessages.invalidCommandOption(target, 'description', `${renderValue(options.description)} is not a string`, 'describe what the tool does for the model: @Command({ description: "...", ... }).');
   }
   if (typeof (commandClass.prototype as { execute?: unknown }).execute !== 'function') throw definitionMessages.noExecute(target);
-  const toolOptions = checkToolOptions(target, options);
+  // The options first (the cheapest check, and the one a message about the DTO would otherwise hide).
+  checkToolOptions(options, { origin: '@Command', target });
   checkValidateMethod(commandClass);
   const params = commandDto(commandClass, options);
-  const definition: ToolDefinition = deepFreeze({
-    name: options.name,
-    description: options.description,
-    parameters: commandParameters(target, buildObjectSchema(params), options.crossFieldRules),
-    options: toolOptions,
-    source: { kind: 'class', command: commandClass, params },
-  });
+  const definition = finalizeDefinition(
+    {
+      name: options.name,
+      description: options.description,
+      parameters: deepFreeze(commandParameters(target, resolveObjectSchema(params), options.crossFieldRules)),
+      options,
+      source: { kind: 'class', command: commandClass, params },
+    },
+    { origin: '@Command', target },
+  );
   commandDefinitions.set(commandClass, definition);
   return definition;
 }

@@ -1,7 +1,8 @@
 import type { CompactDeclaration, CompactParameterDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { ArraySchema, ObjectSchema, ParamSchema, PropertyDefinition, ScalarKind } from '../types/schema';
 import { RESERVED_PROPERTY_NAMES } from './json-schema-types';
-import * as messages from './messages';
+import { finalizeDefinition } from './finalize-definition';
+import { GRAMMAR_SUMMARY, schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 
 /**
@@ -229,7 +230,7 @@ function parameterFromDeclaration(
   const firstIndex = firstIndexByName.get(name);
   if (firstIndex !== undefined) throw messages.compactDuplicateParameter(at('name'), name, firstIndex);
   firstIndexByName.set(name, index);
-  if (typeof type !== 'string') throw messages.compactFieldInvalid(at('type'), `a type expression (${messages.GRAMMAR_SUMMARY})`, type);
+  if (typeof type !== 'string') throw messages.compactFieldInvalid(at('type'), `a type expression (${GRAMMAR_SUMMARY})`, type);
   if (required !== undefined && typeof required !== 'boolean') throw messages.compactFieldInvalid(at('required'), 'true or false', required);
   if (description !== undefined && typeof description !== 'string') throw messages.compactFieldInvalid(at('description'), 'a string', description);
 
@@ -279,11 +280,14 @@ export function definitionFromCompact(declaration: CompactDeclaration, options: 
     ...(description === undefined ? {} : { description }),
     parameters: Object.freeze(built.map((entry) => entry.copy)),
   });
-  return Object.freeze({
-    name,
-    description: description ?? '',
-    parameters: parametersSchema,
-    options: Object.freeze({ ...options }),
-    source: Object.freeze({ kind: 'compact', declaration: source }),
-  });
+  return finalizeDefinition(
+    {
+      name,
+      description: description ?? '',
+      parameters: parametersSchema,
+      options,
+      source: Object.freeze({ kind: 'compact', declaration: source }),
+    },
+    { origin: 'registerCompact', target },
+  );
 }

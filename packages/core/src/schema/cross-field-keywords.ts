@@ -1,7 +1,7 @@
 import type { CrossFieldRule } from '../types/cross-field';
 import type { ObjectSchema } from '../types/schema';
 import { DefinitionError } from '../errors/definition-error';
-import { invalidKeywordValue, quote } from './messages';
+import { quote, schemaMessages } from './messages';
 import type { JsonSchemaObject } from './json-schema-types';
 
 /**
@@ -66,13 +66,13 @@ export function extractCrossFieldKeywords(schema: unknown, target: string): Extr
   const where = (keyword: string) => ({ target, property: `#/${keyword}` });
 
   const readDependentRequired = (value: unknown, keyword: string): boolean => {
-    if (!isRecord(value)) throw invalidKeywordValue(where(keyword), keyword, 'an object mapping a property to the names it requires', value);
+    if (!isRecord(value)) throw schemaMessages.invalidKeywordValue(where(keyword), keyword, 'an object mapping a property to the names it requires', value);
     const entries = Object.keys(value).map((property) => [property, own(value, property)] as const);
     // draft 7 `dependencies` may also map to schemas: only the array form is a dependentRequired.
     if (keyword === 'dependencies' && !entries.every(([, names]) => Array.isArray(names))) return false;
     for (const [property, names] of entries) {
       if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
-        throw invalidKeywordValue({ target, property: `#/${keyword}/${property}` }, keyword, 'an array of property names', names);
+        throw schemaMessages.invalidKeywordValue({ target, property: `#/${keyword}/${property}` }, keyword, 'an array of property names', names);
       }
       if (names.length > 0) rules.push({ kind: 'dependentRequired', property, requires: [...new Set(names as string[])] });
     }

@@ -1,14 +1,9 @@
 // The schema area: the compact type grammar, JSON Schema import and export.
 export { parseTypeExpression, formatTypeExpression, definitionFromCompact, SCALAR_KINDS } from './compact-grammar';
 export { toJsonSchema, paramToJsonSchema, type JsonSchemaExportOptions } from './json-schema-export';
-export {
-  fromJsonSchema,
-  definitionFromJsonSchema,
-  DEFAULT_JSON_SCHEMA_LIMITS,
-  type JsonSchemaImportOptions,
-  type JsonSchemaLimits,
-  type JsonSchemaToolOptions,
-} from './json-schema-import';
+export { fromJsonSchema } from './json-schema-import';
+export { definitionFromJsonSchema, type JsonSchemaToolOptions } from './json-schema-tool';
+export { DEFAULT_JSON_SCHEMA_LIMITS, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
 export {
   JSON_SCHEMA_DIALECT,
   SUPPORTED_KEYWORDS,
@@ -27,6 +22,5 @@ export {
   MAX_PATTERN_SUBJECT_LENGTH,
   type PatternMatcher,
 } from './pattern-engine';
-export * from './build-definition';
 export * from './synthesize-dto';
 export { crossField, isCrossFieldRule } from './cross-field-keywords';

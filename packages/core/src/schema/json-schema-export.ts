@@ -2,7 +2,7 @@ import type { ToolDefinition } from '../types/definition';
 import type { NumericBounds, ObjectSchema, ParamSchema, SchemaBase } from '../types/schema';
 import { JSON_SCHEMA_DIALECT, escapePointerSegment, type JsonSchemaObject, type JsonSchemaTypeName } from './json-schema-types';
 import { crossFieldKeywords } from './cross-field-keywords';
-import * as messages from './messages';
+import { schemaMessages as messages } from './messages';
 
 /**
  * IR -> JSON Schema (draft 2020-12), seed 001's mapping:

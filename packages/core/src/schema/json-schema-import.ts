@@ -1,7 +1,6 @@
-import { deepEqual } from '../pipeline/deep-equal';
+import { jsonEquals } from './json-equals';
 import { extractCrossFieldKeywords, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
-import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { EnumValue, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import {
   IGNORED_ANNOTATION_KEYWORDS,
@@ -13,10 +12,15 @@ import {
   type JsonSchemaTypeName,
   type KeywordFamily,
 } from './json-schema-types';
-import * as messages from './messages';
+import { schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 import { hasNestedQuantifier } from './regex-safety';
 import { linearEngineProblem } from './pattern-engine';
+import { STRING_CONSTRAINTS, SchemaIntersection, isNullOnly, isUnconstrained, pickAnnotations, withoutAnnotations } from './json-schema-intersection';
+import { resolveLimits, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
+import { locateReference } from './json-schema-references';
+
+export { DEFAULT_JSON_SCHEMA_LIMITS, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
 
 /**
  * JSON Schema (the draft 2020-12 subset tools use) -> IR. See docs/tool-definitions-ir.md for the mapping table
@@ -28,65 +32,10 @@ import { linearEngineProblem } from './pattern-engine';
  * values iteratively, and reads input keys only as own properties.
  */
 
-export interface JsonSchemaLimits {
-  /** Deepest nesting of schemas (properties, items, combinators and expanded $refs), and of default/example values. */
-  readonly maxDepth: number;
-  /** Most nodes: schemas (each $ref expansion counted again), enum values, required names, default and example values. */
-  readonly maxNodes: number;
-  /** Longest `pattern`, in characters. */
-  readonly maxPatternLength: number;
-  /** Longest chain of $ref expansions nested inside each other. */
-  readonly maxRefDepth: number;
-  /** Untrusted schemas: longest tool or parameter `description` and `title`, in characters; longer ones are clipped. */
-  readonly maxDescriptionLength: number;
-  /** Untrusted schemas: most `examples` kept per schema (the first ones). */
-  readonly maxExamples: number;
-  /** Untrusted schemas: largest `default` or single example, as JSON text in characters; a larger one is dropped. */
-  readonly maxAnnotationValueLength: number;
-}
-
-export const DEFAULT_JSON_SCHEMA_LIMITS: JsonSchemaLimits = Object.freeze({
-  maxDepth: 32,
-  maxNodes: 10_000,
-  maxPatternLength: 1_000,
-  maxRefDepth: 16,
-  maxDescriptionLength: 4_096,
-  maxExamples: 5,
-  maxAnnotationValueLength: 1_024,
-});
-
-export interface JsonSchemaImportOptions {
-  /** The tool (or schema) name used in error messages. */
-  readonly target?: string;
-  /** The schema comes from outside the codebase (an MCP server): also refuse ReDoS-prone patterns. */
-  readonly untrusted?: boolean;
-  readonly limits?: Partial<JsonSchemaLimits>;
-  /** Extra keywords to ignore as annotations (keys starting with `x-` always are). */
-  readonly annotationKeywords?: readonly string[];
-  /**
-   * What an object without `additionalProperties` allows besides its declared properties. `'convention'` (default):
-   * the arguments object (the root) takes nothing else when it declares `properties` (the tool-call convention: an
-   * invented parameter is dropped and recorded); nested objects, and objects that declare no properties, take anything,
-   * as JSON Schema reads them (BFCL's nested dicts, e.g. `sendHttpRequest.data`, carry undeclared keys).
-   * `'allow'`: the root too takes anything.
-   */
-  readonly additionalPropertiesWhenAbsent?: 'convention' | 'allow';
-}
-
-/** What `definitionFromJsonSchema` takes: the tool's own options plus how to import its schema. */
-export interface JsonSchemaToolOptions extends ToolOptions, Omit<JsonSchemaImportOptions, 'target'> {
-  /** Prefix for the tool's name: `namespace + '.' + name` (e.g. the MCP server's name). */
-  readonly namespace?: string;
-}
 
 type JsonRecord = Readonly<Record<string, unknown>>;
 type Draft = Record<string, unknown>;
 
-const ANNOTATION_KEYS = ['description', 'title', 'default', 'examples'] as const;
-const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems'] as const;
-const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as const;
-const MUST_AGREE = ['pattern', 'format', 'multipleOf'] as const;
-const STRING_CONSTRAINTS = ['minLength', 'maxLength', 'pattern', 'format'] as const;
 
 const ANY: ParamSchema = Object.freeze({ kind: 'any' });
 const NO_ALIASES: readonly string[] = Object.freeze([]);
@@ -121,19 +70,6 @@ const FAMILY_OF_TYPE: Readonly<Record<JsonSchemaTypeName, KeywordFamily | undefi
   null: undefined,
 };
 
-const FAMILY_OF_KIND: Readonly<Record<ParamSchema['kind'], KeywordFamily | undefined>> = {
-  string: 'string',
-  date: 'string',
-  datetime: 'string',
-  int: 'number',
-  float: 'number',
-  array: 'array',
-  object: 'object',
-  bool: undefined,
-  union: undefined,
-  any: undefined,
-};
-
 const TYPE_OF_FAMILY: Readonly<Record<Exclude<KeywordFamily, 'any'>, JsonSchemaTypeName>> = {
   string: 'string',
   number: 'number',
@@ -145,30 +81,6 @@ function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function own(record: JsonRecord, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
-}
-
-function isUnconstrained(schema: ParamSchema): boolean {
-  return schema.kind === 'any' && schema.enum === undefined;
-}
-
-function isNullOnly(schema: ParamSchema): boolean {
-  return schema.kind === 'any' && schema.enum !== undefined && schema.enum.length === 1 && schema.enum[0] === null;
-}
-
-function pickAnnotations(schema: ParamSchema): Draft {
-  const annotations: Draft = {};
-  for (const key of ANNOTATION_KEYS) if (schema[key] !== undefined) annotations[key] = schema[key];
-  return annotations;
-}
-
-function withoutAnnotations(schema: ParamSchema): ParamSchema {
-  const copy: Draft = { ...schema };
-  for (const key of ANNOTATION_KEYS) delete copy[key];
-  return copy as unknown as ParamSchema;
-}
-
 function isScalar(value: unknown): value is EnumValue {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
@@ -178,8 +90,8 @@ class JsonSchemaImporter {
   /** Document pointers of the schemas being imported right now: a $ref to one of them is recursive. */
   private readonly activePointers = new Set<string>();
   private readonly referenceChain: string[] = [];
-  /** Schemas whose kind was inferred from type-specific keywords (no `type`): those keywords bind only that type. */
-  private readonly inferred = new WeakSet<object>();
+  /** The intersection algebra, with what it knows of inferred kinds. */
+  private readonly algebra = new SchemaIntersection((pointer) => this.where(pointer));
   /** The arguments object itself: the root, and what the root reaches through $ref, allOf, anyOf and oneOf only. */
   private readonly argumentsNodes = new WeakSet<object>();
   private readonly annotationKeywords: ReadonlySet<string>;
@@ -246,7 +158,7 @@ class JsonSchemaImporter {
       members.forEach((member, index) => parts.push(this.importSchema(member, `${pointer}/allOf/${index}`, depth + 1)));
     }
     parts.push(this.ownSchema(raw, pointer, depth, types));
-    let combined = parts.reduce((left, right) => this.intersect(left, right, pointer));
+    let combined = parts.reduce((left, right) => this.algebra.intersect(left, right, pointer));
 
     const anyOf = raw['anyOf'];
     const oneOf = raw['oneOf'];
@@ -363,7 +275,7 @@ class JsonSchemaImporter {
       if (schema.nullable === true && !enumValues.includes(null)) delete schema.nullable;
     }
     const result = { ...schema, ...annotations } as unknown as ParamSchema;
-    if (inferred) this.inferred.add(result);
+    if (inferred) this.algebra.markInferred(result);
     return result;
   }
 
@@ -631,21 +543,7 @@ class JsonSchemaImporter {
   private resolveReference(reference: unknown, pointer: string, depth: number, atArguments = false): ParamSchema {
     const where = this.where(`${pointer}/$ref`);
     if (typeof reference !== 'string') throw messages.invalidKeywordValue(where, '$ref', 'a string', reference);
-    if (!reference.startsWith('#') || (reference.length > 1 && reference[1] !== '/')) throw messages.refUnsupported(where, reference);
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(reference.slice(1));
-    } catch {
-      throw messages.refUnsupported(where, reference);
-    }
-    const segments = decoded === '' ? [] : decoded.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let node: unknown = this.root;
-    for (const segment of segments) {
-      if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
-      else if (isRecord(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
-      else throw messages.refNotFound(where, reference);
-    }
-    const targetPointer = segments.map((segment) => `/${escapePointerSegment(segment)}`).join('');
+    const { node, targetPointer, definitionName } = locateReference(this.root, reference, where);
     const chain = [...this.referenceChain, reference];
     if (this.activePointers.has(targetPointer)) throw messages.refRecursive(where, reference, chain);
     if (this.referenceChain.length >= this.limits.maxRefDepth) throw messages.refDepthExceeded(where, this.limits.maxRefDepth, chain);
@@ -657,9 +555,8 @@ class JsonSchemaImporter {
     } finally {
       this.referenceChain.pop();
     }
-    const definitionName = segments.length === 2 && (segments[0] === '$defs' || segments[0] === 'definitions') ? segments[1] : undefined;
     if (schema.kind === 'object' && schema.name === undefined && definitionName !== undefined) {
-      return this.keepInferred(schema, { ...schema, name: definitionName });
+      return this.algebra.keepInferred(schema, { ...schema, name: definitionName });
     }
     return schema;
   }
@@ -669,22 +566,22 @@ class JsonSchemaImporter {
     const list = this.readSchemaList(value, keyword, pointer);
     const variants = list.map((item, index) => this.importSchema(item, `${pointer}/${keyword}/${index}`, depth + 1));
     const annotations = pickAnnotations(combined);
-    const constraints = this.keepInferred(combined, withoutAnnotations(combined));
+    const constraints = this.algebra.keepInferred(combined, withoutAnnotations(combined));
     const unconstrained = isUnconstrained(constraints);
     const allowsNull =
-      unconstrained || constraints.nullable === true || this.inferred.has(combined) || (constraints.kind === 'any' && constraints.enum!.includes(null));
+      unconstrained || constraints.nullable === true || this.algebra.isInferred(combined) || (constraints.kind === 'any' && constraints.enum!.includes(null));
     const nullable = variants.some(isNullOnly) && allowsNull;
     let rest = variants.filter((variant) => !isNullOnly(variant));
-    if (!unconstrained) rest = rest.map((variant) => this.intersect(variant, constraints, pointer));
+    if (!unconstrained) rest = rest.map((variant) => this.algebra.intersect(variant, constraints, pointer));
     if (rest.length === 0) {
       if (!nullable) throw messages.incompatibleAllOf(this.where(pointer), `no ${keyword} alternative is compatible with the other keywords`);
       return { kind: 'any', enum: [null], ...annotations } as ParamSchema;
     }
     if (rest.length === 1) {
       const single = rest[0]!;
-      const collides = Object.keys(annotations).some((key) => single[key as keyof ParamSchema] !== undefined && !deepEqual(single[key as keyof ParamSchema], annotations[key]));
+      const collides = Object.keys(annotations).some((key) => single[key as keyof ParamSchema] !== undefined && !jsonEquals(single[key as keyof ParamSchema], annotations[key]));
       if (!collides) {
-        if (!nullable || single.nullable) return this.keepInferred(single, { ...single, ...annotations });
+        if (!nullable || single.nullable) return this.algebra.keepInferred(single, { ...single, ...annotations });
         // The null alternative adds null to the values an enum allows.
         const values = single.enum && !single.enum.includes(null) ? [...single.enum, null] : single.enum;
         return { ...single, ...(single.kind === 'any' ? {} : { nullable: true }), ...(values ? { enum: values } : {}), ...annotations } as ParamSchema;
@@ -693,117 +590,10 @@ class JsonSchemaImporter {
     return { kind: 'union', variants: rest, ...(nullable ? { nullable: true } : {}), ...annotations } as ParamSchema;
   }
 
-  private keepInferred(from: ParamSchema, to: Draft | ParamSchema): ParamSchema {
-    if (this.inferred.has(from)) this.inferred.add(to);
-    return to as ParamSchema;
-  }
-
-  /**
-   * The schema of values valid against both (allOf, a $ref and its siblings, a node's keywords and one of its
-   * alternatives). Bounds take the stricter value, enums their common values, objects the union of their
-   * properties (as code generators merge allOf); annotations come from `right` when both have one. Anything
-   * that cannot be combined exactly is refused.
-   */
-  intersect(left: ParamSchema, right: ParamSchema, pointer: string): ParamSchema {
-    const annotations = { ...pickAnnotations(left), ...pickAnnotations(right) };
-    const a = this.keepInferred(left, withoutAnnotations(left));
-    const b = this.keepInferred(right, withoutAnnotations(right));
-    if (isUnconstrained(a)) return this.keepInferred(right, { ...b, ...annotations });
-    if (isUnconstrained(b)) return this.keepInferred(left, { ...a, ...annotations });
-    const leftInferred = this.inferred.has(left);
-    const rightInferred = this.inferred.has(right);
-    const conflict = (detail: string): never => {
-      throw messages.incompatibleAllOf(this.where(pointer), detail);
-    };
-
-    if (a.kind === 'union' || b.kind === 'union') {
-      if (a.kind === 'union' && b.kind === 'union') {
-        if (!deepEqual(a, b)) conflict('two different lists of alternatives (anyOf/oneOf) cannot be combined');
-        return { ...a, ...annotations } as ParamSchema;
-      }
-      const [union, other, otherInferred] = a.kind === 'union' ? [a, b, rightInferred] : [b, a, leftInferred];
-      if (union.kind !== 'union') return conflict('unreachable');
-      const variants = union.variants.map((variant) => this.intersect(variant, other, pointer));
-      const nullable = union.nullable === true && (other.nullable === true || otherInferred);
-      const merged: Draft = { kind: 'union', variants, ...annotations };
-      if (nullable) merged.nullable = true;
-      if (union.enum !== undefined) merged.enum = union.enum;
-      return merged as unknown as ParamSchema;
-    }
-
-    let kind: ParamSchema['kind'];
-    if (a.kind === b.kind) kind = a.kind;
-    else if (a.kind === 'any') kind = b.kind;
-    else if (b.kind === 'any') kind = a.kind;
-    else if ((a.kind === 'int' && b.kind === 'float') || (a.kind === 'float' && b.kind === 'int')) kind = 'int';
-    else if (a.kind === 'string' && (b.kind === 'date' || b.kind === 'datetime') && STRING_CONSTRAINTS.every((key) => a[key] === undefined)) kind = b.kind;
-    else if (b.kind === 'string' && (a.kind === 'date' || a.kind === 'datetime') && STRING_CONSTRAINTS.every((key) => b[key] === undefined)) kind = a.kind;
-    // Keywords written without a type bind only values of their own type: for another type they are moot.
-    else if (leftInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind]) return this.keepInferred(right, { ...b, ...annotations });
-    else if (rightInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind]) return this.keepInferred(left, { ...a, ...annotations });
-    else return conflict(`a value cannot be both ${a.kind} and ${b.kind}`);
-
-    const first = a as unknown as Draft;
-    const second = b as unknown as Draft;
-    const merged: Draft = { ...first, ...second, kind };
-    if (a.kind === 'any') merged.nullable = b.nullable;
-    else if (b.kind === 'any') merged.nullable = a.nullable;
-    else if (leftInferred) merged.nullable = b.nullable;
-    else if (rightInferred) merged.nullable = a.nullable;
-    else merged.nullable = a.nullable === true && b.nullable === true ? true : undefined;
-    if (merged.nullable === undefined) delete merged.nullable;
-
-    if (a.enum !== undefined && b.enum !== undefined) {
-      const common = a.enum.filter((value) => b.enum!.includes(value));
-      if (common.length === 0) conflict('the enums have no value in common');
-      merged.enum = common;
-    }
-    for (const key of LOWER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.max(first[key] as number, second[key] as number);
-    for (const key of UPPER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.min(first[key] as number, second[key] as number);
-    for (const key of MUST_AGREE) {
-      if (first[key] !== undefined && second[key] !== undefined && first[key] !== second[key]) {
-        conflict(`${key} ${messages.quote(first[key])} and ${key} ${messages.quote(second[key])} differ`);
-      }
-    }
-    if (first.uniqueItems !== undefined || second.uniqueItems !== undefined) merged.uniqueItems = first.uniqueItems === true || second.uniqueItems === true;
-    if (a.kind === 'array' && b.kind === 'array') merged.items = this.intersect(a.items, b.items, `${pointer}/items`);
-    if (a.kind === 'object' && b.kind === 'object') {
-      merged.properties = this.mergeProperties(a, b, pointer);
-      merged.additionalProperties = this.intersectAdditional(a.additionalProperties, b.additionalProperties, pointer);
-      merged.name = b.name ?? a.name;
-      if (merged.name === undefined) delete merged.name;
-    }
-    return { ...merged, ...annotations } as unknown as ParamSchema;
-  }
-
-  private mergeProperties(a: ObjectSchema, b: ObjectSchema, pointer: string): PropertyDefinition[] {
-    const byName = new Map<string, PropertyDefinition>();
-    for (const property of [...a.properties, ...b.properties]) {
-      const existing = byName.get(property.name);
-      byName.set(
-        property.name,
-        existing === undefined
-          ? property
-          : {
-              ...existing,
-              schema: this.intersect(existing.schema, property.schema, `${pointer}/properties/${escapePointerSegment(property.name)}`),
-              required: existing.required || property.required,
-            },
-      );
-    }
-    return [...byName.values()];
-  }
-
-  private intersectAdditional(a: boolean | ParamSchema, b: boolean | ParamSchema, pointer: string): boolean | ParamSchema {
-    if (a === false || b === false) return false;
-    if (a === true) return b;
-    if (b === true) return a;
-    return this.intersect(a, b, `${pointer}/additionalProperties`);
-  }
 }
 
 /** An untrusted description or title cut to `maximum` characters, saying so. */
-function clipAnnotation(text: string, maximum: number): string {
+export function clipAnnotation(text: string, maximum: number): string {
   return text.length > maximum ? `${text.slice(0, maximum)}... [clipped from ${text.length} characters]` : text;
 }
 
@@ -821,10 +611,6 @@ function fitsAnnotation(value: unknown, maximum: number): boolean {
     }
   }
   return used <= maximum;
-}
-
-function resolveLimits(limits: Partial<JsonSchemaLimits> | undefined): JsonSchemaLimits {
-  return { ...DEFAULT_JSON_SCHEMA_LIMITS, ...limits };
 }
 
 /**
@@ -852,49 +638,4 @@ export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions
     throw messages.rootNotAnObjectSchema(importer.where(''), described);
   }
   return deepFreeze(withCrossFieldRules(imported, crossField.rules, target));
-}
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const NO_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({ type: 'object', properties: Object.freeze({}) });
-
-/**
- * Builds a tool definition from a JSON Schema tool declaration (`parameters`, or MCP's `inputSchema`; none means the
- * tool takes no parameters). With a `namespace` the name becomes `namespace + '.' + name`. The declaration's
- * `title` and `annotations` become options unless the caller's options say otherwise.
- */
-export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration, options: JsonSchemaToolOptions = {}): ToolDefinition {
-  if (!isRecord(declaration)) throw messages.jsonSchemaDeclarationNotObject(declaration);
-  const declaredName = own(declaration, 'name');
-  if (typeof declaredName !== 'string' || declaredName === '' || declaredName.trim() !== declaredName || CONTROL_CHARACTERS.test(declaredName)) {
-    throw messages.toolNameInvalid(declaredName);
-  }
-  const { namespace, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent, ...toolOptions } = options;
-  const name = namespace === undefined || namespace === '' ? declaredName : `${namespace}.${declaredName}`;
-  const description = own(declaration, 'description');
-  if (description !== undefined && typeof description !== 'string') {
-    throw messages.invalidKeywordValue({ target: name, property: 'description' }, 'description', 'a string', description);
-  }
-  const parameters = own(declaration, 'parameters');
-  const inputSchema = own(declaration, 'inputSchema');
-  if (parameters !== undefined && inputSchema !== undefined && !deepEqual(parameters, inputSchema)) {
-    throw messages.parametersGivenTwice({ target: name, property: 'parameters' });
-  }
-  const schema = parameters ?? inputSchema;
-  const parametersSchema = fromJsonSchema(schema ?? NO_PARAMETERS, { target: name, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent });
-  const title = own(declaration, 'title');
-  const annotations = own(declaration, 'annotations');
-  // Only the definition's own objects are frozen: the caller's schema object (kept as the source) is left alone.
-  const limit = resolveLimits(limits).maxDescriptionLength;
-  return Object.freeze({
-    name,
-    description: untrusted === true && typeof description === 'string' ? clipAnnotation(description, limit) : (description ?? ''),
-    parameters: parametersSchema,
-    options: Object.freeze({
-      ...(typeof title === 'string' ? { title } : {}),
-      ...(isRecord(annotations) ? { annotations: Object.freeze({ ...annotations }) } : {}),
-      ...toolOptions,
-    }),
-    source: Object.freeze({ kind: 'json-schema', schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>> }),
-  });
 }

@@ -1,10 +1,10 @@
-import { definitionMessages } from '../decorators/messages';
+import { definitionMessages } from './definition-messages';
 import { objectNodes } from './object-nodes';
-import type { ClassThunk } from '../decorators/param-options';
-import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from '../decorators/validation/validation-plan';
+import type { ClassThunk } from '../types/param-options';
+import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from '../validation/validation-plan';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import { releaseClassMetadata } from '../metadata/release-class-metadata';
-import { isReservedPropertyName } from '../decorators/resolve-param';
+import { isReservedPropertyName } from './resolve-param';
 
 const synthesized = new WeakMap<ObjectSchema, Constructor>();
 /** How many registered tools use each object schema node (see `retainSchemaDtos`). */

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from './execution';
-import type { Logger } from '../execution/logger';
+import type { Logger } from '../logging/logger';
 
 /** What a handler receives besides its parameters. */
 export interface ToolInvocationContext {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { ParamSchema, ToolDefinition } from '@toolwright/core';
 import { toJsonSchema } from '../../src/schema/json-schema-export';
-import { definitionFromJsonSchema } from '../../src/schema/json-schema-import';
+import { definitionFromJsonSchema } from '../../src/schema/json-schema-tool';
 import { BFCL_QUESTION_FILES, bfclToJsonSchema, loadBfclFunctions, type BfclFunctionRecord } from '../support/bfcl';
 
 /**

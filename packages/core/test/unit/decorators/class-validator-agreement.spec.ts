@@ -44,6 +44,8 @@ describe('plain class-validator agrees with the decorators', () => {
     sessionId: 's-1',
     config: { depth: 2 },
   };
+  // Toolwright applies its class-validator rules when a DTO is built (registration builds it), not when decorating.
+  beforeAll(() => buildObjectSchema(AgreementParams));
 
   it('accepts a valid value of every kind (context fields are whitelisted)', () => {
     expect(plainValidation(AgreementParams, valid)).toStrictEqual({});
@@ -99,6 +101,7 @@ describe('plain class-validator agrees with the decorators', () => {
     class AnyParams {
       @ToolParam({ type: 'any' }) value!: unknown;
     }
+    buildObjectSchema(AnyParams);
     expect(plainValidation(AnyParams, { value: { deep: [1] } })).toStrictEqual({});
     expect(plainValidation(AnyParams, {})).toStrictEqual({ value: ['isDefined'] });
   });
@@ -108,6 +111,7 @@ describe('plain class-validator agrees with the decorators', () => {
       @DateTime() start!: Date;
       @DateOnly({ required: false }) day?: Date;
     }
+    buildObjectSchema(WhenParams);
     const instance = plainToInstance(WhenParams, { start: '2026-11-21T09:00:00+01:00', day: '2026-11-21' });
     expect(instance.start).toBeInstanceOf(Date);
     expect(instance.start.toISOString()).toBe('2026-11-21T08:00:00.000Z');
@@ -123,6 +127,8 @@ describe('plain class-validator agrees with the decorators', () => {
     class StrictParams extends BaseParams {
       @ToolParam() declare name: string;
     }
+    buildObjectSchema(BaseParams);
+    buildObjectSchema(StrictParams);
     expect(plainValidation(BaseParams, {})).toStrictEqual({});
     expect(plainValidation(StrictParams, {})).toStrictEqual({ name: ['isDefined', 'isString'] });
   });

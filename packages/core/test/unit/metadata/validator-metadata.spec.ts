@@ -9,6 +9,9 @@ describe('class-validator metadata: read for one class lineage only', () => {
       @ToolParam({ maxLength: 80 })
       email!: string;
     }
+    // Toolwright applies its rules when the DTO is built; before that, every rule is the developer's.
+    expect(getValidatorMetadata(ContactParams).map((rule) => rule.name)).toStrictEqual(['isEmail']);
+    buildObjectSchema(ContactParams);
     const rules = getValidatorMetadata(ContactParams).map(({ propertyName, type, name, each, appliedByToolwright, constraints }) => ({
       propertyName,
       type,

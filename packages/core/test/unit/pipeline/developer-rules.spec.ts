@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsEmail, IsUrl, IsUUID, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { ArrayOf, ToolParam } from '@toolwright/core';
-import { buildObjectSchema } from '../../../src/schema/build-definition';
+import { buildObjectSchema } from '../../../src/validation/build';
 import { developerRulesPlan, type DeveloperRulesCheck } from '../../../src/pipeline/developer-rules';
 import type { ValidationIssue } from '../../../src/types/execution';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { DefinitionError, type CompactDeclaration } from '@toolwright/core';
 import { definitionFromCompact, formatTypeExpression, parseTypeExpression } from '../../../src/schema/compact-grammar';
 import { toJsonSchema, paramToJsonSchema } from '../../../src/schema/json-schema-export';
-import { definitionFromJsonSchema } from '../../../src/schema/json-schema-import';
+import { definitionFromJsonSchema } from '../../../src/schema/json-schema-tool';
 
 function errorOf(action: () => unknown): DefinitionError {
   try {

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { DefinitionError, type ParamSchema } from '@toolwright/core';
 import { toJsonSchema } from '../../../src/schema/json-schema-export';
-import { definitionFromJsonSchema, fromJsonSchema, type JsonSchemaImportOptions } from '../../../src/schema/json-schema-import';
+import { definitionFromJsonSchema } from '../../../src/schema/json-schema-tool';
+import { fromJsonSchema } from '../../../src/schema/json-schema-import';
+import { type JsonSchemaImportOptions } from '../../../src/schema/json-schema-limits';
 import { REFUSED_KEYWORDS } from '../../../src/schema/json-schema-types';
 
 function errorOf(action: () => unknown): DefinitionError {

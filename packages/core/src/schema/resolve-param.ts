@@ -1,4 +1,4 @@
-import { parseTypeExpression, SCALAR_KINDS } from '../schema/compact-grammar';
+import { parseTypeExpression, SCALAR_KINDS } from './compact-grammar';
 import { CONTEXT_KEY_PROPERTIES } from '../types/execution';
 import type {
   ArraySchema,
@@ -13,10 +13,11 @@ import type {
   ScalarKind,
 } from '../types/schema';
 import type { ParamMetadata } from '../metadata/types';
-import { definitionMessages, type DefinitionSite } from './messages';
-import type { ArrayConstraintOptions, ClassThunk, EnumOption, ParamBaseOptions, ParamTypeReference, ValueConstraintOptions } from './param-options';
-import { conformsTo, describeSchema } from './validation/schema-conformance';
-import { compilePattern, copyJsonValue, renderValue } from './validation/value-checks';
+import { definitionMessages, type DefinitionSite } from './definition-messages';
+import type { ArrayConstraintOptions, ClassThunk, EnumOption, ParamBaseOptions, ParamTypeReference, ValueConstraintOptions } from '../types/param-options';
+import { conformsTo, describeSchema } from './conformance';
+import { renderValue } from './render-value';
+import { compilePattern, copyJsonValue } from './value-checks';
 
 /** What resolving a parameter record needs besides the record. */
 export interface ResolveEnvironment {

@@ -1,6 +1,6 @@
-import type { ValidatorMetadata } from '../../metadata/types';
-import type { EnumValue, NumericBounds, ParamSchema } from '../../types/schema';
-import { jsonEquals } from './value-checks';
+import type { ValidatorMetadata } from '../metadata/types';
+import type { EnumValue, NumericBounds, ParamSchema } from '../types/schema';
+import { jsonEquals } from './json-equals';
 
 /** Constraints read from class-validator rules that JSON Schema can say. */
 export interface ValueFacts extends NumericBounds {

@@ -21,11 +21,11 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
-import { EMPTY_DTO_SENTINEL } from '../../metadata/constants';
-import type { ObjectSchema, ParamSchema } from '../../types/schema';
-import type { ClassThunk } from '../param-options';
+import { EMPTY_DTO_SENTINEL } from '../metadata/constants';
+import type { ObjectSchema, ParamSchema } from '../types/schema';
+import type { ClassThunk } from '../types/param-options';
 import { ExclusiveMaximum, ExclusiveMinimum, IsDateOnlyString, IsOffsetDateTimeString, MatchesPattern, MatchesSchema, MultipleOf } from './constraints';
-import { canonicalJson, compilePattern, isDateOnly, isOffsetDateTime } from './value-checks';
+import { canonicalJson, compilePattern, isDateOnly, isOffsetDateTime } from '../schema/value-checks';
 
 /** What a property's class-validator and class-transformer decorators are derived from. */
 export interface ValidationPlan {

@@ -1,8 +1,8 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import type { ParamSchema } from '../../types/schema';
-import { conformsTo, describeSchema, isMultipleOf } from './schema-conformance';
-import { isDateOnly, isOffsetDateTime } from './value-checks';
-import type { PatternMatcher } from '../../schema/pattern-engine';
+import type { ParamSchema } from '../types/schema';
+import { conformsTo, describeSchema, isMultipleOf } from '../schema/conformance';
+import { isDateOnly, isOffsetDateTime } from '../schema/value-checks';
+import type { PatternMatcher } from '../schema/pattern-engine';
 
 /**
  * Custom class-validator constraints for the rules class-validator has no decorator for. Their names are the

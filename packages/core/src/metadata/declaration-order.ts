@@ -1,0 +1,28 @@
+import { getOwnParamMetadata } from './param-metadata';
+import type { ParamMetadata } from './types';
+import { countOwnValidatorRules, getOwnValidatorRulePropertyNames } from './validator-metadata';
+
+/**
+ * Where each parameter record was declared among the class's own class-validator rules (how many of the developer's
+ * rules the class had when the decorator ran). The two stores are separate, so this is what keeps a DTO's
+ * properties in declaration order when toolwright and plain class-validator properties mix.
+ */
+const positions = new WeakMap<ParamMetadata, number>();
+
+/** Notes a record's place among the class's class-validator rules; called by the decorator that stores the record. */
+export function recordDeclarationPosition(record: ParamMetadata): void {
+  positions.set(record, countOwnValidatorRules(record.target));
+}
+
+/**
+ * The properties this class itself declares (by a toolwright record or a class-validator rule of the developer's),
+ * in declaration order; a property keeps its first place.
+ */
+export function getOwnPropertyOrder(target: Function): readonly string[] {
+  const entries: Array<{ readonly name: string; readonly key: number }> = [];
+  // A record noted after `n` rules sits between rule n - 1 (key n - 0.5) and rule n (key n + 0.5).
+  for (const record of getOwnParamMetadata(target)) entries.push({ name: record.propertyName, key: positions.get(record) ?? 0 });
+  getOwnValidatorRulePropertyNames(target).forEach((name, index) => entries.push({ name, key: index + 0.5 }));
+  entries.sort((left, right) => left.key - right.key);
+  return [...new Set(entries.map((entry) => entry.name))];
+}

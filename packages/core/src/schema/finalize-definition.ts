@@ -1,0 +1,98 @@
+import type { ToolDefinition, ToolOptions } from '../types/definition';
+import type { ParamSchema } from '../types/schema';
+import { definitionMessages } from './definition-messages';
+import { renderValue } from './render-value';
+import { copyToolOptions, findInvalidToolOption } from './tool-options';
+
+/** Where a definition comes from, as its option messages name it. */
+export type DefinitionOrigin = '@Command' | 'registerJsonSchemaTool' | 'registerCompact' | 'registerDefinition';
+
+export interface FinalizeOptions {
+  readonly origin: DefinitionOrigin;
+  /** The class or tool the messages name (`ProposeCommand`, `filesystem.read_file`). */
+  readonly target: string;
+  /** Options the declaration itself carried (a JSON Schema tool's `title` and `annotations`): the caller's options win. */
+  readonly declaredOptions?: ToolOptions;
+}
+
+/** The ordered bounds a schema may carry: a lower bound above its upper bound leaves no valid value. */
+const ORDERED_BOUNDS = [
+  ['minimum', 'maximum'],
+  ['minLength', 'maxLength'],
+  ['minItems', 'maxItems'],
+] as const;
+
+/**
+ * The one final check every definition passes, whatever its source (a `@Command` class, a JSON Schema, the compact
+ * grammar): the tool options against the shared option table, and every schema's bounds for contradictions
+ * (`minLength` 5 with `maxLength` 2, `minimum` 10 with `maximum` 1). Returns the definition with a checked, frozen
+ * copy of its options; the definition and its source object are frozen (not the caller's schema the source holds:
+ * the parameters are frozen by their builder). Throws a DefinitionError naming the tool, the option or parameter, and the fix.
+ */
+export function finalizeDefinition(definition: ToolDefinition, options: FinalizeOptions): ToolDefinition {
+  const checked = checkToolOptions(definition.options, options);
+  checkBounds(options.target, definition.parameters);
+  return Object.freeze({
+    ...definition,
+    options: options.declaredOptions === undefined ? checked : Object.freeze({ ...options.declaredOptions, ...checked }),
+    source: Object.freeze(definition.source),
+  });
+}
+
+/**
+ * Checks tool options against the shared option table (`tool-options.ts`) and returns a copy of the known options
+ * given. Throws a DefinitionError such as "ProposeCommand.retries: @Command has an invalid `retries`: 1.5 is not a
+ * non-negative integer. Fix: give `retries` as a non-negative integer."
+ */
+export function checkToolOptions(options: ToolOptions, where: Pick<FinalizeOptions, 'origin' | 'target'>): ToolOptions {
+  const given = options as unknown as Readonly<Record<string, unknown>>;
+  const invalid = findInvalidToolOption(given);
+  if (invalid?.message !== undefined) {
+    const { problem, fix } = invalid.message(given[invalid.option]);
+    throw definitionMessages.toolOptionProblem(where.target, invalid.option, problem, fix);
+  }
+  if (invalid !== undefined) {
+    throw definitionMessages.invalidToolOption(
+      where.origin,
+      where.target,
+      invalid.option,
+      `${renderValue(given[invalid.option])} is not ${invalid.expected}`,
+      `give \`${invalid.option}\` as ${invalid.expected}.`,
+    );
+  }
+  return copyToolOptions(given);
+}
+
+/** Every schema node of the parameters (iteratively: a deep schema cannot overflow the stack), with its parameter path. */
+function checkBounds(target: string, root: ParamSchema): void {
+  const stack: Array<{ schema: ParamSchema; path: string }> = [{ schema: root, path: '' }];
+  const seen = new Set<ParamSchema>();
+  while (stack.length > 0) {
+    const { schema, path } = stack.pop()!;
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    const bounds = schema as unknown as Readonly<Record<string, unknown>>;
+    for (const [lowName, highName] of ORDERED_BOUNDS) {
+      const low = bounds[lowName];
+      const high = bounds[highName];
+      if (typeof low === 'number' && typeof high === 'number' && low > high) {
+        throw definitionMessages.invalidOption(
+          { target, ...(path !== '' ? { property: path } : {}) },
+          lowName,
+          `${lowName} ${low} is greater than ${highName} ${high}`,
+          `make \`${lowName}\` at most \`${highName}\`.`,
+        );
+      }
+    }
+    if (schema.kind === 'array') stack.push({ schema: schema.items, path: `${path}[]` });
+    else if (schema.kind === 'union') for (const variant of [...schema.variants].reverse()) stack.push({ schema: variant, path });
+    else if (schema.kind === 'object') {
+      if (typeof schema.additionalProperties === 'object') stack.push({ schema: schema.additionalProperties, path: path === '' ? '*' : `${path}.*` });
+      // Pushed last to first, so the first declared parameter is checked (and reported) first.
+      for (let index = schema.properties.length - 1; index >= 0; index--) {
+        const property = schema.properties[index]!;
+        stack.push({ schema: property.schema, path: path === '' ? property.name : `${path}.${property.name}` });
+      }
+    }
+  }
+}

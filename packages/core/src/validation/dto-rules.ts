@@ -1,0 +1,51 @@
+import { DefinitionError } from '../errors/definition-error';
+import { classLineage, getOwnParamMetadata } from '../metadata/param-metadata';
+import { applyToolwrightRules } from '../metadata/validator-metadata';
+import { resolveRecord } from '../schema/build-definition';
+import { objectNodes } from '../schema/object-nodes';
+import type { PropertyResolution } from '../schema/resolve-param';
+import type { ObjectSchema } from '../types/schema';
+import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from './validation-plan';
+
+/**
+ * Applies toolwright's class-validator and class-transformer rules to every decorated DTO class a built schema
+ * uses (the DTO, its nested DTOs, and their ancestors), once per class, so plain `plainToInstance` + `validate`
+ * accept and reject what the IR says. Each class's rules come from its own records, resolved once by the build;
+ * class-validator's inheritance then combines them as it combines a developer's own rules.
+ */
+export function applyDtoRules(schema: ObjectSchema): void {
+  for (const node of objectNodes(schema)) {
+    if (node.dto === undefined) continue;
+    for (const cls of classLineage(node.dto)) applyClassRules(cls);
+    // class-validator refuses an instance of a class without any rule under forbidUnknownValues: `{}` must pass.
+    if (node.properties.length === 0) allowEmptyDto(node.dto);
+  }
+}
+
+function applyClassRules(cls: Function): void {
+  const records = getOwnParamMetadata(cls);
+  if (records.length === 0) return;
+  applyToolwrightRules(cls, () => {
+    for (const record of records) {
+      const resolution = resolutionOf(record);
+      // A record that cannot be resolved gets no rule: the build that uses it reports the DefinitionError.
+      if (resolution === undefined) continue;
+      const decorators = validationDecorators({
+        schema: resolution.definition.schema,
+        required: resolution.definition.required,
+        convertToDate: resolution.convertToDate,
+        nestedClass: (nested) => (nested.dto !== undefined ? () => nested.dto! : undefined),
+      });
+      applyPropertyDecorators(cls.prototype as object, record.propertyName, decorators);
+    }
+  });
+}
+
+function resolutionOf(record: Parameters<typeof resolveRecord>[0]): PropertyResolution | undefined {
+  try {
+    return resolveRecord(record);
+  } catch (error) {
+    if (error instanceof DefinitionError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,2 @@
+// The validation area: toolwright's class-validator rules, applied to DTO classes when a definition is built.
+export { buildObjectSchema, buildCommandDefinition } from './build';
