@@ -47,7 +47,7 @@ export function queuedContext(context: ExecutionContext): QueuedContext {
   const keys = ['sessionId', 'flowStepId', 'sourceUrl', 'imageUrl', 'handlerConfig', 'persona', 'timeZone', 'model'] as const;
   for (const key of keys) if (context[key] !== undefined) copy[key] = toJson(context[key]);
   if (context.now instanceof Date && !Number.isNaN(context.now.getTime())) copy.now = context.now.toISOString();
-  return copy as QueuedContext;
+  return copy;
 }
 
 /** The execution context a worker runs the job with: the queued part, the job's own id, the worker's signal. */

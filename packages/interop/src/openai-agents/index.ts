@@ -115,7 +115,7 @@ export function withArgumentRepair(model: Model, executor: PersonaToolExecutor, 
         for await (const event of model.getStreamedResponse(request)) {
           if (event.type !== 'response_done') yield event;
           // The runner builds its items from the final response: its function calls are repaired there.
-          else yield { ...event, response: { ...event.response, output: repairItems(event.response.output as AgentOutputItem[]) } } as StreamEvent;
+          else yield { ...event, response: { ...event.response, output: repairItems(event.response.output) } } as StreamEvent;
         }
       },
     }),
