@@ -1,5 +1,5 @@
 import type { ExecutionContext, PersonaContext, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
-import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core';
+import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core/internal';
 import { fingerprint, seal, type SealingKey } from './sealing';
 
 /** What a job holds in Redis: never the raw model text, never a sensitive value in clear. */

@@ -5,7 +5,8 @@
  */
 import { tool, type AgentOutputItem, type FunctionTool, type Model, type ModelResponse, type RunContext, type StreamEvent } from '@openai/agents';
 import type { CoercionPolicy, ExecutionContext, PersonaToolExecutor, ToolCall, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
-import { DEFAULT_LIMITS, parseArguments, toJsonSchema, ToolwrightError } from '@toolwright/core';
+import { DEFAULT_LIMITS, toJsonSchema, ToolwrightError } from '@toolwright/core';
+import { parseArguments } from '@toolwright/core/internal';
 import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
 
 export type { ContextSource } from '../shared/context';

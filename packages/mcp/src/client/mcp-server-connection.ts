@@ -1,17 +1,5 @@
-import {
-  HandlerError,
-  isNetworkError,
-  ServiceUnavailableError,
-  TimeoutError,
-  ToolCallError,
-  ToolwrightError,
-  type JsonSchemaLimits,
-  type Logger,
-  type ToolHandler,
-  type ToolInvocationContext,
-  type ToolRegistry,
-  type ToolRegistryChange,
-} from '@toolwright/core';
+import { HandlerError, ServiceUnavailableError, TimeoutError, ToolCallError, ToolwrightError, type JsonSchemaLimits, type Logger, type ToolHandler, type ToolInvocationContext, type ToolRegistry, type ToolRegistryChange } from '@toolwright/core';
+import { isNetworkError } from '@toolwright/core/internal';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
