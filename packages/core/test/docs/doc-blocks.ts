@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+export const REPOSITORY_ROOT = path.resolve(__dirname, '../../../..');
+
+/** One ```ts block of a documentation page, with where it is. */
+export interface DocBlock {
+  /** The page, relative to the repository root (`docs/tool-loop.md`). */
+  readonly page: string;
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  readonly code: string;
+  /** A virtual file beside the page (`docs/tool-loop.md.block-2.ts`), so imports resolve as from the page's folder. */
+  readonly fileName: string;
+}
+
+/**
+ * The pages whose ```ts blocks are compiled: the README and every page under docs/, except docs/reference (provider
+ * wire formats and the threat list, quoted from the providers' own documentation, not toolwright code).
+ */
+export function documentationPages(): string[] {
+  const pages = ['README.md'];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(path.join(REPOSITORY_ROOT, folder), { withFileTypes: true })) {
+      const relative = path.posix.join(folder, entry.name);
+      if (entry.isDirectory() && relative !== 'docs/reference' && relative !== 'docs/images') walk(relative);
+      else if (entry.isFile() && entry.name.endsWith('.md')) pages.push(relative);
+    }
+  };
+  walk('docs');
+  return pages.sort();
+}
+
+/**
+ * Every complete ```ts block of a page, read from the page itself: a block that imports what it uses. A block without
+ * an import and without a context comment is an excerpt of the example above it and is not compiled on its own. What a
+ * block takes from the page's story (`registry`, the app's client) is declared in an HTML comment on the line before
+ * the fence, invisible on the rendered page: `<!-- ts-context: declare const registry: ToolRegistry; -->`.
+ */
+export function blocksOf(page: string): DocBlock[] {
+  const text = readFileSync(path.join(REPOSITORY_ROOT, page), 'utf8');
+  const blocks: DocBlock[] = [];
+  const fence = /^```ts\n([\s\S]*?)^```$/gm;
+  for (let match = fence.exec(text); match; match = fence.exec(text)) {
+    const line = text.slice(0, match.index).split('\n').length;
+    const context = /<!-- ts-context: (.*) -->\n$/.exec(text.slice(0, match.index))?.[1];
+    if (context === undefined && !/^import /m.test(match[1]!)) continue;
+    blocks.push({ page, line, code: `${match[1]!}${context ?? ''}\n`, fileName: path.join(REPOSITORY_ROOT, `${page}.block-${blocks.length + 1}.ts`) });
+  }
+  return blocks;
+}
+
+/**
+ * Type-checks blocks as modules with the test configuration (tsconfig.test.json: strict, decorators, the
+ * `@toolwright/*` paths to the sources), through an in-memory host: nothing is written to disk.
+ * Returns each block's diagnostics as "page:line: message" strings (the line inside the page).
+ */
+export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string[]> {
+  const configPath = path.join(REPOSITORY_ROOT, 'tsconfig.test.json');
+  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+  // ES modules (pages use top-level `await`, as an application's entry module can), resolved as a bundler would.
+  const options: ts.CompilerOptions = { ...config.options, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  const byFile = new Map(blocks.map((block) => [block.fileName, block]));
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const readFile = host.readFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, ...rest) => {
+    const block = byFile.get(path.resolve(fileName));
+    // `export {}` makes every block a module of its own, so two pages may both declare `class Params`.
+    return block ? ts.createSourceFile(fileName, `${block.code}\nexport {};\n`, languageVersion, true) : getSourceFile(fileName, languageVersion, ...rest);
+  };
+  host.fileExists = (fileName) => byFile.has(path.resolve(fileName)) || fileExists(fileName);
+  host.readFile = (fileName) => byFile.get(path.resolve(fileName))?.code ?? readFile(fileName);
+  const program = ts.createProgram({ rootNames: [...byFile.keys()], options, host });
+  const result = new Map<DocBlock, string[]>();
+  for (const block of blocks) {
+    const sourceFile = program.getSourceFile(block.fileName)!;
+    const diagnostics = [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)];
+    result.set(
+      block,
+      diagnostics.map((diagnostic) => {
+        const { line } = diagnostic.start === undefined ? { line: 0 } : sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
+        return `${block.page}:${block.line + 1 + line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+      }),
+    );
+  }
+  return result;
+}
