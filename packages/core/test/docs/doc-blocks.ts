@@ -88,3 +88,37 @@ export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string
   }
   return result;
 }
+
+/**
+ * Runs a block as the page shows it: its imports resolve as the test's do (to the package sources), its top-level
+ * statements run inside one async function (so the page's top-level `await` works), and the values of its top-level
+ * declarations are returned by name (`{ executor, result }`).
+ */
+export async function runBlock(block: DocBlock): Promise<Record<string, unknown>> {
+  const source = ts.createSourceFile(block.fileName, block.code, ts.ScriptTarget.Latest, true);
+  const imports: string[] = [];
+  const body: string[] = [];
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      imports.push(statement.getFullText(source));
+      continue;
+    }
+    body.push(statement.getFullText(source));
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
+    } else if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) {
+      names.push(statement.name.text);
+    }
+  }
+  const program = `${imports.join('')}\nexport async function run() {\n${body.join('')}\nreturn { ${names.join(', ')} };\n}\n`;
+  const { outputText } = ts.transpileModule(program, {
+    fileName: block.fileName,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
+  });
+  const module = { exports: {} as { run?: () => Promise<Record<string, unknown>> } };
+  // The block's own code, compiled above; `require` is this test module's, so '@toolwright/core' is the same instance.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  new Function('require', 'module', 'exports', outputText)(require, module, module.exports);
+  return module.exports.run!();
+}
