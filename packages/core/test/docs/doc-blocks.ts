@@ -92,14 +92,25 @@ export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string
 /**
  * Runs a block as the page shows it: its imports resolve as the test's do (to the package sources), its top-level
  * statements run inside one async function (so the page's top-level `await` works), and the values of its top-level
- * declarations are returned by name (`{ executor, result }`).
+ * declarations are returned by name (`{ executor, result }`). What the block's context comment declares (`registry`)
+ * is taken from `given`.
  */
-export async function runBlock(block: DocBlock): Promise<Record<string, unknown>> {
+export async function runBlock(block: DocBlock, given: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const source = ts.createSourceFile(block.fileName, block.code, ts.ScriptTarget.Latest, true);
   const imports: string[] = [];
   const body: string[] = [];
   const names: string[] = [];
+  const declared: string[] = [];
   for (const statement of source.statements) {
+    const ambient = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword);
+    if (ambient) {
+      if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) declared.push(declaration.name.text);
+      } else if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) {
+        declared.push(statement.name.text);
+      }
+      continue;
+    }
     if (ts.isImportDeclaration(statement)) {
       imports.push(statement.getFullText(source));
       continue;
@@ -111,14 +122,16 @@ export async function runBlock(block: DocBlock): Promise<Record<string, unknown>
       names.push(statement.name.text);
     }
   }
-  const program = `${imports.join('')}\nexport async function run() {\n${body.join('')}\nreturn { ${names.join(', ')} };\n}\n`;
+  const missing = declared.filter((name) => !(name in given));
+  if (missing.length > 0) throw new Error(`${block.page}:${block.line}: the block needs ${missing.join(', ')} (its ts-context comment declares them); pass them to runBlock.`);
+  const program = `${imports.join('')}\nexport async function run(given: any) {\nconst { ${declared.join(', ')} } = given;\n${body.join('')}\nreturn { ${names.join(', ')} };\n}\n`;
   const { outputText } = ts.transpileModule(program, {
     fileName: block.fileName,
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
   });
-  const module = { exports: {} as { run?: () => Promise<Record<string, unknown>> } };
+  const module = { exports: {} as { run?: (given: Record<string, unknown>) => Promise<Record<string, unknown>> } };
   // The block's own code, compiled above; `require` is this test module's, so '@toolwright/core' is the same instance.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   new Function('require', 'module', 'exports', outputText)(require, module, module.exports);
-  return module.exports.run!();
+  return module.exports.run!(given);
 }
