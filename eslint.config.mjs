@@ -42,18 +42,21 @@ const MCP_INDEPENDENT = [['client', 'server']];
  */
 const PROVIDER_FILE_LAYERS = [['tools.ts', 'calls.ts', 'results.ts', 'lint.ts'], ['chat-model.ts'], ['index.ts']];
 
+/** A package's entry points (`@toolwright/core`, `@toolwright/core/internal`): above every layer, imported by none. */
+const ENTRY_POINTS = ['index.ts', 'internal.ts'];
+
 const relative = (...parts) => `./${parts.join('/')}`;
 const entriesOf = (directory) =>
   readdirSync(join(root, directory), { withFileTypes: true }).map((entry) => entry.name);
 
 /**
  * Zones for import-x/no-restricted-paths from a layer table: every layer's files may not import any higher layer's.
- * Every entry of `src/` must be placed in a layer (or be `index.ts`): a new folder fails here until it is placed.
+ * Every entry of `src/` must be placed in a layer (or be an entry point): a new folder fails here until it is placed.
  */
 function layerZones(packageName, layers, independentGroups = []) {
   const source = `packages/${packageName}/src`;
   const placed = new Set(layers.flat());
-  const unplaced = entriesOf(source).filter((name) => name !== 'index.ts' && !placed.has(name));
+  const unplaced = entriesOf(source).filter((name) => !ENTRY_POINTS.includes(name) && !placed.has(name));
   if (unplaced.length > 0) {
     throw new Error(
       `eslint.config.mjs: ${source}/${unplaced.join(', ')} has no layer; add it to the layer table of ` +
@@ -89,15 +92,15 @@ function layerZones(packageName, layers, independentGroups = []) {
   return zones;
 }
 
-/** Nothing inside a package imports its own root entry point (that is the top layer, and a cycle in waiting). */
+/** Nothing inside a package imports its own entry points (they are the top layer, and a cycle in waiting). */
 function rootEntryZones() {
-  return entriesOf('packages')
-    .filter((name) => existsSync(join(root, 'packages', name, 'src', 'index.ts')))
-    .map((name) => ({
+  return entriesOf('packages').flatMap((name) =>
+    ENTRY_POINTS.filter((entry) => existsSync(join(root, 'packages', name, 'src', entry))).map((entry) => ({
       target: relative('packages', name, 'src'),
-      from: relative('packages', name, 'src', 'index.ts'),
-      message: `Import the module itself, not @toolwright/${name}'s root entry point, from inside the package.`,
-    }));
+      from: relative('packages', name, 'src', entry),
+      message: `Import the module itself, not @toolwright/${name}'s entry point ${entry}, from inside the package.`,
+    })),
+  );
 }
 
 function providerZones() {

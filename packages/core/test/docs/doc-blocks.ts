@@ -131,7 +131,6 @@ export async function runBlock(block: DocBlock, given: Record<string, unknown> =
   });
   const module = { exports: {} as { run?: (given: Record<string, unknown>) => Promise<Record<string, unknown>> } };
   // The block's own code, compiled above; `require` is this test module's, so '@toolwright/core' is the same instance.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   new Function('require', 'module', 'exports', outputText)(require, module, module.exports);
   return module.exports.run!(given);
 }

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import * as core from '@toolwright/core';
 import * as internal from '@toolwright/core/internal';
-import { buildObjectSchema } from '@toolwright/core';
-import { DefinitionError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
+import { buildObjectSchema, DefinitionError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
 
 describe('the public API of @toolwright/core', () => {
   it('keeps the building blocks out of the root and in @toolwright/core/internal', () => {
