@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { compilePatternMatcher } from '@toolwright/core';
+import { compilePatternMatcher } from '@toolwright/core/internal';
 
 /**
  * `node bench/dist/pattern-engines.js`: the measurement behind docs/decisions/0007-linear-time-patterns.md. Times

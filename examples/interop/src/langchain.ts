@@ -26,13 +26,13 @@ async function main(): Promise<void> {
       { messages: [new HumanMessage('Schedule the standup with Ana and Bo for 30 minutes.')] },
       { configurable: { sessionId: 'session-from-your-auth' }, recursionLimit: 6 },
     );
-    const toolMessage = final.messages.find((message) => ToolMessage.isInstance(message)) as ToolMessage | undefined;
+    const toolMessage = final.messages.find((message): message is ToolMessage => ToolMessage.isInstance(message));
     const artifact = toolMessage?.artifact as ToolwrightArtifact | undefined;
     console.log(
       JSON.stringify({
         framework: 'langchain',
         answer: final.messages.at(-1)?.content,
-        toolOutput: JSON.parse(String(toolMessage?.content ?? 'null')),
+        toolOutput: JSON.parse(typeof toolMessage?.content === 'string' ? toolMessage.content : 'null'),
         transformations: artifact?.toolwright.transformations.map((change) => `${change.path}: ${change.rule}`) ?? [],
       }),
     );

@@ -64,7 +64,7 @@ function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(__dirname, 'worker.js')], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('a worker did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('ready')) {
         clearTimeout(timer);
         resolve(child);

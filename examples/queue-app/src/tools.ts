@@ -9,6 +9,7 @@ export class ReportRenderer {
   async render(topic: string, pages: number, signal: AbortSignal): Promise<{ topic: string; pages: number; bytes: number }> {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, pages * 100);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with whatever reason the caller gave abort().
       signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
     });
     return { topic, pages, bytes: pages * 2_048 };

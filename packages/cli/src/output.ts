@@ -41,6 +41,7 @@ export function toJson(value: unknown): string {
 
 /** A value shortened for one line: strings quoted, long text cut with an ellipsis. */
 export function short(value: unknown, length = 90): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the fallback for what JSON cannot write.
   const text = value === undefined ? 'absent' : JSON.stringify(toJsonSafe(value)) ?? String(value);
   return text.length > length ? `${text.slice(0, length - 3)}...` : text;
 }
@@ -56,6 +57,7 @@ export function toJsonSafe(value: unknown, seen: WeakSet<object> = new WeakSet()
   if (value === undefined) return undefined;
   if (typeof value === 'function' || typeof value === 'symbol') return `[${typeof value}]`;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- defensive: any other typeof a future runtime adds.
   if (typeof value !== 'object') return String(value);
   if (seen.has(value)) return '[circular]';
   seen.add(value);

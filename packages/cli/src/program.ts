@@ -148,7 +148,7 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--allow-run', 'let the page run handlers (each run is confirmed in the page)', false)
     .option('--context <json>', 'the context prefilled in the page')
-    .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES as string[]))
+    .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES))
     .action((options: SourceOptions & { port: number; host: string; allowRun: boolean; context?: string; policy?: string }) =>
       withTools(options, (tools) =>
         (require('./commands/inspect-command') as typeof import('./commands/inspect-command')).inspectCommand(tools, { port: options.port, host: options.host, allowRun: options.allowRun, context: parseContext(options.context), policy: parsePolicy(options.policy) }, output),

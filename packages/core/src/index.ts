@@ -1,15 +1,31 @@
-// Public API of @toolwright/core. Adding a symbol here makes it public: keep each area's own index explicit.
+// Public API of @toolwright/core: what applications use. Adding a symbol here makes it public (and changes
+// packages/core/api/core.api.md: run `npm run api:update` and commit the report). The building blocks that
+// toolwright's own packages and tests share are in ./internal (`@toolwright/core/internal`), which is not public API.
 import './metadata/require-reflect-metadata';
 
 export * from './types';
 export * from './errors';
 export * from './execution/logger';
-export * from './metadata';
 export * from './decorators';
-export * from './schema';
-export * from './validation';
+export {
+  parseTypeExpression, formatTypeExpression, definitionFromCompact, toJsonSchema, paramToJsonSchema,
+  type JsonSchemaExportOptions, fromJsonSchema, definitionFromJsonSchema, DEFAULT_JSON_SCHEMA_LIMITS,
+  type JsonSchemaImportOptions, type JsonSchemaLimits, type JsonSchemaToolOptions, JSON_SCHEMA_DIALECT,
+  type JsonSchemaObject, type JsonSchemaTypeName, crossField, isCrossFieldRule, } from './schema';
+export { buildObjectSchema, buildCommandDefinition } from './validation';
 export * from './registry';
-export * from './pipeline';
-export * from './execution';
-export * from './loop';
+export {
+  DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent,
+} from './pipeline';
+export {
+  PersonaToolExecutor, DEFAULT_TIMEOUT_MS, DEFAULT_SLOW_CALL_MS, type PersonaToolExecutorOptions, type PreparedCall,
+  type PrepareResult, type ExecuteAllOptions, EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION,
+  TransformationStats, type TransformationCount, type CommandClassCheckOptions, tsyringeCommandResolver, type CommandResolver, ToolTelemetry,
+  TurnSpan, createToolTelemetry, defaultToolTelemetry, type ToolTelemetryOptions, type TurnCallRecord,
+} from './execution';
+export {
+  type ChatMessage, type AssistantTurn, type ChatRequest, type ChatModel, ScriptedChatModel, type ScriptedTurn,
+  runToolLoop, RETRYABLE_CODES, type ToolLoopOptions, type ToolLoopResult, type ToolLoopStep, type ToolLoopCall,
+  type ToolCallRunner,
+} from './loop';
 export * from './builtins';

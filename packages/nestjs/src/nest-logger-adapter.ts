@@ -15,6 +15,7 @@ export class NestLoggerAdapter implements Logger {
   ) {}
 
   debug(message: string, details?: Record<string, unknown>): void {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the target as `this`.
     const method = this.target.debug ?? this.target.verbose;
     method?.call(this.target, message, ...this.rest(details));
   }

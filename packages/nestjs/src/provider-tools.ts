@@ -15,16 +15,16 @@ import * as openaiResponses from '@toolwright/providers/openai-responses';
 type Parser = (payload: never, options: { toolSet: ToolSet<unknown> }) => ParsedToolCall[];
 
 const PARSERS: Readonly<Record<ProviderId, Parser>> = {
-  openai: openai.parseToolCalls as Parser,
-  'openai-responses': openaiResponses.parseToolCalls as Parser,
-  anthropic: anthropic.parseToolCalls as Parser,
-  gemini: gemini.parseToolCalls as Parser,
-  mistral: mistral.parseToolCalls as Parser,
-  ollama: ollama.parseToolCalls as Parser,
-  bedrock: bedrock.parseToolCalls as Parser,
-  cohere: cohere.parseToolCalls as Parser,
-  mcp: mcp.parseToolCalls as Parser,
-  hermes: hermes.parseToolCalls as Parser,
+  openai: openai.parseToolCalls,
+  'openai-responses': openaiResponses.parseToolCalls,
+  anthropic: anthropic.parseToolCalls,
+  gemini: gemini.parseToolCalls,
+  mistral: mistral.parseToolCalls,
+  ollama: ollama.parseToolCalls,
+  bedrock: bedrock.parseToolCalls,
+  cohere: cohere.parseToolCalls,
+  mcp: mcp.parseToolCalls,
+  hermes: hermes.parseToolCalls,
 };
 
 /**

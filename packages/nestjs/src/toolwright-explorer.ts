@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
-import { getCommandMetadata, ToolRegistry, type CommandHandler, type Constructor, type Logger, type ToolInvocationContext } from '@toolwright/core';
+import { ToolRegistry, type CommandHandler, type Constructor, type Logger, type ToolInvocationContext } from '@toolwright/core';
+import { getCommandMetadata } from '@toolwright/core/internal';
 import { connectMcpServers, type McpConnections } from '@toolwright/mcp';
 import { TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPTIONS } from './constants';
 import { nestMessages } from './messages';

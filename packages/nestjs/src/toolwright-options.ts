@@ -58,6 +58,9 @@ export interface ToolwrightModuleOptions {
 }
 
 export interface ToolwrightModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  // `any`, as Nest's own FactoryProvider: the factory's arguments are the resolved `inject` tokens, of any type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly useFactory: (...args: any[]) => ToolwrightModuleOptions | Promise<ToolwrightModuleOptions>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest injection tokens (classes, strings, symbols).
   readonly inject?: any[];
 }

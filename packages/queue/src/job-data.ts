@@ -1,5 +1,5 @@
 import type { ExecutionContext, PersonaContext, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
-import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core';
+import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core/internal';
 import { fingerprint, seal, type SealingKey } from './sealing';
 
 /** What a job holds in Redis: never the raw model text, never a sensitive value in clear. */
@@ -47,7 +47,7 @@ export function queuedContext(context: ExecutionContext): QueuedContext {
   const keys = ['sessionId', 'flowStepId', 'sourceUrl', 'imageUrl', 'handlerConfig', 'persona', 'timeZone', 'model'] as const;
   for (const key of keys) if (context[key] !== undefined) copy[key] = toJson(context[key]);
   if (context.now instanceof Date && !Number.isNaN(context.now.getTime())) copy.now = context.now.toISOString();
-  return copy as QueuedContext;
+  return copy;
 }
 
 /** The execution context a worker runs the job with: the queued part, the job's own id, the worker's signal. */

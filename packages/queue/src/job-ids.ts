@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 
-const SAFE_ID = /^[A-Za-z0-9_.\-]{1,200}$/;
+const SAFE_ID = /^[A-Za-z0-9_.-]{1,200}$/;
 
 /**
  * The BullMQ job id for a call: the call id itself when BullMQ accepts it as a custom id (not an integer, no `:`), else

@@ -110,7 +110,7 @@ export function locateTransformation(text: string, transformation: Transformatio
     prefix = prefix === '' ? name : `${prefix}.${name}`;
     // A key an earlier transformation renamed is written in the text as the model spelled it.
     const spelled = renamedKeys.get(prefix);
-    const keys = last && renamed ? [transformation.from as string, name] : [...(spelled ? [spelled] : []), name, snakeCase(name)];
+    const keys = last && renamed ? [transformation.from, name] : [...(spelled ? [spelled] : []), name, snakeCase(name)];
     const found = keys
       .map((key) => findKey(text, key, cursor))
       .filter((span) => span !== undefined)

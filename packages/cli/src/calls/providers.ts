@@ -20,7 +20,7 @@ interface ProviderCalls {
 const asObject = (input: unknown): object => (typeof input === 'object' && input !== null ? input : {});
 
 export const PROVIDER_CALLS: Readonly<Record<ProviderId, ProviderCalls>> = {
-  openai: { parse: (input, toolSet) => openai.parseToolCalls(asObject(input) as never, { toolSet }), resultMessage: (result) => openai.toToolResultMessage(result) },
+  openai: { parse: (input, toolSet) => openai.parseToolCalls(asObject(input), { toolSet }), resultMessage: (result) => openai.toToolResultMessage(result) },
   'openai-responses': {
     parse: (input, toolSet) => openaiResponses.parseToolCalls(asObject(input), { toolSet }),
     resultMessage: (result) => openaiResponses.toToolResultMessage(result),

@@ -41,5 +41,5 @@ export async function inspectCommand(
 
 /** The executor's log while inspecting: handler failures and slow calls on stderr; refusals are shown in the page. */
 function quietLogger() {
-  return { debug: () => undefined, info: () => undefined, warn: () => undefined, error: stderrLogger.error };
+  return { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (...args: Parameters<typeof stderrLogger.error>) => stderrLogger.error(...args) };
 }

@@ -55,7 +55,7 @@ export function recordedCall(text: string, line: number, registry: LoadedTools['
       throw new CliError('"arguments" is neither text nor an object', EXIT_CODES.problem);
     }
     const id = typeof wrapped['id'] === 'string' ? wrapped['id'] : `line_${line}`;
-    return { line, call: { id, name, arguments: argumentsValue as ToolCall['arguments'] }, ...(context ? { context } : {}) };
+    return { line, call: { id, name, arguments: argumentsValue }, ...(context ? { context } : {}) };
   }
   const read = readCall(text, { registry, shape: 'auto', id: `line_${line}` });
   return { line, call: read.call, ...(context ? { context } : {}) };

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { PersonaToolExecutor, defaultLogger, type ExecutionContext, type Logger, type ToolRegistry } from '@toolwright/core';
-import type { ProviderId } from '@toolwright/providers';
 import { reportCall, transformationsOf, type CallReport } from '../calls/call-report';
 import { readCall, type CallShape } from '../calls/read-call';
 import { CliError } from '../errors/cli-error';
@@ -177,7 +176,7 @@ export function createInspector(options: InspectorOptions): Inspector {
         if (error instanceof CliError) throw new HttpProblem(400, error.message);
         throw error;
       }
-      const report = await reportCall(executor, read.call, { context, run, shape: read.shape as ProviderId | 'arguments', registry: options.registry });
+      const report = await reportCall(executor, read.call, { context, run, shape: read.shape, registry: options.registry });
       record('playground', report, context);
       sendJson(response, 200, { shape: read.shape, found: read.found, report });
       return true;

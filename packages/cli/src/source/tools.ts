@@ -84,5 +84,5 @@ export function contextFromJson(value: unknown, where = 'context'): ExecutionCon
     if (entry !== undefined && (typeof entry !== 'object' || entry === null || Array.isArray(entry))) throw new CliError(`${where}: "${field}" must be an object.`);
   }
   if (record['dataPackets'] !== undefined && !Array.isArray(record['dataPackets'])) throw new CliError(`${where}: "dataPackets" must be an array.`);
-  return record as ExecutionContext;
+  return record;
 }

@@ -105,6 +105,7 @@ describe('colors', () => {
     new Promise<string>((resolveOutput, reject) => {
       // Without CI in the environment: under CI=true Node reports a 2-color terminal (hasColors() is false), as for a log.
       const command = `env -u CI ${environment} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} lint --app ${JSON.stringify(join(FIXTURES, 'lint-error-app.js'))} --provider openai`;
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- execFile's error is an Error or null, and null is excluded.
       execFile('script', ['-qec', command, '/dev/null'], { cwd: ROOT, timeout: 60_000 }, (error, stdout) => (error && error.code !== 1 ? reject(error) : resolveOutput(stdout)));
     });
 

@@ -133,9 +133,12 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<str
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
+    // Attribute values are strings, numbers and booleans here (the page's own calls), never plain objects.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     if (name === 'class') element.className = String(value);
     else if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value as EventListener);
     else if (name in element && !name.startsWith('data-') && !name.startsWith('aria-')) (element as unknown as Record<string, unknown>)[name] = value;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     else element.setAttribute(name, value === true ? '' : String(value));
   }
   append(element, children);

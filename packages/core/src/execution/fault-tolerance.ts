@@ -68,14 +68,15 @@ export function checkExecuteAllArguments(calls: unknown, options: unknown): void
 }
 
 /** The executor's numeric options: timeouts are positive finite numbers, limits positive whole numbers. */
-export function checkExecutorOptions(options: { readonly timeoutMs?: unknown; readonly slowCallMs?: unknown; readonly limits?: Partial<Record<keyof PipelineLimits, unknown>>; readonly policy?: unknown; readonly validation?: unknown }): void {
+export function checkExecutorOptions(options: { readonly timeoutMs?: unknown; readonly slowCallMs?: unknown; readonly limits?: Partial<Record<keyof PipelineLimits, unknown>>; readonly coercion?: unknown; readonly policy?: unknown; readonly validation?: unknown }): void {
   const target = 'PersonaToolExecutor';
   for (const option of ['timeoutMs', 'slowCallMs'] as const) {
     const value = options[option];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) throw invalidOption(target, option, value, 'a positive number of milliseconds');
   }
-  if (options.policy !== undefined && options.policy !== 'strict' && options.policy !== 'safe' && options.policy !== 'lenient') {
-    throw invalidOption(target, 'policy', options.policy, "'strict', 'safe' or 'lenient'");
+  for (const option of ['coercion', 'policy'] as const) {
+    const value = options[option];
+    if (value !== undefined && value !== 'strict' && value !== 'safe' && value !== 'lenient') throw invalidOption(target, option, value, "'strict', 'safe' or 'lenient'");
   }
   if (options.validation !== undefined && options.validation !== 'compiled' && options.validation !== 'reference') {
     throw invalidOption(target, 'validation', options.validation, "'compiled' or 'reference'");

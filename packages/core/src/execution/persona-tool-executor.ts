@@ -38,7 +38,9 @@ import { checkExecuteAllArguments, checkExecutorOptions, describeThrown } from '
 import { logSafeName } from './log-text';
 
 export interface PersonaToolExecutorOptions {
-  /** Default coercion policy; a command's `coercion` option and a parameter's `policy` override it. Default `'safe'`. */
+  /** Default coercion policy; a command's and a parameter's `coercion` option override it. Default `'safe'`. */
+  readonly coercion?: CoercionPolicy;
+  /** @deprecated Renamed `coercion` (the name the command and parameter options use); `coercion` wins when both are given. */
   readonly policy?: CoercionPolicy;
   /** Where warnings, errors and (when enabled) per-call debug events go. Default `defaultLogger` (stderr, warn and up). */
   readonly logger?: Logger;
@@ -136,7 +138,7 @@ export class PersonaToolExecutor {
     @inject(EXECUTOR_OPTIONS, { isOptional: true }) options: PersonaToolExecutorOptions = {},
   ) {
     checkExecutorOptions(options);
-    this.policy = options.policy ?? 'safe';
+    this.policy = options.coercion ?? options.policy ?? 'safe';
     this.logger = options.logger ?? defaultLogger;
     this.resolveCommand = options.resolveCommand ?? tsyringeCommandResolver();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };

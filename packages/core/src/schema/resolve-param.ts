@@ -331,7 +331,10 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
   if (options.title !== undefined && typeof options.title !== 'string') throw invalidOption(site, 'title', options.title, 'a string');
   if (options.format !== undefined && typeof options.format !== 'string') throw invalidOption(site, 'format', options.format, 'a string');
   if (options.examples !== undefined && !Array.isArray(options.examples)) throw invalidOption(site, 'examples', options.examples, 'an array of example values');
-  if (options.policy !== undefined && !COERCION_POLICIES.includes(options.policy)) throw invalidOption(site, 'policy', options.policy, "'strict', 'safe' or 'lenient'");
+  for (const option of ['coercion', 'policy'] as const) {
+    const value = options[option];
+    if (value !== undefined && !COERCION_POLICIES.includes(value)) throw invalidOption(site, option, value, "'strict', 'safe' or 'lenient'");
+  }
   checkBoolean(site, 'nullable', options.nullable);
   checkBoolean(site, 'uniqueItems', options.uniqueItems);
 
@@ -384,7 +387,7 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     nullable: options.nullable === true ? true : undefined,
     default: copyJsonValue(options.default),
     examples: options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined,
-    policy: options.policy,
+    policy: options.coercion ?? options.policy,
     ...(withTarget.kind === 'array' ? { minItems, maxItems, uniqueItems: options.uniqueItems === true ? true : undefined } : {}),
   }) as ParamSchema;
 

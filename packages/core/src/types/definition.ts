@@ -61,7 +61,8 @@ export interface CompactDeclaration {
   readonly parameters: readonly CompactParameterDeclaration[];
 }
 
-export type ToolSource =
+/** Where a definition came from: a decorated command class, a JSON Schema, or a compact declaration. */
+export type ToolDefinitionSource =
   | { readonly kind: 'class'; readonly command: Constructor; readonly params: Constructor }
   | { readonly kind: 'json-schema'; readonly schema: Readonly<Record<string, unknown>> }
   | { readonly kind: 'compact'; readonly declaration: CompactDeclaration };
@@ -74,7 +75,7 @@ export interface ToolDefinition {
   /** Always an object at the root; context fields are in here, marked, and never exported. */
   readonly parameters: ObjectSchema;
   readonly options: ToolOptions;
-  readonly source: ToolSource;
+  readonly source: ToolDefinitionSource;
 }
 
 /** A JSON Schema tool as registered at run time (an MCP server's `tools/list` entry has this shape). */

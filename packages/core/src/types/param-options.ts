@@ -26,7 +26,9 @@ export interface ParamBaseOptions {
   readonly aliases?: readonly string[];
   /** Values are redacted in logs. */
   readonly sensitive?: boolean;
-  /** Per-parameter coercion policy. */
+  /** Per-parameter coercion policy (overrides the command's and the executor's `coercion`). */
+  readonly coercion?: CoercionPolicy;
+  /** @deprecated Renamed `coercion` (the name the command and executor options use); `coercion` wins when both are given. */
   readonly policy?: CoercionPolicy;
   /** `null` is a legal value of its own. */
   readonly nullable?: boolean;

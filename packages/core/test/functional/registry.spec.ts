@@ -1,19 +1,8 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import {
-  ArrayOf,
-  Command,
-  DateOnly,
-  FromContext,
-  ToolParam,
-  ToolRegistry,
-  dtoForSchema,
-  fromJsonSchema,
-  silentLogger,
-  type Constructor,
-  type ToolInvocationContext,
-} from '@toolwright/core';
+import { ArrayOf, Command, DateOnly, FromContext, ToolParam, ToolRegistry, fromJsonSchema, silentLogger, type Constructor, type ToolInvocationContext } from '@toolwright/core';
+import { dtoForSchema } from '@toolwright/core/internal';
 
 class ProposalOption {
   @ToolParam({ description: 'Short label' }) label!: string;

@@ -1,9 +1,6 @@
 import 'reflect-metadata';
-import {
-  buildForHandlerTool, buildParameters, Command, DataPacketOrderError, definitionFromJsonSchema, extractFromContext, packetsLatestFirst,
-  PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry,
-  type DataPacket, type ExecutionContext,
-} from '@toolwright/core';
+import { Command, definitionFromJsonSchema, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, type DataPacket, type ExecutionContext } from '@toolwright/core';
+import { buildForHandlerTool, buildParameters, DataPacketOrderError, extractFromContext, packetsLatestFirst } from '@toolwright/core/internal';
 
 // Seed 003's four tools, their PHP `parameters` maps written as JSON Schema.
 const googleSearch = definitionFromJsonSchema({

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { DefinitionError, MAX_TOOL_NAME_LENGTH, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
+import { DefinitionError, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
+import { MAX_TOOL_NAME_LENGTH } from '@toolwright/core/internal';
 import { RecordingLogger } from '../functional/recording-logger';
 
 function throwingRegistry(): ToolRegistry {

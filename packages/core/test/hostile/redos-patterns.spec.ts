@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import {
-  compilePatternMatcher, DefinitionError, fromJsonSchema, linearEngineProblem, MAX_PATTERN_SUBJECT_LENGTH, PersonaToolExecutor, silentLogger, ToolRegistry,
-} from '@toolwright/core';
+import { DefinitionError, fromJsonSchema, PersonaToolExecutor, silentLogger, ToolRegistry } from '@toolwright/core';
+import { compilePatternMatcher, linearEngineProblem, MAX_PATTERN_SUBJECT_LENGTH } from '@toolwright/core/internal';
 
 /** Issue 11's ReDoS reproducers: each froze the process for 13-121 s on the backtracking engine. */
 const HOSTILE: ReadonlyArray<readonly [pattern: string, subject: string]> = [

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { DEFAULT_LIMITS, parseArguments, ToolCallError, ToolwrightError } from '@toolwright/core';
+import { DEFAULT_LIMITS, ToolCallError, ToolwrightError } from '@toolwright/core';
+import { parseArguments } from '@toolwright/core/internal';
 
 /**
  * Issue 11: every text-repair path is linear. Random and adversarial text up to 1 MiB goes to `parseArguments`;

@@ -4,20 +4,8 @@
  * Imports `ai` (a peer) and core only.
  */
 import { jsonSchema, InvalidToolInputError, NoSuchToolError, type JSONSchema7, type Tool, type ToolCallRepairFunction, type ToolExecutionOptions, type ToolSet } from 'ai';
-import {
-  DEFAULT_LIMITS,
-  parseArguments,
-  resolveToolName,
-  toJsonSchema,
-  ToolwrightError,
-  type CoercionPolicy,
-  type ExecutionContext,
-  type PersonaToolExecutor,
-  type ToolCall,
-  type ToolDefinition,
-  type ToolResult,
-  type Transformation,
-} from '@toolwright/core';
+import { DEFAULT_LIMITS, toJsonSchema, ToolwrightError, type CoercionPolicy, type ExecutionContext, type PersonaToolExecutor, type ToolCall, type ToolDefinition, type ToolResult, type Transformation } from '@toolwright/core';
+import { parseArguments, resolveToolName } from '@toolwright/core/internal';
 import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
 import { ToolResultError } from '../shared/errors';
 

@@ -93,6 +93,7 @@ export class ToolwrightLangChainTool extends StructuredTool {
   }
 
   // The base class validates against `schema` here, before any tool code runs; the executor does that instead.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of LangChain's StructuredTool.call.
   override async call(arg: unknown, configArg?: unknown, tags?: string[]): Promise<any> {
     const config = parseCallbackConfigArg(configArg as ToolRunnableConfig) as ToolRunnableConfig;
     const toolCall = isToolCall(arg) ? arg : (config.toolCall as LangChainToolCall | undefined);
@@ -151,6 +152,7 @@ export interface LangChainToolLike {
   readonly description: string;
   /** A zod schema or a JSON Schema. */
   readonly schema: unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- LangChain's own parameter types, structurally.
   invoke(input: any, config?: any): Promise<unknown>;
 }
 
@@ -181,7 +183,7 @@ export function registerLangChainTool(registry: ToolRegistry, tool: LangChainToo
   }
   let parameters: Record<string, unknown>;
   try {
-    parameters = langChainToJsonSchema(tool.schema as Parameters<typeof langChainToJsonSchema>[0]) as Record<string, unknown>;
+    parameters = langChainToJsonSchema(tool.schema as Parameters<typeof langChainToJsonSchema>[0]);
   } catch (error) {
     throw new DefinitionError(`its schema cannot be converted to JSON Schema (${error instanceof Error ? error.message : String(error)})`, { target, fix: 'give the tool a zod object schema or a JSON Schema object' }, { cause: error });
   }

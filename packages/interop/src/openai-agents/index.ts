@@ -5,7 +5,8 @@
  */
 import { tool, type AgentOutputItem, type FunctionTool, type Model, type ModelResponse, type RunContext, type StreamEvent } from '@openai/agents';
 import type { CoercionPolicy, ExecutionContext, PersonaToolExecutor, ToolCall, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
-import { DEFAULT_LIMITS, parseArguments, toJsonSchema, ToolwrightError } from '@toolwright/core';
+import { DEFAULT_LIMITS, toJsonSchema, ToolwrightError } from '@toolwright/core';
+import { parseArguments } from '@toolwright/core/internal';
 import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
 
 export type { ContextSource } from '../shared/context';
@@ -115,7 +116,7 @@ export function withArgumentRepair(model: Model, executor: PersonaToolExecutor, 
         for await (const event of model.getStreamedResponse(request)) {
           if (event.type !== 'response_done') yield event;
           // The runner builds its items from the final response: its function calls are repaired there.
-          else yield { ...event, response: { ...event.response, output: repairItems(event.response.output as AgentOutputItem[]) } } as StreamEvent;
+          else yield { ...event, response: { ...event.response, output: repairItems(event.response.output) } } as StreamEvent;
         }
       },
     }),

@@ -34,7 +34,7 @@ export function pickExecutionContext(value: unknown): ExecutionContext {
   for (const key of EXECUTION_CONTEXT_KEYS) {
     if (Object.hasOwn(value, key) && (value as Record<string, unknown>)[key] !== undefined) picked[key] = (value as Record<string, unknown>)[key];
   }
-  return picked as ExecutionContext;
+  return picked;
 }
 
 /** Resolves a ContextSource for one call; `fallback` is used when the adapter was given none. */

@@ -21,6 +21,7 @@ export interface StubOpenAIServer {
  */
 export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Promise<StubOpenAIServer> {
   const requests: Array<Record<string, unknown>> = [];
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a stub: every path answers before it can throw.
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
@@ -31,7 +32,7 @@ export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Pr
     requests.push(parsed);
     const turn = script[Math.min(requests.length - 1, script.length - 1)]!;
     const id = `chatcmpl-${requests.length}`;
-    const model = String(parsed['model'] ?? 'stub-model');
+    const model = typeof parsed['model'] === 'string' ? parsed['model'] : 'stub-model';
     const finishReason = 'toolCalls' in turn ? 'tool_calls' : 'stop';
     const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
     if (parsed['stream'] === true) {

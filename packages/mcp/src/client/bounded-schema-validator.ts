@@ -1,4 +1,5 @@
-import { DEFAULT_JSON_SCHEMA_LIMITS, hasNestedQuantifier, linearEngineProblem, linearRegExpEngine, type JsonSchemaLimits } from '@toolwright/core';
+import { DEFAULT_JSON_SCHEMA_LIMITS, type JsonSchemaLimits } from '@toolwright/core';
+import { hasNestedQuantifier, linearEngineProblem, linearRegExpEngine } from '@toolwright/core/internal';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';

@@ -2,7 +2,8 @@
  * Call forwarding: the handler the registry runs for a remote tool sends `tools/call` on the connection's current
  * client, and turns every failure into the executor's typed errors (unavailable, timeout, rejected, too large).
  */
-import { HandlerError, isNetworkError, ServiceUnavailableError, TimeoutError, ToolCallError, ToolwrightError, type ToolHandler, type ToolInvocationContext } from '@toolwright/core';
+import { HandlerError, ServiceUnavailableError, TimeoutError, ToolCallError, ToolwrightError, type ToolHandler, type ToolInvocationContext } from '@toolwright/core';
+import { isNetworkError } from '@toolwright/core/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';

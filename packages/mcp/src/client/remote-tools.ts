@@ -1,13 +1,5 @@
-import {
-  canonicalKey,
-  CONTEXT_KEY_PROPERTIES,
-  DefinitionError,
-  definitionFromJsonSchema,
-  type JsonSchemaLimits,
-  type PropertyDefinition,
-  type ToolDefinition,
-  type ToolOptions,
-} from '@toolwright/core';
+import { CONTEXT_KEY_PROPERTIES, DefinitionError, definitionFromJsonSchema, type JsonSchemaLimits, type PropertyDefinition, type ToolDefinition, type ToolOptions } from '@toolwright/core';
+import { canonicalKey } from '@toolwright/core/internal';
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { clientMessages } from '../messages';
 import { McpContent } from '../content';

@@ -26,6 +26,7 @@ export interface StdoutGuard {
  * corrupting the client's JSON-RPC stream.
  */
 export function guardStdout(stream: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): StdoutGuard {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- restored onto the same stream and called with it as `this`.
   const originalWrite = stream.write;
   const transportStdout = new Writable({
     write(chunk: Buffer | string, encoding: BufferEncoding, callback: (error?: Error | null) => void) {
@@ -37,7 +38,7 @@ export function guardStdout(stream: NodeJS.WriteStream = process.stdout, stderr:
     const error = new DefinitionError(nestMessages.stdoutWrite(text.slice(0, 200)), { target: 'process.stdout' });
     stderr.write(`${error.stack ?? error.message}\n`);
     throw error;
-  } as typeof stream.write;
+  };
   return {
     stdout: transportStdout,
     restore: () => {

@@ -41,10 +41,10 @@ async function startHttpApp(): Promise<{ child: ChildProcess; base: string; stde
   const child = spawn(process.execPath, [join(ROOT, 'examples', 'nest-app'), '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   await new Promise<void>((resolveStarted, reject) => {
     const timer = setTimeout(() => reject(new Error(`nest-app did not start within ${STARTUP_MS} ms; stderr: ${stderr}`)), STARTUP_MS);
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (stderr.includes('nest-app listening on')) {
         clearTimeout(timer);
@@ -163,7 +163,7 @@ describe('examples/nest-app over real HTTP', () => {
       const mine = (await client.callTool({ name: 'session_notes', arguments: {} })) as CallToolResult;
       expect(mine.structuredContent).toEqual({ sessionId: transport.sessionId, notes: ['from mcp'] });
       const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((error: Error) => error);
-      expect(String(unknown)).toMatch(/no tool named "nope"/);
+      expect(unknown instanceof Error ? unknown.message : JSON.stringify(unknown)).toMatch(/no tool named "nope"/);
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

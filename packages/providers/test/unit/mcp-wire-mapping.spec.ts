@@ -1,6 +1,6 @@
 /**
  * The one MCP wire mapping (`@toolwright/providers/mcp`, also what `@toolwright/mcp`'s server sends): the points
- * where the two mappings used to disagree, each with the behaviour chosen (ADR 0012).
+ * where the two mappings used to disagree, each with the behaviour chosen (ADR 0014).
  */
 import 'reflect-metadata';
 import { ToolRegistry, type ToolResult } from '@toolwright/core';

@@ -6,9 +6,7 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 
 /** The replay's outcomes as the in-process executor gives them (the built packages, as the example uses them). */
 async function inProcessSummary(): Promise<{ summary: string; ok: number; refused: number }> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const core = require(join(ROOT, 'packages', 'core', 'dist', 'index.js'));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const app = require(join(ROOT, 'examples', 'persona-app', 'dist', 'index.js'));
   const executor = new core.PersonaToolExecutor(app.createPersonaRegistry({ logger: core.silentLogger }), { logger: core.silentLogger });
   const outcomes = new Map<string, number>();

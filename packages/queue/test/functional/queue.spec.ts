@@ -8,7 +8,6 @@ import { createToolTelemetry } from '@toolwright/core';
 import { createToolWorker } from '@toolwright/queue';
 import { RedisServer } from '../support/redis-server';
 import { until, WorkerProcess } from '../support/workers';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { registerTools } = require('../fixtures/tools.js') as { registerTools: (registry: ToolRegistry, client?: Redis) => ToolRegistry };
 
 jest.setTimeout(120_000);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { buildObjectSchema, dtoForSchema, toJsonSchema } from '@toolwright/core';
+import { buildObjectSchema, toJsonSchema } from '@toolwright/core';
+import { dtoForSchema } from '@toolwright/core/internal';
 import {
   BookHotelParams,
   InviteParams,

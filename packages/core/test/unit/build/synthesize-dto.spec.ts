@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ToolParam, buildObjectSchema, dtoForSchema, type ObjectSchema, type ParamSchema, type PropertyDefinition } from '@toolwright/core';
+import { ToolParam, buildObjectSchema, type ObjectSchema, type ParamSchema, type PropertyDefinition } from '@toolwright/core';
+import { dtoForSchema } from '@toolwright/core/internal';
 import { plainValidation } from '../decorators/plain-validation';
 
 const property = (name: string, schema: ParamSchema, required = true, extra: Partial<PropertyDefinition> = {}): PropertyDefinition => ({

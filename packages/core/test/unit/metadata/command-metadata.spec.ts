@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { COMMAND_METADATA, Command, getCommandMetadata, type ToolInvocationContext } from '@toolwright/core';
+import { Command, type ToolInvocationContext } from '@toolwright/core';
+import { COMMAND_METADATA, getCommandMetadata } from '@toolwright/core/internal';
 
 describe('command metadata: what @Command writes', () => {
   class Params {}

@@ -1,15 +1,6 @@
 import 'reflect-metadata';
-import {
-  ArrayOf,
-  DateOnly,
-  DateTime,
-  DefinitionError,
-  FromContext,
-  PARAM_METADATA,
-  ToolParam,
-  getOwnParamMetadata,
-  getParamMetadata,
-} from '@toolwright/core';
+import { ArrayOf, DateOnly, DateTime, DefinitionError, FromContext, ToolParam } from '@toolwright/core';
+import { PARAM_METADATA, getOwnParamMetadata, getParamMetadata } from '@toolwright/core/internal';
 
 describe('parameter metadata: the exact raw records each decorator writes', () => {
   it('@ToolParam stores its options as given, on the DTO class, under Symbol.for("toolwright:params")', () => {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsEmail, IsOptional, IsString, MaxLength, MinLength, getMetadataStorage } from 'class-validator';
-import { ToolParam, buildObjectSchema, getValidatorMetadata } from '@toolwright/core';
+import { ToolParam, buildObjectSchema } from '@toolwright/core';
+import { getValidatorMetadata } from '@toolwright/core/internal';
 
 describe('class-validator metadata: read for one class lineage only', () => {
   it('lists the rules of the class, marking the ones toolwright applied', () => {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { DEFAULT_LIMITS, MalformedArgumentsError, parseArguments, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolResult } from '@toolwright/core';
+import { DEFAULT_LIMITS, MalformedArgumentsError, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolResult } from '@toolwright/core';
+import { parseArguments } from '@toolwright/core/internal';
 import { callTargetFor } from '../../../src/pipeline/unwrap-call';
 
 /**

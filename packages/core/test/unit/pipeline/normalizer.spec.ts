@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { compileNormalizer, DEFAULT_LIMITS, INVALID, NormalizeState, type CoercionPolicy, type ObjectSchema } from '@toolwright/core';
+import { DEFAULT_LIMITS, type CoercionPolicy, type ObjectSchema } from '@toolwright/core';
+import { compileNormalizer, INVALID, NormalizeState } from '@toolwright/core/internal';
 import { object, prop } from './ir-builders';
 
 function run(schema: ObjectSchema, value: unknown, policy: CoercionPolicy = 'safe', timeZone?: string, relativeDateTool = false) {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { DEFAULT_LIMITS, InvalidArgumentsError, MalformedArgumentsError, parseArguments, sanitizeArguments } from '@toolwright/core';
+import { DEFAULT_LIMITS, InvalidArgumentsError, MalformedArgumentsError } from '@toolwright/core';
+import { parseArguments, sanitizeArguments } from '@toolwright/core/internal';
 
 const safe = (raw: unknown) => parseArguments(raw, 'safe', DEFAULT_LIMITS);
 const rules = (raw: unknown, policy: 'strict' | 'safe' | 'lenient' = 'safe') =>

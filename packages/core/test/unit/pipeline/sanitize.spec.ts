@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { DEFAULT_LIMITS, InvalidArgumentsError, sanitizeArguments } from '@toolwright/core';
+import { DEFAULT_LIMITS, InvalidArgumentsError } from '@toolwright/core';
+import { sanitizeArguments } from '@toolwright/core/internal';
 
 describe('sanitizeArguments', () => {
   it('drops __proto__, constructor and prototype keys at every depth, recording each', () => {

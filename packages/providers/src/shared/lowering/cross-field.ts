@@ -5,7 +5,8 @@
  * `fromProviderTool` finds them again, and says each rule in words at the end of the tool description, so the model
  * reads it before calling. MCP keeps them as they are (an `inputSchema` is plain JSON Schema).
  */
-import { describeCrossFieldRule, type ToolDefinition } from '@toolwright/core';
+import { type ToolDefinition } from '@toolwright/core';
+import { describeCrossFieldRule } from '@toolwright/core/internal';
 import { joinDescription, moveKeywordsToNote } from '../description-notes';
 import type { JsonSchema } from '../json-schema';
 

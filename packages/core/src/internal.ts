@@ -1,0 +1,30 @@
+// @toolwright/core/internal: the building blocks toolwright's own packages (providers, mcp, nestjs, interop, queue)
+// and tests share. Not public API: names here may change in any release. Applications import from '@toolwright/core'.
+import './metadata/require-reflect-metadata';
+
+export {
+  COMMAND_METADATA, PARAM_METADATA, getCommandMetadata, getParamMetadata, getOwnParamMetadata, getValidatorMetadata,
+  type CommandMetadata, type ParamMetadata, type ToolParamMetadata, type ArrayOfMetadata, type DateTimeMetadata,
+  type DateOnlyMetadata, type FromContextMetadata, type ValidatorMetadata,
+} from './metadata';
+export {
+  SCALAR_KINDS, SUPPORTED_KEYWORDS, IGNORED_ANNOTATION_KEYWORDS, REFUSED_KEYWORDS, RESERVED_PROPERTY_NAMES,
+  type KeywordFamily, hasNestedQuantifier, compilePatternMatcher, linearEngineProblem, linearRegExpEngine,
+  MAX_PATTERN_SUBJECT_LENGTH, type PatternMatcher, dtoForSchema, retainSchemaDtos, releaseSchemaDtos,
+} from './schema';
+export {
+  parseArguments, type ParsedArguments, sanitizeArguments, DANGEROUS_KEYS, compileNormalizer, canonicalKey,
+  NormalizeState, INVALID, type Normalizer, type NormalizeOptions, injectContext, extractFromPackets, buildParameters,
+  buildForHandlerTool, type SeedParameters, packetsLatestFirst, latestDataPacket, extractFromContext,
+  DataPacketOrderError, validateWithClassValidator, CLASS_VALIDATOR_OPTIONS, resolveToolName, suggest,
+  MAX_TOOL_NAME_LENGTH, type NameResolution, type ToolLookup, isToolAllowed, describeExpected, describeReceived,
+  exampleValue, crossFieldIssues, crossFieldRuleIssues, describeCrossFieldRule, issuesFromResult,
+  CrossFieldValidatorError,
+} from './pipeline';
+export {
+  runWithTimeout, isNetworkError, type RunOptions, REDACTED, sensitivePaths, redactTransformations, redactValue,
+  checkCommandClass, constructorParameters,
+} from './execution';
+export {
+  retryMessage, finalErrorMessage,
+} from './loop';
