@@ -46,8 +46,8 @@ export async function runMainCases(modes: readonly Mode[], log: (line: string) =
   const registry = ToolRegistry.from([ScheduleMeetingCommand, ScheduleMeetingAsyncCommand], { logger: silentLogger });
   // The same parameters as JSON-Schema tools (what an MCP server or a config file declares), sync and async handler.
   const jsonParameters = registry.toJsonSchema(TOOL_NAME) as unknown as Record<string, unknown>;
-  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME, description: TOOL_DESCRIPTION, parameters: jsonParameters }, (params) => scheduleMeeting(params as unknown as ScheduleMeetingShape));
-  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME_ASYNC, description: TOOL_DESCRIPTION, parameters: jsonParameters }, async (params) => scheduleMeeting(params as unknown as ScheduleMeetingShape));
+  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME, description: TOOL_DESCRIPTION, parameters: jsonParameters }, (params) => scheduleMeeting(params));
+  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME_ASYNC, description: TOOL_DESCRIPTION, parameters: jsonParameters }, async (params) => scheduleMeeting(params));
   const executors = new Map<Mode, PersonaToolExecutor>(modes.map((mode) => [mode, createExecutor(registry, mode)]));
 
   const hand = handWrittenPipeline(handToolMap());

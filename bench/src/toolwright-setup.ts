@@ -45,7 +45,7 @@ function declaredInTypes(): boolean {
 export function detectValidationOption(registry: ToolRegistry): ModeSupport {
   let executor: PersonaToolExecutor;
   try {
-    executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' } as OptionsWithValidation);
+    executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
   } catch (error) {
     return { supported: false, evidence: `the constructor refused { validation: 'reference' } (${error instanceof Error ? error.message : String(error)})` };
   }

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
 function startWorker(queueName: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(__dirname, 'worker.js')], { env: { ...process.env, QUEUE_NAME: queueName }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
   });
 }

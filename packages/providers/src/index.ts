@@ -7,7 +7,7 @@
 import { DefinitionError, defaultLogger, isLevelEnabled, type Logger, type ToolDefinition } from '@toolwright/core';
 import * as anthropic from './anthropic';
 import { resolveDefinitions } from './shared/definitions';
-import type { LintSeverity } from './shared/provider';
+import type { LintSeverity, LintFinding, ProviderDescriptor } from './shared/provider';
 import * as bedrock from './bedrock';
 import * as cohere from './cohere';
 import * as gemini from './gemini';
@@ -20,7 +20,6 @@ import * as openaiResponses from './openai-responses';
 import type { ToolSource } from './shared/definitions';
 import type { ImportOptions } from './shared/import-definition';
 import { lintWith, type LintOptions } from './shared/lint';
-import type { LintFinding, ProviderDescriptor } from './shared/provider';
 import type { ProviderToolsView, ToolOf, ToolOptionsOf } from './shared/define-provider';
 import type { ProviderId } from './shared/tool-set';
 

@@ -132,9 +132,9 @@ export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
       }
       let url: URL;
       try {
-        url = new URL(String((server as McpHttpServerConfig).url));
+        url = new URL(String((server).url));
       } catch {
-        throw new DefinitionError(`has an invalid url ${JSON.stringify(String((server as McpHttpServerConfig).url))}.`, { target: `${target} ("${server.name}")` });
+        throw new DefinitionError(`has an invalid url ${JSON.stringify(String((server).url))}.`, { target: `${target} ("${server.name}")` });
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         throw new DefinitionError(`has a ${url.protocol} url.`, { target: `${target} ("${server.name}")`, fix: 'use an http: or https: url.' });

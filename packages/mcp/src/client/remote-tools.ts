@@ -130,7 +130,7 @@ export function valueOfResult(result: CallToolResult, maxChars: number = DEFAULT
     let total = 0;
     for (const block of blocks) total += (block as { text: string }).text.length + 1;
     if (total - 1 <= maxChars) return blocks.map((block) => (block as { text: string }).text).join('\n');
-    return `${joinTexts(blocks as ReadonlyArray<{ text: string }>, maxChars)}\n${clientMessages.resultTruncated(total - 1, maxChars)}`;
+    return `${joinTexts(blocks, maxChars)}\n${clientMessages.resultTruncated(total - 1, maxChars)}`;
   }
   return new McpContent(boundedBlocks(blocks, maxChars));
 }

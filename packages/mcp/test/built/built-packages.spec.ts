@@ -120,7 +120,7 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
   it('refuses bad arguments with the usage', async () => {
     const child = spawn(process.execPath, [EXAMPLE, '--port', '3000'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await exitOf(child)).toBe(2);
     expect(stderr).toContain('Usage: node examples/mcp-server [--http [--port N] [--host 127.0.0.1] [--stateless]]');
   });
@@ -131,7 +131,7 @@ describe('examples/mcp-server --http --port N', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [EXAMPLE, '--http', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {
       await waitUntil(() => stderr.includes('MCP server listening on'), 10_000, 'the server to listen');
       expect(stderr).toContain(`MCP server listening on http://127.0.0.1:${port}/mcp`);

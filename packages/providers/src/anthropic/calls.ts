@@ -2,7 +2,7 @@
  * anthropic: calls in, whole and streamed.
  * The wire format is summarized in `./index.ts` (provider-formats.md §3).
  */
-import { CallIdCodec } from '../shared/call-ids';
+import { type CallIdCodec } from '../shared/call-ids';
 import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { arrayAt, asRecord, numberAt, recordAt, stringAt, valueAt } from '../shared/read';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';

@@ -100,7 +100,7 @@ export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, Anthrop
 
   protected read(response: object, { toolSet, callIds }: ChatTurnContext<AnthropicTool>): ChatAnswer<readonly unknown[]> {
     const content = arrayAt(response, 'content');
-    const calls = parseToolCalls(content as readonly object[], { toolSet, callIds });
+    const calls = parseToolCalls(content, { toolSet, callIds });
     const text = content.map((block) => (stringAt(block, 'type') === 'text' ? (stringAt(block, 'text') ?? '') : '')).join('');
     return { text, calls, finishReason: stringAt(response, 'stop_reason'), raw: response, native: content };
   }

@@ -46,7 +46,7 @@ export const ANTHROPIC_NAME_PROFILE = Object.freeze({ ...OPENAI_NAME_PROFILE, id
 export function lowerParameters(canonical: JsonSchema, options: { readonly strict?: boolean } = {}): AnthropicInputSchema {
   const parameters = withoutDocumentKeywords(canonical);
   const lowered = options.strict ? lowerByPolicy(parameters, ANTHROPIC_STRICT_POLICY) : parameters;
-  return { ...lowered, type: 'object' } as AnthropicInputSchema;
+  return { ...lowered, type: 'object' };
 }
 
 /** Strict tool use and `input_examples` arrived with the structured-outputs beta. */
@@ -71,7 +71,7 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
       const movedExamples = current && Array.isArray(examples) && examples.length > 0 && examples.every((example) => isPlainObject(example));
       if (movedExamples) delete inputSchema['examples'];
       const tool: AnthropicTool = { name, ...(description !== undefined ? { description } : {}), input_schema: inputSchema };
-      if (movedExamples) tool.input_examples = examples as Array<Record<string, unknown>>;
+      if (movedExamples) tool.input_examples = examples;
       if (strict) tool.strict = true;
       return tool;
     },

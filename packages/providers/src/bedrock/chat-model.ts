@@ -151,7 +151,7 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
               role: 'user',
               content: part.results.map((message) => {
                 const structured = jsonResults ? structuredResult(message) : undefined;
-                const resultContent: BedrockToolResultContent = isPlainObject(structured) ? { json: structured as JsonObject } : { text: message.content };
+                const resultContent: BedrockToolResultContent = isPlainObject(structured) ? { json: structured } : { text: message.content };
                 return {
                   toolResult: {
                     toolUseId: callIds.toProvider(message.callId),

@@ -41,7 +41,7 @@ export function toToolResultBlock(result: ToolResult, options: BedrockResultOpti
   }
   const json = toJsonValue(result.value);
   const content: BedrockToolResultContent =
-    options.content !== 'text' && isPlainObject(json) ? { json: json as JsonObject } : { text: successText(result.value) };
+    options.content !== 'text' && isPlainObject(json) ? { json: json } : { text: successText(result.value) };
   return { toolResult: { toolUseId, content: [content], ...(withStatus ? { status: 'success' as const } : {}) } };
 }
 

@@ -102,7 +102,7 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
     const candidate = arrayAt(response, 'candidates')[0];
     const content = recordAt(candidate, 'content');
     const parts = arrayAt(content, 'parts');
-    const calls = parseToolCalls(parts as readonly object[], { toolSet });
+    const calls = parseToolCalls(parts, { toolSet });
     const text = parts.map((part) => (valueAt(part, 'thought') === true ? '' : (stringAt(part, 'text') ?? ''))).join('');
     return { text, calls, finishReason: stringAt(candidate, 'finishReason'), raw: response, ...(content ? { native: content } : {}) };
   }

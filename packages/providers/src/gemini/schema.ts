@@ -95,7 +95,7 @@ function isNullVariant(schema: unknown): boolean {
 
 /** A canonical JSON Schema as Gemini's `parameters`. */
 export function toGeminiSchema(canonical: JsonSchema): GeminiSchema {
-  return lowerNode(inlineLocalReferences(withoutDocumentKeywords(canonical))) as GeminiSchema;
+  return lowerNode(inlineLocalReferences(withoutDocumentKeywords(canonical)));
 }
 
 function lowerNode(input: JsonSchema): JsonSchema {

@@ -4,7 +4,7 @@
  */
 import type { ToolResult } from '@toolwright/core';
 import { resultText } from '../shared/results';
-import { HermesFlavor } from './tools';
+import { type HermesFlavor } from './tools';
 
 /** A chat message for a template-applying server (vLLM, Ollama raw, llama.cpp). */
 export interface HermesMessage {

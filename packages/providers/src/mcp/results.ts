@@ -44,7 +44,7 @@ export function toToolResultMessage(result: ToolResult, options: McpResultOption
   if (!result.ok) return { content: [{ type: 'text', text: errorMessageText(result.error) }], isError: true };
   const output: McpCallToolResult = { content: [{ type: 'text', text: mcpValueText(result.value) }] };
   const json = result.value === undefined ? undefined : toJsonValue(result.value);
-  if (isPlainObject(json)) output.structuredContent = json as JsonObject;
+  if (isPlainObject(json)) output.structuredContent = json;
   if ((options.successFlag ?? 'explicit') === 'explicit') output.isError = false;
   return output;
 }

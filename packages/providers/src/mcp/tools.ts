@@ -114,7 +114,7 @@ export function createToolSet(source: ToolSource, options: McpToolsOptions = {})
 export function fromTool(tool: McpTool, options: ImportOptions = {}): ToolDefinition {
   const { title: annotationTitle, ...hints } = tool.annotations ?? {};
   const title = tool.title ?? annotationTitle;
-  return importToolDefinition(tool.name, tool.description, restoreNotes(tool.inputSchema as JsonSchema), options, {
+  return importToolDefinition(tool.name, tool.description, restoreNotes(tool.inputSchema), options, {
     ...(title !== undefined ? { title } : {}),
     ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}),
   });

@@ -146,6 +146,6 @@ describe('providers whose tool format has not changed since tool calling began',
     ['cohere', '2024-10'],
     ['hermes', '2024-04'],
   ])('%s %s: the same definition as the current version', (provider, version) => {
-    expect(adapt(canonicalDefinition(), provider, { version } as never)).toEqual(adapt(canonicalDefinition(), provider));
+    expect(adapt(canonicalDefinition(), provider, { version })).toEqual(adapt(canonicalDefinition(), provider));
   });
 });

@@ -20,7 +20,7 @@ const CHAT_PROVIDERS = getProviders().map((provider) => provider.id).filter((id)
 /** The provider's parameters object and description, whatever its wrapper. */
 function partsOf(provider: ProviderId, tool: unknown): { description?: string; parameters: Record<string, unknown> } {
   const descriptor = getProviders().find((entry) => entry.id === provider)!;
-  const parameters = descriptor.parametersOf(tool as never) as Record<string, unknown>;
+  const parameters = descriptor.parametersOf(tool) as Record<string, unknown>;
   const record = tool as Record<string, any>;
   const description = record.description ?? record.function?.description ?? record.toolSpec?.description;
   return { description, parameters };
@@ -42,7 +42,7 @@ describe('cross-field rules in provider tool definitions', () => {
   });
 
   it.each(['openai', 'anthropic', 'mistral'] as const)('%s strict mode: the rules still go into the note and round-trip', (provider) => {
-    const tool = adapt(FILE_TOOL, provider, { strict: true } as never);
+    const tool = adapt(FILE_TOOL, provider, { strict: true });
     const { description, parameters } = partsOf(provider, tool);
     expect(description).toBe(`Reads a file or echoes content. ${SENTENCES}`);
     expect(parameters['oneOf']).toBeUndefined();
