@@ -1,7 +1,7 @@
 import { defaultLogger, isLevelEnabled, type Logger } from '../logging/logger';
 import { PersonaToolExecutor } from '../execution/persona-tool-executor';
 import { defaultToolTelemetry, type ToolTelemetry } from '../execution/telemetry';
-import { ToolRegistry } from '../registry/tool-registry';
+import { type ToolRegistry } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '../types/execution';
 import type { AssistantTurn, ChatMessage, ChatModel } from './chat-model';
@@ -156,7 +156,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     report(step, options, logger);
     steps.push(step);
     if (exhausted) {
-      logger.warn(`tool loop stopped: ${exhausted.tool} failed ${calls.find((entry) => entry.result.tool === exhausted!.tool)?.attempt} times (${exhausted.code})`, { tool: exhausted.tool, code: exhausted.code });
+      logger.warn(`tool loop stopped: ${exhausted.tool} failed ${calls.find((entry) => entry.result.tool === exhausted.tool)?.attempt} times (${exhausted.code})`, { tool: exhausted.tool, code: exhausted.code });
       return { status: 'failed', messages, steps, error: exhausted };
     }
   }

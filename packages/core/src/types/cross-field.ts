@@ -45,4 +45,5 @@ export type CrossFieldResult = string | readonly CrossFieldIssue[] | undefined |
  * context-injected parameters (the DTO instance for a class command), after every per-field check passed.
  * It must not change them; it may be async.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- public default: a handler typed with its own params must stay assignable (parameters are contravariant)
 export type CrossFieldValidator<P = any> = (params: P) => CrossFieldResult | Promise<CrossFieldResult>;

@@ -14,9 +14,11 @@ export interface ToolInvocationContext {
 }
 
 /** A function handler (JSON Schema and compact tools). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- public default: a handler typed with its own params must stay assignable (parameters are contravariant)
 export type ToolHandler<P = any, R = unknown> = (params: P, invocation: ToolInvocationContext) => R | Promise<R>;
 
 /** What a `@Command` class implements. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- public default: a handler typed with its own params must stay assignable (parameters are contravariant)
 export interface CommandHandler<P = any, R = unknown> {
   execute(params: P, invocation: ToolInvocationContext): R | Promise<R>;
 }

@@ -104,6 +104,7 @@ export interface PropertyDefinition {
   readonly sensitive?: boolean;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any class, whatever its constructor takes
 export type Constructor<T = unknown> = new (...args: any[]) => T;
 
 export interface ObjectSchema extends SchemaBase {
