@@ -12,6 +12,17 @@ export function releaseClassMetadata(target: Function): void {
   releaseClassTransformer(target);
 }
 
+/**
+ * Constraint classes shared by many rules (toolwright registers one per rule kind, see `sharedRule`): they stay when
+ * a class is released, since other classes' rules use them.
+ */
+const sharedConstraintClasses = new WeakSet<Function>();
+
+/** Marks a constraint class as shared by the rules of many classes, so releasing one class keeps it. */
+export function markSharedConstraintClass(constraintClass: Function): void {
+  sharedConstraintClasses.add(constraintClass);
+}
+
 interface ValidationRule {
   readonly constraintCls?: Function;
 }
@@ -24,11 +35,13 @@ function releaseClassValidator(target: Function): void {
   const own = rules.get(target) as readonly ValidationRule[] | undefined;
   if (own === undefined) return;
   // Each `registerDecorator` with a validator object (every built-in decorator since 0.14, and toolwright's own)
-  // registers a fresh constraint class for that one rule: it goes with the rule.
+  // registers a fresh constraint class for that one rule: it goes with the rule (a shared one stays).
   if (constraints instanceof Map) {
     for (const rule of own) {
       const constraintClass = rule.constraintCls;
-      if (constraintClass !== undefined && constraintClass.name === 'CustomConstraint') constraints.delete(constraintClass);
+      if (constraintClass !== undefined && constraintClass.name === 'CustomConstraint' && !sharedConstraintClasses.has(constraintClass)) {
+        constraints.delete(constraintClass);
+      }
     }
   }
   rules.delete(target);

@@ -6,7 +6,9 @@ import type { PatternMatcher } from '../schema/pattern-engine';
 
 /**
  * Custom class-validator constraints for the rules class-validator has no decorator for. Their names are the
- * constraint keys a `ValidationError` carries.
+ * constraint keys a `ValidationError` carries. Validators and messages read the bound from `args.constraints`
+ * (not from the decorator's arguments), so one constraint class serves every use (see `sharedRule`);
+ * `MatchesPattern` keeps its compiled matcher and is applied per use.
  */
 export const TOOLWRIGHT_CONSTRAINTS = {
   dateOnly: 'isDateOnly',
@@ -69,8 +71,8 @@ export function ExclusiveMinimum(bound: number, options?: ValidationOptions): Pr
   return constraint(
     TOOLWRIGHT_CONSTRAINTS.exclusiveMinimum,
     [bound],
-    (value) => typeof value === 'number' && value > bound,
-    (args) => `${args.property} must be greater than ${bound}`,
+    (value, args) => typeof value === 'number' && value > (args.constraints[0] as number),
+    (args) => `${args.property} must be greater than ${String(args.constraints[0])}`,
     options,
   );
 }
@@ -79,8 +81,8 @@ export function ExclusiveMaximum(bound: number, options?: ValidationOptions): Pr
   return constraint(
     TOOLWRIGHT_CONSTRAINTS.exclusiveMaximum,
     [bound],
-    (value) => typeof value === 'number' && value < bound,
-    (args) => `${args.property} must be less than ${bound}`,
+    (value, args) => typeof value === 'number' && value < (args.constraints[0] as number),
+    (args) => `${args.property} must be less than ${String(args.constraints[0])}`,
     options,
   );
 }
@@ -89,8 +91,8 @@ export function MultipleOf(divisor: number, options?: ValidationOptions): Proper
   return constraint(
     TOOLWRIGHT_CONSTRAINTS.multipleOf,
     [divisor],
-    (value) => typeof value === 'number' && isMultipleOf(value, divisor),
-    (args) => `${args.property} must be a multiple of ${divisor}`,
+    (value, args) => typeof value === 'number' && isMultipleOf(value, args.constraints[0] as number),
+    (args) => `${args.property} must be a multiple of ${String(args.constraints[0])}`,
     options,
   );
 }
@@ -114,8 +116,8 @@ export function MatchesSchema(schema: ParamSchema, options?: ValidationOptions):
   return constraint(
     TOOLWRIGHT_CONSTRAINTS.matchesSchema,
     [schema],
-    (value) => conformsTo(value, schema),
-    (args) => `${args.property} must be ${describeSchema(schema)}`,
+    (value, args) => conformsTo(value, args.constraints[0] as ParamSchema),
+    (args) => `${args.property} must be ${describeSchema(args.constraints[0] as ParamSchema)}`,
     options,
   );
 }

@@ -19,9 +19,12 @@ import {
   MinLength,
   ValidateIf,
   ValidateNested,
+  getMetadataStorage,
+  type MetadataStorage,
   type ValidationOptions,
 } from 'class-validator';
 import { EMPTY_DTO_SENTINEL } from '../metadata/constants';
+import { markSharedConstraintClass } from '../metadata/release-class-metadata';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ClassThunk } from '../types/param-options';
 import { ExclusiveMaximum, ExclusiveMinimum, IsDateOnlyString, IsOffsetDateTimeString, MatchesPattern, MatchesSchema, MultipleOf } from './constraints';
@@ -51,6 +54,79 @@ export function allowEmptyDto(dto: Function): void {
 
 const markedEmpty = new WeakSet<Function>();
 
+type ClassValidatorRule = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+
+/** Holds one rule per template key: the rule `sharedRule` copies (never validated: nothing is an instance of it). */
+class SharedRuleTemplates {}
+
+/** The template rule of each rule kind, without and with `each` (class-validator's messages read `each`). */
+const ruleTemplates = new Map<string, ClassValidatorRule>();
+const eachRuleTemplates = new Map<string, ClassValidatorRule>();
+
+/**
+ * A class-validator rule applied as `make()` would apply it, with one constraint class for every use of the same
+ * kind. class-validator's `ValidateBy` decorators (every built-in since 0.14, and toolwright's own constraints)
+ * create a constraint class per use: 1,000 commands made about 9,000 classes (most of registration's time and a
+ * third of its memory). The first use of a kind applies `make()` to a private template class, which gives the
+ * kind's constraint class; every use then stores the rule `registerDecorator` would store (same type, name, options
+ * and constraints) with that constraint class. Exact for a kind whose validator reads only `args.constraints` and
+ * `each` from its options: true of every kind used here. `constraints` (a fresh array) replaces the template's.
+ */
+function sharedRule(
+  kind: string,
+  options: ValidationOptions | undefined,
+  constraints: unknown[] | undefined,
+  make: () => PropertyDecorator,
+): PropertyDecorator {
+  return (prototype: object, propertyName: string | symbol) => {
+    const templates = options?.each === true ? eachRuleTemplates : ruleTemplates;
+    const template = templates.get(kind) ?? templateOf(templates, kind, options, make);
+    getMetadataStorage().addValidationMetadata(
+      new (template.constructor as ValidationMetadataClass)({
+        type: template.type,
+        name: template.name,
+        target: (prototype as { constructor: Function }).constructor,
+        propertyName: propertyName as string,
+        validationOptions: options,
+        constraintCls: template.constraintCls,
+        constraints: constraints ?? template.constraints,
+      }),
+    );
+  };
+}
+
+/** class-validator's `ValidationMetadata`, constructed with the arguments `registerDecorator` passes. */
+type ValidationMetadataClass = new (args: {
+  readonly type: string;
+  readonly name?: string;
+  readonly target: Function;
+  readonly propertyName: string;
+  readonly validationOptions?: ValidationOptions;
+  readonly constraintCls?: Function;
+  readonly constraints?: unknown[];
+}) => ClassValidatorRule;
+
+function templateOf(templates: Map<string, ClassValidatorRule>, kind: string, options: ValidationOptions | undefined, make: () => PropertyDecorator): ClassValidatorRule {
+  const key = options?.each === true ? `${kind}:each` : kind;
+  make()(SharedRuleTemplates.prototype, key);
+  const template = getMetadataStorage()
+    .getTargetValidationMetadatas(SharedRuleTemplates, '', true, false)
+    .find((rule) => rule.propertyName === key);
+  if (template === undefined) throw new TypeError(`class-validator stored no rule for the shared rule "${key}": this class-validator version is not supported.`);
+  if (typeof template.constraintCls === 'function') markSharedConstraintClass(template.constraintCls);
+  templates.set(kind, template);
+  return template;
+}
+
+/** IsOptional's condition: the value is given (class-validator passes `object[propertyName]` as the value). */
+const valueIsGiven = (_object: unknown, value: unknown): boolean => value !== null && value !== undefined;
+const valueIsNotNull = (_object: unknown, value: unknown): boolean => value !== null;
+const always = (): boolean => true;
+
+function matchesSchema(schema: ParamSchema, options: ValidationOptions | undefined): PropertyDecorator {
+  return sharedRule('matchesSchema', options, [schema], () => MatchesSchema(schema, options));
+}
+
 /** Applies decorators to one property, as Nest's `applyDecorators` does. */
 export function applyPropertyDecorators(prototype: object, propertyName: string, decorators: readonly PropertyDecorator[]): void {
   for (const decorator of decorators) decorator(prototype, propertyName);
@@ -66,11 +142,11 @@ export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] 
   const { schema } = plan;
   if (!plan.required) {
     // Absent and null both mean "not given" for an optional parameter.
-    decorators.push(IsOptional());
+    decorators.push(sharedRule('isOptional', undefined, [valueIsGiven], () => IsOptional()));
   } else {
     // One conditional rule per property also shadows an ancestor's IsOptional / ValidateIf on an overridden property.
-    decorators.push(schema.nullable === true ? ValidateIf((_object: unknown, value: unknown) => value !== null) : ValidateIf(() => true));
-    decorators.push(IsDefined());
+    decorators.push(ValidateIf(schema.nullable === true ? valueIsNotNull : always));
+    decorators.push(sharedRule('isDefined', undefined, undefined, () => IsDefined()));
   }
   if (plan.convertToDate === true && (schema.kind === 'date' || schema.kind === 'datetime')) {
     const isValid = schema.kind === 'date' ? isDateOnly : isOffsetDateTime;
@@ -92,59 +168,63 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
   const acceptDates = plan.convertToDate === true && !each;
   switch (schema.kind) {
     case 'string':
-      decorators.push(IsString(options));
-      if (schema.minLength !== undefined) decorators.push(MinLength(schema.minLength, options));
-      if (schema.maxLength !== undefined) decorators.push(MaxLength(schema.maxLength, options));
+      decorators.push(sharedRule('isString', options, undefined, () => IsString(options)));
+      if (schema.minLength !== undefined) decorators.push(sharedRule('minLength', options, [schema.minLength], () => MinLength(0, options)));
+      if (schema.maxLength !== undefined) decorators.push(sharedRule('maxLength', options, [schema.maxLength], () => MaxLength(0, options)));
       if (schema.pattern !== undefined) decorators.push(MatchesPattern(compilePattern(schema.pattern), options));
       break;
     case 'int':
     case 'float':
-      decorators.push(schema.kind === 'int' ? IsInt(options) : IsNumber({ allowNaN: false, allowInfinity: false }, options));
-      if (schema.minimum !== undefined) decorators.push(Min(schema.minimum, options));
-      if (schema.maximum !== undefined) decorators.push(Max(schema.maximum, options));
-      if (schema.exclusiveMinimum !== undefined) decorators.push(ExclusiveMinimum(schema.exclusiveMinimum, options));
-      if (schema.exclusiveMaximum !== undefined) decorators.push(ExclusiveMaximum(schema.exclusiveMaximum, options));
-      if (schema.multipleOf !== undefined) decorators.push(MultipleOf(schema.multipleOf, options));
+      decorators.push(
+        schema.kind === 'int'
+          ? sharedRule('isInt', options, undefined, () => IsInt(options))
+          : sharedRule('isNumber', options, [{ allowNaN: false, allowInfinity: false }], () => IsNumber({}, options)),
+      );
+      if (schema.minimum !== undefined) decorators.push(sharedRule('min', options, [schema.minimum], () => Min(0, options)));
+      if (schema.maximum !== undefined) decorators.push(sharedRule('max', options, [schema.maximum], () => Max(0, options)));
+      if (schema.exclusiveMinimum !== undefined) decorators.push(sharedRule('exclusiveMinimum', options, [schema.exclusiveMinimum], () => ExclusiveMinimum(0, options)));
+      if (schema.exclusiveMaximum !== undefined) decorators.push(sharedRule('exclusiveMaximum', options, [schema.exclusiveMaximum], () => ExclusiveMaximum(0, options)));
+      if (schema.multipleOf !== undefined) decorators.push(sharedRule('multipleOf', options, [schema.multipleOf], () => MultipleOf(1, options)));
       break;
     case 'bool':
-      decorators.push(IsBoolean(options));
+      decorators.push(sharedRule('isBoolean', options, undefined, () => IsBoolean(options)));
       break;
     case 'date':
-      decorators.push(IsDateOnlyString(acceptDates, options));
+      decorators.push(sharedRule(acceptDates ? 'isDateOnly:dates' : 'isDateOnly', options, undefined, () => IsDateOnlyString(acceptDates, options)));
       break;
     case 'datetime':
-      decorators.push(IsOffsetDateTimeString(acceptDates, options));
+      decorators.push(sharedRule(acceptDates ? 'isOffsetDateTime:dates' : 'isOffsetDateTime', options, undefined, () => IsOffsetDateTimeString(acceptDates, options)));
       break;
     case 'object': {
       const nested = schema.enum === undefined ? plan.nestedClass(schema) : undefined;
-      decorators.push(IsObject(options));
+      decorators.push(sharedRule('isObject', options, undefined, () => IsObject(options)));
       if (nested !== undefined) {
         decorators.push(ValidateNested(options), Type(nested));
       } else if (schema.properties.length > 0 || schema.additionalProperties !== true || schema.enum !== undefined) {
-        decorators.push(MatchesSchema(schema, options));
+        decorators.push(matchesSchema(schema, options));
       }
       return decorators;
     }
     case 'array':
-      decorators.push(IsArray(options));
+      decorators.push(sharedRule('isArray', options, undefined, () => IsArray(options)));
       if (each) {
-        decorators.push(MatchesSchema(schema, options));
+        decorators.push(matchesSchema(schema, options));
         return decorators;
       }
-      if (schema.minItems !== undefined) decorators.push(ArrayMinSize(schema.minItems));
-      if (schema.maxItems !== undefined) decorators.push(ArrayMaxSize(schema.maxItems));
-      if (schema.uniqueItems === true) decorators.push(ArrayUnique(canonicalJson));
-      if (schema.enum !== undefined) decorators.push(MatchesSchema(schema));
+      if (schema.minItems !== undefined) decorators.push(sharedRule('arrayMinSize', undefined, [schema.minItems], () => ArrayMinSize(0)));
+      if (schema.maxItems !== undefined) decorators.push(sharedRule('arrayMaxSize', undefined, [schema.maxItems], () => ArrayMaxSize(0)));
+      if (schema.uniqueItems === true) decorators.push(sharedRule('arrayUnique', undefined, undefined, () => ArrayUnique(canonicalJson)));
+      if (schema.enum !== undefined) decorators.push(matchesSchema(schema, undefined));
       if (isSimpleElement(schema.items, plan)) decorators.push(...valueDecorators(schema.items, true, plan));
-      else if (schema.items.kind !== 'any') decorators.push(MatchesSchema(schema.items, { each: true }));
+      else if (schema.items.kind !== 'any') decorators.push(matchesSchema(schema.items, { each: true }));
       return decorators;
     case 'union':
-      decorators.push(MatchesSchema(schema, options));
+      decorators.push(matchesSchema(schema, options));
       return decorators;
     case 'any':
       return decorators;
   }
   // A property typed `Date` holds a Date by now, which an enum of strings cannot match: the enum stays in the IR only.
-  if (schema.enum !== undefined && !acceptDates) decorators.push(IsIn([...schema.enum], options));
+  if (schema.enum !== undefined && !acceptDates) decorators.push(sharedRule('isIn', options, [[...schema.enum]], () => IsIn([], options)));
   return decorators;
 }
