@@ -10,8 +10,9 @@ export {
 export {
   SCALAR_KINDS, SUPPORTED_KEYWORDS, IGNORED_ANNOTATION_KEYWORDS, REFUSED_KEYWORDS, RESERVED_PROPERTY_NAMES,
   type KeywordFamily, hasNestedQuantifier, compilePatternMatcher, linearEngineProblem, linearRegExpEngine,
-  MAX_PATTERN_SUBJECT_LENGTH, type PatternMatcher, dtoForSchema, retainSchemaDtos, releaseSchemaDtos,
+  MAX_PATTERN_SUBJECT_LENGTH, type PatternMatcher,
 } from './schema';
+export { dtoForSchema, retainSchemaDtos, releaseSchemaDtos } from './validation';
 export {
   parseArguments, type ParsedArguments, sanitizeArguments, DANGEROUS_KEYS, compileNormalizer, canonicalKey,
   NormalizeState, INVALID, type Normalizer, type NormalizeOptions, injectContext, extractFromPackets, buildParameters,

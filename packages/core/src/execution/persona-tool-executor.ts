@@ -6,7 +6,7 @@ import { ToolCallError } from '../errors/tool-call-error';
 import { UnknownToolError } from '../errors/unknown-tool-error';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { RegisteredTool } from '../registry/tool-registry';
-import { dtoForSchema, synthesizeDtosOnRegistration } from '../schema/synthesize-dto';
+import { dtoForSchema, synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult, Transformation, ValidationIssue } from '../types/execution';
 import type { CoercionPolicy } from '../types/schema';

@@ -18,7 +18,7 @@ export function classLineage(target: Function): readonly Function[] {
   const lineage: Function[] = [];
   for (let current: unknown = target; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
     if (current === Object) break;
-    lineage.unshift(current as Function);
+    lineage.unshift(current);
   }
   return lineage;
 }

@@ -8,7 +8,7 @@ import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-tool';
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
 import type { JsonSchemaObject } from '../schema/json-schema-types';
-import { checkDtoSynthesis, releaseSchemaDtos, retainSchemaDtos } from '../schema/synthesize-dto';
+import { checkDtoSynthesis, releaseSchemaDtos, retainSchemaDtos } from '../validation/synthesize-dto';
 import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
 import type { CommandHandler, ToolHandler } from '../types/handler';
 import type { Constructor } from '../types/schema';

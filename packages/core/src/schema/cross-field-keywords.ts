@@ -74,7 +74,7 @@ export function extractCrossFieldKeywords(schema: unknown, target: string): Extr
       if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
         throw schemaMessages.invalidKeywordValue({ target, property: `#/${keyword}/${property}` }, keyword, 'an array of property names', names);
       }
-      if (names.length > 0) rules.push({ kind: 'dependentRequired', property, requires: [...new Set(names as string[])] });
+      if (names.length > 0) rules.push({ kind: 'dependentRequired', property, requires: [...new Set(names)] });
     }
     return true;
   };
@@ -101,7 +101,7 @@ export function extractCrossFieldKeywords(schema: unknown, target: string): Extr
       for (const property of Object.keys(dependent)) {
         const names = own(dependent, property);
         if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return undefined;
-        if (names.length > 0) found.push({ kind: 'dependentRequired', property, requires: [...new Set(names as string[])] });
+        if (names.length > 0) found.push({ kind: 'dependentRequired', property, requires: [...new Set(names)] });
       }
     }
     return found.length > 0 ? found : undefined;

@@ -22,5 +22,4 @@ export {
   MAX_PATTERN_SUBJECT_LENGTH,
   type PatternMatcher,
 } from './pattern-engine';
-export * from './synthesize-dto';
 export { crossField, isCrossFieldRule } from './cross-field-keywords';

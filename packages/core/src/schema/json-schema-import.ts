@@ -252,7 +252,7 @@ class JsonSchemaImporter {
       schema = { kind: 'any' };
     } else {
       const nonNull = [...types].filter(
-        (type): type is Exclude<JsonSchemaTypeName, 'null'> => type !== 'null' && !(type === 'integer' && types!.has('number')),
+        (type): type is Exclude<JsonSchemaTypeName, 'null'> => type !== 'null' && !(type === 'integer' && types.has('number')),
       );
       const nullable = types.has('null');
       if (nonNull.length === 0) {
@@ -575,7 +575,7 @@ class JsonSchemaImporter {
     if (!unconstrained) rest = rest.map((variant) => this.algebra.intersect(variant, constraints, pointer));
     if (rest.length === 0) {
       if (!nullable) throw messages.incompatibleAllOf(this.where(pointer), `no ${keyword} alternative is compatible with the other keywords`);
-      return { kind: 'any', enum: [null], ...annotations } as ParamSchema;
+      return { kind: 'any', enum: [null], ...annotations };
     }
     if (rest.length === 1) {
       const single = rest[0]!;
@@ -584,10 +584,10 @@ class JsonSchemaImporter {
         if (!nullable || single.nullable) return this.algebra.keepInferred(single, { ...single, ...annotations });
         // The null alternative adds null to the values an enum allows.
         const values = single.enum && !single.enum.includes(null) ? [...single.enum, null] : single.enum;
-        return { ...single, ...(single.kind === 'any' ? {} : { nullable: true }), ...(values ? { enum: values } : {}), ...annotations } as ParamSchema;
+        return { ...single, ...(single.kind === 'any' ? {} : { nullable: true }), ...(values ? { enum: values } : {}), ...annotations };
       }
     }
-    return { kind: 'union', variants: rest, ...(nullable ? { nullable: true } : {}), ...annotations } as ParamSchema;
+    return { kind: 'union', variants: rest, ...(nullable ? { nullable: true } : {}), ...annotations };
   }
 
 }
@@ -632,7 +632,7 @@ export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions
   );
   let imported = importer.importSchema(schema, '', 0);
   // Tool arguments are always an object: a root that constrains nothing (`{}`, `true`) is a free-form object.
-  if (isUnconstrained(imported)) imported = { kind: 'object', properties: [], additionalProperties: true, ...pickAnnotations(imported) } as ObjectSchema;
+  if (isUnconstrained(imported)) imported = { kind: 'object', properties: [], additionalProperties: true, ...pickAnnotations(imported) };
   if (imported.kind !== 'object') {
     const described = imported.kind === 'union' ? 'a choice between several schemas (anyOf/oneOf)' : imported.kind === 'any' ? 'any value' : `a ${imported.kind}`;
     throw messages.rootNotAnObjectSchema(importer.where(''), described);

@@ -95,7 +95,7 @@ export class SchemaIntersection {
     if (a.kind === 'union' || b.kind === 'union') {
       if (a.kind === 'union' && b.kind === 'union') {
         if (!jsonEquals(a, b)) conflict('two different lists of alternatives (anyOf/oneOf) cannot be combined');
-        return { ...a, ...annotations } as ParamSchema;
+        return { ...a, ...annotations };
       }
       const [union, other, otherInferred] = a.kind === 'union' ? [a, b, rightInferred] : [b, a, leftInferred];
       if (union.kind !== 'union') return conflict('unreachable');

@@ -146,7 +146,7 @@ export function resolveTypeReference(reference: ParamTypeReference, environment:
     const suggestion = BUILT_IN_CONSTRUCTORS.get(reference);
     if (suggestion !== undefined) throw definitionMessages.constructorAsType(site, reference.name, suggestion);
     if (isClass(reference)) return environment.resolveClass(() => reference as unknown as Constructor);
-    return environment.resolveClass(reference as ClassThunk);
+    return environment.resolveClass(reference);
   }
   throw definitionMessages.invalidTypeReference(site, renderValue(reference));
 }

@@ -105,5 +105,5 @@ export function copyToolOptions(options: Readonly<Record<string, unknown>>): Too
     const value = options[key];
     if (value !== undefined) copy[key] = frozenCopy(value);
   }
-  return Object.freeze(copy) as ToolOptions;
+  return Object.freeze(copy);
 }

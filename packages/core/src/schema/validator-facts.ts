@@ -194,7 +194,7 @@ export function collectValidatorFacts(rules: readonly ValidatorMetadata[]): Vali
       applyValueRule(facts.value, name, rule.constraints);
     }
   }
-  return facts as ValidatorFacts;
+  return facts;
 }
 
 /** Adds the constraints class-validator enforces to a schema: bounds take the tighter value, enums intersect. */

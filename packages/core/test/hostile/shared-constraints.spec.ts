@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { ArrayOf, buildObjectSchema, getValidatorMetadata, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
+import { ArrayOf, buildObjectSchema, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
+import { getValidatorMetadata } from '@toolwright/core/internal';
 
 const PLAIN = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 

@@ -1,10 +1,10 @@
-import { definitionMessages } from './definition-messages';
-import { objectNodes } from './object-nodes';
+import { definitionMessages } from '../schema/definition-messages';
+import { objectNodes } from '../schema/object-nodes';
 import type { ClassThunk } from '../types/param-options';
-import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from '../validation/validation-plan';
-import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
+import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from './validation-plan';
+import type { Constructor, ObjectSchema } from '../types/schema';
 import { releaseClassMetadata } from '../metadata/release-class-metadata';
-import { isReservedPropertyName } from './resolve-param';
+import { isReservedPropertyName } from '../schema/resolve-param';
 
 const synthesized = new WeakMap<ObjectSchema, Constructor>();
 /** How many registered tools use each object schema node (see `retainSchemaDtos`). */
