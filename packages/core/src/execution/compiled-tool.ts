@@ -7,7 +7,7 @@ import { sensitivePaths } from './redaction';
 import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler } from '../types/handler';
-import type { CoercionPolicy, Constructor } from '../types/schema';
+import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
 
 /** The executor-level settings a compiled tool depends on. */
@@ -29,7 +29,10 @@ export interface CompiledTool {
   readonly definition: ToolDefinition;
   readonly name: string;
   readonly policy: CoercionPolicy;
-  /** The reference path for repairs, transformations and messages (with every IR constraint on the compiled path). */
+  /**
+   * The reference path for repairs, transformations and messages (with every IR constraint on the compiled path).
+   * Compiled on the first call the canonical check answers no for: a tool the model always calls right never builds it.
+   */
   readonly normalize: Normalizer;
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
   readonly reference: boolean;
@@ -63,7 +66,7 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
     definition,
     name: definition.name,
     policy,
-    normalize: compileNormalizer(parameters, policy, reference ? 'types' : 'all'),
+    normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
     accept: reference ? undefined : generateAcceptFunction(parameters, settings.limits),
@@ -76,4 +79,10 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
     callTarget: callTargetFor(definition, resolvesHere),
     injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
   };
+}
+
+/** A normalizer compiled on its first use (its closures and key maps are most of a tool's memory). */
+function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks: 'types' | 'all'): Normalizer {
+  let normalizer: Normalizer | undefined;
+  return (value, path, state) => (normalizer ??= compileNormalizer(parameters, policy, checks))(value, path, state);
 }
