@@ -9,6 +9,9 @@ import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
+import { generateInstantiator } from '../compile/instantiate-generator';
+import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
+import { dtoForSchema } from '../schema/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
 export interface CompileSettings {
@@ -42,6 +45,8 @@ export interface CompiledTool {
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
+  /** The DTO instantiator (generated code when it can be), built on the first call that needs an instance. */
+  instantiator: Instantiator | undefined;
   readonly sensitivePaths: ReadonlySet<string>;
   readonly crossField: boolean;
   readonly timeoutMs: number;
@@ -72,6 +77,7 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
     accept: reference ? undefined : generateAcceptFunction(parameters, settings.limits),
     needsInstance: entry.implementation.kind === 'class' || developerRules?.kind === 'check',
     commandClass,
+    instantiator: undefined,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
@@ -85,4 +91,16 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
 function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks: 'types' | 'all'): Normalizer {
   let normalizer: Normalizer | undefined;
   return (value, path, state) => (normalizer ??= compileNormalizer(parameters, policy, checks))(value, path, state);
+}
+
+/** The compiled tool's DTO instantiator: generated code, or the closure instantiator when the generator gives up. */
+export function instantiatorOf(compiled: CompiledTool): Instantiator {
+  let instantiator = compiled.instantiator;
+  if (instantiator === undefined) {
+    const parameters = compiled.definition.parameters;
+    const dto = dtoForSchema(parameters);
+    instantiator = generateInstantiator(parameters, dto) ?? instantiatorFor(parameters, dto);
+    compiled.instantiator = instantiator;
+  }
+  return instantiator;
 }

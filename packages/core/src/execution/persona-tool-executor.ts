@@ -19,7 +19,7 @@ import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
-import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
+import { instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
@@ -27,7 +27,7 @@ import { defaultLogger, type Logger } from './logger';
 import { redactIssues } from './redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import { CallInvocation, runHandler } from './run-handler';
-import { compileTool, type CompiledTool, type CompileSettings } from './compiled-tool';
+import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
 import { EXECUTOR_OPTIONS } from './tokens';
@@ -389,7 +389,7 @@ export class PersonaToolExecutor {
     // cannot say (also when other arguments failed, so the model hears of every problem at once).
     let instance: object | undefined;
     if (compiled.needsInstance) {
-      const built = instantiate(definition.parameters, dtoForSchema(definition.parameters), params);
+      const built = instantiateWith(instantiatorOf(compiled), params);
       if ('issue' in built) issues = [...issues, built.issue];
       else instance = built.instance;
     }
