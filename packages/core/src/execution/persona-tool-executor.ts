@@ -501,9 +501,16 @@ const CONTAINER_RULES: ReadonlySet<string> = new Set(['minItems', 'maxItems', 'u
 
 /** Whether a class-validator issue repeats a normalizer issue at `path`: the same value, inside it, or its container's element rule. */
 function repeats(issue: ValidationIssue, path: string): boolean {
-  const contains = (outer: string, inner: string) => inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
   if (contains(path, issue.path)) return true;
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
+}
+
+/** Whether `inner` is `outer` or a path inside it (`outer.x`, `outer[2]`), without building the prefixes. */
+function contains(outer: string, inner: string): boolean {
+  if (inner === outer || outer === '') return true;
+  if (inner.length <= outer.length || !inner.startsWith(outer)) return false;
+  const next = inner.charCodeAt(outer.length);
+  return next === 46 /* . */ || next === 91 /* [ */;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
