@@ -119,7 +119,9 @@ export async function measure(specs: readonly TaskSpec[], options: MeasureOption
     for (const task of bench.tasks) {
       const result = task.result;
       if (result.state !== 'completed') throw new Error(`benchmark task ${task.name} did not complete (${result.state})`);
-      samples.get(task.name)!.push(...(result.latency.samples ?? []));
+      // One push per sample: spreading a round's samples into push() overflows the stack when a fast case takes many.
+      const taskSamples = samples.get(task.name)!;
+      for (const sample of result.latency.samples ?? []) taskSamples.push(sample);
     }
   }
   const out = new Map<string, Measurement>();

@@ -7,8 +7,11 @@ import { sensitivePaths } from './redaction';
 import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler } from '../types/handler';
-import type { CoercionPolicy, Constructor } from '../types/schema';
+import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
+import { generateInstantiator } from '../compile/instantiate-generator';
+import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
+import { dtoForSchema } from '../schema/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
 export interface CompileSettings {
@@ -29,7 +32,10 @@ export interface CompiledTool {
   readonly definition: ToolDefinition;
   readonly name: string;
   readonly policy: CoercionPolicy;
-  /** The reference path for repairs, transformations and messages (with every IR constraint on the compiled path). */
+  /**
+   * The reference path for repairs, transformations and messages (with every IR constraint on the compiled path).
+   * Compiled on the first call the canonical check answers no for: a tool the model always calls right never builds it.
+   */
   readonly normalize: Normalizer;
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
   readonly reference: boolean;
@@ -39,6 +45,8 @@ export interface CompiledTool {
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
+  /** The DTO instantiator (generated code when it can be), built on the first call that needs an instance. */
+  instantiator: Instantiator | undefined;
   readonly sensitivePaths: ReadonlySet<string>;
   readonly crossField: boolean;
   readonly timeoutMs: number;
@@ -63,12 +71,13 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
     definition,
     name: definition.name,
     policy,
-    normalize: compileNormalizer(parameters, policy, reference ? 'types' : 'all'),
+    normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
     accept: reference ? undefined : generateAcceptFunction(parameters, settings.limits),
     needsInstance: entry.implementation.kind === 'class' || developerRules?.kind === 'check',
     commandClass,
+    instantiator: undefined,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
@@ -76,4 +85,22 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, re
     callTarget: callTargetFor(definition, resolvesHere),
     injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
   };
+}
+
+/** A normalizer compiled on its first use (its closures and key maps are most of a tool's memory). */
+function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks: 'types' | 'all'): Normalizer {
+  let normalizer: Normalizer | undefined;
+  return (value, path, state) => (normalizer ??= compileNormalizer(parameters, policy, checks))(value, path, state);
+}
+
+/** The compiled tool's DTO instantiator: generated code, or the closure instantiator when the generator gives up. */
+export function instantiatorOf(compiled: CompiledTool): Instantiator {
+  let instantiator = compiled.instantiator;
+  if (instantiator === undefined) {
+    const parameters = compiled.definition.parameters;
+    const dto = dtoForSchema(parameters);
+    instantiator = generateInstantiator(parameters, dto) ?? instantiatorFor(parameters, dto);
+    compiled.instantiator = instantiator;
+  }
+  return instantiator;
 }

@@ -19,7 +19,7 @@ import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
-import { instantiate, validateWithClassValidator } from '../pipeline/reference-validation';
+import { instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
@@ -27,7 +27,7 @@ import { defaultLogger, type Logger } from './logger';
 import { redactIssues } from './redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import { CallInvocation, runHandler } from './run-handler';
-import { compileTool, type CompiledTool, type CompileSettings } from './compiled-tool';
+import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
 import { EXECUTOR_OPTIONS } from './tokens';
@@ -391,7 +391,7 @@ export class PersonaToolExecutor {
     // cannot say (also when other arguments failed, so the model hears of every problem at once).
     let instance: object | undefined;
     if (compiled.needsInstance) {
-      const built = instantiate(definition.parameters, dtoForSchema(definition.parameters), params);
+      const built = instantiateWith(instantiatorOf(compiled), params);
       if ('issue' in built) issues = [...issues, built.issue];
       else instance = built.instance;
     }
@@ -503,9 +503,16 @@ const CONTAINER_RULES: ReadonlySet<string> = new Set(['minItems', 'maxItems', 'u
 
 /** Whether a class-validator issue repeats a normalizer issue at `path`: the same value, inside it, or its container's element rule. */
 function repeats(issue: ValidationIssue, path: string): boolean {
-  const contains = (outer: string, inner: string) => inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
   if (contains(path, issue.path)) return true;
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);
+}
+
+/** Whether `inner` is `outer` or a path inside it (`outer.x`, `outer[2]`), without building the prefixes. */
+function contains(outer: string, inner: string): boolean {
+  if (inner === outer || outer === '') return true;
+  if (inner.length <= outer.length || !inner.startsWith(outer)) return false;
+  const next = inner.charCodeAt(outer.length);
+  return next === 46 /* . */ || next === 91 /* [ */;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -143,7 +143,7 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
 function checkFor(plan: CheckPlan): DeveloperRulesCheck {
   return (instance, path, issues) => {
     const sink: Sink = { issues, slots: undefined };
-    runPlan(plan, instance as Record<string, unknown>, path, sink);
+    runPlan(plan, instance as Record<string, unknown>, path, -1, sink);
     const slots = sink.slots;
     if (slots === undefined) return undefined;
     // A rule answered with a Promise: keep the issues in rule order (the order the synchronous run would give).
@@ -165,25 +165,31 @@ function emit(sink: Sink, outcome: RuleOutcome): void {
   sink.slots.push(outcome);
 }
 
-function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string, sink: Sink): void {
+/**
+ * `record` is at `path`, or at item `index` of the array at `path` (`index` >= 0): the item's path is joined only when
+ * an issue or a nested plan needs it, so a valid array of DTOs builds no path strings.
+ */
+function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string, index: number, sink: Sink): void {
   for (const property of plan.ownRules) {
     const value = record[property.name];
     if ((value === undefined || value === null) && property.optional) continue;
     const rules = property.rules;
-    for (let index = 0; index < rules.length; index++) {
-      emit(sink, runRule(rules[index]!, plan.targetName, property, record, value, path));
+    for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+      emit(sink, runRule(rules[ruleIndex]!, plan.targetName, property, record, value, path, index));
     }
   }
+  if (plan.nested.length === 0) return;
+  const recordPath = index < 0 ? path : joinPath(path, index);
   for (const child of plan.nested) {
     const value = record[child.name];
     if (typeof value !== 'object' || value === null) continue;
-    const childPath = joinPath(path, child.name);
+    const childPath = joinPath(recordPath, child.name);
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) {
-        const item: unknown = value[index];
-        if (typeof item === 'object' && item !== null) runPlan(child.plan, item as Record<string, unknown>, joinPath(childPath, index), sink);
+      for (let item = 0; item < value.length; item++) {
+        const entry: unknown = value[item];
+        if (typeof entry === 'object' && entry !== null) runPlan(child.plan, entry as Record<string, unknown>, childPath, item, sink);
       }
-    } else runPlan(child.plan, value as Record<string, unknown>, childPath, sink);
+    } else runPlan(child.plan, value as Record<string, unknown>, childPath, -1, sink);
   }
 }
 
@@ -192,7 +198,7 @@ function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string,
  * constraint answers with a Promise; then the remaining pairs still run (as class-validator runs them) and the issue is
  * the first failure in order once they settle.
  */
-function runRule(resolved: ResolvedRule, targetName: string, property: PropertyRules, object: object, value: unknown, path: string): RuleOutcome {
+function runRule(resolved: ResolvedRule, targetName: string, property: PropertyRules, object: object, value: unknown, path: string, index: number): RuleOutcome {
   const rule = resolved.rule;
   const each = rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map);
   let pending: Array<{ readonly constraint: ResolvedConstraint; readonly item: unknown; readonly valid: boolean | Promise<boolean> }> | undefined;
@@ -200,7 +206,7 @@ function runRule(resolved: ResolvedRule, targetName: string, property: PropertyR
     if (!each) {
       const valid = validateOne(constraint, rule, targetName, property.name, object, value);
       if (valid === true) continue;
-      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, value, path);
+      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, value, path, index);
       (pending ??= []).push({ constraint, item: value, valid });
       if (valid === false) break;
       continue;
@@ -210,7 +216,7 @@ function runRule(resolved: ResolvedRule, targetName: string, property: PropertyR
     for (const item of items) {
       const valid = validateOne(constraint, rule, targetName, property.name, object, item);
       if (valid === true) continue;
-      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, item, path);
+      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, item, path, index);
       (pending ??= []).push({ constraint, item, valid });
       if (valid === false) {
         failed = true;
@@ -222,10 +228,10 @@ function runRule(resolved: ResolvedRule, targetName: string, property: PropertyR
   if (pending === undefined) return undefined;
   const settled = pending;
   return Promise.all(settled.map((entry) => entry.valid)).then((answers) => {
-    const index = answers.findIndex((answer) => !answer);
-    if (index < 0) return undefined;
-    const entry = settled[index]!;
-    return failure(entry.constraint, rule, targetName, property, object, value, entry.item, path);
+    const first = answers.findIndex((answer) => !answer);
+    if (first < 0) return undefined;
+    const entry = settled[first]!;
+    return failure(entry.constraint, rule, targetName, property, object, value, entry.item, path, index);
   });
 }
 
@@ -237,13 +243,13 @@ function validateOne(constraint: ResolvedConstraint, rule: ValidatorMetadata, ta
   return !!answer;
 }
 
-function failure(constraint: ResolvedConstraint, rule: ValidatorMetadata, targetName: string, propertyRules: PropertyRules, object: object, value: unknown, item: unknown, path: string): ValidationIssue {
+function failure(constraint: ResolvedConstraint, rule: ValidatorMetadata, targetName: string, propertyRules: PropertyRules, object: object, value: unknown, item: unknown, path: string, index: number): ValidationIssue {
   const property = propertyRules.name;
   const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
   // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
   const name = rule.name ?? constraint.name ?? 'custom';
   const known = CLASS_VALIDATOR_RULES[name];
-  const childPath = joinPath(path, property);
+  const childPath = joinPath(index < 0 ? path : joinPath(path, index), property);
   if (known && propertyRules.schema) return issue(childPath, known, propertyRules.schema, value);
   const text = renderMessage(rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`, args);
   return { path: childPath, rule: name, expected: text, received: describeReceived(item), message: `"${childPath}" is invalid: ${text}.` };

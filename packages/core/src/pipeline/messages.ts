@@ -179,11 +179,32 @@ export const messages = {
 
 /** Builds one issue with the standard sentence. */
 export function issue(path: string, rule: string, schema: ParamSchema | undefined, received: unknown, detail?: string): ValidationIssue {
-  const expected = schema ? describeExpected(schema) : 'nothing';
+  const parts = schema ? staticParts(schema) : NO_SCHEMA_PARTS;
+  const expected = parts.expected;
   const receivedText = describeReceived(received);
-  const name = path === '' ? 'The arguments' : `"${path}"`;
-  const example = schema ? JSON.stringify(exampleValue(schema)) : undefined;
-  const base = detail ?? `${name} must be ${expected}, but received ${receivedText}.`;
-  const message = schema && example !== undefined && !base.includes('Example:') && !base.includes('e.g.') ? `${base} Example: ${clip(example, 120)}.` : base;
-  return { path, rule, expected, received: receivedText, ...(example !== undefined ? { example } : {}), message };
+  const example = parts.example;
+  const base = detail ?? `${path === '' ? 'The arguments' : `"${path}"`} must be ${expected}, but received ${receivedText}.`;
+  const message = parts.exampleSuffix !== undefined && !base.includes('Example:') && !base.includes('e.g.') ? base + parts.exampleSuffix : base;
+  return example !== undefined ? { path, rule, expected, received: receivedText, example, message } : { path, rule, expected, received: receivedText, message };
+}
+
+/** The parts of an issue's message that depend on its schema node alone, computed on the node's first issue. */
+interface StaticParts {
+  readonly expected: string;
+  readonly example: string | undefined;
+  /** ` Example: ...` as the message appends it. */
+  readonly exampleSuffix: string | undefined;
+}
+
+const NO_SCHEMA_PARTS: StaticParts = { expected: 'nothing', example: undefined, exampleSuffix: undefined };
+const staticPartsBySchema = new WeakMap<ParamSchema, StaticParts>();
+
+function staticParts(schema: ParamSchema): StaticParts {
+  let parts = staticPartsBySchema.get(schema);
+  if (parts === undefined) {
+    const example = JSON.stringify(exampleValue(schema)) as string | undefined;
+    parts = { expected: describeExpected(schema), example, exampleSuffix: example !== undefined ? ` Example: ${clip(example, 120)}.` : undefined };
+    staticPartsBySchema.set(schema, parts);
+  }
+  return parts;
 }

@@ -264,6 +264,8 @@ function mayLoseInformation(text: string, parsed: unknown): boolean {
   return keys > 0 && countKeys(parsed) !== keys;
 }
 
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
 function countKeys(value: unknown): number {
   let count = 0;
   const stack: unknown[] = [value];
@@ -271,10 +273,15 @@ function countKeys(value: unknown): number {
     const current = stack.pop();
     if (typeof current !== 'object' || current === null) continue;
     if (Array.isArray(current)) {
-      for (const item of current) if (typeof item === 'object' && item !== null) stack.push(item);
+      for (let index = 0; index < current.length; index++) {
+        const item: unknown = current[index];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+      }
       continue;
     }
-    for (const key of Object.keys(current)) {
+    // `for...in` with an own-key check counts what `Object.keys` would, without allocating the key array.
+    for (const key in current) {
+      if (!hasOwnProperty.call(current, key)) continue;
       count++;
       const item = (current as Record<string, unknown>)[key];
       if (typeof item === 'object' && item !== null) stack.push(item);

@@ -4,7 +4,7 @@ import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { issue } from './messages';
 import { joinPath } from './normalizer';
-import { instantiatorFor } from './instantiate';
+import { instantiatorFor, type Instantiator } from './instantiate';
 
 /**
  * class-validator with whitelist semantics and `forbidUnknownValues`; implicit conversion stays off
@@ -58,8 +58,13 @@ export async function validateWithClassValidator(dto: Constructor, plain: Record
 
 /** The compiled path's DTO construction (see instantiate.ts); any error it throws becomes an issue. */
 export function instantiate(schema: ObjectSchema, dto: Constructor, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
+  return instantiateWith(instantiatorFor(schema, dto), plain);
+}
+
+/** `instantiate` with an instantiator the caller holds (the compiled tool's). */
+export function instantiateWith(instantiator: Instantiator, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
   try {
-    return { instance: instantiatorFor(schema, dto)(plain) };
+    return { instance: instantiator(plain) };
   } catch (error) {
     return { issue: transformIssue(error) };
   }

@@ -1,0 +1,146 @@
+import 'reflect-metadata';
+import fc from 'fast-check';
+import { generateInstantiator } from '../../../src/compile/instantiate-generator';
+import { instantiatorFor } from '../../../src/pipeline/instantiate';
+import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../../../src/types/schema';
+
+/**
+ * The generated DTO instantiator against the closure instantiator it replaces (issue 12): on random plain objects
+ * (valid values, nulls, wrong types, unknown keys, any key order), both build instances that are the same class at
+ * every level, with the same keys in the same order and the same values (dates compared by time).
+ */
+
+const HOSTILE_NAMES = ['"));globalThis.pwned=1;//', 'a"b', 'back\\slash', '*/ end', 'line\u2028sep', 'para\u2029sep', '${x}', 'lone\ud800', 'x'.repeat(10_000)];
+
+function property(name: string, schema: ParamSchema, required = true): PropertyDefinition {
+  return { name, schema, required, aliases: [] };
+}
+
+function objectNode(dto: Constructor, properties: PropertyDefinition[]): ObjectSchema {
+  return { kind: 'object', properties, additionalProperties: false, dto };
+}
+
+function typedAsDate(dto: Constructor, name: string): void {
+  Reflect.defineMetadata('design:type', Date, dto.prototype as object, name);
+}
+
+class Leaf {
+  note = 'leaf initializer';
+}
+class Inner {
+  kind = 'inner initializer';
+}
+class Outer {
+  count = 7;
+}
+
+typedAsDate(Inner, 'when');
+typedAsDate(Outer, 'at');
+typedAsDate(Outer, 'day');
+typedAsDate(Outer, HOSTILE_NAMES[0]!);
+
+const leaf = objectNode(Leaf, [property('text', { kind: 'string' })]);
+const inner = objectNode(Inner, [
+  property('email', { kind: 'string' }),
+  property('when', { kind: 'datetime' }, false),
+  property('leaf', leaf, false),
+  property('leaves', { kind: 'array', items: { kind: 'array', items: leaf } }, false),
+]);
+const outer = objectNode(Outer, [
+  property('name', { kind: 'string' }),
+  property('at', { kind: 'datetime' }),
+  property('day', { kind: 'date' }, false),
+  property('atText', { kind: 'datetime' }, false),
+  property('dates', { kind: 'array', items: { kind: 'datetime' } }, false),
+  property('inner', inner),
+  property('people', { kind: 'array', items: inner }),
+  ...HOSTILE_NAMES.map((name, index) => property(name, index === 0 ? { kind: 'datetime' } : inner, false)),
+]);
+
+/** A comparable description: the class, the keys in order, dates by time, recursively. */
+function describe_(value: unknown): unknown {
+  if (value instanceof Date) return { date: value.getTime() };
+  if (Array.isArray(value)) return value.map(describe_);
+  if (typeof value === 'object' && value !== null) {
+    return { class: (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name, entries: Object.keys(value).map((key) => [key, describe_((value as Record<string, unknown>)[key])]) };
+  }
+  return value === undefined ? { undefined: true } : value;
+}
+
+const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant('2026-01-31T09:00:00Z'), fc.constant('2026-01-31'), fc.constant('not a date'));
+const leafPlain = fc.oneof(fc.record({ text: fc.string() }), scalar);
+const innerPlain = fc.oneof(
+  fc.record({ email: fc.string(), when: scalar, leaf: leafPlain, leaves: fc.oneof(fc.array(fc.oneof(fc.array(leafPlain, { maxLength: 3 }), scalar), { maxLength: 3 }), scalar) }, { requiredKeys: ['email'] }),
+  scalar,
+  fc.array(scalar, { maxLength: 2 }),
+);
+const outerPlain = fc
+  .tuple(
+    fc.record(
+      {
+        name: fc.string(),
+        at: scalar,
+        day: scalar,
+        atText: scalar,
+        dates: fc.oneof(fc.array(scalar, { maxLength: 3 }), scalar),
+        inner: innerPlain,
+        people: fc.oneof(fc.array(fc.oneof(innerPlain, fc.constant(null)), { maxLength: 4 }), scalar),
+        unknownKey: scalar,
+        [HOSTILE_NAMES[0]!]: scalar,
+        [HOSTILE_NAMES[1]!]: innerPlain,
+        [HOSTILE_NAMES[8]!]: innerPlain,
+      },
+      { requiredKeys: [] },
+    ),
+    fc.integer({ min: 0, max: 1_000 }),
+  )
+  .map(([plain, seed]) => {
+    // Any key order: rotate and reverse by the seed.
+    const keys = Object.keys(plain);
+    const rotated = [...keys.slice(seed % Math.max(1, keys.length)), ...keys.slice(0, seed % Math.max(1, keys.length))];
+    if (seed % 2 === 1) rotated.reverse();
+    const ordered: Record<string, unknown> = {};
+    for (const key of rotated) ordered[key] = (plain as Record<string, unknown>)[key];
+    return ordered;
+  });
+
+describe('generated DTO instantiation (issue 12)', () => {
+  it('builds the same instances as the closure instantiator on 3,000 random plain objects (fixed seed)', () => {
+    const generated = generateInstantiator(outer, Outer);
+    expect(generated).toBeDefined();
+    const reference = instantiatorFor(outer, Outer);
+    let withDates = 0;
+    fc.assert(
+      fc.property(outerPlain, (plain) => {
+        const fast = generated!(JSON.parse(JSON.stringify(plain)) as Record<string, unknown>);
+        const slow = reference(JSON.parse(JSON.stringify(plain)) as Record<string, unknown>);
+        expect(Object.getPrototypeOf(fast)).toBe(Outer.prototype);
+        expect(describe_(fast)).toEqual(describe_(slow));
+        if ((fast as Record<string, unknown>).at instanceof Date) withDates++;
+      }),
+      { seed: 12_0012, numRuns: 3_000 },
+    );
+    expect(withDates).toBeGreaterThan(100);
+  });
+
+  it('keeps untrusted property names out of the code: hostile names are only case labels', () => {
+    const generated = generateInstantiator(outer, Outer)!;
+    const plain: Record<string, unknown> = { [HOSTILE_NAMES[0]!]: '2026-01-31T09:00:00Z' };
+    for (const name of HOSTILE_NAMES.slice(1)) plain[name] = { email: name };
+    const instance = generated(plain) as Record<string, unknown>;
+    expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
+    expect(instance[HOSTILE_NAMES[0]!]).toEqual(new Date('2026-01-31T09:00:00Z'));
+    for (const name of HOSTILE_NAMES.slice(1)) {
+      expect(instance[name]).toBeInstanceOf(Inner);
+      expect(instance[name]).toEqual(Object.assign(new Inner(), { email: name }));
+    }
+    expect(Object.keys(instance)).toEqual(['count', ...HOSTILE_NAMES]);
+  });
+
+  it('leaves recursive DTOs to the closure instantiator', () => {
+    class Node {}
+    const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = { kind: 'object', properties: [], additionalProperties: false, dto: Node };
+    node.properties = [property('child', node, false)];
+    expect(generateInstantiator(node, Node)).toBeUndefined();
+  });
+});
