@@ -11,7 +11,7 @@ import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema'
 import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
 import { generateInstantiator } from '../compile/instantiate-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
-import { dtoForSchema } from '../schema/synthesize-dto';
+import { dtoForSchema } from '../validation/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
 export interface CompileSettings {
