@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ToolRegistry, silentLogger, type PersonaToolExecutor, type ToolResult } from '@toolwright/core';
 import { measure, type MeasureOptions, type Measurement, type TaskSpec } from './harness';
 import { row, type ArrayCosts, type Row } from './results';
-import { JSON_TOOL_NAME, JSON_TOOL_NAME_ASYNC, TOOL_DESCRIPTION, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting, type BenchCall, type Outcome, type ScheduleMeetingShape } from './scenario/shape';
+import { JSON_TOOL_NAME, JSON_TOOL_NAME_ASYNC, TOOL_DESCRIPTION, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting, type BenchCall, type Outcome } from './scenario/shape';
 import { ARRAY_BASE, ARRAY_SIZES, INVALID, INVALID_PATHS, MALFORMED, VALID, call, nestedArrayCall, scalarArrayCall } from './scenario/inputs';
 import { ScheduleMeetingAsyncCommand, ScheduleMeetingCommand } from './scenario/toolwright';
 import { checkScheduleMeeting, handToolMap, handWrittenPipeline, normalizeScheduleMeeting, renderHandMessage } from './scenario/hand-written';

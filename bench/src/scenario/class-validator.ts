@@ -42,7 +42,7 @@ export const CV_OPTIONS = { whitelist: true, forbidUnknownValues: true } as cons
 
 /** plainToInstance + validate on an already-parsed object; the errors, or none. */
 export async function ctcvValidate<T extends object>(dto: new () => T, plain: unknown): Promise<{ instance: T; errors: ValidationError[] }> {
-  const instance = plainToInstance(dto, plain) as T;
+  const instance = plainToInstance(dto, plain as object);
   const errors = await validate(instance, CV_OPTIONS);
   return { instance, errors };
 }

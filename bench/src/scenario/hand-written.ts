@@ -33,6 +33,7 @@ function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
   if (Array.isArray(value)) return `an array of ${value.length} items`;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a primitive here (JSON.parse output): no object reaches this line
   if (value === null || typeof value !== 'object') return String(value);
   return 'an object';
 }

@@ -72,7 +72,7 @@ class Generator {
     const body = `${this.node(schema, root, 1)}return true;`;
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
     const source = `"use strict";return function accept(${root}){${body}};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval, no-new-func
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const factory = new Function('k', 'P', 'isArray', 'isSafeInteger', 'isFinite', 'getPrototypeOf', source) as (...args: unknown[]) => AcceptFunction;
     return factory(this.constants, Object.prototype, Array.isArray, Number.isSafeInteger, Number.isFinite, Object.getPrototypeOf);
   }

@@ -30,7 +30,7 @@ class InstantiatorGenerator {
   build(schema: ObjectSchema, dto: Constructor): GeneratedInstantiator {
     const root = this.objectFunction(schema, dto);
     const source = `"use strict";${this.functions.join('')}return ${root};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval, no-new-func
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const factory = new Function('k', 'keysOf', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
     return factory(this.constants, Object.keys, Array.isArray);
   }
@@ -41,6 +41,7 @@ class InstantiatorGenerator {
 
   /** Emits the function that builds one DTO node and returns its name. */
   private objectFunction(schema: ObjectSchema, dto: Constructor): string {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- GiveUp is a stackless sentinel caught by the generator, never seen outside
     if (this.visiting.has(schema)) throw new GiveUp();
     this.visiting.add(schema);
     const names = schema.properties.map((property) => property.name);
@@ -49,6 +50,7 @@ class InstantiatorGenerator {
         .filter((property) => (property.schema.kind === 'date' || property.schema.kind === 'datetime') && getDesignType(dto.prototype, property.name) === Date)
         .map((property) => property.name),
     );
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- GiveUp is a stackless sentinel caught by the generator
     if (hasClassTransformerCustomizations(dto, names, dateProperties)) throw new GiveUp();
     const cases: string[] = [];
     for (const property of schema.properties) {
@@ -64,6 +66,7 @@ class InstantiatorGenerator {
       (cases.length > 0 ? `switch(key){${cases.join('')}default:o[key]=v;}` : 'o[key]=v;') +
       `}return o;}`;
     this.size += body.length;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- GiveUp is a stackless sentinel caught by the generator
     if (this.size > MAX_GENERATED_CHARACTERS) throw new GiveUp();
     this.functions.push(body);
     return fn;

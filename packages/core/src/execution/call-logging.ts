@@ -4,7 +4,7 @@ import type { ToolResult } from '../types/execution';
 import { describeThrown } from './fault-tolerance';
 import { logSafeName } from './log-text';
 import { isLevelEnabled, type Logger } from './logger';
-import { redactTransformations, sensitivePaths } from './redaction';
+import { redactTransformations, sensitivePaths } from '../pipeline/redaction';
 
 const NO_SENSITIVE_PATHS: ReadonlySet<string> = new Set();
 

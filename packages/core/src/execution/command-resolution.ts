@@ -81,6 +81,6 @@ function isPlainService(token: Function): boolean {
 
 /** The token of a tsyringe parameter entry: a token, or a descriptor `{ token, multiple, isOptional, transform }`. */
 function tokenOf(parameter: unknown): unknown {
-  if (typeof parameter === 'object' && parameter !== null && 'token' in parameter) return (parameter as { token: unknown }).token;
+  if (typeof parameter === 'object' && parameter !== null && 'token' in parameter) return (parameter).token;
   return parameter;
 }

@@ -3,7 +3,7 @@ import { callTargetFor, type CallTarget } from '../pipeline/unwrap-call';
 import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/developer-rules';
 import type { PipelineLimits } from '../pipeline/limits';
 import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
-import { sensitivePaths } from './redaction';
+import { sensitivePaths } from '../pipeline/redaction';
 import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler } from '../types/handler';

@@ -24,6 +24,7 @@ function describe(value: unknown): string {
     const message = safeRead(() => value.message, '(message unreadable)');
     return `${String(name)}: ${String(message)}`;
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the thrown object's own toString is what describes it; '[object Object]' is an acceptable last resort
   if (typeof value === 'object' && value !== null) return String(value);
   return String(value);
 }

@@ -4,7 +4,7 @@ export type { PersonaToolExecutorOptions, PreparedCall, PrepareResult, ExecuteAl
 export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
-export { REDACTED, sensitivePaths, redactTransformations, redactValue } from './redaction';
+export { REDACTED, sensitivePaths, redactTransformations, redactValue } from '../pipeline/redaction';
 export { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 export { checkCommandClass, constructorParameters, type CommandClassCheckOptions } from './command-construction';
 export { ToolTelemetry, TurnSpan, createToolTelemetry, defaultToolTelemetry, type ToolTelemetryOptions, type TurnCallRecord } from './telemetry';

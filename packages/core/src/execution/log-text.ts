@@ -8,7 +8,7 @@ export const MAX_LOGGED_NAME_LENGTH = 128;
  */
 export function logSafeName(name: string): string {
   const clipped = name.length > MAX_LOGGED_NAME_LENGTH ? name.slice(0, MAX_LOGGED_NAME_LENGTH) : name;
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- control characters are what it escapes; invisible and combining code points are listed one by one on purpose
   const escaped = clipped.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, (character) => {
     switch (character) {
       case '\n':

@@ -24,7 +24,7 @@ import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
 import { defaultLogger, type Logger } from './logger';
-import { redactIssues } from './redaction';
+import { redactIssues } from '../pipeline/redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import { CallInvocation, runHandler } from './run-handler';
 import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
@@ -233,6 +233,7 @@ export class PersonaToolExecutor {
   async prepare(call: ToolCall, context: ExecutionContext = {}): Promise<PrepareResult> {
     try {
       const prepared = await this.prepareOrThrow(call, context);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- PreparationFailure is the internal failure value, caught by execute()
       if (prepared instanceof PreparationFailure) throw prepared;
       const { callId, tool, definition, params, transformations, securityEvents } = prepared;
       return { ok: true, callId, tool, definition, params, transformations, securityEvents };
@@ -312,6 +313,7 @@ export class PersonaToolExecutor {
       }
       tool = resolution.name;
       if (resolution.rule) transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- resolveToolName found it: the entry exists
       entry = this.registry.getEntry(tool) as RegisteredTool;
     }
     const compiled = this.compiledFor(entry);
@@ -444,8 +446,10 @@ export class PersonaToolExecutor {
   /** A failure of steps 3-6 as the model-facing PreparationFailure (developer mistakes logged, never shown). */
   private asFailure(error: unknown, compiled: CompiledTool, tool: string, callId: string, transformations: readonly Transformation[]): never {
     const fail = (failure: ToolCallError): never => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- PreparationFailure is the internal failure value, caught by execute()
       throw new PreparationFailure(failure, tool, transformations);
     };
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the internal failure value unchanged
     if (error instanceof PreparationFailure) throw error;
     if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
       const property = error instanceof MissingContextError ? error.property : 'dataPackets';
@@ -479,6 +483,7 @@ export class PersonaToolExecutor {
 
   private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
     // Every caller builds `result` for this call only: its duration is rounded in place.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the result is ours to finish: durationMs is written once, here
     const finished = result as { durationMs: number } & ToolResult;
     finished.durationMs = Math.round(result.durationMs * 1000) / 1000;
     if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
@@ -520,7 +525,7 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);
-const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]) as readonly Transformation[], issues: Object.freeze([]) as readonly ValidationIssue[] });
+const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]), issues: Object.freeze([]) });
 
 function safely<T>(run: () => T, fallback: T): T {
   try {

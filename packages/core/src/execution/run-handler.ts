@@ -64,6 +64,7 @@ export async function runWithTimeout<T>(run: (signal: AbortSignal) => T | Promis
   try {
     running = Promise.resolve(run(controller.signal));
   } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- whatever the handler threw travels on unchanged; the executor wraps it
     running = Promise.reject(error);
   }
   // A handler that settles after a timeout or cancellation must not raise an unhandled rejection.
@@ -175,6 +176,7 @@ export function runHandler<T>(invocation: CallInvocation, run: (invocation: Call
           reject(classifyError(error, tool, undefined, invocation.interruption));
         } catch (unreadable) {
           // An error that cannot even be inspected (a revoked proxy): the executor wraps it as a HANDLER_ERROR.
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged; the executor wraps it as a HANDLER_ERROR
           reject(unreadable);
         }
       },

@@ -1,7 +1,7 @@
 import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { MalformedArgumentsError } from '../errors/malformed-arguments-error';
 import type { ToolCallError } from '../errors/tool-call-error';
-import { redactIssues } from './redaction';
+import { redactIssues } from '../pipeline/redaction';
 
 /**
  * A refusal from the parse and sanitize steps, safe for the model when the tool has sensitive fields: the arguments
@@ -24,7 +24,7 @@ export function withoutSensitiveEcho(error: ToolCallError, sensitive: ReadonlySe
     let message = error.message;
     error.issues.forEach((issue, index) => {
       const redacted = issues[index]!;
-      if (issue.received !== undefined && redacted.received !== issue.received) message = message.split(issue.received).join(redacted.received!);
+      if (issue.received !== undefined && redacted.received !== issue.received) message = message.split(issue.received).join(redacted.received);
     });
     return message === error.message ? error : new InvalidArgumentsError(message, { cause: error, issues });
   }

@@ -215,7 +215,7 @@ let loaded: OpenTelemetryApiLike | null | undefined;
 function loadApi(): OpenTelemetryApiLike | undefined {
   if (loaded === undefined) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+       
       loaded = require('@opentelemetry/api') as OpenTelemetryApiLike;
     } catch {
       loaded = null;

@@ -29,6 +29,7 @@ function canonical(key: string): string {
 }
 
 /** Characters that render as nothing: a key holding one looks like the name without it. */
+// eslint-disable-next-line no-misleading-character-class -- the class lists invisible and combining code points one by one on purpose
 const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
 
 /**

@@ -147,6 +147,7 @@ function checkFor(plan: CheckPlan): DeveloperRulesCheck {
     const slots = sink.slots;
     if (slots === undefined) return undefined;
     // A rule answered with a Promise: keep the issues in rule order (the order the synchronous run would give).
+    // eslint-disable-next-line @typescript-eslint/await-thenable -- a slot holds a rule's answer: a boolean or a Promise of one
     return Promise.all(slots).then((outcomes) => {
       for (const outcome of outcomes) if (outcome) issues.push(outcome);
     });
@@ -227,6 +228,7 @@ function runRule(resolved: ResolvedRule, targetName: string, property: PropertyR
   }
   if (pending === undefined) return undefined;
   const settled = pending;
+  // eslint-disable-next-line @typescript-eslint/await-thenable -- a rule's answer: a boolean or a Promise of one
   return Promise.all(settled.map((entry) => entry.valid)).then((answers) => {
     const first = answers.findIndex((answer) => !answer);
     if (first < 0) return undefined;

@@ -80,13 +80,13 @@ function utf8Length(text: string, start: number, end: number): number {
 
 // --- isFQDN with require_tld, no trailing dot, no underscores, no wildcard, no numeric TLD, max label length 63 ----
 
-/* eslint-disable no-control-regex */
+ 
 const FQDN_TLD = /^([a-z\u00A1-\u00A8\u00AA-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]{2,}|xn[a-z0-9-]{2,})$/i;
 const WHITESPACE = /\s/;
 const DIGITS_ONLY = /^\d+$/;
 const FQDN_LABEL = /^[a-z_\u00a1-\uffff0-9-]+$/i;
 const FULL_WIDTH = /[\uff01-\uff5e]/;
-/* eslint-enable no-control-regex */
+ 
 
 /** One domain label `text[start, end)`: `[A-Za-z0-9-]` for ASCII (no `_`: not allowed), no leading or trailing hyphen. */
 function fqdnLabelValid(text: string, start: number, end: number): boolean {

@@ -15,7 +15,7 @@ export function describeReceived(value: unknown): string {
   else if (typeof value === 'number' || typeof value === 'boolean' || value === null) text = String(value);
   else if (Array.isArray(value)) text = `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   else if (typeof value === 'object') {
-    const keys = Object.keys(value as object);
+    const keys = Object.keys(value);
     text = keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', ...' : ''}`;
   } else text = typeof value;
   return text.length > MAX_RECEIVED_LENGTH ? `${text.slice(0, MAX_RECEIVED_LENGTH - 3)}...` : text;

@@ -39,7 +39,7 @@ export interface SecurityEvent {
   readonly kind: 'context-override' | 'nested-context-name' | 'look-alike-context-key';
   readonly path: string;
   readonly key: string;
-  readonly contextKey?: ContextKey | string;
+  readonly contextKey?: string; // a ContextKey, or a context field a tool declares itself
 }
 
 /** What one run collects: every change, every refusal, every attempt at trusted context. */
@@ -92,6 +92,7 @@ export function compileNormalizer(schema: ParamSchema, inheritedPolicy: Coercion
   let byPolicy = cache.get(schema);
   const cached = byPolicy?.[key];
   if (cached) return cached;
+  // eslint-disable-next-line prefer-const -- assigned after the cache entry exists, so a recursive schema finds it while it is built
   let implementation: Normalizer | undefined;
   const normalizer: Normalizer = (value, path, state) => implementation!(value, path, state);
   if (!byPolicy) cache.set(schema, (byPolicy = {}));

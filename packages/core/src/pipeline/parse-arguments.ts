@@ -264,6 +264,7 @@ function mayLoseInformation(text: string, parsed: unknown): boolean {
   return keys > 0 && countKeys(parsed) !== keys;
 }
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 function countKeys(value: unknown): number {

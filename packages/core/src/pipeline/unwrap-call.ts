@@ -1,7 +1,7 @@
 import { MalformedArgumentsError } from '../errors/malformed-arguments-error';
 import type { ToolDefinition } from '../types/definition';
 import type { CoercionPolicy } from '../types/schema';
-import { sensitivePaths } from '../execution/redaction';
+import { sensitivePaths } from './redaction';
 
 /** The tool a call was resolved to, as the parse step needs it to recognise a whole call wrapped around the arguments. */
 export interface CallTarget {

@@ -41,7 +41,7 @@ function unwrapNested(value: unknown): unknown {
 }
 
 function typeOf(schema: Schema | undefined): string | undefined {
-  return Array.isArray(schema?.type) ? schema!.type.find((type) => type !== 'null') : schema?.type;
+  return Array.isArray(schema?.type) ? schema.type.find((type) => type !== 'null') : schema?.type;
 }
 
 /** Numbers and booleans as strings, where the schema says integer/number/boolean (the malformation models make). */
@@ -74,7 +74,7 @@ function variants(args: Record<string, Json>, parameters: Schema): Array<[string
   const properties = parameters.properties ?? {};
   const list: Array<[string, ToolCall['arguments']]> = [
     ['as-is', JSON.stringify(args)],
-    ['object', args as Record<string, unknown>],
+    ['object', args],
     ['double-encoded', JSON.stringify(JSON.stringify(args))],
     ['fenced-block', `\`\`\`json\n${JSON.stringify(args, null, 2)}\n\`\`\``],
     ['python-literals', pythonRepr(args)],
@@ -90,8 +90,8 @@ function variants(args: Record<string, Json>, parameters: Schema): Array<[string
     const isArray = typeOf(properties[key]) === 'array' && Array.isArray(value);
     arraysAsText[key] = isArray ? JSON.stringify(value) : value;
     changedArrays ||= isArray;
-    const single = isArray && (value as Json[]).length === 1 && !Array.isArray((value as Json[])[0]);
-    unwrapped[key] = single ? (value as Json[])[0]! : value;
+    const single = isArray && (value).length === 1 && !Array.isArray((value)[0]);
+    unwrapped[key] = single ? (value)[0]! : value;
     changedSingles ||= single;
   }
   if (changedArrays) list.push(['arrays-as-json-strings', JSON.stringify(arraysAsText)]);

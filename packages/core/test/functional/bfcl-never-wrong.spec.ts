@@ -69,7 +69,7 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
   // Class 1: keys JSON.parse would collapse.
   if (first !== undefined) {
     add(1, 'duplicate-key-equal', `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(args[first])}}`);
-    const other: Json = typeof args[first] === 'string' ? `${args[first]}-other` : typeof args[first] === 'number' ? (args[first] as number) + 1 : 'other';
+    const other: Json = typeof args[first] === 'string' ? `${args[first]}-other` : typeof args[first] === 'number' ? (args[first]) + 1 : 'other';
     add(1, 'duplicate-key-different', `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(other)}}`, { twoReadings: true });
   }
 
@@ -132,7 +132,7 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
     } else numbers[key] = value;
   }
   if (numbered) add(6, 'number-forms', JSON.stringify(numbers));
-  const thousands = keys.find((key) => typeof args[key] === 'number' && Number.isInteger(args[key]) && (args[key] as number) >= 1000 && ['integer', 'number'].includes(typeOf(properties[key]) ?? ''));
+  const thousands = keys.find((key) => typeof args[key] === 'number' && Number.isInteger(args[key]) && (args[key]) >= 1000 && ['integer', 'number'].includes(typeOf(properties[key]) ?? ''));
   if (thousands !== undefined) {
     const grouped = (args[thousands] as number).toLocaleString('en-US');
     add(6, 'thousands-separator', JSON.stringify({ ...args, [thousands]: grouped }), { twoReadings: true });

@@ -81,7 +81,7 @@ describe('PersonaToolExecutor: steps', () => {
   it('1. resolves aliases, prefixes and case; unknown names get suggestions and a warning', async () => {
     const { executor, logger } = make();
     for (const [name, rule] of [['book_hotel', 'tool-name-alias'], ['functions.hotel/book', 'tool-name-prefix'], ['HOTEL/BOOK', 'tool-name-case'], ['hotel_book', 'tool-name-case']] as const) {
-      const result = await executor.execute({ id: name, name, arguments: valid as unknown as Record<string, unknown> });
+      const result = await executor.execute({ id: name, name, arguments: valid });
       expect(result).toMatchObject({ ok: true });
       expect(result.tool).toBe('hotel/book');
       expect(result.transformations[0]).toEqual({ path: '', rule, from: name, to: 'hotel/book' });

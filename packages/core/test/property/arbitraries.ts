@@ -73,7 +73,7 @@ export function valueFor(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
 /** A value that usually satisfies the schema (types and bounds), for properties that start from valid arguments. */
 export function plausibleValueFor(schema: JsonSchema): fc.Arbitrary<unknown> {
   const type = Array.isArray(schema['type']) ? (schema['type'] as string[])[0] : (schema['type'] as string);
-  const number = (key: string) => (typeof schema[key] === 'number' ? (schema[key] as number) : undefined);
+  const number = (key: string) => (typeof schema[key] === 'number' ? (schema[key]) : undefined);
   switch (type) {
     case 'string': {
       if (schema['enum']) return fc.constantFrom(...(schema['enum'] as string[]));

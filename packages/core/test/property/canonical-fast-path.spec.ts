@@ -175,7 +175,7 @@ function exact(value: unknown): string {
     if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner))) return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
     if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
     if (typeof inner === 'object' && inner !== null && !Array.isArray(inner) && Object.getPrototypeOf(inner) !== Object.prototype && Object.getPrototypeOf(inner) !== null) {
-      return { '<class>': (inner as object).constructor?.name, ...(inner as Record<string, unknown>) };
+      return { '<class>': (inner).constructor?.name, ...(inner as Record<string, unknown>) };
     }
     return inner;
   });

@@ -60,7 +60,7 @@ describe('executor properties', () => {
         const baseline = await executor.execute({ id: 'b', name: 'tool', arguments: JSON.stringify(candidate) });
         fc.pre(baseline.ok);
         // The baseline's value is what the executor made of the arguments; sent again as JSON it must come back unchanged.
-        const valid = (baseline as Extract<ToolResult, { ok: true }>).value as Record<string, unknown>;
+        const valid = (baseline).value as Record<string, unknown>;
         const again = await executor.execute({ id: 'a', name: 'tool', arguments: JSON.stringify(valid) });
         expect(again).toMatchObject({ ok: true, value: valid });
         for (const [name, malform] of LOSSLESS) {
@@ -124,7 +124,7 @@ describe('executor properties', () => {
       }
       let nested: Record<string, unknown> = {};
       const root = { meta: nested };
-      for (let level = 0; level < depth; level++) nested = (nested['__proto__x'] = {}) as Record<string, unknown>;
+      for (let level = 0; level < depth; level++) nested = (nested['__proto__x'] = {});
       const direct = await executor.execute({ id: 'o', name: 'tool', arguments: root });
       expect(direct.ok).toBe(false);
       expectTyped(direct);

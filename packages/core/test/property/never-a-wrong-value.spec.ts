@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { PersonaToolExecutor, silentLogger, ToolRegistry, type ToolResult } from '@toolwright/core';
+import { PersonaToolExecutor, silentLogger, ToolRegistry } from '@toolwright/core';
 import { objectSchema, plausibleValueFor, type JsonSchema } from './arbitraries';
 
 /**
@@ -87,7 +87,7 @@ describe('issue 10 property: lossless forms give back the object, two-readings f
           const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
           const baseline = await executor.execute({ id: 'b', name: TOOL, arguments: JSON.stringify(candidate) });
           fc.pre(baseline.ok);
-          const valid = (baseline as Extract<ToolResult, { ok: true }>).value as Value;
+          const valid = (baseline).value as Value;
           for (const index of recoverable) {
             const [name, malform] = RECOVERABLE[index]!;
             const result = await executor.execute({ id: name, name: TOOL, arguments: malform(valid, schema) as string });

@@ -30,7 +30,7 @@ export function groundTruthCalls(set: (typeof BFCL_PYTHON_TYPED_SETS)[number]): 
   if (entries.length !== truths.length) throw new Error(`${file}: ${entries.length} entries but ${truths.length} ground-truth lines`);
   const calls: GroundTruthCall[] = [];
   entries.forEach((entry, index) => {
-    const functions = entry.function.map((fn) => ({ name: fn.name, description: fn.description, parameters: bfclToJsonSchema(fn.parameters) as Schema }));
+    const functions = entry.function.map((fn) => ({ name: fn.name, description: fn.description, parameters: bfclToJsonSchema(fn.parameters) }));
     for (const expectedCall of truths[index]!.ground_truth) {
       const [name, expectedValue] = Object.entries(expectedCall)[0]!;
       const expected = expectedValue as Record<string, unknown[]>;
@@ -68,7 +68,7 @@ export function unwrapNested(value: unknown): unknown {
 }
 
 export function typeOf(schema: Schema | undefined): string | undefined {
-  return Array.isArray(schema?.type) ? schema!.type.find((type) => type !== 'null') : schema?.type;
+  return Array.isArray(schema?.type) ? schema.type.find((type) => type !== 'null') : schema?.type;
 }
 
 /** Equal, or equal once a number/boolean the ground truth gives for a string parameter is read as that string. */

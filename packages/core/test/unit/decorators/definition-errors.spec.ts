@@ -187,7 +187,7 @@ describe('definition errors: thrown when the definition is built, naming class, 
       ['enum', { type: 'object', enum: ['a'] }, 'object', 'string, integer, number, boolean, date and date-time values'],
     ] as const)('%s where it does not apply', (option, options, kind, appliesTo) => {
       class OptionParams {}
-      ToolParam({ type: 'string', ...options } as never)(OptionParams.prototype, 'value');
+      ToolParam({ type: 'string', ...options })(OptionParams.prototype, 'value');
       expect(dtoError(OptionParams).message).toBe(
         `OptionParams.value: has \`${option}\`, which does not apply to a ${kind} value (it applies to ${appliesTo}). Fix: remove \`${option}\` or change the parameter's type.`,
       );

@@ -22,7 +22,7 @@ describe('sanitizeArguments', () => {
   it('refuses objects nested beyond the limit, iteratively (100,000 levels)', () => {
     let deep: Record<string, unknown> = {};
     const root = deep;
-    for (let index = 0; index < 100_000; index++) deep = (deep['x'] = {}) as Record<string, unknown>;
+    for (let index = 0; index < 100_000; index++) deep = (deep['x'] = {});
     expect(() => sanitizeArguments(root, DEFAULT_LIMITS)).toThrow(InvalidArgumentsError);
   });
 

@@ -139,7 +139,7 @@ describe('toJsonSchema', () => {
         Object.freeze({ name: 'settings', schema: Object.freeze({ kind: 'any', default: defaultValue }), required: false, aliases: Object.freeze([]) }),
       ]),
       additionalProperties: false,
-    }) as ObjectSchema;
+    });
     const exported = toJsonSchema(schema);
     const exportedDefault = exported.properties!['settings']!.default as { unit: string; ranges: number[] };
     expect(exportedDefault).toEqual({ unit: 'celsius', ranges: [1, 2] });
