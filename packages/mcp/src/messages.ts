@@ -21,6 +21,8 @@ export function describeError(error: unknown): string {
     if (typeof error === 'object' && error !== null) {
       const message: unknown = (error as { message?: unknown }).message;
       if (typeof message === 'string') return message;
+      // An object's own toString (a thrown non-Error class) is the best text it has; '[object Object]' is the fallback.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a thrown object may define its own toString
       return Object.getPrototypeOf(error) === null ? '[object with no prototype]' : String(error);
     }
     return String(error);

@@ -62,10 +62,12 @@ function callError(host: CallForwardingHost, error: unknown, name: string, clien
     return new HandlerError(clientMessages.resultTooLarge(name, host.environment.maxResponseBytes), { cause: error });
   }
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.ConnectionClosed) return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
-    if (error.code === ErrorCode.RequestTimeout) return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
+    // The SDK types `code` as a plain number; as the SDK's ErrorCode it compares with the enum's members.
+    const code: ErrorCode = error.code;
+    if (code === ErrorCode.ConnectionClosed) return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
+    if (code === ErrorCode.RequestTimeout) return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
     // The server does not know the tool (any more): its list changed without a notification.
-    if (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound) host.unknownTool();
+    if (code === ErrorCode.InvalidParams || code === ErrorCode.MethodNotFound) host.unknownTool();
     return new HandlerError(clientMessages.remoteRejected(name, error.message), { cause: error });
   }
   if (isNetworkError(error) || isTransportFailure(error)) {

@@ -120,7 +120,7 @@ export class McpServerConnection {
     const transports = [this.transport, this.attempting?.transport];
     this.client = undefined;
     this.transport = undefined;
-    await Promise.all(transports.map((transport) => transport && endTransport(transport)));
+    await Promise.all(transports.filter((transport) => transport !== undefined).map(endTransport));
     this.resolveReady(this.status());
   }
 

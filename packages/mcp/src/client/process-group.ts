@@ -73,8 +73,10 @@ export async function waitForProcessGroupExit(pgid: number, timeoutMs: number, p
 /** What `process` offers the reaper; a stand-in in tests. */
 export interface ReaperHost {
   readonly pid: number;
-  on(event: string, listener: (...args: any[]) => void): unknown;
-  removeListener(event: string, listener: (...args: any[]) => void): unknown;
+  on(event: 'exit', listener: () => void): unknown;
+  on(event: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+  removeListener(event: 'exit', listener: () => void): unknown;
+  removeListener(event: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
   listenerCount(event: string): number;
   kill(pid: number, signal?: NodeJS.Signals): unknown;
 }

@@ -64,7 +64,7 @@ export interface McpServerWiring {
 /** An SDK `Server` over the registry, for one session; `dispose` detaches it from the registry. */
 export interface RegistryMcpServer {
   readonly server: Server;
-  dispose(): void;
+  dispose(this: void): void;
 }
 
 /** The executor `serveMcp` uses when none is given. */
@@ -108,7 +108,7 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
       // The deliberate protocol error (an unknown tool) passes; anything else thrown on the way (the context hook,
       // an executor that rejects, a value that cannot be converted) is a generic isError result: the thrown text
       // may carry a secret or a path, so it goes to the log (made printable), never to the client.
-      if (error instanceof McpError && error.code === ErrorCode.InvalidParams) throw error;
+      if (error instanceof McpError && errorCodeOf(error) === ErrorCode.InvalidParams) throw error;
       wiring.logger.error(serverMessages.callFailed(request.params.name, error), { sessionId: wiring.sessionId ?? extra.sessionId, tool: serverMessages.printableName(request.params.name) });
       return { content: [{ type: 'text', text: serverMessages.callFailedForModel(request.params.name) }], isError: true };
     }
@@ -176,4 +176,9 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
     : () => undefined;
 
   return { server, dispose: stopListening };
+}
+
+/** The SDK types `McpError.code` as a plain number; read as the SDK's ErrorCode, it compares with the enum's members. */
+function errorCodeOf(error: McpError): ErrorCode {
+  return error.code;
 }

@@ -387,13 +387,13 @@ class McpHttpServer {
 
   /** A POST without a session: a new server and transport; kept only if the request was a valid `initialize`. */
   private async openSession(request: IncomingMessage, response: ServerResponse, client: string, parsedBody?: unknown): Promise<void> {
-    let session: HttpSession | undefined;
     const transport = new StreamableHTTPServerTransport({
       ...this.transportOptions(),
       // 122 random bits (crypto.randomUUID): not guessable, not derived from anything.
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        if (session) this.sessions.set(sessionId, session);
+        // Called while the request is handled below, when `session` is set.
+        this.sessions.set(sessionId, session);
         this.logger.debug(serverMessages.sessionOpened(sessionId), { sessionId });
       },
       onsessionclosed: (sessionId) => {
@@ -401,7 +401,7 @@ class McpHttpServer {
       },
     });
     const mcp = createRegistryMcpServer(this.registry, this.options, { transport: 'http', notifyListChanged: true, executor: this.executor, logger: this.logger });
-    session = { transport, mcp, client, counted: true, lastSeen: Date.now() };
+    const session: HttpSession = { transport, mcp, client, counted: true, lastSeen: Date.now() };
     transport.onclose = () => {
       const sessionId = transport.sessionId;
       if (sessionId !== undefined && this.sessions.get(sessionId) === session) this.forget(sessionId, session);

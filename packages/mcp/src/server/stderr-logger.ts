@@ -17,6 +17,8 @@ const REDIRECTED_METHODS = ['log', 'info', 'debug', 'trace', 'dir', 'table'] as 
  * stdio server's JSON-RPC stream). Returns the function that restores them.
  */
 export function redirectConsoleToStderr(): () => void {
+  // The originals are only stored and put back on `console` as they were, never called detached.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- stored to be restored onto console, not called
   const saved = REDIRECTED_METHODS.map((method) => [method, console[method]] as const);
   for (const method of REDIRECTED_METHODS) (console as unknown as Record<string, unknown>)[method] = stderrConsole[method].bind(stderrConsole);
   return () => {

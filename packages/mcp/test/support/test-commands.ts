@@ -67,7 +67,8 @@ export class WaitForCancelCommand implements CommandHandler<EmptyParams> {
     return new Promise((_resolve, reject) => {
       invocation.signal.addEventListener('abort', () => {
         WaitForCancelCommand.cancelled.push({ reason: String((invocation.signal.reason as Error)?.message) });
-        reject(invocation.signal.reason);
+        const reason: unknown = invocation.signal.reason;
+        reject(reason instanceof Error ? reason : new Error(String(reason), { cause: reason }));
       });
     });
   }

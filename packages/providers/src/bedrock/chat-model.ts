@@ -13,7 +13,7 @@ mergeAdjacentRoles, providerToolName,
 structuredResult,
 systemPrompt, type ExtraRequestFields
 } from '../shared/chat-model-support';
-import { isPlainObject, type JsonObject } from '../shared/json-schema';
+import { isPlainObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
 import { createToolSet, type BedrockTool, type BedrockToolsOptions } from './tools';

@@ -93,7 +93,7 @@ function applyPartialArgument(call: OpenPartialCall, partial: unknown): void {
   if (!segments || segments.length === 0) return;
   const stringValue = stringAt(partial, 'stringValue');
   let value: unknown;
-  if (stringValue !== undefined) value = call.continuing.has(path) ? `${String(readPath(call.args, segments) ?? '')}${stringValue}` : stringValue;
+  if (stringValue !== undefined) value = call.continuing.has(path) ? `${continuedText(readPath(call.args, segments))}${stringValue}` : stringValue;
   else if (typeof valueAt(partial, 'numberValue') === 'number') value = valueAt(partial, 'numberValue');
   else if (typeof valueAt(partial, 'boolValue') === 'boolean') value = valueAt(partial, 'boolValue');
   else if (valueAt(partial, 'nullValue') !== undefined) value = null;
@@ -117,6 +117,19 @@ export function parseJsonPath(path: string): Array<string | number> | undefined 
     else segments.push((match[3] ?? match[4] ?? '').replace(/\\(.)/g, '$1'));
   }
   return segments;
+}
+
+/**
+ * The text a continuing string value extends: the string so far, or the text of the scalar a partial wrote there
+ * before (partials write scalars only: string, number, bool, null); nothing yet is ''.
+ */
+function continuedText(previous: unknown): string {
+  if (typeof previous === 'string') return previous;
+  if (typeof previous === 'number' || typeof previous === 'boolean') return String(previous);
+  if (previous === undefined || previous === null) return '';
+  // Not reachable from PartialArgs (scalars only); kept as the text String() made of any other value before.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- unreachable fallback, behaviour kept as it was
+  return String(previous);
 }
 
 function readPath(root: Record<string, unknown>, segments: ReadonlyArray<string | number>): unknown {

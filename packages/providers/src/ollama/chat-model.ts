@@ -175,6 +175,8 @@ export class OllamaChatModel extends ProviderChatModel<OllamaTool, OllamaRequest
 function whenNotAborted<T>(pending: PromiseLike<T>, signal: AbortSignal | undefined, discard: (late: T) => void): Promise<T> {
   if (!signal) return Promise.resolve(pending);
   return new Promise<T>((resolve, reject) => {
+    // The abort rejects with the signal's reason as it is, as fetch and the SDKs do (callers compare it).
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- forwards the caller's reason unchanged
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(pending).then(
@@ -185,6 +187,7 @@ function whenNotAborted<T>(pending: PromiseLike<T>, signal: AbortSignal | undefi
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the SDK's rejection through unchanged
         reject(error);
       },
     );

@@ -74,7 +74,7 @@ export function createToolSet(source: ToolSource, options: OpenAIToolsOptions = 
 const TOOLS_SINCE = '2023-11-06';
 const STRICT_SINCE = '2024-08-06';
 
-export interface OpenAIFunctionsOptions extends ToolSetOptions {}
+export type OpenAIFunctionsOptions = ToolSetOptions;
 
 /**
  * The legacy `functions` request field (`ChatCompletionCreateParams.Function[]`: `{name, description, parameters}`,

@@ -20,31 +20,31 @@ import type { ToolCallAccumulator } from './streaming';
 /** Definitions out, and back in. */
 export interface ProviderToolsSpec<TTool, TToolOptions> {
   /** Lowers the tools for the provider, keeping the name codec and canonical schemas to read calls with. */
-  createToolSet(source: ToolSource, options?: TToolOptions): ToolSet<TTool>;
+  createToolSet(this: void, source: ToolSource, options?: TToolOptions): ToolSet<TTool>;
   /** The lowered parameters of one of its tools (what the lint checks). */
-  parametersOf(tool: TTool): JsonSchema | undefined;
+  parametersOf(this: void, tool: TTool): JsonSchema | undefined;
   /** The tool's name as the provider sees it. */
-  nameOf(tool: TTool): string;
+  nameOf(this: void, tool: TTool): string;
   /** Checks only this provider makes (strict-mode limits, property names, ...), on the lowered tools. */
-  lint?(lowered: readonly LoweredTool<TTool>[], options: ProviderLintOptions): LintFinding[];
+  lint?(this: void, lowered: readonly LoweredTool<TTool>[], options: ProviderLintOptions): LintFinding[];
   /** The reverse import: one of its tools into the IR, undoing this package's lowering where it is reversible. */
-  fromTool(tool: NoInfer<TTool>, options?: ImportOptions): ToolDefinition;
+  fromTool(this: void, tool: NoInfer<TTool>, options?: ImportOptions): ToolDefinition;
 }
 
 /** Calls in. */
 export interface ProviderCallsSpec<TResponse, TEvent, TParseOptions> {
   /** The calls of one whole response. */
-  parse(response: TResponse, options?: TParseOptions): ParsedToolCall[];
+  parse(this: void, response: TResponse, options?: TParseOptions): ParsedToolCall[];
   /** An accumulator for the provider's stream events; absent when calls never arrive streamed (MCP requests are whole). */
-  createStreamAccumulator?(options?: TParseOptions): ToolCallAccumulator<TEvent>;
+  createStreamAccumulator?(this: void, options?: TParseOptions): ToolCallAccumulator<TEvent>;
 }
 
 /** Results back. */
 export interface ProviderResultsSpec<TMessage, TResultOptions> {
   /** One result as the message (or block) that answers its call. */
-  toMessage(result: ToolResult, options?: TResultOptions): TMessage;
+  toMessage(this: void, result: ToolResult, options?: TResultOptions): TMessage;
   /** Parallel results; default one message per result, in order. */
-  toMessages?(results: readonly ToolResult[], options?: TResultOptions): TMessage[];
+  toMessages?(this: void, results: readonly ToolResult[], options?: TResultOptions): TMessage[];
 }
 
 /** What a provider module writes. */
@@ -60,7 +60,7 @@ export interface Provider<TTool, TToolOptions, TResponse, TEvent, TParseOptions,
     ProviderDescriptor<TTool, TToolOptions> {
   readonly results: Required<ProviderResultsSpec<TMessage, TResultOptions>>;
   /** The provider's tool definitions alone (`createToolSet(...).tools`). */
-  toTools(source: ToolSource, options?: TToolOptions): TTool[];
+  toTools(this: void, source: ToolSource, options?: TToolOptions): TTool[];
 }
 
 /** The provider's types, read back from its object (`ToolOf<typeof openai.provider>` is `OpenAIChatTool`). */

@@ -11,13 +11,10 @@
  *   strict-* / property-name        the provider's own checks (strict-mode limits, Gemini parameter names)
  */
 import { DefinitionError, ToolwrightError, type ToolDefinition } from '@toolwright/core';
-import { splitNote } from './description-notes';
 import { resolveDefinitions, type ToolSource } from './definitions';
-import { describePointer, forEachSchemaNode, schemaTypes, type JsonSchema } from './json-schema';
 import { ToolNameCodec } from './name-codec';
 import { matchesProfile, type ToolNameProfile } from './name-profiles';
 import type { LintFinding, ProviderDescriptor } from './provider';
-import type { ToolSet } from './tool-set';
 
 export interface LintOptions {
   /**

@@ -83,14 +83,14 @@ export interface LoweringResult<TTool> {
  */
 export interface ProviderDescriptor<TTool = unknown, TToolOptions = ProviderToolSetOptions> extends ProviderInfo {
   /** Builds the provider's tool set; `options` are the provider's `toTools` options (`strict`, `schemaField`, ...). */
-  createToolSet(source: ToolSource, options?: TToolOptions): ToolSet<TTool>;
+  createToolSet(this: void, source: ToolSource, options?: TToolOptions): ToolSet<TTool>;
   /** The lowered parameters of one of its tools. */
-  parametersOf(tool: TTool): JsonSchema | undefined;
+  parametersOf(this: void, tool: TTool): JsonSchema | undefined;
   /** The tool's name as the provider sees it. */
-  nameOf(tool: TTool): string;
+  nameOf(this: void, tool: TTool): string;
   /**
    * Lowers a tool set and returns, in the same pass, the findings about what was lowered: keywords moved into
    * descriptions, a root that is not one object schema, and the provider's own checks (`lintOptions.strict`).
    */
-  lower(source: ToolSource, options?: TToolOptions, lintOptions?: ProviderLintOptions): LoweringResult<TTool>;
+  lower(this: void, source: ToolSource, options?: TToolOptions, lintOptions?: ProviderLintOptions): LoweringResult<TTool>;
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { CallToolRequest, CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { definitionFromJsonSchema, type ToolResult } from '@toolwright/core';
+import { definitionFromJsonSchema } from '@toolwright/core';
 import * as mcp from '@toolwright/providers/mcp';
 import { CANONICAL_ARGUMENTS, CANONICAL_DESCRIPTION, CANONICAL_RESULT, CANONICAL_SCHEMA } from '../support/canonical';
 import { loadFixture } from '../support/fixtures';
