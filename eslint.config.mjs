@@ -46,8 +46,7 @@ const PROVIDER_FILE_LAYERS = [['tools.ts', 'calls.ts', 'results.ts', 'lint.ts'],
 const ENTRY_POINTS = ['index.ts', 'internal.ts'];
 
 const relative = (...parts) => `./${parts.join('/')}`;
-const entriesOf = (directory) =>
-  readdirSync(join(root, directory), { withFileTypes: true }).map((entry) => entry.name);
+const entriesOf = (directory) => readdirSync(join(root, directory), { withFileTypes: true }).map((entry) => entry.name);
 
 /**
  * Zones for import-x/no-restricted-paths from a layer table: every layer's files may not import any higher layer's.
@@ -131,9 +130,9 @@ function providerZones() {
       zones.push({
         target: targets,
         from: higher,
-        message: `Upward import inside providers/${provider}: ${PROVIDER_FILE_LAYERS.map((names) => names.join('|')).join(
-          ' < ',
-        )} (index.ts only re-exports).`,
+        message: `Upward import inside providers/${provider}: ${PROVIDER_FILE_LAYERS.map((names) =>
+          names.join('|'),
+        ).join(' < ')} (index.ts only re-exports).`,
       });
     });
   }
@@ -195,7 +194,10 @@ export default tseslint.config(
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': 'error',
       // The codebase's habits, made rules.
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },

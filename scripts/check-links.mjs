@@ -27,7 +27,10 @@ function anchors(file) {
     const match = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!match) continue;
     const text = match[1].replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     result.add(count === 0 ? slug : `${slug}-${count}`);
@@ -35,38 +38,54 @@ function anchors(file) {
   return result;
 }
 
-const files = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'packages')).map((name) => join(ROOT, 'packages', name, 'README.md')).filter(existsSync), ...markdownFiles(join(ROOT, 'docs'))];
+const files = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(join(ROOT, 'packages'))
+    .map((name) => join(ROOT, 'packages', name, 'README.md'))
+    .filter(existsSync),
+  ...markdownFiles(join(ROOT, 'docs')),
+];
 const broken = [];
 let checked = 0;
 for (const file of files) {
   let fenced = false;
-  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced) return;
-    const code = line.replace(/`[^`]*`/g, '');
-    for (const match of code.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = match[1];
-      if (/^(https?:|mailto:)/.test(target)) continue;
-      checked++;
-      const where = `${relative(ROOT, file)}:${index + 1}`;
-      const [pathPart, fragment] = target.split('#');
-      const resolved = pathPart === '' ? file : resolve(dirname(file), decodeURIComponent(pathPart));
-      if (relative(ROOT, resolved).startsWith('..')) {
-        broken.push(`${where}: ${target} points outside the repository`);
-        continue;
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (fenced) return;
+      const code = line.replace(/`[^`]*`/g, '');
+      for (const match of code.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+        const target = match[1];
+        if (/^(https?:|mailto:)/.test(target)) continue;
+        checked++;
+        const where = `${relative(ROOT, file)}:${index + 1}`;
+        const [pathPart, fragment] = target.split('#');
+        const resolved = pathPart === '' ? file : resolve(dirname(file), decodeURIComponent(pathPart));
+        if (relative(ROOT, resolved).startsWith('..')) {
+          broken.push(`${where}: ${target} points outside the repository`);
+          continue;
+        }
+        if (!existsSync(resolved)) {
+          broken.push(`${where}: ${target} does not exist`);
+          continue;
+        }
+        if (
+          fragment !== undefined &&
+          fragment !== '' &&
+          statSync(resolved).isFile() &&
+          resolved.endsWith('.md') &&
+          !anchors(resolved).has(fragment.toLowerCase())
+        ) {
+          broken.push(`${where}: ${target}: no heading #${fragment} in ${relative(ROOT, resolved)}`);
+        }
       }
-      if (!existsSync(resolved)) {
-        broken.push(`${where}: ${target} does not exist`);
-        continue;
-      }
-      if (fragment !== undefined && fragment !== '' && statSync(resolved).isFile() && resolved.endsWith('.md') && !anchors(resolved).has(fragment.toLowerCase())) {
-        broken.push(`${where}: ${target}: no heading #${fragment} in ${relative(ROOT, resolved)}`);
-      }
-    }
-  });
+    });
 }
 if (broken.length > 0) {
-  process.stderr.write(`check-links: ${broken.length} broken link(s) of ${checked}:\n${broken.map((line) => `  - ${line}`).join('\n')}\n`);
+  process.stderr.write(
+    `check-links: ${broken.length} broken link(s) of ${checked}:\n${broken.map((line) => `  - ${line}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(`check-links: ${checked} relative links in ${files.length} Markdown files resolve\n`);

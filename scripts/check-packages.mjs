@@ -22,7 +22,12 @@ const problem = (pkg, text) => problems.push(`${pkg}: ${text}`);
 const log = (text) => process.stdout.write(`check-packages: ${text}\n`);
 
 function run(command, args, options = {}) {
-  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...options });
+  return execFileSync(command, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+    ...options,
+  });
 }
 function tryRun(command, args, options = {}) {
   try {
@@ -55,10 +60,13 @@ const packageDirectories = readdirSync(join(ROOT, 'packages'))
 if (packageDirectories.length === 0) throw new Error('No publishable package under packages/.');
 
 const work = mkdtempSync(join(tmpdir(), 'toolwright-packages-'));
-if (relative(ROOT, work).split(/[\\/]/)[0] !== '..') throw new Error(`The temporary folder ${work} is inside the repository.`);
+if (relative(ROOT, work).split(/[\\/]/)[0] !== '..')
+  throw new Error(`The temporary folder ${work} is inside the repository.`);
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
-log(`${packageDirectories.length} package(s): ${packageDirectories.map((directory) => relative(ROOT, directory)).join(', ')}; working in ${work}`);
+log(
+  `${packageDirectories.length} package(s): ${packageDirectories.map((directory) => relative(ROOT, directory)).join(', ')}; working in ${work}`,
+);
 
 /** Every public entry point of a package: its `exports` keys, wildcards expanded against the packed files. */
 function entryPoints(manifest, files) {
@@ -81,7 +89,10 @@ function entryPoints(manifest, files) {
       if (!file.startsWith(before) || !file.endsWith(after) || file.length < before.length + after.length + 1) continue;
       const star = file.slice(before.length, file.length - after.length);
       if (star.includes('/')) continue;
-      entries.push({ subpath: key.replace('*', star), targets: targets.map((candidate) => candidate.replace('*', star)) });
+      entries.push({
+        subpath: key.replace('*', star),
+        targets: targets.map((candidate) => candidate.replace('*', star)),
+      });
     }
   }
   return entries;
@@ -101,12 +112,20 @@ for (const directory of packageDirectories) {
   const tarball = join(tarballs, info.filename);
   const files = info.files.map((file) => file.path);
   const fileSet = new Set(files);
-  for (const required of ['package.json', 'README.md', 'LICENSE']) if (!fileSet.has(required)) problem(manifest.name, `the tarball has no ${required}`);
-  for (const field of ['license', 'repository', 'homepage', 'bugs', 'keywords']) if (manifest[field] === undefined) problem(manifest.name, `package.json has no "${field}"`);
-  if (manifest.publishConfig?.access !== 'public') problem(manifest.name, 'package.json needs "publishConfig": { "access": "public" } (a scoped package publishes as restricted otherwise)');
+  for (const required of ['package.json', 'README.md', 'LICENSE'])
+    if (!fileSet.has(required)) problem(manifest.name, `the tarball has no ${required}`);
+  for (const field of ['license', 'repository', 'homepage', 'bugs', 'keywords'])
+    if (manifest[field] === undefined) problem(manifest.name, `package.json has no "${field}"`);
+  if (manifest.publishConfig?.access !== 'public')
+    problem(
+      manifest.name,
+      'package.json needs "publishConfig": { "access": "public" } (a scoped package publishes as restricted otherwise)',
+    );
   const entries = entryPoints(manifest, files);
   for (const entry of entries) {
-    for (const target of entry.targets) if (!fileSet.has(target.replace(/^\.\//, ''))) problem(manifest.name, `exports["${entry.subpath}"] points at ${target}, which is not in the tarball`);
+    for (const target of entry.targets)
+      if (!fileSet.has(target.replace(/^\.\//, '')))
+        problem(manifest.name, `exports["${entry.subpath}"] points at ${target}, which is not in the tarball`);
   }
   // Source maps: every source they name is in the tarball.
   for (const map of files.filter((file) => file.endsWith('.map'))) {
@@ -121,23 +140,37 @@ for (const directory of packageDirectories) {
   }
   // Declarations never import an optional peer, except under a subpath entry of their own (`@toolwright/interop/ai-sdk`
   // is for AI SDK users: its declarations name the AI SDK, and only a consumer with that peer imports it).
-  const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta?.optional).map(([name]) => name);
+  const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {})
+    .filter(([, meta]) => meta?.optional)
+    .map(([name]) => name);
   for (const entry of entries) entry.optionalPeers = new Set();
   const subpathEntryOf = (declaration) =>
-    entries.find((entry) => entry.subpath !== '.' && entry.targets.some((target) => target.endsWith('.d.ts') && declaration.startsWith(posix.dirname(target.replace(/^\.\//, '')) + '/')));
+    entries.find(
+      (entry) =>
+        entry.subpath !== '.' &&
+        entry.targets.some(
+          (target) =>
+            target.endsWith('.d.ts') && declaration.startsWith(posix.dirname(target.replace(/^\.\//, '')) + '/'),
+        ),
+    );
   for (const declaration of files.filter((file) => file.endsWith('.d.ts'))) {
     // Code only: a doc comment may name the SDK.
-    const text = readFileSync(join(directory, declaration), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = readFileSync(join(directory, declaration), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     for (const peer of optionalPeers) {
       const escaped = peer.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      if (!new RegExp(`(from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"]${escaped}(/[^'"]*)?['"]`).test(text)) continue;
+      if (!new RegExp(`(from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"]${escaped}(/[^'"]*)?['"]`).test(text))
+        continue;
       const own = subpathEntryOf(declaration);
       if (own) own.optionalPeers.add(peer);
       else problem(manifest.name, `${declaration} imports the optional peer ${peer}`);
     }
   }
   packed.push({ directory, manifest, tarball, entries });
-  log(`packed ${manifest.name}: ${files.length} files, ${(info.size / 1024).toFixed(0)} kB, ${entries.length} entry point(s)`);
+  log(
+    `packed ${manifest.name}: ${files.length} files, ${(info.size / 1024).toFixed(0)} kB, ${entries.length} entry point(s)`,
+  );
 }
 
 // 2. publint and arethetypeswrong.
@@ -145,9 +178,23 @@ const { publint } = await import(rootRequire.resolve('publint'));
 const { formatMessage } = await import(rootRequire.resolve('publint/utils'));
 const attw = join(dirname(rootRequire.resolve('@arethetypeswrong/cli/package.json')), 'dist', 'index.js');
 for (const { manifest, tarball } of packed) {
-  const { messages, pkg } = await publint({ level: 'suggestion', strict: true, pack: { tarball: new Uint8Array(readFileSync(tarball)).buffer } });
-  for (const message of messages) problem(manifest.name, `publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
-  const types = tryRun(process.execPath, [attw, tarball, '--no-definitely-typed', '--profile', 'node16', '--format', 'json', '--no-color']);
+  const { messages, pkg } = await publint({
+    level: 'suggestion',
+    strict: true,
+    pack: { tarball: new Uint8Array(readFileSync(tarball)).buffer },
+  });
+  for (const message of messages)
+    problem(manifest.name, `publint ${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
+  const types = tryRun(process.execPath, [
+    attw,
+    tarball,
+    '--no-definitely-typed',
+    '--profile',
+    'node16',
+    '--format',
+    'json',
+    '--no-color',
+  ]);
   let report;
   try {
     report = JSON.parse(types.output);
@@ -157,7 +204,11 @@ for (const { manifest, tarball } of packed) {
   }
   // The node16 profile: node10 resolution (no `exports` support) is not a target, as --profile node16 says.
   const found_ = (report.analysis?.problems ?? []).filter((found) => found.resolutionKind !== 'node10');
-  for (const found of found_) problem(manifest.name, `arethetypeswrong ${found.kind}${found.entrypoint ? ` at ${found.entrypoint}` : ''}${found.resolutionKind ? ` (${found.resolutionKind})` : ''}`);
+  for (const found of found_)
+    problem(
+      manifest.name,
+      `arethetypeswrong ${found.kind}${found.entrypoint ? ` at ${found.entrypoint}` : ''}${found.resolutionKind ? ` (${found.resolutionKind})` : ''}`,
+    );
   log(`${manifest.name}: publint ${messages.length} message(s), arethetypeswrong ${found_.length} problem(s)`);
 }
 
@@ -180,14 +231,20 @@ function consumerSource(peers) {
     entries.forEach((entry, entryIndex) => {
       // An entry for one framework is compiled only where that framework is installed.
       if ([...(entry.optionalPeers ?? [])].some((peer) => !peers.has(peer))) return;
-      const specifier = entry.subpath === '.' ? manifest.name : `${manifest.name}/${entry.subpath.replace(/^\.\//, '')}`;
+      const specifier =
+        entry.subpath === '.' ? manifest.name : `${manifest.name}/${entry.subpath.replace(/^\.\//, '')}`;
       const local = `entry_${packageIndex}_${entryIndex}`;
       lines.push(`import * as ${local} from '${specifier}';`);
       names.push([specifier, local]);
     });
   });
   const core = packed.find(({ manifest }) => manifest.name === '@toolwright/core');
-  lines.push('', 'const entries: Record<string, object> = {', ...names.map(([specifier, local]) => `  '${specifier}': ${local},`), '};');
+  lines.push(
+    '',
+    'const entries: Record<string, object> = {',
+    ...names.map(([specifier, local]) => `  '${specifier}': ${local},`),
+    '};',
+  );
   lines.push(
     'const counts: Record<string, number> = {};',
     'for (const [specifier, entry] of Object.entries(entries)) {',
@@ -210,7 +267,7 @@ function consumerSource(peers) {
       'async function main(): Promise<void> {',
       '  const executor = new PersonaToolExecutor(ToolRegistry.from([Factorial], { logger: silentLogger }), { logger: silentLogger });',
       "  const result = await executor.execute({ id: 'c1', name: 'math.factorial', arguments: '{\"number\": \"5\"}' });",
-      "  if (!result.ok || result.value !== 120) throw new Error(`unexpected result ${JSON.stringify(result)}`);",
+      '  if (!result.ok || result.value !== 120) throw new Error(`unexpected result ${JSON.stringify(result)}`);',
       "  process.stdout.write(JSON.stringify({ counts, factorial: result.value }) + '\\n');",
       '}',
       'main().catch((error: unknown) => { console.error(error); process.exit(1); });',
@@ -225,9 +282,18 @@ function consumerSource(peers) {
 // globally; without it no consumer of @modelcontextprotocol/sdk compiles with skipLibCheck: false.
 const TSCONFIG = {
   compilerOptions: {
-    target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'nodenext', moduleResolution: 'nodenext', types: ['node'],
-    strict: true, noUncheckedIndexedAccess: true, experimentalDecorators: true, emitDecoratorMetadata: true,
-    skipLibCheck: false, outDir: 'dist', rootDir: 'src',
+    target: 'ES2023',
+    lib: ['ES2023', 'DOM'],
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    types: ['node'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    skipLibCheck: false,
+    outDir: 'dist',
+    rootDir: 'src',
   },
   include: ['src'],
 };
@@ -237,20 +303,43 @@ const PEER_TYPE_PACKAGES = { ai: ['@types/json-schema'] };
 function checkConsumer(label, peers) {
   const directory = join(work, label);
   mkdirSync(join(directory, 'src'), { recursive: true });
-  writeFileSync(join(directory, 'package.json'), JSON.stringify({ name: `toolwright-consumer-${label}`, version: '1.0.0', private: true, type: 'commonjs' }, null, 2));
+  writeFileSync(
+    join(directory, 'package.json'),
+    JSON.stringify(
+      { name: `toolwright-consumer-${label}`, version: '1.0.0', private: true, type: 'commonjs' },
+      null,
+      2,
+    ),
+  );
   writeFileSync(join(directory, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   writeFileSync(join(directory, 'src', 'consumer.ts'), consumerSource(peers));
   // Type packages a peer's own declarations need but do not depend on (the AI SDK's name the `json-schema` types).
-  const extraTypes = [...peers.keys()].flatMap((name) => PEER_TYPE_PACKAGES[name] ?? []).map((name) => testedSpec(name, '*'));
-  const specs = [...packed.map(({ tarball }) => tarball), ...[...peers].map(([name, range]) => testedSpec(name, range)), ...extraTypes, testedSpec('typescript', '*'), testedSpec('@types/node', '*')];
-  const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', ...specs], { cwd: directory });
+  const extraTypes = [...peers.keys()]
+    .flatMap((name) => PEER_TYPE_PACKAGES[name] ?? [])
+    .map((name) => testedSpec(name, '*'));
+  const specs = [
+    ...packed.map(({ tarball }) => tarball),
+    ...[...peers].map(([name, range]) => testedSpec(name, range)),
+    ...extraTypes,
+    testedSpec('typescript', '*'),
+    testedSpec('@types/node', '*'),
+  ];
+  const install = tryRun(
+    npm,
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', ...specs],
+    { cwd: directory },
+  );
   if (!install.ok) {
     problem(label, `npm install failed: ${install.output.slice(-2000)}`);
     return;
   }
   const missing = [...peers.keys()].filter((name) => !existsSync(join(directory, 'node_modules', name)));
   if (missing.length > 0) problem(label, `peers not installed: ${missing.join(', ')}`);
-  const compile = tryRun(process.execPath, [join(directory, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', directory]);
+  const compile = tryRun(process.execPath, [
+    join(directory, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    directory,
+  ]);
   if (!compile.ok) {
     problem(label, `the consumer does not compile with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`);
     return;
@@ -261,10 +350,15 @@ function checkConsumer(label, peers) {
     return;
   }
   const report = JSON.parse(ran.output.trim().split('\n').pop());
-  log(`${label}: ${Object.keys(report.counts).length} entry points compiled (skipLibCheck: false) and loaded${report.factorial ? `; a decorated command ran (factorial 5 = ${report.factorial})` : ''}`);
+  log(
+    `${label}: ${Object.keys(report.counts).length} entry points compiled (skipLibCheck: false) and loaded${report.factorial ? `; a decorated command ran (factorial 5 = ${report.factorial})` : ''}`,
+  );
 }
 
-const consumerPeers = [['all-peers', allPeers], ['required-peers-only', requiredPeers]];
+const consumerPeers = [
+  ['all-peers', allPeers],
+  ['required-peers-only', requiredPeers],
+];
 for (const [label, peers] of consumerPeers) {
   log(`${label}: installing ${packed.length} tarball(s) and ${peers.size} peer(s)`);
   checkConsumer(label, peers);
@@ -275,16 +369,41 @@ for (const [label, peers] of consumerPeers) {
 async function checkNestApp() {
   const directory = join(work, 'all-peers');
   if (!existsSync(join(directory, 'node_modules', '@toolwright', 'nestjs'))) return;
-  const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', testedSpec('@nestjs/platform-express', '*')], { cwd: directory });
+  const install = tryRun(
+    npm,
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--legacy-peer-deps',
+      testedSpec('@nestjs/platform-express', '*'),
+    ],
+    { cwd: directory },
+  );
   if (!install.ok) return problem('nest-app', `npm install failed: ${install.output.slice(-2000)}`);
   const app = join(directory, 'nest-app');
   rmSync(app, { recursive: true, force: true });
   mkdirSync(app, { recursive: true });
   execFileSync('cp', ['-r', join(ROOT, 'examples', 'nest-app', 'src'), join(app, 'src')]);
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, outDir: 'dist', rootDir: 'src' } }, null, 2));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify(
+      { ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, outDir: 'dist', rootDir: 'src' } },
+      null,
+      2,
+    ),
+  );
   const compile = tryRun(process.execPath, [join(directory, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app]);
-  if (!compile.ok) return problem('nest-app', `does not compile against the tarballs with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`);
-  const child = spawn(process.execPath, [join(app, 'dist', 'main.js'), '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!compile.ok)
+    return problem(
+      'nest-app',
+      `does not compile against the tarballs with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`,
+    );
+  const child = spawn(process.execPath, [join(app, 'dist', 'main.js'), '--port', '0'], {
+    cwd: app,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -304,8 +423,11 @@ async function checkNestApp() {
     const response = await fetch(`${url}/tools?provider=openai`);
     const tools = await response.json();
     const names = JSON.stringify(tools);
-    if (response.status !== 200 || !names.includes('add_note')) return problem('nest-app', `GET /tools answered ${response.status}: ${names.slice(0, 500)}`);
-    log('nest-app: compiled against the tarballs (skipLibCheck: false), started, GET /tools?provider=openai lists its commands');
+    if (response.status !== 200 || !names.includes('add_note'))
+      return problem('nest-app', `GET /tools answered ${response.status}: ${names.slice(0, 500)}`);
+    log(
+      'nest-app: compiled against the tarballs (skipLibCheck: false), started, GET /tools?provider=openai lists its commands',
+    );
   } catch (error) {
     problem('nest-app', `${error.message}\n${output.slice(-2000)}`);
   } finally {
@@ -317,7 +439,9 @@ await checkNestApp();
 if (!keep) rmSync(work, { recursive: true, force: true });
 else log(`kept ${work}`);
 if (problems.length > 0) {
-  process.stderr.write(`check-packages: ${problems.length} problem(s):\n${problems.map((text) => `  - ${text}`).join('\n')}\n`);
+  process.stderr.write(
+    `check-packages: ${problems.length} problem(s):\n${problems.map((text) => `  - ${text}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 log('every package passed');

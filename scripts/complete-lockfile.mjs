@@ -9,7 +9,18 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const OPERATING_SYSTEMS = ['android', 'darwin', 'freebsd', 'linux', 'openharmony', 'win32', 'openbsd', 'netbsd', 'sunos', 'aix'];
+const OPERATING_SYSTEMS = [
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'openharmony',
+  'win32',
+  'openbsd',
+  'netbsd',
+  'sunos',
+  'aix',
+];
 const CPUS = ['arm64', 'arm', 'x64', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32'];
 
 const lockPath = new URL('../package-lock.json', import.meta.url);
@@ -22,25 +33,32 @@ for (const [location, entry] of Object.entries(packages)) {
     const base = location === '' ? '' : `${location}/`;
     if (packages[`${base}node_modules/${name}`] || packages[`node_modules/${name}`]) continue;
     const info = registryInfo(name, range) ?? platformFromName(name, range);
-    if (!info) throw new Error(`${name}@${range}: not in the registry, and its name states no platform; add its entry by hand.`);
-    packages[`node_modules/${name}`] = Object.fromEntries(Object.entries({
-      version: info.version,
-      integrity: info['dist.integrity'],
-      cpu: info.cpu,
-      dev: entry.dev ? true : undefined,
-      libc: info.libc,
-      license: info.license,
-      optional: true,
-      os: info.os,
-      engines: info.engines,
-    }).filter(([, value]) => value !== undefined));
+    if (!info)
+      throw new Error(`${name}@${range}: not in the registry, and its name states no platform; add its entry by hand.`);
+    packages[`node_modules/${name}`] = Object.fromEntries(
+      Object.entries({
+        version: info.version,
+        integrity: info['dist.integrity'],
+        cpu: info.cpu,
+        dev: entry.dev ? true : undefined,
+        libc: info.libc,
+        license: info.license,
+        optional: true,
+        os: info.os,
+        engines: info.engines,
+      }).filter(([, value]) => value !== undefined),
+    );
     added++;
     console.log(`added ${name}@${info.version}`);
   }
 }
 function registryInfo(name, range) {
   try {
-    const output = execFileSync('npm', ['view', `${name}@${range}`, 'version', 'dist.integrity', 'os', 'cpu', 'libc', 'engines', 'license', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const output = execFileSync(
+      'npm',
+      ['view', `${name}@${range}`, 'version', 'dist.integrity', 'os', 'cpu', 'libc', 'engines', 'license', '--json'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const view = JSON.parse(output);
     return Array.isArray(view) ? view[view.length - 1] : view;
   } catch {
@@ -56,7 +74,14 @@ function platformFromName(name, range) {
   const cpu = parts.slice(osIndex + 1).find((part) => CPUS.includes(part));
   if (osIndex === -1 || !cpu) return undefined;
   const abi = parts.slice(parts.indexOf(cpu) + 1).join('-');
-  const libc = parts[osIndex] !== 'linux' ? undefined : abi.startsWith('musl') ? ['musl'] : abi.startsWith('gnu') ? ['glibc'] : undefined;
+  const libc =
+    parts[osIndex] !== 'linux'
+      ? undefined
+      : abi.startsWith('musl')
+        ? ['musl']
+        : abi.startsWith('gnu')
+          ? ['glibc']
+          : undefined;
   return { version: range, os: [parts[osIndex]], cpu: [cpu], libc };
 }
 

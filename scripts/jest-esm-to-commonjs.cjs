@@ -13,7 +13,13 @@ module.exports = {
   process(sourceText, sourcePath) {
     const output = ts.transpileModule(sourceText, {
       fileName: sourcePath,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2023, allowJs: true, esModuleInterop: true, sourceMap: false },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2023,
+        allowJs: true,
+        esModuleInterop: true,
+        sourceMap: false,
+      },
     });
     return { code: output.outputText };
   },

@@ -25,16 +25,20 @@ async function scaleToolwright(tools: number): Promise<void> {
   const { ToolRegistry, silentLogger } = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
   const { ScheduleMeetingCommand } = require('./scenario/toolwright') as typeof import('./scenario/toolwright');
-  const { generateHandTools, handToolMap, handWrittenPipeline } = require('./scenario/hand-written') as typeof import('./scenario/hand-written');
+  const { generateHandTools, handToolMap, handWrittenPipeline } =
+    require('./scenario/hand-written') as typeof import('./scenario/hand-written');
   const { VALID } = require('./scenario/inputs') as typeof import('./scenario/inputs');
   const { measure } = require('./harness') as typeof import('./harness');
-  const { createExecutor, detectValidationOption, modeLabel, modesToMeasure } = require('./toolwright-setup') as typeof import('./toolwright-setup');
+  const { createExecutor, detectValidationOption, modeLabel, modesToMeasure } =
+    require('./toolwright-setup') as typeof import('./toolwright-setup');
 
   const generated = generateToolwrightCommands(tools - 1);
   const samples = new Map(generated.map((tool) => [tool.name, tool.sampleArguments]));
   const others = generated.map((tool) => tool.command);
   const middle = others.length >> 1;
-  const registry = ToolRegistry.from([...others.slice(0, middle), ScheduleMeetingCommand, ...others.slice(middle)], { logger: silentLogger });
+  const registry = ToolRegistry.from([...others.slice(0, middle), ScheduleMeetingCommand, ...others.slice(middle)], {
+    logger: silentLogger,
+  });
   if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
   const modes = modesToMeasure(detectValidationOption(registry));
   // Every command is called once first (what an app that has used each of its tools looks like: per-command state,
@@ -55,7 +59,8 @@ async function scaleToolwright(tools: number): Promise<void> {
   for (const mode of modes.filter((candidate) => candidate !== 'reference' || tools <= 1_000)) {
     const executor = createExecutor(registry, mode);
     const check = await executor.execute(VALID);
-    if (!check.ok) throw new Error(`toolwright (${mode}) refused the valid call with ${tools} tools: ${check.error.message}`);
+    if (!check.ok)
+      throw new Error(`toolwright (${mode}) refused the valid call with ${tools} tools: ${check.error.message}`);
     tasks.push({ id: `tw-execute-${mode}`, fn: () => executor.execute(VALID) });
     labels[`tw-execute-${mode}`] = `toolwright execute (${modeLabel(mode)})`;
   }
@@ -67,19 +72,24 @@ async function scaleJsonSchema(tools: number): Promise<void> {
   const { ToolRegistry, silentLogger } = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateJsonSchemaTools } = require('./generate-json-schema') as typeof import('./generate-json-schema');
   const { ScheduleMeetingCommand } = require('./scenario/toolwright') as typeof import('./scenario/toolwright');
-  const { JSON_TOOL_NAME, TOOL_DESCRIPTION, TOOL_NAME, scheduleMeeting } = require('./scenario/shape') as typeof import('./scenario/shape');
+  const { JSON_TOOL_NAME, TOOL_DESCRIPTION, TOOL_NAME, scheduleMeeting } =
+    require('./scenario/shape') as typeof import('./scenario/shape');
   const { VALID, call } = require('./scenario/inputs') as typeof import('./scenario/inputs');
   const { measure } = require('./harness') as typeof import('./harness');
   const { createExecutor, modeLabel } = require('./toolwright-setup') as typeof import('./toolwright-setup');
 
   // The bench's tool as a JSON-Schema tool among tools - 1 generated JSON-Schema tools (its schema is exported from
   // the decorated command in a registry of its own, so the measured registry holds JSON-Schema tools only).
-  const parameters = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger }).toJsonSchema(TOOL_NAME) as unknown as Record<string, unknown>;
+  const parameters = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger }).toJsonSchema(
+    TOOL_NAME,
+  ) as unknown as Record<string, unknown>;
   const registry = new ToolRegistry({ logger: silentLogger });
   const generated = generateJsonSchemaTools(tools - 1);
   const middle = generated.length >> 1;
   for (const tool of generated.slice(0, middle)) registry.registerJsonSchemaTool(tool.declaration, tool.handler);
-  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME, description: TOOL_DESCRIPTION, parameters }, (params) => scheduleMeeting(params as never));
+  registry.registerJsonSchemaTool({ name: JSON_TOOL_NAME, description: TOOL_DESCRIPTION, parameters }, (params) =>
+    scheduleMeeting(params as never),
+  );
   for (const tool of generated.slice(middle)) registry.registerJsonSchemaTool(tool.declaration, tool.handler);
   if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
   const executor = createExecutor(registry, 'compiled');
@@ -89,9 +99,21 @@ async function scaleJsonSchema(tools: number): Promise<void> {
   }
   const valid = call(VALID.arguments, JSON_TOOL_NAME);
   const check = await executor.execute(valid);
-  if (!check.ok) throw new Error(`the JSON-Schema tool refused the valid call with ${tools} tools: ${check.error.message}`);
-  const measured = await measure([{ id: 'tw-json-execute-compiled', fn: () => executor.execute(valid) }], { timeMs: 600, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 });
-  emit({ tools, results: [...measured.values()].map((m) => ({ ...m, label: `toolwright execute, JSON-Schema tools (${modeLabel('compiled')})` })) });
+  if (!check.ok)
+    throw new Error(`the JSON-Schema tool refused the valid call with ${tools} tools: ${check.error.message}`);
+  const measured = await measure([{ id: 'tw-json-execute-compiled', fn: () => executor.execute(valid) }], {
+    timeMs: 600,
+    rounds: 3,
+    minSamplesPerRound: 4,
+    targetBatchUs: 40,
+  });
+  emit({
+    tools,
+    results: [...measured.values()].map((m) => ({
+      ...m,
+      label: `toolwright execute, JSON-Schema tools (${modeLabel('compiled')})`,
+    })),
+  });
 }
 
 async function memoryJsonSchema(tools: number): Promise<void> {
@@ -133,19 +155,30 @@ async function memoryJsonSchema(tools: number): Promise<void> {
 
 async function scaleClassValidator(dtos: number): Promise<void> {
   const { generateClassValidatorDtos } = require('./generate-cv') as typeof import('./generate-cv');
-  const { ctcvPipeline, scheduleMeetingCvTool } = require('./scenario/class-validator') as typeof import('./scenario/class-validator');
+  const { ctcvPipeline, scheduleMeetingCvTool } =
+    require('./scenario/class-validator') as typeof import('./scenario/class-validator');
   const { TOOL_NAME } = require('./scenario/shape') as typeof import('./scenario/shape');
   const { VALID } = require('./scenario/inputs') as typeof import('./scenario/inputs');
   const { measure } = require('./harness') as typeof import('./harness');
   const { getMetadataStorage } = require('class-validator') as typeof import('class-validator');
 
   generateClassValidatorDtos(dtos - 1);
-  const registered = (getMetadataStorage() as unknown as { validationMetadatas: Map<unknown, unknown> }).validationMetadatas.size;
+  const registered = (getMetadataStorage() as unknown as { validationMetadatas: Map<unknown, unknown> })
+    .validationMetadatas.size;
   const pipeline = ctcvPipeline(new Map([[TOOL_NAME, scheduleMeetingCvTool]]));
   const check = await pipeline(VALID);
   if (!check.ok) throw new Error(`CT+CV refused the valid call: ${check.message}`);
-  const measured = await measure([{ id: 'ctcv', fn: () => pipeline(VALID) }], { timeMs: 600, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 });
-  emit({ tools: dtos, registeredClasses: registered, results: [...measured.values()].map((m) => ({ ...m, label: 'class-transformer + class-validator pipeline' })) });
+  const measured = await measure([{ id: 'ctcv', fn: () => pipeline(VALID) }], {
+    timeMs: 600,
+    rounds: 3,
+    minSamplesPerRound: 4,
+    targetBatchUs: 40,
+  });
+  emit({
+    tools: dtos,
+    registeredClasses: registered,
+    results: [...measured.values()].map((m) => ({ ...m, label: 'class-transformer + class-validator pipeline' })),
+  });
 }
 
 async function build(tools: number): Promise<void> {
@@ -156,7 +189,10 @@ async function build(tools: number): Promise<void> {
   const generatorLoaded = performance.now();
   const generated = generateToolwrightCommands(tools);
   const decorated = performance.now();
-  const registry = core.ToolRegistry.from(generated.map((tool) => tool.command), { logger: core.silentLogger });
+  const registry = core.ToolRegistry.from(
+    generated.map((tool) => tool.command),
+    { logger: core.silentLogger },
+  );
   const built = performance.now();
   const executor = new core.PersonaToolExecutor(registry, { logger: core.silentLogger });
   const first = generated[0]!;
@@ -185,14 +221,20 @@ async function memory(tools: number): Promise<void> {
   const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
   // Load everything the later steps touch before the first reading, so module code is not counted.
   const warm = generateToolwrightCommands(5, 1_000_000);
-  const warmRegistry = core.ToolRegistry.from(warm.map((tool) => tool.command), { logger: core.silentLogger });
+  const warmRegistry = core.ToolRegistry.from(
+    warm.map((tool) => tool.command),
+    { logger: core.silentLogger },
+  );
   const warmExecutor = new core.PersonaToolExecutor(warmRegistry, { logger: core.silentLogger });
   for (const tool of warm) await warmExecutor.execute({ id: 'w', name: tool.name, arguments: tool.sampleArguments });
 
   const before = settle();
   const generated = generateToolwrightCommands(tools);
   const afterDecorate = settle();
-  const registry = core.ToolRegistry.from(generated.map((tool) => tool.command), { logger: core.silentLogger });
+  const registry = core.ToolRegistry.from(
+    generated.map((tool) => tool.command),
+    { logger: core.silentLogger },
+  );
   const afterRegistry = settle();
   const executor = new core.PersonaToolExecutor(registry, { logger: core.silentLogger });
   for (const tool of generated) {
@@ -213,7 +255,8 @@ async function memory(tools: number): Promise<void> {
 async function main(): Promise<void> {
   const [mode, countText] = process.argv.slice(2);
   const count = Number(countText);
-  if (!Number.isInteger(count) || count < 1) throw new Error(`usage: child.js <mode> <count> (got ${process.argv.slice(2).join(' ')})`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`usage: child.js <mode> <count> (got ${process.argv.slice(2).join(' ')})`);
   switch (mode) {
     case 'scale-tw':
       return scaleToolwright(count);

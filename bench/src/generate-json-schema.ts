@@ -110,7 +110,12 @@ export function generateJsonSchemaTools(count: number, offset = 0): GeneratedJso
     const shape = index % SHAPES.length;
     const name = `json_${index}_${SHAPES[shape]}`;
     const { parameters, sample } = parametersFor(shape);
-    tools.push({ name, declaration: { name, description: `Generated JSON-Schema tool ${index}`, parameters }, handler: () => index, sampleArguments: JSON.stringify(sample) });
+    tools.push({
+      name,
+      declaration: { name, description: `Generated JSON-Schema tool ${index}`, parameters },
+      handler: () => index,
+      sampleArguments: JSON.stringify(sample),
+    });
   }
   return tools;
 }

@@ -50,7 +50,10 @@ export function generateToolwrightCommands(count: number, offset = 0): Generated
         sample = { query: 'quarterly report', limit: 20, includeArchived: false };
         break;
       case 1:
-        ToolParam({ type: 'string', enum: ['open', 'closed', 'pending'], description: 'Status to keep' })(proto, 'status');
+        ToolParam({ type: 'string', enum: ['open', 'closed', 'pending'], description: 'Status to keep' })(
+          proto,
+          'status',
+        );
         DateTime({ description: 'Only items changed since' })(proto, 'since');
         ArrayOf('string', { description: 'Tags to match', maxItems: 20 })(proto, 'tags');
         sample = { status: 'open', since: '2026-01-31T09:00:00+01:00', tags: ['a', 'b'] };
@@ -58,7 +61,10 @@ export function generateToolwrightCommands(count: number, offset = 0): Generated
       case 2:
         ToolParam({ type: 'float', min: 0, description: 'Amount to charge' })(proto, 'amount');
         ToolParam({ type: 'string', enum: ['EUR', 'USD', 'GBP'], description: 'Currency' })(proto, 'currency');
-        ToolParam({ type: 'string', maxLength: 500, description: 'Note on the statement', required: false })(proto, 'note');
+        ToolParam({ type: 'string', maxLength: 500, description: 'Note on the statement', required: false })(
+          proto,
+          'note',
+        );
         sample = { amount: 12.5, currency: 'EUR', note: 'order 42' };
         break;
       case 3:

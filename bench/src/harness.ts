@@ -99,7 +99,10 @@ function median(sorted: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export async function measure(specs: readonly TaskSpec[], options: MeasureOptions = DEFAULT_MEASURE): Promise<Map<string, Measurement>> {
+export async function measure(
+  specs: readonly TaskSpec[],
+  options: MeasureOptions = DEFAULT_MEASURE,
+): Promise<Map<string, Measurement>> {
   const calibrated: Calibrated[] = [];
   for (const spec of specs) calibrated.push(await calibrate(spec, options.targetBatchUs));
   const samples = new Map<string, number[]>(specs.map((spec) => [spec.id, []]));
@@ -118,7 +121,8 @@ export async function measure(specs: readonly TaskSpec[], options: MeasureOption
     await bench.run();
     for (const task of bench.tasks) {
       const result = task.result;
-      if (result.state !== 'completed') throw new Error(`benchmark task ${task.name} did not complete (${result.state})`);
+      if (result.state !== 'completed')
+        throw new Error(`benchmark task ${task.name} did not complete (${result.state})`);
       // One push per sample: spreading a round's samples into push() overflows the stack when a fast case takes many.
       const taskSamples = samples.get(task.name)!;
       for (const sample of result.latency.samples ?? []) taskSamples.push(sample);
@@ -129,7 +133,13 @@ export async function measure(specs: readonly TaskSpec[], options: MeasureOption
     const all = samples.get(task.spec.id)!.sort((a, b) => a - b);
     const mid = median(all);
     const mad = median(all.map((value) => Math.abs(value - mid)).sort((a, b) => a - b));
-    out.set(task.spec.id, { id: task.spec.id, medianNs: mid * 1e6, relativeMad: mid > 0 ? mad / mid : 0, samples: all.length, batch: task.batch });
+    out.set(task.spec.id, {
+      id: task.spec.id,
+      medianNs: mid * 1e6,
+      relativeMad: mid > 0 ? mad / mid : 0,
+      samples: all.length,
+      batch: task.batch,
+    });
   }
   return out;
 }

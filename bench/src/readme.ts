@@ -20,7 +20,7 @@ const after = next >= 0 ? readme.slice(next) : '';
 const section = [
   HEADING,
   '',
-  'Issues 4 and 12\'s suite (`bench/`): the same 6-field DTO (an enum, an array of date-times, a bounded integer, a boolean, a bounded',
+  "Issues 4 and 12's suite (`bench/`): the same 6-field DTO (an enum, an array of date-times, a bounded integer, a boolean, a bounded",
   'string, an array of `{email, optional}` objects) as a toolwright command (and as a JSON-Schema tool), a class-transformer + class-validator DTO, a zod 4',
   'schema, an ajv schema compiled from `registry.toJsonSchema()`, a hand-written check, a LangChain `tool()` and an AI SDK `tool()`,',
   'on the same inputs in one run (tinybench, medians). Reproduce with `npm run bench` (about 5 minutes here); it prints these tables',

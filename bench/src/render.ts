@@ -12,7 +12,11 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
     `Run ${report.generatedAt.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node.replace(/^v/, '')}. ` +
       `Load average (1/5/15 min) ${machine.loadAverageAtStart.join(' / ')} at the start and ${machine.loadAverageAtEnd.join(' / ')} at the end: with ${machine.cores} cores, more than ${machine.cores} means other work shared the CPU.`,
   );
-  sections.push(`Versions: ${Object.entries(report.versions).map(([name, version]) => `${name} ${version}`).join(', ')}.`);
+  sections.push(
+    `Versions: ${Object.entries(report.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}.`,
+  );
   const validation = report.toolwrightValidation;
   sections.push(
     validation.supported
@@ -29,17 +33,26 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
       `${heading} Valid call by tool kind and handler\n\nThe same call as a decorated class command and as a JSON-Schema tool (its schema is \`registry.toJsonSchema()\` of the command, so it has no developer \`@IsEmail()\`), with an \`async\` handler and a synchronous one; \`x hand-written\` divides by the hand-written pipeline running the same kind of handler, measured in the same group.\n\n${caseTable(report.rows, 'kinds')}`,
     );
   }
-  sections.push(`${heading} Invalid call (3 errors), model-facing message rendered\n\n${caseTable(report.rows, 'invalid')}`);
+  sections.push(
+    `${heading} Invalid call (3 errors), model-facing message rendered\n\n${caseTable(report.rows, 'invalid')}`,
+  );
   sections.push(
     `${heading} Malformed call needing 3 fixes (snake_case key, number as string, array as JSON text)\n\nOnly toolwright and the hand-written pipeline repair it; zod, ajv and CT+CV get the hand-written fixer in front.\n\n${caseTable(report.rows, 'malformed')}`,
   );
   const sizes = report.arrays.sizes;
-  sections.push(`${heading} Array items: per-item cost = (call with N items - call with both arrays empty) / N\n\n\`x hand-written\` divides the per-item cost at 1,000 items by the hand-written pipeline's.\n\nArray of date-times:\n\n${arrayTable(report.arrays.paths, 'scalar', sizes)}\n\nArray of \`{email, optional}\` objects:\n\n${arrayTable(report.arrays.paths, 'nested', sizes)}`);
+  sections.push(
+    `${heading} Array items: per-item cost = (call with N items - call with both arrays empty) / N\n\n\`x hand-written\` divides the per-item cost at 1,000 items by the hand-written pipeline's.\n\nArray of date-times:\n\n${arrayTable(report.arrays.paths, 'scalar', sizes)}\n\nArray of \`{email, optional}\` objects:\n\n${arrayTable(report.arrays.paths, 'nested', sizes)}`,
+  );
   const registry = report.registrySize;
   const last = registry.sizes[registry.sizes.length - 1]!;
   sections.push(
     `${heading} Registered tools: the same valid call with 1 to ${n(last)} tools registered\n\nA fresh process per size and pass (class-validator's storage is global). The class-command rows register N distinct decorated commands and call each once before measuring; the JSON-Schema row registers the bench's tool as a JSON-Schema tool among N - 1 generated JSON-Schema tools, each also called once; ${registry.passes === 1 ? 'one pass' : `${registry.passes} interleaved passes, the median of the pass medians shown, and each pass at ${n(last)} tools in the last column`}. The CT+CV row registers N plain DTO classes (one in five with a nested item class: ${registry.sizes.map((size) => `${n(registry.registeredClassValidatorClasses[size] ?? 0)}`).join(' / ')} classes in its storage).\n\n${table(
-      ['path', ...registry.sizes.map((size) => `${n(size)} tool${size === 1 ? '' : 's'}`), `${n(last)} vs 1`, `${n(last)} tools, each pass`],
+      [
+        'path',
+        ...registry.sizes.map((size) => `${n(size)} tool${size === 1 ? '' : 's'}`),
+        `${n(last)} vs 1`,
+        `${n(last)} tools, each pass`,
+      ],
       registry.paths.map((entry) => [
         entry.label,
         ...registry.sizes.map((size) => formatNs(entry.perCallNs[size]!)),
@@ -54,36 +67,77 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
     `${heading} Registry build, ${n(build.tools)} generated commands, fresh process (median of ${build.runs.length})\n\n${table(
       ['step', 'median', 'each process'],
       [
-        ['require(\'@toolwright/core\')', `${build.median.importCoreMs.toFixed(0)} ms`, build.runs.map((run) => run.importCoreMs.toFixed(0)).join(', ')],
-        [`decorate ${n(build.tools)} command + DTO classes`, `${build.median.decorateMs.toFixed(0)} ms`, build.runs.map((run) => run.decorateMs.toFixed(0)).join(', ')],
-        [`ToolRegistry.from(${n(build.tools)} commands)`, `${build.median.registryFromMs.toFixed(0)} ms`, build.runs.map((run) => run.registryFromMs.toFixed(0)).join(', ')],
-        ['first execute() afterwards', `${build.median.firstCallMs.toFixed(1)} ms`, build.runs.map((run) => run.firstCallMs.toFixed(1)).join(', ')],
+        [
+          "require('@toolwright/core')",
+          `${build.median.importCoreMs.toFixed(0)} ms`,
+          build.runs.map((run) => run.importCoreMs.toFixed(0)).join(', '),
+        ],
+        [
+          `decorate ${n(build.tools)} command + DTO classes`,
+          `${build.median.decorateMs.toFixed(0)} ms`,
+          build.runs.map((run) => run.decorateMs.toFixed(0)).join(', '),
+        ],
+        [
+          `ToolRegistry.from(${n(build.tools)} commands)`,
+          `${build.median.registryFromMs.toFixed(0)} ms`,
+          build.runs.map((run) => run.registryFromMs.toFixed(0)).join(', '),
+        ],
+        [
+          'first execute() afterwards',
+          `${build.median.firstCallMs.toFixed(1)} ms`,
+          build.runs.map((run) => run.firstCallMs.toFixed(1)).join(', '),
+        ],
       ],
       ['l', 'r', 'l'],
     )}`,
   );
   const memory = report.memory;
   const memoryRows: string[][] = [
-    ['decorated class commands: decorating the classes (toolwright records, class-validator / class-transformer metadata)', formatBytes(memory.median.decoratedBytesPerTool)],
+    [
+      'decorated class commands: decorating the classes (toolwright records, class-validator / class-transformer metadata)',
+      formatBytes(memory.median.decoratedBytesPerTool),
+    ],
     ['decorated class commands: ToolRegistry.from (definitions)', formatBytes(memory.median.registryBytesPerTool)],
-    ['decorated class commands: one execute() of each tool afterwards (compiled caches)', formatBytes(memory.median.afterFirstCallsBytesPerTool)],
+    [
+      'decorated class commands: one execute() of each tool afterwards (compiled caches)',
+      formatBytes(memory.median.afterFirstCallsBytesPerTool),
+    ],
     ['**decorated class commands: total**', formatBytes(memory.median.totalBytesPerTool)],
   ];
   if (memory.jsonSchema) {
     memoryRows.push(
-      ['JSON-Schema tools: registerJsonSchemaTool (definitions; the class-validator DTO is made only if the reference path needs it)', formatBytes(memory.jsonSchema.median.registryBytesPerTool)],
-      ['JSON-Schema tools: one execute() of each tool afterwards (compiled caches)', formatBytes(memory.jsonSchema.median.afterFirstCallsBytesPerTool)],
+      [
+        'JSON-Schema tools: registerJsonSchemaTool (definitions; the class-validator DTO is made only if the reference path needs it)',
+        formatBytes(memory.jsonSchema.median.registryBytesPerTool),
+      ],
+      [
+        'JSON-Schema tools: one execute() of each tool afterwards (compiled caches)',
+        formatBytes(memory.jsonSchema.median.afterFirstCallsBytesPerTool),
+      ],
       ['**JSON-Schema tools: total**', formatBytes(memory.jsonSchema.median.totalBytesPerTool)],
     );
   }
   sections.push(
     `${heading} Memory per registered tool (${n(memory.tools)} tools, heap used after gc, median of ${memory.runs.length} processes)\n\n${table(['step', 'per tool'], memoryRows, ['l', 'r'])}`,
   );
-  if (report.notes.length > 0) sections.push(`${heading} Notes from the run\n\n${report.notes.map((note) => `- ${note}`).join('\n')}`);
-  sections.push(`${heading} Targets (issue 12)\n\n${table(['target', 'measured', 'met'], report.targets.map((entry) => [entry.target, entry.measured + (entry.note ? `; ${entry.note}` : ''), entry.met ? 'yes' : '**no**']), ['l', 'l', 'l'])}`);
+  if (report.notes.length > 0)
+    sections.push(`${heading} Notes from the run\n\n${report.notes.map((note) => `- ${note}`).join('\n')}`);
+  sections.push(
+    `${heading} Targets (issue 12)\n\n${table(
+      ['target', 'measured', 'met'],
+      report.targets.map((entry) => [
+        entry.target,
+        entry.measured + (entry.note ? `; ${entry.note}` : ''),
+        entry.met ? 'yes' : '**no**',
+      ]),
+      ['l', 'l', 'l'],
+    )}`,
+  );
   const missed = report.targets.filter((entry) => !entry.met);
   if (missed.length > 0) {
-    sections.push(`Missed in this run (${missed.length} of ${report.targets.length}):\n\n${missed.map((entry) => `- ${entry.target}: measured ${entry.measured}.`).join('\n')}\n\nWhere the time goes, and what is left to do: [above](#what-was-done).`);
+    sections.push(
+      `Missed in this run (${missed.length} of ${report.targets.length}):\n\n${missed.map((entry) => `- ${entry.target}: measured ${entry.measured}.`).join('\n')}\n\nWhere the time goes, and what is left to do: [above](#what-was-done).`,
+    );
   }
   if (!options.readme) sections.push(`run took ${report.durationSeconds.toFixed(0)} s (without the TypeScript build)`);
   return `${sections.join('\n\n')}\n`;

@@ -18,8 +18,15 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-export function table(header: readonly string[], rows: readonly (readonly string[])[], align: readonly ('l' | 'r')[] = []): string {
-  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, index) => (align[index] === 'r' ? '---:' : '---')).join('|')}|`];
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly ('l' | 'r')[] = [],
+): string {
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, index) => (align[index] === 'r' ? '---:' : '---')).join('|')}|`,
+  ];
   for (const cells of rows) lines.push(`| ${cells.join(' | ')} |`);
   return lines.join('\n');
 }
@@ -30,7 +37,11 @@ export function ratioOf(rows: readonly Row[], target: Row, baselineId: string | 
   return baseline ? target.medianNs / baseline.medianNs : undefined;
 }
 
-const SCOPE: Record<Row['scope'], string> = { e2e: 'JSON text -> handler', check: 'parsed object -> verdict', reference: 'reference' };
+const SCOPE: Record<Row['scope'], string> = {
+  e2e: 'JSON text -> handler',
+  check: 'parsed object -> verdict',
+  reference: 'reference',
+};
 
 /** One markdown table per case group: median, and the ratio to the hand-written and CT+CV rows of the same scope. */
 export function caseTable(rows: readonly Row[], group: string): string {
@@ -48,7 +59,12 @@ export function caseTable(rows: readonly Row[], group: string): string {
   );
 }
 
-export function arrayTable(arrays: readonly ArrayCosts[], kind: 'scalar' | 'nested', sizes: readonly number[], ratioSize = 1_000): string {
+export function arrayTable(
+  arrays: readonly ArrayCosts[],
+  kind: 'scalar' | 'nested',
+  sizes: readonly number[],
+  ratioSize = 1_000,
+): string {
   const perItemOf = (costs: ArrayCosts) => (kind === 'scalar' ? costs.scalarPerItemNs : costs.nestedPerItemNs);
   const hand = arrays.find((costs) => costs.id === 'hand');
   const withRatio = hand !== undefined && sizes.includes(ratioSize);
@@ -63,8 +79,15 @@ export function arrayTable(arrays: readonly ArrayCosts[], kind: 'scalar' | 'nest
     arrays.map((costs) => {
       const perItem = perItemOf(costs);
       const perCall = kind === 'scalar' ? costs.scalarNs : costs.nestedNs;
-      const ratio = withRatio && costs.id !== 'json-parse' ? formatRatio(perItem[ratioSize]! / perItemOf(hand)[ratioSize]!) : '';
-      return [costs.label, formatNs(costs.baseNs), ...sizes.map((size) => formatNs(perItem[size]!)), formatNs(perCall[sizes[sizes.length - 1]!]!), ...(withRatio ? [ratio] : [])];
+      const ratio =
+        withRatio && costs.id !== 'json-parse' ? formatRatio(perItem[ratioSize]! / perItemOf(hand)[ratioSize]!) : '';
+      return [
+        costs.label,
+        formatNs(costs.baseNs),
+        ...sizes.map((size) => formatNs(perItem[size]!)),
+        formatNs(perCall[sizes[sizes.length - 1]!]!),
+        ...(withRatio ? [ratio] : []),
+      ];
     }),
     ['l', 'r', ...sizes.map((): 'r' => 'r'), 'r', ...(withRatio ? ['r' as const] : [])],
   );

@@ -16,7 +16,13 @@ export interface Row {
   readonly ctcvId?: string;
 }
 
-export function row(group: string, label: string, scope: Row['scope'], measurement: Measurement, baselines: { handId?: string; ctcvId?: string } = {}): Row {
+export function row(
+  group: string,
+  label: string,
+  scope: Row['scope'],
+  measurement: Measurement,
+  baselines: { handId?: string; ctcvId?: string } = {},
+): Row {
   return {
     group,
     id: measurement.id,
@@ -96,16 +102,31 @@ export interface BenchReport {
     readonly loadAverageAtEnd: number[];
   };
   readonly versions: Record<string, string>;
-  readonly toolwrightValidation: { readonly supported: boolean; readonly evidence: string; readonly modes: readonly string[] };
+  readonly toolwrightValidation: {
+    readonly supported: boolean;
+    readonly evidence: string;
+    readonly modes: readonly string[];
+  };
   readonly units: string;
   /** Classes in class-validator's storage in the main process (the valid, invalid, malformed and array cases). */
   readonly classValidatorClassesInMainProcess: string[];
   readonly rows: (Row & { readonly vsHandWritten?: number; readonly vsClassValidator?: number })[];
   readonly arrays: { readonly sizes: readonly number[]; readonly paths: ArrayCosts[] };
-  readonly registrySize: { readonly sizes: readonly number[]; readonly passes: number; readonly registeredClassValidatorClasses: Record<string, number>; readonly paths: RegistrySizeCosts[] };
+  readonly registrySize: {
+    readonly sizes: readonly number[];
+    readonly passes: number;
+    readonly registeredClassValidatorClasses: Record<string, number>;
+    readonly paths: RegistrySizeCosts[];
+  };
   readonly build: {
     readonly tools: number;
-    readonly median: { readonly importCoreMs: number; readonly decorateMs: number; readonly registryFromMs: number; readonly decorateAndBuildMs: number; readonly firstCallMs: number };
+    readonly median: {
+      readonly importCoreMs: number;
+      readonly decorateMs: number;
+      readonly registryFromMs: number;
+      readonly decorateAndBuildMs: number;
+      readonly firstCallMs: number;
+    };
     readonly runs: BuildRun[];
   };
   readonly memory: {

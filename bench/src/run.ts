@@ -27,14 +27,28 @@ const BUILD_TOOLS = 1_000;
 const BUILD_RUNS = () => (isQuick() ? 2 : 5);
 const MEMORY_TOOLS = 1_000;
 const MEMORY_RUNS = () => (isQuick() ? 1 : 3);
-const PACKAGES = ['typescript', 'tinybench', 'class-validator', 'class-transformer', 'zod', 'ajv', '@langchain/core', 'ai', '@ai-sdk/provider-utils', 'reflect-metadata', 'tsyringe'];
+const PACKAGES = [
+  'typescript',
+  'tinybench',
+  'class-validator',
+  'class-transformer',
+  'zod',
+  'ajv',
+  '@langchain/core',
+  'ai',
+  '@ai-sdk/provider-utils',
+  'reflect-metadata',
+  'tsyringe',
+];
 
 const started = performance.now();
 const args = process.argv.slice(2);
 if (args.includes('--quick')) process.env['BENCH_QUICK'] = '1';
 const outIndex = args.indexOf('--out');
-const outFile = outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1]! : join(__dirname, '..', 'results', 'latest.json');
-const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}\n`);
+const outFile =
+  outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1]! : join(__dirname, '..', 'results', 'latest.json');
+const log = (line: string) =>
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}\n`);
 
 function packageVersion(name: string): string {
   let directory = __dirname;
@@ -49,10 +63,16 @@ function packageVersion(name: string): string {
 
 function child<T>(mode: string, count: number, nodeFlags: string[] = []): T {
   const script = join(__dirname, 'child.js');
-  const result = spawnSync(process.execPath, [...nodeFlags, script, mode, String(count)], { encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [...nodeFlags, script, mode, String(count)], {
+    encoding: 'utf8',
+    timeout: 180_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const line = result.stdout?.split('\n').find((candidate) => candidate.startsWith('@@result '));
   if (result.status !== 0 || line === undefined) {
-    throw new Error(`child ${mode} ${count} failed (status ${result.status}${result.signal ? `, ${result.signal}` : ''}): ${(result.stderr ?? '').trim().slice(0, 2000)}`);
+    throw new Error(
+      `child ${mode} ${count} failed (status ${result.status}${result.signal ? `, ${result.signal}` : ''}): ${(result.stderr ?? '').trim().slice(0, 2000)}`,
+    );
   }
   return JSON.parse(line.slice('@@result '.length)) as T;
 }
@@ -86,7 +106,11 @@ async function main(): Promise<void> {
   const modes = modesToMeasure(support);
   const primary = modes[0]!;
   log(`node ${process.version} on ${machine.cpu} x${machine.cores}; load ${machine.loadAverageAtStart.join(' ')}`);
-  log(support.supported ? `measuring toolwright with validation: 'compiled' and 'reference' (${support.evidence})` : `measuring toolwright's default validation only: ${support.evidence}`);
+  log(
+    support.supported
+      ? `measuring toolwright with validation: 'compiled' and 'reference' (${support.evidence})`
+      : `measuring toolwright's default validation only: ${support.evidence}`,
+  );
 
   const main = await runMainCases(modes, log);
   if (main.problems.length > 0) {
@@ -105,7 +129,9 @@ async function main(): Promise<void> {
   const labels = new Map<string, string>();
   for (let pass = 0; pass < REGISTRY_PASSES(); pass++) {
     for (const size of REGISTRY_SIZES) {
-      log(`registry size ${size} (pass ${pass + 1}/${REGISTRY_PASSES()}): class commands + hand-written, JSON-Schema tools, then CT+CV, each in a fresh process ...`);
+      log(
+        `registry size ${size} (pass ${pass + 1}/${REGISTRY_PASSES()}): class commands + hand-written, JSON-Schema tools, then CT+CV, each in a fresh process ...`,
+      );
       const tw = child<{ results: ChildMeasurement[] }>('scale-tw', size);
       const json = child<{ results: ChildMeasurement[] }>('scale-json', size);
       const cv = child<{ results: ChildMeasurement[]; registeredClasses: number }>('scale-cv', size);
@@ -141,8 +167,12 @@ async function main(): Promise<void> {
   };
 
   log(`memory: ${MEMORY_RUNS()} fresh processes x ${MEMORY_TOOLS} commands (--expose-gc) ...`);
-  const memoryRuns: MemoryRun[] = Array.from({ length: MEMORY_RUNS() }, () => child<MemoryRun>('memory', MEMORY_TOOLS, ['--expose-gc']));
-  const memoryJsonRuns: MemoryRun[] = Array.from({ length: MEMORY_RUNS() }, () => child<MemoryRun>('memory-json', MEMORY_TOOLS, ['--expose-gc']));
+  const memoryRuns: MemoryRun[] = Array.from({ length: MEMORY_RUNS() }, () =>
+    child<MemoryRun>('memory', MEMORY_TOOLS, ['--expose-gc']),
+  );
+  const memoryJsonRuns: MemoryRun[] = Array.from({ length: MEMORY_RUNS() }, () =>
+    child<MemoryRun>('memory-json', MEMORY_TOOLS, ['--expose-gc']),
+  );
   const medianMemory = (runs: readonly MemoryRun[]) => ({
     decoratedBytesPerTool: median(runs.map((run) => run.decoratedBytesPerTool)),
     registryBytesPerTool: median(runs.map((run) => run.registryBytesPerTool)),
@@ -162,18 +192,24 @@ async function main(): Promise<void> {
   const ratio = (id: string, baselineId: string) => find(id).medianNs / find(baselineId).medianNs;
   const primaryLabel = modeLabel(primary);
   const targets: Target[] = [];
-  const vs = (id: string, baselineId: string) => `${formatRatio(ratio(id, baselineId))} (${formatNs(find(id).medianNs)} vs ${formatNs(find(baselineId).medianNs)})`;
+  const vs = (id: string, baselineId: string) =>
+    `${formatRatio(ratio(id, baselineId))} (${formatNs(find(id).medianNs)} vs ${formatNs(find(baselineId).medianNs)})`;
   const kindTarget = (kind: 'json' | 'class', handler: 'async' | 'sync', limit: number, what: string) => {
     const id = `kinds:tw-${kind}-${handler}-${primary}`;
     const baseline = `kinds:hand-${handler}`;
-    targets.push({ target: `${what} <= ${limit}x the hand-written pipeline (same handler)`, measured: `${vs(id, baseline)}, ${primaryLabel}`, met: ratio(id, baseline) <= limit });
+    targets.push({
+      target: `${what} <= ${limit}x the hand-written pipeline (same handler)`,
+      measured: `${vs(id, baseline)}, ${primaryLabel}`,
+      met: ratio(id, baseline) <= limit,
+    });
   };
   kindTarget('json', 'async', 1.3, 'valid call, JSON-Schema tool, async handler,');
   kindTarget('class', 'async', 1.3, 'valid call, decorated class command, async handler,');
   kindTarget('json', 'sync', 1.15, 'valid call, JSON-Schema tool, synchronous handler,');
   kindTarget('class', 'sync', 1.15, 'valid call, decorated class command, synchronous handler,');
   const twValid = `valid:e2e:tw-execute-${primary}`;
-  const ahead = find(twValid).medianNs < find('valid:e2e:ajv').medianNs && find(twValid).medianNs < find('valid:e2e:zod').medianNs;
+  const ahead =
+    find(twValid).medianNs < find('valid:e2e:ajv').medianNs && find(twValid).medianNs < find('valid:e2e:zod').medianNs;
   targets.push({
     target: 'valid call ahead of the ajv-compiled and zod pipelines',
     measured: `${formatNs(find(twValid).medianNs)} vs ajv ${formatNs(find('valid:e2e:ajv').medianNs)}, zod ${formatNs(find('valid:e2e:zod').medianNs)} (class command, ${primaryLabel})`,
@@ -188,7 +224,8 @@ async function main(): Promise<void> {
   const arrayCosts = (id: string) => main.arrays.find((entry) => entry.id === id)!;
   const itemSize = ARRAY_ITEM_TARGET_SIZE;
   const itemTarget = (kind: 'scalar' | 'nested', limit: number, what: string) => {
-    const perItem = (id: string) => (kind === 'scalar' ? arrayCosts(id).scalarPerItemNs : arrayCosts(id).nestedPerItemNs)[itemSize]!;
+    const perItem = (id: string) =>
+      (kind === 'scalar' ? arrayCosts(id).scalarPerItemNs : arrayCosts(id).nestedPerItemNs)[itemSize]!;
     const ours = perItem(`tw-execute-${primary}`);
     const hand = perItem('hand');
     targets.push({
@@ -200,7 +237,10 @@ async function main(): Promise<void> {
   itemTarget('scalar', 1.3, 'scalars (date-times)');
   itemTarget('nested', 1.5, '`{email, optional}` objects');
   const scale = (id: string) => registrySize.find((entry) => entry.id === id);
-  for (const [id, what] of [[`tw-json-execute-compiled`, 'JSON-Schema tools'], [`tw-execute-${primary}`, 'distinct class commands, each called once']] as const) {
+  for (const [id, what] of [
+    [`tw-json-execute-compiled`, 'JSON-Schema tools'],
+    [`tw-execute-${primary}`, 'distinct class commands, each called once'],
+  ] as const) {
     const entry = scale(id);
     if (entry === undefined) continue;
     const flat = entry.ratioToOne[LARGEST_REGISTRY]!;
@@ -214,7 +254,10 @@ async function main(): Promise<void> {
     target: 'registry build for 1,000 decorated commands <= 300 ms in a fresh process',
     measured: `ToolRegistry.from: ${build.registryFromMs.toFixed(0)} ms (median of ${BUILD_RUNS()} processes); decorating the 1,000 classes before it: ${build.decorateMs.toFixed(0)} ms; both: ${build.decorateAndBuildMs.toFixed(0)} ms`,
     met: build.registryFromMs <= 300,
-    note: build.decorateAndBuildMs <= 300 ? 'decorating + building also within 300 ms' : 'decorating + building together exceed 300 ms',
+    note:
+      build.decorateAndBuildMs <= 300
+        ? 'decorating + building also within 300 ms'
+        : 'decorating + building together exceed 300 ms',
   });
   targets.push({
     target: 'memory per JSON-Schema tool <= 4 KiB',
@@ -241,9 +284,19 @@ async function main(): Promise<void> {
       ...(entry.ctcvId ? { vsClassValidator: entry.medianNs / find(entry.ctcvId).medianNs } : {}),
     })),
     arrays: { sizes: ARRAY_SIZES, paths: main.arrays },
-    registrySize: { sizes: REGISTRY_SIZES, passes: REGISTRY_PASSES(), registeredClassValidatorClasses: registeredClasses, paths: registrySize },
+    registrySize: {
+      sizes: REGISTRY_SIZES,
+      passes: REGISTRY_PASSES(),
+      registeredClassValidatorClasses: registeredClasses,
+      paths: registrySize,
+    },
     build: { tools: BUILD_TOOLS, median: build, runs: buildRuns },
-    memory: { tools: MEMORY_TOOLS, median: memory, runs: memoryRuns, jsonSchema: { median: memoryJson, runs: memoryJsonRuns } },
+    memory: {
+      tools: MEMORY_TOOLS,
+      median: memory,
+      runs: memoryRuns,
+      jsonSchema: { median: memoryJson, runs: memoryJsonRuns },
+    },
     targets,
     notes: main.notes,
     invalidMessages: main.invalidMessages,

@@ -14,12 +14,16 @@ async function main(): Promise<void> {
   const registry = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger });
   const off = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
   const unregistered = new PersonaToolExecutor(registry, { logger: silentLogger });
-  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } =
+    await import('@opentelemetry/sdk-trace-base');
   const { MeterProvider } = await import('@opentelemetry/sdk-metrics');
   const spans = new InMemorySpanExporter();
   const recording = new PersonaToolExecutor(registry, {
     logger: silentLogger,
-    telemetry: createToolTelemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }), meterProvider: new MeterProvider() })!,
+    telemetry: createToolTelemetry({
+      tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+      meterProvider: new MeterProvider(),
+    })!,
   });
   for (const executor of [off, unregistered, recording]) {
     const result = await executor.execute(VALID);
@@ -29,10 +33,13 @@ async function main(): Promise<void> {
   const cases: [string, () => Promise<void>][] = [
     ['telemetry: false', async () => void (await off.execute(VALID))],
     ['default, no provider registered', async () => void (await unregistered.execute(VALID))],
-    ['SDK tracer + meter recording in memory', async () => {
-      await recording.execute(VALID);
-      spans.reset();
-    }],
+    [
+      'SDK tracer + meter recording in memory',
+      async () => {
+        await recording.execute(VALID);
+        spans.reset();
+      },
+    ],
   ];
   // Six rounds, the order rotated each round; each case keeps its best median (the machine is shared).
   const medians = new Map<string, number>();
@@ -52,7 +59,9 @@ async function main(): Promise<void> {
   const baseline = medians.get('telemetry: false')!;
   for (const [name] of cases) {
     const us = medians.get(name)!;
-    process.stdout.write(`${name.padEnd(42)} median ${us.toFixed(2).padStart(8)} us  ${((us / baseline - 1) * 100).toFixed(1).padStart(6)} % vs telemetry: false\n`);
+    process.stdout.write(
+      `${name.padEnd(42)} median ${us.toFixed(2).padStart(8)} us  ${((us / baseline - 1) * 100).toFixed(1).padStart(6)} % vs telemetry: false\n`,
+    );
   }
 }
 

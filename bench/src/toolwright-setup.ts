@@ -1,6 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PersonaToolExecutor, silentLogger, type PersonaToolExecutorOptions, type ToolRegistry } from '@toolwright/core';
+import {
+  PersonaToolExecutor,
+  silentLogger,
+  type PersonaToolExecutorOptions,
+  type ToolRegistry,
+} from '@toolwright/core';
 
 /**
  * The executor option issue 4 adds (`validation: 'compiled' | 'reference'`). This file compiles whether core
@@ -47,14 +52,24 @@ export function detectValidationOption(registry: ToolRegistry): ModeSupport {
   try {
     executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
   } catch (error) {
-    return { supported: false, evidence: `the constructor refused { validation: 'reference' } (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      supported: false,
+      evidence: `the constructor refused { validation: 'reference' } (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   const declared = declaredInTypes();
   const kept = Object.values(executor as unknown as Record<string, unknown>).includes('reference');
   if (declared || kept) {
-    return { supported: true, evidence: `{ validation: 'reference' } accepted (${[declared ? 'declared in PersonaToolExecutorOptions' : '', kept ? 'kept by the executor' : ''].filter(Boolean).join(', ')})` };
+    return {
+      supported: true,
+      evidence: `{ validation: 'reference' } accepted (${[declared ? 'declared in PersonaToolExecutorOptions' : '', kept ? 'kept by the executor' : ''].filter(Boolean).join(', ')})`,
+    };
   }
-  return { supported: false, evidence: 'PersonaToolExecutorOptions has no `validation` option in this checkout (the compiled path is not in core yet)' };
+  return {
+    supported: false,
+    evidence:
+      'PersonaToolExecutorOptions has no `validation` option in this checkout (the compiled path is not in core yet)',
+  };
 }
 
 /** The modes to measure: both when the option exists, else the default only. */
@@ -62,7 +77,10 @@ export function modesToMeasure(support: ModeSupport): readonly ('compiled' | 're
   return support.supported ? ['compiled', 'reference'] : ['default'];
 }
 
-export function createExecutor(registry: ToolRegistry, mode: 'compiled' | 'reference' | 'default'): PersonaToolExecutor {
+export function createExecutor(
+  registry: ToolRegistry,
+  mode: 'compiled' | 'reference' | 'default',
+): PersonaToolExecutor {
   const options: OptionsWithValidation = { logger: silentLogger };
   if (mode !== 'default') options.validation = mode;
   return new PersonaToolExecutor(registry, options);

@@ -41,7 +41,12 @@ export class ProposeParams {
 @Command({ name: 'decision/propose', description: 'Propose a decision with its options', params: ProposeParams })
 export class ProposeDecisionCommand {
   execute(params: ProposeParams, invocation: ToolInvocationContext) {
-    return { question: params.question, options: params.options.map((option) => option.label), session: params.sessionId, call: invocation.callId };
+    return {
+      question: params.question,
+      options: params.options.map((option) => option.label),
+      session: params.sessionId,
+      call: invocation.callId,
+    };
   }
 }
 
@@ -51,7 +56,12 @@ export class GetCalendarEventsParams {
   resolved_datetimes!: string[];
 }
 
-@Command({ name: 'get_calendar_events', description: 'List calendar events at the given times', params: GetCalendarEventsParams, timeoutMs: 5_000 })
+@Command({
+  name: 'get_calendar_events',
+  description: 'List calendar events at the given times',
+  params: GetCalendarEventsParams,
+  timeoutMs: 5_000,
+})
 export class GetCalendarEventsCommand {
   execute(params: GetCalendarEventsParams) {
     return params.resolved_datetimes.map((instant) => ({ instant, events: [] }));
@@ -94,7 +104,12 @@ export class BookHotelParams {
   @ArrayOf('string', { maxItems: 5, maxLength: 40, required: false, description: 'Special requests' })
   requests?: string[];
 
-  @ToolParam({ pattern: '^[0-9]{16}$', sensitive: true, required: false, description: 'Card number (redacted in logs)' })
+  @ToolParam({
+    pattern: '^[0-9]{16}$',
+    sensitive: true,
+    required: false,
+    description: 'Card number (redacted in logs)',
+  })
   card?: string;
 
   @ToolParam({ type: 'float', exclusiveMin: 0, nullable: true, required: false, policy: 'strict' })
@@ -111,7 +126,14 @@ export class BookHotelParams {
   persona?: Record<string, unknown>;
 }
 
-@Command({ name: 'hotel/book', description: 'Book a hotel room', params: BookHotelParams, tags: ['travel'], permissions: ['booking'], aliases: ['book_hotel'] })
+@Command({
+  name: 'hotel/book',
+  description: 'Book a hotel room',
+  params: BookHotelParams,
+  tags: ['travel'],
+  permissions: ['booking'],
+  aliases: ['book_hotel'],
+})
 export class BookHotelCommand {
   execute(params: BookHotelParams) {
     return { guest: params.guestName, arrival: params.arrival.toISOString() };
@@ -152,7 +174,11 @@ export const registry = ToolRegistry.from([ProposeDecisionCommand, GetCalendarEv
 export function runtimeTools(): ToolRegistry {
   const tools = new ToolRegistry({ onDuplicate: 'error' });
   tools.registerJsonSchemaTool(
-    { name: 'read_file', description: 'Read a text file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    {
+      name: 'read_file',
+      description: 'Read a text file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
     (params: { path: string }) => `contents of ${params.path}`,
     { namespace: 'filesystem' }, // registered as 'filesystem.read_file'
   );

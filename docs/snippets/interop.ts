@@ -20,7 +20,11 @@ export async function importLangChainTool() {
   const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
 
   const result = await executor.execute(
-    { id: 'call_1', name: 'set_light', arguments: '{"deviceName": "desk lamp", "level": "40", "session_id": "forged"}' },
+    {
+      id: 'call_1',
+      name: 'set_light',
+      arguments: '{"deviceName": "desk lamp", "level": "40", "session_id": "forged"}',
+    },
     { sessionId: 'session-from-your-auth' },
   );
   // result.value === 'desk lamp at 40%'; result.transformations: key-case, string-to-integer, dropped-context-field

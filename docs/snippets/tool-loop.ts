@@ -50,7 +50,9 @@ export function calendarRegistry(): ToolRegistry {
 export function describeStep(step: ToolLoopStep): string[] {
   if (step.calls.length === 0) return [`step ${step.index + 1}: answer ${JSON.stringify(step.turn.text ?? '')}`];
   return step.calls.map((entry) => {
-    const outcome = entry.result.ok ? 'ok' : `${entry.result.error.code}${entry.attempt !== undefined ? ` (attempt ${entry.attempt} of ${(entry.retriesAllowed ?? 0) + 1})` : ''}`;
+    const outcome = entry.result.ok
+      ? 'ok'
+      : `${entry.result.error.code}${entry.attempt !== undefined ? ` (attempt ${entry.attempt} of ${(entry.retriesAllowed ?? 0) + 1})` : ''}`;
     return `step ${step.index + 1}: ${entry.call.name}(${typeof entry.call.arguments === 'string' ? entry.call.arguments : JSON.stringify(entry.call.arguments)}) -> ${outcome}`;
   });
 }
@@ -63,7 +65,11 @@ export interface AskOptions {
 }
 
 // --- The loop: any ChatModel, the same registry ----------------------------------------------------------------------
-export async function askCalendar(model: ChatModel, question: string, options: AskOptions = {}): Promise<ToolLoopResult> {
+export async function askCalendar(
+  model: ChatModel,
+  question: string,
+  options: AskOptions = {},
+): Promise<ToolLoopResult> {
   const print = options.print ?? console.log;
   return runToolLoop({
     model,
@@ -88,14 +94,23 @@ function lastToolContent(messages: readonly ChatMessage[]): string {
 export function scriptedCalendarModel(): ScriptedChatModel {
   return new ScriptedChatModel([
     { toolCalls: [{ id: 'call_1', name: 'get_calendar_events', arguments: '{"resolved_datetimes":"tomorrow"}' }] },
-    { toolCalls: [{ id: 'call_2', name: 'resolve_relative_date', arguments: { phrase: 'tomorrow', granularity: 'datetime' } }] },
+    {
+      toolCalls: [
+        { id: 'call_2', name: 'resolve_relative_date', arguments: { phrase: 'tomorrow', granularity: 'datetime' } },
+      ],
+    },
     (messages) => {
       const { datetime } = JSON.parse(lastToolContent(messages)) as { datetime: string };
-      return { toolCalls: [{ id: 'call_3', name: 'get_calendar_events', arguments: { resolved_datetimes: [datetime] } }] };
+      return {
+        toolCalls: [{ id: 'call_3', name: 'get_calendar_events', arguments: { resolved_datetimes: [datetime] } }],
+      };
     },
     (messages) => {
       const { events } = JSON.parse(lastToolContent(messages)) as { events: Array<{ title: string; start: string }> };
-      return { text: `Tomorrow: ${events.map((event) => `${event.title} at ${event.start}`).join(', ')}.`, toolCalls: [] };
+      return {
+        text: `Tomorrow: ${events.map((event) => `${event.title} at ${event.start}`).join(', ')}.`,
+        toolCalls: [],
+      };
     },
   ]);
 }

@@ -15,7 +15,11 @@ const LATENCY_CALLS = 300;
 const THROUGHPUT_CALLS = 3_000;
 const WORKER_COUNTS = [1, 2, 4];
 
-const call = (id: string): ToolCall => ({ id, name: 'record_order', arguments: `{"order_id": "${id}", "quantity": "3", "express": "yes", "tags": "[\\"a\\"]"}` });
+const call = (id: string): ToolCall => ({
+  id,
+  name: 'record_order',
+  arguments: `{"order_id": "${id}", "quantity": "3", "express": "yes", "tags": "[\\"a\\"]"}`,
+});
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -28,7 +32,11 @@ interface Row {
   readonly callsPerSecond: number;
 }
 
-async function measure(setup: string, run: (call: ToolCall) => Promise<unknown>, runAll: (calls: ToolCall[]) => Promise<unknown>): Promise<Row> {
+async function measure(
+  setup: string,
+  run: (call: ToolCall) => Promise<unknown>,
+  runAll: (calls: ToolCall[]) => Promise<unknown>,
+): Promise<Row> {
   for (let index = 0; index < 50; index++) await run(call(`${setup}-warm-${index}`));
   const latencies: number[] = [];
   for (let index = 0; index < LATENCY_CALLS; index++) {
@@ -40,7 +48,12 @@ async function measure(setup: string, run: (call: ToolCall) => Promise<unknown>,
   const started = performance.now();
   await runAll(calls);
   const seconds = (performance.now() - started) / 1000;
-  return { setup, p50Ms: round(quantile(latencies, 0.5)), p99Ms: round(quantile(latencies, 0.99)), callsPerSecond: Math.round(THROUGHPUT_CALLS / seconds) };
+  return {
+    setup,
+    p50Ms: round(quantile(latencies, 0.5)),
+    p99Ms: round(quantile(latencies, 0.99)),
+    callsPerSecond: Math.round(THROUGHPUT_CALLS / seconds),
+  };
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
@@ -53,14 +66,30 @@ async function main(): Promise<void> {
   try {
     const registry = benchRegistry();
     const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
-    rows.push(await measure('in-process PersonaToolExecutor', (c) => executor.execute(c), (cs) => executor.executeAll(cs, {}, { concurrency: 64 })));
+    rows.push(
+      await measure(
+        'in-process PersonaToolExecutor',
+        (c) => executor.execute(c),
+        (cs) => executor.executeAll(cs, {}, { concurrency: 64 }),
+      ),
+    );
     for (const count of WORKER_COUNTS) {
       const queueName = `bench-${count}`;
       const workers = await Promise.all(Array.from({ length: count }, () => startWorker(queueName)));
       const queuedRegistry = benchRegistry();
-      const queued = new QueuedToolExecutor(new PersonaToolExecutor(queuedRegistry, { logger: silentLogger }), queuedRegistry, { connection: connection(), queueName, logger: silentLogger });
+      const queued = new QueuedToolExecutor(
+        new PersonaToolExecutor(queuedRegistry, { logger: silentLogger }),
+        queuedRegistry,
+        { connection: connection(), queueName, logger: silentLogger },
+      );
       try {
-        rows.push(await measure(`QueuedToolExecutor, ${count} worker${count > 1 ? 's' : ''}`, (c) => queued.execute(c), (cs) => queued.executeAll(cs)));
+        rows.push(
+          await measure(
+            `QueuedToolExecutor, ${count} worker${count > 1 ? 's' : ''}`,
+            (c) => queued.execute(c),
+            (cs) => queued.executeAll(cs),
+          ),
+        );
       } finally {
         await queued.close();
         await Promise.all(workers.map(stop));
@@ -73,16 +102,36 @@ async function main(): Promise<void> {
   const table = [
     '| setup | latency p50 | latency p99 | added p50 | throughput (calls/s) |',
     '|---|---:|---:|---:|---:|',
-    ...rows.map((row) => `| ${row.setup} | ${row.p50Ms.toFixed(3)} ms | ${row.p99Ms.toFixed(3)} ms | ${row === baseline ? '-' : `+${(row.p50Ms - baseline.p50Ms).toFixed(2)} ms`} | ${row.callsPerSecond} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.setup} | ${row.p50Ms.toFixed(3)} ms | ${row.p99Ms.toFixed(3)} ms | ${row === baseline ? '-' : `+${(row.p50Ms - baseline.p50Ms).toFixed(2)} ms`} | ${row.callsPerSecond} |`,
+    ),
   ].join('\n');
-  const report = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg(), latencyCalls: LATENCY_CALLS, throughputCalls: THROUGHPUT_CALLS, rows };
+  const report = {
+    date: new Date().toISOString(),
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    node: process.version,
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: loadavg(),
+    latencyCalls: LATENCY_CALLS,
+    throughputCalls: THROUGHPUT_CALLS,
+    rows,
+  };
   mkdirSync(join(__dirname, '..', '..', 'results'), { recursive: true });
   writeFileSync(join(__dirname, '..', '..', 'results', 'queue.json'), `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`${table}\n\nload average ${loadAtStart.map((v) => v.toFixed(2)).join(' / ')} at the start, ${loadavg().map((v) => v.toFixed(2)).join(' / ')} at the end; ${cpus().length} cores\n`);
+  process.stdout.write(
+    `${table}\n\nload average ${loadAtStart.map((v) => v.toFixed(2)).join(' / ')} at the start, ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' / ')} at the end; ${cpus().length} cores\n`,
+  );
 }
 
 function startWorker(queueName: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(__dirname, 'worker.js')], { env: { ...process.env, QUEUE_NAME: queueName }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'worker.js')], {
+    env: { ...process.env, QUEUE_NAME: queueName },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
@@ -100,13 +149,48 @@ async function startRedis(): Promise<{ port: number; stop: () => Promise<void> }
   const port = await new Promise<number>((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
   const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--dir',
+      dir,
+    ],
+    { stdio: 'ignore' },
+  );
   await new Promise((resolve) => setTimeout(resolve, 500));
-  return { port, stop: () => new Promise((resolve) => { child.once('exit', () => { rmSync(dir, { recursive: true, force: true }); resolve(); }); child.kill('SIGTERM'); }) };
+  return {
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
-main().then(() => process.exit(0), (error: unknown) => { console.error(error); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

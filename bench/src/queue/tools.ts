@@ -25,4 +25,8 @@ export function benchRegistry(): ToolRegistry {
   return registry;
 }
 
-export const connection = () => ({ host: '127.0.0.1', port: Number(process.env.REDIS_PORT), maxRetriesPerRequest: null });
+export const connection = () => ({
+  host: '127.0.0.1',
+  port: Number(process.env.REDIS_PORT),
+  maxRetriesPerRequest: null,
+});

@@ -3,6 +3,11 @@ import { silentLogger } from '@toolwright/core';
 import { createToolWorker } from '@toolwright/queue';
 import { benchRegistry, connection } from './tools';
 
-const toolWorker = createToolWorker(benchRegistry(), { connection: connection(), queueName: process.env.QUEUE_NAME, concurrency: 16, logger: silentLogger });
+const toolWorker = createToolWorker(benchRegistry(), {
+  connection: connection(),
+  queueName: process.env.QUEUE_NAME,
+  concurrency: 16,
+  logger: silentLogger,
+});
 void toolWorker.worker.waitUntilReady().then(() => process.stdout.write('ready\n'));
 process.once('SIGTERM', () => void toolWorker.close().then(() => process.exit(0)));

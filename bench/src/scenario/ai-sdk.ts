@@ -21,13 +21,20 @@ export function aiSdkPipeline(tools: Readonly<Record<string, Tool>>) {
     const found = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
     if (found === undefined) return { ok: false, message: `There is no tool named "${call.name}".` };
     const schema = asSchema(found.inputSchema);
-    const parsed = call.arguments.trim() === '' ? { success: false as const, error: new Error('empty') } : await safeParseJSON({ text: call.arguments, schema });
+    const parsed =
+      call.arguments.trim() === ''
+        ? { success: false as const, error: new Error('empty') }
+        : await safeParseJSON({ text: call.arguments, schema });
     if (!parsed.success) {
       const error = new InvalidToolInputError({ toolName: call.name, toolInput: call.arguments, cause: parsed.error });
       return { ok: false, message: error.message };
     }
     let output: unknown;
-    for await (const part of executeTool({ tool: found as Parameters<typeof executeTool>[0]['tool'], input: parsed.value, options: { toolCallId: call.id, messages: [], context: {} as never } })) {
+    for await (const part of executeTool({
+      tool: found as Parameters<typeof executeTool>[0]['tool'],
+      input: parsed.value,
+      options: { toolCallId: call.id, messages: [], context: {} as never },
+    })) {
       if (part.type === 'final') output = part.output;
     }
     return { ok: true, value: output };

@@ -32,7 +32,10 @@ export function ajvPipeline(ajv: Ajv2020, tools: ReadonlyMap<string, AjvTool>) {
     }
     if (tool.normalize) raw = tool.normalize(raw);
     if (!tool.validate(raw)) {
-      return { ok: false, message: `The arguments for "${call.name}" are invalid:\n${ajv.errorsText(tool.validate.errors, { separator: '\n', dataVar: 'arguments' })}` };
+      return {
+        ok: false,
+        message: `The arguments for "${call.name}" are invalid:\n${ajv.errorsText(tool.validate.errors, { separator: '\n', dataVar: 'arguments' })}`,
+      };
     }
     return { ok: true, value: await (tool.handler as (params: unknown) => unknown)(raw) };
   };

@@ -1,6 +1,31 @@
 import { Type, plainToInstance } from 'class-transformer';
-import { IsArray, IsBoolean, IsEmail, IsIn, IsISO8601, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested, validate, type ValidationError } from 'class-validator';
-import { DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, scheduleMeeting, type BenchCall, type Outcome, type Priority } from './shape';
+import {
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+  validate,
+  type ValidationError,
+} from 'class-validator';
+import {
+  DURATION_MAX,
+  DURATION_MIN,
+  PRIORITIES,
+  TITLE_MAX,
+  TITLE_MIN,
+  scheduleMeeting,
+  type BenchCall,
+  type Outcome,
+  type Priority,
+} from './shape';
 
 /** The 6-field DTO as a plain class-transformer + class-validator user writes it (no toolwright). */
 export class CvAttendee {
@@ -41,7 +66,10 @@ export class CvScheduleMeetingParams {
 export const CV_OPTIONS = { whitelist: true, forbidUnknownValues: true } as const;
 
 /** plainToInstance + validate on an already-parsed object; the errors, or none. */
-export async function ctcvValidate<T extends object>(dto: new () => T, plain: unknown): Promise<{ instance: T; errors: ValidationError[] }> {
+export async function ctcvValidate<T extends object>(
+  dto: new () => T,
+  plain: unknown,
+): Promise<{ instance: T; errors: ValidationError[] }> {
   const instance = plainToInstance(dto, plain as object);
   const errors = await validate(instance, CV_OPTIONS);
   return { instance, errors };
@@ -52,7 +80,12 @@ export function renderCvErrors(tool: string, errors: readonly ValidationError[])
   const lines: string[] = [];
   const walk = (list: readonly ValidationError[], parent: string) => {
     for (const error of list) {
-      const path = parent === '' ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+      const path =
+        parent === ''
+          ? error.property
+          : /^\d+$/.test(error.property)
+            ? `${parent}[${error.property}]`
+            : `${parent}.${error.property}`;
       for (const text of Object.values(error.constraints ?? {})) lines.push(`- ${path}: ${text}`);
       if (error.children && error.children.length > 0) walk(error.children, path);
     }

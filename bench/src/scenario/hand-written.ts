@@ -1,6 +1,15 @@
 import {
-  DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting,
-  type BenchCall, type Outcome, type ScheduleMeetingShape,
+  DURATION_MAX,
+  DURATION_MIN,
+  PRIORITIES,
+  TITLE_MAX,
+  TITLE_MIN,
+  TOOL_NAME,
+  TOOL_NAME_ASYNC,
+  scheduleMeeting,
+  type BenchCall,
+  type Outcome,
+  type ScheduleMeetingShape,
 } from './shape';
 import { isEmail, isOffsetDateTime } from './formats';
 
@@ -100,19 +109,26 @@ export function checkScheduleMeeting(value: Record<string, unknown>): HandIssue[
     (issues ??= []).push({ path, message: `"${path}" must be ${expected}, but received ${describe(received)}.` });
   };
   const priority = value['priority'];
-  if (typeof priority !== 'string' || !PRIORITY_SET.has(priority)) fail('priority', 'one of "low", "normal", "high"', priority);
+  if (typeof priority !== 'string' || !PRIORITY_SET.has(priority))
+    fail('priority', 'one of "low", "normal", "high"', priority);
 
   const slots = value['slots'];
   if (!Array.isArray(slots)) fail('slots', 'an array of ISO-8601 date-times with a UTC offset', slots);
   else {
     for (let index = 0; index < slots.length; index++) {
       const slot: unknown = slots[index];
-      if (typeof slot !== 'string' || !isOffsetDateTime(slot)) fail(`slots[${index}]`, 'an ISO-8601 date-time with a UTC offset, e.g. "2026-11-21T09:00:00+01:00"', slot);
+      if (typeof slot !== 'string' || !isOffsetDateTime(slot))
+        fail(`slots[${index}]`, 'an ISO-8601 date-time with a UTC offset, e.g. "2026-11-21T09:00:00+01:00"', slot);
     }
   }
 
   const duration = value['durationMinutes'];
-  if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < DURATION_MIN || duration > DURATION_MAX) {
+  if (
+    typeof duration !== 'number' ||
+    !Number.isInteger(duration) ||
+    duration < DURATION_MIN ||
+    duration > DURATION_MAX
+  ) {
     fail('durationMinutes', `an integer from ${DURATION_MIN} to ${DURATION_MAX}`, duration);
   }
 
@@ -120,7 +136,8 @@ export function checkScheduleMeeting(value: Record<string, unknown>): HandIssue[
   if (typeof sendInvites !== 'boolean') fail('sendInvites', 'true or false', sendInvites);
 
   const title = value['title'];
-  if (typeof title !== 'string' || title.length < TITLE_MIN || title.length > TITLE_MAX) fail('title', `a string of ${TITLE_MIN} to ${TITLE_MAX} characters`, title);
+  if (typeof title !== 'string' || title.length < TITLE_MIN || title.length > TITLE_MAX)
+    fail('title', `a string of ${TITLE_MIN} to ${TITLE_MAX} characters`, title);
 
   const attendees = value['attendees'];
   if (!Array.isArray(attendees)) fail('attendees', 'an array of {email, optional} objects', attendees);
@@ -135,7 +152,8 @@ export function checkScheduleMeeting(value: Record<string, unknown>): HandIssue[
       const email = attendee['email'];
       if (typeof email !== 'string' || !isEmail(email)) fail(`${path}.email`, 'an email address', email);
       const optional = attendee['optional'];
-      if (optional !== undefined && optional !== null && typeof optional !== 'boolean') fail(`${path}.optional`, 'true or false', optional);
+      if (optional !== undefined && optional !== null && typeof optional !== 'boolean')
+        fail(`${path}.optional`, 'true or false', optional);
     }
   }
   return issues;
@@ -172,7 +190,8 @@ export function handWrittenPipeline(tools: ReadonlyMap<string, HandTool>) {
     }
     const fixes: HandFix[] = [];
     const params = tool.normalize(raw, fixes);
-    if (params === undefined) return { ok: false, message: 'The arguments must be one JSON object of parameter names and values.' };
+    if (params === undefined)
+      return { ok: false, message: 'The arguments must be one JSON object of parameter names and values.' };
     const issues = tool.check(params);
     if (issues !== undefined) return { ok: false, message: renderHandMessage(call.name, issues) };
     const value: unknown = await (tool.handler as (params: Record<string, unknown>) => unknown)(params);
@@ -187,7 +206,11 @@ export const scheduleMeetingHandToolAsync: HandTool = {
 };
 
 export function handToolMap(extra: Iterable<[string, HandTool]> = []): Map<string, HandTool> {
-  return new Map<string, HandTool>([...extra, [TOOL_NAME, scheduleMeetingHandTool], [TOOL_NAME_ASYNC, scheduleMeetingHandToolAsync]]);
+  return new Map<string, HandTool>([
+    ...extra,
+    [TOOL_NAME, scheduleMeetingHandTool],
+    [TOOL_NAME_ASYNC, scheduleMeetingHandToolAsync],
+  ]);
 }
 
 export type { HandTool };

@@ -33,7 +33,12 @@ export const VALID = call(JSON.stringify(meeting(3, 3)));
 
 /** Three problems: an enum value, an out-of-range integer, an invalid nested email. */
 export const INVALID = call(
-  JSON.stringify({ ...meeting(3, 3), priority: 'urgent', durationMinutes: 600, attendees: [attendee(0), { email: 'bob-at-example' }, attendee(2)] }),
+  JSON.stringify({
+    ...meeting(3, 3),
+    priority: 'urgent',
+    durationMinutes: 600,
+    attendees: [attendee(0), { email: 'bob-at-example' }, attendee(2)],
+  }),
 );
 export const INVALID_PATHS = ['priority', 'durationMinutes', 'attendees[1].email'];
 

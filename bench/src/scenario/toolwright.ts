@@ -1,11 +1,22 @@
 import { IsEmail } from 'class-validator';
 import { ArrayOf, Command, ToolParam } from '@toolwright/core';
-import { DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, TOOL_DESCRIPTION, TOOL_NAME, TOOL_NAME_ASYNC, scheduleMeeting, type Priority } from './shape';
+import {
+  DURATION_MAX,
+  DURATION_MIN,
+  PRIORITIES,
+  TITLE_MAX,
+  TITLE_MIN,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TOOL_NAME_ASYNC,
+  scheduleMeeting,
+  type Priority,
+} from './shape';
 
 /** The 6-field DTO as a toolwright command, written the way the docs show it. */
 export class Attendee {
   @IsEmail()
-  @ToolParam({ description: 'The attendee\'s email address' })
+  @ToolParam({ description: "The attendee's email address" })
   email!: string;
 
   @ToolParam({ description: 'Whether attendance is optional', required: false })

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { DURATION_MAX, DURATION_MIN, PRIORITIES, TITLE_MAX, TITLE_MIN, scheduleMeeting, type BenchCall, type Outcome } from './shape';
+import {
+  DURATION_MAX,
+  DURATION_MIN,
+  PRIORITIES,
+  TITLE_MAX,
+  TITLE_MIN,
+  scheduleMeeting,
+  type BenchCall,
+  type Outcome,
+} from './shape';
 
 /** The 6-field DTO as a zod 4 schema (unknown keys stripped, as class-validator's whitelist does). */
 export const attendeeSchema = z.object({
@@ -35,7 +44,8 @@ export function zodPipeline(tools: ReadonlyMap<string, ZodTool>) {
     }
     if (tool.normalize) raw = tool.normalize(raw);
     const result = tool.schema.safeParse(raw);
-    if (!result.success) return { ok: false, message: `The arguments for "${call.name}" are invalid:\n${z.prettifyError(result.error)}` };
+    if (!result.success)
+      return { ok: false, message: `The arguments for "${call.name}" are invalid:\n${z.prettifyError(result.error)}` };
     return { ok: true, value: await (tool.handler as (params: unknown) => unknown)(result.data) };
   };
 }

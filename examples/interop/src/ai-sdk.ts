@@ -16,14 +16,17 @@ async function main(): Promise<void> {
       model,
       tools: toAISDKTools(executor, {
         context: { sessionId: 'session-from-your-auth' },
-        onResult: (toolResult) => transformations.push(...toolResult.transformations.map((change) => `${change.path}: ${change.rule}`)),
+        onResult: (toolResult) =>
+          transformations.push(...toolResult.transformations.map((change) => `${change.path}: ${change.rule}`)),
       }),
       repairToolCall: createRepairToolCall(executor),
       prompt: 'Schedule the standup with Ana and Bo for 30 minutes.',
       stopWhen: stepCountIs(3),
     });
     const [toolResult] = result.steps[0]?.toolResults ?? [];
-    console.log(JSON.stringify({ framework: 'ai-sdk', answer: result.text, toolOutput: toolResult?.output, transformations }));
+    console.log(
+      JSON.stringify({ framework: 'ai-sdk', answer: result.text, toolOutput: toolResult?.output, transformations }),
+    );
   } finally {
     await server.close();
   }

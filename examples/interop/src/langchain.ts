@@ -12,7 +12,12 @@ async function main(): Promise<void> {
   const server = await startStubModelServer('schedule_meeting', MODEL_ARGUMENTS, 'The standup is scheduled.');
   try {
     const tools = toLangChainTools(createExecutor());
-    const model = new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'no-key-needed', maxRetries: 0, configuration: { baseURL: server.baseURL } }).bindTools(tools);
+    const model = new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'no-key-needed',
+      maxRetries: 0,
+      configuration: { baseURL: server.baseURL },
+    }).bindTools(tools);
     const graph = new StateGraph(MessagesAnnotation)
       .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
       .addNode('tools', new ToolNode(tools))

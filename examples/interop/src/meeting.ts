@@ -1,4 +1,13 @@
-import { ArrayOf, Command, FromContext, PersonaToolExecutor, ToolParam, ToolRegistry, type CommandHandler, type Logger } from '@toolwright/core';
+import {
+  ArrayOf,
+  Command,
+  FromContext,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  type CommandHandler,
+  type Logger,
+} from '@toolwright/core';
 
 export class ScheduleMeetingParams {
   @ToolParam({ description: 'Meeting title', minLength: 1 })
@@ -15,10 +24,19 @@ export class ScheduleMeetingParams {
   sessionId!: string;
 }
 
-@Command({ name: 'schedule_meeting', description: 'Schedule a meeting for this session.', params: ScheduleMeetingParams })
+@Command({
+  name: 'schedule_meeting',
+  description: 'Schedule a meeting for this session.',
+  params: ScheduleMeetingParams,
+})
 export class ScheduleMeetingCommand implements CommandHandler<ScheduleMeetingParams> {
   execute(params: ScheduleMeetingParams) {
-    return { scheduled: params.title, attendees: params.attendees, durationMinutes: params.durationMinutes, sessionId: params.sessionId };
+    return {
+      scheduled: params.title,
+      attendees: params.attendees,
+      durationMinutes: params.durationMinutes,
+      sessionId: params.sessionId,
+    };
   }
 }
 

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     const agent = new Agent<{ sessionId: string }>({
       name: 'Scheduler',
       instructions: 'Schedule meetings with the schedule_meeting tool.',
-      model: new OpenAIChatCompletionsModel(new OpenAI({ baseURL: server.baseURL, apiKey: 'no-key-needed', maxRetries: 0 }), 'gpt-4o-mini'),
+      model: new OpenAIChatCompletionsModel(
+        new OpenAI({ baseURL: server.baseURL, apiKey: 'no-key-needed', maxRetries: 0 }),
+        'gpt-4o-mini',
+      ),
       tools: toAgentsTools(createExecutor(), {
         onResult: (result) => {
           transformations.push(...result.transformations.map((change) => `${change.path}: ${change.rule}`));
@@ -24,8 +27,13 @@ async function main(): Promise<void> {
       }),
     });
     // The run context (set by your app) is the trusted execution context: its sessionId reaches the command.
-    const result = await run(agent, 'Schedule the standup with Ana and Bo for 30 minutes.', { context: { sessionId: 'session-from-your-auth' }, maxTurns: 3 });
-    console.log(JSON.stringify({ framework: 'openai-agents', answer: result.finalOutput, toolOutput, transformations }));
+    const result = await run(agent, 'Schedule the standup with Ana and Bo for 30 minutes.', {
+      context: { sessionId: 'session-from-your-auth' },
+      maxTurns: 3,
+    });
+    console.log(
+      JSON.stringify({ framework: 'openai-agents', answer: result.finalOutput, toolOutput, transformations }),
+    );
   } finally {
     await server.close();
   }

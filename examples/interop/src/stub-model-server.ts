@@ -5,7 +5,11 @@ import type { AddressInfo } from 'node:net';
  * A stand-in for the OpenAI Chat Completions API on 127.0.0.1, so the examples run with no key and no network: the
  * first request gets one tool call with `toolArguments` as its arguments text, every later request the final answer.
  */
-export async function startStubModelServer(toolName: string, toolArguments: string, finalAnswer: string): Promise<{ baseURL: string; close(): Promise<void> }> {
+export async function startStubModelServer(
+  toolName: string,
+  toolArguments: string,
+  finalAnswer: string,
+): Promise<{ baseURL: string; close(): Promise<void> }> {
   let requests = 0;
   const server: Server = createServer((request, response) => {
     request.resume();
@@ -13,7 +17,11 @@ export async function startStubModelServer(toolName: string, toolArguments: stri
       requests += 1;
       const message =
         requests === 1
-          ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: toolName, arguments: toolArguments } }] }
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: toolName, arguments: toolArguments } }],
+            }
           : { role: 'assistant', content: finalAnswer };
       response.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
@@ -31,9 +39,10 @@ export async function startStubModelServer(toolName: string, toolArguments: stri
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

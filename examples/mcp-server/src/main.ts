@@ -35,10 +35,12 @@ export function parseArguments(argv: readonly string[]): ExampleServerArguments 
     else if (argument === '--port') {
       const text = value();
       port = Number(text);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port ${text} is not a port number. ${USAGE}`);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535)
+        throw new Error(`--port ${text} is not a port number. ${USAGE}`);
     } else throw new Error(`Unknown argument ${String(argument)}. ${USAGE}`);
   }
-  if (!http && (stateless || argv.includes('--port') || argv.includes('--host'))) throw new Error(`--port, --host and --stateless need --http. ${USAGE}`);
+  if (!http && (stateless || argv.includes('--port') || argv.includes('--host')))
+    throw new Error(`--port, --host and --stateless need --http. ${USAGE}`);
   return { http, port, host, stateless };
 }
 

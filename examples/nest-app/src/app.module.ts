@@ -9,14 +9,25 @@ import { ToolsController } from './tools.controller';
 /** The commands and services, with no transport: used by the HTTP app and the stdio MCP server alike. */
 @Module({
   imports: [ToolwrightModule.forRoot({ executor: { timeoutMs: 10_000 } })],
-  providers: [NotesService, Clock, CalendarStore, CalendarService, AddNoteCommand, CalendarEventsCommand, SessionNotesCommand],
+  providers: [
+    NotesService,
+    Clock,
+    CalendarStore,
+    CalendarService,
+    AddNoteCommand,
+    CalendarEventsCommand,
+    SessionNotesCommand,
+  ],
   exports: [NotesService],
 })
 export class CommandsModule {}
 
 /** The HTTP app: the tool-call controller, GET /tools, and MCP over Streamable HTTP at /mcp on Nest's own adapter. */
 @Module({
-  imports: [CommandsModule, ToolwrightMcpHttpModule.forRoot({ path: 'mcp', serverInfo: { name: 'toolwright-nest-example', version: '0.1.0' } })],
+  imports: [
+    CommandsModule,
+    ToolwrightMcpHttpModule.forRoot({ path: 'mcp', serverInfo: { name: 'toolwright-nest-example', version: '0.1.0' } }),
+  ],
   controllers: [ToolsController],
 })
 export class AppModule {}

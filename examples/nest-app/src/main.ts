@@ -14,7 +14,8 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const portIndex = argv.indexOf('--port');
   const port = portIndex === -1 ? 3000 : Number(argv[portIndex + 1]);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error('Usage: node examples/nest-app [--port N] | --stdio');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error('Usage: node examples/nest-app [--port N] | --stdio');
   const app = await NestFactory.create(AppModule, { logger: new StderrConsoleLogger() });
   app.enableShutdownHooks();
   await app.listen(port, '127.0.0.1');

@@ -30,13 +30,17 @@ export class ToolsController {
   @Post('tool-calls')
   @HttpCode(200)
   async call(@Body() body: OpenAIToolCallBody, @Headers('x-session-id') sessionId: string | undefined) {
-    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new BadRequestException('Send the session in the X-Session-Id header.');
+    if (typeof sessionId !== 'string' || sessionId.length === 0)
+      throw new BadRequestException('Send the session in the X-Session-Id header.');
     const toolCall = body?.tool_call;
     if (typeof toolCall !== 'object' || toolCall === null || Array.isArray(toolCall)) {
-      throw new BadRequestException('The body must be { "tool_call": { "id", "type": "function", "function": { "name", "arguments" } } }.');
+      throw new BadRequestException(
+        'The body must be { "tool_call": { "id", "type": "function", "function": { "name", "arguments" } } }.',
+      );
     }
     const [call] = this.providerTools.parseCalls('openai', [toolCall]);
-    if (call === undefined) throw new BadRequestException('tool_call is not a function call (it needs "function": { "name", "arguments" }).');
+    if (call === undefined)
+      throw new BadRequestException('tool_call is not a function call (it needs "function": { "name", "arguments" }).');
     const result = await this.executor.execute(call, { sessionId });
     return { result, message: toToolResultMessage(result) };
   }

@@ -1,4 +1,12 @@
-import { PersonaToolExecutor, runToolLoop, ScriptedChatModel, silentLogger, ToolRegistry, type ToolLoopResult, type ToolLoopStep } from '@toolwright/core';
+import {
+  PersonaToolExecutor,
+  runToolLoop,
+  ScriptedChatModel,
+  silentLogger,
+  ToolRegistry,
+  type ToolLoopResult,
+  type ToolLoopStep,
+} from '@toolwright/core';
 import { BookMeetingCommand } from './commands/book-meeting.command';
 
 /**
@@ -7,18 +15,40 @@ import { BookMeetingCommand } from './commands/book-meeting.command';
  * as an attempt by the tool loop); the model fixes the call and it runs.
  */
 export function createMeetingPlanner(): ScriptedChatModel {
-  return new ScriptedChatModel([
-    {
-      text: 'Booking the review.',
-      toolCalls: [{ id: 'call_m1', name: 'book_meeting', arguments: '{"start": "2026-11-23T15:00:00+01:00", "end": "2026-11-23T14:00:00+01:00", "room": "atlas", "video_link": "https://meet.example.com/review"}' }],
-    },
-    { toolCalls: [{ id: 'call_m2', name: 'book_meeting', arguments: '{"start": "2026-11-23T14:00:00+01:00", "end": "2026-11-23T15:00:00+01:00", "room": "Atlas"}' }] },
-    { text: 'The review is booked in Atlas from 14:00 to 15:00.', toolCalls: [] },
-  ], 'scripted-meeting-planner');
+  return new ScriptedChatModel(
+    [
+      {
+        text: 'Booking the review.',
+        toolCalls: [
+          {
+            id: 'call_m1',
+            name: 'book_meeting',
+            arguments:
+              '{"start": "2026-11-23T15:00:00+01:00", "end": "2026-11-23T14:00:00+01:00", "room": "atlas", "video_link": "https://meet.example.com/review"}',
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            id: 'call_m2',
+            name: 'book_meeting',
+            arguments: '{"start": "2026-11-23T14:00:00+01:00", "end": "2026-11-23T15:00:00+01:00", "room": "Atlas"}',
+          },
+        ],
+      },
+      { text: 'The review is booked in Atlas from 14:00 to 15:00.', toolCalls: [] },
+    ],
+    'scripted-meeting-planner',
+  );
 }
 
-export async function runCrossFieldExample(options: { readonly onStep?: (step: ToolLoopStep) => void } = {}): Promise<ToolLoopResult> {
-  const executor = new PersonaToolExecutor(ToolRegistry.from([BookMeetingCommand], { logger: silentLogger }), { logger: silentLogger });
+export async function runCrossFieldExample(
+  options: { readonly onStep?: (step: ToolLoopStep) => void } = {},
+): Promise<ToolLoopResult> {
+  const executor = new PersonaToolExecutor(ToolRegistry.from([BookMeetingCommand], { logger: silentLogger }), {
+    logger: silentLogger,
+  });
   return runToolLoop({
     model: createMeetingPlanner(),
     executor,

@@ -11,25 +11,34 @@ function section(title: string): void {
 function printResult(result: ToolResult): void {
   for (const transformation of result.transformations) {
     const where = transformation.rule.startsWith('tool-name-') ? '(tool name)' : transformation.path || '(arguments)';
-    console.log(`  fix   ${where}: ${transformation.rule}  ${short(transformation.from)} -> ${short(transformation.to)}`);
+    console.log(
+      `  fix   ${where}: ${transformation.rule}  ${short(transformation.from)} -> ${short(transformation.to)}`,
+    );
   }
   if (result.ok) console.log(`  ok    ${short(result.value, 200)}`);
   else console.log(`  error ${result.error.code}\n        ${result.error.message.split('\n').join('\n        ')}`);
 }
 
 function printStep(step: ToolLoopStep): void {
-  console.log(`\n[turn ${step.index + 1}] model${step.turn.text ? `: ${JSON.stringify(step.turn.text)}` : ''}${step.turn.toolCalls.length === 0 ? ' (final answer)' : ''}`);
+  console.log(
+    `\n[turn ${step.index + 1}] model${step.turn.text ? `: ${JSON.stringify(step.turn.text)}` : ''}${step.turn.toolCalls.length === 0 ? ' (final answer)' : ''}`,
+  );
   for (const entry of step.calls) {
     console.log(`  call  ${entry.call.name}(${short(entry.call.arguments, 110)})`);
-    for (const transformation of entry.result.transformations) console.log(`  fix   ${transformation.path || '(arguments)'}: ${transformation.rule}`);
-    const attempt = entry.attempt !== undefined ? ` (attempt ${entry.attempt}, ${entry.retriesAllowed} retries allowed)` : '';
-    console.log(`  ${entry.result.ok ? 'ok   ' : 'error'} ${entry.result.ok ? '' : `${entry.result.error.code}${attempt}: `}sent back to the model:`);
+    for (const transformation of entry.result.transformations)
+      console.log(`  fix   ${transformation.path || '(arguments)'}: ${transformation.rule}`);
+    const attempt =
+      entry.attempt !== undefined ? ` (attempt ${entry.attempt}, ${entry.retriesAllowed} retries allowed)` : '';
+    console.log(
+      `  ${entry.result.ok ? 'ok   ' : 'error'} ${entry.result.ok ? '' : `${entry.result.error.code}${attempt}: `}sent back to the model:`,
+    );
     console.log(`        ${entry.message.split('\n').join('\n        ')}`);
   }
 }
 
 function short(value: unknown, length = 90): string {
-  const text = value === undefined ? 'absent' : typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
+  const text =
+    value === undefined ? 'absent' : typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
   return text.length > length ? `${text.slice(0, length - 3)}...` : text;
 }
 
@@ -61,7 +70,8 @@ async function main(): Promise<void> {
   console.log(`\n  loop ${loop.status} after ${loop.steps.length} model turns: ${JSON.stringify(loop.text)}`);
 
   section('4. What the models sent most (TransformationStats)');
-  for (const entry of executor.stats.snapshot().slice(0, 10)) console.log(`  ${String(entry.count).padStart(3)}  ${entry.tool}  ${entry.rule}`);
+  for (const entry of executor.stats.snapshot().slice(0, 10))
+    console.log(`  ${String(entry.count).padStart(3)}  ${entry.tool}  ${entry.rule}`);
   console.log(`  security events (model tried to set trusted context): ${executor.stats.securityEvents}`);
 
   section('5. A cross-field rule (@Command({ validate })): the call that breaks it, the message, the fixed retry');

@@ -28,21 +28,34 @@ async function main(): Promise<number> {
   });
   let failures = 0;
   try {
-    console.log(`API process ${process.pid}, workers ${workers.map((worker) => worker.pid).join(' and ')}, Redis on 127.0.0.1:${process.env.REDIS_PORT}\n`);
+    console.log(
+      `API process ${process.pid}, workers ${workers.map((worker) => worker.pid).join(' and ')}, Redis on 127.0.0.1:${process.env.REDIS_PORT}\n`,
+    );
     const outcomes = new Map<string, number>();
     for (const replay of replayCalls) {
       const result = await queued.execute(replay.call, replay.context);
-      const where = result.ok ? `ran as job ${replay.call.id} on a worker` : 'refused in the API process (never reached Redis)';
+      const where = result.ok
+        ? `ran as job ${replay.call.id} on a worker`
+        : 'refused in the API process (never reached Redis)';
       console.log(`${replay.title}\n  -> ${describe(result)}; ${where}`);
       const key = result.ok ? 'ok' : result.error.code;
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
     }
-    console.log(`\nreplayed ${replayCalls.length} calls: ${[...outcomes].map(([key, count]) => `${count} ${key}`).join(', ')}\n`);
+    console.log(
+      `\nreplayed ${replayCalls.length} calls: ${[...outcomes].map(([key, count]) => `${count} ${key}`).join(', ')}\n`,
+    );
 
-    const report = await queued.execute({ id: 'call_report', name: 'render_report', arguments: '{"topic": "Q3 results", "pages": "8"}' }, { sessionId: 'session-42' }, { waitMs: 100 });
+    const report = await queued.execute(
+      { id: 'call_report', name: 'render_report', arguments: '{"topic": "Q3 results", "pages": "8"}' },
+      { sessionId: 'session-42' },
+      { waitMs: 100 },
+    );
     console.log(`render_report, not waited for -> ${JSON.stringify(report.ok ? report.value : report.error)}`);
     const final = await queued.result('call_report', 15_000);
-    const status = await queued.execute({ id: 'call_status', name: JOB_STATUS_TOOL_NAME, arguments: { job_id: 'call_report' } }, { sessionId: 'session-42' });
+    const status = await queued.execute(
+      { id: 'call_status', name: JOB_STATUS_TOOL_NAME, arguments: { job_id: 'call_report' } },
+      { sessionId: 'session-42' },
+    );
     console.log(`tool_job_status later -> ${JSON.stringify(status.ok ? status.value : status.error)}`);
     if (!final?.ok || !status.ok || (status.value as { status?: string }).status !== 'completed') failures++;
     if ((outcomes.get('ok') ?? 0) === 0) failures++;
@@ -61,7 +74,10 @@ function describe(result: ToolResult): string {
 }
 
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(__dirname, 'worker.js')], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'worker.js')], {
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('a worker did not start within 30 s')), 30_000);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -86,14 +102,30 @@ async function startRedis(): Promise<{ port: number; stop: () => Promise<void> }
   const port = await new Promise<number>((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
   const dir = mkdtempSync(join(tmpdir(), 'queue-app-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir], { stdio: 'ignore' });
-  child.once('error', (error) => console.error(`redis-server could not start (${error.message}); install it (apt-get install redis-server) or set REDIS_PORT`));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir],
+    { stdio: 'ignore' },
+  );
+  child.once('error', (error) =>
+    console.error(
+      `redis-server could not start (${error.message}); install it (apt-get install redis-server) or set REDIS_PORT`,
+    ),
+  );
   const { Redis } = await import('ioredis');
-  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  const probe = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
   for (let attempt = 0; ; attempt++) {
     try {
       await probe.connect();

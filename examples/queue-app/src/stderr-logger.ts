@@ -5,5 +5,6 @@ export const stderrLogger: Logger = {
   debug: () => {},
   info: () => {},
   warn: (message, details) => process.stderr.write(`warn: ${message}${details ? ` ${JSON.stringify(details)}` : ''}\n`),
-  error: (message, details) => process.stderr.write(`error: ${message}${details ? ` ${JSON.stringify(details)}` : ''}\n`),
+  error: (message, details) =>
+    process.stderr.write(`error: ${message}${details ? ` ${JSON.stringify(details)}` : ''}\n`),
 };

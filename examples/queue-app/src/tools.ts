@@ -1,16 +1,34 @@
 import 'reflect-metadata';
-import { Command, ToolParam, type CommandHandler, type ToolInvocationContext, type ToolRegistry } from '@toolwright/core';
+import {
+  Command,
+  ToolParam,
+  type CommandHandler,
+  type ToolInvocationContext,
+  type ToolRegistry,
+} from '@toolwright/core';
 import { createPersonaRegistry } from '@toolwright/example-persona-app/commands';
 import { injectable } from 'tsyringe';
 
 /** A service the report command gets by constructor injection (resolved on the worker, per job). */
 @injectable()
 export class ReportRenderer {
-  async render(topic: string, pages: number, signal: AbortSignal): Promise<{ topic: string; pages: number; bytes: number }> {
+  async render(
+    topic: string,
+    pages: number,
+    signal: AbortSignal,
+  ): Promise<{ topic: string; pages: number; bytes: number }> {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, pages * 100);
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with whatever reason the caller gave abort().
-      signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+      /* eslint-disable @typescript-eslint/prefer-promise-reject-errors -- rejects with whatever reason the caller gave abort() */
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      /* eslint-enable @typescript-eslint/prefer-promise-reject-errors */
     });
     return { topic, pages, bytes: pages * 2_048 };
   }
@@ -34,7 +52,11 @@ export class RenderReportCommand implements CommandHandler<RenderReportParams, u
   constructor(private readonly renderer: ReportRenderer) {}
 
   async execute(params: RenderReportParams, invocation: ToolInvocationContext) {
-    return { ...(await this.renderer.render(params.topic, params.pages, invocation.signal)), job: invocation.context.jobId, worker: process.pid };
+    return {
+      ...(await this.renderer.render(params.topic, params.pages, invocation.signal)),
+      job: invocation.context.jobId,
+      worker: process.pid,
+    };
   }
 }
 

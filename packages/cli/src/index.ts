@@ -15,4 +15,9 @@ export { splitCommandLine } from './source/load-mcp';
 export { readCall, type CallShape, type ReadCall } from './calls/read-call';
 export { reportCall, type CallReport, type LocatedTransformation } from './calls/call-report';
 export { locateTransformation, type TransformationTarget } from './calls/locate';
-export { providerDefinitions, lintSummary, type ProviderDefinitions, type LintSummary } from './commands/describe-providers';
+export {
+  providerDefinitions,
+  lintSummary,
+  type ProviderDefinitions,
+  type LintSummary,
+} from './commands/describe-providers';

@@ -42,7 +42,7 @@ export function toJson(value: unknown): string {
 /** A value shortened for one line: strings quoted, long text cut with an ellipsis. */
 export function short(value: unknown, length = 90): string {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the fallback for what JSON cannot write.
-  const text = value === undefined ? 'absent' : JSON.stringify(toJsonSafe(value)) ?? String(value);
+  const text = value === undefined ? 'absent' : (JSON.stringify(toJsonSafe(value)) ?? String(value));
   return text.length > length ? `${text.slice(0, length - 3)}...` : text;
 }
 
@@ -66,7 +66,8 @@ export function toJsonSafe(value: unknown, seen: WeakSet<object> = new WeakSet()
     const plain: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(value)) {
       const safe = toJsonSafe(entry, seen);
-      if (safe !== undefined) Object.defineProperty(plain, key, { value: safe, enumerable: true, writable: true, configurable: true });
+      if (safe !== undefined)
+        Object.defineProperty(plain, key, { value: safe, enumerable: true, writable: true, configurable: true });
     }
     return plain;
   } finally {

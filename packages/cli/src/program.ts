@@ -39,7 +39,8 @@ function version(): string {
 
 function port(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0: a free port).');
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
+    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0: a free port).');
   return parsed;
 }
 
@@ -65,7 +66,9 @@ export async function runCli(argv: readonly string[], output: Output = createOut
   };
 
   const program = new Command('toolwright')
-    .description('See, lint and try a toolwright tool set without writing code: definitions per provider, provider lint, raw calls through the executor, replays, MCP, and the inspector page.')
+    .description(
+      'See, lint and try a toolwright tool set without writing code: definitions per provider, provider lint, raw calls through the executor, replays, MCP, and the inspector page.',
+    )
     .version(version(), '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODE_HELP)
@@ -83,7 +86,13 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--json', 'machine-readable output', false)
     .addHelpText('after', '\nExample:\n  toolwright tools --app examples/persona-app --provider openai,anthropic')
     .action((options: SourceOptions & { provider: string; strict: boolean; json: boolean }) =>
-      withTools(options, (tools) => toolsCommand(tools, { providers: parseProviders(options.provider), json: options.json, strict: options.strict }, output)),
+      withTools(options, (tools) =>
+        toolsCommand(
+          tools,
+          { providers: parseProviders(options.provider), json: options.json, strict: options.strict },
+          output,
+        ),
+      ),
     );
 
   withSource(program.command('lint'))
@@ -94,33 +103,86 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--json', 'machine-readable output', false)
     .addHelpText('after', '\nExample:\n  toolwright lint --app examples/persona-app --provider openai,gemini')
     .action((options: SourceOptions & { provider: string; strict: boolean; info: boolean; json: boolean }) =>
-      withTools(options, (tools) => lintCommand(tools, { providers: parseProviders(options.provider), json: options.json, strict: options.strict, info: options.info }, output)),
-    );
-
-  withSource(program.command('try'))
-    .description('run one call through the executor and print each transformation, the validated parameters or the model-facing error')
-    .argument('<tool>', 'the tool name as the model would call it')
-    .argument('[arguments]', 'the raw arguments text the model sent (default {}); - reads it from stdin')
-    .option('--context <json>', 'the trusted execution context, e.g. \'{"sessionId": "s-1", "timeZone": "Europe/Berlin"}\'')
-    .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES as string[]))
-    .option('--run', 'also call the handler (default: prepare only, nothing runs)', false)
-    .option('--json', 'machine-readable output', false)
-    .addHelpText('after', `\nExample:\n  toolwright try get_calendar_events "{'resolved_datetimes': '2026-11-23T09:00:00+01:00', 'max_results': '5'}" --app examples/persona-app`)
-    .action((tool: string, argumentsText: string | undefined, options: SourceOptions & { context?: string; policy?: string; run: boolean; json: boolean }) =>
-      withTools(options, async (tools) =>
-        tryCommand(tools, tool, argumentsText === '-' ? readFileSync(0, 'utf8') : (argumentsText ?? '{}'), { context: parseContext(options.context), policy: parsePolicy(options.policy), run: options.run, json: options.json }, output),
+      withTools(options, (tools) =>
+        lintCommand(
+          tools,
+          {
+            providers: parseProviders(options.provider),
+            json: options.json,
+            strict: options.strict,
+            info: options.info,
+          },
+          output,
+        ),
       ),
     );
 
+  withSource(program.command('try'))
+    .description(
+      'run one call through the executor and print each transformation, the validated parameters or the model-facing error',
+    )
+    .argument('<tool>', 'the tool name as the model would call it')
+    .argument('[arguments]', 'the raw arguments text the model sent (default {}); - reads it from stdin')
+    .option(
+      '--context <json>',
+      'the trusted execution context, e.g. \'{"sessionId": "s-1", "timeZone": "Europe/Berlin"}\'',
+    )
+    .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES as string[]))
+    .option('--run', 'also call the handler (default: prepare only, nothing runs)', false)
+    .option('--json', 'machine-readable output', false)
+    .addHelpText(
+      'after',
+      `\nExample:\n  toolwright try get_calendar_events "{'resolved_datetimes': '2026-11-23T09:00:00+01:00', 'max_results': '5'}" --app examples/persona-app`,
+    )
+    .action(
+      (
+        tool: string,
+        argumentsText: string | undefined,
+        options: SourceOptions & { context?: string; policy?: string; run: boolean; json: boolean },
+      ) =>
+        withTools(options, async (tools) =>
+          tryCommand(
+            tools,
+            tool,
+            argumentsText === '-' ? readFileSync(0, 'utf8') : (argumentsText ?? '{}'),
+            {
+              context: parseContext(options.context),
+              policy: parsePolicy(options.policy),
+              run: options.run,
+              json: options.json,
+            },
+            output,
+          ),
+        ),
+    );
+
   withSource(program.command('replay'))
-    .description('run recorded calls (JSON lines) through the executor and summarize: ok / refused per tool, transformations per rule')
-    .argument('<file>', 'a JSON Lines file: {"name", "arguments", "context"?} per line, {"call": {...}}, MCP tools/call requests or provider responses')
+    .description(
+      'run recorded calls (JSON lines) through the executor and summarize: ok / refused per tool, transformations per rule',
+    )
+    .argument(
+      '<file>',
+      'a JSON Lines file: {"name", "arguments", "context"?} per line, {"call": {...}}, MCP tools/call requests or provider responses',
+    )
     .option('--context <json>', 'context for lines that carry none')
     .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES as string[]))
     .option('--run', 'call the handlers too (default: prepare only)', false)
     .option('--json', 'machine-readable output', false)
-    .action((file: string, options: SourceOptions & { context?: string; policy?: string; run: boolean; json: boolean }) =>
-      withTools(options, (tools) => replayCommand(tools, file, { context: parseContext(options.context), policy: parsePolicy(options.policy), run: options.run, json: options.json }, output)),
+    .action(
+      (file: string, options: SourceOptions & { context?: string; policy?: string; run: boolean; json: boolean }) =>
+        withTools(options, (tools) =>
+          replayCommand(
+            tools,
+            file,
+            {
+              context: parseContext(options.context),
+              policy: parsePolicy(options.policy),
+              run: options.run,
+              json: options.json,
+            },
+            output,
+          ),
+        ),
     );
 
   withSource(program.command('mcp'))
@@ -136,7 +198,9 @@ export async function runCli(argv: readonly string[], output: Output = createOut
       // stdio: stdout carries only JSON-RPC, so nothing the app prints while it loads may reach it.
       const restore = options.http ? () => undefined : redirectConsoleToStderr();
       try {
-        await withTools(options, (tools) => mcpCommand(tools, { http: options.http, port: options.port, host: options.host, context }, output));
+        await withTools(options, (tools) =>
+          mcpCommand(tools, { http: options.http, port: options.port, host: options.host, context }, output),
+        );
       } finally {
         restore();
       }
@@ -149,10 +213,21 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--allow-run', 'let the page run handlers (each run is confirmed in the page)', false)
     .option('--context <json>', 'the context prefilled in the page')
     .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES))
-    .action((options: SourceOptions & { port: number; host: string; allowRun: boolean; context?: string; policy?: string }) =>
-      withTools(options, (tools) =>
-        (require('./commands/inspect-command') as typeof import('./commands/inspect-command')).inspectCommand(tools, { port: options.port, host: options.host, allowRun: options.allowRun, context: parseContext(options.context), policy: parsePolicy(options.policy) }, output),
-      ),
+    .action(
+      (options: SourceOptions & { port: number; host: string; allowRun: boolean; context?: string; policy?: string }) =>
+        withTools(options, (tools) =>
+          (require('./commands/inspect-command') as typeof import('./commands/inspect-command')).inspectCommand(
+            tools,
+            {
+              port: options.port,
+              host: options.host,
+              allowRun: options.allowRun,
+              context: parseContext(options.context),
+              policy: parsePolicy(options.policy),
+            },
+            output,
+          ),
+        ),
     );
 
   try {
@@ -171,7 +246,9 @@ export async function runCli(argv: readonly string[], output: Output = createOut
       output.err(output.styleErr('red', `error: ${error.message}`));
       return EXIT_CODES.usage;
     }
-    output.err(output.styleErr('red', `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+    output.err(
+      output.styleErr('red', `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    );
     return EXIT_CODES.usage;
   } finally {
     await loaded?.close();

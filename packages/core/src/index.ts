@@ -8,24 +8,63 @@ export * from './errors';
 export * from './execution/logger';
 export * from './decorators';
 export {
-  parseTypeExpression, formatTypeExpression, definitionFromCompact, toJsonSchema, paramToJsonSchema,
-  type JsonSchemaExportOptions, fromJsonSchema, definitionFromJsonSchema, DEFAULT_JSON_SCHEMA_LIMITS,
-  type JsonSchemaImportOptions, type JsonSchemaLimits, type JsonSchemaToolOptions, JSON_SCHEMA_DIALECT,
-  type JsonSchemaObject, type JsonSchemaTypeName, crossField, isCrossFieldRule, } from './schema';
+  parseTypeExpression,
+  formatTypeExpression,
+  definitionFromCompact,
+  toJsonSchema,
+  paramToJsonSchema,
+  type JsonSchemaExportOptions,
+  fromJsonSchema,
+  definitionFromJsonSchema,
+  DEFAULT_JSON_SCHEMA_LIMITS,
+  type JsonSchemaImportOptions,
+  type JsonSchemaLimits,
+  type JsonSchemaToolOptions,
+  JSON_SCHEMA_DIALECT,
+  type JsonSchemaObject,
+  type JsonSchemaTypeName,
+  crossField,
+  isCrossFieldRule,
+} from './schema';
 export { buildObjectSchema, buildCommandDefinition } from './validation';
 export * from './registry';
+export { DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent } from './pipeline';
 export {
-  DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent,
-} from './pipeline';
-export {
-  PersonaToolExecutor, DEFAULT_TIMEOUT_MS, DEFAULT_SLOW_CALL_MS, type PersonaToolExecutorOptions, type PreparedCall,
-  type PrepareResult, type ExecuteAllOptions, EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION,
-  TransformationStats, type TransformationCount, type CommandClassCheckOptions, tsyringeCommandResolver, type CommandResolver, ToolTelemetry,
-  TurnSpan, createToolTelemetry, defaultToolTelemetry, type ToolTelemetryOptions, type TurnCallRecord,
+  PersonaToolExecutor,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_SLOW_CALL_MS,
+  type PersonaToolExecutorOptions,
+  type PreparedCall,
+  type PrepareResult,
+  type ExecuteAllOptions,
+  EXECUTOR_OPTIONS,
+  EXECUTION_CONTEXT,
+  TOOL_INVOCATION,
+  TransformationStats,
+  type TransformationCount,
+  type CommandClassCheckOptions,
+  tsyringeCommandResolver,
+  type CommandResolver,
+  ToolTelemetry,
+  TurnSpan,
+  createToolTelemetry,
+  defaultToolTelemetry,
+  type ToolTelemetryOptions,
+  type TurnCallRecord,
 } from './execution';
 export {
-  type ChatMessage, type AssistantTurn, type ChatRequest, type ChatModel, ScriptedChatModel, type ScriptedTurn,
-  runToolLoop, RETRYABLE_CODES, type ToolLoopOptions, type ToolLoopResult, type ToolLoopStep, type ToolLoopCall,
+  type ChatMessage,
+  type AssistantTurn,
+  type ChatRequest,
+  type ChatModel,
+  ScriptedChatModel,
+  type ScriptedTurn,
+  runToolLoop,
+  RETRYABLE_CODES,
+  type ToolLoopOptions,
+  type ToolLoopResult,
+  type ToolLoopStep,
+  type ToolLoopCall,
   type ToolCallRunner,
 } from './loop';
 export * from './builtins';

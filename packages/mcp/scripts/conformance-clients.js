@@ -21,7 +21,8 @@ const CONCURRENCY = 3;
 function node22() {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
   const local = join(ROOT, 'node_modules', 'node', 'bin', 'node');
-  if (!existsSync(local)) throw new Error(`The conformance suite needs Node >= 22 and ${local} is missing (npm install brings it).`);
+  if (!existsSync(local))
+    throw new Error(`The conformance suite needs Node >= 22 and ${local} is missing (npm install brings it).`);
   return local;
 }
 
@@ -37,8 +38,23 @@ function run(node, scenario) {
     const started = Date.now();
     const child = spawn(
       node,
-      [CLI, 'client', '--command', `"${node}" "${CLIENT}"`, '--scenario', scenario, '--timeout', '30000', '--expected-failures', EXPECTED_FAILURES],
-      { cwd: mkdtempSync(join(tmpdir(), 'toolwright-conformance-')), env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        CLI,
+        'client',
+        '--command',
+        `"${node}" "${CLIENT}"`,
+        '--scenario',
+        scenario,
+        '--timeout',
+        '30000',
+        '--expected-failures',
+        EXPECTED_FAILURES,
+      ],
+      {
+        cwd: mkdtempSync(join(tmpdir(), 'toolwright-conformance-')),
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -48,7 +64,8 @@ function run(node, scenario) {
 }
 
 async function main() {
-  if (!existsSync(join(ROOT, 'packages', 'mcp', 'dist', 'index.js'))) throw new Error('packages/mcp is not built: run `npm run build` first.');
+  if (!existsSync(join(ROOT, 'packages', 'mcp', 'dist', 'index.js')))
+    throw new Error('packages/mcp is not built: run `npm run build` first.');
   const node = node22();
   const scenarios = clientScenarios(node);
   const results = [];
@@ -66,7 +83,9 @@ async function main() {
   );
   const bad = results.filter((result) => result.code !== 0);
   for (const result of bad) process.stdout.write(`\n===== ${result.scenario} =====\n${result.output}\n`);
-  process.stdout.write(`\nconformance (client): ${results.length - bad.length}/${results.length} scenarios match the baseline\n`);
+  process.stdout.write(
+    `\nconformance (client): ${results.length - bad.length}/${results.length} scenarios match the baseline\n`,
+  );
   process.exitCode = bad.length === 0 ? 0 : 1;
 }
 

@@ -18,10 +18,15 @@ export class McpContent {
 
   /** Brand check that survives two installed copies of the package. */
   static isInstance(value: unknown): value is McpContent {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MCP_CONTENT_BRAND] === true;
+    return (
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MCP_CONTENT_BRAND] === true
+    );
   }
 
   toJSON(): { content: readonly ContentBlock[]; structuredContent?: Readonly<Record<string, unknown>> } {
-    return { content: this.content, ...(this.structuredContent !== undefined ? { structuredContent: this.structuredContent } : {}) };
+    return {
+      content: this.content,
+      ...(this.structuredContent !== undefined ? { structuredContent: this.structuredContent } : {}),
+    };
   }
 }

@@ -1,7 +1,12 @@
 // Public API of @toolwright/mcp. Adding a symbol here makes it public.
 
 // Client: remote MCP servers' tools in the registry.
-export { connectMcpServers, McpConnections, DEFAULT_MAX_RESPONSE_BYTES, type McpConnectionsReport } from './client/connect-mcp-servers';
+export {
+  connectMcpServers,
+  McpConnections,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type McpConnectionsReport,
+} from './client/connect-mcp-servers';
 export { McpServerConnection, type McpServerState, type McpServerStatus } from './client/mcp-server-connection';
 export type {
   ConnectMcpServersOptions,
@@ -10,10 +15,25 @@ export type {
   McpStdioServerConfig,
   McpHttpServerConfig,
 } from './client/config';
-export { DEFAULT_MCP_RETRY_POLICY, retryDelays, resolveRetryPolicy, systemClock, type McpRetryPolicy, type McpClock } from './client/retry-policy';
-export { ProcessGroupStdioTransport, UnparsableLineError, type ProcessGroupStdioTransportOptions } from './client/process-group-stdio-transport';
+export {
+  DEFAULT_MCP_RETRY_POLICY,
+  retryDelays,
+  resolveRetryPolicy,
+  systemClock,
+  type McpRetryPolicy,
+  type McpClock,
+} from './client/retry-policy';
+export {
+  ProcessGroupStdioTransport,
+  UnparsableLineError,
+  type ProcessGroupStdioTransportOptions,
+} from './client/process-group-stdio-transport';
 export { ProcessGroupReaper, isProcessAlive, isProcessGroupAlive, type ReaperHost } from './client/process-group';
-export { BoundedJsonSchemaValidator, untrustedSchemaProblem, MAX_UNTRUSTED_SCHEMA_BYTES } from './client/bounded-schema-validator';
+export {
+  BoundedJsonSchemaValidator,
+  untrustedSchemaProblem,
+  MAX_UNTRUSTED_SCHEMA_BYTES,
+} from './client/bounded-schema-validator';
 export { importRemoteTool, DEFAULT_MAX_RESULT_CHARS, type RemoteToolImportOptions } from './client/remote-tools';
 export { MCP_TOOL_NAME } from './tool-names';
 export { McpConnectionError } from './errors/mcp-connection-error';
@@ -33,7 +53,13 @@ export {
   type McpHttpEndpoint,
   type McpHttpEndpointOptions,
 } from './server/serve-mcp';
-export { createRegistryMcpServer, type McpServerOptions, type McpSessionInfo, type RegistryMcpServer, type McpServerWiring } from './server/create-mcp-server';
+export {
+  createRegistryMcpServer,
+  type McpServerOptions,
+  type McpSessionInfo,
+  type RegistryMcpServer,
+  type McpServerWiring,
+} from './server/create-mcp-server';
 export { currentMcpRequest, type McpRequestContext } from './server/request-context';
 export { toMcpTool } from './server/tool-listing';
 export { toCallToolResult } from './server/tool-result';

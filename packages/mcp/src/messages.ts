@@ -46,7 +46,8 @@ export const clientMessages = {
   attemptFailed: (server: string, attempt: number, attempts: number, error: unknown) =>
     `MCP server '${server}': connection attempt ${attempt} of ${attempts} failed: ${truncate(describeError(error), 500)}`,
 
-  connected: (server: string, tools: number) => `MCP server '${server}' connected: ${tools} tool${tools === 1 ? '' : 's'} registered`,
+  connected: (server: string, tools: number) =>
+    `MCP server '${server}' connected: ${tools} tool${tools === 1 ? '' : 's'} registered`,
 
   /** The final error after the last attempt (the issue's wording). */
   connectionFailed: (server: string, attempts: number, error: unknown, stderr: string) =>
@@ -69,13 +70,15 @@ export const clientMessages = {
 
   stderr: (server: string, text: string) => `MCP server '${server}' stderr: ${truncate(text, 2_000)}`,
 
-  toolSkipped: (server: string, tool: string, reason: string) => `MCP server '${server}': tool "${truncate(tool, 140)}" was not registered: ${reason}`,
+  toolSkipped: (server: string, tool: string, reason: string) =>
+    `MCP server '${server}': tool "${truncate(tool, 140)}" was not registered: ${reason}`,
 
   toolNameInvalid: () => 'its name is empty, longer than 128 characters, or contains white space or control characters',
   toolNameOutsideSpec: (server: string, tool: string) =>
     `MCP server '${server}': tool "${tool}" has a name outside ^[A-Za-z0-9._-]{1,128}$ (SEP-986); it is registered, but some clients would refuse it.`,
 
-  toolNameTaken: (name: string) => `the name "${name}" belongs to a tool that is already registered (local tools are never replaced)`,
+  toolNameTaken: (name: string) =>
+    `the name "${name}" belongs to a tool that is already registered (local tools are never replaced)`,
 
   contextNamesWithheld: (server: string, tool: string, names: readonly string[]) =>
     `MCP server '${server}': tool "${tool}" declares ${names.map((name) => `"${name}"`).join(', ')}, named like trusted context; ` +
@@ -100,7 +103,8 @@ export const clientMessages = {
 
   taskRequired: () => 'it requires task-based execution, which this client does not support',
 
-  outputSchemaRefused: (server: string, problem: string) => `MCP server '${server}': an output schema was not compiled: ${problem}`,
+  outputSchemaRefused: (server: string, problem: string) =>
+    `MCP server '${server}': an output schema was not compiled: ${problem}`,
 
   aliasTargetMissing: (server: string, tool: string, alias: string, property: string) =>
     `MCP server '${server}': parameterAliases maps "${alias}" to "${property}", which is not a top-level parameter of "${tool}"; the alias is ignored`,
@@ -108,12 +112,14 @@ export const clientMessages = {
   aliasConflict: (server: string, tool: string, alias: string) =>
     `MCP server '${server}': parameterAliases maps "${alias}" for "${tool}", but "${alias}" is already a parameter name there; the alias is ignored`,
 
-  toolListTruncated: (server: string, limit: number) => `MCP server '${server}' lists more than ${limit} tools; only the first ${limit} were read`,
+  toolListTruncated: (server: string, limit: number) =>
+    `MCP server '${server}' lists more than ${limit} tools; only the first ${limit} were read`,
 
   toolsRefreshed: (server: string, added: number, changed: number, removed: number) =>
     `MCP server '${server}' changed its tools: ${added} added, ${changed} changed, ${removed} removed`,
 
-  refreshFailed: (server: string, error: unknown) => `MCP server '${server}': reading its tool list failed: ${truncate(describeError(error), 500)}`,
+  refreshFailed: (server: string, error: unknown) =>
+    `MCP server '${server}': reading its tool list failed: ${truncate(describeError(error), 500)}`,
 
   responseTooLarge: (server: string, maxBytes: number) =>
     `MCP server '${server}' sent a response larger than ${maxBytes} bytes; it was not read (the client's maxResponseBytes)`,
@@ -131,13 +137,16 @@ export const clientMessages = {
   unavailable: (tool: string, server: string) =>
     `The tool "${tool}" is temporarily unavailable (its MCP server '${server}' is not connected). Try again later or use another tool.`,
 
-  remoteTimeout: (tool: string, ms: number) => `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
+  remoteTimeout: (tool: string, ms: number) =>
+    `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
 
   remoteToolError: (tool: string, text: string) => `The tool "${tool}" reported an error: ${truncate(text, 4_000)}`,
 
-  remoteRejected: (tool: string, text: string) => `The MCP server of "${tool}" rejected the call: ${truncate(text, 1_000)}`,
+  remoteRejected: (tool: string, text: string) =>
+    `The MCP server of "${tool}" rejected the call: ${truncate(text, 1_000)}`,
 
-  remoteFailed: (tool: string) => `The tool "${tool}" failed while running on its MCP server. Try again later or use another approach.`,
+  remoteFailed: (tool: string) =>
+    `The tool "${tool}" failed while running on its MCP server. Try again later or use another approach.`,
 };
 
 export const serverMessages = {
@@ -152,8 +161,10 @@ export const serverMessages = {
   sessionClosed: (sessionId: string, reason: string) => `MCP session ${sessionId} closed (${reason})`,
   transportError: (error: unknown) => `MCP transport: ${truncate(describeError(error), 500)}`,
   tooManySessions: (limit: number) => `Too many MCP sessions (limit ${limit}); close one and retry.`,
-  tooManySessionsForClient: (limit: number) => `Too many MCP sessions from this client (limit ${limit}); close one and retry.`,
-  clientKeyFailed: (error: unknown) => `MCP serveMcp: the clientKey hook threw (${printable(describeError(error), 300)}); the remote address is used instead`,
+  tooManySessionsForClient: (limit: number) =>
+    `Too many MCP sessions from this client (limit ${limit}); close one and retry.`,
+  clientKeyFailed: (error: unknown) =>
+    `MCP serveMcp: the clientKey hook threw (${printable(describeError(error), 300)}); the remote address is used instead`,
   sessionNotFound: () => 'Session not found',
   sessionRequired: () => 'Bad Request: Mcp-Session-Id header is required',
   methodNotAllowed: (method: string) => `Method ${method} is not allowed here`,

@@ -1,7 +1,12 @@
 // Public API of @toolwright/nestjs. Adding a symbol here makes it public.
 export { ToolwrightModule } from './toolwright.module';
 export type {
-  ToolwrightModuleOptions, ToolwrightModuleAsyncOptions, CommandCall, CommandCallInterceptor, JsonSchemaToolRegistration, CompactToolRegistration,
+  ToolwrightModuleOptions,
+  ToolwrightModuleAsyncOptions,
+  CommandCall,
+  CommandCallInterceptor,
+  JsonSchemaToolRegistration,
+  CompactToolRegistration,
 } from './toolwright-options';
 export { InjectToolContext, InjectToolInvocation } from './inject-tool-context.decorator';
 export { TOOL_CONTEXT, TOOL_INVOCATION, TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPTIONS } from './constants';
@@ -11,7 +16,14 @@ export { ToolwrightExplorer } from './toolwright-explorer';
 export { NestLoggerAdapter } from './nest-logger-adapter';
 export { ProviderTools } from './provider-tools';
 export { ToolwrightMcpHttpModule, McpHttpEndpointHost, type ToolwrightMcpHttpOptions } from './mcp/mcp-http.module';
-export { bootstrapMcpStdio, guardStdout, StderrConsoleLogger, type McpStdioBootstrapOptions, type McpStdioApplication, type StdoutGuard } from './mcp/stdio';
+export {
+  bootstrapMcpStdio,
+  guardStdout,
+  StderrConsoleLogger,
+  type McpStdioBootstrapOptions,
+  type McpStdioApplication,
+  type StdoutGuard,
+} from './mcp/stdio';
 
 // Names that clash with @nestjs/common (its ExecutionContext is a guard's context, its Logger a class): aliases.
 export type { ExecutionContext as ToolExecutionContext, Logger as ToolwrightLogger } from '@toolwright/core';

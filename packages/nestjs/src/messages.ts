@@ -5,19 +5,28 @@ export const nestMessages = {
   outsideToolCall: (token: string) =>
     new DefinitionError(
       `${token} was resolved outside a tool call: it holds the context of one call, and Nest's REQUEST here is not a tool call.`,
-      { target: '@toolwright/nestjs', fix: 'inject it only into @Command classes (and the providers they use) that PersonaToolExecutor runs; an HTTP controller passes the context to executor.execute(call, context) instead.' },
+      {
+        target: '@toolwright/nestjs',
+        fix: 'inject it only into @Command classes (and the providers they use) that PersonaToolExecutor runs; an HTTP controller passes the context to executor.execute(call, context) instead.',
+      },
     ),
 
   providedTwice: (className: string, modules: readonly string[]) =>
     new DefinitionError(
       `is provided by more than one module (${modules.join(', ')}), so which instance runs a call would be ambiguous.`,
-      { target: `command ${className}`, fix: 'provide the command in one module (export it from there if other modules need it).' },
+      {
+        target: `command ${className}`,
+        fix: 'provide the command in one module (export it from there if other modules need it).',
+      },
     ),
 
   bootstrapResolution: (className: string, cause: unknown) =>
     new DefinitionError(
       `could not be resolved at bootstrap: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { target: `command ${className}`, fix: 'provide every dependency of the command in its module (or import the module that exports it).' },
+      {
+        target: `command ${className}`,
+        fix: 'provide every dependency of the command in its module (or import the module that exports it).',
+      },
       { cause },
     ),
 

@@ -32,26 +32,38 @@ export class NestCommandResolver {
   readonly resolve: CommandResolver = (commandClass, invocation) => {
     const provision = this.provisions.get(commandClass);
     if (provision === undefined) {
-      throw new Error(`${commandClass.name} is not a provider discovered by ToolwrightModule; add it to a module's providers.`);
+      throw new Error(
+        `${commandClass.name} is not a provider discovered by ToolwrightModule; add it to a module's providers.`,
+      );
     }
     if (provision.kind === 'singleton') return this.intercepted(commandClass, provision.instance, invocation);
     return this.resolvePerCall(commandClass, provision.moduleRef, invocation);
   };
 
   /** One context id per call; the call is that context's REQUEST, so `@InjectToolContext()` sees only this call. */
-  async resolvePerCall(commandClass: Constructor<CommandHandler>, moduleRef: ModuleRef, invocation: ToolInvocationContext): Promise<CommandHandler> {
+  async resolvePerCall(
+    commandClass: Constructor<CommandHandler>,
+    moduleRef: ModuleRef,
+    invocation: ToolInvocationContext,
+  ): Promise<CommandHandler> {
     const contextId = ContextIdFactory.create();
     moduleRef.registerRequestByContextId(new ToolCallRequest(invocation), contextId);
     const command = await moduleRef.resolve<CommandHandler>(commandClass, contextId, { strict: false });
     return this.intercepted(commandClass, command, invocation);
   }
 
-  private intercepted(commandClass: Function, command: CommandHandler, invocation: ToolInvocationContext): CommandHandler {
+  private intercepted(
+    commandClass: Function,
+    command: CommandHandler,
+    invocation: ToolInvocationContext,
+  ): CommandHandler {
     const interceptCall = this.interceptCall;
     if (interceptCall === undefined) return command;
     return {
       execute: (params, callInvocation) =>
-        interceptCall({ commandClass, command, params, invocation }, () => Promise.resolve(command.execute(params, callInvocation))),
+        interceptCall({ commandClass, command, params, invocation }, () =>
+          Promise.resolve(command.execute(params, callInvocation)),
+        ),
     };
   }
 }

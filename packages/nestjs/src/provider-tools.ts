@@ -46,7 +46,9 @@ export class ProviderTools {
   /** The provider id, or a 400 naming the valid ones (for a query parameter a client sent). */
   providerFrom(value: unknown): ProviderId {
     if (typeof value === 'string' && Object.hasOwn(PARSERS, value)) return value as ProviderId;
-    throw new BadRequestException(`Unknown provider ${JSON.stringify(value)}; use one of: ${this.providers().join(', ')}.`);
+    throw new BadRequestException(
+      `Unknown provider ${JSON.stringify(value)}; use one of: ${this.providers().join(', ')}.`,
+    );
   }
 
   toolSet(provider: ProviderId): ToolSet<unknown> {
@@ -68,7 +70,9 @@ export class ProviderTools {
    */
   parseCalls(provider: ProviderId, payload: unknown): ParsedToolCall[] {
     if (provider === 'hermes' ? typeof payload !== 'string' : typeof payload !== 'object' || payload === null) {
-      throw new BadRequestException(`The ${provider} tool calls must be ${provider === 'hermes' ? 'a string' : 'an object or an array'}.`);
+      throw new BadRequestException(
+        `The ${provider} tool calls must be ${provider === 'hermes' ? 'a string' : 'an object or an array'}.`,
+      );
     }
     return PARSERS[provider](payload as never, { toolSet: this.toolSet(provider) });
   }

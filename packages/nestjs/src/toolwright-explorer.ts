@@ -1,7 +1,13 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
-import { ToolRegistry, type CommandHandler, type Constructor, type Logger, type ToolInvocationContext } from '@toolwright/core';
+import {
+  ToolRegistry,
+  type CommandHandler,
+  type Constructor,
+  type Logger,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 import { getCommandMetadata } from '@toolwright/core/internal';
 import { connectMcpServers, type McpConnections } from '@toolwright/mcp';
 import { TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPTIONS } from './constants';
@@ -44,10 +50,15 @@ export class ToolwrightExplorer implements OnModuleInit, OnApplicationShutdown {
         if (this.options.checkAtBootstrap ?? true) await this.checkResolves(commandClass);
       }
     }
-    for (const tool of this.options.jsonSchemaTools ?? []) this.registry.registerJsonSchemaTool(tool.declaration, tool.handler, tool.options);
-    for (const tool of this.options.compactTools ?? []) this.registry.registerCompact(tool.declaration, tool.handler, tool.options);
+    for (const tool of this.options.jsonSchemaTools ?? [])
+      this.registry.registerJsonSchemaTool(tool.declaration, tool.handler, tool.options);
+    for (const tool of this.options.compactTools ?? [])
+      this.registry.registerCompact(tool.declaration, tool.handler, tool.options);
     if (this.options.mcpServers !== undefined && this.options.mcpServers.length > 0) {
-      this.connections = connectMcpServers(this.registry, this.options.mcpServers, { ...this.options.mcpClient, logger: this.logger });
+      this.connections = connectMcpServers(this.registry, this.options.mcpServers, {
+        ...this.options.mcpClient,
+        logger: this.logger,
+      });
       if (this.options.waitForMcpServers) await this.connections.ready;
     }
   }
@@ -77,7 +88,13 @@ export class ToolwrightExplorer implements OnModuleInit, OnApplicationShutdown {
 
   /** A per-call command resolved once with an empty context: a missing provider fails now, with Nest's message. */
   private async checkResolves(commandClass: Constructor<CommandHandler>): Promise<void> {
-    const invocation: ToolInvocationContext = { callId: 'bootstrap-check', tool: commandClass.name, context: {}, signal: new AbortController().signal, logger: this.logger };
+    const invocation: ToolInvocationContext = {
+      callId: 'bootstrap-check',
+      tool: commandClass.name,
+      context: {},
+      signal: new AbortController().signal,
+      logger: this.logger,
+    };
     try {
       await this.resolver.resolvePerCall(commandClass, this.moduleRef, invocation);
     } catch (error) {

@@ -1,7 +1,14 @@
 import type { ModuleMetadata } from '@nestjs/common';
 import type {
-  CommandHandler, CompactDeclaration, JsonSchemaToolDeclaration, JsonSchemaToolOptions, Logger, PersonaToolExecutorOptions, ToolHandler,
-  ToolInvocationContext, ToolOptions,
+  CommandHandler,
+  CompactDeclaration,
+  JsonSchemaToolDeclaration,
+  JsonSchemaToolOptions,
+  Logger,
+  PersonaToolExecutorOptions,
+  ToolHandler,
+  ToolInvocationContext,
+  ToolOptions,
 } from '@toolwright/core';
 import type { ConnectMcpServersOptions, McpServerConfig } from '@toolwright/mcp';
 

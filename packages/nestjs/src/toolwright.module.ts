@@ -1,7 +1,13 @@
 import { Global, Module, Scope, type DynamicModule, type Provider } from '@nestjs/common';
 import { DiscoveryModule, REQUEST } from '@nestjs/core';
 import { PersonaToolExecutor, ToolRegistry, type Constructor, type Logger } from '@toolwright/core';
-import { NEST_SELF_DECLARED_DEPS, TOOL_CONTEXT, TOOL_INVOCATION, TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPTIONS } from './constants';
+import {
+  NEST_SELF_DECLARED_DEPS,
+  TOOL_CONTEXT,
+  TOOL_INVOCATION,
+  TOOLWRIGHT_LOGGER,
+  TOOLWRIGHT_MODULE_OPTIONS,
+} from './constants';
 import { NestCommandResolver } from './nest-command-resolver';
 import { NestLoggerAdapter } from './nest-logger-adapter';
 import { ProviderTools } from './provider-tools';
@@ -22,10 +28,16 @@ export class ToolwrightModule {
   }
 
   static forRootAsync(options: ToolwrightModuleAsyncOptions): DynamicModule {
-    return ToolwrightModule.build({ provide: TOOLWRIGHT_MODULE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }, options.imports ?? []);
+    return ToolwrightModule.build(
+      { provide: TOOLWRIGHT_MODULE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+      options.imports ?? [],
+    );
   }
 
-  private static build(optionsProvider: Provider, imports: NonNullable<ToolwrightModuleAsyncOptions['imports']>): DynamicModule {
+  private static build(
+    optionsProvider: Provider,
+    imports: NonNullable<ToolwrightModuleAsyncOptions['imports']>,
+  ): DynamicModule {
     const providers: Provider[] = [
       optionsProvider,
       {
@@ -36,14 +48,22 @@ export class ToolwrightModule {
       {
         provide: ToolRegistry,
         useFactory: (options: ToolwrightModuleOptions, logger: Logger) =>
-          new ToolRegistry({ onDuplicate: options.onDuplicate ?? 'error', logger, commandClassCheck: { explicitlyInjected: nestExplicitlyInjected } }),
+          new ToolRegistry({
+            onDuplicate: options.onDuplicate ?? 'error',
+            logger,
+            commandClassCheck: { explicitlyInjected: nestExplicitlyInjected },
+          }),
         inject: [TOOLWRIGHT_MODULE_OPTIONS, TOOLWRIGHT_LOGGER],
       },
       NestCommandResolver,
       {
         provide: PersonaToolExecutor,
-        useFactory: (registry: ToolRegistry, options: ToolwrightModuleOptions, logger: Logger, resolver: NestCommandResolver) =>
-          new PersonaToolExecutor(registry, { ...options.executor, logger, resolveCommand: resolver.resolve }),
+        useFactory: (
+          registry: ToolRegistry,
+          options: ToolwrightModuleOptions,
+          logger: Logger,
+          resolver: NestCommandResolver,
+        ) => new PersonaToolExecutor(registry, { ...options.executor, logger, resolveCommand: resolver.resolve }),
         inject: [ToolRegistry, TOOLWRIGHT_MODULE_OPTIONS, TOOLWRIGHT_LOGGER, NestCommandResolver],
       },
       {
@@ -55,7 +75,8 @@ export class ToolwrightModule {
       {
         provide: TOOL_INVOCATION,
         scope: Scope.REQUEST,
-        useFactory: (request: unknown) => toolCallRequestOf(request, 'the tool invocation (@InjectToolInvocation())').invocation,
+        useFactory: (request: unknown) =>
+          toolCallRequestOf(request, 'the tool invocation (@InjectToolInvocation())').invocation,
         inject: [REQUEST],
       },
       ProviderTools,
@@ -66,13 +87,24 @@ export class ToolwrightModule {
       global: true,
       imports: [DiscoveryModule, ...imports],
       providers,
-      exports: [ToolRegistry, PersonaToolExecutor, ProviderTools, ToolwrightExplorer, TOOL_CONTEXT, TOOL_INVOCATION, TOOLWRIGHT_LOGGER],
+      exports: [
+        ToolRegistry,
+        PersonaToolExecutor,
+        ProviderTools,
+        ToolwrightExplorer,
+        TOOL_CONTEXT,
+        TOOL_INVOCATION,
+        TOOLWRIGHT_LOGGER,
+      ],
     };
   }
 }
 
 /** Constructor parameters with Nest's `@Inject(token)`: they need no `design:paramtypes`. */
 function nestExplicitlyInjected(commandClass: Constructor): ReadonlySet<number> {
-  const declared = (Reflect as unknown as { getMetadata(key: string, target: object): unknown }).getMetadata(NEST_SELF_DECLARED_DEPS, commandClass);
+  const declared = (Reflect as unknown as { getMetadata(key: string, target: object): unknown }).getMetadata(
+    NEST_SELF_DECLARED_DEPS,
+    commandClass,
+  );
   return new Set(Array.isArray(declared) ? declared.map((entry: { index: number }) => entry.index) : []);
 }

@@ -23,7 +23,13 @@ import { lintWith, type LintOptions } from './shared/lint';
 import type { ProviderToolsView, ToolOf, ToolOptionsOf } from './shared/define-provider';
 import type { ProviderId } from './shared/tool-set';
 
-export { ToolNameCodec, readableForm, type EncodedToolName, type NameEncodingStrategy, type ToolNameCodecOptions } from './shared/name-codec';
+export {
+  ToolNameCodec,
+  readableForm,
+  type EncodedToolName,
+  type NameEncodingStrategy,
+  type ToolNameCodecOptions,
+} from './shared/name-codec';
 export {
   OPENAI_NAME_PROFILE,
   PORTABLE_NAME_PROFILE,
@@ -48,7 +54,13 @@ export type { ToolSet, ToolSetContext, ToolSetOptions, ProviderId } from './shar
 export type { ToolSource, ToolRegistryLike } from './shared/definitions';
 export type { ToolCallAccumulator } from './shared/streaming';
 export { streamToolCalls } from './shared/streaming';
-export type { LintFinding, LintSeverity, ProviderDescriptor, ProviderLimits, ProviderToolSetOptions } from './shared/provider';
+export type {
+  LintFinding,
+  LintSeverity,
+  ProviderDescriptor,
+  ProviderLimits,
+  ProviderToolSetOptions,
+} from './shared/provider';
 export type { LintOptions } from './shared/lint';
 export type { ImportOptions } from './shared/import-definition';
 export type { JsonSchema, JsonValue, JsonObject } from './shared/json-schema';
@@ -117,14 +129,22 @@ export function getProvider(provider: ProviderId): ProviderDescriptor {
  * `adaptAll` or the provider's `createToolSet`, which keep names unique within the set). For Gemini this is a
  * function declaration.
  */
-export function adapt<P extends ProviderId>(tool: ToolDefinition, provider: P, options?: ProviderOptionsMap[P]): ProviderToolMap[P] {
+export function adapt<P extends ProviderId>(
+  tool: ToolDefinition,
+  provider: P,
+  options?: ProviderOptionsMap[P],
+): ProviderToolMap[P] {
   const [adapted] = toolsOf(provider).tools.createToolSet([tool], options).tools;
   if (adapted === undefined) throw new Error(`unreachable: the ${provider} tool set of one tool is empty`);
   return adapted;
 }
 
 /** Many tools (a registry or definitions) as one provider's tool definitions, names unique within the set. */
-export function adaptAll<P extends ProviderId>(tools: ToolSource, provider: P, options?: ProviderOptionsMap[P]): ProviderToolMap[P][] {
+export function adaptAll<P extends ProviderId>(
+  tools: ToolSource,
+  provider: P,
+  options?: ProviderOptionsMap[P],
+): ProviderToolMap[P][] {
   return toolsOf(provider).tools.createToolSet(tools, options).tools;
 }
 
@@ -133,7 +153,11 @@ export function adaptAll<P extends ProviderId>(tools: ToolSource, provider: P, o
  * lowering where it is reversible (description notes, strict-mode nullables, Gemini's OpenAPI subset). Pass the
  * tool set's codec (`{ codec }`) to get the registry name back.
  */
-export function fromProviderTool<P extends ProviderId>(definition: ProviderToolMap[P], provider: P, options: ImportOptions = {}): ToolDefinition {
+export function fromProviderTool<P extends ProviderId>(
+  definition: ProviderToolMap[P],
+  provider: P,
+  options: ImportOptions = {},
+): ToolDefinition {
   return toolsOf(provider).tools.fromTool(definition, options);
 }
 
@@ -150,7 +174,12 @@ export function lint(source: ToolSource, options: ProviderLintOptions = {}): Lin
 
 /** Formats findings one per line: `error openai get_calendar_events description-length: … Fix: …`. */
 export function formatFindings(findings: readonly LintFinding[]): string {
-  return findings.map((finding) => `${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}: ${finding.message} Fix: ${finding.fix}`).join('\n');
+  return findings
+    .map(
+      (finding) =>
+        `${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}: ${finding.message} Fix: ${finding.fix}`,
+    )
+    .join('\n');
 }
 
 /** `lint`, throwing a DefinitionError that lists every error-severity finding. Returns all findings otherwise. */
@@ -158,10 +187,13 @@ export function lintOrThrow(source: ToolSource, options: ProviderLintOptions = {
   const findings = lint(source, options);
   const errors = findings.filter((finding) => finding.severity === 'error');
   if (errors.length > 0) {
-    throw new DefinitionError(`${errors.length} tool definition problem(s) for the configured providers:\n${formatFindings(errors)}`, {
-      target: 'providers',
-      fix: 'fix the tools as each finding says, or lint fewer providers ({ providers: [...] })',
-    });
+    throw new DefinitionError(
+      `${errors.length} tool definition problem(s) for the configured providers:\n${formatFindings(errors)}`,
+      {
+        target: 'providers',
+        fix: 'fix the tools as each finding says, or lint fewer providers ({ providers: [...] })',
+      },
+    );
   }
   return findings;
 }
@@ -177,11 +209,17 @@ export interface StartupLintOptions extends ProviderLintOptions {
 }
 
 /** `lint: 2 tools for openai, anthropic: 1 error, 1 warning, 3 info (openai described description-length, ...)`. */
-export function summarizeFindings(findings: readonly LintFinding[], tools: number, providers: readonly string[]): string {
+export function summarizeFindings(
+  findings: readonly LintFinding[],
+  tools: number,
+  providers: readonly string[],
+): string {
   const count = (severity: LintSeverity) => findings.filter((finding) => finding.severity === severity).length;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const serious = findings.filter((finding) => finding.severity !== 'info');
-  const listed = serious.slice(0, 5).map((finding) => `${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}`);
+  const listed = serious
+    .slice(0, 5)
+    .map((finding) => `${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}`);
   if (serious.length > listed.length) listed.push(`${serious.length - listed.length} more`);
   return (
     `tool lint: ${plural(tools, 'tool')} for ${providers.join(', ')}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${count('info')} info` +
@@ -202,17 +240,28 @@ export function lintAtStartup(source: ToolSource, options: StartupLintOptions): 
   const tools = new Set(resolveDefinitions(source).map((definition) => definition.name)).size;
   const serious = findings.some((finding) => finding.severity !== 'info');
   const summary = summarizeFindings(findings, tools, providers);
-  if (serious) logger.warn(summary, { errors: findings.filter((finding) => finding.severity === 'error').length, warnings: findings.filter((finding) => finding.severity === 'warning').length });
+  if (serious)
+    logger.warn(summary, {
+      errors: findings.filter((finding) => finding.severity === 'error').length,
+      warnings: findings.filter((finding) => finding.severity === 'warning').length,
+    });
   else logger.info(summary);
   if (isLevelEnabled(logger, 'debug')) {
-    for (const finding of findings) logger.debug(`tool lint: ${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}: ${finding.message} Fix: ${finding.fix}`, { ...finding });
+    for (const finding of findings)
+      logger.debug(
+        `tool lint: ${finding.severity} ${finding.provider} ${finding.tool} ${finding.rule}: ${finding.message} Fix: ${finding.fix}`,
+        { ...finding },
+      );
   }
   const errors = findings.filter((finding) => finding.severity === 'error');
   if (options.lint === 'error' && errors.length > 0) {
-    throw new DefinitionError(`${errors.length} tool definition problem(s) for the configured providers:\n${formatFindings(errors)}`, {
-      target: 'providers',
-      fix: "fix the tools as each finding says, or start with { lint: 'warn' }",
-    });
+    throw new DefinitionError(
+      `${errors.length} tool definition problem(s) for the configured providers:\n${formatFindings(errors)}`,
+      {
+        target: 'providers',
+        fix: "fix the tools as each finding says, or start with { lint: 'warn' }",
+      },
+    );
   }
   return findings;
 }

@@ -1,5 +1,11 @@
 // Public API of @toolwright/queue.
-export { QueuedToolExecutor, jobOptionsFor, type QueuedToolExecutorOptions, type EnqueueResult, type FailedToolJob } from './queued-tool-executor';
+export {
+  QueuedToolExecutor,
+  jobOptionsFor,
+  type QueuedToolExecutorOptions,
+  type EnqueueResult,
+  type FailedToolJob,
+} from './queued-tool-executor';
 export { createToolWorker, RETRIED_CODES, type ToolWorker, type ToolWorkerOptions } from './tool-worker';
 export { JOB_STATUS_TOOL_NAME, registerJobStatusTool, type JobStatusValue } from './status-tool';
 export { DEFAULT_QUEUE_NAME, type QueueConnectionOptions } from './options';

@@ -44,7 +44,16 @@ export const ARGUMENTS_TEXT_OMITTED = '[arguments text omitted]';
 
 export function queuedContext(context: ExecutionContext): QueuedContext {
   const copy: Record<string, unknown> = {};
-  const keys = ['sessionId', 'flowStepId', 'sourceUrl', 'imageUrl', 'handlerConfig', 'persona', 'timeZone', 'model'] as const;
+  const keys = [
+    'sessionId',
+    'flowStepId',
+    'sourceUrl',
+    'imageUrl',
+    'handlerConfig',
+    'persona',
+    'timeZone',
+    'model',
+  ] as const;
   for (const key of keys) if (context[key] !== undefined) copy[key] = toJson(context[key]);
   if (context.now instanceof Date && !Number.isNaN(context.now.getTime())) copy.now = context.now.toISOString();
   return copy;
@@ -75,13 +84,21 @@ export function buildJobData(
   context: ExecutionContext,
   key: SealingKey | undefined,
 ): ToolJobData {
-  const contextProperties = new Set(definition.parameters.properties.filter((property) => property.context !== undefined).map((property) => property.name));
+  const contextProperties = new Set(
+    definition.parameters.properties
+      .filter((property) => property.context !== undefined)
+      .map((property) => property.name),
+  );
   const plain = toJson(params) as Record<string, unknown>;
   const withoutContext: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(plain)) if (!contextProperties.has(name)) defineValue(withoutContext, name, value);
+  for (const [name, value] of Object.entries(plain))
+    if (!contextProperties.has(name)) defineValue(withoutContext, name, value);
   const sensitive = sensitivePaths(definition.parameters);
   const secrets: Array<[readonly (string | number)[], unknown]> = [];
-  const redactedParams = sensitive.size === 0 ? withoutContext : (extractSensitive(withoutContext, sensitive, [], '', secrets) as Record<string, unknown>);
+  const redactedParams =
+    sensitive.size === 0
+      ? withoutContext
+      : (extractSensitive(withoutContext, sensitive, [], '', secrets) as Record<string, unknown>);
   let sealed: string | undefined;
   if (secrets.length > 0) {
     if (key === undefined) throw new SealingKeyMissingError(definition.name);
@@ -101,22 +118,38 @@ export function buildJobData(
 }
 
 /** Transformations as a job stores them: sensitive values redacted, argument-text rules without the text. */
-export function storedTransformations(transformations: readonly Transformation[], sensitive: ReadonlySet<string>): Transformation[] {
+export function storedTransformations(
+  transformations: readonly Transformation[],
+  sensitive: ReadonlySet<string>,
+): Transformation[] {
   return redactTransformations(transformations, sensitive).map((transformation) =>
-    transformation.path === '' ? { ...transformation, from: ARGUMENTS_TEXT_OMITTED, to: ARGUMENTS_TEXT_OMITTED } : transformation,
+    transformation.path === ''
+      ? { ...transformation, from: ARGUMENTS_TEXT_OMITTED, to: ARGUMENTS_TEXT_OMITTED }
+      : transformation,
   );
 }
 
 /** Puts the sealed values back at their exact paths (only where the job holds the redaction marker). */
-export function restoreSensitive(params: Record<string, unknown>, secrets: ReadonlyArray<readonly [readonly (string | number)[], unknown]>): Record<string, unknown> {
+export function restoreSensitive(
+  params: Record<string, unknown>,
+  secrets: ReadonlyArray<readonly [readonly (string | number)[], unknown]>,
+): Record<string, unknown> {
   for (const [path, value] of secrets) {
     let target: unknown = params;
     for (let index = 0; index < path.length - 1; index++) {
       if (typeof target !== 'object' || target === null) break;
-      target = Object.hasOwn(target, path[index]!) ? (target as Record<string | number, unknown>)[path[index]!] : undefined;
+      target = Object.hasOwn(target, path[index]!)
+        ? (target as Record<string | number, unknown>)[path[index]!]
+        : undefined;
     }
     const last = path[path.length - 1];
-    if (typeof target === 'object' && target !== null && last !== undefined && Object.hasOwn(target, last) && (target as Record<string | number, unknown>)[last] === REDACTED) {
+    if (
+      typeof target === 'object' &&
+      target !== null &&
+      last !== undefined &&
+      Object.hasOwn(target, last) &&
+      (target as Record<string | number, unknown>)[last] === REDACTED
+    ) {
       defineValue(target as Record<string | number, unknown>, last, value);
     }
   }
@@ -142,7 +175,8 @@ function extractSensitive(
   secrets: Array<[readonly (string | number)[], unknown]>,
 ): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item, index) => extractSensitive(item, sensitive, [...path, index], `${folded}[]`, secrets));
+  if (Array.isArray(value))
+    return value.map((item, index) => extractSensitive(item, sensitive, [...path, index], `${folded}[]`, secrets));
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const itemPath = folded === '' ? key : `${folded}.${key}`;

@@ -84,7 +84,8 @@ export class QueuedToolExecutor {
   ) {
     this.logger = options.logger ?? defaultLogger;
     this.waitMs = options.waitMs ?? 30_000;
-    if (!(Number.isFinite(this.waitMs) && this.waitMs >= 0)) throw new RangeError(`waitMs must be a number of milliseconds >= 0; got ${String(options.waitMs)}.`);
+    if (!(Number.isFinite(this.waitMs) && this.waitMs >= 0))
+      throw new RangeError(`waitMs must be a number of milliseconds >= 0; got ${String(options.waitMs)}.`);
     this.queue = new Queue<ToolJobData, ToolResult>(options.queueName ?? DEFAULT_QUEUE_NAME, {
       connection: options.connection,
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
@@ -114,18 +115,48 @@ export class QueuedToolExecutor {
     const started = performance.now();
     const prepared = await this.executor.prepare(call, context);
     if (!prepared.ok) {
-      return { accepted: false, result: failedResult(prepared.callId, prepared.tool, prepared.error, prepared.transformations, performance.now() - started) };
+      return {
+        accepted: false,
+        result: failedResult(
+          prepared.callId,
+          prepared.tool,
+          prepared.error,
+          prepared.transformations,
+          performance.now() - started,
+        ),
+      };
     }
     const { definition } = prepared;
     let data: ToolJobData;
     try {
-      data = buildJobData(definition, prepared.callId, prepared.params, prepared.transformations, context, this.options.sealingKey);
+      data = buildJobData(
+        definition,
+        prepared.callId,
+        prepared.params,
+        prepared.transformations,
+        context,
+        this.options.sealingKey,
+      );
     } catch (error) {
-      this.logger.error(error instanceof SealingKeyMissingError ? error.message : `tool ${prepared.tool}: its parameters could not be stored as job data`, {
-        tool: prepared.tool,
-        callId: prepared.callId,
-      });
-      return { accepted: false, result: failedResult(prepared.callId, prepared.tool, configurationError(prepared.tool), prepared.transformations, performance.now() - started) };
+      this.logger.error(
+        error instanceof SealingKeyMissingError
+          ? error.message
+          : `tool ${prepared.tool}: its parameters could not be stored as job data`,
+        {
+          tool: prepared.tool,
+          callId: prepared.callId,
+        },
+      );
+      return {
+        accepted: false,
+        result: failedResult(
+          prepared.callId,
+          prepared.tool,
+          configurationError(prepared.tool),
+          prepared.transformations,
+          performance.now() - started,
+        ),
+      };
     }
     try {
       let jobId = jobIdForCall(prepared.callId);
@@ -138,10 +169,30 @@ export class QueuedToolExecutor {
         jobId = `${jobId}.${data.fingerprint.slice(0, 16)}`;
         job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
       }
-      return { accepted: true, jobId, callId: prepared.callId, tool: prepared.tool, job, transformations: prepared.transformations };
+      return {
+        accepted: true,
+        jobId,
+        callId: prepared.callId,
+        tool: prepared.tool,
+        job,
+        transformations: prepared.transformations,
+      };
     } catch (error) {
-      this.logger.error(`tool ${prepared.tool}: the job could not be enqueued`, { tool: prepared.tool, callId: prepared.callId, cause: describe(error) });
-      return { accepted: false, result: failedResult(prepared.callId, prepared.tool, infrastructureError(prepared.tool), prepared.transformations, performance.now() - started) };
+      this.logger.error(`tool ${prepared.tool}: the job could not be enqueued`, {
+        tool: prepared.tool,
+        callId: prepared.callId,
+        cause: describe(error),
+      });
+      return {
+        accepted: false,
+        result: failedResult(
+          prepared.callId,
+          prepared.tool,
+          infrastructureError(prepared.tool),
+          prepared.transformations,
+          performance.now() - started,
+        ),
+      };
     }
   }
 
@@ -149,7 +200,11 @@ export class QueuedToolExecutor {
    * Runs one call: in this process for in-process tools; otherwise as a job, waiting up to `waitMs` for its result,
    * after which the result is a pending value that tells the model to ask `tool_job_status` later.
    */
-  async execute(call: ToolCall, context: ExecutionContext = {}, options: { readonly waitMs?: number } = {}): Promise<ToolResult> {
+  async execute(
+    call: ToolCall,
+    context: ExecutionContext = {},
+    options: { readonly waitMs?: number } = {},
+  ): Promise<ToolResult> {
     const started = performance.now();
     const name = typeof call?.name === 'string' ? call.name : '';
     if (this.inProcess.has(name)) return this.executor.execute(call, context);
@@ -159,7 +214,11 @@ export class QueuedToolExecutor {
   }
 
   /** Runs calls at once (enqueueing is cheap); results come back in call order. */
-  async executeAll(calls: readonly ToolCall[], context: ExecutionContext = {}, _options: ExecuteAllOptions = {}): Promise<ToolResult[]> {
+  async executeAll(
+    calls: readonly ToolCall[],
+    context: ExecutionContext = {},
+    _options: ExecuteAllOptions = {},
+  ): Promise<ToolResult[]> {
     return Promise.all(calls.map((call) => this.execute(call, context)));
   }
 
@@ -241,16 +300,27 @@ export class QueuedToolExecutor {
     return outcome;
   }
 
-  private async waitForResult(enqueued: Extract<EnqueueResult, { accepted: true }>, waitMs: number, started: number): Promise<ToolResult> {
+  private async waitForResult(
+    enqueued: Extract<EnqueueResult, { accepted: true }>,
+    waitMs: number,
+    started: number,
+  ): Promise<ToolResult> {
     const { job, jobId, callId, tool, transformations } = enqueued;
     const elapsed = () => performance.now() - started;
-    if (waitMs === 0 || !(await this.finished(job, waitMs))) return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
+    if (waitMs === 0 || !(await this.finished(job, waitMs)))
+      return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
     const current = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId).catch(() => undefined);
     const state = current ? await current.getState().catch(() => 'unknown') : 'unknown';
-    if (state === 'completed' && current?.returnvalue) return withTransformations(current.returnvalue, transformations, elapsed());
+    if (state === 'completed' && current?.returnvalue)
+      return withTransformations(current.returnvalue, transformations, elapsed());
     const stored = current?.data.result;
     if (stored && !stored.ok) return withTransformations(stored, transformations, elapsed());
-    this.logger.error(`tool ${tool}: job ${jobId} ended outside the handler (${state})`, { tool, callId, jobId, cause: current?.failedReason });
+    this.logger.error(`tool ${tool}: job ${jobId} ended outside the handler (${state})`, {
+      tool,
+      callId,
+      jobId,
+      cause: current?.failedReason,
+    });
     return failedResult(callId, tool, infrastructureError(tool), transformations, elapsed());
   }
 }

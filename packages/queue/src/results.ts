@@ -7,7 +7,14 @@ export interface PendingToolValue {
   readonly message: string;
 }
 
-export function pendingResult(callId: string, tool: string, jobId: string, statusTool: string, transformations: readonly Transformation[], durationMs: number): ToolResult<PendingToolValue> {
+export function pendingResult(
+  callId: string,
+  tool: string,
+  jobId: string,
+  statusTool: string,
+  transformations: readonly Transformation[],
+  durationMs: number,
+): ToolResult<PendingToolValue> {
   return {
     callId,
     tool,
@@ -22,7 +29,13 @@ export function pendingResult(callId: string, tool: string, jobId: string, statu
   };
 }
 
-export function failedResult(callId: string, tool: string, error: ToolErrorPayload, transformations: readonly Transformation[], durationMs: number): ToolResult {
+export function failedResult(
+  callId: string,
+  tool: string,
+  error: ToolErrorPayload,
+  transformations: readonly Transformation[],
+  durationMs: number,
+): ToolResult {
   return { callId, tool, ok: false, error, transformations, durationMs };
 }
 
@@ -46,7 +59,11 @@ export function configurationError(tool: string): ToolErrorPayload {
 }
 
 /** The producer's in-memory transformations first (complete), then any the worker added. */
-export function withTransformations(result: ToolResult, producer: readonly Transformation[], durationMs: number): ToolResult {
+export function withTransformations(
+  result: ToolResult,
+  producer: readonly Transformation[],
+  durationMs: number,
+): ToolResult {
   const transformations = [...producer, ...result.transformations];
   return { ...result, transformations, durationMs };
 }

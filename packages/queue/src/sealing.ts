@@ -16,12 +16,18 @@ export function seal(plaintext: string, key: SealingKey): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyBytes(key), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    body.toString('base64url'),
+  ].join('.');
 }
 
 export function open(sealed: string, key: SealingKey): string {
   const [version, iv, tag, body] = sealed.split('.');
-  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined) throw new Error('The sealed values have an unknown format.');
+  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined)
+    throw new Error('The sealed values have an unknown format.');
   const decipher = createDecipheriv('aes-256-gcm', keyBytes(key), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
@@ -29,5 +35,7 @@ export function open(sealed: string, key: SealingKey): string {
 
 /** SHA-256 of `text`, keyed (HMAC) when a key is given so a hash of a sensitive value cannot be guessed offline. */
 export function fingerprint(text: string, key: SealingKey | undefined): string {
-  return (key === undefined ? createHash('sha256') : createHmac('sha256', keyBytes(key))).update(text, 'utf8').digest('hex');
+  return (key === undefined ? createHash('sha256') : createHmac('sha256', keyBytes(key)))
+    .update(text, 'utf8')
+    .digest('hex');
 }

@@ -19,28 +19,43 @@ export function registerJobStatusTool(registry: ToolRegistry, queue: Queue<ToolJ
   registry.registerJsonSchemaTool(
     {
       name: JOB_STATUS_TOOL_NAME,
-      description: 'Get the status, and when finished the result, of a tool call that is still running as a job (a result with "status": "pending" gives its job_id).',
+      description:
+        'Get the status, and when finished the result, of a tool call that is still running as a job (a result with "status": "pending" gives its job_id).',
       parameters: {
         type: 'object',
-        properties: { job_id: { type: 'string', description: 'The job_id of the pending call', minLength: 1, maxLength: 256 } },
+        properties: {
+          job_id: { type: 'string', description: 'The job_id of the pending call', minLength: 1, maxLength: 256 },
+        },
         required: ['job_id'],
         additionalProperties: false,
       },
     },
     async (params: Record<string, unknown>, invocation: ToolInvocationContext): Promise<JobStatusValue> => {
       const jobId = String(params.job_id);
-      const unknown: JobStatusValue = { job_id: jobId, status: 'unknown', message: `There is no job "${jobId}" for this session.` };
+      const unknown: JobStatusValue = {
+        job_id: jobId,
+        status: 'unknown',
+        message: `There is no job "${jobId}" for this session.`,
+      };
       const job = await Job.fromId<ToolJobData, ToolResult>(queue, jobId);
       if (!job || job.data.context.sessionId !== invocation.context.sessionId) return unknown;
       const state = await job.getState();
       if (state === 'completed') {
         const result = job.returnvalue;
         if (result?.ok) return { job_id: jobId, status: 'completed', result: result.value };
-        return { job_id: jobId, status: 'failed', error: result && !result.ok ? result.error.message : 'The call failed.' };
+        return {
+          job_id: jobId,
+          status: 'failed',
+          error: result && !result.ok ? result.error.message : 'The call failed.',
+        };
       }
       if (state === 'failed') {
         const stored = job.data.result;
-        return { job_id: jobId, status: 'failed', error: stored && !stored.ok ? stored.error.message : 'The call could not finish running.' };
+        return {
+          job_id: jobId,
+          status: 'failed',
+          error: stored && !stored.ok ? stored.error.message : 'The call could not finish running.',
+        };
       }
       return { job_id: jobId, status: state === 'active' ? 'running' : 'pending' };
     },

@@ -52,21 +52,35 @@ class RetryableToolFailure extends Error {
  */
 export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, options: ToolWorkerOptions): ToolWorker {
   const logger: Logger = options.logger ?? options.executorOptions?.logger ?? defaultLogger;
-  const executor = tools instanceof ToolRegistry ? new PersonaToolExecutor(tools, { logger, ...options.executorOptions }) : tools;
+  const executor =
+    tools instanceof ToolRegistry ? new PersonaToolExecutor(tools, { logger, ...options.executorOptions }) : tools;
   const concurrency = options.concurrency ?? 4;
-  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new RangeError(`concurrency must be an integer >= 1; got ${String(options.concurrency)}.`);
+  if (!(Number.isInteger(concurrency) && concurrency >= 1))
+    throw new RangeError(`concurrency must be an integer >= 1; got ${String(options.concurrency)}.`);
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 30_000;
 
   let shuttingDown = false;
-  const processor = async (job: Job<ToolJobData, ToolResult>, token?: string, signal?: AbortSignal): Promise<ToolResult> => {
+  const processor = async (
+    job: Job<ToolJobData, ToolResult>,
+    token?: string,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> => {
     const data = job.data;
     let params = data.params;
     if (data.sealed !== undefined) {
-      if (options.sealingKey === undefined) return fail(job, unsealable(data.callId, data.tool), 'no sealingKey is configured on this worker');
+      if (options.sealingKey === undefined)
+        return fail(job, unsealable(data.callId, data.tool), 'no sealingKey is configured on this worker');
       try {
-        params = restoreSensitive(structuredClone(params), JSON.parse(open(data.sealed, options.sealingKey)) as Array<[Array<string | number>, unknown]>);
+        params = restoreSensitive(
+          structuredClone(params),
+          JSON.parse(open(data.sealed, options.sealingKey)) as Array<[Array<string | number>, unknown]>,
+        );
       } catch {
-        return fail(job, unsealable(data.callId, data.tool), 'the sealed values could not be opened (another sealingKey?)');
+        return fail(
+          job,
+          unsealable(data.callId, data.tool),
+          'the sealed values could not be opened (another sealingKey?)',
+        );
       }
     }
     const call: ToolCall = { id: data.callId, name: data.tool, arguments: params };
@@ -79,16 +93,30 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     }
     const attempts = job.opts.attempts ?? 1;
     if (RETRIED_CODES.has(result.error.code) && job.attemptsMade + 1 < attempts) {
-      logger.warn(`job ${String(job.id)} (${data.tool}) attempt ${job.attemptsMade + 1} of ${attempts} failed with ${result.error.code}; it will be retried`, {
-        tool: data.tool, callId: data.callId, jobId: job.id,
-      });
+      logger.warn(
+        `job ${String(job.id)} (${data.tool}) attempt ${job.attemptsMade + 1} of ${attempts} failed with ${result.error.code}; it will be retried`,
+        {
+          tool: data.tool,
+          callId: data.callId,
+          jobId: job.id,
+        },
+      );
       throw new RetryableToolFailure(result.error.message);
     }
     return fail(job, result, undefined);
   };
 
-  async function fail(job: Job<ToolJobData, ToolResult>, result: ToolResult, reason: string | undefined): Promise<never> {
-    if (reason !== undefined) logger.error(`job ${String(job.id)} (${job.data.tool}): ${reason}`, { tool: job.data.tool, callId: job.data.callId, jobId: job.id });
+  async function fail(
+    job: Job<ToolJobData, ToolResult>,
+    result: ToolResult,
+    reason: string | undefined,
+  ): Promise<never> {
+    if (reason !== undefined)
+      logger.error(`job ${String(job.id)} (${job.data.tool}): ${reason}`, {
+        tool: job.data.tool,
+        callId: job.data.callId,
+        jobId: job.id,
+      });
     await job.updateData({ ...job.data, result });
     throw new UnrecoverableError(result.ok ? 'failed' : result.error.message);
   }
@@ -117,10 +145,16 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
         const graceful = await Promise.race([finished, timedOut]);
         clearTimeout(timer);
         if (!graceful) {
-          logger.warn(`tool worker: in-flight jobs did not finish within ${shutdownTimeoutMs} ms; cancelling them (they return to the queue)`, { queue: worker.name });
+          logger.warn(
+            `tool worker: in-flight jobs did not finish within ${shutdownTimeoutMs} ms; cancelling them (they return to the queue)`,
+            { queue: worker.name },
+          );
           shuttingDown = true;
           worker.cancelAllJobs('worker shutting down');
-          const returned = await Promise.race([finished, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 5_000)))]);
+          const returned = await Promise.race([
+            finished,
+            new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 5_000))),
+          ]);
           clearTimeout(timer);
           // A handler that ignores its AbortSignal: stop without it; its job's lock expires and another worker runs it.
           if (!returned) await worker.close(true);

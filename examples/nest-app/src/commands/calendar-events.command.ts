@@ -8,7 +8,11 @@ export class CalendarEventsParams {
 }
 
 @Injectable()
-@Command({ name: 'get_calendar_events', description: 'Lists the calendar events between two dates.', params: CalendarEventsParams })
+@Command({
+  name: 'get_calendar_events',
+  description: 'Lists the calendar events between two dates.',
+  params: CalendarEventsParams,
+})
 export class CalendarEventsCommand {
   constructor(private readonly calendar: CalendarService) {}
 

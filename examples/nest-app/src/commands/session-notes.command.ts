@@ -15,6 +15,9 @@ export class SessionNotesCommand {
   ) {}
 
   execute() {
-    return { sessionId: this.context.sessionId, notes: this.notes.forSession(this.context.sessionId).map((note) => note.text) };
+    return {
+      sessionId: this.context.sessionId,
+      notes: this.notes.forSession(this.context.sessionId).map((note) => note.text),
+    };
   }
 }

@@ -7,7 +7,11 @@ export class BookMeetingParams {
   @DateTime({ description: 'When the meeting ends (after start)' })
   end!: string;
 
-  @ToolParam({ description: 'A room to book; or give video_link instead', enum: ['Atlas', 'Borealis', 'Cosmos'], required: false })
+  @ToolParam({
+    description: 'A room to book; or give video_link instead',
+    enum: ['Atlas', 'Borealis', 'Cosmos'],
+    required: false,
+  })
   room?: 'Atlas' | 'Borealis' | 'Cosmos';
 
   @ToolParam({ description: 'A video meeting link; or give room instead', format: 'uri', required: false })
@@ -38,7 +42,8 @@ export interface Booking {
 /** A command with cross-field rules: `@Command({ validate })`. */
 @Command({
   name: 'book_meeting',
-  description: 'Book a meeting in a room or on a video link. Send exactly one of room or video_link; end must be after start.',
+  description:
+    'Book a meeting in a room or on a video link. Send exactly one of room or video_link; end must be after start.',
   params: BookMeetingParams,
   tags: ['calendar'],
   validate: bookMeetingRules,

@@ -1,7 +1,11 @@
 import { Command, FromContext, ToolParam, type CommandHandler } from '@toolwright/core';
 
 export class GetCalendarEventsParams {
-  @ToolParam({ type: 'array<datetime>', description: 'Absolute ISO-8601 date-times (with offset) to look up', minItems: 1 })
+  @ToolParam({
+    type: 'array<datetime>',
+    description: 'Absolute ISO-8601 date-times (with offset) to look up',
+    minItems: 1,
+  })
   resolved_datetimes!: string[];
 
   @ToolParam({ type: 'int', description: 'Most events to return', min: 1, max: 50, required: false })
@@ -20,7 +24,12 @@ export interface CalendarEvent {
 }
 
 /** Seed command: the calendar lookup whose `resolved_datetimes` is `array<datetime>`. */
-@Command({ name: 'get_calendar_events', description: 'List calendar events at the given date-times.', params: GetCalendarEventsParams, tags: ['calendar'] })
+@Command({
+  name: 'get_calendar_events',
+  description: 'List calendar events at the given date-times.',
+  params: GetCalendarEventsParams,
+  tags: ['calendar'],
+})
 export class GetCalendarEventsCommand implements CommandHandler<GetCalendarEventsParams, CalendarEvent[]> {
   execute(params: GetCalendarEventsParams): CalendarEvent[] {
     const events = params.resolved_datetimes.map((start, index) => ({ title: `Event ${index + 1}`, start }));

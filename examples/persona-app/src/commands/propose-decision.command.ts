@@ -1,4 +1,11 @@
-import { ArrayOf, Command, FromContext, ToolParam, type CommandHandler, type ToolInvocationContext } from '@toolwright/core';
+import {
+  ArrayOf,
+  Command,
+  FromContext,
+  ToolParam,
+  type CommandHandler,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 
 export class ProposalOption {
   @ToolParam({ description: 'Short name of the option', minLength: 1, maxLength: 80 })
@@ -34,7 +41,12 @@ export interface Decision {
 }
 
 /** Seed command: put a decision with at least two options to the team. */
-@Command({ name: 'decision/propose', description: 'Propose a decision to the team with at least two options.', params: ProposeDecisionParams, tags: ['decisions'] })
+@Command({
+  name: 'decision/propose',
+  description: 'Propose a decision to the team with at least two options.',
+  params: ProposeDecisionParams,
+  tags: ['decisions'],
+})
 export class ProposeDecisionCommand implements CommandHandler<ProposeDecisionParams, Decision> {
   private static sequence = 0;
 

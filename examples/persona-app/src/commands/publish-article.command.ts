@@ -1,10 +1,18 @@
 import { Command, FromContext, ToolParam, type CommandHandler } from '@toolwright/core';
 
 export class PublishArticleParams {
-  @ToolParam({ description: 'Article title; taken from the latest pipeline data when omitted', extract: 'title', required: true })
+  @ToolParam({
+    description: 'Article title; taken from the latest pipeline data when omitted',
+    extract: 'title',
+    required: true,
+  })
   title!: string;
 
-  @ToolParam({ description: 'Article body; taken from the latest pipeline data when omitted', extract: 'content', required: true })
+  @ToolParam({
+    description: 'Article body; taken from the latest pipeline data when omitted',
+    extract: 'content',
+    required: true,
+  })
   content!: string;
 
   @ToolParam({ description: 'Where to publish', enum: ['blog', 'newsletter', 'intranet'] })
@@ -30,7 +38,13 @@ export interface Publication {
 }
 
 /** Uses extracted content: the model may leave `title`/`content` out, and they come from the pipeline data. */
-@Command({ name: 'publish_article', description: 'Publish an article to a channel.', params: PublishArticleParams, tags: ['publishing'], permissions: ['publish'] })
+@Command({
+  name: 'publish_article',
+  description: 'Publish an article to a channel.',
+  params: PublishArticleParams,
+  tags: ['publishing'],
+  permissions: ['publish'],
+})
 export class PublishArticleCommand implements CommandHandler<PublishArticleParams, Publication> {
   execute(params: PublishArticleParams): Publication {
     return {

@@ -1,4 +1,11 @@
-import type { ExecutionContext, PersonaToolExecutor, ToolCall, ToolErrorPayload, ToolResult, Transformation } from '@toolwright/core';
+import type {
+  ExecutionContext,
+  PersonaToolExecutor,
+  ToolCall,
+  ToolErrorPayload,
+  ToolResult,
+  Transformation,
+} from '@toolwright/core';
 import type { ProviderId, ToolRegistryLike } from '@toolwright/providers';
 import { toJsonSafe } from '../output';
 import { locateTransformations, type TransformationTarget } from './locate';
@@ -55,7 +62,12 @@ function located(text: string, transformations: readonly Transformation[]): Loca
 export async function reportCall(
   executor: PersonaToolExecutor,
   call: ToolCall,
-  options: { context?: ExecutionContext; run?: boolean; shape?: ProviderId | 'arguments'; registry?: ToolRegistryLike } = {},
+  options: {
+    context?: ExecutionContext;
+    run?: boolean;
+    shape?: ProviderId | 'arguments';
+    registry?: ToolRegistryLike;
+  } = {},
 ): Promise<CallReport> {
   const text = argumentsTextOf(call);
   const shape = options.shape ?? 'arguments';
@@ -63,9 +75,23 @@ export async function reportCall(
   if (!options.run) {
     const prepared = await executor.prepare(call, options.context ?? {});
     if (prepared.ok) {
-      return { ...base, mode: 'prepare', tool: prepared.tool, ok: true, transformations: located(text, prepared.transformations), params: toJsonSafe(prepared.params) };
+      return {
+        ...base,
+        mode: 'prepare',
+        tool: prepared.tool,
+        ok: true,
+        transformations: located(text, prepared.transformations),
+        params: toJsonSafe(prepared.params),
+      };
     }
-    const result: ToolResult = { callId: prepared.callId, tool: prepared.tool, ok: false, error: prepared.error, transformations: prepared.transformations, durationMs: 0 };
+    const result: ToolResult = {
+      callId: prepared.callId,
+      tool: prepared.tool,
+      ok: false,
+      error: prepared.error,
+      transformations: prepared.transformations,
+      durationMs: 0,
+    };
     return {
       ...base,
       mode: 'prepare',
@@ -90,12 +116,22 @@ export async function reportCall(
 }
 
 /** What goes back to the model: the provider's tool-result message for a provider shape, the message text otherwise. */
-function modelMessage(result: ToolResult, shape: ProviderId | 'arguments', registry: ToolRegistryLike | undefined): unknown {
-  if (shape === 'arguments' || registry === undefined) return result.ok ? toJsonSafe(result.value) : result.error.message;
+function modelMessage(
+  result: ToolResult,
+  shape: ProviderId | 'arguments',
+  registry: ToolRegistryLike | undefined,
+): unknown {
+  if (shape === 'arguments' || registry === undefined)
+    return result.ok ? toJsonSafe(result.value) : result.error.message;
   return toJsonSafe(PROVIDER_CALLS[shape].resultMessage(result, toolSetFor(registry, shape)));
 }
 
 /** The report's transformations in core's shape (for `TransformationStats.record`). */
 export function transformationsOf(report: CallReport): Transformation[] {
-  return report.transformations.map((transformation) => ({ path: transformation.path, rule: transformation.rule, from: transformation.from, to: transformation.to }));
+  return report.transformations.map((transformation) => ({
+    path: transformation.path,
+    rule: transformation.rule,
+    from: transformation.from,
+    to: transformation.to,
+  }));
 }

@@ -18,7 +18,10 @@ export function pathSegments(path: string): Array<string | number> {
 }
 
 function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toLowerCase();
 }
 
 function escapeRegExp(text: string): string {
@@ -59,7 +62,8 @@ function findValue(text: string, value: unknown, from: number): { start: number;
   for (const candidate of candidates) {
     if (candidate === '') continue;
     const index = text.indexOf(candidate, from);
-    if (index >= 0 && (best === undefined || index < best.start)) best = { start: index, end: index + candidate.length };
+    if (index >= 0 && (best === undefined || index < best.start))
+      best = { start: index, end: index + candidate.length };
   }
   return best;
 }
@@ -95,10 +99,19 @@ function textRuleTarget(text: string, transformation: Transformation): Transform
  * paths and values, not offsets, so this searches the text: the key of the path (after its parents' keys), then the
  * original value after it. What cannot be placed exactly is reported as the whole text or as not in the text.
  */
-export function locateTransformation(text: string, transformation: Transformation, renamedKeys: ReadonlyMap<string, string> = new Map()): TransformationTarget {
+export function locateTransformation(
+  text: string,
+  transformation: Transformation,
+  renamedKeys: ReadonlyMap<string, string> = new Map(),
+): TransformationTarget {
   if (transformation.rule.startsWith('tool-name-')) return { kind: 'name' };
   if (transformation.path === '') return textRuleTarget(text, transformation);
-  if (transformation.rule.startsWith('extracted-') || transformation.rule === 'injected-context' || !('from' in transformation)) return { kind: 'none' };
+  if (
+    transformation.rule.startsWith('extracted-') ||
+    transformation.rule === 'injected-context' ||
+    !('from' in transformation)
+  )
+    return { kind: 'none' };
   const segments = pathSegments(transformation.path);
   let cursor = 0;
   let keySpan: { start: number; end: number } | undefined;
@@ -129,12 +142,20 @@ export function locateTransformation(text: string, transformation: Transformatio
  * Locates every transformation of one call. Key renames come first in the executor's list, so later value changes
  * at the same path find the key as the model spelled it (`Max-Results` for `max_results`).
  */
-export function locateTransformations(text: string, transformations: readonly Transformation[]): TransformationTarget[] {
+export function locateTransformations(
+  text: string,
+  transformations: readonly Transformation[],
+): TransformationTarget[] {
   const renamedKeys = new Map<string, string>();
   return transformations.map((transformation) => {
     const target = locateTransformation(text, transformation, renamedKeys);
     if (isKeyRename(transformation.rule) && typeof transformation.from === 'string') {
-      renamedKeys.set(pathSegments(transformation.path).filter((segment) => typeof segment === 'string').join('.'), transformation.from);
+      renamedKeys.set(
+        pathSegments(transformation.path)
+          .filter((segment) => typeof segment === 'string')
+          .join('.'),
+        transformation.from,
+      );
     }
     return target;
   });

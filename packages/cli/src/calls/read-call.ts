@@ -19,7 +19,10 @@ export interface ReadCall {
  * `parseToolCalls`, with its name codec), or bare arguments text for `tool`. Auto-detection tries the shapes in turn
  * and falls back to bare arguments when none finds a call.
  */
-export function readCall(input: string, options: { registry: ToolRegistryLike; shape?: CallShape; tool?: string; id?: string }): ReadCall {
+export function readCall(
+  input: string,
+  options: { registry: ToolRegistryLike; shape?: CallShape; tool?: string; id?: string },
+): ReadCall {
   const shape = options.shape ?? 'auto';
   const id = options.id ?? 'call_inspect_1';
   const asArguments = (): ReadCall => {
@@ -46,18 +49,30 @@ export function readCall(input: string, options: { registry: ToolRegistryLike; s
   }
   const tryShape = (provider: ProviderId): ReadCall | undefined => {
     // Qwen/Hermes calls are text: the parser gets the input as pasted.
-    const calls = PROVIDER_CALLS[provider].parse(provider === 'hermes' ? input : parsed, toolSetFor(options.registry, provider)).filter((call) => call.name !== '');
+    const calls = PROVIDER_CALLS[provider]
+      .parse(provider === 'hermes' ? input : parsed, toolSetFor(options.registry, provider))
+      .filter((call) => call.name !== '');
     const [first] = calls;
     if (!first) return undefined;
-    const call: ToolCall = { id: first.id, name: first.name, arguments: first.arguments, transformations: first.transformations };
+    const call: ToolCall = {
+      id: first.id,
+      name: first.name,
+      arguments: first.arguments,
+      transformations: first.transformations,
+    };
     return { shape: provider, call, found: calls.length };
   };
   if (shape !== 'auto') {
     const read = tryShape(shape);
-    if (!read) throw new CliError(`No ${shape} tool call found in the input. Fix: paste a ${shape} response or message that holds a tool call, or choose another shape.`, 1);
+    if (!read)
+      throw new CliError(
+        `No ${shape} tool call found in the input. Fix: paste a ${shape} response or message that holds a tool call, or choose another shape.`,
+        1,
+      );
     return read;
   }
-  const order: ProviderId[] = typeof parsed === 'string' ? (/<tool_call>|<function=/.test(input) ? ['hermes'] : []) : [...DETECTION_ORDER];
+  const order: ProviderId[] =
+    typeof parsed === 'string' ? (/<tool_call>|<function=/.test(input) ? ['hermes'] : []) : [...DETECTION_ORDER];
   for (const provider of order) {
     const read = tryShape(provider);
     if (read) return read;

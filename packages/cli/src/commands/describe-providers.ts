@@ -11,10 +11,17 @@ export interface ProviderDefinitions {
 }
 
 /** The definitions exactly as each provider's `createToolSet` builds them (what the application sends). */
-export function providerDefinitions(registry: ToolRegistry, providers: readonly ProviderId[], options: { strict?: boolean } = {}): ProviderDefinitions[] {
+export function providerDefinitions(
+  registry: ToolRegistry,
+  providers: readonly ProviderId[],
+  options: { strict?: boolean } = {},
+): ProviderDefinitions[] {
   return providers.map((provider) => {
     const descriptor = getProvider(provider);
-    const toolSet = descriptor.createToolSet(registry, descriptor.supportsStrict && options.strict ? { strict: true } : {});
+    const toolSet = descriptor.createToolSet(
+      registry,
+      descriptor.supportsStrict && options.strict ? { strict: true } : {},
+    );
     const names: Record<string, string> = {};
     for (const definition of toolSet.definitions) names[definition.name] = toolSet.codec.encode(definition.name);
     return { provider, label: descriptor.label, names, tools: toolSet.tools };
@@ -28,8 +35,13 @@ export interface LintSummary {
   readonly infos: number;
 }
 
-export function lintSummary(registry: ToolRegistry, providers: readonly ProviderId[], options: { strict?: boolean } = {}): LintSummary {
+export function lintSummary(
+  registry: ToolRegistry,
+  providers: readonly ProviderId[],
+  options: { strict?: boolean } = {},
+): LintSummary {
   const findings = lint(registry, { providers, strict: options.strict ?? false });
-  const count = (severity: LintFinding['severity']) => findings.filter((finding) => finding.severity === severity).length;
+  const count = (severity: LintFinding['severity']) =>
+    findings.filter((finding) => finding.severity === severity).length;
   return { findings, errors: count('error'), warnings: count('warning'), infos: count('info') };
 }

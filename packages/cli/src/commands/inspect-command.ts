@@ -15,7 +15,10 @@ export async function inspectCommand(
   output: Output,
 ): Promise<number> {
   const events = new InspectorEventLog();
-  const executor = new PersonaToolExecutor(tools.registry, { logger: events.tap(quietLogger()), ...(options.policy ? { policy: options.policy } : {}) });
+  const executor = new PersonaToolExecutor(tools.registry, {
+    logger: events.tap(quietLogger()),
+    ...(options.policy ? { policy: options.policy } : {}),
+  });
   const running = await startInspector({
     registry: tools.registry,
     executor,
@@ -29,10 +32,18 @@ export async function inspectCommand(
   });
   output.out(`toolwright inspector for ${tools.label}: ${running.url}`);
   if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
-    output.err(output.styleErr('yellow', `warning: the inspector listens on ${options.host}, not only on this machine: anyone who can reach it and has the URL's token can use it.`));
+    output.err(
+      output.styleErr(
+        'yellow',
+        `warning: the inspector listens on ${options.host}, not only on this machine: anyone who can reach it and has the URL's token can use it.`,
+      ),
+    );
   }
   output.err(
-    output.styleErr('dim', `${options.allowRun ? 'Handlers run after a confirmation in the page (--allow-run).' : 'Handlers are never called (prepare only); --allow-run enables running them.'} Press Ctrl+C to stop.`),
+    output.styleErr(
+      'dim',
+      `${options.allowRun ? 'Handlers run after a confirmation in the page (--allow-run).' : 'Handlers are never called (prepare only); --allow-run enables running them.'} Press Ctrl+C to stop.`,
+    ),
   );
   await untilSignal();
   await running.close();
@@ -41,5 +52,10 @@ export async function inspectCommand(
 
 /** The executor's log while inspecting: handler failures and slow calls on stderr; refusals are shown in the page. */
 function quietLogger() {
-  return { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (...args: Parameters<typeof stderrLogger.error>) => stderrLogger.error(...args) };
+  return {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: (...args: Parameters<typeof stderrLogger.error>) => stderrLogger.error(...args),
+  };
 }

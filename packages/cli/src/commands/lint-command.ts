@@ -7,7 +7,11 @@ import { lintSummary } from './describe-providers';
 const SEVERITY_STYLE = { error: 'red', warning: 'yellow', info: 'dim' } as const;
 
 /** `toolwright lint`: every tool against every chosen provider's limits; exit 1 when any finding is an error. */
-export function lintCommand(tools: LoadedTools, options: { providers: ProviderId[]; json: boolean; strict: boolean; info: boolean }, output: Output): number {
+export function lintCommand(
+  tools: LoadedTools,
+  options: { providers: ProviderId[]; json: boolean; strict: boolean; info: boolean },
+  output: Output,
+): number {
   const summary = lintSummary(tools.registry, options.providers, { strict: options.strict });
   const code = summary.errors > 0 ? EXIT_CODES.problem : EXIT_CODES.ok;
   if (options.json) {
@@ -20,7 +24,9 @@ export function lintCommand(tools: LoadedTools, options: { providers: ProviderId
   for (const [tool, findings] of byTool) {
     output.out(output.style('bold', tool === '*' ? '(the whole tool set)' : tool));
     for (const finding of findings) {
-      output.out(`  ${output.style(SEVERITY_STYLE[finding.severity], finding.severity.padEnd(7))} ${finding.provider.padEnd(16)} ${finding.rule}: ${finding.message}`);
+      output.out(
+        `  ${output.style(SEVERITY_STYLE[finding.severity], finding.severity.padEnd(7))} ${finding.provider.padEnd(16)} ${finding.rule}: ${finding.message}`,
+      );
       output.out(`  ${' '.repeat(7)} ${' '.repeat(16)} ${output.style('dim', `fix: ${finding.fix}`)}`);
     }
   }

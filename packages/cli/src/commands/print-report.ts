@@ -12,9 +12,14 @@ export function printReport(report: CallReport, output: Output): void {
   output.out(output.style('dim', `transformations (${report.transformations.length}):`));
   report.transformations.forEach((transformation, index) => {
     const where = transformation.target.kind === 'name' ? '(tool name)' : transformation.path || '(arguments)';
-    const change = 'from' in transformation || 'to' in transformation ? `  ${short(transformation.from, 60)} -> ${short(transformation.to, 60)}` : '';
+    const change =
+      'from' in transformation || 'to' in transformation
+        ? `  ${short(transformation.from, 60)} -> ${short(transformation.to, 60)}`
+        : '';
     const style = transformation.rule.startsWith('dropped-context') ? 'red' : 'yellow';
-    output.out(`  ${String(index + 1).padStart(2)}  ${where.padEnd(24)} ${output.style(style, transformation.rule.padEnd(28))}${change}`);
+    output.out(
+      `  ${String(index + 1).padStart(2)}  ${where.padEnd(24)} ${output.style(style, transformation.rule.padEnd(28))}${change}`,
+    );
   });
   if (report.ok && report.mode === 'prepare') {
     output.out(output.style('green', 'validated parameters:'));
@@ -23,7 +28,9 @@ export function printReport(report: CallReport, output: Output): void {
     output.out(output.style('green', 'handler result:'));
     output.out(indent(toJson(report.value), '  '));
   } else if (report.error) {
-    output.out(output.style('red', `refused: ${report.error.code}${report.error.retryable ? ' (the model may retry)' : ''}`));
+    output.out(
+      output.style('red', `refused: ${report.error.code}${report.error.retryable ? ' (the model may retry)' : ''}`),
+    );
     output.out(output.style('dim', 'the model gets:'));
     output.out(indent(report.error.message, '  '));
   }

@@ -33,7 +33,13 @@ export async function mcpCommand(
     await handle.close();
     return EXIT_CODES.ok;
   }
-  const handle = await serveMcp(tools.registry, { transport: 'http', host: options.host, port: options.port, logger: stderrLogger, context });
+  const handle = await serveMcp(tools.registry, {
+    transport: 'http',
+    host: options.host,
+    port: options.port,
+    logger: stderrLogger,
+    context,
+  });
   output.out(`MCP server (Streamable HTTP) for ${tools.label}: ${handle.url}`);
   output.err(output.styleErr('dim', 'Press Ctrl+C to stop.'));
   await untilSignal();

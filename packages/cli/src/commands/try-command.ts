@@ -10,7 +10,8 @@ export const POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient']
 
 export function parsePolicy(value: string | undefined): CoercionPolicy | undefined {
   if (value === undefined) return undefined;
-  if (!(POLICIES as string[]).includes(value)) throw new CliError(`--policy ${value}: unknown policy. Fix: use one of ${POLICIES.join(', ')}.`);
+  if (!(POLICIES as string[]).includes(value))
+    throw new CliError(`--policy ${value}: unknown policy. Fix: use one of ${POLICIES.join(', ')}.`);
   return value as CoercionPolicy;
 }
 
@@ -25,8 +26,15 @@ export async function tryCommand(
   options: { context: ExecutionContext; policy?: CoercionPolicy; run: boolean; json: boolean },
   output: Output,
 ): Promise<number> {
-  const executor = new PersonaToolExecutor(tools.registry, { logger: silentLogger, ...(options.policy ? { policy: options.policy } : {}) });
-  const report = await reportCall(executor, { id: 'call_try_1', name: tool, arguments: argumentsText }, { context: options.context, run: options.run });
+  const executor = new PersonaToolExecutor(tools.registry, {
+    logger: silentLogger,
+    ...(options.policy ? { policy: options.policy } : {}),
+  });
+  const report = await reportCall(
+    executor,
+    { id: 'call_try_1', name: tool, arguments: argumentsText },
+    { context: options.context, run: options.run },
+  );
   if (options.json) output.out(toJson(report));
   else printReport(report, output);
   return report.ok ? EXIT_CODES.ok : EXIT_CODES.problem;

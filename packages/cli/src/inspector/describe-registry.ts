@@ -14,7 +14,12 @@ export interface PageTool {
   readonly parameters: unknown;
   /** The parameters as a model sees them (JSON Schema, context fields absent). */
   readonly jsonSchema: unknown;
-  readonly providers: ReadonlyArray<{ readonly provider: ProviderId; readonly label: string; readonly name: string; readonly definition: unknown }>;
+  readonly providers: ReadonlyArray<{
+    readonly provider: ProviderId;
+    readonly label: string;
+    readonly name: string;
+    readonly definition: unknown;
+  }>;
   readonly lint: readonly LintFinding[];
 }
 
@@ -30,7 +35,10 @@ export interface PageRegistry {
 }
 
 /** Everything the registry browser shows, built from the same provider code the application uses. */
-export function describeRegistry(registry: ToolRegistry, options: { source: string; allowRun: boolean; defaultContext: unknown }): PageRegistry {
+export function describeRegistry(
+  registry: ToolRegistry,
+  options: { source: string; allowRun: boolean; defaultContext: unknown },
+): PageRegistry {
   const providers = getProviders().map((descriptor) => descriptor.id);
   const views = providerDefinitions(registry, providers);
   const summary = lintSummary(registry, providers);
@@ -50,7 +58,12 @@ export function describeRegistry(registry: ToolRegistry, options: { source: stri
       options: toJsonSafe(definition.options),
       parameters: toJsonSafe(withoutClasses(definition.parameters)),
       jsonSchema,
-      providers: views.map((view) => ({ provider: view.provider, label: view.label, name: view.names[definition.name] ?? definition.name, definition: view.tools[index] })),
+      providers: views.map((view) => ({
+        provider: view.provider,
+        label: view.label,
+        name: view.names[definition.name] ?? definition.name,
+        definition: view.tools[index],
+      })),
       lint: summary.findings.filter((finding) => finding.tool === definition.name),
     };
   });
@@ -59,7 +72,9 @@ export function describeRegistry(registry: ToolRegistry, options: { source: stri
     allowRun: options.allowRun,
     providers: getProviders().map((descriptor) => ({ id: descriptor.id, label: descriptor.label })),
     tools,
-    setFindings: summary.findings.filter((finding) => finding.tool === '*' || !definitions.some((definition) => definition.name === finding.tool)),
+    setFindings: summary.findings.filter(
+      (finding) => finding.tool === '*' || !definitions.some((definition) => definition.name === finding.tool),
+    ),
     lintTotals: { errors: summary.errors, warnings: summary.warnings, infos: summary.infos },
     defaultContext: toJsonSafe(options.defaultContext),
   };

@@ -2,7 +2,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { PersonaToolExecutor, defaultLogger, type ExecutionContext, type Logger, type ToolRegistry } from '@toolwright/core';
+import {
+  PersonaToolExecutor,
+  defaultLogger,
+  type ExecutionContext,
+  type Logger,
+  type ToolRegistry,
+} from '@toolwright/core';
 import { reportCall, transformationsOf, type CallReport } from '../calls/call-report';
 import { readCall, type CallShape } from '../calls/read-call';
 import { CliError } from '../errors/cli-error';
@@ -46,7 +52,8 @@ export interface Inspector {
 const MAX_BODY_BYTES = 1024 * 1024;
 const TOKEN_HEADER = 'x-toolwright-token';
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -54,7 +61,10 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 class HttpProblem extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -68,7 +78,10 @@ function readPageScript(): string {
     try {
       pageScript = readFileSync(file, 'utf8');
     } catch {
-      throw new HttpProblem(500, `The inspector page script is not built (${file}). Run npm run build in the toolwright repository (or reinstall @toolwright/cli).`);
+      throw new HttpProblem(
+        500,
+        `The inspector page script is not built (${file}). Run npm run build in the toolwright repository (or reinstall @toolwright/cli).`,
+      );
     }
   }
   return pageScript;
@@ -81,7 +94,16 @@ export function createInspector(options: InspectorOptions): Inspector {
   const events = options.events ?? new InspectorEventLog();
   const logger = options.logger ?? defaultLogger;
   // The inspector's own executor: security events recorded, handler failures logged (refusals are shown in the page).
-  const executor = options.executor ?? new PersonaToolExecutor(options.registry, { logger: events.tap({ debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message, details) => logger.error(message, details) }) });
+  const executor =
+    options.executor ??
+    new PersonaToolExecutor(options.registry, {
+      logger: events.tap({
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: (message, details) => logger.error(message, details),
+      }),
+    });
   const defaultContext = options.defaultContext ?? {};
   const streams = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
@@ -96,10 +118,15 @@ export function createInspector(options: InspectorOptions): Inspector {
   };
 
   const send = (response: ServerResponse, status: number, contentType: string, body: string) => {
-    response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+    response.writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': contentType,
+      'content-length': Buffer.byteLength(body),
+    });
     response.end(body);
   };
-  const sendJson = (response: ServerResponse, status: number, value: unknown) => send(response, status, 'application/json; charset=utf-8', JSON.stringify(value));
+  const sendJson = (response: ServerResponse, status: number, value: unknown) =>
+    send(response, status, 'application/json; charset=utf-8', JSON.stringify(value));
 
   const statsSnapshot = () => ({
     transformations: executor.stats.snapshot(),
@@ -110,7 +137,8 @@ export function createInspector(options: InspectorOptions): Inspector {
 
   const record = (origin: 'form' | 'playground', report: CallReport, context: ExecutionContext) => {
     // A prepared call is not counted by the executor (only run calls are); count it in the same stats.
-    if (report.mode === 'prepare' && report.transformations.length > 0) executor.stats.record(report.tool, transformationsOf(report), context.model);
+    if (report.mode === 'prepare' && report.transformations.length > 0)
+      executor.stats.record(report.tool, transformationsOf(report), context.model);
     events.recordCall({
       time: new Date().toISOString(),
       origin,
@@ -124,8 +152,13 @@ export function createInspector(options: InspectorOptions): Inspector {
 
   const runGate = (body: Record<string, unknown>): boolean => {
     if (body['run'] !== true) return false;
-    if (!allowRun) throw new HttpProblem(403, 'Running handlers is off in this inspector. Start it with --allow-run (createInspector({ allowRun: true })) to run them; preparing calls works without it.');
-    if (body['confirm'] !== true) throw new HttpProblem(400, 'Running a handler needs the confirmation from the page ("confirm": true).');
+    if (!allowRun)
+      throw new HttpProblem(
+        403,
+        'Running handlers is off in this inspector. Start it with --allow-run (createInspector({ allowRun: true })) to run them; preparing calls works without it.',
+      );
+    if (body['confirm'] !== true)
+      throw new HttpProblem(400, 'Running a handler needs the confirmation from the page ("confirm": true).');
     return true;
   };
 
@@ -140,7 +173,11 @@ export function createInspector(options: InspectorOptions): Inspector {
 
   const api = async (request: IncomingMessage, response: ServerResponse, route: string): Promise<boolean> => {
     if (route === 'api/registry' && request.method === 'GET') {
-      sendJson(response, 200, describeRegistry(options.registry, { source: options.source ?? 'application', allowRun, defaultContext }));
+      sendJson(
+        response,
+        200,
+        describeRegistry(options.registry, { source: options.source ?? 'application', allowRun, defaultContext }),
+      );
       return true;
     }
     if (route === 'api/stats' && request.method === 'GET') {
@@ -152,12 +189,21 @@ export function createInspector(options: InspectorOptions): Inspector {
       const tool = body['tool'];
       if (typeof tool !== 'string' || tool === '') throw new HttpProblem(400, '"tool" must be the name of a tool.');
       const argumentsValue = body['arguments'];
-      if (argumentsValue !== undefined && argumentsValue !== null && typeof argumentsValue !== 'string' && (typeof argumentsValue !== 'object' || Array.isArray(argumentsValue))) {
+      if (
+        argumentsValue !== undefined &&
+        argumentsValue !== null &&
+        typeof argumentsValue !== 'string' &&
+        (typeof argumentsValue !== 'object' || Array.isArray(argumentsValue))
+      ) {
         throw new HttpProblem(400, '"arguments" must be an object or text.');
       }
       const run = runGate(body);
       const context = contextOf(body);
-      const report = await reportCall(executor, { id: 'call_form_1', name: tool, arguments: argumentsValue as string | Record<string, unknown> | undefined }, { context, run });
+      const report = await reportCall(
+        executor,
+        { id: 'call_form_1', name: tool, arguments: argumentsValue as string | Record<string, unknown> | undefined },
+        { context, run },
+      );
       record('form', report, context);
       sendJson(response, 200, { report });
       return true;
@@ -171,18 +217,32 @@ export function createInspector(options: InspectorOptions): Inspector {
       const context = contextOf(body);
       let read;
       try {
-        read = readCall(body['input'], { registry: options.registry, shape, ...(tool ? { tool } : {}), id: 'call_playground_1' });
+        read = readCall(body['input'], {
+          registry: options.registry,
+          shape,
+          ...(tool ? { tool } : {}),
+          id: 'call_playground_1',
+        });
       } catch (error) {
         if (error instanceof CliError) throw new HttpProblem(400, error.message);
         throw error;
       }
-      const report = await reportCall(executor, read.call, { context, run, shape: read.shape, registry: options.registry });
+      const report = await reportCall(executor, read.call, {
+        context,
+        run,
+        shape: read.shape,
+        registry: options.registry,
+      });
       record('playground', report, context);
       sendJson(response, 200, { shape: read.shape, found: read.found, report });
       return true;
     }
     if (route === 'api/stream' && request.method === 'GET') {
-      response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/event-stream; charset=utf-8',
+        connection: 'keep-alive',
+      });
       streams.add(response);
       let last = '';
       const push = () => {
@@ -219,7 +279,10 @@ export function createInspector(options: InspectorOptions): Inspector {
         }
         // The page, its assets and the event stream may carry the token in the URL; the JSON API only in the header.
         if (!authorized(request, url, isPage || isAsset || route === 'api/stream')) {
-          throw new HttpProblem(401, 'Missing or wrong inspector token. Open the URL the inspector printed at start (it carries ?token=...).');
+          throw new HttpProblem(
+            401,
+            'Missing or wrong inspector token. Open the URL the inspector printed at start (it carries ?token=...).',
+          );
         }
         if (isPage) {
           // Mounted under a prefix without a trailing slash (Express: /inspector?token=...): the page's relative URLs need one.
@@ -234,14 +297,17 @@ export function createInspector(options: InspectorOptions): Inspector {
         }
         if (route === 'assets/app.js') return send(response, 200, 'text/javascript; charset=utf-8', readPageScript());
         if (route === 'assets/style.css') return send(response, 200, 'text/css; charset=utf-8', INSPECTOR_STYLES);
-        if (!(await api(request, response, route))) throw new HttpProblem(405, `${request.method ?? 'GET'} /${route} is not an inspector endpoint.`);
+        if (!(await api(request, response, route)))
+          throw new HttpProblem(405, `${request.method ?? 'GET'} /${route} is not an inspector endpoint.`);
       } catch (error) {
         if (response.headersSent) {
           response.end();
           return;
         }
         if (error instanceof HttpProblem) return sendJson(response, error.status, { error: error.message });
-        logger.error(`inspector: ${request.method ?? 'GET'} /${route} failed`, { error: error instanceof Error ? error.message : String(error) });
+        logger.error(`inspector: ${request.method ?? 'GET'} /${route} failed`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
         sendJson(response, 500, { error: 'The inspector failed to answer this request; see the server log.' });
       }
     })();
@@ -278,6 +344,7 @@ async function readJsonBody(request: IncomingMessage): Promise<Record<string, un
   } catch {
     throw new HttpProblem(400, 'The request body is not valid JSON.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpProblem(400, 'The request body must be a JSON object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new HttpProblem(400, 'The request body must be a JSON object.');
   return value as Record<string, unknown>;
 }

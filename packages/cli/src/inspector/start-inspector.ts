@@ -36,7 +36,13 @@ export async function startInspector(options: StartInspectorOptions): Promise<Ru
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new CliError(`inspect: cannot listen on ${host}:${options.port ?? 0} (${error.code ?? error.message}). Fix: choose another --port.`, 2, { cause: error })),
+      reject(
+        new CliError(
+          `inspect: cannot listen on ${host}:${options.port ?? 0} (${error.code ?? error.message}). Fix: choose another --port.`,
+          2,
+          { cause: error },
+        ),
+      ),
     );
     server.listen(options.port ?? 0, host, () => resolve());
   });

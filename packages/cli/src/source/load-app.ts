@@ -21,7 +21,9 @@ export function isToolRegistry(value: unknown): value is ToolRegistry {
 export function resolveAppModule(path: string, cwd: string = process.cwd()): string {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
   if (!existsSync(absolute)) {
-    throw new CliError(`--app ${path}: no such file or folder (looked at ${absolute}). Fix: pass the path of a module (or package folder) that exports \`registry\`.`);
+    throw new CliError(
+      `--app ${path}: no such file or folder (looked at ${absolute}). Fix: pass the path of a module (or package folder) that exports \`registry\`.`,
+    );
   }
   if (!statSync(absolute).isDirectory()) return absolute;
   const manifestPath = join(absolute, 'package.json');
@@ -30,14 +32,21 @@ export function resolveAppModule(path: string, cwd: string = process.cwd()): str
     try {
       manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as typeof manifest;
     } catch (error) {
-      throw new CliError(`--app ${path}: ${manifestPath} is not valid JSON (${(error as Error).message}).`, 2, { cause: error });
+      throw new CliError(`--app ${path}: ${manifestPath} is not valid JSON (${(error as Error).message}).`, 2, {
+        cause: error,
+      });
     }
     const app = manifest.toolwright?.app;
     if (app !== undefined) {
-      if (typeof app !== 'string') throw new CliError(`--app ${path}: the "toolwright.app" field of ${manifestPath} must be a path string, got ${JSON.stringify(app)}.`);
+      if (typeof app !== 'string')
+        throw new CliError(
+          `--app ${path}: the "toolwright.app" field of ${manifestPath} must be a path string, got ${JSON.stringify(app)}.`,
+        );
       const target = resolve(absolute, app);
       if (!existsSync(target)) {
-        throw new CliError(`--app ${path}: "toolwright.app" points at ${target}, which does not exist. Fix: build the app first (npm run build).`);
+        throw new CliError(
+          `--app ${path}: "toolwright.app" points at ${target}, which does not exist. Fix: build the app first (npm run build).`,
+        );
       }
       return target;
     }
@@ -57,17 +66,27 @@ export function resolveAppModule(path: string, cwd: string = process.cwd()): str
  * Loads `--app <path>` and returns its registry: the module's `registry` export, else its default export; either may
  * be a ToolRegistry or a function returning one (or a promise of one).
  */
-export async function loadAppRegistry(path: string, cwd: string = process.cwd()): Promise<{ registry: ToolRegistry; module: string }> {
+export async function loadAppRegistry(
+  path: string,
+  cwd: string = process.cwd(),
+): Promise<{ registry: ToolRegistry; module: string }> {
   const file = resolveAppModule(path, cwd);
   let exported: Record<string, unknown>;
   try {
     exported = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CliError(`--app ${path}: loading ${file} failed: ${reason}. Fix: build the app (a TypeScript app must be compiled to JavaScript first) and check it starts.`, 2, { cause: error });
+    throw new CliError(
+      `--app ${path}: loading ${file} failed: ${reason}. Fix: build the app (a TypeScript app must be compiled to JavaScript first) and check it starts.`,
+      2,
+      { cause: error },
+    );
   }
   // A CommonJS module imported from here puts module.exports on `default` too.
-  const commonJs = typeof exported['default'] === 'object' && exported['default'] !== null ? (exported['default'] as Record<string, unknown>) : undefined;
+  const commonJs =
+    typeof exported['default'] === 'object' && exported['default'] !== null
+      ? (exported['default'] as Record<string, unknown>)
+      : undefined;
   const candidates: Array<[string, unknown]> = [
     ['registry', exported['registry']],
     ['registry', commonJs?.['registry']],
@@ -76,10 +95,13 @@ export async function loadAppRegistry(path: string, cwd: string = process.cwd())
   ];
   for (const [name, candidate] of candidates) {
     if (candidate === undefined) continue;
-    const value = typeof candidate === 'function' && !isToolRegistry(candidate) ? await (candidate as () => unknown)() : candidate;
+    const value =
+      typeof candidate === 'function' && !isToolRegistry(candidate) ? await (candidate as () => unknown)() : candidate;
     if (isToolRegistry(value)) return { registry: value, module: file };
     if (name === 'registry') {
-      throw new CliError(`--app ${path}: the \`registry\` export of ${file} is not a ToolRegistry (got ${describe(value)}). Fix: export the registry itself, e.g. \`export const registry = ToolRegistry.from([...])\`.`);
+      throw new CliError(
+        `--app ${path}: the \`registry\` export of ${file} is not a ToolRegistry (got ${describe(value)}). Fix: export the registry itself, e.g. \`export const registry = ToolRegistry.from([...])\`.`,
+      );
     }
   }
   const names = Object.keys(exported).filter((name) => name !== 'default' && name !== '__esModule');

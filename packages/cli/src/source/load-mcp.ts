@@ -16,12 +16,18 @@ export function splitCommandLine(commandLine: string): { command: string; args: 
     words.push(entry);
   }
   const [command, ...args] = words;
-  if (command === undefined) throw new CliError("--mcp: the command line is empty. Fix: pass the server's command, e.g. --mcp 'node examples/mcp-server'.");
+  if (command === undefined)
+    throw new CliError(
+      "--mcp: the command line is empty. Fix: pass the server's command, e.g. --mcp 'node examples/mcp-server'.",
+    );
   return { command, args };
 }
 
 /** A registry holding one stdio MCP server's tools (namespace-free, so the tools keep the server's names). */
-export async function loadMcpRegistry(commandLine: string, logger: Logger): Promise<{ registry: ToolRegistry; connections: McpConnections }> {
+export async function loadMcpRegistry(
+  commandLine: string,
+  logger: Logger,
+): Promise<{ registry: ToolRegistry; connections: McpConnections }> {
   const { command, args } = splitCommandLine(commandLine);
   const registry = new ToolRegistry({ logger });
   const connections = connectMcpServers(
@@ -33,7 +39,9 @@ export async function loadMcpRegistry(commandLine: string, logger: Logger): Prom
   if (report.degraded.length > 0) {
     const status = connections.get('server')?.status();
     await connections.close();
-    throw new CliError(`--mcp ${commandLine}: the MCP server did not start: ${status?.error?.message ?? 'no reason given'}. Fix: check the command runs on its own and speaks MCP on stdio.`);
+    throw new CliError(
+      `--mcp ${commandLine}: the MCP server did not start: ${status?.error?.message ?? 'no reason given'}. Fix: check the command runs on its own and speaks MCP on stdio.`,
+    );
   }
   return { registry, connections };
 }

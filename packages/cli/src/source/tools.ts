@@ -32,22 +32,37 @@ export async function loadTools(options: SourceOptions, logger: Logger): Promise
     const { registry, connections } = await loadMcpRegistry(options.mcp, logger);
     return { registry, label: `MCP server "${options.mcp}"`, close: () => connections.close() };
   }
-  throw new CliError("No tools to load. Fix: pass --app <path> (a module exporting `registry`) or --mcp '<server command line>'.");
+  throw new CliError(
+    "No tools to load. Fix: pass --app <path> (a module exporting `registry`) or --mcp '<server command line>'.",
+  );
 }
 
 /** `--provider openai,anthropic` or `all` (the default) as provider ids. */
 export function parseProviders(value: string | undefined): ProviderId[] {
   const known = getProviders().map((descriptor) => descriptor.id);
   if (value === undefined || value === 'all') return known;
-  const requested = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const requested = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const unknown = requested.filter((entry) => !(known as string[]).includes(entry));
   if (unknown.length > 0 || requested.length === 0) {
-    throw new CliError(`--provider ${value}: unknown provider ${unknown.map((entry) => `"${entry}"`).join(', ') || '(none given)'}. Fix: use all or one or more of ${known.join(', ')} (comma-separated).`);
+    throw new CliError(
+      `--provider ${value}: unknown provider ${unknown.map((entry) => `"${entry}"`).join(', ') || '(none given)'}. Fix: use all or one or more of ${known.join(', ')} (comma-separated).`,
+    );
   }
   return requested as ProviderId[];
 }
 
-const CONTEXT_STRING_FIELDS = ['sessionId', 'jobId', 'flowStepId', 'sourceUrl', 'imageUrl', 'timeZone', 'model'] as const;
+const CONTEXT_STRING_FIELDS = [
+  'sessionId',
+  'jobId',
+  'flowStepId',
+  'sourceUrl',
+  'imageUrl',
+  'timeZone',
+  'model',
+] as const;
 
 /**
  * `--context '{"sessionId": "s-1", "timeZone": "Europe/Berlin"}'`: the trusted execution context, as JSON. `now` may be
@@ -59,7 +74,9 @@ export function parseContext(text: string | undefined, where = '--context'): Exe
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`${where}: not valid JSON (${(error as Error).message}). Fix: pass an object, e.g. '{"sessionId": "session-1", "timeZone": "Europe/Berlin"}'.`);
+    throw new CliError(
+      `${where}: not valid JSON (${(error as Error).message}). Fix: pass an object, e.g. '{"sessionId": "session-1", "timeZone": "Europe/Berlin"}'.`,
+    );
   }
   return contextFromJson(value, where);
 }
@@ -67,22 +84,28 @@ export function parseContext(text: string | undefined, where = '--context'): Exe
 /** A JSON value as an ExecutionContext, checked field by field. */
 export function contextFromJson(value: unknown, where = 'context'): ExecutionContext {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CliError(`${where}: must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`);
+    throw new CliError(
+      `${where}: must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`,
+    );
   }
   const record = { ...(value as Record<string, unknown>) };
   for (const field of CONTEXT_STRING_FIELDS) {
-    if (record[field] !== undefined && typeof record[field] !== 'string') throw new CliError(`${where}: "${field}" must be a string, got ${JSON.stringify(record[field])}.`);
+    if (record[field] !== undefined && typeof record[field] !== 'string')
+      throw new CliError(`${where}: "${field}" must be a string, got ${JSON.stringify(record[field])}.`);
   }
   if ('signal' in record) throw new CliError(`${where}: "signal" cannot be given as JSON. Fix: leave it out.`);
   if (record['now'] !== undefined) {
     const now = typeof record['now'] === 'string' ? new Date(record['now']) : undefined;
-    if (now === undefined || Number.isNaN(now.getTime())) throw new CliError(`${where}: "now" must be an ISO-8601 date-time string, got ${JSON.stringify(record['now'])}.`);
+    if (now === undefined || Number.isNaN(now.getTime()))
+      throw new CliError(`${where}: "now" must be an ISO-8601 date-time string, got ${JSON.stringify(record['now'])}.`);
     record['now'] = now;
   }
   for (const field of ['persona', 'handlerConfig'] as const) {
     const entry = record[field];
-    if (entry !== undefined && (typeof entry !== 'object' || entry === null || Array.isArray(entry))) throw new CliError(`${where}: "${field}" must be an object.`);
+    if (entry !== undefined && (typeof entry !== 'object' || entry === null || Array.isArray(entry)))
+      throw new CliError(`${where}: "${field}" must be an object.`);
   }
-  if (record['dataPackets'] !== undefined && !Array.isArray(record['dataPackets'])) throw new CliError(`${where}: "dataPackets" must be an array.`);
+  if (record['dataPackets'] !== undefined && !Array.isArray(record['dataPackets']))
+    throw new CliError(`${where}: "dataPackets" must be an array.`);
   return record;
 }

@@ -6,7 +6,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { adaptAll } from '@toolwright/providers';
 import { createPersonaRegistry } from '../../../../examples/persona-app/src/index';
-import { ANSI_ESCAPE, BIN, FIXTURES, PERSONA_APP, ROOT, requireBuilt, runCli, startCli, stop } from '../support/run-cli';
+import {
+  ANSI_ESCAPE,
+  BIN,
+  FIXTURES,
+  PERSONA_APP,
+  ROOT,
+  requireBuilt,
+  runCli,
+  startCli,
+  stop,
+} from '../support/run-cli';
 
 /**
  * The real `toolwright` binary as child processes against examples/persona-app's registry (and two fixture apps):
@@ -16,25 +26,30 @@ jest.setTimeout(180_000);
 
 beforeAll(requireBuilt);
 
-const MALFORMED = "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```";
+const MALFORMED =
+  "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```";
 
 describe('toolwright --help and usage errors', () => {
   it('prints the commands and the exit codes, exit 0', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['tools', 'lint', 'try', 'replay', 'mcp', 'inspect']) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['tools', 'lint', 'try', 'replay', 'mcp', 'inspect'])
+      expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(run.stdout).toContain('Exit codes:');
     expect(run.stdout).toContain('2  the command could not run');
     expect(run.stderr).toBe('');
   });
 
-  it.each(['tools', 'lint', 'try', 'replay', 'mcp', 'inspect'])('%s --help documents its options, exit 0', async (command) => {
-    const run = await runCli([command, '--help']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Usage: toolwright ${command}`);
-    expect(run.stdout).toContain('--app <path>');
-    expect(run.stdout).toContain('--mcp <command line>');
-  });
+  it.each(['tools', 'lint', 'try', 'replay', 'mcp', 'inspect'])(
+    '%s --help documents its options, exit 0',
+    async (command) => {
+      const run = await runCli([command, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Usage: toolwright ${command}`);
+      expect(run.stdout).toContain('--app <path>');
+      expect(run.stdout).toContain('--mcp <command line>');
+    },
+  );
 
   it('an unknown command: the error on stderr, exit 2', async () => {
     const run = await runCli(['frobnicate']);
@@ -67,7 +82,10 @@ describe('toolwright tools', () => {
   it('--json: the definitions exactly as the provider adapters build them, with the name mapping', async () => {
     const run = await runCli(['tools', '--app', PERSONA_APP, '--provider', 'openai,anthropic', '--json']);
     expect(run.code).toBe(0);
-    const printed = JSON.parse(run.stdout) as { source: string; providers: Array<{ provider: string; label: string; names: Record<string, string>; tools: unknown[] }> };
+    const printed = JSON.parse(run.stdout) as {
+      source: string;
+      providers: Array<{ provider: string; label: string; names: Record<string, string>; tools: unknown[] }>;
+    };
     expect(printed.source).toBe(PERSONA_APP);
     expect(printed.providers.map((view) => view.provider)).toEqual(['openai', 'anthropic']);
     const registry = createPersonaRegistry();
@@ -105,8 +123,11 @@ describe('colors', () => {
     new Promise<string>((resolveOutput, reject) => {
       // Without CI in the environment: under CI=true Node reports a 2-color terminal (hasColors() is false), as for a log.
       const command = `env -u CI ${environment} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} lint --app ${JSON.stringify(join(FIXTURES, 'lint-error-app.js'))} --provider openai`;
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- execFile's error is an Error or null, and null is excluded.
-      execFile('script', ['-qec', command, '/dev/null'], { cwd: ROOT, timeout: 60_000 }, (error, stdout) => (error && error.code !== 1 ? reject(error) : resolveOutput(stdout)));
+      /* eslint-disable @typescript-eslint/prefer-promise-reject-errors -- execFile's error is an Error or null, and null is excluded */
+      execFile('script', ['-qec', command, '/dev/null'], { cwd: ROOT, timeout: 60_000 }, (error, stdout) =>
+        error && error.code !== 1 ? reject(error) : resolveOutput(stdout),
+      );
+      /* eslint-enable @typescript-eslint/prefer-promise-reject-errors */
     });
 
   it('on a terminal: colored; with NO_COLOR: plain', async () => {
@@ -135,13 +156,25 @@ describe('toolwright lint', () => {
     const run = await runCli(['lint', '--app', app]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('summarize_report');
-    expect(run.stdout).toMatch(/error\s+openai\s+description-length: the description has 1320 characters; OpenAI Chat Completions takes at most 1024/);
+    expect(run.stdout).toMatch(
+      /error\s+openai\s+description-length: the description has 1320 characters; OpenAI Chat Completions takes at most 1024/,
+    );
     expect(run.stdout).toContain('fix: shorten the description');
     const json = await runCli(['lint', '--app', app, '--provider', 'openai', '--json']);
     expect(json.code).toBe(1);
-    const summary = JSON.parse(json.stdout) as { errors: number; findings: Array<{ tool: string; provider: string; rule: string; severity: string }> };
+    const summary = JSON.parse(json.stdout) as {
+      errors: number;
+      findings: Array<{ tool: string; provider: string; rule: string; severity: string }>;
+    };
     expect(summary.errors).toBe(1);
-    expect(summary.findings).toContainEqual(expect.objectContaining({ tool: 'summarize_report', provider: 'openai', rule: 'description-length', severity: 'error' }));
+    expect(summary.findings).toContainEqual(
+      expect.objectContaining({
+        tool: 'summarize_report',
+        provider: 'openai',
+        rule: 'description-length',
+        severity: 'error',
+      }),
+    );
     // A provider without a description limit has nothing to report.
     const gemini = await runCli(['lint', '--app', app, '--provider', 'gemini']);
     expect(gemini.code).toBe(0);
@@ -150,18 +183,54 @@ describe('toolwright lint', () => {
 
 describe('toolwright try', () => {
   it('prepares a malformed call: each transformation, then the validated parameters, exit 0 (the handler is not called)', async () => {
-    const run = await runCli(['try', 'get_calendar_events', MALFORMED, '--app', PERSONA_APP, '--context', '{"jobId": "job-7"}']);
+    const run = await runCli([
+      'try',
+      'get_calendar_events',
+      MALFORMED,
+      '--app',
+      PERSONA_APP,
+      '--context',
+      '{"jobId": "job-7"}',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('prepared: the handler was not called (--run calls it)');
-    for (const rule of ['fenced-block', 'single-quotes', 'trailing-commas', 'key-case', 'string-to-integer', 'string-to-boolean', 'dropped-context-field']) expect(run.stdout).toContain(rule);
+    for (const rule of [
+      'fenced-block',
+      'single-quotes',
+      'trailing-commas',
+      'key-case',
+      'string-to-integer',
+      'string-to-boolean',
+      'dropped-context-field',
+    ])
+      expect(run.stdout).toContain(rule);
     expect(run.stdout).toContain('"Max-Results" -> "max_results"');
     expect(run.stdout).toContain('validated parameters:');
-    const json = await runCli(['try', 'get_calendar_events', MALFORMED, '--app', PERSONA_APP, '--context', '{"jobId": "job-7"}', '--json']);
-    const report = JSON.parse(json.stdout) as { mode: string; ok: boolean; params: unknown; transformations: Array<{ rule: string; path: string; target: { kind: string; start?: number; end?: number } }> };
+    const json = await runCli([
+      'try',
+      'get_calendar_events',
+      MALFORMED,
+      '--app',
+      PERSONA_APP,
+      '--context',
+      '{"jobId": "job-7"}',
+      '--json',
+    ]);
+    const report = JSON.parse(json.stdout) as {
+      mode: string;
+      ok: boolean;
+      params: unknown;
+      transformations: Array<{ rule: string; path: string; target: { kind: string; start?: number; end?: number } }>;
+    };
     expect(report.mode).toBe('prepare');
     expect(report.ok).toBe(true);
     // The model's job_id is dropped; the trusted context's is injected.
-    expect(report.params).toEqual({ resolved_datetimes: ['2026-11-23T09:00:00+01:00'], max_results: 5, include_declined: true, jobId: 'job-7' });
+    expect(report.params).toEqual({
+      resolved_datetimes: ['2026-11-23T09:00:00+01:00'],
+      max_results: 5,
+      include_declined: true,
+      jobId: 'job-7',
+    });
     expect(report.transformations.map((transformation) => transformation.rule)).toEqual([
       'fenced-block',
       'single-quotes',
@@ -172,7 +241,14 @@ describe('toolwright try', () => {
       'dropped-context-field',
     ]);
     // Each change is placed in the text the model sent.
-    const spans = Object.fromEntries(report.transformations.map((transformation) => [transformation.rule, transformation.target.kind === 'span' ? MALFORMED.slice(transformation.target.start, transformation.target.end) : transformation.target.kind]));
+    const spans = Object.fromEntries(
+      report.transformations.map((transformation) => [
+        transformation.rule,
+        transformation.target.kind === 'span'
+          ? MALFORMED.slice(transformation.target.start, transformation.target.end)
+          : transformation.target.kind,
+      ]),
+    );
     expect(spans).toEqual({
       'fenced-block': '```json\n',
       'single-quotes': "'",
@@ -185,15 +261,33 @@ describe('toolwright try', () => {
   });
 
   it('--run calls the handler and prints its result', async () => {
-    const run = await runCli(['try', 'functions.get_calendar_events', '{"resolved_datetimes": "2026-11-23T09:00:00+01:00"}', '--app', PERSONA_APP, '--run', '--json']);
+    const run = await runCli([
+      'try',
+      'functions.get_calendar_events',
+      '{"resolved_datetimes": "2026-11-23T09:00:00+01:00"}',
+      '--app',
+      PERSONA_APP,
+      '--run',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { mode: string; tool: string; calledName: string; value: unknown };
-    expect(report).toMatchObject({ mode: 'run', tool: 'get_calendar_events', calledName: 'functions.get_calendar_events' });
+    expect(report).toMatchObject({
+      mode: 'run',
+      tool: 'get_calendar_events',
+      calledName: 'functions.get_calendar_events',
+    });
     expect(report.value).toEqual([{ title: 'Event 1', start: '2026-11-23T09:00:00+01:00' }]);
   });
 
   it('a refused call: the exact model-facing error, exit 1', async () => {
-    const run = await runCli(['try', 'get_calendar_events', '{"resolved_datetimes": "tomorrow"}', '--app', PERSONA_APP]);
+    const run = await runCli([
+      'try',
+      'get_calendar_events',
+      '{"resolved_datetimes": "tomorrow"}',
+      '--app',
+      PERSONA_APP,
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('refused: INVALID_ARGUMENTS (the model may retry)');
     expect(run.stdout).toContain('the model gets:');
@@ -201,10 +295,20 @@ describe('toolwright try', () => {
   });
 
   it('--policy strict refuses what safe repairs; arguments from stdin with -', async () => {
-    const strict = await runCli(['try', 'get_calendar_events', "{'resolved_datetimes': ['2026-11-23T09:00:00+01:00']}", '--app', PERSONA_APP, '--policy', 'strict']);
+    const strict = await runCli([
+      'try',
+      'get_calendar_events',
+      "{'resolved_datetimes': ['2026-11-23T09:00:00+01:00']}",
+      '--app',
+      PERSONA_APP,
+      '--policy',
+      'strict',
+    ]);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('refused: MALFORMED_ARGUMENTS');
-    const safe = await runCli(['try', 'get_calendar_events', '-', '--app', PERSONA_APP], { input: "{'resolved_datetimes': ['2026-11-23T09:00:00+01:00']}" });
+    const safe = await runCli(['try', 'get_calendar_events', '-', '--app', PERSONA_APP], {
+      input: "{'resolved_datetimes': ['2026-11-23T09:00:00+01:00']}",
+    });
     expect(safe.code).toBe(0);
     expect(safe.stdout).toContain('single-quotes');
     const badPolicy = await runCli(['try', 'get_calendar_events', '{}', '--app', PERSONA_APP, '--policy', 'loose']);
@@ -243,7 +347,11 @@ describe('toolwright replay', () => {
     ]);
     expect(summary.refusals).toEqual({ INVALID_ARGUMENTS: 1, MALFORMED_ARGUMENTS: 1, UNKNOWN_TOOL: 1 });
     expect(summary.transformations).toContainEqual({ tool: 'get_calendar_events', rule: 'single-to-array', count: 2 });
-    expect(summary.transformations).toContainEqual({ tool: 'publish_article', rule: 'dropped-context-field', count: 1 });
+    expect(summary.transformations).toContainEqual({
+      tool: 'publish_article',
+      rule: 'dropped-context-field',
+      count: 1,
+    });
     expect(summary.skipped.map((entry) => entry.line)).toEqual([8, 9]);
   });
 
@@ -259,15 +367,28 @@ describe('toolwright replay', () => {
 
 describe('toolwright mcp', () => {
   it('stdio: the official MCP client lists and calls the tools; stdout carries only JSON-RPC', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--app', PERSONA_APP, '--context', '{"timeZone": "Europe/Berlin"}'], cwd: ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--app', PERSONA_APP, '--context', '{"timeZone": "Europe/Berlin"}'],
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
     const errors: Error[] = [];
     client.onerror = (error) => errors.push(error);
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['decision/propose', 'get_calendar_events', 'publish_article', 'resolve_relative_date']);
-      const result = await client.callTool({ name: 'get_calendar_events', arguments: { resolved_datetimes: '2026-11-23 14:30' } });
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'decision/propose',
+        'get_calendar_events',
+        'publish_article',
+        'resolve_relative_date',
+      ]);
+      const result = await client.callTool({
+        name: 'get_calendar_events',
+        arguments: { resolved_datetimes: '2026-11-23 14:30' },
+      });
       expect(result.isError).toBeFalsy();
       expect(JSON.stringify(result.content)).toContain('2026-11-23T14:30:00+01:00');
     } finally {
@@ -297,8 +418,21 @@ describe('--mcp: the tools of an MCP server', () => {
     const tools = await runCli(['tools', '--mcp', server, '--provider', 'openai', '--json']);
     expect(tools.code).toBe(0);
     const printed = JSON.parse(tools.stdout) as { providers: Array<{ names: Record<string, string> }> };
-    expect(Object.keys(printed.providers[0]!.names)).toEqual(['decision/propose', 'get_calendar_events', 'publish_article', 'resolve_relative_date']);
-    const run = await runCli(['try', 'get_calendar_events', '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00"], "max_results": "1"}', '--mcp', server, '--run', '--json']);
+    expect(Object.keys(printed.providers[0]!.names)).toEqual([
+      'decision/propose',
+      'get_calendar_events',
+      'publish_article',
+      'resolve_relative_date',
+    ]);
+    const run = await runCli([
+      'try',
+      'get_calendar_events',
+      '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00"], "max_results": "1"}',
+      '--mcp',
+      server,
+      '--run',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { ok: boolean; value: unknown; transformations: Array<{ rule: string }> };
     expect(report.ok).toBe(true);

@@ -28,7 +28,8 @@ const MALFORMED_OPENAI_CALL = JSON.stringify(
               type: 'function',
               function: {
                 name: 'functions.get_calendar_events',
-                arguments: "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```",
+                arguments:
+                  "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```",
               },
             },
           ],
@@ -57,10 +58,20 @@ let page: Page;
 
 beforeAll(async () => {
   requireBuilt();
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install the chromium Debian package (.ci/run does), or set CHROMIUM_PATH.`);
-  inspector = await startCli(['inspect', '--app', PERSONA_APP, '--allow-run', '--context', '{"timeZone": "Europe/Berlin", "model": "gpt-4.1"}'], 60_000);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install the chromium Debian package (.ci/run does), or set CHROMIUM_PATH.`,
+    );
+  inspector = await startCli(
+    ['inspect', '--app', PERSONA_APP, '--allow-run', '--context', '{"timeZone": "Europe/Berlin", "model": "gpt-4.1"}'],
+    60_000,
+  );
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-  page = await browser.newPage({ viewport: { width: 1360, height: 900 }, timezoneId: 'Europe/Berlin', locale: 'en-US' });
+  page = await browser.newPage({
+    viewport: { width: 1360, height: 900 },
+    timezoneId: 'Europe/Berlin',
+    locale: 'en-US',
+  });
 });
 
 afterAll(async () => {
@@ -94,7 +105,11 @@ describe('the inspector served by `toolwright inspect`', () => {
     const unconfirmed = await fetch(`${base}api/call`, {
       method: 'POST',
       headers: { 'x-toolwright-token': token!, 'content-type': 'application/json' },
-      body: JSON.stringify({ tool: 'get_calendar_events', arguments: { resolved_datetimes: ['2026-11-23T09:00:00+01:00'] }, run: true }),
+      body: JSON.stringify({
+        tool: 'get_calendar_events',
+        arguments: { resolved_datetimes: ['2026-11-23T09:00:00+01:00'] },
+        run: true,
+      }),
     });
     expect(unconfirmed.status).toBe(400);
   });
@@ -112,10 +127,15 @@ describe('the inspector served by `toolwright inspect`', () => {
     await expect(page.locator('.tool-list [data-tool="decision/propose"]').textContent()).resolves.toContain('lint ok');
     await page.click('[data-tool="decision/propose"]');
     await expect(page.locator('.parameters tbody tr').count()).resolves.toBe(3);
-    await expect(page.locator('.finding[data-severity="info"]', { hasText: 'openai · name-pattern' }).count()).resolves.toBe(1);
+    await expect(
+      page.locator('.finding[data-severity="info"]', { hasText: 'openai · name-pattern' }).count(),
+    ).resolves.toBe(1);
     await page.click('[data-subtab="definitions"]');
     await page.click('[data-provider="anthropic"]');
-    const definition = JSON.parse((await page.locator('pre.definition').textContent()) ?? '') as { name: string; input_schema: { properties: Record<string, unknown> } };
+    const definition = JSON.parse((await page.locator('pre.definition').textContent()) ?? '') as {
+      name: string;
+      input_schema: { properties: Record<string, unknown> };
+    };
     expect(definition.name).toBe('decision_propose');
     expect(Object.keys(definition.input_schema.properties)).toEqual(['question', 'options', 'deadline']);
     await saveScreenshot(page, 'inspector-definitions');
@@ -141,7 +161,12 @@ describe('the inspector served by `toolwright inspect`', () => {
     await form.locator('[data-action="prepare"]').click();
     await page.waitForSelector('.report[data-ok="true"]');
     const params = JSON.parse((await page.locator('.report pre.params').textContent()) ?? '');
-    expect(params).toEqual({ resolved_datetimes: ['2026-11-23T09:00:00+01:00', '2026-11-24T14:30:00+01:00'], max_results: 5, include_declined: true, jobId: 'job-7' });
+    expect(params).toEqual({
+      resolved_datetimes: ['2026-11-23T09:00:00+01:00', '2026-11-24T14:30:00+01:00'],
+      max_results: 5,
+      include_declined: true,
+      jobId: 'job-7',
+    });
 
     // Run asks first; cancelling calls nothing.
     await form.locator('[data-action="run"]').click();
@@ -165,9 +190,22 @@ describe('the inspector served by `toolwright inspect`', () => {
     await page.click('#playground-prepare');
     await page.waitForSelector('#playground-result .report');
     await expect(page.locator('#playground-result [data-shape]').getAttribute('data-shape')).resolves.toBe('openai');
-    const rules = await page.locator('#playground-result ol.transformations li').evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')));
-    expect(rules).toEqual(['tool-name-prefix', 'fenced-block', 'single-quotes', 'trailing-commas', 'key-case', 'string-to-integer', 'string-to-boolean', 'dropped-context-field']);
-    const marks = await page.locator('#playground-result pre.original mark').evaluateAll((items) => items.map((item) => [item.getAttribute('data-rule'), item.firstChild?.textContent]));
+    const rules = await page
+      .locator('#playground-result ol.transformations li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')));
+    expect(rules).toEqual([
+      'tool-name-prefix',
+      'fenced-block',
+      'single-quotes',
+      'trailing-commas',
+      'key-case',
+      'string-to-integer',
+      'string-to-boolean',
+      'dropped-context-field',
+    ]);
+    const marks = await page
+      .locator('#playground-result pre.original mark')
+      .evaluateAll((items) => items.map((item) => [item.getAttribute('data-rule'), item.firstChild?.textContent]));
     expect(marks).toEqual(
       expect.arrayContaining([
         ['key-case', "'Max-Results'"],
@@ -177,7 +215,11 @@ describe('the inspector served by `toolwright inspect`', () => {
       ]),
     );
     const params = JSON.parse((await page.locator('#playground-result pre.params').textContent()) ?? '');
-    expect(params).toEqual({ resolved_datetimes: ['2026-11-23T09:00:00+01:00'], max_results: 5, include_declined: true });
+    expect(params).toEqual({
+      resolved_datetimes: ['2026-11-23T09:00:00+01:00'],
+      max_results: 5,
+      include_declined: true,
+    });
     await page.locator('#playground-input').evaluate((element) => {
       (element as { scrollTop: number }).scrollTop = 0;
     });
@@ -187,7 +229,11 @@ describe('the inspector served by `toolwright inspect`', () => {
     await page.click('#confirm-run-button');
     await page.waitForSelector('#playground-result pre.value');
     const message = JSON.parse((await page.locator('#playground-result pre.provider-message').textContent()) ?? '');
-    expect(message).toEqual({ role: 'tool', tool_call_id: 'call_abc123', content: JSON.stringify([{ title: 'Event 1', start: '2026-11-23T09:00:00+01:00' }]) });
+    expect(message).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_abc123',
+      content: JSON.stringify([{ title: 'Event 1', start: '2026-11-23T09:00:00+01:00' }]),
+    });
   });
 
   it('the playground: a truncated call gets the exact message the model would get', async () => {
@@ -198,7 +244,9 @@ describe('the inspector served by `toolwright inspect`', () => {
     await page.click('#playground-prepare');
     await page.waitForSelector('#playground-result .report[data-ok="false"]');
     await expect(page.locator('#playground-result .outcome').textContent()).resolves.toContain('MALFORMED_ARGUMENTS');
-    await expect(page.locator('#playground-result pre.model-message').textContent()).resolves.toMatch(/cut off|truncated|incomplete/i);
+    await expect(page.locator('#playground-result pre.model-message').textContent()).resolves.toMatch(
+      /cut off|truncated|incomplete/i,
+    );
   });
 
   it('the statistics: transformations per tool, rule and model, and the security event, live', async () => {
@@ -207,10 +255,17 @@ describe('the inspector served by `toolwright inspect`', () => {
     // (The page's CSP has no 'unsafe-eval', so the wait is a locator, not a waitForFunction string.)
     await page.locator('#metric-calls').filter({ hasText: /^5$/ }).waitFor();
     await expect(page.locator('#metric-security').textContent()).resolves.toBe('2');
-    const rows = (await page.locator('#stats-table tbody tr').allInnerTexts()).map((row) => row.split('\t').slice(0, 4).map((cell) => cell.trim()));
+    const rows = (await page.locator('#stats-table tbody tr').allInnerTexts()).map((row) =>
+      row
+        .split('\t')
+        .slice(0, 4)
+        .map((cell) => cell.trim()),
+    );
     expect(rows).toContainEqual(['2', 'get_calendar_events', 'dropped-context-field', 'gpt-4.1']);
     expect(rows).toContainEqual(['2', 'get_calendar_events', 'key-case', 'gpt-4.1']);
-    await expect(page.locator('#security-table').textContent()).resolves.toContain('the model tried to set trusted context field "job_id" of get_calendar_events');
+    await expect(page.locator('#security-table').textContent()).resolves.toContain(
+      'the model tried to set trusted context field "job_id" of get_calendar_events',
+    );
     await expect(page.locator('#live-status').textContent()).resolves.toContain('live');
     await saveScreenshot(page, 'inspector-statistics');
   });
@@ -244,11 +299,27 @@ describe('the inspector served by `toolwright inspect`', () => {
 
     await page.click('[data-tool="publish_article"]');
     const publish = page.locator('form.tool-form[data-tool="publish_article"]');
-    expect(await publish.locator('select[name="channel"] option').allTextContents()).toEqual(['(not set)', '"blog"', '"newsletter"', '"intranet"']);
+    expect(await publish.locator('select[name="channel"] option').allTextContents()).toEqual([
+      '(not set)',
+      '"blog"',
+      '"newsletter"',
+      '"intranet"',
+    ]);
     await publish.locator('select[name="channel"]').selectOption({ label: '"newsletter"' });
-    await publish.locator('textarea[name="context"]').fill(JSON.stringify({ sessionId: 'session-42', persona: { permissions: ['publish'] }, dataPackets: [{ content: { title: 'Quarterly results', body: 'Revenue grew.' } }] }));
+    await publish.locator('textarea[name="context"]').fill(
+      JSON.stringify({
+        sessionId: 'session-42',
+        persona: { permissions: ['publish'] },
+        dataPackets: [{ content: { title: 'Quarterly results', body: 'Revenue grew.' } }],
+      }),
+    );
     await publish.locator('[data-action="prepare"]').click();
     await page.waitForSelector('.report[data-ok="true"] pre.params');
-    expect(JSON.parse((await page.locator('.report pre.params').textContent()) ?? '')).toEqual({ title: 'Quarterly results', content: 'Revenue grew.', channel: 'newsletter', sessionId: 'session-42' });
+    expect(JSON.parse((await page.locator('.report pre.params').textContent()) ?? '')).toEqual({
+      title: 'Quarterly results',
+      content: 'Revenue grew.',
+      channel: 'newsletter',
+      sessionId: 'session-42',
+    });
   });
 });

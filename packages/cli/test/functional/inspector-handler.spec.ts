@@ -17,7 +17,13 @@ const registry = createPersonaRegistry({ logger: silentLogger });
 const appExecutor = new PersonaToolExecutor(registry, { logger: events.tap(silentLogger) });
 
 beforeAll(async () => {
-  inspector = createInspector({ registry, executor: appExecutor, events, token: 'test-token-0123456789', logger: silentLogger });
+  inspector = createInspector({
+    registry,
+    executor: appExecutor,
+    events,
+    token: 'test-token-0123456789',
+    logger: silentLogger,
+  });
   server = createServer((request, response) => {
     const url = request.url ?? '/';
     if (url === '/inspector' || url.startsWith('/inspector/') || url.startsWith('/inspector?')) {
@@ -42,7 +48,12 @@ afterAll(async () => {
 });
 
 const headers = { 'x-toolwright-token': 'test-token-0123456789', 'content-type': 'application/json' };
-const post = (path: string, body: unknown, extra: Record<string, string> = {}) => fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { ...headers, ...extra },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 describe('the inspector as a request handler', () => {
   it('serves the page under its mount path (redirecting to the trailing slash) and passes other paths on', async () => {
@@ -51,17 +62,27 @@ describe('the inspector as a request handler', () => {
     expect(redirect.headers.get('location')).toBe('/inspector/?token=test-token-0123456789');
     const page = await fetch(`${base}?token=test-token-0123456789`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<meta name="toolwright-inspector" content="{&quot;token&quot;:&quot;test-token-0123456789&quot;,&quot;allowRun&quot;:false}">');
+    expect(await page.text()).toContain(
+      '<meta name="toolwright-inspector" content="{&quot;token&quot;:&quot;test-token-0123456789&quot;,&quot;allowRun&quot;:false}">',
+    );
     expect((await fetch(`${base}elsewhere`)).status).toBe(404);
     expect(await (await fetch(`${base}elsewhere`)).text()).toBe('app 404');
   });
 
   it('prepares without a run permission, and refuses to run a handler', async () => {
-    const prepared = await post('api/call', { tool: 'get_calendar_events', arguments: { resolved_datetimes: '2026-11-23T09:00:00+01:00', job_id: 'from-model' } });
+    const prepared = await post('api/call', {
+      tool: 'get_calendar_events',
+      arguments: { resolved_datetimes: '2026-11-23T09:00:00+01:00', job_id: 'from-model' },
+    });
     expect(prepared.status).toBe(200);
-    const { report } = (await prepared.json()) as { report: { ok: boolean; params: unknown; transformations: Array<{ rule: string }> } };
+    const { report } = (await prepared.json()) as {
+      report: { ok: boolean; params: unknown; transformations: Array<{ rule: string }> };
+    };
     expect(report.ok).toBe(true);
-    expect(report.transformations.map((transformation) => transformation.rule)).toEqual(['single-to-array', 'dropped-context-field']);
+    expect(report.transformations.map((transformation) => transformation.rule)).toEqual([
+      'single-to-array',
+      'dropped-context-field',
+    ]);
     const run = await post('api/call', { tool: 'get_calendar_events', arguments: {}, run: true, confirm: true });
     expect(run.status).toBe(403);
     expect(((await run.json()) as { error: string }).error).toContain('Start it with --allow-run');
@@ -80,16 +101,29 @@ describe('the inspector as a request handler', () => {
   });
 
   it('a hostile argument object pollutes nothing', async () => {
-    const response = await post('api/playground', { input: '{"__proto__": {"polluted": true}, "resolved_datetimes": "2026-11-23T09:00:00+01:00"}', shape: 'arguments', tool: 'get_calendar_events' });
+    const response = await post('api/playground', {
+      input: '{"__proto__": {"polluted": true}, "resolved_datetimes": "2026-11-23T09:00:00+01:00"}',
+      shape: 'arguments',
+      tool: 'get_calendar_events',
+    });
     expect(response.status).toBe(200);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
   it('the statistics are the application executor’s: its own calls and security events show up', async () => {
-    await appExecutor.execute({ id: 'app-1', name: 'publish_article', arguments: { channel: 'blog', session_id: 'attacker' } }, { persona: { permissions: ['publish'] }, dataPackets: [{ content: { title: 't', body: 'b' } }] });
-    const stats = (await (await fetch(`${base}api/stats`, { headers })).json()) as { transformations: Array<{ tool: string; rule: string; count: number }>; securityEvents: number; events: Array<{ tool: string }> };
+    await appExecutor.execute(
+      { id: 'app-1', name: 'publish_article', arguments: { channel: 'blog', session_id: 'attacker' } },
+      { persona: { permissions: ['publish'] }, dataPackets: [{ content: { title: 't', body: 'b' } }] },
+    );
+    const stats = (await (await fetch(`${base}api/stats`, { headers })).json()) as {
+      transformations: Array<{ tool: string; rule: string; count: number }>;
+      securityEvents: number;
+      events: Array<{ tool: string }>;
+    };
     expect(stats.transformations).toContainEqual({ tool: 'publish_article', rule: 'dropped-context-field', count: 1 });
     expect(stats.securityEvents).toBeGreaterThanOrEqual(2);
-    expect(stats.events.map((event) => event.tool)).toEqual(expect.arrayContaining(['publish_article', 'get_calendar_events']));
+    expect(stats.events.map((event) => event.tool)).toEqual(
+      expect.arrayContaining(['publish_article', 'get_calendar_events']),
+    );
   });
 });

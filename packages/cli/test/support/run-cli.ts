@@ -9,8 +9,13 @@ export const FIXTURES = join(__dirname, '..', 'fixtures');
 export const PERSONA_APP = 'examples/persona-app';
 
 export function requireBuilt(): void {
-  const missing = [BIN, join(ROOT, 'packages', 'cli', 'dist', 'web', 'app.js'), join(ROOT, 'examples', 'persona-app', 'dist', 'registry.js')].filter((file) => !existsSync(file));
-  if (missing.length > 0) throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
+  const missing = [
+    BIN,
+    join(ROOT, 'packages', 'cli', 'dist', 'web', 'app.js'),
+    join(ROOT, 'examples', 'persona-app', 'dist', 'registry.js'),
+  ].filter((file) => !existsSync(file));
+  if (missing.length > 0)
+    throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
 }
 
 export interface CliRun {
@@ -22,14 +27,22 @@ export interface CliRun {
 /** Runs `toolwright <args>` to completion (killed after `timeoutMs`). */
 export function runCli(args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`toolwright ${args.join(' ')} did not finish within ${options.timeoutMs ?? 30_000} ms. stderr: ${stderr}`));
+      reject(
+        new Error(
+          `toolwright ${args.join(' ')} did not finish within ${options.timeoutMs ?? 30_000} ms. stderr: ${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -41,7 +54,10 @@ export function runCli(args: readonly string[], options: { input?: string; timeo
 }
 
 /** Starts a long-running command (`mcp --http`, `inspect`) and resolves with the first URL it prints on stdout. */
-export function startCli(args: readonly string[], timeoutMs = 30_000): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export function startCli(
+  args: readonly string[],
+  timeoutMs = 30_000,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   return new Promise((resolveStart, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -49,7 +65,11 @@ export function startCli(args: readonly string[], timeoutMs = 30_000): Promise<{
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`toolwright ${args.join(' ')} printed no URL within ${timeoutMs} ms. stdout: ${stdout} stderr: ${stderr}`));
+      reject(
+        new Error(
+          `toolwright ${args.join(' ')} printed no URL within ${timeoutMs} ms. stdout: ${stdout} stderr: ${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();

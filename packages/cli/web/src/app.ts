@@ -54,10 +54,20 @@ interface PageTool {
   readonly description: string;
   readonly title?: string;
   readonly source: string;
-  readonly options: { readonly tags?: readonly string[]; readonly permissions?: readonly string[]; readonly aliases?: readonly string[]; readonly timeoutMs?: number };
+  readonly options: {
+    readonly tags?: readonly string[];
+    readonly permissions?: readonly string[];
+    readonly aliases?: readonly string[];
+    readonly timeoutMs?: number;
+  };
   readonly parameters: SchemaNode;
   readonly jsonSchema: unknown;
-  readonly providers: ReadonlyArray<{ readonly provider: string; readonly label: string; readonly name: string; readonly definition: unknown }>;
+  readonly providers: ReadonlyArray<{
+    readonly provider: string;
+    readonly label: string;
+    readonly name: string;
+    readonly definition: unknown;
+  }>;
   readonly lint: readonly LintFinding[];
 }
 
@@ -97,10 +107,29 @@ interface CallReport {
 }
 
 interface StatsSnapshot {
-  readonly transformations: ReadonlyArray<{ readonly tool: string; readonly rule: string; readonly model?: string; readonly count: number }>;
+  readonly transformations: ReadonlyArray<{
+    readonly tool: string;
+    readonly rule: string;
+    readonly model?: string;
+    readonly count: number;
+  }>;
   readonly securityEvents: number;
-  readonly events: ReadonlyArray<{ readonly time: string; readonly tool: string; readonly message: string; readonly key?: string; readonly path?: string }>;
-  readonly calls: ReadonlyArray<{ readonly time: string; readonly origin: string; readonly mode: string; readonly tool: string; readonly ok: boolean; readonly code?: string; readonly transformations: number }>;
+  readonly events: ReadonlyArray<{
+    readonly time: string;
+    readonly tool: string;
+    readonly message: string;
+    readonly key?: string;
+    readonly path?: string;
+  }>;
+  readonly calls: ReadonlyArray<{
+    readonly time: string;
+    readonly origin: string;
+    readonly mode: string;
+    readonly tool: string;
+    readonly ok: boolean;
+    readonly code?: string;
+    readonly transformations: number;
+  }>;
 }
 
 const CONTEXT_PROPERTIES: Readonly<Record<string, string>> = {
@@ -129,15 +158,21 @@ function readConfig(): InspectorConfig {
 
 type Child = Node | string | null | undefined | false;
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, unknown> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, unknown> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     // Attribute values are strings, numbers and booleans here (the page's own calls), never plain objects.
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
     if (name === 'class') element.className = String(value);
-    else if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value as EventListener);
-    else if (name in element && !name.startsWith('data-') && !name.startsWith('aria-')) (element as unknown as Record<string, unknown>)[name] = value;
+    else if (name.startsWith('on') && typeof value === 'function')
+      element.addEventListener(name.slice(2), value as EventListener);
+    else if (name in element && !name.startsWith('data-') && !name.startsWith('aria-'))
+      (element as unknown as Record<string, unknown>)[name] = value;
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
     else element.setAttribute(name, value === true ? '' : String(value));
   }
@@ -173,7 +208,10 @@ function pill(text: string, kind = ''): HTMLSpanElement {
 async function api<T>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-toolwright-token': config.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-toolwright-token': config.token,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const payload = (await response.json()) as T & { error?: string };
@@ -226,8 +264,10 @@ function constraints(schema: SchemaNode): string {
 // Views
 
 function showView(view: string): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('.tabs button')) button.setAttribute('aria-selected', String(button.dataset['view'] === view));
-  for (const section of document.querySelectorAll<HTMLElement>('main > .view')) section.hidden = section.id !== `view-${view}`;
+  for (const button of document.querySelectorAll<HTMLButtonElement>('.tabs button'))
+    button.setAttribute('aria-selected', String(button.dataset['view'] === view));
+  for (const section of document.querySelectorAll<HTMLElement>('main > .view'))
+    section.hidden = section.id !== `view-${view}`;
 }
 
 function currentTool(): PageTool | undefined {
@@ -246,7 +286,11 @@ function renderToolList(): void {
       const parameters = (tool.parameters.properties ?? []).filter((property) => !property.context).length;
       return h(
         'button',
-        { 'data-tool': tool.name, 'aria-current': String(tool.name === selectedTool), onclick: () => selectTool(tool.name) },
+        {
+          'data-tool': tool.name,
+          'aria-current': String(tool.name === selectedTool),
+          onclick: () => selectTool(tool.name),
+        },
         h('div', { class: 'name' }, tool.name),
         h(
           'div',
@@ -296,10 +340,24 @@ function renderToolDetail(): void {
     'div',
     { class: 'subtabs', role: 'tablist' },
     ...(['overview', 'definitions', 'form'] as const).map((name) =>
-      h('button', { role: 'tab', 'data-subtab': name, 'aria-selected': String(selectedSubtab === name), onclick: () => selectTool(tool.name, name) }, { overview: 'Parameters & lint', definitions: 'Provider definitions', form: 'Form' }[name]),
+      h(
+        'button',
+        {
+          role: 'tab',
+          'data-subtab': name,
+          'aria-selected': String(selectedSubtab === name),
+          onclick: () => selectTool(tool.name, name),
+        },
+        { overview: 'Parameters & lint', definitions: 'Provider definitions', form: 'Form' }[name],
+      ),
     ),
   );
-  const body = selectedSubtab === 'overview' ? overview(tool) : selectedSubtab === 'definitions' ? definitions(tool) : toolForm(tool);
+  const body =
+    selectedSubtab === 'overview'
+      ? overview(tool)
+      : selectedSubtab === 'definitions'
+        ? definitions(tool)
+        : toolForm(tool);
   clear(detail, header, h('div', { class: 'card' }, subtabs, body));
 }
 
@@ -316,7 +374,19 @@ function overview(tool: PageTool): HTMLElement {
       : h(
           'table',
           { class: 'parameters' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'name'), h('th', {}, 'type'), h('th', {}, 'required'), h('th', {}, 'description'), h('th', {}, 'constraints'))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'name'),
+              h('th', {}, 'type'),
+              h('th', {}, 'required'),
+              h('th', {}, 'description'),
+              h('th', {}, 'constraints'),
+            ),
+          ),
           h(
             'tbody',
             {},
@@ -324,10 +394,28 @@ function overview(tool: PageTool): HTMLElement {
               h(
                 'tr',
                 {},
-                h('td', { class: 'mono' }, property.name, property.aliases.length > 0 ? h('div', { class: 'hint' }, `aliases: ${property.aliases.join(', ')}`) : null),
+                h(
+                  'td',
+                  { class: 'mono' },
+                  property.name,
+                  property.aliases.length > 0
+                    ? h('div', { class: 'hint' }, `aliases: ${property.aliases.join(', ')}`)
+                    : null,
+                ),
                 h('td', { class: 'mono' }, typeLabel(property.schema)),
                 h('td', {}, property.required ? 'yes' : 'no'),
-                h('td', {}, property.schema.description ?? '', property.extract ? h('div', { class: 'hint' }, `filled from the latest data packet's ${property.extract} when absent`) : null),
+                h(
+                  'td',
+                  {},
+                  property.schema.description ?? '',
+                  property.extract
+                    ? h(
+                        'div',
+                        { class: 'hint' },
+                        `filled from the latest data packet's ${property.extract} when absent`,
+                      )
+                    : null,
+                ),
                 h('td', { class: 'hint' }, constraints(property.schema)),
               ),
             ),
@@ -338,7 +426,19 @@ function overview(tool: PageTool): HTMLElement {
       ? h(
           'table',
           {},
-          h('tbody', {}, ...context.map((property) => h('tr', {}, h('td', { class: 'mono' }, property.name), h('td', { class: 'mono' }, `context.${CONTEXT_PROPERTIES[property.context ?? ''] ?? property.context}`), h('td', { class: 'hint' }, 'a value the model sends here is dropped and logged as a security event')))),
+          h(
+            'tbody',
+            {},
+            ...context.map((property) =>
+              h(
+                'tr',
+                {},
+                h('td', { class: 'mono' }, property.name),
+                h('td', { class: 'mono' }, `context.${CONTEXT_PROPERTIES[property.context ?? ''] ?? property.context}`),
+                h('td', { class: 'hint' }, 'a value the model sends here is dropped and logged as a security event'),
+              ),
+            ),
+          ),
         )
       : null,
     h('h3', { style: 'margin-top:16px' }, `Lint (${tool.lint.length} finding${tool.lint.length === 1 ? '' : 's'})`),
@@ -356,7 +456,18 @@ function findingsList(findings: readonly LintFinding[]): HTMLElement {
     'div',
     {},
     main.length > 0 ? findingRows(main) : h('p', { class: 'empty' }, 'No errors or warnings for any provider.'),
-    infos.length > 0 ? h('details', { class: 'more' }, h('summary', {}, `${infos.length} info finding${infos.length === 1 ? '' : 's'} (handled for you: names the name codec encodes, keywords a provider cannot take moved into the description; the executor still enforces them)`), findingRows(infos)) : null,
+    infos.length > 0
+      ? h(
+          'details',
+          { class: 'more' },
+          h(
+            'summary',
+            {},
+            `${infos.length} info finding${infos.length === 1 ? '' : 's'} (handled for you: names the name codec encodes, keywords a provider cannot take moved into the description; the executor still enforces them)`,
+          ),
+          findingRows(infos),
+        )
+      : null,
   );
 }
 
@@ -364,16 +475,18 @@ function findingRows(findings: readonly LintFinding[]): HTMLElement {
   return h(
     'div',
     { class: 'findings' },
-    ...findings
-      .map((finding) =>
-        h(
-          'div',
-          { class: 'finding', 'data-severity': finding.severity },
-          pill(finding.severity, finding.severity === 'error' ? 'bad' : finding.severity === 'warning' ? 'warn' : 'muted'),
-          h('span', { class: 'mono' }, `${finding.provider} · ${finding.rule}`),
-          h('div', {}, finding.message, h('div', { class: 'fix' }, `Fix: ${finding.fix}`)),
+    ...findings.map((finding) =>
+      h(
+        'div',
+        { class: 'finding', 'data-severity': finding.severity },
+        pill(
+          finding.severity,
+          finding.severity === 'error' ? 'bad' : finding.severity === 'warning' ? 'warn' : 'muted',
         ),
+        h('span', { class: 'mono' }, `${finding.provider} · ${finding.rule}`),
+        h('div', {}, finding.message, h('div', { class: 'fix' }, `Fix: ${finding.fix}`)),
       ),
+    ),
   );
 }
 
@@ -387,7 +500,9 @@ function definitions(tool: PageTool): HTMLElement {
       'div',
       { class: 'provider-picker', role: 'tablist' },
       ...tool.providers.map((entry) => {
-        const errors = tool.lint.filter((finding) => finding.provider === entry.provider && finding.severity === 'error').length;
+        const errors = tool.lint.filter(
+          (finding) => finding.provider === entry.provider && finding.severity === 'error',
+        ).length;
         return h(
           'button',
           {
@@ -408,7 +523,11 @@ function definitions(tool: PageTool): HTMLElement {
       'div',
       {},
       chosen
-        ? h('p', { class: 'hint' }, `Exactly what ${chosen.label} receives for this tool${chosen.name !== tool.name ? ` (the name codec sends "${chosen.name}" and maps it back to "${tool.name}")` : ''}.`)
+        ? h(
+            'p',
+            { class: 'hint' },
+            `Exactly what ${chosen.label} receives for this tool${chosen.name !== tool.name ? ` (the name codec sends "${chosen.name}" and maps it back to "${tool.name}")` : ''}.`,
+          )
         : null,
       h('pre', { class: 'definition' }, json(chosen?.definition)),
       findings.length > 0 ? h('h3', { style: 'margin-top:14px' }, 'Lint for this provider') : null,
@@ -444,21 +563,45 @@ function parseLoose(text: string): unknown {
 function control(schema: SchemaNode, path: string): Control {
   const name = path;
   if (schema.enum && schema.enum.length > 0) {
-    const select = h('select', { name }, h('option', { value: '' }, '(not set)'), ...schema.enum.map((value, index) => h('option', { value: String(index) }, JSON.stringify(value))));
+    const select = h(
+      'select',
+      { name },
+      h('option', { value: '' }, '(not set)'),
+      ...schema.enum.map((value, index) => h('option', { value: String(index) }, JSON.stringify(value))),
+    );
     return { element: select, read: () => (select.value === '' ? undefined : schema.enum?.[Number(select.value)]) };
   }
   switch (schema.kind) {
     case 'string': {
-      const input = h('input', { type: schema.format === 'email' ? 'email' : schema.format === 'uri' ? 'url' : 'text', name, placeholder: schema.pattern ? `pattern ${schema.pattern}` : (schema.examples?.[0] as string | undefined) ?? '', maxLength: schema.maxLength });
+      const input = h('input', {
+        type: schema.format === 'email' ? 'email' : schema.format === 'uri' ? 'url' : 'text',
+        name,
+        placeholder: schema.pattern
+          ? `pattern ${schema.pattern}`
+          : ((schema.examples?.[0] as string | undefined) ?? ''),
+        maxLength: schema.maxLength,
+      });
       return { element: input, read: () => (input.value === '' ? undefined : input.value) };
     }
     case 'int':
     case 'float': {
-      const input = h('input', { type: 'number', name, step: schema.kind === 'int' ? '1' : 'any', min: schema.minimum, max: schema.maximum });
+      const input = h('input', {
+        type: 'number',
+        name,
+        step: schema.kind === 'int' ? '1' : 'any',
+        min: schema.minimum,
+        max: schema.maximum,
+      });
       return { element: input, read: () => (input.value === '' ? undefined : Number(input.value)) };
     }
     case 'bool': {
-      const select = h('select', { name }, h('option', { value: '' }, '(not set)'), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
+      const select = h(
+        'select',
+        { name },
+        h('option', { value: '' }, '(not set)'),
+        h('option', { value: 'true' }, 'true'),
+        h('option', { value: 'false' }, 'false'),
+      );
       return { element: select, read: () => (select.value === '' ? undefined : select.value === 'true') };
     }
     case 'date': {
@@ -467,7 +610,13 @@ function control(schema: SchemaNode, path: string): Control {
     }
     case 'datetime': {
       const input = h('input', { type: 'datetime-local', name, step: '1' });
-      const offset = h('input', { type: 'text', class: 'offset', name: `${name}#offset`, value: localOffset(), title: 'UTC offset (+01:00, -05:00, Z)' });
+      const offset = h('input', {
+        type: 'text',
+        class: 'offset',
+        name: `${name}#offset`,
+        value: localOffset(),
+        title: 'UTC offset (+01:00, -05:00, Z)',
+      });
       return {
         element: h('div', { class: 'datetime' }, input, offset, h('span', { class: 'hint' }, 'offset')),
         read: () => {
@@ -496,21 +645,34 @@ function arrayControl(schema: SchemaNode, path: string): Control {
   const add = () => {
     const item = control(itemSchema, `${path}[${items.length}]`);
     const row = h('div', { class: 'array-item' }, h('div', { class: 'control' }, item.element));
-    const remove = h('button', {
-      type: 'button',
-      class: 'small',
-      title: 'Remove this item',
-      onclick: () => {
-        items.splice(items.indexOf(item), 1);
-        row.remove();
+    const remove = h(
+      'button',
+      {
+        type: 'button',
+        class: 'small',
+        title: 'Remove this item',
+        onclick: () => {
+          items.splice(items.indexOf(item), 1);
+          row.remove();
+        },
       },
-    }, '✕');
+      '✕',
+    );
     row.appendChild(remove);
     items.push(item);
     list.appendChild(row);
   };
   for (let index = 0; index < Math.max(1, schema.minItems ?? 0); index++) add();
-  const element = h('div', { class: 'array', 'data-path': path }, list, h('div', { style: 'margin-top:6px' }, h('button', { type: 'button', class: 'small add-item', onclick: add }, `+ add ${typeLabel(itemSchema)}`)));
+  const element = h(
+    'div',
+    { class: 'array', 'data-path': path },
+    list,
+    h(
+      'div',
+      { style: 'margin-top:6px' },
+      h('button', { type: 'button', class: 'small add-item', onclick: add }, `+ add ${typeLabel(itemSchema)}`),
+    ),
+  );
   return {
     element,
     read: () => {
@@ -529,13 +691,29 @@ function fieldRow(property: PropertyNode, item: Control): HTMLElement {
   return h(
     'div',
     { class: 'field', 'data-field': property.name },
-    h('label', {}, h('span', { class: 'key' }, property.name), property.required ? h('span', { class: 'required', title: 'required' }, '*') : null, h('span', { class: 'type' }, typeLabel(schema))),
+    h(
+      'label',
+      {},
+      h('span', { class: 'key' }, property.name),
+      property.required ? h('span', { class: 'required', title: 'required' }, '*') : null,
+      h('span', { class: 'type' }, typeLabel(schema)),
+    ),
     h(
       'div',
       {},
       item.element,
       schema.description || constraints(schema) || property.extract
-        ? h('div', { class: 'help' }, [schema.description, constraints(schema), property.extract ? `empty: filled from the latest data packet's ${property.extract}` : ''].filter(Boolean).join(' · '))
+        ? h(
+            'div',
+            { class: 'help' },
+            [
+              schema.description,
+              constraints(schema),
+              property.extract ? `empty: filled from the latest data packet's ${property.extract}` : '',
+            ]
+              .filter(Boolean)
+              .join(' · '),
+          )
         : null,
     ),
   );
@@ -554,7 +732,10 @@ function objectControl(schema: SchemaNode, path: string): FieldsControl {
     controls.push({ property, control: item });
     rows.push(fieldRow(property, item));
   }
-  const element = path === '' ? h('div', { class: 'fields' }, ...rows) : h('fieldset', { 'data-path': path }, h('legend', {}, typeLabel(schema)), ...rows);
+  const element =
+    path === ''
+      ? h('div', { class: 'fields' }, ...rows)
+      : h('fieldset', { 'data-path': path }, h('legend', {}, typeLabel(schema)), ...rows);
   if (path === '') element.style.display = 'grid';
   if (path === '') element.style.gap = '12px';
   return {
@@ -571,11 +752,16 @@ function objectControl(schema: SchemaNode, path: string): FieldsControl {
   };
 }
 
-function contextEditor(contextFields: ReadonlyArray<{ readonly property: PropertyNode }>): { element: HTMLElement; read(): Record<string, unknown> } {
+function contextEditor(contextFields: ReadonlyArray<{ readonly property: PropertyNode }>): {
+  element: HTMLElement;
+  read(): Record<string, unknown>;
+} {
   const inputs = contextFields.map(({ property }) => {
     const key = CONTEXT_PROPERTIES[property.context ?? ''] ?? property.context ?? property.name;
     const structured = key === 'persona' || key === 'handlerConfig';
-    const input = structured ? h('textarea', { name: `context.${key}`, rows: 2, placeholder: 'JSON object' }) : h('input', { type: 'text', name: `context.${key}`, placeholder: `context.${key}` });
+    const input = structured
+      ? h('textarea', { name: `context.${key}`, rows: 2, placeholder: 'JSON object' })
+      : h('input', { type: 'text', name: `context.${key}`, placeholder: `context.${key}` });
     return { property, key, input, structured };
   });
   const other = h('textarea', { name: 'context', rows: 3 });
@@ -585,9 +771,24 @@ function contextEditor(contextFields: ReadonlyArray<{ readonly property: Propert
     { class: 'context' },
     h('legend', {}, 'Trusted context: set by the application, never by the model'),
     ...inputs.map(({ property, key, input }) =>
-      h('div', { class: 'field', 'data-context-field': property.name }, h('label', {}, h('span', { class: 'key' }, property.name), h('span', { class: 'type' }, `context.${key}`)), h('div', {}, input)),
+      h(
+        'div',
+        { class: 'field', 'data-context-field': property.name },
+        h('label', {}, h('span', { class: 'key' }, property.name), h('span', { class: 'type' }, `context.${key}`)),
+        h('div', {}, input),
+      ),
     ),
-    h('div', { class: 'field' }, h('label', {}, h('span', { class: 'key' }, 'execution context'), h('span', { class: 'type' }, 'JSON: timeZone, persona, …')), h('div', {}, other)),
+    h(
+      'div',
+      { class: 'field' },
+      h(
+        'label',
+        {},
+        h('span', { class: 'key' }, 'execution context'),
+        h('span', { class: 'type' }, 'JSON: timeZone, persona, …'),
+      ),
+      h('div', {}, other),
+    ),
   );
   return {
     element,
@@ -623,7 +824,13 @@ function toolForm(tool: PageTool): HTMLElement {
     if (run && !(await confirmRun(tool.name))) return;
     clear(result, h('p', { class: 'hint' }, run ? 'Running…' : 'Preparing…'));
     try {
-      const { report } = await api<{ report: CallReport }>('api/call', { tool: tool.name, arguments: argumentsValue, context: contextValue, run, confirm: run });
+      const { report } = await api<{ report: CallReport }>('api/call', {
+        tool: tool.name,
+        arguments: argumentsValue,
+        context: contextValue,
+        run,
+        confirm: run,
+      });
       clear(result, renderReport(report));
     } catch (error) {
       clear(result, h('div', { class: 'error-box' }, (error as Error).message));
@@ -643,13 +850,34 @@ function toolForm(tool: PageTool): HTMLElement {
     },
     fields.element,
     context.element,
-    h('div', { class: 'field' }, h('label', {}, h('span', { class: 'key' }, 'arguments'), h('span', { class: 'type' }, 'what the form sends')), preview),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', {}, h('span', { class: 'key' }, 'arguments'), h('span', { class: 'type' }, 'what the form sends')),
+      preview,
+    ),
     h(
       'div',
       { class: 'actions' },
       h('button', { type: 'submit', class: 'primary', 'data-action': 'prepare' }, 'Prepare (dry run)'),
-      h('button', { type: 'button', class: 'danger', 'data-action': 'run', disabled: !config.allowRun, onclick: () => void submit(true) }, 'Run handler…'),
-      h('span', { class: 'hint' }, config.allowRun ? 'Prepare validates without calling the handler; Run asks for confirmation first.' : 'Running handlers is off (start the inspector with --allow-run).'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          'data-action': 'run',
+          disabled: !config.allowRun,
+          onclick: () => void submit(true),
+        },
+        'Run handler…',
+      ),
+      h(
+        'span',
+        { class: 'hint' },
+        config.allowRun
+          ? 'Prepare validates without calling the handler; Run asks for confirmation first.'
+          : 'Running handlers is off (start the inspector with --allow-run).',
+      ),
     ),
   );
   return h('div', {}, form, result);
@@ -662,7 +890,9 @@ function confirmRun(tool: string): Promise<boolean> {
   text.textContent = `This calls the real handler of "${tool}" in the application, with the arguments and context shown. Side effects happen for real.`;
   dialog.returnValue = '';
   dialog.showModal();
-  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'run'), { once: true }));
+  return new Promise((resolve) =>
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'run'), { once: true }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -671,7 +901,14 @@ function confirmRun(tool: string): Promise<boolean> {
 function highlighted(text: string, transformations: readonly LocatedTransformation[]): HTMLElement {
   const spans = transformations
     .map((transformation, index) => ({ transformation, index }))
-    .filter((entry): entry is { transformation: LocatedTransformation & { target: { kind: 'span'; start: number; end: number } }; index: number } => entry.transformation.target.kind === 'span')
+    .filter(
+      (
+        entry,
+      ): entry is {
+        transformation: LocatedTransformation & { target: { kind: 'span'; start: number; end: number } };
+        index: number;
+      } => entry.transformation.target.kind === 'span',
+    )
     .sort((a, b) => a.transformation.target.start - b.transformation.target.start);
   const element = h('pre', { class: 'original' });
   let cursor = 0;
@@ -686,7 +923,16 @@ function highlighted(text: string, transformations: readonly LocatedTransformati
     if (start < cursor) continue;
     element.appendChild(document.createTextNode(text.slice(cursor, start)));
     const security = transformation.rule.startsWith('dropped-context');
-    const mark = h('mark', { class: security ? 'security' : '', title: `${index + 1}. ${transformation.rule}`, 'data-rule': transformation.rule }, text.slice(start, end), h('sup', {}, String(index + 1)));
+    const mark = h(
+      'mark',
+      {
+        class: security ? 'security' : '',
+        title: `${index + 1}. ${transformation.rule}`,
+        'data-rule': transformation.rule,
+      },
+      text.slice(start, end),
+      h('sup', {}, String(index + 1)),
+    );
     element.appendChild(mark);
     open = { end, mark };
     cursor = end;
@@ -698,10 +944,27 @@ function highlighted(text: string, transformations: readonly LocatedTransformati
 
 function renderReport(report: CallReport): HTMLElement {
   const outcome = report.ok
-    ? h('div', { class: 'outcome ok', 'data-outcome': 'ok' }, '✓ ', report.mode === 'prepare' ? 'Valid: the handler would receive the parameters below' : 'The handler ran', report.durationMs !== undefined ? h('span', { class: 'hint duration' }, `${report.durationMs} ms`) : null)
-    : h('div', { class: 'outcome bad', 'data-outcome': 'refused' }, '✗ Refused: ', h('span', { class: 'mono' }, report.error?.code ?? ''), report.error?.retryable ? pill('the model may retry', 'warn') : null);
-  const whole = report.transformations.map((transformation, index) => ({ transformation, index })).filter(({ transformation }) => transformation.target.kind !== 'span');
-  const named = report.calledName !== report.tool ? h('p', { class: 'hint' }, `Called as "${report.calledName}", resolved to "${report.tool}".`) : null;
+    ? h(
+        'div',
+        { class: 'outcome ok', 'data-outcome': 'ok' },
+        '✓ ',
+        report.mode === 'prepare' ? 'Valid: the handler would receive the parameters below' : 'The handler ran',
+        report.durationMs !== undefined ? h('span', { class: 'hint duration' }, `${report.durationMs} ms`) : null,
+      )
+    : h(
+        'div',
+        { class: 'outcome bad', 'data-outcome': 'refused' },
+        '✗ Refused: ',
+        h('span', { class: 'mono' }, report.error?.code ?? ''),
+        report.error?.retryable ? pill('the model may retry', 'warn') : null,
+      );
+  const whole = report.transformations
+    .map((transformation, index) => ({ transformation, index }))
+    .filter(({ transformation }) => transformation.target.kind !== 'span');
+  const named =
+    report.calledName !== report.tool
+      ? h('p', { class: 'hint' }, `Called as "${report.calledName}", resolved to "${report.tool}".`)
+      : null;
   const transformations =
     report.transformations.length === 0
       ? h('p', { class: 'empty' }, 'No transformations: the arguments were used as sent.')
@@ -711,27 +974,73 @@ function renderReport(report: CallReport): HTMLElement {
           ...report.transformations.map((transformation, index) =>
             h(
               'li',
-              { class: transformation.rule.startsWith('dropped-context') ? 'security' : '', 'data-rule': transformation.rule },
+              {
+                class: transformation.rule.startsWith('dropped-context') ? 'security' : '',
+                'data-rule': transformation.rule,
+              },
               h('span', { class: 'badge-index' }, String(index + 1)),
-              h('span', { class: 'path' }, transformation.target.kind === 'name' ? '(tool name)' : transformation.path || '(arguments text)'),
+              h(
+                'span',
+                { class: 'path' },
+                transformation.target.kind === 'name' ? '(tool name)' : transformation.path || '(arguments text)',
+              ),
               h('span', { class: 'rule' }, transformation.rule),
-              h('span', { class: 'change' }, `${'from' in transformation ? shortJson(transformation.from) : '—'}  →  ${'to' in transformation ? shortJson(transformation.to) : 'dropped'}`),
+              h(
+                'span',
+                { class: 'change' },
+                `${'from' in transformation ? shortJson(transformation.from) : '—'}  →  ${'to' in transformation ? shortJson(transformation.to) : 'dropped'}`,
+              ),
             ),
           ),
         );
   const outputBlock = report.ok
-    ? h('div', {}, h('h3', {}, report.mode === 'prepare' ? 'Validated parameters' : 'Handler result'), h('pre', { class: report.mode === 'prepare' ? 'params' : 'value' }, json(report.mode === 'prepare' ? report.params : report.value)))
-    : h('div', {}, h('h3', {}, 'The message the model gets'), h('pre', { class: 'model-message' }, report.error?.message ?? ''));
+    ? h(
+        'div',
+        {},
+        h('h3', {}, report.mode === 'prepare' ? 'Validated parameters' : 'Handler result'),
+        h(
+          'pre',
+          { class: report.mode === 'prepare' ? 'params' : 'value' },
+          json(report.mode === 'prepare' ? report.params : report.value),
+        ),
+      )
+    : h(
+        'div',
+        {},
+        h('h3', {}, 'The message the model gets'),
+        h('pre', { class: 'model-message' }, report.error?.message ?? ''),
+      );
   const providerMessage =
     report.modelMessage !== undefined && report.shape !== 'arguments'
-      ? h('div', {}, h('h3', {}, `…as the ${registry?.providers.find((provider) => provider.id === report.shape)?.label ?? report.shape} tool result message`), h('pre', { class: 'provider-message' }, json(report.modelMessage)))
+      ? h(
+          'div',
+          {},
+          h(
+            'h3',
+            {},
+            `…as the ${registry?.providers.find((provider) => provider.id === report.shape)?.label ?? report.shape} tool result message`,
+          ),
+          h('pre', { class: 'provider-message' }, json(report.modelMessage)),
+        )
       : null;
   return h(
     'div',
     { class: 'report', 'data-ok': String(report.ok) },
     outcome,
     named,
-    h('div', {}, h('h3', {}, 'Arguments as the model sent them'), highlighted(report.argumentsText, report.transformations), whole.length > 0 ? h('p', { class: 'hint' }, `Not a single span of the text: ${whole.map(({ index, transformation }) => `${index + 1} (${transformation.target.kind === 'none' ? 'added from the context' : transformation.target.kind === 'name' ? 'the tool name' : 'the whole text'})`).join(', ')}.`) : null),
+    h(
+      'div',
+      {},
+      h('h3', {}, 'Arguments as the model sent them'),
+      highlighted(report.argumentsText, report.transformations),
+      whole.length > 0
+        ? h(
+            'p',
+            { class: 'hint' },
+            `Not a single span of the text: ${whole.map(({ index, transformation }) => `${index + 1} (${transformation.target.kind === 'none' ? 'added from the context' : transformation.target.kind === 'name' ? 'the tool name' : 'the whole text'})`).join(', ')}.`,
+          )
+        : null,
+    ),
     h('div', {}, h('h3', {}, `Transformations (${report.transformations.length})`), transformations),
     outputBlock,
     providerMessage,
@@ -746,30 +1055,79 @@ function samples(): Array<{ label: string; shape: string; tool: string; text: st
   if (!tool) return [];
   const openaiName = tool.providers.find((entry) => entry.provider === 'openai')?.name ?? tool.name;
   const calendar = tool.name === 'get_calendar_events';
-  const argumentsText = calendar ? "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```" : '{}';
+  const argumentsText = calendar
+    ? "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```"
+    : '{}';
   return [
     {
       label: 'OpenAI response: fenced Python literals',
       shape: 'auto',
       tool: tool.name,
-      text: json({ choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc123', type: 'function', function: { name: `functions.${openaiName}`, arguments: argumentsText } }] } }] }),
+      text: json({
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_abc123',
+                  type: 'function',
+                  function: { name: `functions.${openaiName}`, arguments: argumentsText },
+                },
+              ],
+            },
+          },
+        ],
+      }),
     },
     {
       label: 'Anthropic tool_use',
       shape: 'auto',
       tool: tool.name,
-      text: json({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: tool.providers.find((entry) => entry.provider === 'anthropic')?.name ?? tool.name, input: calendar ? { resolved_datetimes: '2026-11-23 14:30', max_results: 3.0 } : {} }] }),
+      text: json({
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_01',
+            name: tool.providers.find((entry) => entry.provider === 'anthropic')?.name ?? tool.name,
+            input: calendar ? { resolved_datetimes: '2026-11-23 14:30', max_results: 3.0 } : {},
+          },
+        ],
+      }),
     },
-    { label: 'Bare arguments, cut off', shape: 'arguments', tool: tool.name, text: calendar ? '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00", "2026-11-2' : '{"' },
+    {
+      label: 'Bare arguments, cut off',
+      shape: 'arguments',
+      tool: tool.name,
+      text: calendar ? '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00", "2026-11-2' : '{"',
+    },
   ];
 }
 
 function renderPlayground(): void {
   const view = document.getElementById('view-playground');
   if (!view || !registry) return;
-  const input = h('textarea', { id: 'playground-input', spellcheck: false, placeholder: "Paste a model's tool call: a provider response (OpenAI, Anthropic, Gemini, …), a Qwen/Hermes <tool_call> text, or bare arguments text." });
-  const shape = h('select', { id: 'playground-shape' }, h('option', { value: 'auto' }, 'detect the shape'), h('option', { value: 'arguments' }, 'bare arguments text'), ...registry.providers.map((provider) => h('option', { value: provider.id }, provider.label)));
-  const tool = h('select', { id: 'playground-tool' }, ...registry.tools.map((entry) => h('option', { value: entry.name }, entry.name)));
+  const input = h('textarea', {
+    id: 'playground-input',
+    spellcheck: false,
+    placeholder:
+      "Paste a model's tool call: a provider response (OpenAI, Anthropic, Gemini, …), a Qwen/Hermes <tool_call> text, or bare arguments text.",
+  });
+  const shape = h(
+    'select',
+    { id: 'playground-shape' },
+    h('option', { value: 'auto' }, 'detect the shape'),
+    h('option', { value: 'arguments' }, 'bare arguments text'),
+    ...registry.providers.map((provider) => h('option', { value: provider.id }, provider.label)),
+  );
+  const tool = h(
+    'select',
+    { id: 'playground-tool' },
+    ...registry.tools.map((entry) => h('option', { value: entry.name }, entry.name)),
+  );
   const context = h('textarea', { id: 'playground-context', rows: 3 });
   context.value = json(registry.defaultContext);
   const result = h('div', { class: 'result', id: 'playground-result' });
@@ -784,10 +1142,23 @@ function renderPlayground(): void {
     if (run && !(await confirmRun(tool.value))) return;
     clear(result, h('p', { class: 'hint' }, 'Working…'));
     try {
-      const answer = await api<{ shape: string; found: number; report: CallReport }>('api/playground', { input: input.value, shape: shape.value, tool: tool.value, context: contextValue, run, confirm: run });
+      const answer = await api<{ shape: string; found: number; report: CallReport }>('api/playground', {
+        input: input.value,
+        shape: shape.value,
+        tool: tool.value,
+        context: contextValue,
+        run,
+        confirm: run,
+      });
       clear(
         result,
-        h('p', { class: 'hint', 'data-shape': answer.shape }, answer.shape === 'arguments' ? `Read as bare arguments for ${tool.value}.` : `Read as a tool call in the ${registry?.providers.find((provider) => provider.id === answer.shape)?.label ?? answer.shape} shape${answer.found > 1 ? ` (${answer.found} calls found; the first is shown)` : ''}.`),
+        h(
+          'p',
+          { class: 'hint', 'data-shape': answer.shape },
+          answer.shape === 'arguments'
+            ? `Read as bare arguments for ${tool.value}.`
+            : `Read as a tool call in the ${registry?.providers.find((provider) => provider.id === answer.shape)?.label ?? answer.shape} shape${answer.found > 1 ? ` (${answer.found} calls found; the first is shown)` : ''}.`,
+        ),
         renderReport(answer.report),
       );
     } catch (error) {
@@ -815,16 +1186,39 @@ function renderPlayground(): void {
       'div',
       { class: 'card playground-input' },
       h('h3', {}, 'Playground: a raw model call through the executor'),
-      h('p', { class: 'lead' }, 'Each change the pipeline makes is numbered and highlighted in the text the model sent; then the validated parameters, the handler’s result, or the exact message the model would get back.'),
+      h(
+        'p',
+        { class: 'lead' },
+        'Each change the pipeline makes is numbered and highlighted in the text the model sent; then the validated parameters, the handler’s result, or the exact message the model would get back.',
+      ),
       h('div', { class: 'samples' }, h('span', { class: 'hint' }, 'Examples:'), ...sampleButtons),
       input,
-      h('div', { class: 'controls' }, h('label', {}, 'shape', shape), h('label', {}, 'tool (for bare arguments)', tool)),
+      h(
+        'div',
+        { class: 'controls' },
+        h('label', {}, 'shape', shape),
+        h('label', {}, 'tool (for bare arguments)', tool),
+      ),
       h('details', {}, h('summary', { class: 'hint' }, 'Trusted execution context'), context),
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', class: 'primary', id: 'playground-prepare', onclick: () => void submit(false) }, 'Prepare (dry run)'),
-        h('button', { type: 'button', class: 'danger', id: 'playground-run', disabled: !config.allowRun, onclick: () => void submit(true) }, 'Run handler…'),
+        h(
+          'button',
+          { type: 'button', class: 'primary', id: 'playground-prepare', onclick: () => void submit(false) },
+          'Prepare (dry run)',
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger',
+            id: 'playground-run',
+            disabled: !config.allowRun,
+            onclick: () => void submit(true),
+          },
+          'Run handler…',
+        ),
       ),
     ),
     h('div', { class: 'card' }, result),
@@ -844,10 +1238,25 @@ function renderStats(stats: StatsSnapshot): void {
     h(
       'div',
       { class: 'stats-grid' },
-      h('div', { class: 'metric' }, h('div', { class: 'value', id: 'metric-calls' }, String(stats.calls.length)), h('div', { class: 'label' }, 'calls from this page')),
+      h(
+        'div',
+        { class: 'metric' },
+        h('div', { class: 'value', id: 'metric-calls' }, String(stats.calls.length)),
+        h('div', { class: 'label' }, 'calls from this page'),
+      ),
       h('div', { class: 'metric' }, h('div', { class: 'value' }, String(ok)), h('div', { class: 'label' }, 'ok')),
-      h('div', { class: 'metric' }, h('div', { class: 'value' }, String(stats.calls.length - ok)), h('div', { class: 'label' }, 'refused')),
-      h('div', { class: `metric ${stats.securityEvents > 0 ? 'bad' : ''}` }, h('div', { class: 'value', id: 'metric-security' }, String(stats.securityEvents)), h('div', { class: 'label' }, 'security events (model set trusted context)')),
+      h(
+        'div',
+        { class: 'metric' },
+        h('div', { class: 'value' }, String(stats.calls.length - ok)),
+        h('div', { class: 'label' }, 'refused'),
+      ),
+      h(
+        'div',
+        { class: `metric ${stats.securityEvents > 0 ? 'bad' : ''}` },
+        h('div', { class: 'value', id: 'metric-security' }, String(stats.securityEvents)),
+        h('div', { class: 'label' }, 'security events (model set trusted context)'),
+      ),
     ),
     h(
       'div',
@@ -858,12 +1267,32 @@ function renderStats(stats: StatsSnapshot): void {
         : h(
             'table',
             { id: 'stats-table' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'count'), h('th', {}, 'tool'), h('th', {}, 'rule'), h('th', {}, 'model'), h('th', { style: 'width:30%' }, ''))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'count'),
+                h('th', {}, 'tool'),
+                h('th', {}, 'rule'),
+                h('th', {}, 'model'),
+                h('th', { style: 'width:30%' }, ''),
+              ),
+            ),
             h(
               'tbody',
               {},
               ...stats.transformations.map((entry) =>
-                h('tr', {}, h('td', {}, String(entry.count)), h('td', { class: 'mono' }, entry.tool), h('td', { class: 'mono' }, entry.rule), h('td', {}, entry.model ?? '—'), h('td', {}, h('div', { class: 'bar', style: `width:${Math.round((entry.count / max) * 100)}%` }))),
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, String(entry.count)),
+                  h('td', { class: 'mono' }, entry.tool),
+                  h('td', { class: 'mono' }, entry.rule),
+                  h('td', {}, entry.model ?? '—'),
+                  h('td', {}, h('div', { class: 'bar', style: `width:${Math.round((entry.count / max) * 100)}%` })),
+                ),
               ),
             ),
           ),
@@ -874,7 +1303,23 @@ function renderStats(stats: StatsSnapshot): void {
       h('h3', {}, 'Security events'),
       stats.events.length === 0
         ? h('p', { class: 'empty' }, 'None: no model tried to set a trusted context field.')
-        : h('table', { id: 'security-table' }, h('tbody', {}, ...stats.events.map((event) => h('tr', {}, h('td', { class: 'hint volatile time' }, clockTime(event.time)), h('td', { class: 'mono' }, event.tool), h('td', {}, event.message))))),
+        : h(
+            'table',
+            { id: 'security-table' },
+            h(
+              'tbody',
+              {},
+              ...stats.events.map((event) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', { class: 'hint volatile time' }, clockTime(event.time)),
+                  h('td', { class: 'mono' }, event.tool),
+                  h('td', {}, event.message),
+                ),
+              ),
+            ),
+          ),
     ),
     h(
       'div',
@@ -885,7 +1330,28 @@ function renderStats(stats: StatsSnapshot): void {
         : h(
             'table',
             {},
-            h('tbody', {}, ...stats.calls.slice(0, 20).map((call) => h('tr', {}, h('td', { class: 'hint volatile time' }, clockTime(call.time)), h('td', {}, call.origin), h('td', {}, call.mode), h('td', { class: 'mono' }, call.tool), h('td', {}, call.ok ? pill('ok', 'ok') : pill(call.code ?? 'refused', 'bad')), h('td', { class: 'hint' }, `${call.transformations} transformation${call.transformations === 1 ? '' : 's'}`)))),
+            h(
+              'tbody',
+              {},
+              ...stats.calls
+                .slice(0, 20)
+                .map((call) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', { class: 'hint volatile time' }, clockTime(call.time)),
+                    h('td', {}, call.origin),
+                    h('td', {}, call.mode),
+                    h('td', { class: 'mono' }, call.tool),
+                    h('td', {}, call.ok ? pill('ok', 'ok') : pill(call.code ?? 'refused', 'bad')),
+                    h(
+                      'td',
+                      { class: 'hint' },
+                      `${call.transformations} transformation${call.transformations === 1 ? '' : 's'}`,
+                    ),
+                  ),
+                ),
+            ),
           ),
     ),
   );
@@ -903,25 +1369,33 @@ function connectStats(): void {
   status?.appendChild(live);
   source.addEventListener('open', () => clear(live, h('span', { class: 'live' }), 'live'));
   source.addEventListener('error', () => clear(live, 'reconnecting…'));
-  source.addEventListener('stats', (event) => renderStats(JSON.parse((event as MessageEvent<string>).data) as StatsSnapshot));
+  source.addEventListener('stats', (event) =>
+    renderStats(JSON.parse((event as MessageEvent<string>).data) as StatsSnapshot),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
 async function start(): Promise<void> {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('.tabs button')) button.addEventListener('click', () => showView(button.dataset['view'] ?? 'tools'));
+  for (const button of document.querySelectorAll<HTMLButtonElement>('.tabs button'))
+    button.addEventListener('click', () => showView(button.dataset['view'] ?? 'tools'));
   const status = document.getElementById('status');
   try {
     registry = await api<PageRegistry>('api/registry');
   } catch (error) {
-    clear(document.getElementById('tool-detail') ?? document.body, h('div', { class: 'error-box' }, `Cannot load the registry: ${(error as Error).message}`));
+    clear(
+      document.getElementById('tool-detail') ?? document.body,
+      h('div', { class: 'error-box' }, `Cannot load the registry: ${(error as Error).message}`),
+    );
     return;
   }
   if (status) {
     append(status, [
       h('span', {}, registry.source),
       pill(`${registry.tools.length} tools`),
-      registry.lintTotals.errors > 0 ? pill(`${registry.lintTotals.errors} lint errors`, 'bad') : pill('lint: no errors', 'ok'),
+      registry.lintTotals.errors > 0
+        ? pill(`${registry.lintTotals.errors} lint errors`, 'bad')
+        : pill('lint: no errors', 'ok'),
       config.allowRun ? pill('handlers: run on confirmation', 'warn') : pill('handlers: prepare only', 'muted'),
     ]);
   }

@@ -8,7 +8,8 @@ import { ToolwrightError } from '../errors/toolwright-error';
  * - `UNKNOWN_TIME_ZONE`: the time zone is not an IANA zone the runtime knows;
  * - `INVALID_REFERENCE`: the reference instant is not a valid date.
  */
-export type RelativeDateErrorCode = 'UNRECOGNIZED_PHRASE' | 'AMBIGUOUS_PHRASE' | 'UNKNOWN_TIME_ZONE' | 'INVALID_REFERENCE';
+export type RelativeDateErrorCode =
+  'UNRECOGNIZED_PHRASE' | 'AMBIGUOUS_PHRASE' | 'UNKNOWN_TIME_ZONE' | 'INVALID_REFERENCE';
 
 /**
  * A phrase, time zone or reference instant `resolveRelativeDate` cannot turn into a date. The message is written for

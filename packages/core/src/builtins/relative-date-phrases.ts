@@ -66,40 +66,78 @@ export const PERIOD_RANGE_TAG = 'toolwright/period-range';
  * stays for "next hour", "next day" and "next quarter"; on "next week" it matches the same text as the period rule, and
  * chrono's overlap removal keeps the first of two equally long results, which is ours because our parsers run first.
  */
-export const REPLACED_CHRONO_PARSERS: readonly string[] = Object.freeze(['ENWeekdayParser', 'ENEndOfCurrentMonthParser']);
+export const REPLACED_CHRONO_PARSERS: readonly string[] = Object.freeze([
+  'ENWeekdayParser',
+  'ENEndOfCurrentMonthParser',
+]);
 export const REPLACED_CHRONO_REFINERS: readonly string[] = Object.freeze(['ENEndOfPeriodRefiner']);
 
 const WEEKDAYS: Readonly<Record<string, WeekdayNumber>> = {
-  sunday: 0, sun: 0,
-  monday: 1, mon: 1,
-  tuesday: 2, tues: 2, tue: 2,
-  wednesday: 3, wed: 3,
-  thursday: 4, thurs: 4, thur: 4, thu: 4,
-  friday: 5, fri: 5,
-  saturday: 6, sat: 6,
+  sunday: 0,
+  sun: 0,
+  monday: 1,
+  mon: 1,
+  tuesday: 2,
+  tues: 2,
+  tue: 2,
+  wednesday: 3,
+  wed: 3,
+  thursday: 4,
+  thurs: 4,
+  thur: 4,
+  thu: 4,
+  friday: 5,
+  fri: 5,
+  saturday: 6,
+  sat: 6,
 };
 
 const MONTHS: Readonly<Record<string, number>> = {
-  january: 1, jan: 1,
-  february: 2, feb: 2,
-  march: 3, mar: 3,
-  april: 4, apr: 4,
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
   may: 5,
-  june: 6, jun: 6,
-  july: 7, jul: 7,
-  august: 8, aug: 8,
-  september: 9, sept: 9, sep: 9,
-  october: 10, oct: 10,
-  november: 11, nov: 11,
-  december: 12, dec: 12,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sept: 9,
+  sep: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
 };
 
 const COUNT_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 
 const alternation = (words: Readonly<Record<string, unknown>>): string =>
-  Object.keys(words).sort((a, b) => b.length - a.length).join('|');
+  Object.keys(words)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
 
 const BEFORE = '(?<![\\p{L}\\p{N}])';
 const AFTER = '(?![\\p{L}\\p{N}])';
@@ -142,7 +180,11 @@ export function startOfWeek(date: CivilDate, weekStartsOn: WeekStart): CivilDate
 }
 
 /** First day and exclusive end of the week, month or year `offset` periods away from the one containing `today`. */
-function periodBounds(unit: 'week' | 'month' | 'year', offset: number, reference: PhraseReference): [CivilDate, CivilDate] {
+function periodBounds(
+  unit: 'week' | 'month' | 'year',
+  offset: number,
+  reference: PhraseReference,
+): [CivilDate, CivilDate] {
   const { today } = reference;
   if (unit === 'week') {
     const first = addDays(startOfWeek(today, reference.weekStartsOn), offset * 7);
@@ -165,7 +207,12 @@ function weekendBounds(offset: number, today: CivilDate): [CivilDate, CivilDate]
 }
 
 /** The weekday's date under the rules in the header comment. */
-export function dateOfWeekday(weekday: WeekdayNumber, modifier: string | undefined, weekModifier: string | undefined, reference: PhraseReference): CivilDate {
+export function dateOfWeekday(
+  weekday: WeekdayNumber,
+  modifier: string | undefined,
+  weekModifier: string | undefined,
+  reference: PhraseReference,
+): CivilDate {
   const { today } = reference;
   if (weekModifier !== undefined || modifier?.toLowerCase() === 'next') {
     const weekStart = addDays(startOfWeek(today, reference.weekStartsOn), periodOffset(weekModifier ?? modifier) * 7);
@@ -180,9 +227,18 @@ function dateComponents(context: ParsingContext, date: CivilDate): ParsingCompon
   return context.createParsingComponents({ year: date.year, month: date.month, day: date.day });
 }
 
-function periodResult(context: ParsingContext, match: RegExpMatchArray, [first, endExclusive]: [CivilDate, CivilDate]): ParsingResult {
+function periodResult(
+  context: ParsingContext,
+  match: RegExpMatchArray,
+  [first, endExclusive]: [CivilDate, CivilDate],
+): ParsingResult {
   return context
-    .createParsingResult(match.index ?? 0, match[0], dateComponents(context, first), dateComponents(context, endExclusive))
+    .createParsingResult(
+      match.index ?? 0,
+      match[0],
+      dateComponents(context, first),
+      dateComponents(context, endExclusive),
+    )
     .addTag(PERIOD_RANGE_TAG);
 }
 
@@ -205,11 +261,19 @@ export function createPhraseParsers(reference: PhraseReference): Parser[] {
       let first: CivilDate;
       let endExclusive: CivilDate;
       if (unit !== undefined) {
-        [first, endExclusive] = periodBounds(unit.toLowerCase() as 'week' | 'month' | 'year', periodOffset(modifier), reference);
+        [first, endExclusive] = periodBounds(
+          unit.toLowerCase() as 'week' | 'month' | 'year',
+          periodOffset(modifier),
+          reference,
+        );
       } else {
         const month = MONTHS[(monthName ?? '').toLowerCase()];
         if (month === undefined) return null;
-        first = { year: year !== undefined ? Number(year) : yearOfNextMonthOccurrence(month, reference.today), month, day: 1 };
+        first = {
+          year: year !== undefined ? Number(year) : yearOfNextMonthOccurrence(month, reference.today),
+          month,
+          day: 1,
+        };
         endExclusive = addMonths(first, 1);
       }
       return dateComponents(context, wantsEnd ? addDays(endExclusive, -1) : first);
@@ -222,7 +286,10 @@ export function createPhraseParsers(reference: PhraseReference): Parser[] {
       const [, modifier, unit = ''] = match;
       const offset = periodOffset(modifier);
       const word = unit.toLowerCase();
-      const bounds = word === 'weekend' ? weekendBounds(offset, reference.today) : periodBounds(word as 'week' | 'month' | 'year', offset, reference);
+      const bounds =
+        word === 'weekend'
+          ? weekendBounds(offset, reference.today)
+          : periodBounds(word as 'week' | 'month' | 'year', offset, reference);
       return periodResult(context, match, bounds);
     },
   };
@@ -237,7 +304,11 @@ export function createPhraseParsers(reference: PhraseReference): Parser[] {
       const unit = unitText.toLowerCase().replace(/s$/, '');
       const sign = periodOffset(direction);
       const shift = (date: CivilDate, times: number): CivilDate =>
-        unit === 'day' ? addDays(date, times) : unit === 'week' ? addDays(date, times * 7) : addMonths(date, times * (unit === 'year' ? 12 : 1));
+        unit === 'day'
+          ? addDays(date, times)
+          : unit === 'week'
+            ? addDays(date, times * 7)
+            : addMonths(date, times * (unit === 'year' ? 12 : 1));
       const { today } = reference;
       return periodResult(context, match, sign > 0 ? [today, shift(today, amount)] : [shift(today, -amount), today]);
     },
@@ -277,7 +348,9 @@ export function createForwardRefiner(reference: PhraseReference): Refiner {
         if (start.isCertain('month') && !start.isCertain('year')) {
           const month = start.get('month') ?? today.month;
           const year = start.isCertain('day')
-            ? compareCivilDates({ year: today.year, month, day: start.get('day') ?? 1 }, today) >= 0 ? today.year : today.year + 1
+            ? compareCivilDates({ year: today.year, month, day: start.get('day') ?? 1 }, today) >= 0
+              ? today.year
+              : today.year + 1
             : yearOfNextMonthOccurrence(month, today);
           start.imply('year', year);
           if (end && end.isCertain('month') && !end.isCertain('year')) {

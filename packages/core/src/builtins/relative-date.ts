@@ -75,8 +75,17 @@ export function resolveRelativeDate(phrase: string, options: RelativeDateOptions
 
   const [result, ...others] = results;
   if (result === undefined) throw phraseError('UNRECOGNIZED_PHRASE', unrecognizedPhraseMessage(phrase), phrase);
-  if (others.length > 0) throw phraseError('AMBIGUOUS_PHRASE', severalDatesMessage(phrase, results.map((each) => each.text)), phrase);
-  if (VAGUE_AMOUNT.test(result.text)) throw phraseError('AMBIGUOUS_PHRASE', vagueAmountMessage(phrase, result.text), phrase);
+  if (others.length > 0)
+    throw phraseError(
+      'AMBIGUOUS_PHRASE',
+      severalDatesMessage(
+        phrase,
+        results.map((each) => each.text),
+      ),
+      phrase,
+    );
+  if (VAGUE_AMOUNT.test(result.text))
+    throw phraseError('AMBIGUOUS_PHRASE', vagueAmountMessage(phrase, result.text), phrase);
 
   const resolver: ComponentResolver = { timeZone, nowMs };
   const base = { phrase, matched: result.text };
@@ -99,11 +108,23 @@ export function resolveRelativeDate(phrase: string, options: RelativeDateOptions
   const point = relativePointOf(result, resolver) ?? pointOf(result.start, resolver);
   const granularity = options.granularity ?? 'auto';
   if (point.instantMs !== undefined && granularity !== 'date') {
-    return { ...base, kind: 'datetime', datetime: formatInstant(point.instantMs, timeZone), date: formatCivilDate(point.date), ...tail };
+    return {
+      ...base,
+      kind: 'datetime',
+      datetime: formatInstant(point.instantMs, timeZone),
+      date: formatCivilDate(point.date),
+      ...tail,
+    };
   }
   if (granularity === 'datetime') {
     const startOfThatDay = instantOfWallTime(startOfDay(point.date), timeZone);
-    return { ...base, kind: 'datetime', datetime: formatInstant(startOfThatDay, timeZone), date: formatCivilDate(point.date), ...tail };
+    return {
+      ...base,
+      kind: 'datetime',
+      datetime: formatInstant(startOfThatDay, timeZone),
+      date: formatCivilDate(point.date),
+      ...tail,
+    };
   }
   return { ...base, kind: 'date', date: formatCivilDate(point.date), ...tail };
 }
@@ -194,7 +215,10 @@ interface ResolvedPoint {
 function resolveTimeZone(timeZone: string): string {
   const canonical = typeof timeZone === 'string' ? canonicalTimeZone(timeZone) : undefined;
   if (canonical === undefined) {
-    throw new RelativeDateError('UNKNOWN_TIME_ZONE', unknownTimeZoneMessage(String(timeZone)), { argument: 'timeZone', received: String(timeZone) });
+    throw new RelativeDateError('UNKNOWN_TIME_ZONE', unknownTimeZoneMessage(String(timeZone)), {
+      argument: 'timeZone',
+      received: String(timeZone),
+    });
   }
   return canonical;
 }
@@ -202,7 +226,10 @@ function resolveTimeZone(timeZone: string): string {
 function resolveReference(now: Date): number {
   const epochMs = now instanceof Date ? now.getTime() : Number.NaN;
   if (Number.isNaN(epochMs)) {
-    throw new RelativeDateError('INVALID_REFERENCE', invalidReferenceMessage(String(now)), { argument: 'now', received: String(now) });
+    throw new RelativeDateError('INVALID_REFERENCE', invalidReferenceMessage(String(now)), {
+      argument: 'now',
+      received: String(now),
+    });
   }
   return epochMs;
 }
@@ -216,7 +243,11 @@ function checkPhrase(phrase: string): string {
   return text;
 }
 
-function phraseError(code: 'UNRECOGNIZED_PHRASE' | 'AMBIGUOUS_PHRASE', message: string, phrase: string): RelativeDateError {
+function phraseError(
+  code: 'UNRECOGNIZED_PHRASE' | 'AMBIGUOUS_PHRASE',
+  message: string,
+  phrase: string,
+): RelativeDateError {
   return new RelativeDateError(code, message, { argument: 'phrase', received: phrase });
 }
 
@@ -241,7 +272,8 @@ function pointOf(components: ParsedComponents, resolver: ComponentResolver): Res
   const wall = wallTimeOf(components);
   if (!components.isCertain('hour')) return { date: civilDateOf(wall) };
   const offset = components.isCertain('timezoneOffset') ? components.get('timezoneOffset') : null;
-  const instantMs = offset === null ? instantOfWallTime(wall, resolver.timeZone) : wallTimeAsUtc(wall) - offset * 60_000;
+  const instantMs =
+    offset === null ? instantOfWallTime(wall, resolver.timeZone) : wallTimeAsUtc(wall) - offset * 60_000;
   return { date: civilDateOf(wallTimeAt(instantMs, resolver.timeZone)), instantMs };
 }
 
@@ -293,7 +325,11 @@ function rangeOf(result: ParsedResult, resolver: ComponentResolver, phrase: stri
   }
   // chrono orders the two ends itself; this guards what it leaves reversed, so a range never comes out inverted.
   if (endMs <= startMs) {
-    throw phraseError('AMBIGUOUS_PHRASE', rangeEndsBeforeStartMessage(phrase, formatInstant(startMs, timeZone), formatInstant(endMs, timeZone)), phrase);
+    throw phraseError(
+      'AMBIGUOUS_PHRASE',
+      rangeEndsBeforeStartMessage(phrase, formatInstant(startMs, timeZone), formatInstant(endMs, timeZone)),
+      phrase,
+    );
   }
   return [startMs, endMs];
 }

@@ -1,11 +1,4 @@
-import {
-  addDays,
-  addMonths,
-  civilDateOf,
-  instantOfWallTime,
-  wallTimeAt,
-  type CivilDate,
-} from '../time/calendar';
+import { addDays, addMonths, civilDateOf, instantOfWallTime, wallTimeAt, type CivilDate } from '../time/calendar';
 
 /**
  * A signed duration read from a phrase such as "in 1 day and 2 hours" or "3 weeks ago". Calendar units (years,
@@ -23,26 +16,72 @@ export interface PhraseDuration {
 type Unit = { readonly months: number } | { readonly days: number } | { readonly milliseconds: number };
 
 const UNITS: Readonly<Record<string, Unit>> = {
-  y: { months: 12 }, yr: { months: 12 }, yrs: { months: 12 }, year: { months: 12 }, years: { months: 12 },
-  qtr: { months: 3 }, qtrs: { months: 3 }, quarter: { months: 3 }, quarters: { months: 3 },
-  mo: { months: 1 }, mos: { months: 1 }, month: { months: 1 }, months: { months: 1 },
-  w: { days: 7 }, wk: { days: 7 }, wks: { days: 7 }, week: { days: 7 }, weeks: { days: 7 },
-  d: { days: 1 }, day: { days: 1 }, days: { days: 1 },
-  h: { milliseconds: 3_600_000 }, hr: { milliseconds: 3_600_000 }, hrs: { milliseconds: 3_600_000 },
-  hour: { milliseconds: 3_600_000 }, hours: { milliseconds: 3_600_000 },
-  m: { milliseconds: 60_000 }, min: { milliseconds: 60_000 }, mins: { milliseconds: 60_000 },
-  minute: { milliseconds: 60_000 }, minutes: { milliseconds: 60_000 },
-  s: { milliseconds: 1000 }, sec: { milliseconds: 1000 }, secs: { milliseconds: 1000 },
-  second: { milliseconds: 1000 }, seconds: { milliseconds: 1000 },
+  y: { months: 12 },
+  yr: { months: 12 },
+  yrs: { months: 12 },
+  year: { months: 12 },
+  years: { months: 12 },
+  qtr: { months: 3 },
+  qtrs: { months: 3 },
+  quarter: { months: 3 },
+  quarters: { months: 3 },
+  mo: { months: 1 },
+  mos: { months: 1 },
+  month: { months: 1 },
+  months: { months: 1 },
+  w: { days: 7 },
+  wk: { days: 7 },
+  wks: { days: 7 },
+  week: { days: 7 },
+  weeks: { days: 7 },
+  d: { days: 1 },
+  day: { days: 1 },
+  days: { days: 1 },
+  h: { milliseconds: 3_600_000 },
+  hr: { milliseconds: 3_600_000 },
+  hrs: { milliseconds: 3_600_000 },
+  hour: { milliseconds: 3_600_000 },
+  hours: { milliseconds: 3_600_000 },
+  m: { milliseconds: 60_000 },
+  min: { milliseconds: 60_000 },
+  mins: { milliseconds: 60_000 },
+  minute: { milliseconds: 60_000 },
+  minutes: { milliseconds: 60_000 },
+  s: { milliseconds: 1000 },
+  sec: { milliseconds: 1000 },
+  secs: { milliseconds: 1000 },
+  second: { milliseconds: 1000 },
+  seconds: { milliseconds: 1000 },
 };
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, 'half a': 0.5, 'half an': 0.5, half: 0.5, 'a couple of': 2, 'couple of': 2, 'a couple': 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  'half a': 0.5,
+  'half an': 0.5,
+  half: 0.5,
+  'a couple of': 2,
+  'couple of': 2,
+  'a couple': 2,
 };
 
 const longestFirst = (words: readonly string[]): string =>
-  [...words].sort((a, b) => b.length - a.length).map((word) => word.replace(/ /g, '\\s+')).join('|');
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map((word) => word.replace(/ /g, '\\s+'))
+    .join('|');
 
 const UNIT = `(?:${longestFirst(Object.keys(UNITS))})(?!\\p{L})`;
 const DIGITS = '(?<![\\p{N}.])\\d+(?:\\.\\d+)?';
@@ -75,9 +114,15 @@ export function readPhraseDuration(text: string): PhraseDuration | undefined {
   let days = 0;
   let milliseconds = 0;
   const pairs = [...amounts.matchAll(PAIR_REGEX)];
-  const terms: Array<[number, Unit]> = pairs.length > 0
-    ? pairs.map(([, digits, words = '', unit = '']) => [numberOf(digits ?? words), UNITS[unit.toLowerCase()] ?? { days: Number.NaN }])
-    : direction !== undefined ? [[1, UNITS[amounts.toLowerCase()] ?? { days: Number.NaN }]] : [];
+  const terms: Array<[number, Unit]> =
+    pairs.length > 0
+      ? pairs.map(([, digits, words = '', unit = '']) => [
+          numberOf(digits ?? words),
+          UNITS[unit.toLowerCase()] ?? { days: Number.NaN },
+        ])
+      : direction !== undefined
+        ? [[1, UNITS[amounts.toLowerCase()] ?? { days: Number.NaN }]]
+        : [];
   if (terms.length === 0) return undefined;
   for (const [amount, unit] of terms) {
     if ('milliseconds' in unit) {

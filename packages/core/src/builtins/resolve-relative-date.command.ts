@@ -24,7 +24,8 @@ export class ResolveRelativeDateParams {
   phrase!: string;
 
   @ToolParam({
-    description: 'IANA time zone to resolve the phrase in, e.g. "Europe/Berlin". Default: the user\'s time zone, else UTC.',
+    description:
+      'IANA time zone to resolve the phrase in, e.g. "Europe/Berlin". Default: the user\'s time zone, else UTC.',
     required: false,
   })
   time_zone?: string;
@@ -52,7 +53,7 @@ export class ResolveRelativeDateParams {
   description:
     'Resolves a relative date phrase ("tomorrow at 9am", "next Monday", "in 3 days", "next week", "end of month") to an ' +
     'absolute date (YYYY-MM-DD), an ISO-8601 date-time with UTC offset, or a range. Call it before passing a date ' +
-    "phrase to another tool, then use the returned date, datetime or start/end values. Ranges: start is inclusive, end " +
+    'phrase to another tool, then use the returned date, datetime or start/end values. Ranges: start is inclusive, end ' +
     'exclusive; firstDate and lastDate are the first and last days.',
   params: ResolveRelativeDateParams,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -88,7 +89,9 @@ function parameterAtFault(error: RelativeDateError, params: ResolveRelativeDateP
   return params.reference !== undefined ? 'reference' : undefined;
 }
 
-const EXPECTED: Readonly<Record<ModelParameter, { readonly rule: string; readonly expected: string; readonly example: string }>> = {
+const EXPECTED: Readonly<
+  Record<ModelParameter, { readonly rule: string; readonly expected: string; readonly example: string }>
+> = {
   phrase: { rule: 'relative-date', expected: 'an English date or time phrase', example: 'tomorrow at 9am' },
   time_zone: { rule: 'time-zone', expected: 'an IANA time zone name', example: 'Europe/Berlin' },
   reference: { rule: 'format', expected: 'an ISO-8601 date-time with a UTC offset', example: '2026-03-28T12:00:00Z' },
@@ -96,5 +99,12 @@ const EXPECTED: Readonly<Record<ModelParameter, { readonly rule: string; readonl
 
 function issueFor(parameter: ModelParameter, error: RelativeDateError): ValidationIssue {
   const { rule, expected, example } = EXPECTED[parameter];
-  return { path: parameter, rule, expected, received: quote(error.received), example: JSON.stringify(example), message: error.message };
+  return {
+    path: parameter,
+    rule,
+    expected,
+    received: quote(error.received),
+    example: JSON.stringify(example),
+    message: error.message,
+  };
 }

@@ -29,7 +29,9 @@ const REJECT_ALL: AcceptFunction = () => false;
  * (property names from a remote MCP schema are untrusted); identifiers are always generated (`v3`, `i2`), never names.
  */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** A number literal for generated code: finite numbers only (anything else goes through the constants array). */
@@ -45,7 +47,10 @@ function numberLiteral(value: number): string | undefined {
 export function lengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
   for (let index = 0; index < value.length; index++) {
     if (value.charCodeAt(index) >= 0xd800) {
-      return (minimum === undefined || classValidatorMinLength(value, minimum)) && (maximum === undefined || classValidatorMaxLength(value, maximum));
+      return (
+        (minimum === undefined || classValidatorMinLength(value, minimum)) &&
+        (maximum === undefined || classValidatorMaxLength(value, maximum))
+      );
     }
   }
   return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
@@ -73,8 +78,17 @@ class Generator {
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
     const source = `"use strict";return function accept(${root}){${body}};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('k', 'P', 'isArray', 'isSafeInteger', 'isFinite', 'getPrototypeOf', source) as (...args: unknown[]) => AcceptFunction;
-    return factory(this.constants, Object.prototype, Array.isArray, Number.isSafeInteger, Number.isFinite, Object.getPrototypeOf);
+    const factory = new Function('k', 'P', 'isArray', 'isSafeInteger', 'isFinite', 'getPrototypeOf', source) as (
+      ...args: unknown[]
+    ) => AcceptFunction;
+    return factory(
+      this.constants,
+      Object.prototype,
+      Array.isArray,
+      Number.isSafeInteger,
+      Number.isFinite,
+      Object.getPrototypeOf,
+    );
   }
 
   /**
@@ -142,7 +156,8 @@ class Generator {
     bound(schema.exclusiveMinimum, '>');
     bound(schema.exclusiveMaximum, '<');
     if (schema.multipleOf !== undefined) {
-      for (const [rule, check] of constraintChecks(schema)) if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))return false;`;
+      for (const [rule, check] of constraintChecks(schema))
+        if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))return false;`;
     }
     return code;
   }
@@ -151,8 +166,10 @@ class Generator {
   private containerConstraints(schema: ParamSchema, value: string): string {
     let code = '';
     for (const [rule, check] of constraintChecks(schema)) {
-      if (rule === 'minItems' && schema.kind === 'array') code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})return false;`;
-      else if (rule === 'maxItems' && schema.kind === 'array') code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})return false;`;
+      if (rule === 'minItems' && schema.kind === 'array')
+        code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})return false;`;
+      else if (rule === 'maxItems' && schema.kind === 'array')
+        code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})return false;`;
       else code += `if(!${this.constant(check)}(${value}))return false;`;
     }
     return code;
@@ -182,13 +199,17 @@ class Generator {
     for (const property of schema.properties) {
       // Keys the normalizer would drop or report (context fields, the prototype keys) and names that imitate a context
       // name (the impostor scan reports them even when declared) are never accepted as they are.
-      if (property.context || DANGEROUS_KEYS.has(property.name) || imitatedContextName(property.name) !== undefined) continue;
+      if (property.context || DANGEROUS_KEYS.has(property.name) || imitatedContextName(property.name) !== undefined)
+        continue;
       const child = this.variable('v');
       const requiredFromModel = property.required && !property.extract;
       if (requiredFromModel) required++;
       // `null` for a property that is not nullable is refused or dropped as absent: a change either way.
       const check = this.node(property.schema, child, depth + 1);
-      const nullCheck = property.schema.nullable || property.schema.kind === 'union' || property.schema.kind === 'any' ? '' : `if(${child}===null)return false;`;
+      const nullCheck =
+        property.schema.nullable || property.schema.kind === 'union' || property.schema.kind === 'any'
+          ? ''
+          : `if(${child}===null)return false;`;
       cases += `case ${stringLiteral(property.name)}:{const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
     }
     this.visiting.delete(schema);

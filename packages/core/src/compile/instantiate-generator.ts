@@ -47,14 +47,20 @@ class InstantiatorGenerator {
     const names = schema.properties.map((property) => property.name);
     const dateProperties = new Set(
       schema.properties
-        .filter((property) => (property.schema.kind === 'date' || property.schema.kind === 'datetime') && getDesignType(dto.prototype, property.name) === Date)
+        .filter(
+          (property) =>
+            (property.schema.kind === 'date' || property.schema.kind === 'datetime') &&
+            getDesignType(dto.prototype, property.name) === Date,
+        )
         .map((property) => property.name),
     );
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- GiveUp is a stackless sentinel caught by the generator
     if (hasClassTransformerCustomizations(dto, names, dateProperties)) throw new GiveUp();
     const cases: string[] = [];
     for (const property of schema.properties) {
-      const built = dateProperties.has(property.name) ? '(typeof v==="string"?new Date(v):v)' : this.valueExpression(property.schema, 'v');
+      const built = dateProperties.has(property.name)
+        ? '(typeof v==="string"?new Date(v):v)'
+        : this.valueExpression(property.schema, 'v');
       if (built === undefined) continue;
       cases.push(`case ${stringLiteral(property.name)}:o[key]=v===null||v===undefined?v:${built};break;`);
     }

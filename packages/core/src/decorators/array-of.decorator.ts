@@ -7,5 +7,11 @@ import { recordParam } from './record-param';
  */
 export function ArrayOf(items: ParamTypeReference, options: ArrayOfOptions = {}): PropertyDecorator {
   return (prototype, propertyKey) =>
-    recordParam('ArrayOf', prototype, propertyKey, (target, propertyName) => ({ decorator: 'ArrayOf', target, propertyName, items, options: { ...options } }));
+    recordParam('ArrayOf', prototype, propertyKey, (target, propertyName) => ({
+      decorator: 'ArrayOf',
+      target,
+      propertyName,
+      items,
+      options: { ...options },
+    }));
 }

@@ -11,7 +11,10 @@ export function Command(options: CommandOptions): ClassDecorator {
   return (target: Function, context?: unknown) => {
     if (isStandardDecoratorContext(context)) {
       // Applied as a TC39 decorator (no experimentalDecorators): recorded, and refused with the fix at registration.
-      defineCommandMetadata(target, Object.freeze({ target, options: Object.freeze({ ...options }), decoratorSyntax: 'tc39' }));
+      defineCommandMetadata(
+        target,
+        Object.freeze({ target, options: Object.freeze({ ...options }), decoratorSyntax: 'tc39' }),
+      );
       return;
     }
     defineCommandMetadata(target, Object.freeze({ target, options: Object.freeze({ ...options }) }));

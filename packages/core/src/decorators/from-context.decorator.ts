@@ -8,5 +8,11 @@ import { recordParam } from './record-param';
  */
 export function FromContext(key: ContextKey, options: FromContextOptions = {}): PropertyDecorator {
   return (prototype, propertyKey) =>
-    recordParam('FromContext', prototype, propertyKey, (target, propertyName) => ({ decorator: 'FromContext', target, propertyName, key, options: { ...options } }));
+    recordParam('FromContext', prototype, propertyKey, (target, propertyName) => ({
+      decorator: 'FromContext',
+      target,
+      propertyName,
+      key,
+      options: { ...options },
+    }));
 }

@@ -9,12 +9,23 @@ export const decoratorMessages = {
   standardDecorator: (decorator: string, property: string) =>
     new DefinitionError(
       `@${decorator} on property "${property}" was applied as a standard (TC39) decorator: toolwright's decorators need TypeScript's experimental decorators, which record the property types.`,
-      { property, fix: 'set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig that compiles this class, and load "reflect-metadata" once at startup.' },
+      {
+        property,
+        fix: 'set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig that compiles this class, and load "reflect-metadata" once at startup.',
+      },
     ),
 
   symbolProperty: (decorator: string, target: string, property: string) =>
-    new DefinitionError(`@${decorator} is on the symbol property ${property}; parameter names are strings.`, { target, property, fix: 'decorate a string-named property.' }),
+    new DefinitionError(`@${decorator} is on the symbol property ${property}; parameter names are strings.`, {
+      target,
+      property,
+      fix: 'decorate a string-named property.',
+    }),
 
   staticProperty: (decorator: string, target: string, property: string) =>
-    new DefinitionError(`@${decorator} is on a static property; parameters are instance properties of the DTO.`, { target, property, fix: 'remove `static`.' }),
+    new DefinitionError(`@${decorator} is on a static property; parameters are instance properties of the DTO.`, {
+      target,
+      property,
+      fix: 'remove `static`.',
+    }),
 };

@@ -16,9 +16,11 @@ export function recordParam(
   propertyKey: string | symbol,
   build: (target: Function, propertyName: string) => ParamMetadata,
 ): void {
-  if (isStandardDecoratorContext(propertyKey)) throw decoratorMessages.standardDecorator(decorator, String(propertyKey.name));
+  if (isStandardDecoratorContext(propertyKey))
+    throw decoratorMessages.standardDecorator(decorator, String(propertyKey.name));
   const targetName = typeof prototype === 'function' ? prototype.name : prototype.constructor.name;
-  if (typeof propertyKey === 'symbol') throw decoratorMessages.symbolProperty(decorator, targetName, String(propertyKey));
+  if (typeof propertyKey === 'symbol')
+    throw decoratorMessages.symbolProperty(decorator, targetName, String(propertyKey));
   if (typeof prototype === 'function') throw decoratorMessages.staticProperty(decorator, targetName, propertyKey);
   const record = build(prototype.constructor, propertyKey);
   Object.freeze(record.options);

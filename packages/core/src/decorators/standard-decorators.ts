@@ -9,5 +9,10 @@ export interface StandardDecoratorContext {
  * second argument is then a context object, where legacy decorators receive a property key or nothing.
  */
 export function isStandardDecoratorContext(value: unknown): value is StandardDecoratorContext {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && 'name' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string' &&
+    'name' in value
+  );
 }

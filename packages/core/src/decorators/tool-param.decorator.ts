@@ -7,5 +7,10 @@ import { recordParam } from './record-param';
  */
 export function ToolParam(options: ToolParamOptions = {}): PropertyDecorator {
   return (prototype, propertyKey) =>
-    recordParam('ToolParam', prototype, propertyKey, (target, propertyName) => ({ decorator: 'ToolParam', target, propertyName, options: { ...options } }));
+    recordParam('ToolParam', prototype, propertyKey, (target, propertyName) => ({
+      decorator: 'ToolParam',
+      target,
+      propertyName,
+      options: { ...options },
+    }));
 }

@@ -18,7 +18,11 @@ export class DefinitionError extends ToolwrightError {
   /** Every problem this error reports: itself, or each one when several were found at once (see `DefinitionError.all`). */
   readonly problems: readonly DefinitionError[];
 
-  constructor(message: string, details: DefinitionErrorDetails = {}, options?: { cause?: unknown; problems?: readonly DefinitionError[] }) {
+  constructor(
+    message: string,
+    details: DefinitionErrorDetails = {},
+    options?: { cause?: unknown; problems?: readonly DefinitionError[] },
+  ) {
     super(DefinitionError.render(message, details), options);
     this.target = details.target;
     this.property = details.property;
@@ -33,11 +37,19 @@ export class DefinitionError extends ToolwrightError {
   static all(errors: readonly DefinitionError[]): DefinitionError {
     const problems = errors.flatMap((error) => error.problems);
     if (problems.length === 1) return problems[0] as DefinitionError;
-    return new DefinitionError(`${problems.length} definition problems:\n${problems.map((problem) => `- ${problem.message}`).join('\n')}`, {}, { problems });
+    return new DefinitionError(
+      `${problems.length} definition problems:\n${problems.map((problem) => `- ${problem.message}`).join('\n')}`,
+      {},
+      { problems },
+    );
   }
 
   private static render(message: string, details: DefinitionErrorDetails): string {
-    const where = details.target ? (details.property ? `${details.target}.${details.property}` : details.target) : undefined;
+    const where = details.target
+      ? details.property
+        ? `${details.target}.${details.property}`
+        : details.target
+      : undefined;
     return [where ? `${where}: ${message}` : message, details.fix ? `Fix: ${details.fix}` : undefined]
       .filter(Boolean)
       .join(' ');

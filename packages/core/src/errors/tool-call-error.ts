@@ -12,7 +12,10 @@ export abstract class ToolCallError extends ToolwrightError {
   readonly issues: readonly ValidationIssue[];
   readonly suggestions?: readonly string[];
 
-  constructor(message: string, options: { cause?: unknown; issues?: readonly ValidationIssue[]; suggestions?: readonly string[] } = {}) {
+  constructor(
+    message: string,
+    options: { cause?: unknown; issues?: readonly ValidationIssue[]; suggestions?: readonly string[] } = {},
+  ) {
     // A tool-call error is a result for the model, not a crash: capturing a stack trace would be most of its cost on
     // the hot path, and no one reads it (a handler's own error keeps its stack, as the cause).
     const stackTraceLimit = Error.stackTraceLimit;

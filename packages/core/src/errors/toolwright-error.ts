@@ -14,6 +14,8 @@ export abstract class ToolwrightError extends Error {
   }
 
   static isInstance(error: unknown): error is ToolwrightError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[TOOLWRIGHT_ERROR_BRAND] === true;
+    return (
+      typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[TOOLWRIGHT_ERROR_BRAND] === true
+    );
   }
 }

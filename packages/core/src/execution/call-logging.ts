@@ -12,7 +12,12 @@ const NO_SENSITIVE_PATHS: ReadonlySet<string> = new Set();
  * Logs the outcome of one tool call: a debug event for a success (its details built only when debug is on), a warning
  * for a refused call (input family), an error for a failure. Values of `sensitive` fields are redacted.
  */
-export function logCallOutcome(logger: Logger, result: ToolResult, error: ToolCallError | undefined, definition: ToolDefinition | undefined): void {
+export function logCallOutcome(
+  logger: Logger,
+  result: ToolResult,
+  error: ToolCallError | undefined,
+  definition: ToolDefinition | undefined,
+): void {
   if (!error && !isLevelEnabled(logger, 'debug')) return;
   const sensitive = definition ? sensitivePaths(definition.parameters) : NO_SENSITIVE_PATHS;
   const name = logSafeName(result.tool);
@@ -25,5 +30,9 @@ export function logCallOutcome(logger: Logger, result: ToolResult, error: ToolCa
   };
   if (!error) logger.debug(`tool call ${name} ok`, details);
   else if (error.family === 'input') logger.warn(`tool call ${name} refused: ${error.code}`, details);
-  else logger.error(`tool call ${name} failed: ${error.code}`, { ...details, cause: error.cause === undefined ? undefined : describeThrown(error.cause) });
+  else
+    logger.error(`tool call ${name} failed: ${error.code}`, {
+      ...details,
+      cause: error.cause === undefined ? undefined : describeThrown(error.cause),
+    });
 }

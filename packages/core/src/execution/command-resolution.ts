@@ -61,14 +61,22 @@ function buildFactory(commandClass: Constructor<CommandHandler>, container: Depe
 }
 
 /** Whether a constructor needs this call's values: a per-call token, directly or through a class tsyringe would construct. */
-function needsPerCallInjection(parameters: readonly unknown[], container: DependencyContainer, visiting: Set<Function>): boolean {
+function needsPerCallInjection(
+  parameters: readonly unknown[],
+  container: DependencyContainer,
+  visiting: Set<Function>,
+): boolean {
   for (const parameter of parameters) {
     const token = tokenOf(parameter);
     if (token === EXECUTION_CONTEXT || token === TOOL_INVOCATION) return true;
     if (typeof token === 'function' && !visiting.has(token) && token.prototype !== undefined) {
       visiting.add(token);
       // Followed whether or not it is registered (asking tsyringe would grow its root): at worst a child container.
-      if (isPlainService(token) && needsPerCallInjection(constructorParameters(token as Constructor), container, visiting)) return true;
+      if (
+        isPlainService(token) &&
+        needsPerCallInjection(constructorParameters(token as Constructor), container, visiting)
+      )
+        return true;
     }
   }
   return false;
@@ -76,11 +84,18 @@ function needsPerCallInjection(parameters: readonly unknown[], container: Depend
 
 /** Built-in constructors (String, Object, ...) and classes without parameters end the walk. */
 function isPlainService(token: Function): boolean {
-  return token !== Object && token !== String && token !== Number && token !== Boolean && token !== Array && token !== Function;
+  return (
+    token !== Object &&
+    token !== String &&
+    token !== Number &&
+    token !== Boolean &&
+    token !== Array &&
+    token !== Function
+  );
 }
 
 /** The token of a tsyringe parameter entry: a token, or a descriptor `{ token, multiple, isOptional, transform }`. */
 function tokenOf(parameter: unknown): unknown {
-  if (typeof parameter === 'object' && parameter !== null && 'token' in parameter) return (parameter).token;
+  if (typeof parameter === 'object' && parameter !== null && 'token' in parameter) return parameter.token;
   return parameter;
 }

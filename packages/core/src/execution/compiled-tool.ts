@@ -59,7 +59,11 @@ export interface CompiledTool {
 
 /** Compiles one registry entry for an executor's settings. */
 /** `resolvesHere` tells whether a tool name the model wrote resolves to this entry's tool (the executor's name resolution). */
-export function compileTool(entry: RegisteredTool, settings: CompileSettings, resolvesHere: (name: string) => boolean): CompiledTool {
+export function compileTool(
+  entry: RegisteredTool,
+  settings: CompileSettings,
+  resolvesHere: (name: string) => boolean,
+): CompiledTool {
   const definition = entry.definition;
   const parameters = definition.parameters;
   const policy = definition.options.coercion ?? settings.policy;

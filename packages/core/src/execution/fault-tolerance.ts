@@ -43,7 +43,9 @@ function fallbackDescription(value: unknown): string {
     const prototype = Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
     if (prototype === null) return 'an object without a prototype';
     const name = prototype.constructor?.name;
-    return typeof name === 'string' && name !== '' ? `a ${name} that cannot be turned into text` : 'an object that cannot be turned into text';
+    return typeof name === 'string' && name !== ''
+      ? `a ${name} that cannot be turned into text`
+      : 'an object that cannot be turned into text';
   } catch {
     return 'an object that cannot be inspected';
   }
@@ -54,14 +56,23 @@ function isPositiveInteger(value: unknown): value is number {
 }
 
 function invalidOption(target: string, option: string, value: unknown, expected: string): DefinitionError {
-  return new DefinitionError(`The option ${option} is ${describeThrown(value)}; it must be ${expected}.`, { target, property: option, fix: `Pass ${expected}, or leave ${option} out for the default.` });
+  return new DefinitionError(`The option ${option} is ${describeThrown(value)}; it must be ${expected}.`, {
+    target,
+    property: option,
+    fix: `Pass ${expected}, or leave ${option} out for the default.`,
+  });
 }
 
 /** `executeAll`'s arguments: an array of calls and, when given, a concurrency that is a whole number of at least 1. */
 export function checkExecuteAllArguments(calls: unknown, options: unknown): void {
-  if (!Array.isArray(calls)) throw new DefinitionError(`executeAll takes an array of tool calls, but received ${describeThrown(calls)}.`, { target: 'PersonaToolExecutor.executeAll', fix: 'Pass the calls as an array (e.g. the tool calls of one model turn).' });
+  if (!Array.isArray(calls))
+    throw new DefinitionError(`executeAll takes an array of tool calls, but received ${describeThrown(calls)}.`, {
+      target: 'PersonaToolExecutor.executeAll',
+      fix: 'Pass the calls as an array (e.g. the tool calls of one model turn).',
+    });
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null) throw invalidOption('PersonaToolExecutor.executeAll', 'options', options, 'an object');
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption('PersonaToolExecutor.executeAll', 'options', options, 'an object');
   const concurrency = (options as { concurrency?: unknown }).concurrency;
   if (concurrency !== undefined && !isPositiveInteger(concurrency)) {
     throw invalidOption('PersonaToolExecutor.executeAll', 'concurrency', concurrency, 'a whole number of at least 1');
@@ -69,21 +80,31 @@ export function checkExecuteAllArguments(calls: unknown, options: unknown): void
 }
 
 /** The executor's numeric options: timeouts are positive finite numbers, limits positive whole numbers. */
-export function checkExecutorOptions(options: { readonly timeoutMs?: unknown; readonly slowCallMs?: unknown; readonly limits?: Partial<Record<keyof PipelineLimits, unknown>>; readonly coercion?: unknown; readonly policy?: unknown; readonly validation?: unknown }): void {
+export function checkExecutorOptions(options: {
+  readonly timeoutMs?: unknown;
+  readonly slowCallMs?: unknown;
+  readonly limits?: Partial<Record<keyof PipelineLimits, unknown>>;
+  readonly coercion?: unknown;
+  readonly policy?: unknown;
+  readonly validation?: unknown;
+}): void {
   const target = 'PersonaToolExecutor';
   for (const option of ['timeoutMs', 'slowCallMs'] as const) {
     const value = options[option];
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) throw invalidOption(target, option, value, 'a positive number of milliseconds');
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0))
+      throw invalidOption(target, option, value, 'a positive number of milliseconds');
   }
   for (const option of ['coercion', 'policy'] as const) {
     const value = options[option];
-    if (value !== undefined && value !== 'strict' && value !== 'safe' && value !== 'lenient') throw invalidOption(target, option, value, "'strict', 'safe' or 'lenient'");
+    if (value !== undefined && value !== 'strict' && value !== 'safe' && value !== 'lenient')
+      throw invalidOption(target, option, value, "'strict', 'safe' or 'lenient'");
   }
   if (options.validation !== undefined && options.validation !== 'compiled' && options.validation !== 'reference') {
     throw invalidOption(target, 'validation', options.validation, "'compiled' or 'reference'");
   }
   if (options.limits === undefined) return;
   for (const [name, value] of Object.entries(options.limits)) {
-    if (value !== undefined && !isPositiveInteger(value)) throw invalidOption(target, `limits.${name}`, value, 'a whole number of at least 1');
+    if (value !== undefined && !isPositiveInteger(value))
+      throw invalidOption(target, `limits.${name}`, value, 'a whole number of at least 1');
   }
 }

@@ -1,10 +1,22 @@
 export * from './logger';
 export { PersonaToolExecutor, DEFAULT_TIMEOUT_MS, DEFAULT_SLOW_CALL_MS } from './persona-tool-executor';
-export type { PersonaToolExecutorOptions, PreparedCall, PrepareResult, ExecuteAllOptions } from './persona-tool-executor';
+export type {
+  PersonaToolExecutorOptions,
+  PreparedCall,
+  PrepareResult,
+  ExecuteAllOptions,
+} from './persona-tool-executor';
 export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
 export { REDACTED, sensitivePaths, redactTransformations, redactValue } from '../pipeline/redaction';
 export { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 export { checkCommandClass, constructorParameters, type CommandClassCheckOptions } from './command-construction';
-export { ToolTelemetry, TurnSpan, createToolTelemetry, defaultToolTelemetry, type ToolTelemetryOptions, type TurnCallRecord } from './telemetry';
+export {
+  ToolTelemetry,
+  TurnSpan,
+  createToolTelemetry,
+  defaultToolTelemetry,
+  type ToolTelemetryOptions,
+  type TurnCallRecord,
+} from './telemetry';

@@ -8,18 +8,22 @@ export const MAX_LOGGED_NAME_LENGTH = 128;
  */
 export function logSafeName(name: string): string {
   const clipped = name.length > MAX_LOGGED_NAME_LENGTH ? name.slice(0, MAX_LOGGED_NAME_LENGTH) : name;
-  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- control characters are what it escapes; invisible and combining code points are listed one by one on purpose
-  const escaped = clipped.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, (character) => {
-    switch (character) {
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      default:
-        return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    }
-  });
+  /* eslint-disable no-control-regex, no-misleading-character-class -- control characters are what it escapes; invisible and combining code points are listed one by one on purpose */
+  const escaped = clipped.replace(
+    /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g,
+    /* eslint-enable no-control-regex, no-misleading-character-class */
+    (character) => {
+      switch (character) {
+        case '\n':
+          return '\\n';
+        case '\r':
+          return '\\r';
+        case '\t':
+          return '\\t';
+        default:
+          return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      }
+    },
+  );
   return name.length > MAX_LOGGED_NAME_LENGTH ? `${escaped}... (${name.length} characters)` : escaped;
 }

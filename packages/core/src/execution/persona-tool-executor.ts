@@ -8,7 +8,14 @@ import { ToolRegistry } from '../registry/tool-registry';
 import type { RegisteredTool } from '../registry/tool-registry';
 import { dtoForSchema, synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
-import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult, Transformation, ValidationIssue } from '../types/execution';
+import type {
+  ExecutionContext,
+  ToolCall,
+  ToolErrorPayload,
+  ToolResult,
+  Transformation,
+  ValidationIssue,
+} from '../types/execution';
 import type { CoercionPolicy } from '../types/schema';
 import { injectContext, MissingContextError } from '../pipeline/context-injection';
 import { DataPacketOrderError } from '../pipeline/data-packets';
@@ -91,7 +98,13 @@ export interface PreparedCall {
 
 export type PrepareResult =
   | ({ readonly ok: true } & PreparedCall)
-  | { readonly ok: false; readonly callId: string; readonly tool: string; readonly error: ToolErrorPayload; readonly transformations: readonly Transformation[] };
+  | {
+      readonly ok: false;
+      readonly callId: string;
+      readonly tool: string;
+      readonly error: ToolErrorPayload;
+      readonly transformations: readonly Transformation[];
+    };
 
 export interface ExecuteAllOptions {
   /** How many calls run at once. Default 4. */
@@ -108,7 +121,11 @@ type Preparation = CompiledCall | PreparationFailure;
 
 /** Thrown inside the executor only (caught in the same module), so a plain object: no stack to capture. */
 class PreparationFailure {
-  constructor(readonly error: ToolCallError, readonly tool: string, readonly transformations: readonly Transformation[]) {}
+  constructor(
+    readonly error: ToolCallError,
+    readonly tool: string,
+    readonly transformations: readonly Transformation[],
+  ) {}
 }
 
 /**
@@ -150,7 +167,13 @@ export class PersonaToolExecutor {
     if (this.validation === 'reference') synthesizeDtosOnRegistration(registry);
     this.telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
     this.fastPath = options.canonicalFastPath !== false;
-    this.settings = { policy: this.policy, limits: this.limits, validation: this.validation, timeoutMs: this.timeoutMs, slowCallMs: this.slowCallMs };
+    this.settings = {
+      policy: this.policy,
+      limits: this.limits,
+      validation: this.validation,
+      timeoutMs: this.timeoutMs,
+      slowCallMs: this.slowCallMs,
+    };
   }
 
   /** The tools this executor runs (what a tool loop offers the model). */
@@ -169,7 +192,9 @@ export class PersonaToolExecutor {
     const started = performance.now();
     try {
       const outcome = this.executeOrThrow(call, context, started);
-      return isThenable(outcome) ? outcome.then(undefined, (error: unknown) => this.lastResort(call, error, started)) : Promise.resolve(outcome);
+      return isThenable(outcome)
+        ? outcome.then(undefined, (error: unknown) => this.lastResort(call, error, started))
+        : Promise.resolve(outcome);
     } catch (error) {
       return Promise.resolve(this.lastResort(call, error, started));
     }
@@ -184,22 +209,48 @@ export class PersonaToolExecutor {
       return this.preparationFailed(error, call, context, started);
     }
     if (isThenable(prepared)) {
-      return prepared.then((ready) => this.invokeOrFail(ready, call, context, started), (error: unknown) => this.preparationFailed(error, call, context, started));
+      return prepared.then(
+        (ready) => this.invokeOrFail(ready, call, context, started),
+        (error: unknown) => this.preparationFailed(error, call, context, started),
+      );
     }
     return this.invokeOrFail(prepared, call, context, started);
   }
 
-  private invokeOrFail(prepared: Preparation, call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
-    return prepared instanceof PreparationFailure ? this.preparationFailed(prepared, call, context, started) : this.invokeAndFinish(prepared, context, started);
+  private invokeOrFail(
+    prepared: Preparation,
+    call: ToolCall,
+    context: ExecutionContext,
+    started: number,
+  ): ToolResult | Promise<ToolResult> {
+    return prepared instanceof PreparationFailure
+      ? this.preparationFailed(prepared, call, context, started)
+      : this.invokeAndFinish(prepared, context, started);
   }
 
   private preparationFailed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
     const callId = typeof call?.id === 'string' ? call.id : '';
     const failure = this.asPreparationFailure(error, call);
-    return this.finish({ callId, tool: failure.tool, ok: false, error: failure.error.toPayload(), transformations: failure.transformations, durationMs: performance.now() - started }, failure.error, context, this.registry.get(failure.tool));
+    return this.finish(
+      {
+        callId,
+        tool: failure.tool,
+        ok: false,
+        error: failure.error.toPayload(),
+        transformations: failure.transformations,
+        durationMs: performance.now() - started,
+      },
+      failure.error,
+      context,
+      this.registry.get(failure.tool),
+    );
   }
 
-  private invokeAndFinish(prepared: CompiledCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
+  private invokeAndFinish(
+    prepared: CompiledCall,
+    context: ExecutionContext,
+    started: number,
+  ): ToolResult | Promise<ToolResult> {
     // The handler's own start: its timeout and the slow-call warning count from here, as they always did.
     const handlerStarted = performance.now();
     let value: unknown;
@@ -209,24 +260,69 @@ export class PersonaToolExecutor {
       return this.handlerFailed(error, prepared, context, started);
     }
     if (isThenable(value)) {
-      return (value as Promise<unknown>).then((settled) => this.succeeded(settled, prepared, context, started, handlerStarted), (error: unknown) => this.handlerFailed(error, prepared, context, started));
+      return (value as Promise<unknown>).then(
+        (settled) => this.succeeded(settled, prepared, context, started, handlerStarted),
+        (error: unknown) => this.handlerFailed(error, prepared, context, started),
+      );
     }
     return this.succeeded(value, prepared, context, started, handlerStarted);
   }
 
-  private succeeded(value: unknown, prepared: CompiledCall, context: ExecutionContext, started: number, handlerStarted: number): ToolResult {
+  private succeeded(
+    value: unknown,
+    prepared: CompiledCall,
+    context: ExecutionContext,
+    started: number,
+    handlerStarted: number,
+  ): ToolResult {
     const ended = performance.now();
     const elapsed = ended - handlerStarted;
     const slowCallMs = prepared.compiled.slowCallMs;
     if (elapsed > slowCallMs) {
-      this.logger.warn(`slow tool call: ${prepared.tool} took ${Math.round(elapsed)} ms (threshold ${slowCallMs} ms)`, { tool: prepared.tool, callId: prepared.callId, durationMs: elapsed });
+      this.logger.warn(`slow tool call: ${prepared.tool} took ${Math.round(elapsed)} ms (threshold ${slowCallMs} ms)`, {
+        tool: prepared.tool,
+        callId: prepared.callId,
+        durationMs: elapsed,
+      });
     }
-    return this.finish({ callId: prepared.callId, tool: prepared.tool, ok: true, value, transformations: prepared.transformations, durationMs: ended - started }, undefined, context, prepared.definition);
+    return this.finish(
+      {
+        callId: prepared.callId,
+        tool: prepared.tool,
+        ok: true,
+        value,
+        transformations: prepared.transformations,
+        durationMs: ended - started,
+      },
+      undefined,
+      context,
+      prepared.definition,
+    );
   }
 
-  private handlerFailed(error: unknown, prepared: CompiledCall, context: ExecutionContext, started: number): ToolResult {
-    const callError = error instanceof ToolCallError ? error : new HandlerError(messages.handlerFailed(prepared.tool), { cause: error });
-    return this.finish({ callId: prepared.callId, tool: prepared.tool, ok: false, error: callError.toPayload(), transformations: prepared.transformations, durationMs: performance.now() - started }, callError, context, prepared.definition);
+  private handlerFailed(
+    error: unknown,
+    prepared: CompiledCall,
+    context: ExecutionContext,
+    started: number,
+  ): ToolResult {
+    const callError =
+      error instanceof ToolCallError
+        ? error
+        : new HandlerError(messages.handlerFailed(prepared.tool), { cause: error });
+    return this.finish(
+      {
+        callId: prepared.callId,
+        tool: prepared.tool,
+        ok: false,
+        error: callError.toPayload(),
+        transformations: prepared.transformations,
+        durationMs: performance.now() - started,
+      },
+      callError,
+      context,
+      prepared.definition,
+    );
   }
 
   /** Steps 1-6 without running the handler (a dry run): the validated parameters and every transformation. */
@@ -239,12 +335,22 @@ export class PersonaToolExecutor {
       return { ok: true, callId, tool, definition, params, transformations, securityEvents };
     } catch (error) {
       const failure = this.asPreparationFailure(error, call);
-      return { ok: false, callId: typeof call?.id === 'string' ? call.id : '', tool: failure.tool, error: failure.error.toPayload(), transformations: failure.transformations };
+      return {
+        ok: false,
+        callId: typeof call?.id === 'string' ? call.id : '',
+        tool: failure.tool,
+        error: failure.error.toPayload(),
+        transformations: failure.transformations,
+      };
     }
   }
 
   /** Runs calls in parallel, at most `concurrency` at once; results come back in call order. */
-  async executeAll(calls: readonly ToolCall[], context: ExecutionContext = {}, options: ExecuteAllOptions = {}): Promise<ToolResult[]> {
+  async executeAll(
+    calls: readonly ToolCall[],
+    context: ExecutionContext = {},
+    options: ExecuteAllOptions = {},
+  ): Promise<ToolResult[]> {
     checkExecuteAllArguments(calls, options);
     const concurrency = options.concurrency ?? 4;
     const results = new Array<ToolResult>(calls.length);
@@ -253,7 +359,9 @@ export class PersonaToolExecutor {
       while (next < calls.length) {
         const index = next++;
         // Each call settles on its own: execute() resolves for anything, and even a failure around it stays one result.
-        results[index] = await this.execute(calls[index]!, context).catch((error: unknown) => this.lastResort(calls[index]!, error, performance.now()));
+        results[index] = await this.execute(calls[index]!, context).catch((error: unknown) =>
+          this.lastResort(calls[index]!, error, performance.now()),
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
@@ -265,15 +373,38 @@ export class PersonaToolExecutor {
     const callId = safely(() => (typeof call?.id === 'string' ? call.id : ''), '');
     const tool = safely(() => (typeof call?.name === 'string' ? call.name : ''), '');
     const failure = new HandlerError(messages.handlerFailed(logSafeName(tool)), { cause: error });
-    safely(() => this.logger.error(`tool call ${logSafeName(tool)} failed: ${failure.code}`, { tool: logSafeName(tool), callId, outcome: failure.code, cause: describeThrown(error) }), undefined);
-    return { callId, tool, ok: false, error: failure.toPayload(), transformations: [], durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+    safely(
+      () =>
+        this.logger.error(`tool call ${logSafeName(tool)} failed: ${failure.code}`, {
+          tool: logSafeName(tool),
+          callId,
+          outcome: failure.code,
+          cause: describeThrown(error),
+        }),
+      undefined,
+    );
+    return {
+      callId,
+      tool,
+      ok: false,
+      error: failure.toPayload(),
+      transformations: [],
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    };
   }
 
   private asPreparationFailure(error: unknown, call: ToolCall): PreparationFailure {
     if (error instanceof PreparationFailure) return error;
     const tool = typeof call?.name === 'string' ? call.name : '';
     // Anything unexpected in steps 1-6 is still a typed, model-safe error; the cause is logged, never sent.
-    return new PreparationFailure(new InvalidArgumentsError('The arguments could not be processed; check them against the tool\'s parameters and call again.', { cause: error }), tool, []);
+    return new PreparationFailure(
+      new InvalidArgumentsError(
+        "The arguments could not be processed; check them against the tool's parameters and call again.",
+        { cause: error },
+      ),
+      tool,
+      [],
+    );
   }
 
   /** The compiled form of a registry entry for this executor, built on the entry's first call. */
@@ -306,13 +437,16 @@ export class PersonaToolExecutor {
       const resolution = resolveToolName(this.registry, requested);
       if (!resolution.found) {
         return new PreparationFailure(
-          new UnknownToolError(messages.unknownTool(requested, resolution.suggestions, this.registry.size), { suggestions: resolution.suggestions }),
+          new UnknownToolError(messages.unknownTool(requested, resolution.suggestions, this.registry.size), {
+            suggestions: resolution.suggestions,
+          }),
           requested,
           transformations,
         );
       }
       tool = resolution.name;
-      if (resolution.rule) transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
+      if (resolution.rule)
+        transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- resolveToolName found it: the entry exists
       entry = this.registry.getEntry(tool) as RegisteredTool;
     }
@@ -320,11 +454,19 @@ export class PersonaToolExecutor {
     const definition = compiled.definition;
 
     // 2. May this persona call it?
-    if (!isToolAllowed(definition, context.persona)) return new PreparationFailure(new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)), tool, transformations);
+    if (!isToolAllowed(definition, context.persona))
+      return new PreparationFailure(
+        new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)),
+        tool,
+        transformations,
+      );
 
     try {
       const outcome = this.validateArguments(call, context, compiled, tool, callId, transformations);
-      if (isThenable(outcome)) return outcome.then(undefined, (error: unknown) => this.asFailure(error, compiled, tool, callId, transformations));
+      if (isThenable(outcome))
+        return outcome.then(undefined, (error: unknown) =>
+          this.asFailure(error, compiled, tool, callId, transformations),
+        );
       return outcome;
     } catch (error) {
       return this.asFailure(error, compiled, tool, callId, transformations);
@@ -332,11 +474,19 @@ export class PersonaToolExecutor {
   }
 
   /** Steps 3-6 of one call. */
-  private validateArguments(call: ToolCall, context: ExecutionContext, compiled: CompiledTool, tool: string, callId: string, transformations: Transformation[]): Preparation | Promise<Preparation> {
+  private validateArguments(
+    call: ToolCall,
+    context: ExecutionContext,
+    compiled: CompiledTool,
+    tool: string,
+    callId: string,
+    transformations: Transformation[],
+  ): Preparation | Promise<Preparation> {
     const { definition } = compiled;
     const policy = compiled.policy;
     // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
-    if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, this.limits);
+    if (typeof call?.arguments === 'object' && call.arguments !== null)
+      checkArgumentBudget(call.arguments, this.limits);
     const parsed = parseArguments(call?.arguments, policy, this.limits, compiled.callTarget);
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 
@@ -355,13 +505,19 @@ export class PersonaToolExecutor {
       if (sanitized.transformations.length > 0) transformations.push(...sanitized.transformations);
 
       // 4. Normalize keys and values against the IR (on the compiled path, checking every constraint in the same pass).
-      const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: this.registry.has(RELATIVE_DATE_RESOLVER), limits: this.limits });
+      const state = new NormalizeState({
+        timeZone: context.timeZone,
+        relativeDateTool: this.registry.has(RELATIVE_DATE_RESOLVER),
+        limits: this.limits,
+      });
       const normalized = compiled.normalize(sanitized.value, '', state);
       if (state.transformations.length > 0) transformations.push(...state.transformations);
       const impostors = findContextImpostors(sanitized.value, state.securityEvents, definition.parameters);
       securityEvents = impostors.length > 0 ? [...state.securityEvents, ...impostors] : state.securityEvents;
       if (securityEvents.length > 0) this.reportSecurityEvents(tool, callId, securityEvents, context);
-      params = (normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized) as Record<string, unknown>;
+      params = (
+        normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized
+      ) as Record<string, unknown>;
       issues = state.issues;
     }
 
@@ -378,16 +534,27 @@ export class PersonaToolExecutor {
     // 6. Validate.
     if (compiled.reference) {
       // Reference path: class-transformer + class-validator on this tool's DTO class.
-      return validateWithClassValidator(dtoForSchema(definition.parameters), params, definition.parameters).then((validation) => {
-        // The normalizer's issue is the precise one: class-validator's on the same value repeats it, and so does one it
-        // reports at the containing array for `{ each: true }` rules; the array's own rules (item counts) still stand.
-        const all = [...issues];
-        const reported = issues.map((issue) => issue.path);
-        for (const issue of validation.issues) {
-          if (!reported.some((path) => repeats(issue, path))) all.push(issue);
-        }
-        return this.afterValidation(compiled, tool, callId, params, validation.instance, all, transformations, securityEvents);
-      });
+      return validateWithClassValidator(dtoForSchema(definition.parameters), params, definition.parameters).then(
+        (validation) => {
+          // The normalizer's issue is the precise one: class-validator's on the same value repeats it, and so does one it
+          // reports at the containing array for `{ each: true }` rules; the array's own rules (item counts) still stand.
+          const all = [...issues];
+          const reported = issues.map((issue) => issue.path);
+          for (const issue of validation.issues) {
+            if (!reported.some((path) => repeats(issue, path))) all.push(issue);
+          }
+          return this.afterValidation(
+            compiled,
+            tool,
+            callId,
+            params,
+            validation.instance,
+            all,
+            transformations,
+            securityEvents,
+          );
+        },
+      );
     }
     // Compiled path: constraints were checked in step 4; build the DTO for class commands, and run the rules the IR
     // cannot say (also when other arguments failed, so the model hears of every problem at once).
@@ -410,7 +577,9 @@ export class PersonaToolExecutor {
       };
       if (isThenable(checked)) {
         const settled = instance;
-        return Promise.resolve(checked).then(() => this.afterValidation(compiled, tool, callId, params, settled, merge(), transformations, securityEvents));
+        return Promise.resolve(checked).then(() =>
+          this.afterValidation(compiled, tool, callId, params, settled, merge(), transformations, securityEvents),
+        );
       }
       issues = merge();
     }
@@ -431,20 +600,42 @@ export class PersonaToolExecutor {
     if (issues.length > 0) {
       // Returned, not thrown: an invalid call is an ordinary outcome (and unwinding costs more than the message).
       const shown = redactIssues(issues, compiled.sensitivePaths);
-      return new PreparationFailure(withoutSensitiveEcho(new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }), compiled.sensitivePaths), tool, transformations);
+      return new PreparationFailure(
+        withoutSensitiveEcho(
+          new InvalidArgumentsError(messages.invalidArguments(tool, shown), { issues: shown }),
+          compiled.sensitivePaths,
+        ),
+        tool,
+        transformations,
+      );
     }
     const handlerParams = compiled.commandClass !== undefined ? (instance as Record<string, unknown>) : params;
-    const prepared: CompiledCall = { callId, tool, definition: compiled.definition, params: handlerParams, transformations, securityEvents, compiled };
+    const prepared: CompiledCall = {
+      callId,
+      tool,
+      definition: compiled.definition,
+      params: handlerParams,
+      transformations,
+      securityEvents,
+      compiled,
+    };
     // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
     if (!compiled.crossField) return prepared;
     return crossFieldIssues(compiled.definition, handlerParams, compiled.commandClass).then((crossField) => {
-      if (crossField.length > 0) throw new InvalidArgumentsError(messages.invalidArguments(tool, crossField), { issues: crossField });
+      if (crossField.length > 0)
+        throw new InvalidArgumentsError(messages.invalidArguments(tool, crossField), { issues: crossField });
       return prepared;
     });
   }
 
   /** A failure of steps 3-6 as the model-facing PreparationFailure (developer mistakes logged, never shown). */
-  private asFailure(error: unknown, compiled: CompiledTool, tool: string, callId: string, transformations: readonly Transformation[]): never {
+  private asFailure(
+    error: unknown,
+    compiled: CompiledTool,
+    tool: string,
+    callId: string,
+    transformations: readonly Transformation[],
+  ): never {
     const fail = (failure: ToolCallError): never => {
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- PreparationFailure is the internal failure value, caught by execute()
       throw new PreparationFailure(failure, tool, transformations);
@@ -453,12 +644,26 @@ export class PersonaToolExecutor {
     if (error instanceof PreparationFailure) throw error;
     if (error instanceof MissingContextError || error instanceof DataPacketOrderError) {
       const property = error instanceof MissingContextError ? error.property : 'dataPackets';
-      this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, { tool, callId, property });
-      fail(new HandlerError(`The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`, { cause: error }));
+      this.logger.error(`tool ${tool}: ${error.message} Set it in the ExecutionContext passed to execute().`, {
+        tool,
+        callId,
+        property,
+      });
+      fail(
+        new HandlerError(
+          `The tool "${tool}" cannot run in this session (its execution context is incomplete). Do not retry it.`,
+          { cause: error },
+        ),
+      );
     }
     if (error instanceof CrossFieldValidatorError) {
       this.logger.error(`tool ${tool}: ${error.message}`, { tool, callId, cause: describeThrown(error.cause) });
-      fail(new HandlerError(`The tool "${tool}" could not check its arguments (its validation rule failed). Do not retry it.`, { cause: error }));
+      fail(
+        new HandlerError(
+          `The tool "${tool}" could not check its arguments (its validation rule failed). Do not retry it.`,
+          { cause: error },
+        ),
+      );
     }
     if (error instanceof ToolCallError) fail(withoutSensitiveEcho(error, compiled.sensitivePaths));
     throw error;
@@ -469,19 +674,36 @@ export class PersonaToolExecutor {
     const { compiled } = prepared;
     const invocation = new CallInvocation(prepared.callId, prepared.tool, context, this.logger);
     const implementation = compiled.entry.implementation;
-    return runHandler(invocation, (running) => {
-      if (implementation.kind === 'function') return implementation.handler(prepared.params, running);
-      const command = this.resolveCommand(implementation.command, running);
-      return isThenable(command) ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, running)) : command.execute(prepared.params, running);
-    }, compiled.timeoutMs, handlerStarted);
+    return runHandler(
+      invocation,
+      (running) => {
+        if (implementation.kind === 'function') return implementation.handler(prepared.params, running);
+        const command = this.resolveCommand(implementation.command, running);
+        return isThenable(command)
+          ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, running))
+          : command.execute(prepared.params, running);
+      },
+      compiled.timeoutMs,
+      handlerStarted,
+    );
   }
 
-  private reportSecurityEvents(tool: string, callId: string, events: readonly SecurityEvent[], context: ExecutionContext): void {
+  private reportSecurityEvents(
+    tool: string,
+    callId: string,
+    events: readonly SecurityEvent[],
+    context: ExecutionContext,
+  ): void {
     this.stats.recordSecurityEvents(events.length);
     logSecurityEvents(this.logger, tool, callId, events, context);
   }
 
-  private finish(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext, definition?: ToolDefinition): ToolResult {
+  private finish(
+    result: ToolResult,
+    error: ToolCallError | undefined,
+    context: ExecutionContext,
+    definition?: ToolDefinition,
+  ): ToolResult {
     // Every caller builds `result` for this call only: its duration is rounded in place.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the result is ours to finish: durationMs is written once, here
     const finished = result as { durationMs: number } & ToolResult;
@@ -504,7 +726,13 @@ export class PersonaToolExecutor {
   }
 }
 
-const CONTAINER_RULES: ReadonlySet<string> = new Set(['minItems', 'maxItems', 'uniqueItems', 'required', 'unknown-key']);
+const CONTAINER_RULES: ReadonlySet<string> = new Set([
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'required',
+  'unknown-key',
+]);
 
 /** Whether a class-validator issue repeats a normalizer issue at `path`: the same value, inside it, or its container's element rule. */
 function repeats(issue: ValidationIssue, path: string): boolean {
@@ -517,11 +745,15 @@ function contains(outer: string, inner: string): boolean {
   if (inner === outer || outer === '') return true;
   if (inner.length <= outer.length || !inner.startsWith(outer)) return false;
   const next = inner.charCodeAt(outer.length);
-  return next === 46 /* . */ || next === 91 /* [ */;
+  return next === 46 /* . */ || next === 91; /* [ */
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);

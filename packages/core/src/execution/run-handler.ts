@@ -11,8 +11,17 @@ import type { Logger } from './logger';
 import { addDeadline, cancelDeadline } from './timeout-buckets';
 
 const NETWORK_ERROR_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
 ]);
 
 /** Whether an error (or one of its causes) is a network failure: connection refused, DNS, a fetch that failed. */
@@ -41,7 +50,8 @@ export interface RunOptions {
  */
 export async function runWithTimeout<T>(run: (signal: AbortSignal) => T | Promise<T>, options: RunOptions): Promise<T> {
   const controller = new AbortController();
-  if (options.signal?.aborted) throw new CancelledError(messages.cancelled(options.tool), { cause: options.signal.reason });
+  if (options.signal?.aborted)
+    throw new CancelledError(messages.cancelled(options.tool), { cause: options.signal.reason });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let removeAbortListener: (() => void) | undefined;
   const interruption = new Promise<never>((_, reject) => {
@@ -79,7 +89,12 @@ export async function runWithTimeout<T>(run: (signal: AbortSignal) => T | Promis
   }
 }
 
-function classifyError(error: unknown, tool: string, signal: AbortSignal | undefined, interruption?: ToolCallError): ToolCallError {
+function classifyError(
+  error: unknown,
+  tool: string,
+  signal: AbortSignal | undefined,
+  interruption?: ToolCallError,
+): ToolCallError {
   if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
   if (interruption !== undefined) return interruption;
   if (signal?.aborted && signal.reason instanceof ToolCallError) return signal.reason;
@@ -123,7 +138,11 @@ export class CallInvocation implements ToolInvocationContext {
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -133,7 +152,12 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * (counted from `startedAt`, the call's one clock read at its start) and the caller's signal, and a promise of its
  * value. Failures are typed ToolCallErrors, thrown or rejected; a result after a timeout or cancellation is discarded.
  */
-export function runHandler<T>(invocation: CallInvocation, run: (invocation: CallInvocation) => T | PromiseLike<T>, timeoutMs: number, startedAt: number): T | Promise<T> {
+export function runHandler<T>(
+  invocation: CallInvocation,
+  run: (invocation: CallInvocation) => T | PromiseLike<T>,
+  timeoutMs: number,
+  startedAt: number,
+): T | Promise<T> {
   const callerSignal = invocation.context.signal;
   const tool = invocation.tool;
   if (callerSignal?.aborted) throw new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason });
@@ -154,7 +178,10 @@ export function runHandler<T>(invocation: CallInvocation, run: (invocation: Call
       invocation.interrupt(reason);
       reject(reason);
     };
-    const onAbort = callerSignal === undefined ? undefined : () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
+    const onAbort =
+      callerSignal === undefined
+        ? undefined
+        : () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
     const deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
     if (onAbort !== undefined) callerSignal!.addEventListener('abort', onAbort, { once: true });
     const cleanup = () => {

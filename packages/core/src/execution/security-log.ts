@@ -20,15 +20,34 @@ function sentence(event: SecurityEvent, tool: string): string {
 }
 
 /** Each event through the logger (a warning), model-chosen keys escaped and clipped, at most `MAX_LOGGED_SECURITY_EVENTS` lines and a summary. */
-export function logSecurityEvents(logger: Logger, tool: string, callId: string, events: readonly SecurityEvent[], context: ExecutionContext): void {
+export function logSecurityEvents(
+  logger: Logger,
+  tool: string,
+  callId: string,
+  events: readonly SecurityEvent[],
+  context: ExecutionContext,
+): void {
   for (const event of events.slice(0, MAX_LOGGED_SECURITY_EVENTS)) {
     logger.warn(sentence(event, tool), {
-      tool, callId, kind: event.kind, path: logSafeName(event.path), key: logSafeName(event.key), sessionId: context.sessionId, model: context.model,
+      tool,
+      callId,
+      kind: event.kind,
+      path: logSafeName(event.path),
+      key: logSafeName(event.key),
+      sessionId: context.sessionId,
+      model: context.model,
     });
   }
   if (events.length > MAX_LOGGED_SECURITY_EVENTS) {
-    logger.warn(`security: ${events.length - MAX_LOGGED_SECURITY_EVENTS} more security events in one call of ${tool} (not logged one by one)`, {
-      tool, callId, count: events.length, sessionId: context.sessionId, model: context.model,
-    });
+    logger.warn(
+      `security: ${events.length - MAX_LOGGED_SECURITY_EVENTS} more security events in one call of ${tool} (not logged one by one)`,
+      {
+        tool,
+        callId,
+        count: events.length,
+        sessionId: context.sessionId,
+        model: context.model,
+      },
+    );
   }
 }

@@ -24,7 +24,8 @@ export function withoutSensitiveEcho(error: ToolCallError, sensitive: ReadonlySe
     let message = error.message;
     error.issues.forEach((issue, index) => {
       const redacted = issues[index]!;
-      if (issue.received !== undefined && redacted.received !== issue.received) message = message.split(issue.received).join(redacted.received);
+      if (issue.received !== undefined && redacted.received !== issue.received)
+        message = message.split(issue.received).join(redacted.received);
     });
     return message === error.message ? error : new InvalidArgumentsError(message, { cause: error, issues });
   }

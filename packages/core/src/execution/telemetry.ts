@@ -11,7 +11,13 @@ import type { ExecutionContext, ToolResult } from '../types/execution';
  */
 
 /** The parts of `@opentelemetry/api` this module uses (structural, so no declaration imports the package). */
-export type TelemetryAttributeValue = string | number | boolean | Array<null | undefined | string> | Array<null | undefined | number> | Array<null | undefined | boolean>;
+export type TelemetryAttributeValue =
+  | string
+  | number
+  | boolean
+  | Array<null | undefined | string>
+  | Array<null | undefined | number>
+  | Array<null | undefined | boolean>;
 export type TelemetryAttributes = Record<string, TelemetryAttributeValue | undefined>;
 export interface SpanLike {
   setAttribute(key: string, value: TelemetryAttributeValue): unknown;
@@ -20,7 +26,11 @@ export interface SpanLike {
   end(endTime?: number): void;
 }
 export interface TracerLike {
-  startSpan(name: string, options?: { startTime?: number; attributes?: TelemetryAttributes }, context?: unknown): SpanLike;
+  startSpan(
+    name: string,
+    options?: { startTime?: number; attributes?: TelemetryAttributes },
+    context?: unknown,
+  ): SpanLike;
 }
 export interface TracerProviderLike {
   getTracer(name: string, version?: string): TracerLike;
@@ -85,7 +95,10 @@ export class ToolTelemetry {
   private meterSource?: MeterProviderLike;
   private instruments?: Instruments;
 
-  constructor(private readonly api: OpenTelemetryApiLike, private readonly options: ToolTelemetryOptions = {}) {
+  constructor(
+    private readonly api: OpenTelemetryApiLike,
+    private readonly options: ToolTelemetryOptions = {},
+  ) {
     this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
     this.noopMeterClass = api.createNoopMeter().constructor;
   }
@@ -111,10 +124,17 @@ export class ToolTelemetry {
       meter.constructor === this.noopMeterClass
         ? undefined
         : {
-            transformations: meter.createCounter('toolwright.transformations', { description: 'Repairs toolwright made to model-sent arguments, per tool, rule and model' }),
-            securityEvents: meter.createCounter('toolwright.security_events', { description: 'Attempts by the model to set trusted context (values dropped), per tool and model' }),
+            transformations: meter.createCounter('toolwright.transformations', {
+              description: 'Repairs toolwright made to model-sent arguments, per tool, rule and model',
+            }),
+            securityEvents: meter.createCounter('toolwright.security_events', {
+              description: 'Attempts by the model to set trusted context (values dropped), per tool and model',
+            }),
             calls: meter.createCounter('toolwright.tool_calls', { description: 'Tool calls, per tool and outcome' }),
-            duration: meter.createHistogram('toolwright.tool_call.duration', { description: 'Tool call duration, pipeline and handler', unit: 'ms' }),
+            duration: meter.createHistogram('toolwright.tool_call.duration', {
+              description: 'Tool call duration, pipeline and handler',
+              unit: 'ms',
+            }),
           };
     return this.instruments;
   }
@@ -152,7 +172,9 @@ export class ToolTelemetry {
         },
         this.api.context.active(),
       );
-      span.setStatus(error ? { code: this.api.SpanStatusCode.ERROR, message: error.code } : { code: this.api.SpanStatusCode.OK });
+      span.setStatus(
+        error ? { code: this.api.SpanStatusCode.ERROR, message: error.code } : { code: this.api.SpanStatusCode.OK },
+      );
       span.end(end);
     }
     if (instruments !== undefined) {
@@ -169,7 +191,10 @@ export class ToolTelemetry {
     if (tracer === undefined) return undefined;
     const attributes: TelemetryAttributes = { 'toolwright.turn': index + 1, 'gen_ai.request.model': model };
     if (this.options.provider !== undefined) attributes['gen_ai.system'] = this.options.provider;
-    return new TurnSpan(this.api, tracer.startSpan('toolwright.tool_loop.turn', { attributes }, this.api.context.active()));
+    return new TurnSpan(
+      this.api,
+      tracer.startSpan('toolwright.tool_loop.turn', { attributes }, this.api.context.active()),
+    );
   }
 }
 
@@ -177,7 +202,10 @@ export class ToolTelemetry {
 export class TurnSpan {
   private readonly context: unknown;
 
-  constructor(private readonly api: OpenTelemetryApiLike, private readonly span: SpanLike) {
+  constructor(
+    private readonly api: OpenTelemetryApiLike,
+    private readonly span: SpanLike,
+  ) {
     this.context = api.trace.setSpan(api.context.active(), span);
   }
 
@@ -192,7 +220,9 @@ export class TurnSpan {
     for (const record of calls) {
       if ((record.attempt ?? 1) > 1) retries++;
       this.span.addEvent('toolwright.tool_call', {
-        'toolwright.tool': record.tool, 'toolwright.call_id': record.callId, 'toolwright.outcome': record.outcome,
+        'toolwright.tool': record.tool,
+        'toolwright.call_id': record.callId,
+        'toolwright.outcome': record.outcome,
         ...(record.attempt !== undefined ? { 'toolwright.attempt': record.attempt } : {}),
       });
     }
@@ -204,7 +234,10 @@ export class TurnSpan {
 
   /** Ends the span as failed (the model or the executor threw). */
   fail(error: unknown): void {
-    this.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    this.span.setStatus({
+      code: this.api.SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : String(error),
+    });
     this.span.end();
   }
 }
@@ -215,7 +248,6 @@ let loaded: OpenTelemetryApiLike | null | undefined;
 function loadApi(): OpenTelemetryApiLike | undefined {
   if (loaded === undefined) {
     try {
-       
       loaded = require('@opentelemetry/api') as OpenTelemetryApiLike;
     } catch {
       loaded = null;

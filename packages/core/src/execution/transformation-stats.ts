@@ -35,7 +35,9 @@ export class TransformationStats {
 
   /** All counts, most frequent first. */
   snapshot(): TransformationCount[] {
-    return [...this.counts.values()].map((entry) => ({ ...entry })).sort((a, b) => b.count - a.count || a.tool.localeCompare(b.tool) || a.rule.localeCompare(b.rule));
+    return [...this.counts.values()]
+      .map((entry) => ({ ...entry }))
+      .sort((a, b) => b.count - a.count || a.tool.localeCompare(b.tool) || a.rule.localeCompare(b.rule));
   }
 
   /** Count for one tool and rule (summed over models). */

@@ -28,7 +28,10 @@ export function isLevelEnabled(logger: Logger, level: LogLevel): boolean {
 }
 
 /** The level named by the environment: `TOOLWRIGHT_LOG_LEVEL` (debug|info|warn|error), or `debug` if `TOOLWRIGHT_DEBUG` is set. */
-export function levelFromEnvironment(fallback: LogLevel = 'warn', environment: NodeJS.ProcessEnv = process.env): LogLevel {
+export function levelFromEnvironment(
+  fallback: LogLevel = 'warn',
+  environment: NodeJS.ProcessEnv = process.env,
+): LogLevel {
   const named = environment['TOOLWRIGHT_LOG_LEVEL']?.toLowerCase();
   if (named !== undefined && named in LEVEL_RANK) return named as LogLevel;
   if (environment['TOOLWRIGHT_DEBUG']) return 'debug';
@@ -81,7 +84,9 @@ export function createStderrLogger(options: StderrLoggerOptions = {}): Logger {
   const hasBindings = Object.keys(bindings).length > 0;
   const write = (eventLevel: LogLevel, message: string, details: Record<string, unknown> | undefined) => {
     if (LEVEL_RANK[eventLevel] < threshold) return;
-    stream.write(`${formatLine(`${eventLevel.toUpperCase()} ${message}`, hasBindings ? { ...bindings, ...details } : details)}\n`);
+    stream.write(
+      `${formatLine(`${eventLevel.toUpperCase()} ${message}`, hasBindings ? { ...bindings, ...details } : details)}\n`,
+    );
   };
   return {
     debug: (message, details) => write('debug', message, details),
@@ -161,4 +166,10 @@ export const defaultLogger: Logger = createStderrLogger();
 export const consoleLogger: Logger = createConsoleLogger();
 
 /** A logger that drops everything (tests, benchmarks). */
-export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, isLevelEnabled: () => false };
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  isLevelEnabled: () => false,
+};

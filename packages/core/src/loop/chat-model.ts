@@ -7,7 +7,14 @@ export type ChatMessage =
   | { readonly role: 'user'; readonly content: string }
   | { readonly role: 'assistant'; readonly content?: string; readonly toolCalls?: readonly ToolCall[] }
   /** One tool result; `content` is exactly the text the model receives (for errors, the retry message). */
-  | { readonly role: 'tool'; readonly callId: string; readonly tool: string; readonly content: string; readonly isError: boolean; readonly result: ToolResult };
+  | {
+      readonly role: 'tool';
+      readonly callId: string;
+      readonly tool: string;
+      readonly content: string;
+      readonly isError: boolean;
+      readonly result: ToolResult;
+    };
 
 /** What the model answered in one turn. */
 export interface AssistantTurn {

@@ -7,7 +7,11 @@ import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '.
 import type { AssistantTurn, ChatMessage, ChatModel } from './chat-model';
 
 /** Error codes the model can fix by calling again: these get a retry message and count against the retries. */
-export const RETRYABLE_CODES: ReadonlySet<string> = new Set(['INVALID_ARGUMENTS', 'MALFORMED_ARGUMENTS', 'UNKNOWN_TOOL']);
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  'INVALID_ARGUMENTS',
+  'MALFORMED_ARGUMENTS',
+  'UNKNOWN_TOOL',
+]);
 
 export interface ToolLoopCall {
   readonly call: ToolCall;
@@ -82,7 +86,14 @@ export function finalErrorMessage(error: ToolErrorPayload, attempts: number): st
  */
 export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult> {
   const logger = options.logger ?? defaultLogger;
-  const executor = options.executor ?? (options.registry ? new PersonaToolExecutor(options.registry, { logger, ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}) }) : undefined);
+  const executor =
+    options.executor ??
+    (options.registry
+      ? new PersonaToolExecutor(options.registry, {
+          logger,
+          ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+        })
+      : undefined);
   if (!executor) throw new TypeError('runToolLoop needs an executor or a registry.');
   const tools = options.tools ?? executor.tools();
   const maxSteps = options.maxSteps ?? 8;
@@ -106,7 +117,11 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       throw error;
     }
     const modelDurationMs = performance.now() - modelStarted;
-    messages.push({ role: 'assistant', ...(turn.text !== undefined ? { content: turn.text } : {}), ...(turn.toolCalls.length > 0 ? { toolCalls: turn.toolCalls } : {}) });
+    messages.push({
+      role: 'assistant',
+      ...(turn.text !== undefined ? { content: turn.text } : {}),
+      ...(turn.toolCalls.length > 0 ? { toolCalls: turn.toolCalls } : {}),
+    });
     if (turn.toolCalls.length === 0) {
       const step: ToolLoopStep = { index, turn, calls: [], modelDurationMs, toolsDurationMs: 0 };
       span?.end([]);
@@ -118,7 +133,9 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     const toolsStarted = performance.now();
     let results: ToolResult[];
     try {
-      results = await inTurn(() => executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 }));
+      results = await inTurn(() =>
+        executor.executeAll(turn.toolCalls, context, { concurrency: options.concurrency ?? 4 }),
+      );
     } catch (error) {
       span?.fail(error);
       throw error;
@@ -146,17 +163,37 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         } else message = retryMessage(result.error, attempt, retriesAllowed);
       } else message = result.error.message;
       calls.push({ call, result, message, ...(attempt !== undefined ? { attempt, retriesAllowed } : {}) });
-      messages.push({ role: 'tool', callId: call.id, tool: result.tool, content: message, isError: !result.ok, result });
+      messages.push({
+        role: 'tool',
+        callId: call.id,
+        tool: result.tool,
+        content: message,
+        isError: !result.ok,
+        result,
+      });
     }
-    const step: ToolLoopStep = { index, turn, calls, modelDurationMs, toolsDurationMs: performance.now() - toolsStarted };
-    span?.end(calls.map((entry) => ({
-      tool: entry.result.tool, callId: entry.result.callId, outcome: entry.result.ok ? 'ok' : entry.result.error.code,
-      attempt: entry.attempt ?? (failedBefore?.get(entry.result.tool) ?? 0) + 1,
-    })));
+    const step: ToolLoopStep = {
+      index,
+      turn,
+      calls,
+      modelDurationMs,
+      toolsDurationMs: performance.now() - toolsStarted,
+    };
+    span?.end(
+      calls.map((entry) => ({
+        tool: entry.result.tool,
+        callId: entry.result.callId,
+        outcome: entry.result.ok ? 'ok' : entry.result.error.code,
+        attempt: entry.attempt ?? (failedBefore?.get(entry.result.tool) ?? 0) + 1,
+      })),
+    );
     report(step, options, logger);
     steps.push(step);
     if (exhausted) {
-      logger.warn(`tool loop stopped: ${exhausted.tool} failed ${calls.find((entry) => entry.result.tool === exhausted.tool)?.attempt} times (${exhausted.code})`, { tool: exhausted.tool, code: exhausted.code });
+      logger.warn(
+        `tool loop stopped: ${exhausted.tool} failed ${calls.find((entry) => entry.result.tool === exhausted.tool)?.attempt} times (${exhausted.code})`,
+        { tool: exhausted.tool, code: exhausted.code },
+      );
       return { status: 'failed', messages, steps, error: exhausted };
     }
   }
@@ -179,7 +216,9 @@ function logTurn(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): 
       callId: entry.call.id,
       outcome: entry.result.ok ? 'ok' : entry.result.error.code,
       attempt: entry.attempt,
-      transformations: entry.result.transformations.map((transformation) => `${transformation.path}:${transformation.rule}`),
+      transformations: entry.result.transformations.map(
+        (transformation) => `${transformation.path}:${transformation.rule}`,
+      ),
       durationMs: entry.result.durationMs,
     })),
     modelDurationMs: step.modelDurationMs,

@@ -11,7 +11,10 @@ export class ScriptedChatModel implements ChatModel {
   readonly requests: ChatRequest[] = [];
   private position = 0;
 
-  constructor(private readonly turns: readonly ScriptedTurn[], readonly name = 'scripted') {}
+  constructor(
+    private readonly turns: readonly ScriptedTurn[],
+    readonly name = 'scripted',
+  ) {}
 
   async complete(request: ChatRequest): Promise<AssistantTurn> {
     this.requests.push({ ...request, messages: [...request.messages] });

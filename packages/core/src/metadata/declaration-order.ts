@@ -21,7 +21,8 @@ export function recordDeclarationPosition(record: ParamMetadata): void {
 export function getOwnPropertyOrder(target: Function): readonly string[] {
   const entries: Array<{ readonly name: string; readonly key: number }> = [];
   // A record noted after `n` rules sits between rule n - 1 (key n - 0.5) and rule n (key n + 0.5).
-  for (const record of getOwnParamMetadata(target)) entries.push({ name: record.propertyName, key: positions.get(record) ?? 0 });
+  for (const record of getOwnParamMetadata(target))
+    entries.push({ name: record.propertyName, key: positions.get(record) ?? 0 });
   getOwnValidatorRulePropertyNames(target).forEach((name, index) => entries.push({ name, key: index + 0.5 }));
   entries.sort((left, right) => left.key - right.key);
   return [...new Set(entries.map((entry) => entry.name))];

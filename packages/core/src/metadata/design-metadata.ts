@@ -24,5 +24,7 @@ export function getConstructorParamTypes(target: Function): readonly unknown[] |
 
 /** tsyringe's `@inject(token)` entries on a class's own constructor, by parameter index. */
 export function getOwnInjectionTokens(target: Function): Readonly<Record<string, unknown>> {
-  return (reflectMetadata.getOwnMetadata(TSYRINGE_INJECTION_TOKENS, target) as Record<string, unknown> | undefined) ?? {};
+  return (
+    (reflectMetadata.getOwnMetadata(TSYRINGE_INJECTION_TOKENS, target) as Record<string, unknown> | undefined) ?? {}
+  );
 }

@@ -16,7 +16,11 @@ export function getOwnParamMetadata(target: Function): readonly ParamMetadata[] 
 /** The class and its ancestors, base class first (stops at `Object` / `Function.prototype`). */
 export function classLineage(target: Function): readonly Function[] {
   const lineage: Function[] = [];
-  for (let current: unknown = target; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = target;
+    typeof current === 'function' && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     if (current === Object) break;
     lineage.unshift(current);
   }

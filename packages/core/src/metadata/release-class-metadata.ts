@@ -39,7 +39,11 @@ function releaseClassValidator(target: Function): void {
   if (constraints instanceof Map) {
     for (const rule of own) {
       const constraintClass = rule.constraintCls;
-      if (constraintClass !== undefined && constraintClass.name === 'CustomConstraint' && !sharedConstraintClasses.has(constraintClass)) {
+      if (
+        constraintClass !== undefined &&
+        constraintClass.name === 'CustomConstraint' &&
+        !sharedConstraintClasses.has(constraintClass)
+      ) {
         constraints.delete(constraintClass);
       }
     }
@@ -50,12 +54,19 @@ function releaseClassValidator(target: Function): void {
 function releaseClassTransformer(target: Function): void {
   let storage: Record<string, unknown> | undefined;
   try {
-    storage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage?: Record<string, unknown> }).defaultMetadataStorage;
+    storage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage?: Record<string, unknown> })
+      .defaultMetadataStorage;
   } catch {
     return;
   }
   if (storage === undefined) return;
-  for (const field of ['_typeMetadatas', '_transformMetadatas', '_exposeMetadatas', '_excludeMetadatas', '_ancestorsMap']) {
+  for (const field of [
+    '_typeMetadatas',
+    '_transformMetadatas',
+    '_exposeMetadatas',
+    '_excludeMetadatas',
+    '_ancestorsMap',
+  ]) {
     const map = storage[field];
     if (map instanceof Map) map.delete(target);
   }

@@ -52,7 +52,8 @@ export interface FromContextMetadata extends ParamMetadataBase {
 }
 
 /** One raw parameter record: what a decorator was given, nothing derived. */
-export type ParamMetadata = ToolParamMetadata | ArrayOfMetadata | DateTimeMetadata | DateOnlyMetadata | FromContextMetadata;
+export type ParamMetadata =
+  ToolParamMetadata | ArrayOfMetadata | DateTimeMetadata | DateOnlyMetadata | FromContextMetadata;
 
 /** One class-validator rule on a DTO property, as class-validator stored it (read for that class only). */
 export interface ValidatorMetadata {

@@ -18,7 +18,10 @@ function rulesByTarget(storage: MetadataStorage): Map<unknown, ClassValidatorRul
  */
 function ownRules(storage: MetadataStorage, target: Function): readonly ClassValidatorRule[] {
   const byTarget = rulesByTarget(storage);
-  const candidates = byTarget !== undefined ? (byTarget.get(target) ?? []) : storage.getTargetValidationMetadatas(target, '', true, false);
+  const candidates =
+    byTarget !== undefined
+      ? (byTarget.get(target) ?? [])
+      : storage.getTargetValidationMetadatas(target, '', true, false);
   return candidates.filter((rule) => rule.target === target && rule.propertyName !== EMPTY_DTO_SENTINEL);
 }
 
@@ -40,12 +43,19 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
   developerSnapshots.set(target, developer);
   apply();
   const mine = new Set(developer);
-  toolwrightRules.set(target, ownRules(storage, target).filter((rule) => !mine.has(rule)));
+  toolwrightRules.set(
+    target,
+    ownRules(storage, target).filter((rule) => !mine.has(rule)),
+  );
   return true;
 }
 
 /** A class's own rules, toolwright's first (in the order applied), then the developer's (in the order decorated). */
-function classRules(storage: MetadataStorage, target: Function, developerRulesOnly: boolean): readonly ClassValidatorRule[] {
+function classRules(
+  storage: MetadataStorage,
+  target: Function,
+  developerRulesOnly: boolean,
+): readonly ClassValidatorRule[] {
   const developer = developerSnapshots.get(target);
   if (developer === undefined) return ownRules(storage, target);
   return developerRulesOnly ? developer : [...(toolwrightRules.get(target) ?? []), ...developer];
@@ -77,7 +87,10 @@ function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
  * its own (nothing is diffed). Toolwright applies its rules when a DTO is built, so before that every rule is the
  * developer's.
  */
-export function getValidatorMetadata(dtoClass: Function, options: { readonly developerRulesOnly?: boolean } = {}): readonly ValidatorMetadata[] {
+export function getValidatorMetadata(
+  dtoClass: Function,
+  options: { readonly developerRulesOnly?: boolean } = {},
+): readonly ValidatorMetadata[] {
   const storage = getMetadataStorage();
   const developerRulesOnly = options.developerRulesOnly === true;
   // Shadowing follows what class-validator runs: every rule the class has (toolwright's too) hides an ancestor's.
@@ -86,7 +99,8 @@ export function getValidatorMetadata(dtoClass: Function, options: { readonly dev
   for (const cls of classLineage(dtoClass)) {
     if (cls === dtoClass) continue;
     for (const rule of classRules(storage, cls, developerRulesOnly)) {
-      if (!own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type)) result.push(toValidatorMetadata(rule));
+      if (!own.some((mine) => mine.propertyName === rule.propertyName && mine.type === rule.type))
+        result.push(toValidatorMetadata(rule));
     }
   }
   for (const rule of classRules(storage, dtoClass, developerRulesOnly)) result.push(toValidatorMetadata(rule));
@@ -118,14 +132,21 @@ const PLAIN_TO_CLASS = 0;
  * (`@Type` of a nested DTO, one `@Transform` to `Date` on the properties in `dateProperties`): an `@Expose`, an
  * `@Exclude`, another `@Transform`, or a `@Type` with a discriminator. `true` when the storage cannot be read.
  */
-export function hasClassTransformerCustomizations(dtoClass: Function, propertyNames: readonly string[], dateProperties: ReadonlySet<string>): boolean {
+export function hasClassTransformerCustomizations(
+  dtoClass: Function,
+  propertyNames: readonly string[],
+  dateProperties: ReadonlySet<string>,
+): boolean {
   const storage = classTransformerStorage;
   if (!storage) return true;
-  if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0) return true;
+  if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0)
+    return true;
   for (const name of propertyNames) {
-    if (storage.findTransformMetadatas(dtoClass, name, PLAIN_TO_CLASS).length > (dateProperties.has(name) ? 1 : 0)) return true;
+    if (storage.findTransformMetadatas(dtoClass, name, PLAIN_TO_CLASS).length > (dateProperties.has(name) ? 1 : 0))
+      return true;
     const type = storage.findTypeMetadata(dtoClass, name);
-    if (type && (type.options?.discriminator !== undefined || type.options?.keepDiscriminatorProperty === true)) return true;
+    if (type && (type.options?.discriminator !== undefined || type.options?.keepDiscriminatorProperty === true))
+      return true;
   }
   return false;
 }
@@ -133,7 +154,9 @@ export function hasClassTransformerCustomizations(dtoClass: Function, propertyNa
 function loadClassTransformerStorage(): ClassTransformerStorage | undefined {
   try {
     // class-transformer exports its storage only from this path; it has no `exports` map, so the path is stable.
-    const storageModule = require('class-transformer/cjs/storage') as { defaultMetadataStorage?: ClassTransformerStorage };
+    const storageModule = require('class-transformer/cjs/storage') as {
+      defaultMetadataStorage?: ClassTransformerStorage;
+    };
     return storageModule.defaultMetadataStorage;
   } catch {
     return undefined;

@@ -20,9 +20,15 @@ export function checkArgumentBudget(input: object, limits: PipelineLimits): void
     if (typeof value === 'string') used += value.length + 2;
     else if (typeof value !== 'object' || value === null) used += 1;
     else {
-      if (depth > limits.maxDepth) refuse('max-depth', `at most ${limits.maxDepth} levels of nesting`, messages.tooDeep(limits.maxDepth));
+      if (depth > limits.maxDepth)
+        refuse('max-depth', `at most ${limits.maxDepth} levels of nesting`, messages.tooDeep(limits.maxDepth));
       if (Array.isArray(value)) {
-        if (value.length > limits.maxArrayItems) refuse('max-items', `at most ${limits.maxArrayItems} items`, messages.tooManyItems('', limits.maxArrayItems, value.length));
+        if (value.length > limits.maxArrayItems)
+          refuse(
+            'max-items',
+            `at most ${limits.maxArrayItems} items`,
+            messages.tooManyItems('', limits.maxArrayItems, value.length),
+          );
         // `[]` and a comma per item: an array's own size is known before its items are visited.
         used += 2 + value.length;
         if (used > budget) tooLarge(budget);

@@ -24,8 +24,10 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
   switch (schema.kind) {
     case 'string': {
       const { minLength: minimumLength, maxLength: maximumLength, pattern } = schema;
-      if (minimumLength !== undefined) checks.push(['minLength', (value) => classValidatorMinLength(value, minimumLength)]);
-      if (maximumLength !== undefined) checks.push(['maxLength', (value) => classValidatorMaxLength(value, maximumLength)]);
+      if (minimumLength !== undefined)
+        checks.push(['minLength', (value) => classValidatorMinLength(value, minimumLength)]);
+      if (maximumLength !== undefined)
+        checks.push(['maxLength', (value) => classValidatorMaxLength(value, maximumLength)]);
       if (pattern !== undefined) {
         const expression = compilePattern(pattern);
         checks.push(['pattern', (value) => expression.test(value as string)]);
@@ -37,8 +39,10 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
       const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema;
       if (minimum !== undefined) checks.push(['minimum', (value) => (value as number) >= minimum]);
       if (maximum !== undefined) checks.push(['maximum', (value) => (value as number) <= maximum]);
-      if (exclusiveMinimum !== undefined) checks.push(['exclusiveMinimum', (value) => (value as number) > exclusiveMinimum]);
-      if (exclusiveMaximum !== undefined) checks.push(['exclusiveMaximum', (value) => (value as number) < exclusiveMaximum]);
+      if (exclusiveMinimum !== undefined)
+        checks.push(['exclusiveMinimum', (value) => (value as number) > exclusiveMinimum]);
+      if (exclusiveMaximum !== undefined)
+        checks.push(['exclusiveMaximum', (value) => (value as number) < exclusiveMaximum]);
       if (multipleOf !== undefined) checks.push(['multipleOf', (value) => isMultipleOf(value as number, multipleOf)]);
       break;
     }
@@ -46,14 +50,20 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
       const { minItems, maxItems, uniqueItems } = schema;
       if (minItems !== undefined) checks.push(['minItems', (value) => (value as unknown[]).length >= minItems]);
       if (maxItems !== undefined) checks.push(['maxItems', (value) => (value as unknown[]).length <= maxItems]);
-      if (uniqueItems === true) checks.push(['uniqueItems', (value) => new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length]);
-      if (schema.enum !== undefined) checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
+      if (uniqueItems === true)
+        checks.push([
+          'uniqueItems',
+          (value) => new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length,
+        ]);
+      if (schema.enum !== undefined)
+        checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
       break;
     }
     case 'object':
     case 'union':
     case 'any':
-      if (schema.enum !== undefined) checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
+      if (schema.enum !== undefined)
+        checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
       break;
     default:
       break;

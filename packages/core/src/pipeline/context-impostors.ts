@@ -21,7 +21,15 @@ function declaredNames(schema: ObjectSchema): ReadonlySet<string> {
 }
 
 /** The context names a model may never set (the same list the normalizer drops), by canonical form. */
-const CONTEXT_NAMES = ['session_id', 'job_id', 'flow_step_id', 'source_url', 'image_url', 'handler_config', 'persona'] as const;
+const CONTEXT_NAMES = [
+  'session_id',
+  'job_id',
+  'flow_step_id',
+  'source_url',
+  'image_url',
+  'handler_config',
+  'persona',
+] as const;
 const BY_CANONICAL: ReadonlyMap<string, string> = new Map(CONTEXT_NAMES.map((name) => [canonical(name), name]));
 
 function canonical(key: string): string {
@@ -29,8 +37,10 @@ function canonical(key: string): string {
 }
 
 /** Characters that render as nothing: a key holding one looks like the name without it. */
-// eslint-disable-next-line no-misleading-character-class -- the class lists invisible and combining code points one by one on purpose
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+/* eslint-disable no-misleading-character-class -- the class lists invisible and combining code points one by one on purpose */
+const INVISIBLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+/* eslint-enable no-misleading-character-class */
 
 /**
  * Letters of other scripts that look like the Latin letters of the context names (Unicode's confusables for them,
@@ -38,8 +48,34 @@ const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200
  */
 const CONFUSABLES: ReadonlyMap<string, string> = new Map(
   Object.entries({
-    a: 'аɑαа⍺', b: 'ЬƄᏏ', c: 'сϲⅽᴄ', d: 'ԁⅾ', e: 'еєҽ℮ꬲ', f: 'ſꞙ', g: 'ɡցᶃ', h: 'һհᏂ', i: 'іɩιӏⅰı˛', j: 'јϳ', k: 'κᴋ', l: 'ӏⅼǀ', m: 'ⅿ', n: 'ոռ',
-    o: 'оοօᴏσ', p: 'рρᴘ', q: 'ԛ', r: 'гᴦ', s: 'ѕꜱƽ', t: 'τᴛ', u: 'υսᴜ', v: 'νѵᴠⅴ', w: 'ѡᴡԝ', x: 'хχⅹ', y: 'уүγ', z: 'ᴢ', _: '＿‗ˍ', '-': '‐‑‒–—−',
+    a: 'аɑαа⍺',
+    b: 'ЬƄᏏ',
+    c: 'сϲⅽᴄ',
+    d: 'ԁⅾ',
+    e: 'еєҽ℮ꬲ',
+    f: 'ſꞙ',
+    g: 'ɡցᶃ',
+    h: 'һհᏂ',
+    i: 'іɩιӏⅰı˛',
+    j: 'јϳ',
+    k: 'κᴋ',
+    l: 'ӏⅼǀ',
+    m: 'ⅿ',
+    n: 'ոռ',
+    o: 'оοօᴏσ',
+    p: 'рρᴘ',
+    q: 'ԛ',
+    r: 'гᴦ',
+    s: 'ѕꜱƽ',
+    t: 'τᴛ',
+    u: 'υսᴜ',
+    v: 'νѵᴠⅴ',
+    w: 'ѡᴡԝ',
+    x: 'хχⅹ',
+    y: 'уүγ',
+    z: 'ᴢ',
+    _: '＿‗ˍ',
+    '-': '‐‑‒–—−',
   }).flatMap(([latin, lookAlikes]) => [...lookAlikes].map((character) => [character, latin] as const)),
 );
 
@@ -70,7 +106,11 @@ const MAX_SCANNED_KEYS = 100_000;
  * (fullwidth, another script's letters, invisible characters). Nothing is set from them: context comes from the
  * ExecutionContext only; the values stay where the schema puts them (data of a free-form object, or a dropped key).
  */
-export function findContextImpostors(value: unknown, reported: readonly SecurityEvent[], schema: ObjectSchema): SecurityEvent[] {
+export function findContextImpostors(
+  value: unknown,
+  reported: readonly SecurityEvent[],
+  schema: ObjectSchema,
+): SecurityEvent[] {
   if (!hasCandidateKey(value)) return [];
   const declared = declaredNames(schema);
   const events: SecurityEvent[] = [];
@@ -83,7 +123,8 @@ export function findContextImpostors(value: unknown, reported: readonly Security
     const current = frame.value;
     if (typeof current !== 'object' || current === null) continue;
     if (Array.isArray(current)) {
-      for (let index = 0; index < current.length; index++) stack.push({ value: current[index], path: `${frame.path}[${index}]`, depth: frame.depth + 1 });
+      for (let index = 0; index < current.length; index++)
+        stack.push({ value: current[index], path: `${frame.path}[${index}]`, depth: frame.depth + 1 });
       continue;
     }
     for (const key of Object.keys(current)) {
@@ -91,7 +132,8 @@ export function findContextImpostors(value: unknown, reported: readonly Security
       const path = frame.path === '' ? key : `${frame.path}.${key}`;
       if (!reportedPaths.has(path) && !reportedKeys.has(key)) {
         const exact = contextNameOf(key);
-        if (exact !== undefined && frame.depth > 0 && !declared.has(key)) events.push({ kind: 'nested-context-name', path, key, contextKey: exact });
+        if (exact !== undefined && frame.depth > 0 && !declared.has(key))
+          events.push({ kind: 'nested-context-name', path, key, contextKey: exact });
         else if (exact === undefined) {
           const imitated = imitatedContextName(key);
           if (imitated !== undefined) events.push({ kind: 'look-alike-context-key', path, key, contextKey: imitated });

@@ -1,12 +1,21 @@
 import type { ObjectSchema, PropertyDefinition } from '../types';
-import { CONTEXT_KEY_PROPERTIES, type DataPacket, type ExecutionContext, type Transformation, type ValidationIssue } from '../types/execution';
+import {
+  CONTEXT_KEY_PROPERTIES,
+  type DataPacket,
+  type ExecutionContext,
+  type Transformation,
+  type ValidationIssue,
+} from '../types/execution';
 import type { ContextKey, ExtractionSource } from '../types/schema';
 import { describeExpected, issue } from './messages';
 import { extractFromContext, isGivenValue } from './data-packets';
 
 /** A context field the tool requires but the engine did not supply: the developer's problem, not the model's. */
 export class MissingContextError extends Error {
-  constructor(readonly property: string, readonly contextKey: ContextKey) {
+  constructor(
+    readonly property: string,
+    readonly contextKey: ContextKey,
+  ) {
     super(`The execution context has no "${contextKey}" for the required context field "${property}".`);
   }
 }
@@ -34,7 +43,11 @@ export function contextValue(context: ExecutionContext, key: ContextKey): unknow
  * dropped whatever the model sent for them) and extracted properties from the latest data packet when the model
  * gave none. Mutates `params`, which the normalizer produced as a fresh object.
  */
-export function injectContext(params: Record<string, unknown>, schema: ObjectSchema, context: ExecutionContext): InjectionOutcome {
+export function injectContext(
+  params: Record<string, unknown>,
+  schema: ObjectSchema,
+  context: ExecutionContext,
+): InjectionOutcome {
   const transformations: Transformation[] = [];
   const issues: ValidationIssue[] = [];
   for (const property of schema.properties) {
@@ -48,7 +61,12 @@ export function injectContext(params: Record<string, unknown>, schema: ObjectSch
     if (property.extract && !isGivenValue(params[property.name])) {
       const value = extractFromContext(context, property.extract);
       if (value !== undefined) {
-        transformations.push({ path: property.name, rule: `extracted-${property.extract}`, from: params[property.name], to: value });
+        transformations.push({
+          path: property.name,
+          rule: `extracted-${property.extract}`,
+          from: params[property.name],
+          to: value,
+        });
         params[property.name] = value;
       } else if (property.required) {
         issues.push(requiredIssue(property));
@@ -59,5 +77,11 @@ export function injectContext(params: Record<string, unknown>, schema: ObjectSch
 }
 
 function requiredIssue(property: PropertyDefinition): ValidationIssue {
-  return issue(property.name, 'required', property.schema, undefined, `"${property.name}" is required: send ${describeExpected(property.schema)}.`);
+  return issue(
+    property.name,
+    'required',
+    property.schema,
+    undefined,
+    `"${property.name}" is required: send ${describeExpected(property.schema)}.`,
+  );
 }

@@ -11,8 +11,16 @@ import type { ValidationIssue } from '../types/execution';
 
 /** The developer's `validate` threw or returned something that is not a result: a bug for the logs, not the model. */
 export class CrossFieldValidatorError extends Error {
-  constructor(readonly tool: string, readonly source: 'option' | 'class', detail: string, options?: { cause?: unknown }) {
-    super(`the ${source === 'option' ? '`validate` option' : 'static `validate` method of the command class'} of "${tool}" ${detail}`, options);
+  constructor(
+    readonly tool: string,
+    readonly source: 'option' | 'class',
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `the ${source === 'option' ? '`validate` option' : 'static `validate` method of the command class'} of "${tool}" ${detail}`,
+      options,
+    );
   }
 }
 
@@ -53,7 +61,13 @@ function unique(names: readonly string[]): string[] {
   return [...new Set(names)];
 }
 
-function crossIssue(rule: string, paths: readonly string[], expected: string, received: readonly string[], message: string): ValidationIssue {
+function crossIssue(
+  rule: string,
+  paths: readonly string[],
+  expected: string,
+  received: readonly string[],
+  message: string,
+): ValidationIssue {
   return {
     path: paths[0] ?? '',
     paths: [...paths],
@@ -65,7 +79,10 @@ function crossIssue(rule: string, paths: readonly string[], expected: string, re
 }
 
 /** The issues of the declarative rules for these parameters (none when every rule holds). */
-export function crossFieldRuleIssues(rules: readonly CrossFieldRule[], params: Readonly<Record<string, unknown>>): ValidationIssue[] {
+export function crossFieldRuleIssues(
+  rules: readonly CrossFieldRule[],
+  params: Readonly<Record<string, unknown>>,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const rule of rules) {
     switch (rule.kind) {
@@ -74,10 +91,17 @@ export function crossFieldRuleIssues(rules: readonly CrossFieldRule[], params: R
         const names = unique(rule.sets.flat());
         const sent = names.filter((name) => present(params, name));
         const complete = rule.sets.filter((set) => set.every((name) => present(params, name)));
-        const expected = describeCrossFieldRule(rule).replace(/^Send /, '').replace(/\.$/, '');
+        const expected = describeCrossFieldRule(rule)
+          .replace(/^Send /, '')
+          .replace(/\.$/, '');
         if (complete.length === 0) {
-          const got = sent.length === 0 ? 'none of them was sent' : `only ${list(sent.map(quote), 'and')} ${sent.length === 1 ? 'was' : 'were'} sent`;
-          issues.push(crossIssue(rule.kind, names, expected, sent, `${describeCrossFieldRule(rule)} Received: ${got}.`));
+          const got =
+            sent.length === 0
+              ? 'none of them was sent'
+              : `only ${list(sent.map(quote), 'and')} ${sent.length === 1 ? 'was' : 'were'} sent`;
+          issues.push(
+            crossIssue(rule.kind, names, expected, sent, `${describeCrossFieldRule(rule)} Received: ${got}.`),
+          );
         } else if (rule.kind === 'oneOf' && complete.length > 1) {
           const involved = unique(complete.flat());
           issues.push(
@@ -95,7 +119,13 @@ export function crossFieldRuleIssues(rules: readonly CrossFieldRule[], params: R
       case 'notAll':
         if (rule.properties.every((name) => present(params, name))) {
           issues.push(
-            crossIssue('not', rule.properties, describeCrossFieldRule(rule), rule.properties, `${describeCrossFieldRule(rule)} Received all of them: leave at least one out.`),
+            crossIssue(
+              'not',
+              rule.properties,
+              describeCrossFieldRule(rule),
+              rule.properties,
+              `${describeCrossFieldRule(rule)} Received all of them: leave at least one out.`,
+            ),
           );
         }
         break;
@@ -125,21 +155,40 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** A validator's result as ValidationIssues; throws CrossFieldValidatorError for anything that is not a result. */
-export function issuesFromResult(result: CrossFieldResult, tool: string, source: 'option' | 'class'): ValidationIssue[] {
+export function issuesFromResult(
+  result: CrossFieldResult,
+  tool: string,
+  source: 'option' | 'class',
+): ValidationIssue[] {
   if (result === undefined || result === null) return [];
   if (typeof result === 'string') {
-    if (result.trim() === '') throw new CrossFieldValidatorError(tool, source, 'returned an empty message. Fix: return undefined when the arguments are valid, or a message saying what to change.');
+    if (result.trim() === '')
+      throw new CrossFieldValidatorError(
+        tool,
+        source,
+        'returned an empty message. Fix: return undefined when the arguments are valid, or a message saying what to change.',
+      );
     return [{ path: '', rule: 'cross-field', expected: result, message: result }];
   }
   if (!Array.isArray(result)) {
-    throw new CrossFieldValidatorError(tool, source, `returned ${typeof result}. Fix: return undefined, a message, or an array of { path, message } issues.`);
+    throw new CrossFieldValidatorError(
+      tool,
+      source,
+      `returned ${typeof result}. Fix: return undefined, a message, or an array of { path, message } issues.`,
+    );
   }
   return (result as readonly unknown[]).map((entry, index) => {
     if (!isRecord(entry) || typeof entry['message'] !== 'string' || entry['message'].trim() === '') {
-      throw new CrossFieldValidatorError(tool, source, `returned an issue without a message at index ${index}. Fix: give every issue a non-empty \`message\`.`);
+      throw new CrossFieldValidatorError(
+        tool,
+        source,
+        `returned an issue without a message at index ${index}. Fix: give every issue a non-empty \`message\`.`,
+      );
     }
     const given = entry as unknown as CrossFieldIssue;
-    const paths = Array.isArray(given.paths) ? given.paths.filter((path): path is string => typeof path === 'string') : undefined;
+    const paths = Array.isArray(given.paths)
+      ? given.paths.filter((path): path is string => typeof path === 'string')
+      : undefined;
     const path = typeof given.path === 'string' ? given.path : (paths?.[0] ?? '');
     return {
       path,
@@ -155,16 +204,27 @@ export function issuesFromResult(result: CrossFieldResult, tool: string, source:
 
 /** The static `validate(params)` of a command class, when it has one. */
 export function classValidator(commandClass: Function | undefined): CrossFieldValidator | undefined {
-  const candidate = commandClass === undefined ? undefined : (commandClass as unknown as { validate?: unknown }).validate;
+  const candidate =
+    commandClass === undefined ? undefined : (commandClass as unknown as { validate?: unknown }).validate;
   return typeof candidate === 'function' ? (candidate.bind(commandClass) as CrossFieldValidator) : undefined;
 }
 
-async function run(validator: CrossFieldValidator, params: unknown, tool: string, source: 'option' | 'class'): Promise<ValidationIssue[]> {
+async function run(
+  validator: CrossFieldValidator,
+  params: unknown,
+  tool: string,
+  source: 'option' | 'class',
+): Promise<ValidationIssue[]> {
   let result: CrossFieldResult;
   try {
     result = await validator(params);
   } catch (error) {
-    throw new CrossFieldValidatorError(tool, source, `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}. Fix: return a message instead of throwing for invalid arguments.`, { cause: error });
+    throw new CrossFieldValidatorError(
+      tool,
+      source,
+      `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}. Fix: return a message instead of throwing for invalid arguments.`,
+      { cause: error },
+    );
   }
   return issuesFromResult(result, tool, source);
 }
@@ -173,14 +233,19 @@ async function run(validator: CrossFieldValidator, params: unknown, tool: string
  * Every cross-field issue of a call whose per-field checks passed: the declarative rules first; the `validate`
  * functions only when those hold (so they may rely on them).
  */
-export async function crossFieldIssues(definition: ToolDefinition, params: Readonly<Record<string, unknown>>, commandClass?: Function): Promise<ValidationIssue[]> {
+export async function crossFieldIssues(
+  definition: ToolDefinition,
+  params: Readonly<Record<string, unknown>>,
+  commandClass?: Function,
+): Promise<ValidationIssue[]> {
   const rules = definition.parameters.crossFieldRules;
   if (rules !== undefined && rules.length > 0) {
     const issues = crossFieldRuleIssues(rules, params);
     if (issues.length > 0) return issues;
   }
   const issues: ValidationIssue[] = [];
-  if (definition.options.validate !== undefined) issues.push(...(await run(definition.options.validate, params, definition.name, 'option')));
+  if (definition.options.validate !== undefined)
+    issues.push(...(await run(definition.options.validate, params, definition.name, 'option')));
   const fromClass = classValidator(commandClass);
   if (fromClass !== undefined) issues.push(...(await run(fromClass, params, definition.name, 'class')));
   return issues;
@@ -188,5 +253,9 @@ export async function crossFieldIssues(definition: ToolDefinition, params: Reado
 
 /** Whether a tool has any cross-field check (so the executor skips the step, and its await, when it has none). */
 export function hasCrossFieldChecks(definition: ToolDefinition, commandClass?: Function): boolean {
-  return (definition.parameters.crossFieldRules?.length ?? 0) > 0 || definition.options.validate !== undefined || classValidator(commandClass) !== undefined;
+  return (
+    (definition.parameters.crossFieldRules?.length ?? 0) > 0 ||
+    definition.options.validate !== undefined ||
+    classValidator(commandClass) !== undefined
+  );
 }

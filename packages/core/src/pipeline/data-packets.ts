@@ -21,14 +21,23 @@ const ORDERS = ['oldest-first', 'latest-first'];
 export function packetsLatestFirst(context: ExecutionContext): readonly DataPacket[] {
   const { dataPackets, dataPacketsLatestFirst, dataPacketOrder } = context;
   if (dataPacketsLatestFirst !== undefined) {
-    if (dataPackets !== undefined) throw new DataPacketOrderError('are given twice (dataPackets and dataPacketsLatestFirst). Fix: give only one of them.');
-    if (!Array.isArray(dataPacketsLatestFirst)) throw new DataPacketOrderError('(dataPacketsLatestFirst) are not an array. Fix: pass an array of packets, latest first.');
+    if (dataPackets !== undefined)
+      throw new DataPacketOrderError(
+        'are given twice (dataPackets and dataPacketsLatestFirst). Fix: give only one of them.',
+      );
+    if (!Array.isArray(dataPacketsLatestFirst))
+      throw new DataPacketOrderError(
+        '(dataPacketsLatestFirst) are not an array. Fix: pass an array of packets, latest first.',
+      );
     return dataPacketsLatestFirst;
   }
   if (dataPackets === undefined) return [];
-  if (!Array.isArray(dataPackets)) throw new DataPacketOrderError('(dataPackets) are not an array. Fix: pass an array of packets.');
+  if (!Array.isArray(dataPackets))
+    throw new DataPacketOrderError('(dataPackets) are not an array. Fix: pass an array of packets.');
   if (dataPacketOrder !== undefined && !ORDERS.includes(dataPacketOrder)) {
-    throw new DataPacketOrderError(`have an unknown dataPacketOrder ${JSON.stringify(dataPacketOrder)}. Fix: use 'oldest-first' or 'latest-first'.`);
+    throw new DataPacketOrderError(
+      `have an unknown dataPacketOrder ${JSON.stringify(dataPacketOrder)}. Fix: use 'oldest-first' or 'latest-first'.`,
+    );
   }
   if (dataPacketOrder === undefined && dataPackets.length > 1) {
     throw new DataPacketOrderError(

@@ -18,10 +18,26 @@ import { fastRuleFor } from './fast-validators';
  * cannot honour before validation) is validated on the reference path instead.
  */
 const CAPTURED_BY_THE_IR: ReadonlySet<string> = new Set([
-  'isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isArray',
-  'min', 'max', 'isPositive', 'isNegative', 'isDivisibleBy',
-  'minLength', 'maxLength', 'isLength', 'isIn', 'equals', 'isEnum',
-  'arrayMinSize', 'arrayMaxSize', 'arrayNotEmpty',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isObject',
+  'isArray',
+  'min',
+  'max',
+  'isPositive',
+  'isNegative',
+  'isDivisibleBy',
+  'minLength',
+  'maxLength',
+  'isLength',
+  'isIn',
+  'equals',
+  'isEnum',
+  'arrayMinSize',
+  'arrayMaxSize',
+  'arrayNotEmpty',
 ]);
 
 /**
@@ -83,7 +99,12 @@ export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
   let plan = plans.get(schema);
   if (!plan) {
     const built = buildPlan(schema, new Set());
-    plan = built.kind === 'check' ? { kind: 'check', check: checkFor(built.plan) } : built.kind === 'none' ? NO_RULES : built;
+    plan =
+      built.kind === 'check'
+        ? { kind: 'check', check: checkFor(built.plan) }
+        : built.kind === 'none'
+          ? NO_RULES
+          : built;
     plans.set(schema, plan);
   }
   return plan;
@@ -95,13 +116,18 @@ function nestedObject(schema: ParamSchema): ObjectSchema | undefined {
   return undefined;
 }
 
-type BuiltPlan = { readonly kind: 'none' } | { readonly kind: 'reference'; readonly reason: string } | { readonly kind: 'check'; readonly plan: CheckPlan };
+type BuiltPlan =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'reference'; readonly reason: string }
+  | { readonly kind: 'check'; readonly plan: CheckPlan };
 
 function resolveRule(rule: ValidatorMetadata): ResolvedRule {
-  const constraints = getMetadataStorage().getTargetValidatorConstraints(rule.constraintClass!).map((constraint): ResolvedConstraint => {
-    const instance = constraint.instance;
-    return { fast: fastRuleFor(rule.name, rule.constraints), instance, name: constraint.name };
-  });
+  const constraints = getMetadataStorage()
+    .getTargetValidatorConstraints(rule.constraintClass!)
+    .map((constraint): ResolvedConstraint => {
+      const instance = constraint.instance;
+      return { fast: fastRuleFor(rule.name, rule.constraints), instance, name: constraint.name };
+    });
   return { rule, constraints };
 }
 
@@ -115,17 +141,30 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses @ValidateIf` };
     }
     if (rule.type === 'customValidation' && !CAPTURED_BY_THE_IR.has(rule.name ?? '')) {
-      if (!rule.constraintClass) return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} has a rule without a constraint class` };
+      if (!rule.constraintClass)
+        return {
+          kind: 'reference',
+          reason: `${schema.dto.name}.${rule.propertyName} has a rule without a constraint class`,
+        };
       const list = byProperty.get(rule.propertyName) ?? [];
       list.push(resolveRule(rule));
       byProperty.set(rule.propertyName, list);
-    } else if (!['customValidation', 'conditionalValidation', 'nestedValidation', 'whitelistValidation', 'isDefined'].includes(rule.type)) {
+    } else if (
+      !['customValidation', 'conditionalValidation', 'nestedValidation', 'whitelistValidation', 'isDefined'].includes(
+        rule.type,
+      )
+    ) {
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses a ${rule.type} rule` };
     }
   }
   for (const [name, rules] of byProperty) {
     const property = schema.properties.find((candidate) => candidate.name === name);
-    ownRules.push({ name, rules, optional: property ? !property.required : true, ...(property ? { schema: property.schema } : {}) });
+    ownRules.push({
+      name,
+      rules,
+      optional: property ? !property.required : true,
+      ...(property ? { schema: property.schema } : {}),
+    });
   }
   const nested: NestedProperty[] = [];
   for (const property of schema.properties) {
@@ -188,7 +227,8 @@ function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string,
     if (Array.isArray(value)) {
       for (let item = 0; item < value.length; item++) {
         const entry: unknown = value[item];
-        if (typeof entry === 'object' && entry !== null) runPlan(child.plan, entry as Record<string, unknown>, childPath, item, sink);
+        if (typeof entry === 'object' && entry !== null)
+          runPlan(child.plan, entry as Record<string, unknown>, childPath, item, sink);
       }
     } else runPlan(child.plan, value as Record<string, unknown>, childPath, -1, sink);
   }
@@ -199,25 +239,43 @@ function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string,
  * constraint answers with a Promise; then the remaining pairs still run (as class-validator runs them) and the issue is
  * the first failure in order once they settle.
  */
-function runRule(resolved: ResolvedRule, targetName: string, property: PropertyRules, object: object, value: unknown, path: string, index: number): RuleOutcome {
+function runRule(
+  resolved: ResolvedRule,
+  targetName: string,
+  property: PropertyRules,
+  object: object,
+  value: unknown,
+  path: string,
+  index: number,
+): RuleOutcome {
   const rule = resolved.rule;
   const each = rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map);
-  let pending: Array<{ readonly constraint: ResolvedConstraint; readonly item: unknown; readonly valid: boolean | Promise<boolean> }> | undefined;
+  let pending:
+    | Array<{
+        readonly constraint: ResolvedConstraint;
+        readonly item: unknown;
+        readonly valid: boolean | Promise<boolean>;
+      }>
+    | undefined;
   for (const constraint of resolved.constraints) {
     if (!each) {
       const valid = validateOne(constraint, rule, targetName, property.name, object, value);
       if (valid === true) continue;
-      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, value, path, index);
+      if (valid === false && pending === undefined)
+        return failure(constraint, rule, targetName, property, object, value, value, path, index);
       (pending ??= []).push({ constraint, item: value, valid });
       if (valid === false) break;
       continue;
     }
-    const items = Array.isArray(value) ? value : [...(value instanceof Map ? (value as Map<unknown, unknown>).values() : (value as Set<unknown>))];
+    const items = Array.isArray(value)
+      ? value
+      : [...(value instanceof Map ? (value as Map<unknown, unknown>).values() : (value as Set<unknown>))];
     let failed = false;
     for (const item of items) {
       const valid = validateOne(constraint, rule, targetName, property.name, object, item);
       if (valid === true) continue;
-      if (valid === false && pending === undefined) return failure(constraint, rule, targetName, property, object, value, item, path, index);
+      if (valid === false && pending === undefined)
+        return failure(constraint, rule, targetName, property, object, value, item, path, index);
       (pending ??= []).push({ constraint, item, valid });
       if (valid === false) {
         failed = true;
@@ -238,14 +296,37 @@ function runRule(resolved: ResolvedRule, targetName: string, property: PropertyR
 }
 
 /** `true`/`false`, or a Promise from an asynchronous constraint. A truthy non-boolean answer counts as valid (as before). */
-function validateOne(constraint: ResolvedConstraint, rule: ValidatorMetadata, targetName: string, property: string, object: object, item: unknown): boolean | Promise<boolean> {
+function validateOne(
+  constraint: ResolvedConstraint,
+  rule: ValidatorMetadata,
+  targetName: string,
+  property: string,
+  object: object,
+  item: unknown,
+): boolean | Promise<boolean> {
   if (constraint.fast !== undefined) return constraint.fast(item);
-  const answer: unknown = constraint.instance.validate(item, { targetName, property, object, value: item, constraints: [...rule.constraints] });
+  const answer: unknown = constraint.instance.validate(item, {
+    targetName,
+    property,
+    object,
+    value: item,
+    constraints: [...rule.constraints],
+  });
   if (answer instanceof Promise) return answer.then((settled: unknown) => !!settled);
   return !!answer;
 }
 
-function failure(constraint: ResolvedConstraint, rule: ValidatorMetadata, targetName: string, propertyRules: PropertyRules, object: object, value: unknown, item: unknown, path: string, index: number): ValidationIssue {
+function failure(
+  constraint: ResolvedConstraint,
+  rule: ValidatorMetadata,
+  targetName: string,
+  propertyRules: PropertyRules,
+  object: object,
+  value: unknown,
+  item: unknown,
+  path: string,
+  index: number,
+): ValidationIssue {
   const property = propertyRules.name;
   const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
   // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
@@ -253,13 +334,23 @@ function failure(constraint: ResolvedConstraint, rule: ValidatorMetadata, target
   const known = CLASS_VALIDATOR_RULES[name];
   const childPath = joinPath(index < 0 ? path : joinPath(path, index), property);
   if (known && propertyRules.schema) return issue(childPath, known, propertyRules.schema, value);
-  const text = renderMessage(rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`, args);
-  return { path: childPath, rule: name, expected: text, received: describeReceived(item), message: `"${childPath}" is invalid: ${text}.` };
+  const text = renderMessage(
+    rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`,
+    args,
+  );
+  return {
+    path: childPath,
+    rule: name,
+    expected: text,
+    received: describeReceived(item),
+    message: `"${childPath}" is invalid: ${text}.`,
+  };
 }
 
 /** class-validator's message tokens: `$property`, `$value`, `$target`, `$constraint1`... */
 function renderMessage(message: unknown, args: ValidationArguments): string {
-  const text = typeof message === 'function' ? String((message as (args: ValidationArguments) => unknown)(args)) : String(message);
+  const text =
+    typeof message === 'function' ? String((message as (args: ValidationArguments) => unknown)(args)) : String(message);
   return text
     .replace(/\$constraint(\d+)/g, (_, index: string) => String(args.constraints[Number(index) - 1]))
     .replace(/\$property/g, args.property)

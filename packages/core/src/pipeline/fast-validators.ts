@@ -24,7 +24,8 @@ function validatorVersionVerified(): boolean {
       const classValidatorDirectory = dirname(require.resolve('class-validator'));
       const manifestPath = require.resolve('validator/package.json', { paths: [classValidatorDirectory] });
       const manifest = require(manifestPath) as { version?: unknown };
-      installedVersionVerified = typeof manifest.version === 'string' && VERIFIED_VALIDATOR_VERSIONS.has(manifest.version);
+      installedVersionVerified =
+        typeof manifest.version === 'string' && VERIFIED_VALIDATOR_VERSIONS.has(manifest.version);
     } catch {
       installedVersionVerified = false;
     }
@@ -36,9 +37,17 @@ function validatorVersionVerified(): boolean {
  * The fast implementation for a developer rule (by class-validator's rule name and constraints), or `undefined` when
  * the rule has none or uses non-default options: then class-validator's constraint runs as written.
  */
-export function fastRuleFor(name: string | undefined, constraints: readonly unknown[]): ((value: unknown) => boolean) | undefined {
+export function fastRuleFor(
+  name: string | undefined,
+  constraints: readonly unknown[],
+): ((value: unknown) => boolean) | undefined {
   if (name !== 'isEmail' && name !== 'isUUID' && name !== 'isUrl') return undefined;
-  if (constraints.length > 1 || (constraints[0] !== undefined && constraints[0] !== null) || !validatorVersionVerified()) return undefined;
+  if (
+    constraints.length > 1 ||
+    (constraints[0] !== undefined && constraints[0] !== null) ||
+    !validatorVersionVerified()
+  )
+    return undefined;
   if (name === 'isEmail') return (value) => typeof value === 'string' && isEmailDefault(value);
   if (name === 'isUrl') {
     // class-validator passes `undefined` options; validator.js treats `null` the same (merge replaces it).
@@ -49,7 +58,8 @@ export function fastRuleFor(name: string | undefined, constraints: readonly unkn
 
 // --- isUUID (version undefined/null -> 'all') --------------------------------------------------------------------
 
-const UUID_ALL = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
+const UUID_ALL =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
 
 export function isUuidDefault(text: string): boolean {
   return UUID_ALL.test(text);
@@ -80,13 +90,11 @@ function utf8Length(text: string, start: number, end: number): number {
 
 // --- isFQDN with require_tld, no trailing dot, no underscores, no wildcard, no numeric TLD, max label length 63 ----
 
- 
 const FQDN_TLD = /^([a-z\u00A1-\u00A8\u00AA-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]{2,}|xn[a-z0-9-]{2,})$/i;
 const WHITESPACE = /\s/;
 const DIGITS_ONLY = /^\d+$/;
 const FQDN_LABEL = /^[a-z_\u00a1-\uffff0-9-]+$/i;
 const FULL_WIDTH = /[\uff01-\uff5e]/;
- 
 
 /** One domain label `text[start, end)`: `[A-Za-z0-9-]` for ASCII (no `_`: not allowed), no leading or trailing hyphen. */
 function fqdnLabelValid(text: string, start: number, end: number): boolean {
@@ -95,7 +103,13 @@ function fqdnLabelValid(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index++) {
     const code = text.charCodeAt(index);
     if (code >= 0x80) return fqdnLabelValidSlow(text.slice(start, end));
-    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x2d)) return false;
+    if (!(
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x2d
+    ))
+      return false;
   }
   return text.charCodeAt(start) !== 0x2d && text.charCodeAt(end - 1) !== 0x2d;
 }
@@ -134,7 +148,8 @@ function tldValid(text: string, start: number, end: number): boolean {
   const length = end - start;
   if (allLetters) return length >= 2;
   // `xn` then two or more of [a-z0-9-] (case-insensitive)
-  if (length < 4 || (text.charCodeAt(start) | 0x20) !== 0x78 || (text.charCodeAt(start + 1) | 0x20) !== 0x6e) return false;
+  if (length < 4 || (text.charCodeAt(start) | 0x20) !== 0x78 || (text.charCodeAt(start + 1) | 0x20) !== 0x6e)
+    return false;
   for (let index = start + 2; index < end; index++) {
     const code = text.charCodeAt(index);
     if (!(asciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d)) return false;
@@ -160,8 +175,10 @@ function isFqdnDefault(text: string, start = 0, end = text.length): boolean {
 // --- isEmail with class-validator's default (undefined) options --------------------------------------------------
 
 const EMAIL_USER_UTF8_PART = /^[a-z\d!#$%&'*+\-/=?^_`{|}~\u00A1-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]+$/i;
-// eslint-disable-next-line no-control-regex
-const QUOTED_EMAIL_USER_UTF8 = /^([\s\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x21\x23-\x5b\x5d-\x7e\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]|(\\[\x01-\x09\x0b\x0c\x0d-\x7f\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]))*$/i;
+/* eslint-disable no-control-regex -- validator.js's quoted local part, character for character */
+const QUOTED_EMAIL_USER_UTF8 =
+  /^([\s\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x21\x23-\x5b\x5d-\x7e\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]|(\\[\x01-\x09\x0b\x0c\x0d-\x7f\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]))*$/i;
+/* eslint-enable no-control-regex */
 
 /** ASCII characters of an unquoted local-part atom: letters, digits and ``!#$%&'*+-/=?^_`{|}~``. */
 const ATOM_ASCII: Uint8Array = (() => {
@@ -211,16 +228,18 @@ const IPV4_SEGMENT = '(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])';
 const IPV4_ADDRESS = `(${IPV4_SEGMENT}[.]){3}${IPV4_SEGMENT}`;
 const IPV4 = new RegExp(`^${IPV4_ADDRESS}$`);
 const IPV6_SEGMENT = '(?:[0-9a-fA-F]{1,4})';
-const IPV6 = new RegExp('^(' +
-  `(?:${IPV6_SEGMENT}:){7}(?:${IPV6_SEGMENT}|:)|` +
-  `(?:${IPV6_SEGMENT}:){6}(?:${IPV4_ADDRESS}|:${IPV6_SEGMENT}|:)|` +
-  `(?:${IPV6_SEGMENT}:){5}(?::${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,2}|:)|` +
-  `(?:${IPV6_SEGMENT}:){4}(?:(:${IPV6_SEGMENT}){0,1}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,3}|:)|` +
-  `(?:${IPV6_SEGMENT}:){3}(?:(:${IPV6_SEGMENT}){0,2}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,4}|:)|` +
-  `(?:${IPV6_SEGMENT}:){2}(?:(:${IPV6_SEGMENT}){0,3}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,5}|:)|` +
-  `(?:${IPV6_SEGMENT}:){1}(?:(:${IPV6_SEGMENT}){0,4}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,6}|:)|` +
-  `(?::((?::${IPV6_SEGMENT}){0,5}:${IPV4_ADDRESS}|(?::${IPV6_SEGMENT}){1,7}|:))` +
-  ')(%[0-9a-zA-Z.]{1,})?$');
+const IPV6 = new RegExp(
+  '^(' +
+    `(?:${IPV6_SEGMENT}:){7}(?:${IPV6_SEGMENT}|:)|` +
+    `(?:${IPV6_SEGMENT}:){6}(?:${IPV4_ADDRESS}|:${IPV6_SEGMENT}|:)|` +
+    `(?:${IPV6_SEGMENT}:){5}(?::${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,2}|:)|` +
+    `(?:${IPV6_SEGMENT}:){4}(?:(:${IPV6_SEGMENT}){0,1}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,3}|:)|` +
+    `(?:${IPV6_SEGMENT}:){3}(?:(:${IPV6_SEGMENT}){0,2}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,4}|:)|` +
+    `(?:${IPV6_SEGMENT}:){2}(?:(:${IPV6_SEGMENT}){0,3}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,5}|:)|` +
+    `(?:${IPV6_SEGMENT}:){1}(?:(:${IPV6_SEGMENT}){0,4}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,6}|:)|` +
+    `(?::((?::${IPV6_SEGMENT}){0,5}:${IPV4_ADDRESS}|(?::${IPV6_SEGMENT}){1,7}|:))` +
+    ')(%[0-9a-zA-Z.]{1,})?$',
+);
 
 const URL_FORBIDDEN = /[\s<>]/;
 const URL_PROTOCOL = /^([a-z][a-z0-9+\-.]*):/i;

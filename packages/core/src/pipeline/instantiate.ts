@@ -35,7 +35,11 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
   const names = schema.properties.map((property) => property.name);
   const dateProperties = new Set(
     schema.properties
-      .filter((property) => (property.schema.kind === 'date' || property.schema.kind === 'datetime') && getDesignType(dto.prototype, property.name) === Date)
+      .filter(
+        (property) =>
+          (property.schema.kind === 'date' || property.schema.kind === 'datetime') &&
+          getDesignType(dto.prototype, property.name) === Date,
+      )
       .map((property) => property.name),
   );
   if (hasClassTransformerCustomizations(dto, names, dateProperties)) return byClassTransformer(dto);
@@ -58,11 +62,17 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
 function valueBuilder(schema: ParamSchema, compiling: Set<ObjectSchema>): ValueBuilder | undefined {
   if (schema.kind === 'object' && schema.dto) {
     const nested = compile(schema, schema.dto, compiling);
-    return (value) => (typeof value === 'object' && !Array.isArray(value) ? nested(value as Record<string, unknown>) : value);
+    return (value) =>
+      typeof value === 'object' && !Array.isArray(value) ? nested(value as Record<string, unknown>) : value;
   }
   if (schema.kind === 'array') {
     const item = valueBuilder(schema.items, compiling);
-    return item === undefined ? undefined : (value) => (Array.isArray(value) ? value.map((entry) => (entry === null || entry === undefined ? entry : item(entry))) : value);
+    return item === undefined
+      ? undefined
+      : (value) =>
+          Array.isArray(value)
+            ? value.map((entry) => (entry === null || entry === undefined ? entry : item(entry)))
+            : value;
   }
   return undefined;
 }

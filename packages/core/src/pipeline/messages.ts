@@ -16,7 +16,10 @@ export function describeReceived(value: unknown): string {
   else if (Array.isArray(value)) text = `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   else if (typeof value === 'object') {
     const keys = Object.keys(value);
-    text = keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', ...' : ''}`;
+    text =
+      keys.length === 0
+        ? 'an empty object'
+        : `an object with keys ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', ...' : ''}`;
   } else text = typeof value;
   return text.length > MAX_RECEIVED_LENGTH ? `${text.slice(0, MAX_RECEIVED_LENGTH - 3)}...` : text;
 }
@@ -35,7 +38,12 @@ function clip(text: string, length = MAX_RECEIVED_LENGTH): string {
   return text.length > length ? `${text.slice(0, length - 3)}...` : text;
 }
 
-function range(minimum: number | undefined, maximum: number | undefined, exclusiveMinimum?: number, exclusiveMaximum?: number): string {
+function range(
+  minimum: number | undefined,
+  maximum: number | undefined,
+  exclusiveMinimum?: number,
+  exclusiveMaximum?: number,
+): string {
   const parts: string[] = [];
   if (minimum !== undefined) parts.push(`>= ${minimum}`);
   if (exclusiveMinimum !== undefined) parts.push(`> ${exclusiveMinimum}`);
@@ -51,7 +59,10 @@ function plural(count: number, noun: string): string {
 /** " with 2 to 6 items", " with at least 1 item", " of at most 80 characters". */
 function countRange(minimum: number | undefined, maximum: number | undefined, noun: 'item' | 'character'): string {
   const joiner = noun === 'item' ? ' with' : ' of';
-  if (minimum !== undefined && maximum !== undefined) return minimum === maximum ? `${joiner} exactly ${plural(minimum, noun)}` : `${joiner} ${minimum} to ${plural(maximum, noun)}`;
+  if (minimum !== undefined && maximum !== undefined)
+    return minimum === maximum
+      ? `${joiner} exactly ${plural(minimum, noun)}`
+      : `${joiner} ${minimum} to ${plural(maximum, noun)}`;
   if (minimum !== undefined) return `${joiner} at least ${plural(minimum, noun)}`;
   if (maximum !== undefined) return `${joiner} at most ${plural(maximum, noun)}`;
   return '';
@@ -60,7 +71,8 @@ function countRange(minimum: number | undefined, maximum: number | undefined, no
 /** What a schema accepts, in words. */
 export function describeExpected(schema: ParamSchema): string {
   const nullable = schema.nullable ? ' (or null)' : '';
-  if (schema.enum) return `one of ${listForMessage(schema.enum.map((value) => clip(JSON.stringify(value), MAX_LISTED_VALUE_LENGTH)))}${nullable}`;
+  if (schema.enum)
+    return `one of ${listForMessage(schema.enum.map((value) => clip(JSON.stringify(value), MAX_LISTED_VALUE_LENGTH)))}${nullable}`;
   switch (schema.kind) {
     case 'string': {
       const lengths = countRange(schema.minLength, schema.maxLength, 'character');
@@ -110,7 +122,9 @@ export function exampleValue(schema: ParamSchema, depth = 0): unknown {
     case 'datetime':
       return '2026-01-31T09:00:00+01:00';
     case 'array':
-      return depth > 3 ? [] : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => exampleValue(schema.items, depth + 1));
+      return depth > 3
+        ? []
+        : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => exampleValue(schema.items, depth + 1));
     case 'object': {
       if (depth > 3) return {};
       const example: Record<string, unknown> = {};
@@ -171,21 +185,35 @@ export const messages = {
     hasResolver
       ? ` Relative dates such as "tomorrow" are not accepted here: call ${RELATIVE_DATE_RESOLVER} with the phrase first, then use the date it returns.`
       : ' Relative dates such as "tomorrow" are not accepted: send the absolute date.',
-  timeout: (tool: string, ms: number) => `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
+  timeout: (tool: string, ms: number) =>
+    `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
   cancelled: (tool: string) => `The call to "${tool}" was cancelled.`,
-  handlerFailed: (tool: string) => `The tool "${tool}" failed while running. The arguments were valid; try again later or use another approach.`,
+  handlerFailed: (tool: string) =>
+    `The tool "${tool}" failed while running. The arguments were valid; try again later or use another approach.`,
   serviceUnavailable: (tool: string) => `The tool "${tool}" could not reach a service it depends on. Try again later.`,
 };
 
 /** Builds one issue with the standard sentence. */
-export function issue(path: string, rule: string, schema: ParamSchema | undefined, received: unknown, detail?: string): ValidationIssue {
+export function issue(
+  path: string,
+  rule: string,
+  schema: ParamSchema | undefined,
+  received: unknown,
+  detail?: string,
+): ValidationIssue {
   const parts = schema ? staticParts(schema) : NO_SCHEMA_PARTS;
   const expected = parts.expected;
   const receivedText = describeReceived(received);
   const example = parts.example;
-  const base = detail ?? `${path === '' ? 'The arguments' : `"${path}"`} must be ${expected}, but received ${receivedText}.`;
-  const message = parts.exampleSuffix !== undefined && !base.includes('Example:') && !base.includes('e.g.') ? base + parts.exampleSuffix : base;
-  return example !== undefined ? { path, rule, expected, received: receivedText, example, message } : { path, rule, expected, received: receivedText, message };
+  const base =
+    detail ?? `${path === '' ? 'The arguments' : `"${path}"`} must be ${expected}, but received ${receivedText}.`;
+  const message =
+    parts.exampleSuffix !== undefined && !base.includes('Example:') && !base.includes('e.g.')
+      ? base + parts.exampleSuffix
+      : base;
+  return example !== undefined
+    ? { path, rule, expected, received: receivedText, example, message }
+    : { path, rule, expected, received: receivedText, message };
 }
 
 /** The parts of an issue's message that depend on its schema node alone, computed on the node's first issue. */
@@ -203,7 +231,11 @@ function staticParts(schema: ParamSchema): StaticParts {
   let parts = staticPartsBySchema.get(schema);
   if (parts === undefined) {
     const example = JSON.stringify(exampleValue(schema)) as string | undefined;
-    parts = { expected: describeExpected(schema), example, exampleSuffix: example !== undefined ? ` Example: ${clip(example, 120)}.` : undefined };
+    parts = {
+      expected: describeExpected(schema),
+      example,
+      exampleSuffix: example !== undefined ? ` Example: ${clip(example, 120)}.` : undefined,
+    };
     staticPartsBySchema.set(schema, parts);
   }
   return parts;

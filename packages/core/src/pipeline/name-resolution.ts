@@ -50,7 +50,8 @@ function indexFor(lookup: ToolLookup): NameIndex {
   for (const definition of lookup.list()) {
     names.push(definition.name);
     for (const alias of definition.options.aliases ?? []) aliases.set(alias, definition.name);
-    for (const name of [definition.name, ...(definition.options.aliases ?? [])]) addUnique(canonical, canonicalKey(name), definition.name);
+    for (const name of [definition.name, ...(definition.options.aliases ?? [])])
+      addUnique(canonical, canonicalKey(name), definition.name);
     const segment = /[./:]([^./:]+)$/.exec(definition.name)?.[1];
     if (segment) addUnique(byLastSegment, segment.toLowerCase(), definition.name);
   }
@@ -66,7 +67,8 @@ function indexFor(lookup: ToolLookup): NameIndex {
 export function resolveToolName(lookup: ToolLookup, requested: string): NameResolution {
   if (typeof requested === 'string' && lookup.get(requested)) return { found: true, name: requested };
   // Past the cap no rule can find a tool (prefixes and separators are short): refused before any per-character work.
-  if (typeof requested === 'string' && requested.length > MAX_TOOL_NAME_LENGTH) return { found: false, suggestions: [] };
+  if (typeof requested === 'string' && requested.length > MAX_TOOL_NAME_LENGTH)
+    return { found: false, suggestions: [] };
   const name = typeof requested === 'string' ? requested.trim() : '';
   if (name === '') return { found: false, suggestions: [] };
   if (lookup.get(name)) return { found: true, name };
@@ -94,7 +96,8 @@ export function suggest(name: string, names: readonly string[], limit = 3): stri
     const form = canonicalKey(candidate);
     const distance = editDistance(wanted, form, Math.max(3, Math.ceil(form.length / 3)));
     const contains = wanted.length >= 3 && (form.includes(wanted) || wanted.includes(form));
-    if (distance <= Math.max(2, Math.ceil(form.length / 3)) || contains) scored.push({ name: candidate, score: contains ? Math.min(distance, 2) : distance });
+    if (distance <= Math.max(2, Math.ceil(form.length / 3)) || contains)
+      scored.push({ name: candidate, score: contains ? Math.min(distance, 2) : distance });
   }
   scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
   return scored.slice(0, limit).map((entry) => entry.name);

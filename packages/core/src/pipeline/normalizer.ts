@@ -17,7 +17,16 @@ import { deepEqual } from './deep-equal';
 import { constraintChecks, type ConstraintMode } from './constraints';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
 import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
-import { matchEnum, toBoolean, toDate, toDateTime, toFloat, toInteger, toStringValue, type RuleOutcome } from './value-rules';
+import {
+  matchEnum,
+  toBoolean,
+  toDate,
+  toDateTime,
+  toFloat,
+  toInteger,
+  toStringValue,
+  type RuleOutcome,
+} from './value-rules';
 
 export type { ConstraintMode } from './constraints';
 
@@ -67,7 +76,9 @@ export const INVALID: unique symbol = Symbol('toolwright.invalid');
 export type Normalizer = (value: unknown, path: string, state: NormalizeState) => unknown;
 
 const RESERVED_CONTEXT_KEYS: ReadonlyMap<string, ContextKey> = new Map(
-  (['session_id', 'job_id', 'flow_step_id', 'source_url', 'image_url', 'handler_config', 'persona'] as const).map((key) => [canonicalKey(key), key]),
+  (['session_id', 'job_id', 'flow_step_id', 'source_url', 'image_url', 'handler_config', 'persona'] as const).map(
+    (key) => [canonicalKey(key), key],
+  ),
 );
 
 /** The key form used for snake/camel/kebab/case-insensitive matching. */
@@ -86,7 +97,11 @@ const cache = new WeakMap<ParamSchema, Partial<Record<`${CoercionPolicy}:${Const
  * The compiled closures are cached on the IR object, so recursive schemas compile once and the hot path
  * does no lookups by name.
  */
-export function compileNormalizer(schema: ParamSchema, inheritedPolicy: CoercionPolicy, constraints: ConstraintMode = 'types'): Normalizer {
+export function compileNormalizer(
+  schema: ParamSchema,
+  inheritedPolicy: CoercionPolicy,
+  constraints: ConstraintMode = 'types',
+): Normalizer {
   const policy = schema.policy ?? inheritedPolicy;
   const key = `${policy}:${constraints}` as const;
   let byPolicy = cache.get(schema);
@@ -121,7 +136,9 @@ function buildNormalizer(schema: ParamSchema, policy: CoercionPolicy, constraint
       base = scalar(schema, coerce, (value) => (coerce ? toDate(value) : strictly(toDate(value), value)));
       break;
     case 'datetime':
-      base = scalar(schema, coerce, (value, state) => toDateTime(value, { reformat: coerce, timeZone: coerce ? state.options.timeZone : undefined }));
+      base = scalar(schema, coerce, (value, state) =>
+        toDateTime(value, { reformat: coerce, timeZone: coerce ? state.options.timeZone : undefined }),
+      );
       break;
     case 'array':
       base = arrayNormalizer(schema, policy, constraints);
@@ -150,7 +167,11 @@ function strictly(outcome: RuleOutcome, original: unknown): RuleOutcome {
   return outcome.ok && outcome.rule ? { ok: false } : outcome.ok ? { ok: true, value: original } : outcome;
 }
 
-function scalar(schema: ParamSchema, coerce: boolean, rule: (value: unknown, state: NormalizeState) => RuleOutcome): Normalizer {
+function scalar(
+  schema: ParamSchema,
+  coerce: boolean,
+  rule: (value: unknown, state: NormalizeState) => RuleOutcome,
+): Normalizer {
   const allowed = schema.enum;
   return (value, path, state) => {
     const outcome = rule(value, state);
@@ -166,14 +187,22 @@ function scalar(schema: ParamSchema, coerce: boolean, rule: (value: unknown, sta
         state.issues.push(issue(path, 'enum', schema, value));
         return INVALID;
       }
-      if (enumOutcome.rule) state.transformations.push({ path, rule: enumOutcome.rule, from: result, to: enumOutcome.value });
+      if (enumOutcome.rule)
+        state.transformations.push({ path, rule: enumOutcome.rule, from: result, to: enumOutcome.value });
       result = enumOutcome.value;
     }
     return result;
   };
 }
 
-function refuse(schema: ParamSchema, path: string, state: NormalizeState, value: unknown, reason?: string, relative?: boolean): void {
+function refuse(
+  schema: ParamSchema,
+  path: string,
+  state: NormalizeState,
+  value: unknown,
+  reason?: string,
+  relative?: boolean,
+): void {
   const name = path === '' ? 'The arguments' : `"${path}"`;
   let detail = `${name} must be ${describeExpected(schema)}, but received ${describeReceived(value)}${reason ? `: ${reason}` : ''}.`;
   if (relative) detail += messages.relativeDateHint(state.options.relativeDateTool);
@@ -185,7 +214,8 @@ function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy, constraint
   const coerce = policy !== 'strict';
   const lenient = policy === 'lenient';
   const itemNormalizer = compileNormalizer(schema.items, policy, constraints);
-  const itemsAreScalars = schema.items.kind !== 'object' && schema.items.kind !== 'array' && schema.items.kind !== 'union';
+  const itemsAreScalars =
+    schema.items.kind !== 'object' && schema.items.kind !== 'array' && schema.items.kind !== 'union';
   return (value, path, state) => {
     let array: unknown[];
     if (Array.isArray(value)) array = value;
@@ -195,20 +225,37 @@ function arrayNormalizer(schema: ArraySchema, policy: CoercionPolicy, constraint
     } else if (typeof value === 'string' && value.trim().startsWith('[')) {
       const parsed = parseEmbedded(value, path, state);
       if (!parsed.ok || !Array.isArray(parsed.value)) {
-        refuse(schema, path, state, value, `it looks like a JSON array but could not be read as one${parsed.ok ? '' : ` (${parsed.reason})`}`);
+        refuse(
+          schema,
+          path,
+          state,
+          value,
+          `it looks like a JSON array but could not be read as one${parsed.ok ? '' : ` (${parsed.reason})`}`,
+        );
         return INVALID;
       }
       state.transformations.push({ path, rule: 'json-string-to-array', from: value, to: parsed.value });
       array = parsed.value;
     } else if (lenient && itemsAreScalars && typeof value === 'string' && value.includes(',')) {
-      array = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+      array = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
       state.transformations.push({ path, rule: 'comma-separated-to-array', from: value, to: array });
     } else {
       array = [value];
       state.transformations.push({ path, rule: 'single-to-array', from: value, to: array });
     }
     if (array.length > state.options.limits.maxArrayItems) {
-      state.issues.push(issue(path, 'max-items', schema, value, messages.tooManyItems(path, state.options.limits.maxArrayItems, array.length)));
+      state.issues.push(
+        issue(
+          path,
+          'max-items',
+          schema,
+          value,
+          messages.tooManyItems(path, state.options.limits.maxArrayItems, array.length),
+        ),
+      );
       return INVALID;
     }
     const output = new Array<unknown>(array.length);
@@ -236,7 +283,11 @@ function depthOf(path: string): number {
  * A JSON (or Python-literal) array or object inside a string, read by the arguments reader with the same walk:
  * dangerous keys dropped and recorded, nesting counted from where the string sits, array sizes checked.
  */
-function parseEmbedded(text: string, path: string, state: NormalizeState): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+function parseEmbedded(
+  text: string,
+  path: string,
+  state: NormalizeState,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
   const read = readEmbeddedValue(text, state.options.limits, path, depthOf(path));
   if (!read.ok) return read;
   for (const record of read.records) state.transformations.push(record);
@@ -279,7 +330,9 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
   }
   const extra = schema.additionalProperties;
   const extraNormalizer = typeof extra === 'object' ? compileNormalizer(extra, policy, constraints) : undefined;
-  const stringProperties = properties.filter((property) => !property.definition.context && property.definition.schema.kind === 'string');
+  const stringProperties = properties.filter(
+    (property) => !property.definition.context && property.definition.schema.kind === 'string',
+  );
 
   return (value, path, state) => {
     let object: Record<string, unknown>;
@@ -306,7 +359,12 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       const name = property.definition.name;
       const childPath = joinPath(path, name);
       if (property.definition.context) {
-        state.securityEvents.push({ kind: 'context-override', path: childPath, key, contextKey: property.definition.context });
+        state.securityEvents.push({
+          kind: 'context-override',
+          path: childPath,
+          key,
+          contextKey: property.definition.context,
+        });
         state.transformations.push({ path: childPath, rule: 'dropped-context-field', from: raw, to: undefined });
         return;
       }
@@ -316,8 +374,15 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         if (deepEqual(object[previousKey], raw)) {
           state.transformations.push({ path: childPath, rule: 'duplicate-key', from: key, to: undefined });
         } else {
-          state.issues.push(issue(childPath, 'duplicate-key', property.definition.schema, raw,
-            `"${childPath}" was given twice, as "${previousKey}" and as "${key}", with different values; send it once.`));
+          state.issues.push(
+            issue(
+              childPath,
+              'duplicate-key',
+              property.definition.schema,
+              raw,
+              `"${childPath}" was given twice, as "${previousKey}" and as "${key}", with different values; send it once.`,
+            ),
+          );
         }
         return;
       }
@@ -351,7 +416,12 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         const contextKey = RESERVED_CONTEXT_KEYS.get(canonicalKey(key));
         if (contextKey) {
           state.securityEvents.push({ kind: 'context-override', path: joinPath(path, key), key, contextKey });
-          state.transformations.push({ path: joinPath(path, key), rule: 'dropped-context-field', from: raw, to: undefined });
+          state.transformations.push({
+            path: joinPath(path, key),
+            rule: 'dropped-context-field',
+            from: raw,
+            to: undefined,
+          });
           continue;
         }
         if (extra === false) {
@@ -361,7 +431,9 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         }
         const normalized = extraNormalizer ? extraNormalizer(raw, joinPath(path, key), state) : raw;
         if (!extraNormalizer && containsUnsafeInteger(raw)) {
-          state.issues.push(issue(joinPath(path, key), 'type', undefined, raw, messages.unsafeInteger(joinPath(path, key))));
+          state.issues.push(
+            issue(joinPath(path, key), 'type', undefined, raw, messages.unsafeInteger(joinPath(path, key))),
+          );
         }
         defineOwn(output, key, normalized === INVALID ? raw : normalized);
         continue;
@@ -374,7 +446,13 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       // near miss: dropping it would run the handler without a value the model meant.
       const near = nearMiss(key, properties, seen);
       if (near === undefined) {
-        if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS) state.transformations.push({ path: joinPath(path, key), rule: 'dropped-unknown-key', from: raw, to: undefined });
+        if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS)
+          state.transformations.push({
+            path: joinPath(path, key),
+            rule: 'dropped-unknown-key',
+            from: raw,
+            to: undefined,
+          });
       } else if (lenient) {
         accept(key, raw, near, 'key-typo');
       } else {
@@ -388,12 +466,20 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         });
       }
     }
-    if (unknownKeys > MAX_LISTED_UNKNOWN_KEYS) summarizeUnknownKeys(state, path, unknownKeys - MAX_LISTED_UNKNOWN_KEYS, coerce, schema);
+    if (unknownKeys > MAX_LISTED_UNKNOWN_KEYS)
+      summarizeUnknownKeys(state, path, unknownKeys - MAX_LISTED_UNKNOWN_KEYS, coerce, schema);
     for (const property of properties) {
       if (property.requiredFromModel && seen[property.index] === undefined) {
         const childPath = joinPath(path, property.definition.name);
-        state.issues.push(issue(childPath, 'required', property.definition.schema, undefined,
-          `"${childPath}" is required: send ${describeExpected(property.definition.schema)}.`));
+        state.issues.push(
+          issue(
+            childPath,
+            'required',
+            property.definition.schema,
+            undefined,
+            `"${childPath}" is required: send ${describeExpected(property.definition.schema)}.`,
+          ),
+        );
       }
     }
     return output;
@@ -407,7 +493,8 @@ function keptAsSent(raw: unknown): unknown {
 
 /** Assigns a model-chosen key as an own data property (a `__proto__` key never reaches the prototype setter). */
 function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -415,14 +502,19 @@ const MAX_TYPO_KEY_LENGTH = 64;
 const MIN_TYPO_KEY_LENGTH = 4;
 
 /** The unset, model-visible property a key is one edit away from, when every other property is at least three edits away. */
-function nearMiss(key: string, properties: readonly CompiledProperty[], seen: ReadonlyArray<string | undefined>): CompiledProperty | undefined {
+function nearMiss(
+  key: string,
+  properties: readonly CompiledProperty[],
+  seen: ReadonlyArray<string | undefined>,
+): CompiledProperty | undefined {
   const wanted = canonicalKey(key);
   if (wanted.length < MIN_TYPO_KEY_LENGTH || wanted.length > MAX_TYPO_KEY_LENGTH) return undefined;
   let candidate: CompiledProperty | undefined;
   for (const property of properties) {
     if (property.definition.context) continue;
     let closest = Infinity;
-    for (const name of [property.definition.name, ...property.definition.aliases]) closest = Math.min(closest, boundedEditDistance(wanted, canonicalKey(name), 3));
+    for (const name of [property.definition.name, ...property.definition.aliases])
+      closest = Math.min(closest, boundedEditDistance(wanted, canonicalKey(name), 3));
     if (closest <= 1) {
       if (candidate !== undefined || seen[property.index] !== undefined) return undefined;
       candidate = property;
@@ -464,7 +556,9 @@ function unknownKeyIssue(schema: ObjectSchema, path: string, key: string): Valid
   };
 }
 
-type StringObjectOutcome = { readonly ok: true; readonly value: Record<string, unknown>; readonly rule: string } | { readonly ok: false; readonly reason?: string };
+type StringObjectOutcome =
+  | { readonly ok: true; readonly value: Record<string, unknown>; readonly rule: string }
+  | { readonly ok: false; readonly reason?: string };
 
 function objectFromString(
   text: string,
@@ -477,11 +571,16 @@ function objectFromString(
   if (trimmed.startsWith('{')) {
     const parsed = parseEmbedded(trimmed, path, state);
     if (!parsed.ok) return parsed;
-    return isPlainObject(parsed.value) ? { ok: true, value: parsed.value, rule: 'json-string-to-object' } : { ok: false };
+    return isPlainObject(parsed.value)
+      ? { ok: true, value: parsed.value, rule: 'json-string-to-object' }
+      : { ok: false };
   }
   if (!lenient) return { ok: false };
   // Seed 000's heuristics, lenient only: "k=v, k2=v2" and "Label: description".
-  const pairs = trimmed.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const pairs = trimmed
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   if (pairs.length > 0 && pairs.every((pair) => /^[^=]+=[^=]*$/.test(pair))) {
     const value: Record<string, unknown> = {};
     for (const pair of pairs) {
@@ -497,7 +596,10 @@ function objectFromString(
     const [first, second] = stringProperties;
     return {
       ok: true,
-      value: { [first!.definition.name]: trimmed.slice(0, colon).trim(), [second!.definition.name]: trimmed.slice(colon + 1).trim() },
+      value: {
+        [first!.definition.name]: trimmed.slice(0, colon).trim(),
+        [second!.definition.name]: trimmed.slice(colon + 1).trim(),
+      },
       rule: 'labelled-string-to-object',
     };
   }
@@ -506,7 +608,8 @@ function objectFromString(
 
 function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
   const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict', constraints));
-  const coercingVariants = policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, constraints));
+  const coercingVariants =
+    policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, constraints));
   return (value, path, state) => {
     if (value === null && schema.nullable) return null;
     for (const variant of exactVariants) {
@@ -543,7 +646,15 @@ function withConstraints(schema: ParamSchema, base: Normalizer): Normalizer {
     if (normalized === INVALID || normalized === null || normalized === undefined) return normalized;
     for (const [rule, check] of checks) {
       if (!check(normalized)) {
-        state.issues.push(issue(path, rule, schema, normalized, rule === 'pattern' ? patternSubjectTooLong(path, normalized) : undefined));
+        state.issues.push(
+          issue(
+            path,
+            rule,
+            schema,
+            normalized,
+            rule === 'pattern' ? patternSubjectTooLong(path, normalized) : undefined,
+          ),
+        );
         return INVALID;
       }
     }

@@ -72,11 +72,17 @@ export function parseArguments(
  * Step 3b: a whole call wrapped around the arguments (`{"name": ..., "arguments": ...}`, a provider's tool-call
  * object) is unwrapped once when it names this tool; `owned` tells whether the result was read from text here.
  */
-function unwrap(value: Record<string, unknown>, run: ParseRun, owned: boolean): { value: Record<string, unknown>; owned: boolean } {
+function unwrap(
+  value: Record<string, unknown>,
+  run: ParseRun,
+  owned: boolean,
+): { value: Record<string, unknown>; owned: boolean } {
   const outcome = run.target === undefined ? undefined : unwrapCall(value, run.target, run.policy);
   if (outcome === undefined) {
     if (run.envelopeRequired) {
-      throw new MalformedArgumentsError(`The <tool_call> block does not hold a call${run.target ? ` of "${run.target.tool}"` : ''} ({"name": ..., "arguments": {...}}); send only the arguments object.`);
+      throw new MalformedArgumentsError(
+        `The <tool_call> block does not hold a call${run.target ? ` of "${run.target.tool}"` : ''} ({"name": ..., "arguments": {...}}); send only the arguments object.`,
+      );
     }
     return { value, owned };
   }
@@ -93,9 +99,19 @@ function unwrap(value: Record<string, unknown>, run: ParseRun, owned: boolean): 
 
 function checkSize(text: string, limits: PipelineLimits): void {
   // A string of n UTF-16 units holds between n and 3n UTF-8 bytes: only count when it matters.
-  if (text.length > limits.maxArgumentsBytes || (text.length * 3 > limits.maxArgumentsBytes && Buffer.byteLength(text, 'utf8') > limits.maxArgumentsBytes)) {
+  if (
+    text.length > limits.maxArgumentsBytes ||
+    (text.length * 3 > limits.maxArgumentsBytes && Buffer.byteLength(text, 'utf8') > limits.maxArgumentsBytes)
+  ) {
     throw new InvalidArgumentsError(messages.argumentsTooLarge(limits.maxArgumentsBytes), {
-      issues: [{ path: '', rule: 'max-size', expected: `at most ${limits.maxArgumentsBytes} bytes`, message: messages.argumentsTooLarge(limits.maxArgumentsBytes) }],
+      issues: [
+        {
+          path: '',
+          rule: 'max-size',
+          expected: `at most ${limits.maxArgumentsBytes} bytes`,
+          message: messages.argumentsTooLarge(limits.maxArgumentsBytes),
+        },
+      ],
     });
   }
 }
@@ -111,7 +127,8 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
   // the depth limit on its result. One linear look at the text tells whether JSON.parse lost anything (a key given
   // twice, an integer beyond 2^53); only then does the reader read it again, exactly.
   // V8's JSON.parse spends about 2 s on a megabyte of open brackets: count the nesting first (linear, stops early).
-  if (trimmed.length > DEPTH_SCAN_THRESHOLD && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth) throw tooDeep(limits);
+  if (trimmed.length > DEPTH_SCAN_THRESHOLD && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
+    throw tooDeep(limits);
   let parsed: unknown;
   let parsedOk = false;
   try {
@@ -137,7 +154,10 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
 
   const fenced = fencedContent(trimmed);
   if (fenced !== undefined) {
-    if (fenceLevel >= MAX_FENCE_LEVELS) throw new MalformedArgumentsError(`The arguments are inside more than ${MAX_FENCE_LEVELS} nested code fences; send the JSON object alone.`);
+    if (fenceLevel >= MAX_FENCE_LEVELS)
+      throw new MalformedArgumentsError(
+        `The arguments are inside more than ${MAX_FENCE_LEVELS} nested code fences; send the JSON object alone.`,
+      );
     transformations.push({ path: '', rule: 'fenced-block', from: trimmed, to: fenced });
     return parseText(fenced, run, level, fenceLevel + 1);
   }
@@ -155,12 +175,18 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
 
 function tooDeep(limits: PipelineLimits): InvalidArgumentsError {
   const message = messages.tooDeep(limits.maxDepth);
-  return new InvalidArgumentsError(message, { issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }] });
+  return new InvalidArgumentsError(message, {
+    issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }],
+  });
 }
 
 function read(text: string, run: ParseRun) {
   const sensitive = run.target?.sensitive?.bind(run.target);
-  const document = readJsonLike(text, { maxDepth: run.limits.maxDepth, maxArrayItems: run.limits.maxArrayItems, ...(sensitive ? { sensitive } : {}) });
+  const document = readJsonLike(text, {
+    maxDepth: run.limits.maxDepth,
+    maxArrayItems: run.limits.maxArrayItems,
+    ...(sensitive ? { sensitive } : {}),
+  });
   for (const record of document.records) run.transformations.push(record);
   return document;
 }
@@ -174,7 +200,13 @@ function readTolerantly(text: string, run: ParseRun): unknown {
     const first = values[0]!;
     const different = values.find((candidate) => !deepEqual(candidate.value, first.value));
     if (different !== undefined) {
-      throw new MalformedArgumentsError(messages.distinctObjects(text.slice(first.start, first.end), text.slice(different.start, different.end), values.length));
+      throw new MalformedArgumentsError(
+        messages.distinctObjects(
+          text.slice(first.start, first.end),
+          text.slice(different.start, different.end),
+          values.length,
+        ),
+      );
     }
     if (!isObject(first.value)) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(first.value)));
     run.transformations.push({ path: '', rule: 'repeated-object', from: text, to: first.value });
@@ -196,21 +228,32 @@ function fromProse(text: string, run: ParseRun, level: number, fenceLevel: numbe
       return parseText(embedded, run, level, fenceLevel);
     }
   }
-  throw new MalformedArgumentsError(scan.spanCount === 0 ? messages.notAnObject(describeReceived(text)) : messages.objectInProse(describeReceived(text)));
+  throw new MalformedArgumentsError(
+    scan.spanCount === 0
+      ? messages.notAnObject(describeReceived(text))
+      : messages.objectInProse(describeReceived(text)),
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function fromParsedValue(parsed: unknown, text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
+function fromParsedValue(
+  parsed: unknown,
+  text: string,
+  run: ParseRun,
+  level: number,
+  fenceLevel: number,
+): Record<string, unknown> {
   const { policy, transformations } = run;
   if (parsed === null) {
     transformations.push({ path: '', rule: 'empty-arguments', from: text, to: {} });
     return {};
   }
   if (typeof parsed === 'string') {
-    if (policy === 'strict' || level >= MAX_ENCODING_LEVELS) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
+    if (policy === 'strict' || level >= MAX_ENCODING_LEVELS)
+      throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
     transformations.push({ path: '', rule: 'double-encoded-json', from: text, to: parsed });
     checkSize(parsed, run.limits);
     return parseText(parsed, run, level + 1, fenceLevel);
@@ -221,7 +264,9 @@ function fromParsedValue(parsed: unknown, text: string, run: ParseRun, level: nu
       transformations.push({ path: '', rule: 'single-element-array', from: parsed, to: parsed[0] });
       return parsed[0] as Record<string, unknown>;
     }
-    throw new MalformedArgumentsError(messages.distinctObjects(JSON.stringify(parsed[0]), JSON.stringify(parsed[1]), parsed.length));
+    throw new MalformedArgumentsError(
+      messages.distinctObjects(JSON.stringify(parsed[0]), JSON.stringify(parsed[1]), parsed.length),
+    );
   }
   throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
 }
@@ -257,7 +302,14 @@ function mayLoseInformation(text: string, parsed: unknown): boolean {
     }
     if (closing === -1) break;
     let after = closing + 1;
-    while (after < length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 10 || text.charCodeAt(after) === 13 || text.charCodeAt(after) === 9)) after++;
+    while (
+      after < length &&
+      (text.charCodeAt(after) === 32 ||
+        text.charCodeAt(after) === 10 ||
+        text.charCodeAt(after) === 13 ||
+        text.charCodeAt(after) === 9)
+    )
+      after++;
     if (text.charCodeAt(after) === 58) keys++;
     index = closing + 1;
   }
@@ -311,7 +363,9 @@ function toolCallBlockContent(text: string): string {
   if (!text.endsWith(TOOL_CALL_CLOSE)) throw new MalformedArgumentsError(messages.truncated());
   const inner = text.slice(TOOL_CALL_OPEN.length, text.length - TOOL_CALL_CLOSE.length);
   if (inner.includes(TOOL_CALL_OPEN) || inner.includes(TOOL_CALL_CLOSE)) {
-    throw new MalformedArgumentsError('The arguments hold several <tool_call> blocks, that is several calls; make one call per tool call, each with only its arguments object.');
+    throw new MalformedArgumentsError(
+      'The arguments hold several <tool_call> blocks, that is several calls; make one call per tool call, each with only its arguments object.',
+    );
   }
   return inner;
 }
@@ -319,7 +373,8 @@ function toolCallBlockContent(text: string): string {
 /** Under `lenient`: the one fenced block, else the one object, in prose. Linear scans, no regular expressions. */
 function findEmbeddedObject(text: string, spans: ReadonlyArray<readonly [number, number]>): string | undefined {
   const fences: number[] = [];
-  for (let at = text.indexOf(FENCE); at !== -1 && fences.length <= 2; at = text.indexOf(FENCE, at + FENCE.length)) fences.push(at);
+  for (let at = text.indexOf(FENCE); at !== -1 && fences.length <= 2; at = text.indexOf(FENCE, at + FENCE.length))
+    fences.push(at);
   if (fences.length === 2) {
     const block = fencedContent(text.slice(fences[0], fences[1]! + FENCE.length));
     if (block !== undefined && block.trim() !== '') return block;
@@ -339,10 +394,18 @@ export function readEmbeddedValue(
   limits: PipelineLimits,
   path: string,
   depth: number,
-): { readonly ok: true; readonly value: unknown; readonly records: readonly Transformation[] } | { readonly ok: false; readonly reason: string } {
+):
+  | { readonly ok: true; readonly value: unknown; readonly records: readonly Transformation[] }
+  | { readonly ok: false; readonly reason: string } {
   try {
-    const document = readJsonLike(text.trim(), { maxDepth: limits.maxDepth, maxArrayItems: limits.maxArrayItems, basePath: path, depthOffset: depth });
-    if (document.textOutside || document.values.length !== 1) return { ok: false, reason: 'it holds text besides one JSON value' };
+    const document = readJsonLike(text.trim(), {
+      maxDepth: limits.maxDepth,
+      maxArrayItems: limits.maxArrayItems,
+      basePath: path,
+      depthOffset: depth,
+    });
+    if (document.textOutside || document.values.length !== 1)
+      return { ok: false, reason: 'it holds text besides one JSON value' };
     return { ok: true, value: document.values[0]!.value, records: document.records };
   } catch (error) {
     if (error instanceof ToolCallError) return { ok: false, reason: error.message.replace(/\.$/, '') };

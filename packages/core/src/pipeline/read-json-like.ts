@@ -155,8 +155,16 @@ function isHex(code: number): boolean {
   return isDigit(code) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
 }
 function isStructural(code: number): boolean {
-  return code === Code.Colon || code === Code.Comma || code === Code.OpenBrace || code === Code.CloseBrace
-    || code === Code.OpenBracket || code === Code.CloseBracket || code === Code.OpenParen || code === Code.CloseParen;
+  return (
+    code === Code.Colon ||
+    code === Code.Comma ||
+    code === Code.OpenBrace ||
+    code === Code.CloseBrace ||
+    code === Code.OpenBracket ||
+    code === Code.CloseBracket ||
+    code === Code.OpenParen ||
+    code === Code.CloseParen
+  );
 }
 function joinPath(parent: string, key: string | number): string {
   return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
@@ -171,8 +179,28 @@ const WORDS: ReadonlyMap<string, { value: unknown; python: boolean }> = new Map(
   ['None', { value: null, python: true }],
 ]);
 const NOT_FINITE: ReadonlySet<string> = new Set(['NaN', 'nan', 'Infinity', 'infinity', 'inf', 'Inf']);
-const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const PYTHON_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+const PYTHON_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+};
 
 /** Reads a whole document: one value, or several in a row; stops at the first text that is not a value. */
 export function readJsonLike(text: string, options: ReadOptions): ReadDocument {
@@ -195,7 +223,10 @@ class Reader {
   private escapeEnd = 0;
   private escapeDecoded: string | undefined;
 
-  constructor(private readonly text: string, private readonly options: ReadOptions) {
+  constructor(
+    private readonly text: string,
+    private readonly options: ReadOptions,
+  ) {
     this.basePath = options.basePath ?? '';
     this.depthOffset = options.depthOffset ?? 0;
   }
@@ -214,7 +245,11 @@ class Reader {
         values.push({ value, start, end: this.position });
         continue;
       }
-      if (values.length > 0 && (code === Code.CloseBrace || code === Code.CloseBracket) && !this.repairs.has('stray-closing-bracket')) {
+      if (
+        values.length > 0 &&
+        (code === Code.CloseBrace || code === Code.CloseBracket) &&
+        !this.repairs.has('stray-closing-bracket')
+      ) {
         // One closing bracket after a complete value, then nothing: a lossless repair.
         const after = this.position;
         this.position++;
@@ -228,8 +263,10 @@ class Reader {
       textOutside = true;
       break;
     }
-    if (this.innerQuotes > 0 && this.stringValues > 1) throw new MalformedArgumentsError(readerMessages.ambiguousQuotes());
-    if (this.unrecorded > 0) this.records.push({ path: this.basePath, rule: 'more-key-records', from: this.unrecorded, to: undefined });
+    if (this.innerQuotes > 0 && this.stringValues > 1)
+      throw new MalformedArgumentsError(readerMessages.ambiguousQuotes());
+    if (this.unrecorded > 0)
+      this.records.push({ path: this.basePath, rule: 'more-key-records', from: this.unrecorded, to: undefined });
     const repairs = REPAIR_RULES.filter((rule) => this.repairs.has(rule));
     return { values, repairs, records: this.records, textOutside };
   }
@@ -287,14 +324,21 @@ class Reader {
           const path = this.pathIn(top);
           if (stack.length + 1 + this.depthOffset > options.maxDepth) {
             const message = messages.tooDeep(options.maxDepth);
-            throw new InvalidArgumentsError(message, { issues: [{ path, rule: 'max-depth', expected: `at most ${options.maxDepth} levels of nesting`, message }] });
+            throw new InvalidArgumentsError(message, {
+              issues: [{ path, rule: 'max-depth', expected: `at most ${options.maxDepth} levels of nesting`, message }],
+            });
           }
           this.position++;
           let frame: Frame;
           if (code === Code.OpenBrace) frame = { kind: 'object', value: {}, path, key: '', dropped: false };
           else {
             if (code === Code.OpenParen) this.repairs.add('python-tuples');
-            frame = { kind: 'array', value: [], path, closer: code === Code.OpenBracket ? Code.CloseBracket : Code.CloseParen };
+            frame = {
+              kind: 'array',
+              value: [],
+              path,
+              closer: code === Code.OpenBracket ? Code.CloseBracket : Code.CloseParen,
+            };
           }
           stack.push(frame);
           if (this.startMember(frame, true)) {
@@ -330,7 +374,9 @@ class Reader {
         pending = true;
         continue;
       }
-      this.fail(`expected "," or "${top.kind === 'object' ? '}' : String.fromCharCode(top.closer)}" but found ${JSON.stringify(text[this.position])}`);
+      this.fail(
+        `expected "," or "${top.kind === 'object' ? '}' : String.fromCharCode(top.closer)}" but found ${JSON.stringify(text[this.position])}`,
+      );
     }
   }
 
@@ -381,7 +427,11 @@ class Reader {
     if (frame.kind === 'array') {
       if (frame.value.length >= this.options.maxArrayItems) {
         const message = messages.tooManyItems(frame.path, this.options.maxArrayItems, frame.value.length + 1);
-        throw new InvalidArgumentsError(message, { issues: [{ path: frame.path, rule: 'max-items', expected: `at most ${this.options.maxArrayItems} items`, message }] });
+        throw new InvalidArgumentsError(message, {
+          issues: [
+            { path: frame.path, rule: 'max-items', expected: `at most ${this.options.maxArrayItems} items`, message },
+          ],
+        });
       }
       frame.value.push(value);
       return;
@@ -396,7 +446,11 @@ class Reader {
       const existing = object[key];
       if (existing !== value && !deepEqual(existing, value)) {
         const path = joinPath(frame.path, key);
-        throw new MalformedArgumentsError(this.options.sensitive?.(path) ? readerMessages.duplicateSensitiveKey(path) : readerMessages.duplicateKey(path, existing, value));
+        throw new MalformedArgumentsError(
+          this.options.sensitive?.(path)
+            ? readerMessages.duplicateSensitiveKey(path)
+            : readerMessages.duplicateKey(path, existing, value),
+        );
       }
       this.record(joinPath(frame.path, key), 'duplicate-key', key);
       return;
@@ -406,7 +460,11 @@ class Reader {
 
   /** The path of the value being read in `top` (computed only when needed: records, messages, new containers). */
   private pathIn(top: Frame | undefined): string {
-    return top === undefined ? this.basePath : top.kind === 'object' ? joinPath(top.path, top.key) : joinPath(top.path, top.value.length);
+    return top === undefined
+      ? this.basePath
+      : top.kind === 'object'
+        ? joinPath(top.path, top.key)
+        : joinPath(top.path, top.value.length);
   }
 
   /** One per-key record; past {@link MAX_RECORDS}, one summary for the rest. */
@@ -478,18 +536,34 @@ class Reader {
     if (!valid || isWordPart(after) || after === Code.Dot) {
       this.position = start;
       const end = Math.max(this.wordEnd(index), index);
-      throw new MalformedArgumentsError(readerMessages.unreadable(`${JSON.stringify(text.slice(start, Math.min(end, start + 40)))} is not a number in JSON form (digits, an optional fraction with a dot, an optional exponent)`, start));
+      throw new MalformedArgumentsError(
+        readerMessages.unreadable(
+          `${JSON.stringify(text.slice(start, Math.min(end, start + 40)))} is not a number in JSON form (digits, an optional fraction with a dot, an optional exponent)`,
+          start,
+        ),
+      );
     }
     this.position = index;
     const literal = text.slice(start, index);
     const number = Number(literal);
-    if (integral && integerDigits > 15 && (!Number.isFinite(number) || (!Number.isSafeInteger(number) && BigInt(literal) !== BigInt(number)))) return new UnsafeIntegerLiteral(literal);
+    if (
+      integral &&
+      integerDigits > 15 &&
+      (!Number.isFinite(number) || (!Number.isSafeInteger(number) && BigInt(literal) !== BigInt(number)))
+    )
+      return new UnsafeIntegerLiteral(literal);
     return number;
   }
 
   private wordEnd(from: number): number {
     let index = from;
-    while (index < this.text.length && (isWordPart(this.text.charCodeAt(index)) || this.text.charCodeAt(index) === Code.Dot || this.text.charCodeAt(index) === Code.Comma)) index++;
+    while (
+      index < this.text.length &&
+      (isWordPart(this.text.charCodeAt(index)) ||
+        this.text.charCodeAt(index) === Code.Dot ||
+        this.text.charCodeAt(index) === Code.Comma)
+    )
+      index++;
     return index;
   }
 
@@ -578,10 +652,14 @@ class Reader {
             this.repairs.add('invalid-escapes');
           }
           index = end;
-          if (escapes !== '') throw new MalformedArgumentsError(readerMessages.mixedEscapes(this.stringPath(key, top), escapes, literals));
+          if (escapes !== '')
+            throw new MalformedArgumentsError(
+              readerMessages.mixedEscapes(this.stringPath(key, top), escapes, literals),
+            );
           continue;
         }
-        if (literals !== '') throw new MalformedArgumentsError(readerMessages.mixedEscapes(this.stringPath(key, top), escapes, literals));
+        if (literals !== '')
+          throw new MalformedArgumentsError(readerMessages.mixedEscapes(this.stringPath(key, top), escapes, literals));
         index = end;
         chunkStart = index;
         continue;
@@ -625,10 +703,18 @@ class Reader {
         }
         return;
       }
-      const ambiguous = letter === "'" || letter === '\n' || letter === '\r' || (letter >= '0' && letter <= '7')
-        || (letter === 'x' && this.hexAt(index + 2, 2)) || (letter === 'U' && this.hexAt(index + 2, 8))
-        || (letter === 'N' && text[index + 2] === '{');
-      if (ambiguous) throw new MalformedArgumentsError(readerMessages.ambiguousEscape(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2))));
+      const ambiguous =
+        letter === "'" ||
+        letter === '\n' ||
+        letter === '\r' ||
+        (letter >= '0' && letter <= '7') ||
+        (letter === 'x' && this.hexAt(index + 2, 2)) ||
+        (letter === 'U' && this.hexAt(index + 2, 8)) ||
+        (letter === 'N' && text[index + 2] === '{');
+      if (ambiguous)
+        throw new MalformedArgumentsError(
+          readerMessages.ambiguousEscape(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2))),
+        );
       return;
     }
     const simple = PYTHON_ESCAPES[letter];
@@ -648,7 +734,13 @@ class Reader {
     if (letter === 'x' || letter === 'u' || letter === 'U') {
       const count = letter === 'x' ? 2 : letter === 'u' ? 4 : 8;
       const code = this.hexAt(index + 2, count) ? parseInt(text.slice(index + 2, index + 2 + count), 16) : Infinity;
-      if (code > 0x10ffff) throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2 + count))));
+      if (code > 0x10ffff)
+        throw new MalformedArgumentsError(
+          readerMessages.invalidPythonEscape(
+            this.stringPath(key, top),
+            JSON.stringify(text.slice(index, index + 2 + count)),
+          ),
+        );
       this.escapeDecoded = String.fromCodePoint(code);
       this.escapeEnd = index + 2 + count;
       return;
@@ -660,7 +752,8 @@ class Reader {
       this.escapeEnd = end;
       return;
     }
-    if (letter === 'N') throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(this.stringPath(key, top), '\\N{...}'));
+    if (letter === 'N')
+      throw new MalformedArgumentsError(readerMessages.invalidPythonEscape(this.stringPath(key, top), '\\N{...}'));
     // Python keeps an unknown escape as written: '\d' is a backslash and a d.
   }
 }

@@ -33,7 +33,8 @@ function foldIndices(path: string): string {
 
 function isUnder(path: string, sensitive: ReadonlySet<string>): boolean {
   const folded = foldIndices(path);
-  for (const candidate of sensitive) if (folded === candidate || folded.startsWith(`${candidate}.`) || folded.startsWith(`${candidate}[`)) return true;
+  for (const candidate of sensitive)
+    if (folded === candidate || folded.startsWith(`${candidate}.`) || folded.startsWith(`${candidate}[`)) return true;
   return false;
 }
 
@@ -45,12 +46,16 @@ export function holdsSensitive(path: string, sensitive: ReadonlySet<string>): bo
   if (sensitive.size === 0) return false;
   if (path === '' || isUnder(path, sensitive)) return true;
   const folded = foldIndices(path);
-  for (const candidate of sensitive) if (candidate.startsWith(`${folded}.`) || candidate.startsWith(`${folded}[`)) return true;
+  for (const candidate of sensitive)
+    if (candidate.startsWith(`${folded}.`) || candidate.startsWith(`${folded}[`)) return true;
   return false;
 }
 
 /** Transformations safe to log: values of sensitive fields, and of the values that contain one, replaced; argument-text rules (path '') elided when any field is sensitive. */
-export function redactTransformations(transformations: readonly Transformation[], sensitive: ReadonlySet<string>): Transformation[] {
+export function redactTransformations(
+  transformations: readonly Transformation[],
+  sensitive: ReadonlySet<string>,
+): Transformation[] {
   if (sensitive.size === 0) return transformations.slice();
   return transformations.map((transformation) =>
     holdsSensitive(transformation.path, sensitive)
@@ -70,7 +75,11 @@ export function redactIssues(issues: readonly ValidationIssue[], sensitive: Read
   if (sensitive.size === 0) return issues.slice();
   return issues.map((issue) => {
     if (issue.received === undefined || !holdsSensitive(issue.path, sensitive)) return issue;
-    return { ...issue, received: REDACTED_RECEIVED, message: issue.message.split(issue.received).join(REDACTED_RECEIVED) };
+    return {
+      ...issue,
+      received: REDACTED_RECEIVED,
+      message: issue.message.split(issue.received).join(REDACTED_RECEIVED),
+    };
   });
 }
 

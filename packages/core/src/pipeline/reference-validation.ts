@@ -24,21 +24,50 @@ export interface ReferenceValidation {
 
 /** class-validator rule names -> toolwright issue rules (shared with the compiled path's developer-rule checks). */
 export const CLASS_VALIDATOR_RULES: Readonly<Record<string, string>> = {
-  isString: 'type', isInt: 'type', isNumber: 'type', isBoolean: 'type', isArray: 'type', isObject: 'type',
-  nestedValidation: 'type', unknownValue: 'type', matchesSchema: 'type',
-  isDateString: 'format', isIso8601: 'format', isDateOnly: 'format', isOffsetDateTime: 'format', isEmail: 'format', isUrl: 'format', isUuid: 'format',
-  isIn: 'enum', isEnum: 'enum', equals: 'enum',
-  min: 'minimum', max: 'maximum', exclusiveMinimum: 'exclusiveMinimum', exclusiveMaximum: 'exclusiveMaximum', multipleOf: 'multipleOf',
-  minLength: 'minLength', maxLength: 'maxLength', isLength: 'length',
-  arrayMinSize: 'minItems', arrayMaxSize: 'maxItems', arrayUnique: 'uniqueItems', matches: 'pattern',
-  whitelistValidation: 'unknown-key', isDefined: 'required',
+  isString: 'type',
+  isInt: 'type',
+  isNumber: 'type',
+  isBoolean: 'type',
+  isArray: 'type',
+  isObject: 'type',
+  nestedValidation: 'type',
+  unknownValue: 'type',
+  matchesSchema: 'type',
+  isDateString: 'format',
+  isIso8601: 'format',
+  isDateOnly: 'format',
+  isOffsetDateTime: 'format',
+  isEmail: 'format',
+  isUrl: 'format',
+  isUuid: 'format',
+  isIn: 'enum',
+  isEnum: 'enum',
+  equals: 'enum',
+  min: 'minimum',
+  max: 'maximum',
+  exclusiveMinimum: 'exclusiveMinimum',
+  exclusiveMaximum: 'exclusiveMaximum',
+  multipleOf: 'multipleOf',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  isLength: 'length',
+  arrayMinSize: 'minItems',
+  arrayMaxSize: 'maxItems',
+  arrayUnique: 'uniqueItems',
+  matches: 'pattern',
+  whitelistValidation: 'unknown-key',
+  isDefined: 'required',
 };
 
 /**
  * Pipeline step 6, reference path: `plainToInstance` then class-validator, on one DTO class. Every error either
  * library throws becomes an issue; nothing escapes as an exception.
  */
-export async function validateWithClassValidator(dto: Constructor, plain: Record<string, unknown>, schema: ObjectSchema): Promise<ReferenceValidation> {
+export async function validateWithClassValidator(
+  dto: Constructor,
+  plain: Record<string, unknown>,
+  schema: ObjectSchema,
+): Promise<ReferenceValidation> {
   let instance: object;
   try {
     instance = plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
@@ -57,12 +86,19 @@ export async function validateWithClassValidator(dto: Constructor, plain: Record
 }
 
 /** The compiled path's DTO construction (see instantiate.ts); any error it throws becomes an issue. */
-export function instantiate(schema: ObjectSchema, dto: Constructor, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
+export function instantiate(
+  schema: ObjectSchema,
+  dto: Constructor,
+  plain: Record<string, unknown>,
+): { instance: object } | { issue: ValidationIssue } {
   return instantiateWith(instantiatorFor(schema, dto), plain);
 }
 
 /** `instantiate` with an instantiator the caller holds (the compiled tool's). */
-export function instantiateWith(instantiator: Instantiator, plain: Record<string, unknown>): { instance: object } | { issue: ValidationIssue } {
+export function instantiateWith(
+  instantiator: Instantiator,
+  plain: Record<string, unknown>,
+): { instance: object } | { issue: ValidationIssue } {
   try {
     return { instance: instantiator(plain) };
   } catch (error) {
@@ -75,8 +111,8 @@ function transformIssue(error: unknown): ValidationIssue {
   return {
     path: '',
     rule: 'type',
-    expected: 'a JSON object of the tool\'s parameters',
-    message: 'The arguments could not be read into the tool\'s parameters; send plain values of the documented types.',
+    expected: "a JSON object of the tool's parameters",
+    message: "The arguments could not be read into the tool's parameters; send plain values of the documented types.",
   };
 }
 
@@ -93,7 +129,12 @@ function childSchema(schema: ParamSchema | undefined, property: string): ParamSc
   return undefined;
 }
 
-function flatten(errors: readonly ValidationError[], schema: ParamSchema | undefined, parentPath: string, out: ValidationIssue[]): void {
+function flatten(
+  errors: readonly ValidationError[],
+  schema: ParamSchema | undefined,
+  parentPath: string,
+  out: ValidationIssue[],
+): void {
   for (const error of errors) {
     const isIndex = schema?.kind === 'array' && /^\d+$/.test(error.property);
     const path = isIndex ? joinPath(parentPath, Number(error.property)) : joinPath(parentPath, error.property);
@@ -104,12 +145,13 @@ function flatten(errors: readonly ValidationError[], schema: ParamSchema | undef
       const name = names.find((candidate) => CLASS_VALIDATOR_RULES[candidate]) ?? names[0]!;
       const rule = CLASS_VALIDATOR_RULES[name] ?? name;
       if (CLASS_VALIDATOR_RULES[name] && propertySchema) out.push(issue(path, rule, propertySchema, error.value));
-      else out.push({
-        path,
-        rule,
-        expected: constraints[name]!,
-        message: `"${path}" is invalid: ${constraints[name]}.`,
-      });
+      else
+        out.push({
+          path,
+          rule,
+          expected: constraints[name]!,
+          message: `"${path}" is invalid: ${constraints[name]}.`,
+        });
     }
     if (error.children && error.children.length > 0) flatten(error.children, propertySchema, path, out);
   }

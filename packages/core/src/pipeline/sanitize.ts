@@ -21,7 +21,11 @@ function joinPath(parent: string, key: string | number): string {
  * `__proto__`/`constructor`/`prototype` keys at any depth and enforces the nesting and array-size limits. Being
  * iterative, a value nested 100,000 levels deep yields a typed error, never a RangeError.
  */
-export function sanitizeArguments(input: Record<string, unknown>, limits: PipelineLimits, options: { readonly owned?: boolean } = {}): SanitizedArguments {
+export function sanitizeArguments(
+  input: Record<string, unknown>,
+  limits: PipelineLimits,
+  options: { readonly owned?: boolean } = {},
+): SanitizedArguments {
   // Arguments the executor parsed from text are its own objects: when nothing needs dropping, a check is enough.
   if (options.owned === true && isClean(input, limits)) return { value: input, transformations: [] };
   const transformations: Transformation[] = [];
@@ -30,10 +34,16 @@ export function sanitizeArguments(input: Record<string, unknown>, limits: Pipeli
   const stack: Frame[] = [{ source: input, target: root, depth: 1, path: '' }];
   while (stack.length > 0) {
     const { source, target, depth, path } = stack.pop()!;
-    if (depth > limits.maxDepth) fail(path, 'max-depth', `at most ${limits.maxDepth} levels of nesting`, messages.tooDeep(limits.maxDepth));
+    if (depth > limits.maxDepth)
+      fail(path, 'max-depth', `at most ${limits.maxDepth} levels of nesting`, messages.tooDeep(limits.maxDepth));
     if (Array.isArray(source)) {
       if (source.length > limits.maxArrayItems) {
-        fail(path, 'max-items', `at most ${limits.maxArrayItems} items`, messages.tooManyItems(path, limits.maxArrayItems, source.length));
+        fail(
+          path,
+          'max-items',
+          `at most ${limits.maxArrayItems} items`,
+          messages.tooManyItems(path, limits.maxArrayItems, source.length),
+        );
       }
       const array = target as unknown[];
       for (let index = 0; index < source.length; index++) {
@@ -89,7 +99,12 @@ function isClean(input: Record<string, unknown>, limits: PipelineLimits): boolea
   return true;
 }
 
-function copyChild(value: unknown, depth: number, path: string, stack: Array<{ source: unknown; target: Record<string, unknown> | unknown[]; depth: number; path: string }>): unknown {
+function copyChild(
+  value: unknown,
+  depth: number,
+  path: string,
+  stack: Array<{ source: unknown; target: Record<string, unknown> | unknown[]; depth: number; path: string }>,
+): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (value instanceof Date) return value.toISOString();
   // An integer literal beyond 2^53 keeps its digits until the value rules decide (issue 10, class 1).

@@ -79,5 +79,12 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
         if (depth === 0) hasTextOutsideSpans = true;
     }
   }
-  return { maxDepth, truncated: depth > 0 || quote !== 0, topLevelSpans: spans, spanCount, hasTextOutsideSpans, unbalanced };
+  return {
+    maxDepth,
+    truncated: depth > 0 || quote !== 0,
+    topLevelSpans: spans,
+    spanCount,
+    hasTextOutsideSpans,
+    unbalanced,
+  };
 }

@@ -42,7 +42,10 @@ const CONTEXT_KEYS = Object.keys(CONTEXT_KEY_PROPERTIES) as ContextKey[];
 const TRUSTED = new Set([...CONTEXT_KEYS, 'tool_name', 'tool_definition'].map(canonicalKey));
 
 function declares(definition: ToolDefinition | undefined, name: string): boolean {
-  return definition?.parameters.properties.some((property) => property.name === name && property.context === undefined) ?? false;
+  return (
+    definition?.parameters.properties.some((property) => property.name === name && property.context === undefined) ??
+    false
+  );
 }
 
 /**
@@ -50,9 +53,18 @@ function declares(definition: ToolDefinition | undefined, name: string): boolean
  * `args` are the model's (normalized) arguments, `context` the trusted context (its packets and `session_id` are the
  * seed's unified parameters), `definition` the tool (for `tool_name` / `tool_definition`).
  */
-export function buildParameters(args: Readonly<Record<string, unknown>>, context: ExecutionContext, definition?: ToolDefinition): SeedParameters {
+export function buildParameters(
+  args: Readonly<Record<string, unknown>>,
+  context: ExecutionContext,
+  definition?: ToolDefinition,
+): SeedParameters {
   const packets: readonly DataPacket[] = packetsLatestFirst(context);
-  const flat: SeedParameters = { handler_config: context.handlerConfig ?? {}, data: [...packets], content: null, title: null };
+  const flat: SeedParameters = {
+    handler_config: context.handlerConfig ?? {},
+    data: [...packets],
+    content: null,
+    title: null,
+  };
   for (const key of CONTEXT_KEYS) {
     const value = context[CONTEXT_KEY_PROPERTIES[key]];
     if (value !== undefined && key !== 'handler_config') (flat as Record<string, unknown>)[key] = value;
@@ -80,17 +92,23 @@ export function buildParameters(args: Readonly<Record<string, unknown>>, context
  * `tool_definition`; the engine parameters `source_url`, `image_url`, `job_id`, `flow_step_id` and `handler_config`
  * come from the context), plus the tool's own `@FromContext` and extracted properties under their property names.
  */
-export function buildForHandlerTool(definition: ToolDefinition, args: Readonly<Record<string, unknown>>, context: ExecutionContext): SeedParameters {
+export function buildForHandlerTool(
+  definition: ToolDefinition,
+  args: Readonly<Record<string, unknown>>,
+  context: ExecutionContext,
+): SeedParameters {
   const flat = buildParameters(args, context, definition);
   const declared: Record<string, unknown> = {};
   for (const property of definition.parameters.properties) {
-    if (property.context === undefined && args[property.name] !== undefined) declared[property.name] = args[property.name];
+    if (property.context === undefined && args[property.name] !== undefined)
+      declared[property.name] = args[property.name];
   }
   // Missing required extracted values are the executor's to report (it validates); this helper only merges.
   injectContext(declared, definition.parameters, context);
   for (const property of definition.parameters.properties) {
     const value = declared[property.name];
-    if (value !== undefined && (property.context !== undefined || property.extract !== undefined)) flat[property.name] = value;
+    if (value !== undefined && (property.context !== undefined || property.extract !== undefined))
+      flat[property.name] = value;
   }
   return flat;
 }

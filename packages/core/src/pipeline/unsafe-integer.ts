@@ -20,7 +20,8 @@ export function containsUnsafeInteger(value: unknown): boolean {
     const current = stack.pop();
     if (typeof current !== 'object' || current === null) continue;
     if (current instanceof UnsafeIntegerLiteral) return true;
-    for (const item of Array.isArray(current) ? current : Object.values(current)) if (typeof item === 'object' && item !== null) stack.push(item);
+    for (const item of Array.isArray(current) ? current : Object.values(current))
+      if (typeof item === 'object' && item !== null) stack.push(item);
   }
   return false;
 }

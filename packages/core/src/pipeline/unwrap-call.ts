@@ -43,7 +43,16 @@ export function callTargetFor(definition: ToolDefinition, resolvesHere: (name: s
 }
 
 /** Keys a call envelope may have: OpenAI's tool call (`id`, `type`, `function`), and `{name, arguments|parameters}`. */
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', 'parameters', 'function', 'type', 'id', 'call_id', 'index']);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  'name',
+  'arguments',
+  'parameters',
+  'function',
+  'type',
+  'id',
+  'call_id',
+  'index',
+]);
 const ARGUMENT_KEYS = ['arguments', 'parameters'] as const;
 
 interface Envelope {
@@ -72,14 +81,19 @@ function envelopeOf(value: Record<string, unknown>): Envelope | undefined {
   if (isObject(fn)) {
     const fnKeys = Object.keys(fn);
     const inner = argumentsOf(fn);
-    if (typeof fn['name'] === 'string' && inner && fnKeys.every((key) => key === 'name' || ARGUMENT_KEYS.includes(key as never))) {
+    if (
+      typeof fn['name'] === 'string' &&
+      inner &&
+      fnKeys.every((key) => key === 'name' || ARGUMENT_KEYS.includes(key as never))
+    ) {
       if (value['name'] !== undefined || argumentsOf(value) !== undefined) return undefined;
       return { name: fn['name'], arguments: inner.value, keys, argumentsKey: 'function' };
     }
     return undefined;
   }
   const args = argumentsOf(value);
-  if (typeof value['name'] === 'string' && args) return { name: value['name'], arguments: args.value, keys, argumentsKey: args.key };
+  if (typeof value['name'] === 'string' && args)
+    return { name: value['name'], arguments: args.value, keys, argumentsKey: args.key };
   return undefined;
 }
 
@@ -89,7 +103,11 @@ function envelopeOf(value: Record<string, unknown>): Envelope | undefined {
  * tool and the tool declares none of the envelope's keys; `undefined` when the value is not an envelope (or is one of
  * the tool's own parameters); throws when it names another tool, or when unwrapping would need a guess.
  */
-export function unwrapCall(value: Record<string, unknown>, target: CallTarget, policy: CoercionPolicy): { readonly arguments: unknown } | undefined {
+export function unwrapCall(
+  value: Record<string, unknown>,
+  target: CallTarget,
+  policy: CoercionPolicy,
+): { readonly arguments: unknown } | undefined {
   const envelope = envelopeOf(value);
   if (envelope === undefined) return undefined;
   // The tool takes a parameter under the arguments key: these are its own arguments.
@@ -109,7 +127,9 @@ export function unwrapCall(value: Record<string, unknown>, target: CallTarget, p
     );
   }
   if (policy === 'strict') {
-    throw new MalformedArgumentsError(`The arguments are a whole call of "${target.tool}" ({"name": ..., "${envelope.argumentsKey}": ...}); send only the arguments object.`);
+    throw new MalformedArgumentsError(
+      `The arguments are a whole call of "${target.tool}" ({"name": ..., "${envelope.argumentsKey}": ...}); send only the arguments object.`,
+    );
   }
   return { arguments: envelope.arguments };
 }

@@ -1,5 +1,12 @@
 import { isUnsafeIntegerLiteral } from './unsafe-integer';
-import { canonicalTimeZone, daysInMonth, formatOffset, instantOfWallTime, isCalendarDate, wallTimeAsUtc } from '../time/calendar';
+import {
+  canonicalTimeZone,
+  daysInMonth,
+  formatOffset,
+  instantOfWallTime,
+  isCalendarDate,
+  wallTimeAsUtc,
+} from '../time/calendar';
 
 /**
  * The scalar normalization rules of DESIGN section 4, each a pure function. A rule returns the value
@@ -16,7 +23,8 @@ const refuse = (reason: string, relative = false): RuleOutcome => ({ ok: false, 
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const INTEGER_FORM = /^-?\d+$/;
-const BEYOND_2_53 = 'it is beyond 2^53 - 1 and no JavaScript number holds it exactly; send it as a string if the tool takes text, or a smaller number';
+const BEYOND_2_53 =
+  'it is beyond 2^53 - 1 and no JavaScript number holds it exactly; send it as a string if the tool takes text, or a smaller number';
 
 /**
  * Number text in JSON's grammar after the lossless clean-ups (surrounding white space, one leading plus), or the
@@ -26,11 +34,22 @@ export function readNumberText(value: string): { readonly text: string } | { rea
   let text = value.trim();
   if (text.startsWith('+') && !text.startsWith('+-') && !text.startsWith('++')) text = text.slice(1);
   if (JSON_NUMBER.test(text)) return { text };
-  if (/^[+-]?(nan|inf|infinity)$/i.test(text)) return { reason: 'NaN and Infinity are not numbers a tool can use; send a finite number' };
-  if (/^[+-]?0[xob][0-9a-f_]+$/i.test(text)) return { reason: 'it has a radix prefix (0x, 0o, 0b); send the number in decimal digits' };
-  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return { reason: 'it has a thousands separator, which could also be a decimal comma; send digits only, with a dot for decimals' };
-  if (/^[+-]?\d+,\d+$/.test(text)) return { reason: 'it has a decimal comma, which could also be a thousands separator; send digits only, with a dot for decimals' };
-  if (/^[+-]?[$€£¥]\s*[\d.,]+$|^[+-]?[\d.,]+\s*[$€£¥%]$|^[+-]?[\d.,]+\s*[A-Z]{3}$/.test(text)) return { reason: 'it has a currency or percent sign; send the bare number in the unit the parameter describes' };
+  if (/^[+-]?(nan|inf|infinity)$/i.test(text))
+    return { reason: 'NaN and Infinity are not numbers a tool can use; send a finite number' };
+  if (/^[+-]?0[xob][0-9a-f_]+$/i.test(text))
+    return { reason: 'it has a radix prefix (0x, 0o, 0b); send the number in decimal digits' };
+  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text))
+    return {
+      reason:
+        'it has a thousands separator, which could also be a decimal comma; send digits only, with a dot for decimals',
+    };
+  if (/^[+-]?\d+,\d+$/.test(text))
+    return {
+      reason:
+        'it has a decimal comma, which could also be a thousands separator; send digits only, with a dot for decimals',
+    };
+  if (/^[+-]?[$€£¥]\s*[\d.,]+$|^[+-]?[\d.,]+\s*[$€£¥%]$|^[+-]?[\d.,]+\s*[A-Z]{3}$/.test(text))
+    return { reason: 'it has a currency or percent sign; send the bare number in the unit the parameter describes' };
   return {};
 }
 
@@ -46,7 +65,8 @@ export function toInteger(value: unknown, coerce: boolean): RuleOutcome {
     if (!('text' in read)) return read.reason ? refuse(read.reason) : REFUSED;
     const number = Number(read.text);
     if (INTEGER_FORM.test(read.text) && !Number.isSafeInteger(number)) return refuse(BEYOND_2_53);
-    if (!Number.isInteger(number)) return Number.isFinite(number) ? refuse('it has a fractional part') : refuse('it is out of range');
+    if (!Number.isInteger(number))
+      return Number.isFinite(number) ? refuse('it has a fractional part') : refuse('it is out of range');
     if (!Number.isSafeInteger(number)) return refuse('it is larger than 2^53 - 1 and cannot be represented exactly');
     return CHANGED(number === 0 ? 0 : number, 'string-to-integer');
   }
@@ -96,8 +116,8 @@ export function toStringValue(value: unknown, coerce: boolean): RuleOutcome {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
-const RELATIVE_WORDS = /\b(today|tomorrow|yesterday|tonight|now|next|last|this|ago|in \d+|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|noon|midnight|hours?|minutes?|days?)\b/i;
-
+const RELATIVE_WORDS =
+  /\b(today|tomorrow|yesterday|tonight|now|next|last|this|ago|in \d+|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|noon|midnight|hours?|minutes?|days?)\b/i;
 
 export function looksRelative(text: string): boolean {
   return !/\d{4}-\d{2}-\d{2}/.test(text) && RELATIVE_WORDS.test(text);
@@ -114,10 +134,12 @@ export function toDate(value: unknown): RuleOutcome {
   const text = value.trim();
   const match = DATE.exec(text);
   if (match) {
-    if (!isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) return refuse('it is not a calendar date');
+    if (!isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])))
+      return refuse('it is not a calendar date');
     return text === value ? KEEP(value) : CHANGED(text, 'trimmed-whitespace');
   }
-  if (DATE_TIME.test(text)) return refuse('it has a time of day; send only the date part as YYYY-MM-DD if that is what you mean');
+  if (DATE_TIME.test(text))
+    return refuse('it has a time of day; send only the date part as YYYY-MM-DD if that is what you mean');
   if (looksRelative(text)) return refuse('it is a relative phrase, not a date', true);
   return REFUSED;
 }
@@ -152,7 +174,8 @@ export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcom
   const text = options.reformat ? value.trim() : value;
   const match = DATE_TIME.exec(text);
   if (!match) {
-    if (DATE.test(text)) return refuse('it is a date without a time of day; send a date-time such as 2026-01-31T09:00:00+01:00');
+    if (DATE.test(text))
+      return refuse('it is a date without a time of day; send a date-time such as 2026-01-31T09:00:00+01:00');
     if (looksRelative(text)) return refuse('it is a relative phrase, not a date-time', true);
     return REFUSED;
   }
@@ -162,7 +185,15 @@ export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcom
   if (!offset) {
     const zone = options.reformat && options.timeZone ? canonicalTimeZone(options.timeZone) : undefined;
     if (!zone) return refuse('it has no UTC offset; add one, e.g. "+01:00" or "Z"');
-    const wall = { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second), millisecond: 0 };
+    const wall = {
+      year: Number(year),
+      month: Number(month),
+      day: Number(day),
+      hour: Number(hour),
+      minute: Number(minute),
+      second: Number(second),
+      millisecond: 0,
+    };
     const offsetMinutes = Math.round((wallTimeAsUtc(wall) - instantOfWallTime(wall, zone)) / 60_000);
     const completed = `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${formatOffset(offsetMinutes)}`;
     return CHANGED(completed, 'datetime-context-time-zone');
@@ -186,4 +217,3 @@ export function matchEnum(value: unknown, allowed: readonly unknown[], coerce: b
   const matches = allowed.filter((candidate) => typeof candidate === 'string' && candidate.toLowerCase() === wanted);
   return matches.length === 1 ? CHANGED(matches[0], 'enum-case') : REFUSED;
 }
-

@@ -48,13 +48,19 @@ const METADATA_FIX =
 export const constructionMessages = {
   tc39: (name: string) =>
     new DefinitionError(
-      'was decorated with standard (TC39) decorators: @Command and the parameter decorators need TypeScript\'s experimental decorators, which record the parameter types and the constructor\'s dependencies.',
-      { target: `class ${name}`, fix: `set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig that compiles ${name}, and load "reflect-metadata" once at startup.` },
+      "was decorated with standard (TC39) decorators: @Command and the parameter decorators need TypeScript's experimental decorators, which record the parameter types and the constructor's dependencies.",
+      {
+        target: `class ${name}`,
+        fix: `set "experimentalDecorators": true and "emitDecoratorMetadata": true in the tsconfig that compiles ${name}, and load "reflect-metadata" once at startup.`,
+      },
     ),
 
   noParamTypes: (name: string, declared: number, missing: readonly number[]) =>
     new DefinitionError(
       `has ${declared} constructor parameter${declared === 1 ? '' : 's'} but no design:paramtypes metadata, so no container can tell what to inject (parameter${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no explicit token). The code was compiled without emitDecoratorMetadata.`,
-      { target: `class ${name}`, fix: `${METADATA_FIX}; or name every dependency's token explicitly (@inject(Token) for tsyringe, @Inject(Token) for Nest).` },
+      {
+        target: `class ${name}`,
+        fix: `${METADATA_FIX}; or name every dependency's token explicitly (@inject(Token) for tsyringe, @Inject(Token) for Nest).`,
+      },
     ),
 };

@@ -42,5 +42,6 @@ export const registryMessages = {
 
   unknownTool: (name: string) => new UnknownToolError(`Unknown tool "${name}": no tool with this name is registered.`),
 
-  listenerFailed: (name: string) => `A registry change listener threw while tool "${name}" changed; the change itself was applied.`,
+  listenerFailed: (name: string) =>
+    `A registry change listener threw while tool "${name}" changed; the change itself was applied.`,
 };

@@ -103,7 +103,14 @@ export class ToolRegistry {
     const definition = buildCommandDefinition(commandClass);
     const params = getCommandMetadata(commandClass)?.options.params;
     if (params !== undefined && params !== NoParams && definition.parameters.properties.length === 0) {
-      this.logger.warn(registryMessages.emptyParams(definition.name, commandClass.name, typeof params === 'function' ? params.name : String(params)), { tool: definition.name, command: commandClass.name });
+      this.logger.warn(
+        registryMessages.emptyParams(
+          definition.name,
+          commandClass.name,
+          typeof params === 'function' ? params.name : String(params),
+        ),
+        { tool: definition.name, command: commandClass.name },
+      );
     }
     return this.registerDefinition(definition, { kind: 'class', command: commandClass as Constructor<CommandHandler> });
   }
@@ -136,14 +143,18 @@ export class ToolRegistry {
     checkDtoSynthesis(definition.parameters);
     const previous = this.tools.get(definition.name);
     if (previous !== undefined && previous.definition !== definition) {
-      if (this.onDuplicate === 'error') throw registryMessages.duplicateError(definition.name, previous.definition, definition);
+      if (this.onDuplicate === 'error')
+        throw registryMessages.duplicateError(definition.name, previous.definition, definition);
       this.logger.warn(registryMessages.duplicateWarning(definition.name, previous.definition, definition), {
         tool: definition.name,
         previous: previous.definition.source.kind,
         replacement: definition.source.kind,
       });
     }
-    this.tools.set(definition.name, Object.freeze({ definition, implementation: Object.freeze({ ...implementation }) }));
+    this.tools.set(
+      definition.name,
+      Object.freeze({ definition, implementation: Object.freeze({ ...implementation }) }),
+    );
     if (previous?.definition !== definition) {
       retainSchemaDtos(definition.parameters);
       if (previous !== undefined) releaseSchemaDtos(previous.definition.parameters);
@@ -202,21 +213,32 @@ export class ToolRegistry {
   private changed(type: ToolRegistryChange['type'], definition: ToolDefinition): void {
     this.currentVersion++;
     if (this.listeners.size === 0) return;
-    const change: ToolRegistryChange = Object.freeze({ type, name: definition.name, definition, version: this.currentVersion });
+    const change: ToolRegistryChange = Object.freeze({
+      type,
+      name: definition.name,
+      definition,
+      version: this.currentVersion,
+    });
     for (const listener of [...this.listeners]) {
       try {
         listener(change);
       } catch (error) {
-        this.logger.error(registryMessages.listenerFailed(definition.name), { tool: definition.name, error: error instanceof Error ? error.message : String(error) });
+        this.logger.error(registryMessages.listenerFailed(definition.name), {
+          tool: definition.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
 }
 
 function checkDefinition(definition: ToolDefinition): void {
-  if (typeof definition !== 'object' || definition === null) throw registryMessages.invalidDefinition('it is not an object');
-  if (typeof definition.name !== 'string' || definition.name.length === 0) throw registryMessages.invalidDefinition('its name is not a non-empty string');
-  if (definition.parameters?.kind !== 'object') throw registryMessages.invalidDefinition(`the parameters of "${definition.name}" are not an object schema`);
+  if (typeof definition !== 'object' || definition === null)
+    throw registryMessages.invalidDefinition('it is not an object');
+  if (typeof definition.name !== 'string' || definition.name.length === 0)
+    throw registryMessages.invalidDefinition('its name is not a non-empty string');
+  if (definition.parameters?.kind !== 'object')
+    throw registryMessages.invalidDefinition(`the parameters of "${definition.name}" are not an object schema`);
   // A definition built elsewhere (MCP, interop) passes the same option table as the three builders.
   checkToolOptions(definition.options ?? {}, { origin: 'registerDefinition', target: definition.name });
 }
@@ -224,11 +246,13 @@ function checkDefinition(definition: ToolDefinition): void {
 function checkImplementation(name: string, implementation: ToolImplementation): void {
   if (implementation?.kind === 'class') {
     const prototype = (implementation.command as Function | undefined)?.prototype as { execute?: unknown } | undefined;
-    if (typeof prototype?.execute !== 'function') throw registryMessages.invalidImplementation(name, 'the command class has no execute method');
+    if (typeof prototype?.execute !== 'function')
+      throw registryMessages.invalidImplementation(name, 'the command class has no execute method');
     return;
   }
   if (implementation?.kind === 'function') {
-    if (typeof implementation.handler !== 'function') throw registryMessages.invalidImplementation(name, 'the handler is not a function');
+    if (typeof implementation.handler !== 'function')
+      throw registryMessages.invalidImplementation(name, 'the handler is not a function');
     return;
   }
   throw registryMessages.invalidImplementation(name, 'its kind is neither class nor function');

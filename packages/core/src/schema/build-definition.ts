@@ -3,7 +3,14 @@ import { isCrossFieldRule, withCrossFieldRules } from './cross-field-keywords';
 import { deepFreeze } from './deep-freeze';
 import { DefinitionError } from '../errors/definition-error';
 import type { ClassThunk, CommandOptions } from '../types/param-options';
-import { checkThunkResult, designTypeName, isDtoClass, isReservedPropertyName, resolveParamRecord, type PropertyResolution } from './resolve-param';
+import {
+  checkThunkResult,
+  designTypeName,
+  isDtoClass,
+  isReservedPropertyName,
+  resolveParamRecord,
+  type PropertyResolution,
+} from './resolve-param';
 import { renderValue } from './render-value';
 import { collectValidatorFacts, mergeValueFacts, type ImpliedKind, type ValidatorFacts } from './validator-facts';
 import { getCommandMetadata } from '../metadata/command-metadata';
@@ -50,7 +57,11 @@ export function resolveObjectSchema(dtoClass: Constructor): ObjectSchema {
   }
 }
 
-function resolveNested(site: DefinitionSite, frame: { property?: string }, thunk: ClassThunk | (() => unknown)): ObjectSchema {
+function resolveNested(
+  site: DefinitionSite,
+  frame: { property?: string },
+  thunk: ClassThunk | (() => unknown),
+): ObjectSchema {
   frame.property = site.property;
   const dto = checkThunkResult(site, thunk());
   return resolveObjectSchema(dto);
@@ -69,7 +80,12 @@ export function resolveRecord(record: ParamMetadata): PropertyResolution {
   return resolveAndKeep(record, record.target, site, frame);
 }
 
-function resolveAndKeep(record: ParamMetadata, dtoClass: Function, site: DefinitionSite, frame: { property?: string }): PropertyResolution {
+function resolveAndKeep(
+  record: ParamMetadata,
+  dtoClass: Function,
+  site: DefinitionSite,
+  frame: { property?: string },
+): PropertyResolution {
   const cached = recordResolutions.get(record);
   if (cached !== undefined) return cached;
   const resolution = resolveParamRecord(record, {
@@ -87,7 +103,8 @@ function resolveAndKeep(record: ParamMetadata, dtoClass: Function, site: Definit
  */
 function propertyOrder(dtoClass: Function): string[] {
   const order = new Set<string>();
-  for (const cls of classLineage(dtoClass)) for (const propertyName of getOwnPropertyOrder(cls)) order.add(propertyName);
+  for (const cls of classLineage(dtoClass))
+    for (const propertyName of getOwnPropertyOrder(cls)) order.add(propertyName);
   return [...order];
 }
 
@@ -102,13 +119,16 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   for (const propertyName of propertyOrder(dtoClass)) {
     const site: DefinitionSite = { target: dtoClass.name, property: propertyName };
     try {
-      if (isReservedPropertyName(propertyName)) throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
+      if (isReservedPropertyName(propertyName))
+        throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
       const propertyRecords = recordsByProperty.get(propertyName);
       const propertyRules = rulesByProperty.get(propertyName) ?? [];
       if (propertyRecords !== undefined) {
         properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));
       } else {
-        properties.push(fromValidatorRules(dtoClass, site, frame, propertyRules, getDesignType(dtoClass.prototype, propertyName)));
+        properties.push(
+          fromValidatorRules(dtoClass, site, frame, propertyRules, getDesignType(dtoClass.prototype, propertyName)),
+        );
       }
     } catch (error) {
       if (!(error instanceof DefinitionError)) throw error;
@@ -127,7 +147,11 @@ function fromRecords(
   records: readonly ParamMetadata[],
   rules: readonly ValidatorMetadata[],
 ): PropertyDefinition {
-  if (records.length > 1) throw definitionMessages.severalDecorators(site, records.map((record) => record.decorator));
+  if (records.length > 1)
+    throw definitionMessages.severalDecorators(
+      site,
+      records.map((record) => record.decorator),
+    );
   const record = records[0] as ParamMetadata;
   const { definition } = resolveAndKeep(record, dtoClass, site, frame);
   if (definition.context !== undefined) return definition;
@@ -143,7 +167,8 @@ function fromRecords(
 
 function withArrayFacts(schema: ParamSchema & { kind: 'array' }, facts: ValidatorFacts): ParamSchema {
   const minItems = facts.minItems === undefined ? schema.minItems : Math.max(schema.minItems ?? 0, facts.minItems);
-  const maxItems = facts.maxItems === undefined ? schema.maxItems : Math.min(schema.maxItems ?? Infinity, facts.maxItems);
+  const maxItems =
+    facts.maxItems === undefined ? schema.maxItems : Math.min(schema.maxItems ?? Infinity, facts.maxItems);
   return {
     ...schema,
     ...(minItems !== undefined ? { minItems } : {}),
@@ -174,7 +199,8 @@ function fromValidatorRules(
   let schema: ParamSchema;
   if (facts.isArray || facts.nestedEach || facts.itemKind !== undefined || designType === Array) {
     let items: ParamSchema | undefined;
-    if (facts.nestedEach || (facts.nested && nestedThunk !== undefined)) items = nestedThunk !== undefined ? resolveNested(site, frame, nestedThunk) : undefined;
+    if (facts.nestedEach || (facts.nested && nestedThunk !== undefined))
+      items = nestedThunk !== undefined ? resolveNested(site, frame, nestedThunk) : undefined;
     else if (facts.itemKind !== undefined) items = impliedSchema(facts.itemKind);
     if (items === undefined) throw definitionMessages.arrayNeedsElementType(site);
     schema = withArrayFacts({ kind: 'array', items: mergeValueFacts(items, facts.items) }, facts);
@@ -196,7 +222,8 @@ function checkAliases(target: string, properties: readonly PropertyDefinition[])
   for (const property of properties) {
     for (const alias of property.aliases) {
       const owner = owners.get(alias);
-      if (owner !== undefined && owner !== property.name) throw definitionMessages.aliasCollision({ target, property: property.name }, alias, owner);
+      if (owner !== undefined && owner !== property.name)
+        throw definitionMessages.aliasCollision({ target, property: property.name }, alias, owner);
       owners.set(alias, property.name);
     }
   }
@@ -233,14 +260,18 @@ function checkValidateMethod(commandClass: Function): void {
 }
 
 /** The DTO's schema with the command's declarative cross-field rules (checked: known kinds, declared names). */
-function commandParameters(target: string, schema: ObjectSchema, rules: readonly CrossFieldRule[] | undefined): ObjectSchema {
+function commandParameters(
+  target: string,
+  schema: ObjectSchema,
+  rules: readonly CrossFieldRule[] | undefined,
+): ObjectSchema {
   if (rules === undefined) return schema;
   if (!Array.isArray(rules) || !rules.every(isCrossFieldRule)) {
     throw definitionMessages.invalidCommandOption(
       target,
       'crossFieldRules',
       `${renderValue(rules)} is not an array of cross-field rules`,
-      "build them with crossField.exactlyOne(...), atLeastOne(...), notTogether(...) or requires(...).",
+      'build them with crossField.exactlyOne(...), atLeastOne(...), notTogether(...) or requires(...).',
     );
   }
   return withCrossFieldRules(schema, rules, target);
@@ -254,13 +285,15 @@ function suggestedDtoName(commandClass: Function): string {
 function commandDto(commandClass: Function, options: CommandOptions): Constructor {
   const suggestion = suggestedDtoName(commandClass);
   if (options.params !== undefined) {
-    if (!isDtoClass(options.params)) throw definitionMessages.paramsNotAClass(commandClass.name, renderValue(options.params), suggestion);
+    if (!isDtoClass(options.params))
+      throw definitionMessages.paramsNotAClass(commandClass.name, renderValue(options.params), suggestion);
     return options.params;
   }
   const parameterTypes = getDesignParamTypes(commandClass.prototype, 'execute');
   const first = parameterTypes?.[0];
   if (first === undefined) throw definitionMessages.noParamsDto(commandClass.name, suggestion);
-  if (!isDtoClass(first)) throw definitionMessages.paramsNotAClass(commandClass.name, designTypeName(first), suggestion);
+  if (!isDtoClass(first))
+    throw definitionMessages.paramsNotAClass(commandClass.name, designTypeName(first), suggestion);
   return first as Constructor;
 }
 
@@ -278,12 +311,23 @@ export function resolveCommandDefinition(commandClass: Constructor): ToolDefinit
   const target = commandClass.name;
   const { options } = metadata;
   if (typeof options.name !== 'string' || options.name.trim().length === 0) {
-    throw definitionMessages.invalidCommandOption(target, 'name', `${renderValue(options.name)} is not a non-empty string`, "give the tool a name: @Command({ name: 'tool_name', ... }).");
+    throw definitionMessages.invalidCommandOption(
+      target,
+      'name',
+      `${renderValue(options.name)} is not a non-empty string`,
+      "give the tool a name: @Command({ name: 'tool_name', ... }).",
+    );
   }
   if (typeof options.description !== 'string') {
-    throw definitionMessages.invalidCommandOption(target, 'description', `${renderValue(options.description)} is not a string`, 'describe what the tool does for the model: @Command({ description: "...", ... }).');
+    throw definitionMessages.invalidCommandOption(
+      target,
+      'description',
+      `${renderValue(options.description)} is not a string`,
+      'describe what the tool does for the model: @Command({ description: "...", ... }).',
+    );
   }
-  if (typeof (commandClass.prototype as { execute?: unknown }).execute !== 'function') throw definitionMessages.noExecute(target);
+  if (typeof (commandClass.prototype as { execute?: unknown }).execute !== 'function')
+    throw definitionMessages.noExecute(target);
   // The options first (the cheapest check, and the one a message about the DTO would otherwise hide).
   checkToolOptions(options, { origin: '@Command', target });
   checkValidateMethod(commandClass);

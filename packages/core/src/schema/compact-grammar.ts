@@ -17,7 +17,14 @@ import type { SchemaLocation } from './messages';
  * Arrays of arrays are refused: the grammar describes flat parameter lists.
  */
 
-export const SCALAR_KINDS: readonly ScalarKind[] = Object.freeze(['string', 'int', 'float', 'bool', 'date', 'datetime']);
+export const SCALAR_KINDS: readonly ScalarKind[] = Object.freeze([
+  'string',
+  'int',
+  'float',
+  'bool',
+  'date',
+  'datetime',
+]);
 
 /** Longer expressions are refused before tokenizing: the longest valid one is about 20 characters. */
 const MAXIMUM_EXPRESSION_LENGTH = 200;
@@ -182,7 +189,8 @@ export function formatTypeExpression(schema: ParamSchema): string | undefined {
     const element = formatTypeExpression(items);
     return element === undefined ? undefined : `array<${element}>`;
   }
-  if (!(SCALAR_KINDS as readonly string[]).includes(schema.kind) || keys.some((key) => key !== 'kind')) return undefined;
+  if (!(SCALAR_KINDS as readonly string[]).includes(schema.kind) || keys.some((key) => key !== 'kind'))
+    return undefined;
   return schema.kind;
 }
 
@@ -208,7 +216,11 @@ function validateCommandName(value: unknown): string {
   return value;
 }
 
-function rejectUnknownFields(record: Readonly<Record<string, unknown>>, allowed: readonly string[], where: (field: string) => SchemaLocation): void {
+function rejectUnknownFields(
+  record: Readonly<Record<string, unknown>>,
+  allowed: readonly string[],
+  where: (field: string) => SchemaLocation,
+): void {
   for (const field of Object.keys(record)) {
     if (!allowed.includes(field)) throw messages.compactUnknownField(where(field), field, allowed);
   }
@@ -220,8 +232,12 @@ function parameterFromDeclaration(
   target: string,
   firstIndexByName: Map<string, number>,
 ): { property: PropertyDefinition; copy: CompactParameterDeclaration } {
-  const at = (field?: string): SchemaLocation => ({ target, property: field === undefined ? `parameters[${index}]` : `parameters[${index}].${field}` });
-  if (!isRecord(declaration)) throw messages.compactFieldInvalid(at(), 'an object { name, type, required, description }', declaration);
+  const at = (field?: string): SchemaLocation => ({
+    target,
+    property: field === undefined ? `parameters[${index}]` : `parameters[${index}].${field}`,
+  });
+  if (!isRecord(declaration))
+    throw messages.compactFieldInvalid(at(), 'an object { name, type, required, description }', declaration);
   rejectUnknownFields(declaration, PARAMETER_FIELDS, at);
   const { name, type, required, description } = declaration;
   if (typeof name !== 'string') throw messages.compactParameterNameInvalid(at('name'), name);
@@ -230,13 +246,21 @@ function parameterFromDeclaration(
   const firstIndex = firstIndexByName.get(name);
   if (firstIndex !== undefined) throw messages.compactDuplicateParameter(at('name'), name, firstIndex);
   firstIndexByName.set(name, index);
-  if (typeof type !== 'string') throw messages.compactFieldInvalid(at('type'), `a type expression (${GRAMMAR_SUMMARY})`, type);
-  if (required !== undefined && typeof required !== 'boolean') throw messages.compactFieldInvalid(at('required'), 'true or false', required);
-  if (description !== undefined && typeof description !== 'string') throw messages.compactFieldInvalid(at('description'), 'a string', description);
+  if (typeof type !== 'string')
+    throw messages.compactFieldInvalid(at('type'), `a type expression (${GRAMMAR_SUMMARY})`, type);
+  if (required !== undefined && typeof required !== 'boolean')
+    throw messages.compactFieldInvalid(at('required'), 'true or false', required);
+  if (description !== undefined && typeof description !== 'string')
+    throw messages.compactFieldInvalid(at('description'), 'a string', description);
 
   const parsed = parseTypeExpression(type, { target, property: name });
   const schema: ParamSchema = description === undefined ? parsed : Object.freeze({ ...parsed, description });
-  const property: PropertyDefinition = Object.freeze({ name, schema, required: required ?? true, aliases: Object.freeze([]) });
+  const property: PropertyDefinition = Object.freeze({
+    name,
+    schema,
+    required: required ?? true,
+    aliases: Object.freeze([]),
+  });
   const copy: CompactParameterDeclaration = Object.freeze({
     name,
     type,
@@ -263,7 +287,11 @@ export function definitionFromCompact(declaration: CompactDeclaration, options: 
     throw messages.compactFieldInvalid({ target, property: 'description' }, 'a string', description);
   }
   if (parameters !== undefined && !Array.isArray(parameters)) {
-    throw messages.compactFieldInvalid({ target, property: 'parameters' }, 'an array of parameter declarations', parameters);
+    throw messages.compactFieldInvalid(
+      { target, property: 'parameters' },
+      'an array of parameter declarations',
+      parameters,
+    );
   }
 
   const firstIndexByName = new Map<string, number>();

@@ -9,7 +9,8 @@ import { jsonEquals } from './json-equals';
  * documented defaults. `null` for an optional object property counts as absent, as in the pipeline.
  */
 export function conformsTo(value: unknown, schema: ParamSchema): boolean {
-  if (value === null) return schema.nullable === true || schema.kind === 'any' || (schema.enum?.includes(null) ?? false);
+  if (value === null)
+    return schema.nullable === true || schema.kind === 'any' || (schema.enum?.includes(null) ?? false);
   if (value === undefined) return false;
   if (schema.enum !== undefined && !schema.enum.some((allowed) => jsonEquals(allowed, value))) return false;
   switch (schema.kind) {
@@ -35,7 +36,8 @@ export function conformsTo(value: unknown, schema: ParamSchema): boolean {
         Array.isArray(value) &&
         (schema.minItems === undefined || value.length >= schema.minItems) &&
         (schema.maxItems === undefined || value.length <= schema.maxItems) &&
-        (schema.uniqueItems !== true || value.every((item, index) => value.findIndex((other) => jsonEquals(other, item)) === index)) &&
+        (schema.uniqueItems !== true ||
+          value.every((item, index) => value.findIndex((other) => jsonEquals(other, item)) === index)) &&
         value.every((item) => conformsTo(item, schema.items))
       );
     case 'object':
@@ -75,7 +77,10 @@ function objectConforms(value: unknown, schema: ObjectSchema): boolean {
     declared.add(property.name);
     if (property.context !== undefined) continue;
     const propertyValue = value[property.name];
-    if (propertyValue === undefined || (propertyValue === null && !property.required && property.schema.nullable !== true)) {
+    if (
+      propertyValue === undefined ||
+      (propertyValue === null && !property.required && property.schema.nullable !== true)
+    ) {
       if (property.required) return false;
       continue;
     }
@@ -109,8 +114,7 @@ export function describeSchema(schema: ParamSchema): string {
     // At most 20 values, each clipped: an imported enum of thousands of long values stays one short line.
     const shown = schema.enum.slice(0, 20).map((value) => clipText(JSON.stringify(value), 60));
     text = `one of ${shown.join(', ')}${schema.enum.length > 20 ? ` (and ${schema.enum.length - 20} more)` : ''}`;
-  }
-  else if (schema.kind === 'array') text = `an array whose elements are each ${describeSchema(schema.items)}`;
+  } else if (schema.kind === 'array') text = `an array whose elements are each ${describeSchema(schema.items)}`;
   else if (schema.kind === 'union') text = schema.variants.map(describeSchema).join(' or ');
   else if (schema.kind === 'object' && schema.properties.length > 0)
     text = `an object with ${schema.properties

@@ -24,7 +24,15 @@ import type { JsonSchemaObject } from './json-schema-types';
 type JsonRecord = Readonly<Record<string, unknown>>;
 
 const SET_MEMBER_KEYS: ReadonlySet<string> = new Set(['required', 'title', 'description', '$comment']);
-const PURE_MEMBER_KEYS: ReadonlySet<string> = new Set(['oneOf', 'anyOf', 'not', 'dependentRequired', 'title', 'description', '$comment']);
+const PURE_MEMBER_KEYS: ReadonlySet<string> = new Set([
+  'oneOf',
+  'anyOf',
+  'not',
+  'dependentRequired',
+  'title',
+  'description',
+  '$comment',
+]);
 
 function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,7 +43,12 @@ function own(record: JsonRecord, key: string): unknown {
 }
 
 function isNameList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length > 0 && value.every((name) => typeof name === 'string') && new Set(value).size === value.length;
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((name) => typeof name === 'string') &&
+    new Set(value).size === value.length
+  );
 }
 
 /** `{required: [...]}` (with annotations only): the names, else undefined. */
@@ -66,13 +79,24 @@ export function extractCrossFieldKeywords(schema: unknown, target: string): Extr
   const where = (keyword: string) => ({ target, property: `#/${keyword}` });
 
   const readDependentRequired = (value: unknown, keyword: string): boolean => {
-    if (!isRecord(value)) throw schemaMessages.invalidKeywordValue(where(keyword), keyword, 'an object mapping a property to the names it requires', value);
+    if (!isRecord(value))
+      throw schemaMessages.invalidKeywordValue(
+        where(keyword),
+        keyword,
+        'an object mapping a property to the names it requires',
+        value,
+      );
     const entries = Object.keys(value).map((property) => [property, own(value, property)] as const);
     // draft 7 `dependencies` may also map to schemas: only the array form is a dependentRequired.
     if (keyword === 'dependencies' && !entries.every(([, names]) => Array.isArray(names))) return false;
     for (const [property, names] of entries) {
       if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
-        throw schemaMessages.invalidKeywordValue({ target, property: `#/${keyword}/${property}` }, keyword, 'an array of property names', names);
+        throw schemaMessages.invalidKeywordValue(
+          { target, property: `#/${keyword}/${property}` },
+          keyword,
+          'an array of property names',
+          names,
+        );
       }
       if (names.length > 0) rules.push({ kind: 'dependentRequired', property, requires: [...new Set(names)] });
     }
@@ -150,17 +174,26 @@ function ruleNames(rule: CrossFieldRule): string[] {
 }
 
 /** The imported object with its rules; every name a rule mentions must be one of its model-visible properties. */
-export function withCrossFieldRules(schema: ObjectSchema, rules: readonly CrossFieldRule[], target: string): ObjectSchema {
+export function withCrossFieldRules(
+  schema: ObjectSchema,
+  rules: readonly CrossFieldRule[],
+  target: string,
+): ObjectSchema {
   if (rules.length === 0) return schema;
-  const declared = new Set(schema.properties.filter((property) => property.context === undefined).map((property) => property.name));
+  const declared = new Set(
+    schema.properties.filter((property) => property.context === undefined).map((property) => property.name),
+  );
   for (const rule of rules) {
     const unknown = ruleNames(rule).find((name) => !declared.has(name));
     if (unknown !== undefined) {
-      throw new DefinitionError(`The cross-field rule "${rule.kind}" names ${quote(unknown)}, which is not a declared property of the arguments.`, {
-        target,
-        property: '#',
-        fix: `Declare ${quote(unknown)} as a parameter (JSON Schema: under "properties"), or correct the name (declared: ${[...declared].slice(0, 20).join(', ') || 'none'}).`,
-      });
+      throw new DefinitionError(
+        `The cross-field rule "${rule.kind}" names ${quote(unknown)}, which is not a declared property of the arguments.`,
+        {
+          target,
+          property: '#',
+          fix: `Declare ${quote(unknown)} as a parameter (JSON Schema: under "properties"), or correct the name (declared: ${[...declared].slice(0, 20).join(', ') || 'none'}).`,
+        },
+      );
     }
   }
   return { ...schema, crossFieldRules: rules };
@@ -206,15 +239,24 @@ export function isCrossFieldRule(value: unknown): value is CrossFieldRule {
   }
 }
 
-
 /** Builders for `@Command({ crossFieldRules: [...] })`. A name may also be a set: `['start', 'end']` (both together). */
 export const crossField = Object.freeze({
   /** Exactly one of them (`oneOf` of `required`). */
-  exactlyOne: (...alternatives: ReadonlyArray<string | readonly string[]>): CrossFieldRule => ({ kind: 'oneOf', sets: alternatives.map((item) => (typeof item === 'string' ? [item] : [...item])) }),
+  exactlyOne: (...alternatives: ReadonlyArray<string | readonly string[]>): CrossFieldRule => ({
+    kind: 'oneOf',
+    sets: alternatives.map((item) => (typeof item === 'string' ? [item] : [...item])),
+  }),
   /** At least one of them (`anyOf` of `required`). */
-  atLeastOne: (...alternatives: ReadonlyArray<string | readonly string[]>): CrossFieldRule => ({ kind: 'anyOf', sets: alternatives.map((item) => (typeof item === 'string' ? [item] : [...item])) }),
+  atLeastOne: (...alternatives: ReadonlyArray<string | readonly string[]>): CrossFieldRule => ({
+    kind: 'anyOf',
+    sets: alternatives.map((item) => (typeof item === 'string' ? [item] : [...item])),
+  }),
   /** Not all of them together (`not: {required}`). */
   notTogether: (...properties: readonly string[]): CrossFieldRule => ({ kind: 'notAll', properties: [...properties] }),
   /** When `property` is sent, `requires` must be sent too (`dependentRequired`). */
-  requires: (property: string, ...requires: readonly string[]): CrossFieldRule => ({ kind: 'dependentRequired', property, requires: [...requires] }),
+  requires: (property: string, ...requires: readonly string[]): CrossFieldRule => ({
+    kind: 'dependentRequired',
+    property,
+    requires: [...requires],
+  }),
 });

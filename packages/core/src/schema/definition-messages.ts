@@ -12,16 +12,25 @@ export interface DefinitionSite {
   readonly property?: string;
 }
 
-const TYPE_CHOICES = "'string', 'int', 'float', 'bool', 'date', 'datetime', a grammar such as 'array<string>', 'object' (a free-form map), 'any', or a DTO thunk such as () => Address";
+const TYPE_CHOICES =
+  "'string', 'int', 'float', 'bool', 'date', 'datetime', a grammar such as 'array<string>', 'object' (a free-form map), 'any', or a DTO thunk such as () => Address";
 
 function error(site: DefinitionSite, message: string, fix: string): DefinitionError {
-  return new DefinitionError(message, { target: site.target, ...(site.property !== undefined ? { property: site.property } : {}), fix });
+  return new DefinitionError(message, {
+    target: site.target,
+    ...(site.property !== undefined ? { property: site.property } : {}),
+    fix,
+  });
 }
 
 export const definitionMessages = {
   // ---- parameter types -------------------------------------------------------------------------------
   numberNeedsKind: (site: DefinitionSite) =>
-    error(site, 'is a number, and a number can be an integer or a float.', "say `type: 'int'` or `type: 'float'` in the decorator options."),
+    error(
+      site,
+      'is a number, and a number can be an integer or a float.',
+      "say `type: 'int'` or `type: 'float'` in the decorator options.",
+    ),
 
   arrayNeedsElementType: (site: DefinitionSite) =>
     error(
@@ -62,10 +71,18 @@ export const definitionMessages = {
     error(site, `has an invalid \`type\`: ${received}.`, `use ${TYPE_CHOICES}.`),
 
   constructorAsType: (site: DefinitionSite, constructorName: string, suggestion: string) =>
-    error(site, `has \`type\` ${constructorName}, a built-in constructor, where a type name was expected.`, `say \`type: ${suggestion}\`.`),
+    error(
+      site,
+      `has \`type\` ${constructorName}, a built-in constructor, where a type name was expected.`,
+      `say \`type: ${suggestion}\`.`,
+    ),
 
   thunkNotClass: (site: DefinitionSite, received: string) =>
-    error(site, `has a type thunk that returned ${received}, not a DTO class.`, 'return the class from the thunk: `type: () => Address` (and check that the class is defined and exported).'),
+    error(
+      site,
+      `has a type thunk that returned ${received}, not a DTO class.`,
+      'return the class from the thunk: `type: () => Address` (and check that the class is defined and exported).',
+    ),
 
   designTypeConflict: (site: DefinitionSite, designTypeName: string, kind: string, decorator: string) =>
     error(
@@ -75,16 +92,29 @@ export const definitionMessages = {
     ),
 
   missingArrayElementType: (site: DefinitionSite) =>
-    error(site, '@ArrayOf was given no element type.', "pass the element type first: @ArrayOf('string', { ... }) or @ArrayOf(() => Item, { ... })."),
+    error(
+      site,
+      '@ArrayOf was given no element type.',
+      "pass the element type first: @ArrayOf('string', { ... }) or @ArrayOf(() => Item, { ... }).",
+    ),
 
   // ---- options ------------------------------------------------------------------------------------------
   optionNotApplicable: (site: DefinitionSite, option: string, kind: string, appliesTo: string) =>
-    error(site, `has \`${option}\`, which does not apply to a ${kind} value (it applies to ${appliesTo}).`, `remove \`${option}\` or change the parameter's type.`),
+    error(
+      site,
+      `has \`${option}\`, which does not apply to a ${kind} value (it applies to ${appliesTo}).`,
+      `remove \`${option}\` or change the parameter's type.`,
+    ),
 
-  invalidOption: (site: DefinitionSite, option: string, problem: string, fix: string) => error(site, `has an invalid \`${option}\`: ${problem}.`, fix),
+  invalidOption: (site: DefinitionSite, option: string, problem: string, fix: string) =>
+    error(site, `has an invalid \`${option}\`: ${problem}.`, fix),
 
   invalidPattern: (site: DefinitionSite, pattern: string, reason: string) =>
-    error(site, `has a \`pattern\` that is not a valid regular expression: /${pattern}/ (${reason}).`, 'fix the regular expression (JSON Schema patterns are ECMAScript regular expressions, unanchored).'),
+    error(
+      site,
+      `has a \`pattern\` that is not a valid regular expression: /${pattern}/ (${reason}).`,
+      'fix the regular expression (JSON Schema patterns are ECMAScript regular expressions, unanchored).',
+    ),
 
   patternFlags: (site: DefinitionSite, pattern: string, flags: string) =>
     error(
@@ -94,13 +124,25 @@ export const definitionMessages = {
     ),
 
   enumValueMismatch: (site: DefinitionSite, value: string, expected: string) =>
-    error(site, `has the enum value ${value}, which is not ${expected}.`, 'list only values of the parameter\'s type in `enum` (or `null` with `nullable: true`).'),
+    error(
+      site,
+      `has the enum value ${value}, which is not ${expected}.`,
+      "list only values of the parameter's type in `enum` (or `null` with `nullable: true`).",
+    ),
 
   defaultMismatch: (site: DefinitionSite, value: string, expected: string) =>
-    error(site, `has the default ${value}, which is not a valid value (expected ${expected}).`, 'give a default that the parameter itself would accept, or remove it.'),
+    error(
+      site,
+      `has the default ${value}, which is not a valid value (expected ${expected}).`,
+      'give a default that the parameter itself would accept, or remove it.',
+    ),
 
   aliasCollision: (site: DefinitionSite, alias: string, otherProperty: string) =>
-    error(site, `has the alias '${alias}', which is also the name or an alias of the property '${otherProperty}'.`, 'give every property names and aliases that no other property of the same DTO uses.'),
+    error(
+      site,
+      `has the alias '${alias}', which is also the name or an alias of the property '${otherProperty}'.`,
+      'give every property names and aliases that no other property of the same DTO uses.',
+    ),
 
   severalDecorators: (site: DefinitionSite, decorators: readonly string[]) =>
     error(
@@ -110,7 +152,11 @@ export const definitionMessages = {
     ),
 
   unknownContextKey: (site: DefinitionSite, key: string, allowed: readonly string[]) =>
-    error(site, `has @FromContext('${key}'), and '${key}' is not a context key.`, `use one of ${allowed.map((name) => `'${name}'`).join(', ')}.`),
+    error(
+      site,
+      `has @FromContext('${key}'), and '${key}' is not a context key.`,
+      `use one of ${allowed.map((name) => `'${name}'`).join(', ')}.`,
+    ),
 
   noValidatorType: (site: DefinitionSite, designTypeName: string) =>
     error(
@@ -130,21 +176,31 @@ export const definitionMessages = {
 
   // ---- commands --------------------------------------------------------------------------------------------
   notACommand: (target: string) =>
-    new DefinitionError('is not decorated with @Command.', { target, fix: "add @Command({ name: 'tool_name', description: '...', params: XParams }) to the class." }),
+    new DefinitionError('is not decorated with @Command.', {
+      target,
+      fix: "add @Command({ name: 'tool_name', description: '...', params: XParams }) to the class.",
+    }),
 
   notAClass: (received: string) =>
-    new DefinitionError(`Expected a command class, received ${received}.`, { fix: 'pass the class itself: ToolRegistry.from([ProposeCommand]).' }),
+    new DefinitionError(`Expected a command class, received ${received}.`, {
+      fix: 'pass the class itself: ToolRegistry.from([ProposeCommand]).',
+    }),
 
-  invalidCommandOption: (target: string, option: string, problem: string, fix: string): DefinitionError => definitionMessages.invalidToolOption('@Command', target, option, problem, fix),
+  invalidCommandOption: (target: string, option: string, problem: string, fix: string): DefinitionError =>
+    definitionMessages.invalidToolOption('@Command', target, option, problem, fix),
 
   /** A tool option that fails the shared option table, named with where it was given (`@Command`, `registerJsonSchemaTool`, `registerCompact`). */
   invalidToolOption: (origin: string, target: string, option: string, problem: string, fix: string): DefinitionError =>
     new DefinitionError(`${origin} has an invalid \`${option}\`: ${problem}.`, { target, property: option, fix }),
 
-  toolOptionProblem: (target: string, option: string, problem: string, fix: string) => new DefinitionError(problem, { target, property: option, fix }),
+  toolOptionProblem: (target: string, option: string, problem: string, fix: string) =>
+    new DefinitionError(problem, { target, property: option, fix }),
 
   noExecute: (target: string) =>
-    new DefinitionError('has no execute(params, invocation) method.', { target, fix: 'implement `execute(params: XParams, invocation: ToolInvocationContext)` on the command class.' }),
+    new DefinitionError('has no execute(params, invocation) method.', {
+      target,
+      fix: 'implement `execute(params: XParams, invocation: ToolInvocationContext)` on the command class.',
+    }),
 
   noParamsDto: (target: string, suggestedDto: string) =>
     new DefinitionError(
@@ -159,9 +215,12 @@ export const definitionMessages = {
     }),
 
   reservedPropertyName: (target: string, property: string) =>
-    new DefinitionError('is a reserved name that cannot be a parameter: every object inherits it from Object.prototype, so class-transformer and class-validator cannot tell it from a value.', {
-      target,
-      property,
-      fix: 'rename the parameter.',
-    }),
+    new DefinitionError(
+      'is a reserved name that cannot be a parameter: every object inherits it from Object.prototype, so class-transformer and class-validator cannot tell it from a value.',
+      {
+        target,
+        property,
+        fix: 'rename the parameter.',
+      },
+    ),
 };

@@ -34,7 +34,8 @@ export function finalizeDefinition(definition: ToolDefinition, options: Finalize
   checkBounds(options.target, definition.parameters);
   return Object.freeze({
     ...definition,
-    options: options.declaredOptions === undefined ? checked : Object.freeze({ ...options.declaredOptions, ...checked }),
+    options:
+      options.declaredOptions === undefined ? checked : Object.freeze({ ...options.declaredOptions, ...checked }),
     source: Object.freeze(definition.source),
   });
 }
@@ -85,9 +86,11 @@ function checkBounds(target: string, root: ParamSchema): void {
       }
     }
     if (schema.kind === 'array') stack.push({ schema: schema.items, path: `${path}[]` });
-    else if (schema.kind === 'union') for (const variant of [...schema.variants].reverse()) stack.push({ schema: variant, path });
+    else if (schema.kind === 'union')
+      for (const variant of [...schema.variants].reverse()) stack.push({ schema: variant, path });
     else if (schema.kind === 'object') {
-      if (typeof schema.additionalProperties === 'object') stack.push({ schema: schema.additionalProperties, path: path === '' ? '*' : `${path}.*` });
+      if (typeof schema.additionalProperties === 'object')
+        stack.push({ schema: schema.additionalProperties, path: path === '' ? '*' : `${path}.*` });
       // Pushed last to first, so the first declared parameter is checked (and reported) first.
       for (let index = schema.properties.length - 1; index >= 0; index--) {
         const property = schema.properties[index]!;

@@ -1,6 +1,11 @@
 import type { ToolDefinition } from '../types/definition';
 import type { NumericBounds, ObjectSchema, ParamSchema, SchemaBase } from '../types/schema';
-import { JSON_SCHEMA_DIALECT, escapePointerSegment, type JsonSchemaObject, type JsonSchemaTypeName } from './json-schema-types';
+import {
+  JSON_SCHEMA_DIALECT,
+  escapePointerSegment,
+  type JsonSchemaObject,
+  type JsonSchemaTypeName,
+} from './json-schema-types';
 import { crossFieldKeywords } from './cross-field-keywords';
 import { schemaMessages as messages } from './messages';
 
@@ -56,7 +61,8 @@ class JsonSchemaExporter {
   constructor(private readonly target: string | undefined) {}
 
   convert(schema: ParamSchema, pointer: string, depth: number): JsonSchemaObject {
-    if (depth > MAXIMUM_EXPORT_DEPTH) throw messages.exportDepthExceeded({ target: this.target, property: `#${pointer}` }, MAXIMUM_EXPORT_DEPTH);
+    if (depth > MAXIMUM_EXPORT_DEPTH)
+      throw messages.exportDepthExceeded({ target: this.target, property: `#${pointer}` }, MAXIMUM_EXPORT_DEPTH);
     const output: JsonSchemaObject = {};
     switch (schema.kind) {
       case 'string':
@@ -94,8 +100,11 @@ class JsonSchemaExporter {
     if (schema.kind === 'object') this.objectKeywords(schema, output, pointer, depth);
     if (schema.kind === 'array') output.items = this.convert(schema.items, `${pointer}/items`, depth + 1);
     if (schema.kind === 'union') {
-      const variants = schema.variants.map((variant, index) => this.convert(variant, `${pointer}/anyOf/${index}`, depth + 1));
-      if (schema.nullable && !schema.variants.some((variant) => variant.nullable || variant.kind === 'any')) variants.push({ type: 'null' });
+      const variants = schema.variants.map((variant, index) =>
+        this.convert(variant, `${pointer}/anyOf/${index}`, depth + 1),
+      );
+      if (schema.nullable && !schema.variants.some((variant) => variant.nullable || variant.kind === 'any'))
+        variants.push({ type: 'null' });
       output.anyOf = variants;
     }
     if (schema.kind === 'int' || schema.kind === 'float') this.numericKeywords(schema, output);
@@ -125,7 +134,8 @@ class JsonSchemaExporter {
     if (schema.enum !== undefined) {
       const values = [...schema.enum];
       // A nullable enum must list null too, or JSON Schema would refuse the null that `type` allows.
-      if (schema.nullable && schema.kind !== 'union' && schema.kind !== 'any' && !values.includes(null)) values.push(null);
+      if (schema.nullable && schema.kind !== 'union' && schema.kind !== 'any' && !values.includes(null))
+        values.push(null);
       output.enum = values;
     }
   }
@@ -136,7 +146,11 @@ class JsonSchemaExporter {
     for (const property of schema.properties) {
       // Context fields come from the trusted execution context only: the model never sees them.
       if (property.context !== undefined) continue;
-      defineEntry(properties, property.name, this.convert(property.schema, `${pointer}/properties/${escapePointerSegment(property.name)}`, depth + 1));
+      defineEntry(
+        properties,
+        property.name,
+        this.convert(property.schema, `${pointer}/properties/${escapePointerSegment(property.name)}`, depth + 1),
+      );
       // An extracted field is filled from the data packets when the model gives none: the model may omit it.
       if (property.required && property.extract === undefined) required.push(property.name);
     }
@@ -146,7 +160,8 @@ class JsonSchemaExporter {
       typeof schema.additionalProperties === 'boolean'
         ? schema.additionalProperties
         : this.convert(schema.additionalProperties, `${pointer}/additionalProperties`, depth + 1);
-    if (schema.crossFieldRules !== undefined && schema.crossFieldRules.length > 0) Object.assign(output, crossFieldKeywords(schema.crossFieldRules));
+    if (schema.crossFieldRules !== undefined && schema.crossFieldRules.length > 0)
+      Object.assign(output, crossFieldKeywords(schema.crossFieldRules));
   }
 
   private numericKeywords(schema: NumericBounds, output: JsonSchemaObject): void {
@@ -167,7 +182,10 @@ export function paramToJsonSchema(schema: ParamSchema): JsonSchemaObject {
  * A tool's parameters (or any object schema) as a draft 2020-12 object schema, ready for a provider's
  * `parameters` / `input_schema` / MCP `inputSchema`.
  */
-export function toJsonSchema(input: ToolDefinition | ObjectSchema, options: JsonSchemaExportOptions = {}): JsonSchemaObject {
+export function toJsonSchema(
+  input: ToolDefinition | ObjectSchema,
+  options: JsonSchemaExportOptions = {},
+): JsonSchemaObject {
   const definition = isToolDefinition(input) ? input : undefined;
   const schema = definition ? definition.parameters : (input as ObjectSchema);
   const converted = new JsonSchemaExporter(definition?.name ?? schema.name).convert(schema, '', 0);

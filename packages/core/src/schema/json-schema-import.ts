@@ -16,7 +16,14 @@ import { schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 import { hasNestedQuantifier } from './regex-safety';
 import { linearEngineProblem } from './pattern-engine';
-import { STRING_CONSTRAINTS, SchemaIntersection, isNullOnly, isUnconstrained, pickAnnotations, withoutAnnotations } from './json-schema-intersection';
+import {
+  STRING_CONSTRAINTS,
+  SchemaIntersection,
+  isNullOnly,
+  isUnconstrained,
+  pickAnnotations,
+  withoutAnnotations,
+} from './json-schema-intersection';
 import { resolveLimits, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
 import { locateReference } from './json-schema-references';
 
@@ -32,10 +39,8 @@ export { DEFAULT_JSON_SCHEMA_LIMITS, type JsonSchemaImportOptions, type JsonSche
  * values iteratively, and reads input keys only as own properties.
  */
 
-
 type JsonRecord = Readonly<Record<string, unknown>>;
 type Draft = Record<string, unknown>;
-
 
 const ANY: ParamSchema = Object.freeze({ kind: 'any' });
 const NO_ALIASES: readonly string[] = Object.freeze([]);
@@ -138,12 +143,18 @@ class JsonSchemaImporter {
   private importRecord(raw: JsonRecord, pointer: string, depth: number): ParamSchema {
     const types = this.readTypes(raw, pointer);
     const families = types === undefined ? undefined : new Set([...types].map((type) => FAMILY_OF_TYPE[type]));
-    const applies = (family: KeywordFamily): boolean => family === 'any' || families === undefined || families.has(family);
+    const applies = (family: KeywordFamily): boolean =>
+      family === 'any' || families === undefined || families.has(family);
     this.checkKeywords(raw, pointer, applies);
     for (const keyword of ['$defs', 'definitions'] as const) {
       const definitions = raw[keyword];
       if (definitions !== undefined && !isRecord(definitions)) {
-        throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'an object of named schemas', definitions);
+        throw messages.invalidKeywordValue(
+          this.where(`${pointer}/${keyword}`),
+          keyword,
+          'an object of named schemas',
+          definitions,
+        );
       }
     }
 
@@ -173,18 +184,26 @@ class JsonSchemaImporter {
   private checkKeywords(raw: JsonRecord, pointer: string, applies: (family: KeywordFamily) => boolean): void {
     for (const keyword of Object.keys(raw)) {
       if (SUPPORTED_KEYWORDS.has(keyword)) continue;
-      if (IGNORED_ANNOTATION_KEYWORDS.has(keyword) || keyword.startsWith('x-') || this.annotationKeywords.has(keyword)) continue;
+      if (IGNORED_ANNOTATION_KEYWORDS.has(keyword) || keyword.startsWith('x-') || this.annotationKeywords.has(keyword))
+        continue;
       const refusal = REFUSED_KEYWORDS.get(keyword);
-      if (refusal === undefined) throw messages.unknownKeyword(this.where(`${pointer}/${escapePointerSegment(keyword)}`), keyword);
+      if (refusal === undefined)
+        throw messages.unknownKeyword(this.where(`${pointer}/${escapePointerSegment(keyword)}`), keyword);
       // A keyword for another type than the declared ones can never fail (JSON Schema applies it to that type only).
-      if (applies(refusal.family)) throw messages.unsupportedKeyword(this.where(`${pointer}/${keyword}`), keyword, refusal.reason, refusal.fix);
+      if (applies(refusal.family))
+        throw messages.unsupportedKeyword(this.where(`${pointer}/${keyword}`), keyword, refusal.reason, refusal.fix);
     }
     if (!applies('array')) return;
     if (Array.isArray(raw['items'])) throw messages.tupleItems(this.where(`${pointer}/items`));
     const prefixItems = raw['prefixItems'];
     if (prefixItems === undefined) return;
     if (!Array.isArray(prefixItems)) {
-      throw messages.invalidKeywordValue(this.where(`${pointer}/prefixItems`), 'prefixItems', 'an array of schemas', prefixItems);
+      throw messages.invalidKeywordValue(
+        this.where(`${pointer}/prefixItems`),
+        'prefixItems',
+        'an array of schemas',
+        prefixItems,
+      );
     }
     // Positions described by `{}` or `true` constrain nothing; any other prefix item is a tuple constraint.
     const constrains = prefixItems.some((item) => item !== true && !(isRecord(item) && Object.keys(item).length === 0));
@@ -204,13 +223,21 @@ class JsonSchemaImporter {
     if (type !== undefined) {
       const names = typeof type === 'string' ? [type] : type;
       if (!Array.isArray(names) || names.length === 0) {
-        throw messages.invalidKeywordValue(this.where(`${pointer}/type`), 'type', 'a type name or a non-empty array of type names', type);
+        throw messages.invalidKeywordValue(
+          this.where(`${pointer}/type`),
+          'type',
+          'a type name or a non-empty array of type names',
+          type,
+        );
       }
       types = new Set();
       for (const name of names) {
         if (typeof name !== 'string' || !(JSON_SCHEMA_TYPE_NAMES as readonly string[]).includes(name)) {
           const mapped = typeof name === 'string' ? FOREIGN_TYPE_NAMES.get(name) : undefined;
-          const hint = mapped === undefined ? undefined : `${JSON.stringify(name)} is a BFCL or programming-language type name: write ${mapped === 'no "type" at all' ? mapped : JSON.stringify(mapped)} (JSON Schema types: string, integer, number, boolean, object, array, null).`;
+          const hint =
+            mapped === undefined
+              ? undefined
+              : `${JSON.stringify(name)} is a BFCL or programming-language type name: write ${mapped === 'no "type" at all' ? mapped : JSON.stringify(mapped)} (JSON Schema types: string, integer, number, boolean, object, array, null).`;
           throw messages.unknownJsonType(this.where(`${pointer}/type`), name, hint);
         }
         types.add(name as JsonSchemaTypeName);
@@ -226,7 +253,12 @@ class JsonSchemaImporter {
   }
 
   /** The schema described by the node's own keywords (everything but $ref, allOf, anyOf and oneOf). */
-  private ownSchema(raw: JsonRecord, pointer: string, depth: number, declared: Set<JsonSchemaTypeName> | undefined): ParamSchema {
+  private ownSchema(
+    raw: JsonRecord,
+    pointer: string,
+    depth: number,
+    declared: Set<JsonSchemaTypeName> | undefined,
+  ): ParamSchema {
     const annotations = this.readAnnotations(raw, pointer, depth);
     let enumValues = this.readEnum(raw, pointer);
     let types = declared;
@@ -252,7 +284,8 @@ class JsonSchemaImporter {
       schema = { kind: 'any' };
     } else {
       const nonNull = [...types].filter(
-        (type): type is Exclude<JsonSchemaTypeName, 'null'> => type !== 'null' && !(type === 'integer' && types.has('number')),
+        (type): type is Exclude<JsonSchemaTypeName, 'null'> =>
+          type !== 'null' && !(type === 'integer' && types.has('number')),
       );
       const nullable = types.has('null');
       if (nonNull.length === 0) {
@@ -293,7 +326,12 @@ class JsonSchemaImporter {
     return nonNull.length === 1 ? types : undefined;
   }
 
-  private typedSchema(type: Exclude<JsonSchemaTypeName, 'null'>, raw: JsonRecord, pointer: string, depth: number): Draft {
+  private typedSchema(
+    type: Exclude<JsonSchemaTypeName, 'null'>,
+    raw: JsonRecord,
+    pointer: string,
+    depth: number,
+  ): Draft {
     switch (type) {
       case 'string':
         return this.stringSchema(raw, pointer);
@@ -305,12 +343,21 @@ class JsonSchemaImporter {
         return { kind: 'bool' };
       case 'array': {
         const items = raw['items'];
-        const schema: Draft = { kind: 'array', items: items === undefined ? ANY : this.importSchema(items, `${pointer}/items`, depth + 1) };
+        const schema: Draft = {
+          kind: 'array',
+          items: items === undefined ? ANY : this.importSchema(items, `${pointer}/items`, depth + 1),
+        };
         this.copyCount(raw, schema, 'minItems', pointer);
         this.copyCount(raw, schema, 'maxItems', pointer);
         const uniqueItems = raw['uniqueItems'];
         if (uniqueItems !== undefined) {
-          if (typeof uniqueItems !== 'boolean') throw messages.invalidKeywordValue(this.where(`${pointer}/uniqueItems`), 'uniqueItems', 'true or false', uniqueItems);
+          if (typeof uniqueItems !== 'boolean')
+            throw messages.invalidKeywordValue(
+              this.where(`${pointer}/uniqueItems`),
+              'uniqueItems',
+              'true or false',
+              uniqueItems,
+            );
           schema.uniqueItems = uniqueItems;
         }
         return schema;
@@ -322,7 +369,8 @@ class JsonSchemaImporter {
 
   private stringSchema(raw: JsonRecord, pointer: string): Draft {
     const format = raw['format'];
-    if (format !== undefined && typeof format !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/format`), 'format', 'a string', format);
+    if (format !== undefined && typeof format !== 'string')
+      throw messages.invalidKeywordValue(this.where(`${pointer}/format`), 'format', 'a string', format);
     if (format === 'date' || format === 'date-time') {
       const extra = STRING_CONSTRAINTS.filter((keyword) => keyword !== 'format' && raw[keyword] !== undefined);
       if (extra.length > 0) throw messages.formatWithStringConstraints(this.where(pointer), format, extra);
@@ -342,10 +390,14 @@ class JsonSchemaImporter {
     for (const keyword of ['minimum', 'maximum'] as const) {
       const value = raw[keyword];
       if (value === undefined) continue;
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a finite number', value);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a finite number', value);
       bounds[keyword] = value;
     }
-    for (const [keyword, inclusive] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    for (const [keyword, inclusive] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
       const value = raw[keyword];
       if (value === undefined || value === false) continue;
       if (value === true) {
@@ -356,13 +408,19 @@ class JsonSchemaImporter {
         }
         continue;
       }
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a finite number', value);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a finite number', value);
       bounds[keyword] = value;
     }
     const multipleOf = raw['multipleOf'];
     if (multipleOf !== undefined) {
       if (typeof multipleOf !== 'number' || !Number.isFinite(multipleOf) || multipleOf <= 0) {
-        throw messages.invalidKeywordValue(this.where(`${pointer}/multipleOf`), 'multipleOf', 'a number greater than 0', multipleOf);
+        throw messages.invalidKeywordValue(
+          this.where(`${pointer}/multipleOf`),
+          'multipleOf',
+          'a number greater than 0',
+          multipleOf,
+        );
       }
       bounds.multipleOf = multipleOf;
     }
@@ -379,8 +437,10 @@ class JsonSchemaImporter {
   }
 
   private checkPattern(pattern: unknown, pointer: string): string {
-    if (typeof pattern !== 'string') throw messages.invalidKeywordValue(this.where(pointer), 'pattern', 'a string', pattern);
-    if (pattern.length > this.limits.maxPatternLength) throw messages.patternTooLong(this.where(pointer), pattern.length, this.limits.maxPatternLength);
+    if (typeof pattern !== 'string')
+      throw messages.invalidKeywordValue(this.where(pointer), 'pattern', 'a string', pattern);
+    if (pattern.length > this.limits.maxPatternLength)
+      throw messages.patternTooLong(this.where(pointer), pattern.length, this.limits.maxPatternLength);
     try {
       new RegExp(pattern, 'u');
     } catch (unicodeError) {
@@ -402,13 +462,19 @@ class JsonSchemaImporter {
   private objectSchema(raw: JsonRecord, pointer: string, depth: number): Draft {
     const declared = raw['properties'];
     if (declared !== undefined && !isRecord(declared)) {
-      throw messages.invalidKeywordValue(this.where(`${pointer}/properties`), 'properties', 'an object of named schemas', declared);
+      throw messages.invalidKeywordValue(
+        this.where(`${pointer}/properties`),
+        'properties',
+        'an object of named schemas',
+        declared,
+      );
     }
     const requiredNames = this.readRequired(raw, pointer);
 
     // `unevaluatedProperties` sees the properties of every merged subschema as evaluated, exactly as toolwright merges
     // allOf/anyOf members into one object: so it reads as `additionalProperties` (and is moot next to one).
-    const additionalKeyword = raw['additionalProperties'] !== undefined ? 'additionalProperties' : 'unevaluatedProperties';
+    const additionalKeyword =
+      raw['additionalProperties'] !== undefined ? 'additionalProperties' : 'unevaluatedProperties';
     const additionalRaw = raw[additionalKeyword];
     let additionalProperties: boolean | ParamSchema;
     const explicitlyClosed = additionalRaw === false;
@@ -438,7 +504,12 @@ class JsonSchemaImporter {
     for (const name of requiredNames) {
       if (seen.has(name)) continue;
       if (explicitlyClosed) throw messages.unsatisfiableRequired(this.where(`${pointer}/required`), name);
-      properties.push({ name, schema: typeof additionalProperties === 'boolean' ? ANY : additionalProperties, required: true, aliases: NO_ALIASES });
+      properties.push({
+        name,
+        schema: typeof additionalProperties === 'boolean' ? ANY : additionalProperties,
+        required: true,
+        aliases: NO_ALIASES,
+      });
     }
     return { kind: 'object', properties, additionalProperties };
   }
@@ -447,11 +518,24 @@ class JsonSchemaImporter {
     const required = raw['required'];
     const names = new Set<string>();
     if (required === undefined) return names;
-    if (!Array.isArray(required)) throw messages.invalidKeywordValue(this.where(`${pointer}/required`), 'required', 'an array of property names', required);
+    if (!Array.isArray(required))
+      throw messages.invalidKeywordValue(
+        this.where(`${pointer}/required`),
+        'required',
+        'an array of property names',
+        required,
+      );
     this.count(`${pointer}/required`, required.length);
     for (const name of required) {
-      if (typeof name !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/required`), 'required', 'an array of property names', name);
-      if (RESERVED_PROPERTY_NAMES.has(name)) throw messages.reservedPropertyName(this.where(`${pointer}/required`), name);
+      if (typeof name !== 'string')
+        throw messages.invalidKeywordValue(
+          this.where(`${pointer}/required`),
+          'required',
+          'an array of property names',
+          name,
+        );
+      if (RESERVED_PROPERTY_NAMES.has(name))
+        throw messages.reservedPropertyName(this.where(`${pointer}/required`), name);
       names.add(name);
     }
     return names;
@@ -462,7 +546,8 @@ class JsonSchemaImporter {
     for (const keyword of ['description', 'title'] as const) {
       const value = raw[keyword];
       if (value === undefined) continue;
-      if (typeof value !== 'string') throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a string', value);
+      if (typeof value !== 'string')
+        throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a string', value);
       annotations[keyword] = this.untrusted ? clipAnnotation(value, this.limits.maxDescriptionLength) : value;
     }
     if ('default' in raw) {
@@ -472,10 +557,18 @@ class JsonSchemaImporter {
     }
     const examples = raw['examples'];
     if (examples !== undefined) {
-      if (!Array.isArray(examples)) throw messages.invalidKeywordValue(this.where(`${pointer}/examples`), 'examples', 'an array of example values', examples);
+      if (!Array.isArray(examples))
+        throw messages.invalidKeywordValue(
+          this.where(`${pointer}/examples`),
+          'examples',
+          'an array of example values',
+          examples,
+        );
       const kept = this.untrusted ? examples.slice(0, this.limits.maxExamples) : examples;
       const copied = this.copyValue(kept, `${pointer}/examples`, depth) as unknown[];
-      annotations.examples = this.untrusted ? copied.filter((example) => fitsAnnotation(example, this.limits.maxAnnotationValueLength)) : copied;
+      annotations.examples = this.untrusted
+        ? copied.filter((example) => fitsAnnotation(example, this.limits.maxAnnotationValueLength))
+        : copied;
     }
     return annotations;
   }
@@ -484,16 +577,20 @@ class JsonSchemaImporter {
     let values: EnumValue[] | undefined;
     const enumValues = raw['enum'];
     if (enumValues !== undefined) {
-      if (!Array.isArray(enumValues)) throw messages.invalidKeywordValue(this.where(`${pointer}/enum`), 'enum', 'an array of values', enumValues);
+      if (!Array.isArray(enumValues))
+        throw messages.invalidKeywordValue(this.where(`${pointer}/enum`), 'enum', 'an array of values', enumValues);
       if (enumValues.length === 0) throw messages.emptyEnum(this.where(`${pointer}/enum`));
       this.count(`${pointer}/enum`, enumValues.length);
-      for (const value of enumValues) if (!isScalar(value)) throw messages.enumValueNotRepresentable(this.where(`${pointer}/enum`), 'enum', value);
+      for (const value of enumValues)
+        if (!isScalar(value)) throw messages.enumValueNotRepresentable(this.where(`${pointer}/enum`), 'enum', value);
       values = [...(enumValues as EnumValue[])];
     }
     if ('const' in raw) {
       const constant: unknown = raw.const;
-      if (!isScalar(constant)) throw messages.enumValueNotRepresentable(this.where(`${pointer}/const`), 'const', constant);
-      if (values !== undefined && !values.includes(constant)) throw messages.constNotInEnum(this.where(`${pointer}/const`), constant);
+      if (!isScalar(constant))
+        throw messages.enumValueNotRepresentable(this.where(`${pointer}/const`), 'const', constant);
+      if (values !== undefined && !values.includes(constant))
+        throw messages.constNotInEnum(this.where(`${pointer}/const`), constant);
       values = [constant];
     }
     return values;
@@ -502,17 +599,25 @@ class JsonSchemaImporter {
   /** Copies a default or examples value: iterative, depth- and node-bounded, input keys kept as own data keys. */
   private copyValue(value: unknown, pointer: string, depth: number): unknown {
     const check = (item: unknown, itemDepth: number): void => {
-      if (itemDepth > this.limits.maxDepth) throw messages.depthLimitExceeded(this.where(pointer), this.limits.maxDepth);
+      if (itemDepth > this.limits.maxDepth)
+        throw messages.depthLimitExceeded(this.where(pointer), this.limits.maxDepth);
       this.count(pointer);
       const type = typeof item;
       if (item !== null && type !== 'string' && type !== 'number' && type !== 'boolean' && type !== 'object') {
-        throw messages.invalidKeywordValue(this.where(pointer), pointer.slice(pointer.lastIndexOf('/') + 1), 'a JSON value', item);
+        throw messages.invalidKeywordValue(
+          this.where(pointer),
+          pointer.slice(pointer.lastIndexOf('/') + 1),
+          'a JSON value',
+          item,
+        );
       }
     };
     check(value, depth);
     if (value === null || typeof value !== 'object') return value;
     const root: object = Array.isArray(value) ? [] : {};
-    const stack: Array<{ readonly from: object; readonly to: object; readonly depth: number }> = [{ from: value, to: root, depth }];
+    const stack: Array<{ readonly from: object; readonly to: object; readonly depth: number }> = [
+      { from: value, to: root, depth },
+    ];
     while (stack.length > 0) {
       const { from, to, depth: level } = stack.pop()!;
       for (const key of Object.keys(from)) {
@@ -531,7 +636,12 @@ class JsonSchemaImporter {
 
   private readSchemaList(value: unknown, keyword: string, pointer: string): readonly unknown[] {
     if (!Array.isArray(value) || value.length === 0) {
-      throw messages.invalidKeywordValue(this.where(`${pointer}/${keyword}`), keyword, 'a non-empty array of schemas', value);
+      throw messages.invalidKeywordValue(
+        this.where(`${pointer}/${keyword}`),
+        keyword,
+        'a non-empty array of schemas',
+        value,
+      );
     }
     return value;
   }
@@ -546,7 +656,8 @@ class JsonSchemaImporter {
     const { node, targetPointer, definitionName } = locateReference(this.root, reference, where);
     const chain = [...this.referenceChain, reference];
     if (this.activePointers.has(targetPointer)) throw messages.refRecursive(where, reference, chain);
-    if (this.referenceChain.length >= this.limits.maxRefDepth) throw messages.refDepthExceeded(where, this.limits.maxRefDepth, chain);
+    if (this.referenceChain.length >= this.limits.maxRefDepth)
+      throw messages.refDepthExceeded(where, this.limits.maxRefDepth, chain);
     if (atArguments && isRecord(node)) this.argumentsNodes.add(node);
     this.referenceChain.push(reference);
     let schema: ParamSchema;
@@ -562,34 +673,55 @@ class JsonSchemaImporter {
   }
 
   /** anyOf / oneOf: a union of the alternatives, each narrowed by the node's other constraints. */
-  private alternatives(value: unknown, keyword: 'anyOf' | 'oneOf', combined: ParamSchema, pointer: string, depth: number): ParamSchema {
+  private alternatives(
+    value: unknown,
+    keyword: 'anyOf' | 'oneOf',
+    combined: ParamSchema,
+    pointer: string,
+    depth: number,
+  ): ParamSchema {
     const list = this.readSchemaList(value, keyword, pointer);
     const variants = list.map((item, index) => this.importSchema(item, `${pointer}/${keyword}/${index}`, depth + 1));
     const annotations = pickAnnotations(combined);
     const constraints = this.algebra.keepInferred(combined, withoutAnnotations(combined));
     const unconstrained = isUnconstrained(constraints);
     const allowsNull =
-      unconstrained || constraints.nullable === true || this.algebra.isInferred(combined) || (constraints.kind === 'any' && constraints.enum!.includes(null));
+      unconstrained ||
+      constraints.nullable === true ||
+      this.algebra.isInferred(combined) ||
+      (constraints.kind === 'any' && constraints.enum!.includes(null));
     const nullable = variants.some(isNullOnly) && allowsNull;
     let rest = variants.filter((variant) => !isNullOnly(variant));
     if (!unconstrained) rest = rest.map((variant) => this.algebra.intersect(variant, constraints, pointer));
     if (rest.length === 0) {
-      if (!nullable) throw messages.incompatibleAllOf(this.where(pointer), `no ${keyword} alternative is compatible with the other keywords`);
+      if (!nullable)
+        throw messages.incompatibleAllOf(
+          this.where(pointer),
+          `no ${keyword} alternative is compatible with the other keywords`,
+        );
       return { kind: 'any', enum: [null], ...annotations };
     }
     if (rest.length === 1) {
       const single = rest[0]!;
-      const collides = Object.keys(annotations).some((key) => single[key as keyof ParamSchema] !== undefined && !jsonEquals(single[key as keyof ParamSchema], annotations[key]));
+      const collides = Object.keys(annotations).some(
+        (key) =>
+          single[key as keyof ParamSchema] !== undefined &&
+          !jsonEquals(single[key as keyof ParamSchema], annotations[key]),
+      );
       if (!collides) {
         if (!nullable || single.nullable) return this.algebra.keepInferred(single, { ...single, ...annotations });
         // The null alternative adds null to the values an enum allows.
         const values = single.enum && !single.enum.includes(null) ? [...single.enum, null] : single.enum;
-        return { ...single, ...(single.kind === 'any' ? {} : { nullable: true }), ...(values ? { enum: values } : {}), ...annotations };
+        return {
+          ...single,
+          ...(single.kind === 'any' ? {} : { nullable: true }),
+          ...(values ? { enum: values } : {}),
+          ...annotations,
+        };
       }
     }
     return { kind: 'union', variants: rest, ...(nullable ? { nullable: true } : {}), ...annotations };
   }
-
 }
 
 /** An untrusted description or title cut to `maximum` characters, saying so. */
@@ -605,10 +737,11 @@ function fitsAnnotation(value: unknown, maximum: number): boolean {
     const item = stack.pop();
     if (typeof item === 'string') used += item.length + 2;
     else if (item === null || typeof item !== 'object') used += String(item).length;
-    else for (const key of Object.keys(item)) {
-      used += key.length + 4;
-      stack.push((item as Record<string, unknown>)[key]);
-    }
+    else
+      for (const key of Object.keys(item)) {
+        used += key.length + 4;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
   }
   return used <= maximum;
 }
@@ -632,9 +765,15 @@ export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions
   );
   let imported = importer.importSchema(schema, '', 0);
   // Tool arguments are always an object: a root that constrains nothing (`{}`, `true`) is a free-form object.
-  if (isUnconstrained(imported)) imported = { kind: 'object', properties: [], additionalProperties: true, ...pickAnnotations(imported) };
+  if (isUnconstrained(imported))
+    imported = { kind: 'object', properties: [], additionalProperties: true, ...pickAnnotations(imported) };
   if (imported.kind !== 'object') {
-    const described = imported.kind === 'union' ? 'a choice between several schemas (anyOf/oneOf)' : imported.kind === 'any' ? 'any value' : `a ${imported.kind}`;
+    const described =
+      imported.kind === 'union'
+        ? 'a choice between several schemas (anyOf/oneOf)'
+        : imported.kind === 'any'
+          ? 'any value'
+          : `a ${imported.kind}`;
     throw messages.rootNotAnObjectSchema(importer.where(''), described);
   }
   return deepFreeze(withCrossFieldRules(imported, crossField.rules, target));

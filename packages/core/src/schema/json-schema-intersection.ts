@@ -112,11 +112,23 @@ export class SchemaIntersection {
     else if (a.kind === 'any') kind = b.kind;
     else if (b.kind === 'any') kind = a.kind;
     else if ((a.kind === 'int' && b.kind === 'float') || (a.kind === 'float' && b.kind === 'int')) kind = 'int';
-    else if (a.kind === 'string' && (b.kind === 'date' || b.kind === 'datetime') && STRING_CONSTRAINTS.every((key) => a[key] === undefined)) kind = b.kind;
-    else if (b.kind === 'string' && (a.kind === 'date' || a.kind === 'datetime') && STRING_CONSTRAINTS.every((key) => b[key] === undefined)) kind = a.kind;
+    else if (
+      a.kind === 'string' &&
+      (b.kind === 'date' || b.kind === 'datetime') &&
+      STRING_CONSTRAINTS.every((key) => a[key] === undefined)
+    )
+      kind = b.kind;
+    else if (
+      b.kind === 'string' &&
+      (a.kind === 'date' || a.kind === 'datetime') &&
+      STRING_CONSTRAINTS.every((key) => b[key] === undefined)
+    )
+      kind = a.kind;
     // Keywords written without a type bind only values of their own type: for another type they are moot.
-    else if (leftInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind]) return this.keepInferred(right, { ...b, ...annotations });
-    else if (rightInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind]) return this.keepInferred(left, { ...a, ...annotations });
+    else if (leftInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind])
+      return this.keepInferred(right, { ...b, ...annotations });
+    else if (rightInferred && FAMILY_OF_KIND[a.kind] !== FAMILY_OF_KIND[b.kind])
+      return this.keepInferred(left, { ...a, ...annotations });
     else return conflict(`a value cannot be both ${a.kind} and ${b.kind}`);
 
     const first = a as unknown as Draft;
@@ -134,14 +146,19 @@ export class SchemaIntersection {
       if (common.length === 0) conflict('the enums have no value in common');
       merged.enum = common;
     }
-    for (const key of LOWER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.max(first[key] as number, second[key] as number);
-    for (const key of UPPER_BOUNDS) if (first[key] !== undefined && second[key] !== undefined) merged[key] = Math.min(first[key] as number, second[key] as number);
+    for (const key of LOWER_BOUNDS)
+      if (first[key] !== undefined && second[key] !== undefined)
+        merged[key] = Math.max(first[key] as number, second[key] as number);
+    for (const key of UPPER_BOUNDS)
+      if (first[key] !== undefined && second[key] !== undefined)
+        merged[key] = Math.min(first[key] as number, second[key] as number);
     for (const key of MUST_AGREE) {
       if (first[key] !== undefined && second[key] !== undefined && first[key] !== second[key]) {
         conflict(`${key} ${quote(first[key])} and ${key} ${quote(second[key])} differ`);
       }
     }
-    if (first.uniqueItems !== undefined || second.uniqueItems !== undefined) merged.uniqueItems = first.uniqueItems === true || second.uniqueItems === true;
+    if (first.uniqueItems !== undefined || second.uniqueItems !== undefined)
+      merged.uniqueItems = first.uniqueItems === true || second.uniqueItems === true;
     if (a.kind === 'array' && b.kind === 'array') merged.items = this.intersect(a.items, b.items, `${pointer}/items`);
     if (a.kind === 'object' && b.kind === 'object') {
       merged.properties = this.mergeProperties(a, b, pointer);
@@ -162,7 +179,11 @@ export class SchemaIntersection {
           ? property
           : {
               ...existing,
-              schema: this.intersect(existing.schema, property.schema, `${pointer}/properties/${escapePointerSegment(property.name)}`),
+              schema: this.intersect(
+                existing.schema,
+                property.schema,
+                `${pointer}/properties/${escapePointerSegment(property.name)}`,
+              ),
               required: existing.required || property.required,
             },
       );
@@ -170,7 +191,11 @@ export class SchemaIntersection {
     return [...byName.values()];
   }
 
-  private intersectAdditional(a: boolean | ParamSchema, b: boolean | ParamSchema, pointer: string): boolean | ParamSchema {
+  private intersectAdditional(
+    a: boolean | ParamSchema,
+    b: boolean | ParamSchema,
+    pointer: string,
+  ): boolean | ParamSchema {
     if (a === false || b === false) return false;
     if (a === true) return b;
     if (b === true) return a;

@@ -48,4 +48,3 @@ export interface JsonSchemaImportOptions {
 export function resolveLimits(limits: Partial<JsonSchemaLimits> | undefined): JsonSchemaLimits {
   return { ...DEFAULT_JSON_SCHEMA_LIMITS, ...limits };
 }
-

@@ -19,21 +19,30 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
  * with `refNotFound`. Recursion and depth are the walk's concern (json-schema-import.ts).
  */
 export function locateReference(root: unknown, reference: string, where: SchemaLocation): LocatedReference {
-  if (!reference.startsWith('#') || (reference.length > 1 && reference[1] !== '/')) throw messages.refUnsupported(where, reference);
+  if (!reference.startsWith('#') || (reference.length > 1 && reference[1] !== '/'))
+    throw messages.refUnsupported(where, reference);
   let decoded: string;
   try {
     decoded = decodeURIComponent(reference.slice(1));
   } catch {
     throw messages.refUnsupported(where, reference);
   }
-  const segments = decoded === '' ? [] : decoded.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    decoded === ''
+      ? []
+      : decoded
+          .slice(1)
+          .split('/')
+          .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = root;
   for (const segment of segments) {
-    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length)
+      node = node[Number(segment)];
     else if (isRecord(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
     else throw messages.refNotFound(where, reference);
   }
   const targetPointer = segments.map((segment) => `/${escapePointerSegment(segment)}`).join('');
-  const definitionName = segments.length === 2 && (segments[0] === '$defs' || segments[0] === 'definitions') ? segments[1] : undefined;
+  const definitionName =
+    segments.length === 2 && (segments[0] === '$defs' || segments[0] === 'definitions') ? segments[1] : undefined;
   return { node, targetPointer, ...(definitionName !== undefined ? { definitionName } : {}) };
 }

@@ -25,24 +25,40 @@ export interface JsonSchemaToolOptions extends ToolOptions, Omit<JsonSchemaImpor
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const NO_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+const NO_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({}),
+});
 
 /**
  * Builds a tool definition from a JSON Schema tool declaration (`parameters`, or MCP's `inputSchema`; none means the
  * tool takes no parameters). With a `namespace` the name becomes `namespace + '.' + name`. The declaration's
  * `title` and `annotations` become options unless the caller's options say otherwise.
  */
-export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration, options: JsonSchemaToolOptions = {}): ToolDefinition {
+export function definitionFromJsonSchema(
+  declaration: JsonSchemaToolDeclaration,
+  options: JsonSchemaToolOptions = {},
+): ToolDefinition {
   if (!isRecord(declaration)) throw messages.jsonSchemaDeclarationNotObject(declaration);
   const declaredName = own(declaration, 'name');
-  if (typeof declaredName !== 'string' || declaredName === '' || declaredName.trim() !== declaredName || CONTROL_CHARACTERS.test(declaredName)) {
+  if (
+    typeof declaredName !== 'string' ||
+    declaredName === '' ||
+    declaredName.trim() !== declaredName ||
+    CONTROL_CHARACTERS.test(declaredName)
+  ) {
     throw messages.toolNameInvalid(declaredName);
   }
   const { namespace, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent, ...toolOptions } = options;
   const name = namespace === undefined || namespace === '' ? declaredName : `${namespace}.${declaredName}`;
   const description = own(declaration, 'description');
   if (description !== undefined && typeof description !== 'string') {
-    throw messages.invalidKeywordValue({ target: name, property: 'description' }, 'description', 'a string', description);
+    throw messages.invalidKeywordValue(
+      { target: name, property: 'description' },
+      'description',
+      'a string',
+      description,
+    );
   }
   const parameters = own(declaration, 'parameters');
   const inputSchema = own(declaration, 'inputSchema');
@@ -50,7 +66,13 @@ export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration,
     throw messages.parametersGivenTwice({ target: name, property: 'parameters' });
   }
   const schema = parameters ?? inputSchema;
-  const parametersSchema = fromJsonSchema(schema ?? NO_PARAMETERS, { target: name, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent });
+  const parametersSchema = fromJsonSchema(schema ?? NO_PARAMETERS, {
+    target: name,
+    untrusted,
+    limits,
+    annotationKeywords,
+    additionalPropertiesWhenAbsent,
+  });
   const title = own(declaration, 'title');
   const annotations = own(declaration, 'annotations');
   // Only the definition's own objects are frozen: the caller's schema object (kept as the source) is left alone.
@@ -58,10 +80,16 @@ export function definitionFromJsonSchema(declaration: JsonSchemaToolDeclaration,
   return finalizeDefinition(
     {
       name,
-      description: untrusted === true && typeof description === 'string' ? clipAnnotation(description, limit) : (description ?? ''),
+      description:
+        untrusted === true && typeof description === 'string'
+          ? clipAnnotation(description, limit)
+          : (description ?? ''),
       parameters: parametersSchema,
       options: toolOptions,
-      source: Object.freeze({ kind: 'json-schema', schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>> }),
+      source: Object.freeze({
+        kind: 'json-schema',
+        schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>>,
+      }),
     },
     {
       origin: 'registerJsonSchemaTool',

@@ -130,23 +130,144 @@ export const IGNORED_ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Keywords that constrain values in ways the IR cannot hold: refused, with the reason and the fix. */
-export const REFUSED_KEYWORDS: ReadonlyMap<string, { readonly family: KeywordFamily; readonly reason: string; readonly fix: string }> = new Map([
-  ['not', { family: 'any', reason: 'excludes values by a schema', fix: 'Express the allowed values positively (enum, pattern, bounds), or validate in the handler.' }],
-  ['if', { family: 'any', reason: 'makes constraints conditional', fix: 'Split the variants into anyOf of complete schemas, or validate in the handler.' }],
-  ['then', { family: 'any', reason: 'makes constraints conditional', fix: 'Split the variants into anyOf of complete schemas, or validate in the handler.' }],
-  ['else', { family: 'any', reason: 'makes constraints conditional', fix: 'Split the variants into anyOf of complete schemas, or validate in the handler.' }],
-  ['$dynamicRef', { family: 'any', reason: 'resolves references at validation time', fix: 'Use a static "$ref" to "#/$defs/Name".' }],
-  ['$recursiveRef', { family: 'any', reason: 'resolves references at validation time', fix: 'Use a static "$ref" to "#/$defs/Name".' }],
-  ['patternProperties', { family: 'object', reason: 'constrains properties by name pattern', fix: 'Declare the properties by name, or use "additionalProperties" with one schema for all extra keys.' }],
-  ['propertyNames', { family: 'object', reason: 'constrains property names', fix: 'Declare the properties by name, or validate the keys in the handler.' }],
-  ['minProperties', { family: 'object', reason: 'bounds the number of properties', fix: 'Mark the needed properties as required instead.' }],
-  ['maxProperties', { family: 'object', reason: 'bounds the number of properties', fix: 'Declare the allowed properties with additionalProperties: false instead.' }],
-  ['dependentRequired', { family: 'object', reason: 'makes properties required depending on others', fix: 'Split the variants into anyOf of objects with their own "required" lists.' }],
-  ['dependentSchemas', { family: 'object', reason: 'applies schemas depending on present properties', fix: 'Split the variants into anyOf of complete object schemas.' }],
-  ['dependencies', { family: 'object', reason: 'makes properties or schemas depend on others', fix: 'Split the variants into anyOf of objects with their own "required" lists.' }],
-  ['unevaluatedItems', { family: 'array', reason: 'constrains items other subschemas did not evaluate', fix: 'Use "items" with one schema for every element.' }],
-  ['contains', { family: 'array', reason: 'requires some item to match a schema', fix: 'Describe every element with "items", or validate in the handler.' }],
-  ['minContains', { family: 'array', reason: 'bounds how many items match "contains"', fix: 'Describe every element with "items", or validate in the handler.' }],
-  ['maxContains', { family: 'array', reason: 'bounds how many items match "contains"', fix: 'Describe every element with "items", or validate in the handler.' }],
-  ['additionalItems', { family: 'array', reason: 'constrains the items after a draft-7 tuple', fix: 'Describe the elements with one "items" schema (an anyOf of the element types if they differ).' }],
+export const REFUSED_KEYWORDS: ReadonlyMap<
+  string,
+  { readonly family: KeywordFamily; readonly reason: string; readonly fix: string }
+> = new Map([
+  [
+    'not',
+    {
+      family: 'any',
+      reason: 'excludes values by a schema',
+      fix: 'Express the allowed values positively (enum, pattern, bounds), or validate in the handler.',
+    },
+  ],
+  [
+    'if',
+    {
+      family: 'any',
+      reason: 'makes constraints conditional',
+      fix: 'Split the variants into anyOf of complete schemas, or validate in the handler.',
+    },
+  ],
+  [
+    'then',
+    {
+      family: 'any',
+      reason: 'makes constraints conditional',
+      fix: 'Split the variants into anyOf of complete schemas, or validate in the handler.',
+    },
+  ],
+  [
+    'else',
+    {
+      family: 'any',
+      reason: 'makes constraints conditional',
+      fix: 'Split the variants into anyOf of complete schemas, or validate in the handler.',
+    },
+  ],
+  [
+    '$dynamicRef',
+    { family: 'any', reason: 'resolves references at validation time', fix: 'Use a static "$ref" to "#/$defs/Name".' },
+  ],
+  [
+    '$recursiveRef',
+    { family: 'any', reason: 'resolves references at validation time', fix: 'Use a static "$ref" to "#/$defs/Name".' },
+  ],
+  [
+    'patternProperties',
+    {
+      family: 'object',
+      reason: 'constrains properties by name pattern',
+      fix: 'Declare the properties by name, or use "additionalProperties" with one schema for all extra keys.',
+    },
+  ],
+  [
+    'propertyNames',
+    {
+      family: 'object',
+      reason: 'constrains property names',
+      fix: 'Declare the properties by name, or validate the keys in the handler.',
+    },
+  ],
+  [
+    'minProperties',
+    {
+      family: 'object',
+      reason: 'bounds the number of properties',
+      fix: 'Mark the needed properties as required instead.',
+    },
+  ],
+  [
+    'maxProperties',
+    {
+      family: 'object',
+      reason: 'bounds the number of properties',
+      fix: 'Declare the allowed properties with additionalProperties: false instead.',
+    },
+  ],
+  [
+    'dependentRequired',
+    {
+      family: 'object',
+      reason: 'makes properties required depending on others',
+      fix: 'Split the variants into anyOf of objects with their own "required" lists.',
+    },
+  ],
+  [
+    'dependentSchemas',
+    {
+      family: 'object',
+      reason: 'applies schemas depending on present properties',
+      fix: 'Split the variants into anyOf of complete object schemas.',
+    },
+  ],
+  [
+    'dependencies',
+    {
+      family: 'object',
+      reason: 'makes properties or schemas depend on others',
+      fix: 'Split the variants into anyOf of objects with their own "required" lists.',
+    },
+  ],
+  [
+    'unevaluatedItems',
+    {
+      family: 'array',
+      reason: 'constrains items other subschemas did not evaluate',
+      fix: 'Use "items" with one schema for every element.',
+    },
+  ],
+  [
+    'contains',
+    {
+      family: 'array',
+      reason: 'requires some item to match a schema',
+      fix: 'Describe every element with "items", or validate in the handler.',
+    },
+  ],
+  [
+    'minContains',
+    {
+      family: 'array',
+      reason: 'bounds how many items match "contains"',
+      fix: 'Describe every element with "items", or validate in the handler.',
+    },
+  ],
+  [
+    'maxContains',
+    {
+      family: 'array',
+      reason: 'bounds how many items match "contains"',
+      fix: 'Describe every element with "items", or validate in the handler.',
+    },
+  ],
+  [
+    'additionalItems',
+    {
+      family: 'array',
+      reason: 'constrains the items after a draft-7 tuple',
+      fix: 'Describe the elements with one "items" schema (an anyOf of the element types if they differ).',
+    },
+  ],
 ]);

@@ -21,13 +21,18 @@ export function quote(value: unknown): string {
 }
 
 function definitionError(message: string, where: SchemaLocation, fix: string, cause?: unknown): DefinitionError {
-  return new DefinitionError(message, { target: where.target, property: where.property, fix }, cause === undefined ? undefined : { cause });
+  return new DefinitionError(
+    message,
+    { target: where.target, property: where.property, fix },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** The compact grammar in one line, for messages. */
 export const GRAMMAR_SUMMARY = 'string, int, float, bool, date, datetime, array<T> (also written array[T] or T[])';
 
-const COMPACT_FORMAT = '{ "command_name", "description", "parameters": [{ "name", "type", "required", "description" }] }';
+const COMPACT_FORMAT =
+  '{ "command_name", "description", "parameters": [{ "name", "type", "required", "description" }] }';
 
 /**
  * The schema area's definition errors, one builder per problem (the style of every message catalogue in core: an
@@ -54,8 +59,16 @@ export const schemaMessages = {
     );
   },
 
-  unknownTypeName(expression: string, name: string, suggestion: string | undefined, where: SchemaLocation): DefinitionError {
-    const hint = suggestion === undefined ? `Use one of: ${GRAMMAR_SUMMARY}.` : `Use ${quote(suggestion)} (type names are lower-case and spelled as in the grammar: ${GRAMMAR_SUMMARY}).`;
+  unknownTypeName(
+    expression: string,
+    name: string,
+    suggestion: string | undefined,
+    where: SchemaLocation,
+  ): DefinitionError {
+    const hint =
+      suggestion === undefined
+        ? `Use one of: ${GRAMMAR_SUMMARY}.`
+        : `Use ${quote(suggestion)} (type names are lower-case and spelled as in the grammar: ${GRAMMAR_SUMMARY}).`;
     return definitionError(`Unknown type ${quote(name)} in the type expression ${quote(expression)}.`, where, hint);
   },
 
@@ -101,7 +114,11 @@ export const schemaMessages = {
   },
 
   compactFieldInvalid(where: SchemaLocation, expected: string, received: unknown): DefinitionError {
-    return definitionError(`Expected ${expected}, received ${quote(received)}.`, where, `Give ${expected}, as in ${COMPACT_FORMAT}.`);
+    return definitionError(
+      `Expected ${expected}, received ${quote(received)}.`,
+      where,
+      `Give ${expected}, as in ${COMPACT_FORMAT}.`,
+    );
   },
 
   compactUnknownField(where: SchemaLocation, field: string, allowed: readonly string[]): DefinitionError {
@@ -161,7 +178,11 @@ export const schemaMessages = {
   },
 
   unsupportedKeyword(where: SchemaLocation, keyword: string, reason: string, fix: string): DefinitionError {
-    return definitionError(`The keyword ${quote(keyword)} ${reason}; toolwright refuses it rather than drop the constraint.`, where, fix);
+    return definitionError(
+      `The keyword ${quote(keyword)} ${reason}; toolwright refuses it rather than drop the constraint.`,
+      where,
+      fix,
+    );
   },
 
   unknownKeyword(where: SchemaLocation, keyword: string): DefinitionError {
@@ -173,7 +194,11 @@ export const schemaMessages = {
   },
 
   invalidKeywordValue(where: SchemaLocation, keyword: string, expected: string, received: unknown): DefinitionError {
-    return definitionError(`The keyword ${quote(keyword)} must be ${expected}, received ${quote(received)}.`, where, `Give ${expected}.`);
+    return definitionError(
+      `The keyword ${quote(keyword)} must be ${expected}, received ${quote(received)}.`,
+      where,
+      `Give ${expected}.`,
+    );
   },
 
   unknownJsonType(where: SchemaLocation, name: unknown, hint: string | undefined): DefinitionError {
@@ -201,7 +226,11 @@ export const schemaMessages = {
   },
 
   emptyEnum(where: SchemaLocation): DefinitionError {
-    return definitionError('The enum is empty, so no value is allowed.', where, 'List at least one allowed value, or remove the enum.');
+    return definitionError(
+      'The enum is empty, so no value is allowed.',
+      where,
+      'List at least one allowed value, or remove the enum.',
+    );
   },
 
   invalidPattern(where: SchemaLocation, pattern: string, cause: unknown): DefinitionError {
@@ -263,7 +292,11 @@ export const schemaMessages = {
   },
 
   refNotFound(where: SchemaLocation, reference: string): DefinitionError {
-    return definitionError(`The $ref ${quote(reference)} points to nothing in this schema.`, where, 'Add the definition under "$defs", or correct the reference.');
+    return definitionError(
+      `The $ref ${quote(reference)} points to nothing in this schema.`,
+      where,
+      'Add the definition under "$defs", or correct the reference.',
+    );
   },
 
   refRecursive(where: SchemaLocation, reference: string, chain: readonly string[]): DefinitionError {
@@ -315,7 +348,11 @@ export const schemaMessages = {
   },
 
   constNotInEnum(where: SchemaLocation, value: unknown): DefinitionError {
-    return definitionError(`The const value ${quote(value)} is not in the enum, so no value is allowed.`, where, 'Remove the const or the enum, or make them agree.');
+    return definitionError(
+      `The const value ${quote(value)} is not in the enum, so no value is allowed.`,
+      where,
+      'Remove the const or the enum, or make them agree.',
+    );
   },
 
   tupleItems(where: SchemaLocation): DefinitionError {

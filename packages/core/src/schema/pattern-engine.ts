@@ -23,7 +23,8 @@ export interface PatternMatcher {
 export const MAX_PATTERN_SUBJECT_LENGTH = 100_000;
 
 /** ECMAScript's `\s` (WhiteSpace and LineTerminator), spelled for RE2, whose `\s` is ASCII only. */
-const WHITESPACE_RANGES = '\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
+const WHITESPACE_RANGES =
+  '\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
 /** ECMAScript's `.` without the `s` flag: anything but a line terminator (RE2's `.` excludes only `\n`). */
 const ANY_BUT_LINE_TERMINATOR = '[^\\n\\r\\x{2028}\\x{2029}]';
 
@@ -66,7 +67,8 @@ export function translateToRe2(pattern: string): string {
       }
       if (letter === 'c') {
         const control = pattern[index + 2];
-        if (control === undefined || !/[A-Za-z]/.test(control)) throw new UnsupportedByLinearEngine('a malformed \\c escape');
+        if (control === undefined || !/[A-Za-z]/.test(control))
+          throw new UnsupportedByLinearEngine('a malformed \\c escape');
         output += `\\x{${(control.charCodeAt(0) % 32).toString(16)}}`;
         index += 3;
         continue;
@@ -76,7 +78,8 @@ export function translateToRe2(pattern: string): string {
         if (inClass) throw new UnsupportedByLinearEngine('\\S inside a character class');
         output += `[^${WHITESPACE_RANGES}]`;
       } else if (letter === 'b' && inClass) output += '\\x{08}';
-      else if (/[A-Za-z]/.test(letter) && !SAME_ESCAPES.has(letter)) output += letter; // an identity escape (no `u` flag)
+      else if (/[A-Za-z]/.test(letter) && !SAME_ESCAPES.has(letter))
+        output += letter; // an identity escape (no `u` flag)
       else output += `\\${letter}`;
       index += 2;
       continue;
@@ -122,7 +125,11 @@ function linearMatcher(pattern: string): PatternMatcher | undefined {
   } catch {
     return undefined;
   }
-  return { source: pattern, engine: 'linear', test: (value) => value.length <= MAX_PATTERN_SUBJECT_LENGTH && compiled.test(value) };
+  return {
+    source: pattern,
+    engine: 'linear',
+    test: (value) => value.length <= MAX_PATTERN_SUBJECT_LENGTH && compiled.test(value),
+  };
 }
 
 function backtrackingMatcher(pattern: string): PatternMatcher {
@@ -132,7 +139,11 @@ function backtrackingMatcher(pattern: string): PatternMatcher {
   } catch {
     expression = new RegExp(pattern);
   }
-  return { source: pattern, engine: 'backtracking', test: (value) => value.length <= MAX_PATTERN_SUBJECT_LENGTH && expression.test(value) };
+  return {
+    source: pattern,
+    engine: 'backtracking',
+    test: (value) => value.length <= MAX_PATTERN_SUBJECT_LENGTH && expression.test(value),
+  };
 }
 
 /** The refusal sentence for a string too long to run a pattern on, or undefined when the length is not the reason. */
@@ -169,6 +180,7 @@ export function compilePatternMatcher(pattern: string): PatternMatcher {
 export function linearRegExpEngine(pattern: string, flags: string): { test(value: string): boolean } {
   if (flags.replace('u', '') !== '') throw new Error(`flags "${flags}" are not supported for untrusted patterns`);
   const problem = linearEngineProblem(pattern);
-  if (problem !== undefined) throw new Error(`the pattern ${JSON.stringify(pattern.slice(0, 80))} cannot run in linear time: ${problem}`);
+  if (problem !== undefined)
+    throw new Error(`the pattern ${JSON.stringify(pattern.slice(0, 80))} cannot run in linear time: ${problem}`);
   return compilePatternMatcher(pattern);
 }

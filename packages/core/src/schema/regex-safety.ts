@@ -53,7 +53,10 @@ function skipGroupOpening(pattern: string, index: number): number {
 }
 
 /** The quantifier at `index`, if any: where it ends and whether it can repeat its atom. */
-function readQuantifier(pattern: string, index: number): { readonly end: number; readonly repeats: boolean } | undefined {
+function readQuantifier(
+  pattern: string,
+  index: number,
+): { readonly end: number; readonly repeats: boolean } | undefined {
   const character = pattern[index];
   let end: number;
   let repeats: boolean;

@@ -23,7 +23,8 @@ export function renderValue(value: unknown, options: RenderValueOptions = {}): s
 function render(value: unknown, strings: 'json' | 'single-quoted'): string {
   if (typeof value === 'string') return strings === 'json' ? JSON.stringify(value) : `'${value}'`;
   if (typeof value === 'function') return `function ${value.name || '(anonymous)'}`;
-  if (typeof value === 'bigint' || typeof value === 'symbol' || (typeof value === 'number' && !Number.isFinite(value))) return String(value);
+  if (typeof value === 'bigint' || typeof value === 'symbol' || (typeof value === 'number' && !Number.isFinite(value)))
+    return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

@@ -14,7 +14,14 @@ import type {
 } from '../types/schema';
 import type { ParamMetadata } from '../metadata/types';
 import { definitionMessages, type DefinitionSite } from './definition-messages';
-import type { ArrayConstraintOptions, ClassThunk, EnumOption, ParamBaseOptions, ParamTypeReference, ValueConstraintOptions } from '../types/param-options';
+import type {
+  ArrayConstraintOptions,
+  ClassThunk,
+  EnumOption,
+  ParamBaseOptions,
+  ParamTypeReference,
+  ValueConstraintOptions,
+} from '../types/param-options';
 import { conformsTo, describeSchema } from './conformance';
 import { renderValue } from './render-value';
 import { compilePattern, copyJsonValue } from './value-checks';
@@ -39,7 +46,11 @@ export const CONTEXT_KEYS = Object.keys(CONTEXT_KEY_PROPERTIES) as ContextKey[];
 const COERCION_POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 const EXTRACTION_SOURCES: readonly ExtractionSource[] = ['content', 'title'];
 
-const FREE_FORM_OBJECT: ObjectSchema = Object.freeze({ kind: 'object', properties: Object.freeze([]), additionalProperties: true });
+const FREE_FORM_OBJECT: ObjectSchema = Object.freeze({
+  kind: 'object',
+  properties: Object.freeze([]),
+  additionalProperties: true,
+});
 
 /** The schema of each context key: ids and URLs are strings; handler_config and persona are free-form objects. */
 const CONTEXT_SCHEMAS: Readonly<Record<ContextKey, ParamSchema>> = Object.freeze({
@@ -71,10 +82,29 @@ export function isReservedPropertyName(name: string): boolean {
 
 /** A class (not an arrow function, not a plain function returning a class). */
 export function isClass(value: unknown): value is Function {
-  return typeof value === 'function' && value.prototype !== undefined && /^class[\s{]/.test(Function.prototype.toString.call(value));
+  return (
+    typeof value === 'function' &&
+    value.prototype !== undefined &&
+    /^class[\s{]/.test(Function.prototype.toString.call(value))
+  );
 }
 
-const NOT_DTO_CLASSES = new Set<unknown>([Object, String, Number, Boolean, Array, Date, Function, Promise, Map, Set, Symbol, BigInt, RegExp, Error]);
+const NOT_DTO_CLASSES = new Set<unknown>([
+  Object,
+  String,
+  Number,
+  Boolean,
+  Array,
+  Date,
+  Function,
+  Promise,
+  Map,
+  Set,
+  Symbol,
+  BigInt,
+  RegExp,
+  Error,
+]);
 
 /** A class that can be a DTO: a constructor that is not a built-in (also an ES5-compiled class). */
 export function isDtoClass(value: unknown): value is Function {
@@ -93,14 +123,23 @@ export function resolveParamRecord(record: ParamMetadata, environment: ResolveEn
   const { site } = environment;
   switch (record.decorator) {
     case 'FromContext': {
-      if (!(CONTEXT_KEYS as readonly string[]).includes(record.key)) throw definitionMessages.unknownContextKey(site, record.key, CONTEXT_KEYS);
+      if (!(CONTEXT_KEYS as readonly string[]).includes(record.key))
+        throw definitionMessages.unknownContextKey(site, record.key, CONTEXT_KEYS);
       const key = record.key as ContextKey;
       const description = record.options.description;
-      if (description !== undefined && typeof description !== 'string') throw invalidOption(site, 'description', description, 'a string');
+      if (description !== undefined && typeof description !== 'string')
+        throw invalidOption(site, 'description', description, 'a string');
       checkBoolean(site, 'required', record.options.required);
-      const schema: ParamSchema = description !== undefined ? { ...CONTEXT_SCHEMAS[key], description } : CONTEXT_SCHEMAS[key];
+      const schema: ParamSchema =
+        description !== undefined ? { ...CONTEXT_SCHEMAS[key], description } : CONTEXT_SCHEMAS[key];
       return {
-        definition: { name: record.propertyName, schema, required: record.options.required ?? false, aliases: [], context: key },
+        definition: {
+          name: record.propertyName,
+          schema,
+          required: record.options.required ?? false,
+          aliases: [],
+          context: key,
+        },
         convertToDate: false,
       };
     }
@@ -118,7 +157,8 @@ export function resolveParamRecord(record: ParamMetadata, environment: ResolveEn
     }
     case 'ToolParam': {
       const explicit = record.options.type;
-      const base = explicit !== undefined ? resolveTypeReference(explicit, environment) : inferFromDesignType(environment);
+      const base =
+        explicit !== undefined ? resolveTypeReference(explicit, environment) : inferFromDesignType(environment);
       if (explicit !== undefined) checkDesignType(environment, base, '@ToolParam');
       return finish(record.propertyName, base, record.options, environment);
     }
@@ -137,7 +177,10 @@ export function resolveTypeReference(reference: ParamTypeReference, environment:
     if (reference === 'any') return { kind: 'any' };
     let parsed = parsedExpressions.get(reference);
     if (parsed === undefined) {
-      parsed = parseTypeExpression(reference, { target: site.target, ...(site.property !== undefined ? { property: site.property } : {}) });
+      parsed = parseTypeExpression(reference, {
+        target: site.target,
+        ...(site.property !== undefined ? { property: site.property } : {}),
+      });
       parsedExpressions.set(reference, parsed);
     }
     return parsed;
@@ -154,8 +197,10 @@ export function resolveTypeReference(reference: ParamTypeReference, environment:
 /** What a thunk returned, checked: a DTO class, or a DefinitionError with the fix. */
 export function checkThunkResult(site: DefinitionSite, returned: unknown): new () => unknown {
   const suggestion = BUILT_IN_CONSTRUCTORS.get(returned);
-  if (suggestion !== undefined) throw definitionMessages.constructorAsType(site, (returned as Function).name, suggestion);
-  if (typeof returned !== 'function' || returned.prototype === undefined) throw definitionMessages.thunkNotClass(site, renderValue(returned));
+  if (suggestion !== undefined)
+    throw definitionMessages.constructorAsType(site, (returned as Function).name, suggestion);
+  if (typeof returned !== 'function' || returned.prototype === undefined)
+    throw definitionMessages.thunkNotClass(site, renderValue(returned));
   return returned as new () => unknown;
 }
 
@@ -183,13 +228,24 @@ const DESIGN_KINDS = new Map<unknown, readonly ParamSchema['kind'][]>([
 /** A `type` that contradicts the property's TypeScript type (`count: string` with `type: 'int'`) is refused. */
 function checkDesignType(environment: ResolveEnvironment, schema: ParamSchema, decorator: string): void {
   const allowed = DESIGN_KINDS.get(environment.designType);
-  if (allowed === undefined || schema.kind === 'any' || schema.kind === 'union' || allowed.includes(schema.kind)) return;
-  throw definitionMessages.designTypeConflict(environment.site, designTypeName(environment.designType), describeSchema(schema), decorator);
+  if (allowed === undefined || schema.kind === 'any' || schema.kind === 'union' || allowed.includes(schema.kind))
+    return;
+  throw definitionMessages.designTypeConflict(
+    environment.site,
+    designTypeName(environment.designType),
+    describeSchema(schema),
+    decorator,
+  );
 }
 
 type AllOptions = ParamBaseOptions & ValueConstraintOptions & ArrayConstraintOptions;
 
-function finish(propertyName: string, base: ParamSchema, options: AllOptions, environment: ResolveEnvironment): PropertyResolution {
+function finish(
+  propertyName: string,
+  base: ParamSchema,
+  options: AllOptions,
+  environment: ResolveEnvironment,
+): PropertyResolution {
   const { site } = environment;
   const schema = applyOptions(base, options, site);
   checkBoolean(site, 'required', options.required);
@@ -212,7 +268,12 @@ function finish(propertyName: string, base: ParamSchema, options: AllOptions, en
 }
 
 function invalidOption(site: DefinitionSite, option: string, value: unknown, expected: string) {
-  return definitionMessages.invalidOption(site, option, `${renderValue(value)} is not ${expected}`, `give \`${option}\` as ${expected}.`);
+  return definitionMessages.invalidOption(
+    site,
+    option,
+    `${renderValue(value)} is not ${expected}`,
+    `give \`${option}\` as ${expected}.`,
+  );
 }
 
 function checkBoolean(site: DefinitionSite, option: string, value: unknown): void {
@@ -223,7 +284,8 @@ function checkAliases(site: DefinitionSite, propertyName: string, aliases: unkno
   if (aliases === undefined) return [];
   if (!Array.isArray(aliases)) throw invalidOption(site, 'aliases', aliases, 'an array of strings');
   for (const alias of aliases) {
-    if (typeof alias !== 'string' || alias.length === 0) throw invalidOption(site, 'aliases', alias, 'a non-empty string');
+    if (typeof alias !== 'string' || alias.length === 0)
+      throw invalidOption(site, 'aliases', alias, 'a non-empty string');
     if (alias === propertyName) throw definitionMessages.aliasCollision(site, alias, propertyName);
   }
   return [...new Set(aliases as string[])];
@@ -244,7 +306,10 @@ function isNonNegativeInteger(value: unknown): value is number {
 const ARRAY_OPTIONS: ReadonlySet<string> = new Set(['minItems', 'maxItems', 'uniqueItems']);
 
 /** The value options, the kinds each applies to, and how messages say it. */
-const VALUE_OPTION_KINDS: ReadonlyMap<string, readonly [readonly ParamSchema['kind'][], string]> = new Map<string, readonly [readonly ParamSchema['kind'][], string]>([
+const VALUE_OPTION_KINDS: ReadonlyMap<string, readonly [readonly ParamSchema['kind'][], string]> = new Map<
+  string,
+  readonly [readonly ParamSchema['kind'][], string]
+>([
   ['enum', [SCALAR_KINDS, 'string, integer, number, boolean, date and date-time values']],
   ['min', [['int', 'float'], 'int and float values']],
   ['max', [['int', 'float'], 'int and float values']],
@@ -285,9 +350,20 @@ function checkCount(site: DefinitionSite, option: string, value: unknown): numbe
   return value;
 }
 
-function checkOrder(site: DefinitionSite, lowName: string, low: number | undefined, highName: string, high: number | undefined): void {
+function checkOrder(
+  site: DefinitionSite,
+  lowName: string,
+  low: number | undefined,
+  highName: string,
+  high: number | undefined,
+): void {
   if (low !== undefined && high !== undefined && low > high) {
-    throw definitionMessages.invalidOption(site, lowName, `${lowName} ${low} is greater than ${highName} ${high}`, `make \`${lowName}\` at most \`${highName}\`.`);
+    throw definitionMessages.invalidOption(
+      site,
+      lowName,
+      `${lowName} ${low} is greater than ${highName} ${high}`,
+      `make \`${lowName}\` at most \`${highName}\`.`,
+    );
   }
 }
 
@@ -321,19 +397,25 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
   const target = valueTarget(base);
   for (const option in options) {
     if (options[option as keyof AllOptions] === undefined) continue;
-    if (ARRAY_OPTIONS.has(option) && base.kind !== 'array') throw definitionMessages.optionNotApplicable(site, option, base.kind, 'arrays');
+    if (ARRAY_OPTIONS.has(option) && base.kind !== 'array')
+      throw definitionMessages.optionNotApplicable(site, option, base.kind, 'arrays');
     const applicability = VALUE_OPTION_KINDS.get(option);
     if (applicability !== undefined && !applicability[0].includes(target.kind)) {
       throw definitionMessages.optionNotApplicable(site, option, target.kind, applicability[1]);
     }
   }
-  if (options.description !== undefined && typeof options.description !== 'string') throw invalidOption(site, 'description', options.description, 'a string');
-  if (options.title !== undefined && typeof options.title !== 'string') throw invalidOption(site, 'title', options.title, 'a string');
-  if (options.format !== undefined && typeof options.format !== 'string') throw invalidOption(site, 'format', options.format, 'a string');
-  if (options.examples !== undefined && !Array.isArray(options.examples)) throw invalidOption(site, 'examples', options.examples, 'an array of example values');
+  if (options.description !== undefined && typeof options.description !== 'string')
+    throw invalidOption(site, 'description', options.description, 'a string');
+  if (options.title !== undefined && typeof options.title !== 'string')
+    throw invalidOption(site, 'title', options.title, 'a string');
+  if (options.format !== undefined && typeof options.format !== 'string')
+    throw invalidOption(site, 'format', options.format, 'a string');
+  if (options.examples !== undefined && !Array.isArray(options.examples))
+    throw invalidOption(site, 'examples', options.examples, 'an array of example values');
   for (const option of ['coercion', 'policy'] as const) {
     const value = options[option];
-    if (value !== undefined && !COERCION_POLICIES.includes(value)) throw invalidOption(site, option, value, "'strict', 'safe' or 'lenient'");
+    if (value !== undefined && !COERCION_POLICIES.includes(value))
+      throw invalidOption(site, option, value, "'strict', 'safe' or 'lenient'");
   }
   checkBoolean(site, 'nullable', options.nullable);
   checkBoolean(site, 'uniqueItems', options.uniqueItems);
@@ -343,7 +425,8 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
   const exclusiveMinimum = checkNumber(site, 'exclusiveMin', options.exclusiveMin);
   const exclusiveMaximum = checkNumber(site, 'exclusiveMax', options.exclusiveMax);
   const multipleOf = checkNumber(site, 'multipleOf', options.multipleOf);
-  if (multipleOf !== undefined && multipleOf <= 0) throw invalidOption(site, 'multipleOf', multipleOf, 'a number greater than 0');
+  if (multipleOf !== undefined && multipleOf <= 0)
+    throw invalidOption(site, 'multipleOf', multipleOf, 'a number greater than 0');
   const minLength = checkCount(site, 'minLength', options.minLength);
   const maxLength = checkCount(site, 'maxLength', options.maxLength);
   const minItems = checkCount(site, 'minItems', options.minItems);
@@ -355,13 +438,19 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
 
   let enumList: EnumValue[] | undefined;
   if (options.enum !== undefined) {
-    if (typeof options.enum !== 'object' || options.enum === null) throw invalidOption(site, 'enum', options.enum, 'an array of values or a TypeScript enum');
+    if (typeof options.enum !== 'object' || options.enum === null)
+      throw invalidOption(site, 'enum', options.enum, 'an array of values or a TypeScript enum');
     enumList = enumValues(options.enum);
-    if (enumList.length === 0) throw definitionMessages.invalidOption(site, 'enum', 'it lists no value', 'list at least one allowed value.');
+    if (enumList.length === 0)
+      throw definitionMessages.invalidOption(site, 'enum', 'it lists no value', 'list at least one allowed value.');
     const elementNullable = target === base && options.nullable === true;
     for (const value of enumList) {
       if (value === null ? !elementNullable : !conformsTo(value, { kind: target.kind } as ParamSchema)) {
-        throw definitionMessages.enumValueMismatch(site, renderValue(value), describeSchema({ kind: target.kind } as ParamSchema));
+        throw definitionMessages.enumValueMismatch(
+          site,
+          renderValue(value),
+          describeSchema({ kind: target.kind } as ParamSchema),
+        );
       }
     }
   }
@@ -388,7 +477,9 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     default: copyJsonValue(options.default),
     examples: options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined,
     policy: options.coercion ?? options.policy,
-    ...(withTarget.kind === 'array' ? { minItems, maxItems, uniqueItems: options.uniqueItems === true ? true : undefined } : {}),
+    ...(withTarget.kind === 'array'
+      ? { minItems, maxItems, uniqueItems: options.uniqueItems === true ? true : undefined }
+      : {}),
   }) as ParamSchema;
 
   if (options.default !== undefined && !containsObject(schema) && !conformsTo(options.default, schema)) {

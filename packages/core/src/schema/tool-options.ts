@@ -38,7 +38,8 @@ function isQueueOptions(value: unknown): boolean {
   return (
     Object.keys(value).every((key) => QUEUE_OPTION_KEYS.includes(key)) &&
     (queue.attempts === undefined || (Number.isInteger(queue.attempts) && queue.attempts >= 1)) &&
-    (queue.priority === undefined || (Number.isInteger(queue.priority) && queue.priority >= 1 && queue.priority <= 2_097_152)) &&
+    (queue.priority === undefined ||
+      (Number.isInteger(queue.priority) && queue.priority >= 1 && queue.priority <= 2_097_152)) &&
     (backoff === undefined ||
       (isRecord(backoff) &&
         (backoff['type'] === 'fixed' || backoff['type'] === 'exponential') &&
@@ -55,11 +56,20 @@ export const TOOL_OPTION_CHECKS: readonly ToolOptionCheck[] = [
   { option: 'permissions', expected: 'an array of non-empty strings', isValid: isNonEmptyStringList },
   { option: 'timeoutMs', expected: 'a positive number of milliseconds', isValid: isPositiveMilliseconds },
   { option: 'slowCallMs', expected: 'a positive number of milliseconds', isValid: isPositiveMilliseconds },
-  { option: 'retries', expected: 'a non-negative integer', isValid: (value) => Number.isInteger(value) && (value as number) >= 0 },
-  { option: 'coercion', expected: "'strict', 'safe' or 'lenient'", isValid: (value) => COERCION_POLICIES.includes(value as CoercionPolicy) },
+  {
+    option: 'retries',
+    expected: 'a non-negative integer',
+    isValid: (value) => Number.isInteger(value) && (value as number) >= 0,
+  },
+  {
+    option: 'coercion',
+    expected: "'strict', 'safe' or 'lenient'",
+    isValid: (value) => COERCION_POLICIES.includes(value as CoercionPolicy),
+  },
   {
     option: 'queue',
-    expected: "an object { attempts?: integer >= 1, backoff?: { type: 'fixed' | 'exponential', delayMs: number >= 0 }, priority?: integer 1..2097152 }",
+    expected:
+      "an object { attempts?: integer >= 1, backoff?: { type: 'fixed' | 'exponential', delayMs: number >= 0 }, priority?: integer 1..2097152 }",
     isValid: isQueueOptions,
   },
   {
@@ -75,7 +85,10 @@ export const TOOL_OPTION_CHECKS: readonly ToolOptionCheck[] = [
     option: 'annotations',
     expected: `an object of boolean hints (${ANNOTATION_HINTS.join(', ')})`,
     isValid: (value) =>
-      isRecord(value) && Object.entries(value).every(([key, hint]) => (ANNOTATION_HINTS as readonly string[]).includes(key) && typeof hint === 'boolean'),
+      isRecord(value) &&
+      Object.entries(value).every(
+        ([key, hint]) => (ANNOTATION_HINTS as readonly string[]).includes(key) && typeof hint === 'boolean',
+      ),
   },
 ];
 
@@ -84,7 +97,9 @@ export const TOOL_OPTION_KEYS: readonly (keyof ToolOptions)[] = TOOL_OPTION_CHEC
 
 /** The first option that fails its check, or `undefined` when every given option is valid. */
 export function findInvalidToolOption(options: Readonly<Record<string, unknown>>): ToolOptionCheck | undefined {
-  return TOOL_OPTION_CHECKS.find((check) => options[check.option] !== undefined && !check.isValid(options[check.option]));
+  return TOOL_OPTION_CHECKS.find(
+    (check) => options[check.option] !== undefined && !check.isValid(options[check.option]),
+  );
 }
 
 /** A frozen copy of plain arrays and objects (options are small and shallow), so freezing never freezes the caller's. */

@@ -56,7 +56,12 @@ const KIND_RULES: Readonly<Record<string, ImpliedKind>> = {
   isIso8601: 'string',
 };
 
-const FORMAT_RULES: Readonly<Record<string, string>> = { isEmail: 'email', isUrl: 'uri', isUuid: 'uuid', isFqdn: 'hostname' };
+const FORMAT_RULES: Readonly<Record<string, string>> = {
+  isEmail: 'email',
+  isUrl: 'uri',
+  isUuid: 'uuid',
+  isFqdn: 'hostname',
+};
 
 function number(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -86,7 +91,8 @@ function intersect(current: unknown, next: readonly EnumValue[]): readonly EnumV
 function enumList(values: unknown): EnumValue[] | undefined {
   if (!Array.isArray(values)) return undefined;
   const allowed = values.filter(
-    (value): value is EnumValue => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean',
+    (value): value is EnumValue =>
+      value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean',
   );
   return allowed.length === values.length ? allowed : undefined;
 }
@@ -151,7 +157,14 @@ function applyValueRule(facts: Record<string, unknown>, name: string, constraint
 
 /** Reads the class-validator rules of one property into facts (rules JSON Schema cannot say are left out). */
 export function collectValidatorFacts(rules: readonly ValidatorMetadata[]): ValidatorFacts {
-  const facts: MutableFacts = { optional: false, isArray: false, nested: false, nestedEach: false, value: {}, items: {} };
+  const facts: MutableFacts = {
+    optional: false,
+    isArray: false,
+    nested: false,
+    nestedEach: false,
+    value: {},
+    items: {},
+  };
   for (const rule of rules) {
     if (rule.type === 'nestedValidation') {
       if (rule.each) facts.nestedEach = true;
@@ -214,7 +227,10 @@ export function mergeValueFacts(schema: ParamSchema, facts: ValueFacts): ParamSc
     case 'string':
       return withoutUndefined({
         ...schema,
-        minLength: tighterMin(schema.minLength, facts.notEmpty === true ? tighterMin(facts.minLength, 1) : facts.minLength),
+        minLength: tighterMin(
+          schema.minLength,
+          facts.notEmpty === true ? tighterMin(facts.minLength, 1) : facts.minLength,
+        ),
         maxLength: tighterMax(schema.maxLength, facts.maxLength),
         pattern: schema.pattern ?? facts.pattern,
         format: schema.format ?? facts.format,
@@ -229,7 +245,10 @@ export function mergeValueFacts(schema: ParamSchema, facts: ValueFacts): ParamSc
   }
 }
 
-function mergeEnum(current: readonly EnumValue[] | undefined, next: readonly EnumValue[] | undefined): readonly EnumValue[] | undefined {
+function mergeEnum(
+  current: readonly EnumValue[] | undefined,
+  next: readonly EnumValue[] | undefined,
+): readonly EnumValue[] | undefined {
   if (next === undefined) return current;
   return current === undefined ? next : intersect(current, next);
 }

@@ -3,8 +3,8 @@ import { isCalendarDate } from '../time/calendar';
 import { compilePatternMatcher, type PatternMatcher } from './pattern-engine';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const OFFSET_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
-
+const OFFSET_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
 
 /** A calendar date `YYYY-MM-DD` that exists (`2026-02-30` does not). */
 export function isDateOnly(value: unknown): value is string {

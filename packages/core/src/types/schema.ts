@@ -78,13 +78,7 @@ export interface ArraySchema extends SchemaBase {
 
 /** A reserved name of the trusted execution context (`@FromContext`). */
 export type ContextKey =
-  | 'session_id'
-  | 'job_id'
-  | 'flow_step_id'
-  | 'source_url'
-  | 'image_url'
-  | 'handler_config'
-  | 'persona';
+  'session_id' | 'job_id' | 'flow_step_id' | 'source_url' | 'image_url' | 'handler_config' | 'persona';
 
 /** What an extracted property is filled from when the model gave none. */
 export type ExtractionSource = 'content' | 'title';

@@ -52,7 +52,6 @@ export function dtoForSchema(schema: ObjectSchema): Constructor {
   return dto;
 }
 
-
 /**
  * Checks, without building anything, that `dtoForSchema(schema)` would succeed: the same reserved-name check and the
  * same decorator derivation (which refuses, for instance, a pattern it cannot compile), with nothing applied, so no
@@ -89,7 +88,9 @@ function checkNode(schema: ObjectSchema, seen: Set<ObjectSchema>): void {
 /** What `synthesizeDtosOnRegistration` needs of a registry (structural: the registry module imports this one). */
 interface RegistryWithChanges {
   entries(): ReadonlyArray<{ readonly definition: { readonly parameters: ObjectSchema } }>;
-  onChange(listener: (change: { readonly type: string; readonly definition: { readonly parameters: ObjectSchema } }) => void): () => void;
+  onChange(
+    listener: (change: { readonly type: string; readonly definition: { readonly parameters: ObjectSchema } }) => void,
+  ): () => void;
 }
 
 const synthesizingRegistries = new WeakSet<object>();

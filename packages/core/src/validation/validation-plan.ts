@@ -27,7 +27,15 @@ import { EMPTY_DTO_SENTINEL } from '../metadata/constants';
 import { markSharedConstraintClass } from '../metadata/release-class-metadata';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ClassThunk } from '../types/param-options';
-import { ExclusiveMaximum, ExclusiveMinimum, IsDateOnlyString, IsOffsetDateTimeString, MatchesPattern, MatchesSchema, MultipleOf } from './constraints';
+import {
+  ExclusiveMaximum,
+  ExclusiveMinimum,
+  IsDateOnlyString,
+  IsOffsetDateTimeString,
+  MatchesPattern,
+  MatchesSchema,
+  MultipleOf,
+} from './constraints';
 import { canonicalJson, compilePattern, isDateOnly, isOffsetDateTime } from '../schema/value-checks';
 
 /** What a property's class-validator and class-transformer decorators are derived from. */
@@ -106,13 +114,21 @@ type ValidationMetadataClass = new (args: {
   readonly constraints?: unknown[];
 }) => ClassValidatorRule;
 
-function templateOf(templates: Map<string, ClassValidatorRule>, kind: string, options: ValidationOptions | undefined, make: () => PropertyDecorator): ClassValidatorRule {
+function templateOf(
+  templates: Map<string, ClassValidatorRule>,
+  kind: string,
+  options: ValidationOptions | undefined,
+  make: () => PropertyDecorator,
+): ClassValidatorRule {
   const key = options?.each === true ? `${kind}:each` : kind;
   make()(SharedRuleTemplates.prototype, key);
   const template = getMetadataStorage()
     .getTargetValidationMetadatas(SharedRuleTemplates, '', true, false)
     .find((rule) => rule.propertyName === key);
-  if (template === undefined) throw new TypeError(`class-validator stored no rule for the shared rule "${key}": this class-validator version is not supported.`);
+  if (template === undefined)
+    throw new TypeError(
+      `class-validator stored no rule for the shared rule "${key}": this class-validator version is not supported.`,
+    );
   if (typeof template.constraintCls === 'function') markSharedConstraintClass(template.constraintCls);
   templates.set(kind, template);
   return template;
@@ -128,7 +144,11 @@ function matchesSchema(schema: ParamSchema, options: ValidationOptions | undefin
 }
 
 /** Applies decorators to one property, as Nest's `applyDecorators` does. */
-export function applyPropertyDecorators(prototype: object, propertyName: string, decorators: readonly PropertyDecorator[]): void {
+export function applyPropertyDecorators(
+  prototype: object,
+  propertyName: string,
+  decorators: readonly PropertyDecorator[],
+): void {
   for (const decorator of decorators) decorator(prototype, propertyName);
 }
 
@@ -169,8 +189,10 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
   switch (schema.kind) {
     case 'string':
       decorators.push(sharedRule('isString', options, undefined, () => IsString(options)));
-      if (schema.minLength !== undefined) decorators.push(sharedRule('minLength', options, [schema.minLength], () => MinLength(0, options)));
-      if (schema.maxLength !== undefined) decorators.push(sharedRule('maxLength', options, [schema.maxLength], () => MaxLength(0, options)));
+      if (schema.minLength !== undefined)
+        decorators.push(sharedRule('minLength', options, [schema.minLength], () => MinLength(0, options)));
+      if (schema.maxLength !== undefined)
+        decorators.push(sharedRule('maxLength', options, [schema.maxLength], () => MaxLength(0, options)));
       if (schema.pattern !== undefined) decorators.push(MatchesPattern(compilePattern(schema.pattern), options));
       break;
     case 'int':
@@ -180,20 +202,37 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
           ? sharedRule('isInt', options, undefined, () => IsInt(options))
           : sharedRule('isNumber', options, [{ allowNaN: false, allowInfinity: false }], () => IsNumber({}, options)),
       );
-      if (schema.minimum !== undefined) decorators.push(sharedRule('min', options, [schema.minimum], () => Min(0, options)));
-      if (schema.maximum !== undefined) decorators.push(sharedRule('max', options, [schema.maximum], () => Max(0, options)));
-      if (schema.exclusiveMinimum !== undefined) decorators.push(sharedRule('exclusiveMinimum', options, [schema.exclusiveMinimum], () => ExclusiveMinimum(0, options)));
-      if (schema.exclusiveMaximum !== undefined) decorators.push(sharedRule('exclusiveMaximum', options, [schema.exclusiveMaximum], () => ExclusiveMaximum(0, options)));
-      if (schema.multipleOf !== undefined) decorators.push(sharedRule('multipleOf', options, [schema.multipleOf], () => MultipleOf(1, options)));
+      if (schema.minimum !== undefined)
+        decorators.push(sharedRule('min', options, [schema.minimum], () => Min(0, options)));
+      if (schema.maximum !== undefined)
+        decorators.push(sharedRule('max', options, [schema.maximum], () => Max(0, options)));
+      if (schema.exclusiveMinimum !== undefined)
+        decorators.push(
+          sharedRule('exclusiveMinimum', options, [schema.exclusiveMinimum], () => ExclusiveMinimum(0, options)),
+        );
+      if (schema.exclusiveMaximum !== undefined)
+        decorators.push(
+          sharedRule('exclusiveMaximum', options, [schema.exclusiveMaximum], () => ExclusiveMaximum(0, options)),
+        );
+      if (schema.multipleOf !== undefined)
+        decorators.push(sharedRule('multipleOf', options, [schema.multipleOf], () => MultipleOf(1, options)));
       break;
     case 'bool':
       decorators.push(sharedRule('isBoolean', options, undefined, () => IsBoolean(options)));
       break;
     case 'date':
-      decorators.push(sharedRule(acceptDates ? 'isDateOnly:dates' : 'isDateOnly', options, undefined, () => IsDateOnlyString(acceptDates, options)));
+      decorators.push(
+        sharedRule(acceptDates ? 'isDateOnly:dates' : 'isDateOnly', options, undefined, () =>
+          IsDateOnlyString(acceptDates, options),
+        ),
+      );
       break;
     case 'datetime':
-      decorators.push(sharedRule(acceptDates ? 'isOffsetDateTime:dates' : 'isOffsetDateTime', options, undefined, () => IsOffsetDateTimeString(acceptDates, options)));
+      decorators.push(
+        sharedRule(acceptDates ? 'isOffsetDateTime:dates' : 'isOffsetDateTime', options, undefined, () =>
+          IsOffsetDateTimeString(acceptDates, options),
+        ),
+      );
       break;
     case 'object': {
       const nested = schema.enum === undefined ? plan.nestedClass(schema) : undefined;
@@ -211,9 +250,12 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
         decorators.push(matchesSchema(schema, options));
         return decorators;
       }
-      if (schema.minItems !== undefined) decorators.push(sharedRule('arrayMinSize', undefined, [schema.minItems], () => ArrayMinSize(0)));
-      if (schema.maxItems !== undefined) decorators.push(sharedRule('arrayMaxSize', undefined, [schema.maxItems], () => ArrayMaxSize(0)));
-      if (schema.uniqueItems === true) decorators.push(sharedRule('arrayUnique', undefined, undefined, () => ArrayUnique(canonicalJson)));
+      if (schema.minItems !== undefined)
+        decorators.push(sharedRule('arrayMinSize', undefined, [schema.minItems], () => ArrayMinSize(0)));
+      if (schema.maxItems !== undefined)
+        decorators.push(sharedRule('arrayMaxSize', undefined, [schema.maxItems], () => ArrayMaxSize(0)));
+      if (schema.uniqueItems === true)
+        decorators.push(sharedRule('arrayUnique', undefined, undefined, () => ArrayUnique(canonicalJson)));
       if (schema.enum !== undefined) decorators.push(matchesSchema(schema, undefined));
       if (isSimpleElement(schema.items, plan)) decorators.push(...valueDecorators(schema.items, true, plan));
       else if (schema.items.kind !== 'any') decorators.push(matchesSchema(schema.items, { each: true }));
@@ -225,6 +267,7 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
       return decorators;
   }
   // A property typed `Date` holds a Date by now, which an enum of strings cannot match: the enum stays in the IR only.
-  if (schema.enum !== undefined && !acceptDates) decorators.push(sharedRule('isIn', options, [[...schema.enum]], () => IsIn([], options)));
+  if (schema.enum !== undefined && !acceptDates)
+    decorators.push(sharedRule('isIn', options, [[...schema.enum]], () => IsIn([], options)));
   return decorators;
 }

@@ -46,7 +46,12 @@ export function blocksOf(page: string): DocBlock[] {
     const line = text.slice(0, match.index).split('\n').length;
     const context = /<!-- ts-context: (.*) -->\n$/.exec(text.slice(0, match.index))?.[1];
     if (context === undefined && !/^import /m.test(match[1]!)) continue;
-    blocks.push({ page, line, code: `${match[1]!}${context ?? ''}\n`, fileName: path.join(REPOSITORY_ROOT, `${page}.block-${blocks.length + 1}.ts`) });
+    blocks.push({
+      page,
+      line,
+      code: `${match[1]!}${context ?? ''}\n`,
+      fileName: path.join(REPOSITORY_ROOT, `${page}.block-${blocks.length + 1}.ts`),
+    });
   }
   return blocks;
 }
@@ -58,9 +63,18 @@ export function blocksOf(page: string): DocBlock[] {
  */
 export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string[]> {
   const configPath = path.join(REPOSITORY_ROOT, 'tsconfig.test.json');
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  )!;
   // ES modules (pages use top-level `await`, as an application's entry module can), resolved as a bundler would.
-  const options: ts.CompilerOptions = { ...config.options, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  const options: ts.CompilerOptions = {
+    ...config.options,
+    noEmit: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+  };
   const byFile = new Map(blocks.map((block) => [block.fileName, block]));
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
@@ -69,7 +83,9 @@ export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string
   host.getSourceFile = (fileName, languageVersion, ...rest) => {
     const block = byFile.get(path.resolve(fileName));
     // `export {}` makes every block a module of its own, so two pages may both declare `class Params`.
-    return block ? ts.createSourceFile(fileName, `${block.code}\nexport {};\n`, languageVersion, true) : getSourceFile(fileName, languageVersion, ...rest);
+    return block
+      ? ts.createSourceFile(fileName, `${block.code}\nexport {};\n`, languageVersion, true)
+      : getSourceFile(fileName, languageVersion, ...rest);
   };
   host.fileExists = (fileName) => byFile.has(path.resolve(fileName)) || fileExists(fileName);
   host.readFile = (fileName) => byFile.get(path.resolve(fileName))?.code ?? readFile(fileName);
@@ -81,7 +97,8 @@ export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string
     result.set(
       block,
       diagnostics.map((diagnostic) => {
-        const { line } = diagnostic.start === undefined ? { line: 0 } : sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
+        const { line } =
+          diagnostic.start === undefined ? { line: 0 } : sourceFile.getLineAndCharacterOfPosition(diagnostic.start);
         return `${block.page}:${block.line + 1 + line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
       }),
     );
@@ -102,10 +119,13 @@ export async function runBlock(block: DocBlock, given: Record<string, unknown> =
   const names: string[] = [];
   const declared: string[] = [];
   for (const statement of source.statements) {
-    const ambient = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword);
+    const ambient =
+      ts.canHaveModifiers(statement) &&
+      ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword);
     if (ambient) {
       if (ts.isVariableStatement(statement)) {
-        for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) declared.push(declaration.name.text);
+        for (const declaration of statement.declarationList.declarations)
+          if (ts.isIdentifier(declaration.name)) declared.push(declaration.name.text);
       } else if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) {
         declared.push(statement.name.text);
       }
@@ -117,17 +137,27 @@ export async function runBlock(block: DocBlock, given: Record<string, unknown> =
     }
     body.push(statement.getFullText(source));
     if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
     } else if ((ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)) && statement.name) {
       names.push(statement.name.text);
     }
   }
   const missing = declared.filter((name) => !(name in given));
-  if (missing.length > 0) throw new Error(`${block.page}:${block.line}: the block needs ${missing.join(', ')} (its ts-context comment declares them); pass them to runBlock.`);
+  if (missing.length > 0)
+    throw new Error(
+      `${block.page}:${block.line}: the block needs ${missing.join(', ')} (its ts-context comment declares them); pass them to runBlock.`,
+    );
   const program = `${imports.join('')}\nexport async function run(given: any) {\nconst { ${declared.join(', ')} } = given;\n${body.join('')}\nreturn { ${names.join(', ')} };\n}\n`;
   const { outputText } = ts.transpileModule(program, {
     fileName: block.fileName,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      esModuleInterop: true,
+    },
   });
   const module = { exports: {} as { run?: (given: Record<string, unknown>) => Promise<Record<string, unknown>> } };
   // The block's own code, compiled above; `require` is this test module's, so '@toolwright/core' is the same instance.

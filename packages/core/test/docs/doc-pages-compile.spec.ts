@@ -8,7 +8,9 @@ describe('the ```ts blocks of the documentation pages', () => {
   const blocks = documentationPages().flatMap(blocksOf);
 
   it('are found in the pages (the extraction itself works)', () => {
-    expect(blocks.map((block) => block.page)).toEqual(expect.arrayContaining(['README.md', 'docs/tool-loop.md', 'docs/queue.md', 'docs/providers/README.md']));
+    expect(blocks.map((block) => block.page)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/tool-loop.md', 'docs/queue.md', 'docs/providers/README.md']),
+    );
   });
 
   it('all compile against the current sources', () => {
@@ -18,8 +20,14 @@ describe('the ```ts blocks of the documentation pages', () => {
 
   it('a block with a mistake is reported with its page and line (the check can fail)', () => {
     const [first] = blocks;
-    const broken = { ...first!, code: "import { NoSuchExport } from '@toolwright/core';\n", fileName: `${first!.fileName}.broken.ts` };
+    const broken = {
+      ...first!,
+      code: "import { NoSuchExport } from '@toolwright/core';\n",
+      fileName: `${first!.fileName}.broken.ts`,
+    };
     const [reported] = [...compileBlocks([broken]).values()];
-    expect(reported).toEqual([expect.stringMatching(new RegExp(`^${first!.page.replace('.', '\\.')}:${first!.line + 1}: .*NoSuchExport`))]);
+    expect(reported).toEqual([
+      expect.stringMatching(new RegExp(`^${first!.page.replace('.', '\\.')}:${first!.line + 1}: .*NoSuchExport`)),
+    ]);
   });
 });

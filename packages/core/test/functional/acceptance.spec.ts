@@ -21,7 +21,10 @@ describe('issue 3 acceptance snippet', () => {
   it('works as written from plain Node, against the built package (no ts-node)', () => {
     const entry = path.join(repositoryRoot, 'packages/core/dist/index.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test builds first).`);
-    const output = execFileSync(process.execPath, [path.join(__dirname, '../fixtures/acceptance-snippet.mjs')], { cwd: repositoryRoot, encoding: 'utf8' });
+    const output = execFileSync(process.execPath, [path.join(__dirname, '../fixtures/acceptance-snippet.mjs')], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+    });
     const line = output.split('\n').find((candidate) => candidate.startsWith('RESULT '));
     expect(line).toBeDefined();
     const { result, bad } = JSON.parse(line!.slice('RESULT '.length)) as { result: ToolResult; bad: ToolResult };
@@ -41,8 +44,14 @@ describe('issue 3 acceptance snippet', () => {
     const child = container.createChildContainer();
     child.registerInstance(ToolRegistry, ToolRegistry.from([FactorialCommand], { logger: silentLogger }));
     const executor = child.resolve(PersonaToolExecutor);
-    const result = await executor.execute({ id: 'c1', name: 'math.factorial', arguments: '{"number": "5"}' }, { sessionId: 's1' });
-    const bad = await executor.execute({ id: 'c2', name: 'math.factorial', arguments: '{"number": "five"}' }, { sessionId: 's1' });
+    const result = await executor.execute(
+      { id: 'c1', name: 'math.factorial', arguments: '{"number": "5"}' },
+      { sessionId: 's1' },
+    );
+    const bad = await executor.execute(
+      { id: 'c2', name: 'math.factorial', arguments: '{"number": "five"}' },
+      { sessionId: 's1' },
+    );
     expectAcceptance(result, bad);
   });
 });

@@ -2,17 +2,38 @@ import 'reflect-metadata';
 import Ajv from 'ajv';
 import { deepEqual } from '../../src/pipeline/deep-equal';
 import { PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
-import { bfclToJsonSchema, loadBfclEntries, loadBfclGroundTruth, type BfclGroundTruthFile, type BfclQuestionFile } from '../support/bfcl';
+import {
+  bfclToJsonSchema,
+  loadBfclEntries,
+  loadBfclGroundTruth,
+  type BfclGroundTruthFile,
+  type BfclQuestionFile,
+} from '../support/bfcl';
 
 /**
  * Issue 3's bar over the Berkeley Function Calling Leaderboard: every ground-truth call of the Python-typed sets, and
  * our own malformed variants of it, goes through the executor; each comes out equal to the ground truth (recovered),
  * different (wrong: must be zero) or refused. Counts are printed for the closing note.
  */
-const SETS = ['simple_python', 'multiple', 'parallel', 'parallel_multiple', 'live_simple', 'live_multiple', 'live_parallel', 'live_parallel_multiple'];
+const SETS = [
+  'simple_python',
+  'multiple',
+  'parallel',
+  'parallel_multiple',
+  'live_simple',
+  'live_multiple',
+  'live_parallel',
+  'live_parallel_multiple',
+];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; required?: string[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  required?: string[];
+};
 
 /** The first acceptable value of each argument ("" means the argument may be omitted). */
 function canonicalArguments(expected: Record<string, unknown[]>): Record<string, Json> {
@@ -51,7 +72,9 @@ function stringifyScalars(value: Json, schema: Schema | undefined): Json {
   if (type === 'boolean' && typeof value === 'boolean') return value ? 'True' : 'false';
   if (type === 'array' && Array.isArray(value)) return value.map((item) => stringifyScalars(item, schema?.items));
   if (type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stringifyScalars(item, schema?.properties?.[key])]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, stringifyScalars(item, schema?.properties?.[key])]),
+    );
   }
   return value;
 }
@@ -61,9 +84,12 @@ function pythonRepr(value: Json): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'number') return JSON.stringify(value);
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
+  if (typeof value === 'string')
+    return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  return `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`)
+    .join(', ')}}`;
 }
 
 function toSnakeCase(key: string): string {
@@ -90,17 +116,22 @@ function variants(args: Record<string, Json>, parameters: Schema): Array<[string
     const isArray = typeOf(properties[key]) === 'array' && Array.isArray(value);
     arraysAsText[key] = isArray ? JSON.stringify(value) : value;
     changedArrays ||= isArray;
-    const single = isArray && (value).length === 1 && !Array.isArray((value)[0]);
-    unwrapped[key] = single ? (value)[0]! : value;
+    const single = isArray && value.length === 1 && !Array.isArray(value[0]);
+    unwrapped[key] = single ? value[0]! : value;
     changedSingles ||= single;
   }
   if (changedArrays) list.push(['arrays-as-json-strings', JSON.stringify(arraysAsText)]);
   if (changedSingles) list.push(['single-element-unwrapped', JSON.stringify(unwrapped)]);
   const names = Object.keys(properties);
   const snake = Object.fromEntries(Object.entries(args).map(([key, value]) => [toSnakeCase(key), value]));
-  const snakeIsUnambiguous = Object.keys(snake).every((key) => !names.includes(key) || Object.prototype.hasOwnProperty.call(args, key));
-  if (Object.keys(snake).some((key) => !(key in args)) && snakeIsUnambiguous) list.push(['snake-case-keys', JSON.stringify(snake)]);
-  const optional = names.filter((name) => !(parameters as { required?: string[] }).required?.includes(name) && !(name in args));
+  const snakeIsUnambiguous = Object.keys(snake).every(
+    (key) => !names.includes(key) || Object.prototype.hasOwnProperty.call(args, key),
+  );
+  if (Object.keys(snake).some((key) => !(key in args)) && snakeIsUnambiguous)
+    list.push(['snake-case-keys', JSON.stringify(snake)]);
+  const optional = names.filter(
+    (name) => !(parameters as { required?: string[] }).required?.includes(name) && !(name in args),
+  );
   if (optional.length > 0) list.push(['null-for-optional', JSON.stringify({ ...args, [optional[0]!]: null })]);
   return list;
 }
@@ -111,16 +142,34 @@ function matches(actual: unknown, expected: Json, schema: Schema | undefined): b
   const type = typeOf(schema);
   if (type === 'string' && (typeof expected === 'number' || typeof expected === 'boolean')) {
     // A number or boolean for a string parameter is read as its text; with an enum, as the enum's spelling of it.
-    return actual === String(expected) || (schema?.enum !== undefined && typeof actual === 'string' && actual.toLowerCase() === String(expected).toLowerCase());
+    return (
+      actual === String(expected) ||
+      (schema?.enum !== undefined &&
+        typeof actual === 'string' &&
+        actual.toLowerCase() === String(expected).toLowerCase())
+    );
   }
   // BFCL compares strings case-insensitively; an enum parameter gets the enum's own spelling.
-  if (type === 'string' && schema?.enum && typeof actual === 'string' && typeof expected === 'string') return actual.toLowerCase() === expected.toLowerCase();
+  if (type === 'string' && schema?.enum && typeof actual === 'string' && typeof expected === 'string')
+    return actual.toLowerCase() === expected.toLowerCase();
   if (type === 'array' && Array.isArray(actual) && Array.isArray(expected)) {
-    return actual.length === expected.length && actual.every((item, index) => matches(item, expected[index]!, schema?.items));
+    return (
+      actual.length === expected.length && actual.every((item, index) => matches(item, expected[index]!, schema?.items))
+    );
   }
-  if (type === 'object' && actual && typeof actual === 'object' && expected && typeof expected === 'object' && !Array.isArray(expected)) {
+  if (
+    type === 'object' &&
+    actual &&
+    typeof actual === 'object' &&
+    expected &&
+    typeof expected === 'object' &&
+    !Array.isArray(expected)
+  ) {
     const keys = Object.keys(expected);
-    return keys.length === Object.keys(actual).length && keys.every((key) => matches((actual as Record<string, unknown>)[key], expected[key]!, schema?.properties?.[key]));
+    return (
+      keys.length === Object.keys(actual).length &&
+      keys.every((key) => matches((actual as Record<string, unknown>)[key], expected[key]!, schema?.properties?.[key]))
+    );
   }
   return false;
 }
@@ -133,9 +182,17 @@ function acceptable(value: Record<string, unknown>, expected: Record<string, unk
   for (const key of Object.keys(value)) {
     const options = expected[key];
     if (!options) return false;
-    if (!options.some((option) => option !== '' && matches(value[key], unwrapNested(option) as Json, parameters.properties?.[key]))) return false;
+    if (
+      !options.some(
+        (option) => option !== '' && matches(value[key], unwrapNested(option) as Json, parameters.properties?.[key]),
+      )
+    )
+      return false;
   }
-  return Object.entries(expected).every(([key, options]) => key in value || options.includes('') || options.includes(null) || !(key in (parameters.properties ?? {})));
+  return Object.entries(expected).every(
+    ([key, options]) =>
+      key in value || options.includes('') || options.includes(null) || !(key in (parameters.properties ?? {})),
+  );
 }
 
 /** Ground-truth arguments the function's own schema does not declare (upstream data errors; the executor drops them). */
@@ -146,7 +203,9 @@ function outsideSchema(expected: Record<string, unknown[]>, parameters: Schema):
 describe('BFCL ground truth through the executor', () => {
   const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
   const summary = {
-    calls: 0, executions: 0, groundTruthOutsideSchema: 0,
+    calls: 0,
+    executions: 0,
+    groundTruthOutsideSchema: 0,
     /** Ground-truth calls that fit their declared schema: each variant is recovered, wrong or refused. */
     valid: { calls: 0, executions: 0, recovered: 0, wrong: 0, refused: 0 },
     /** Ground-truth calls the executor refused as sent; ajv must reject each against the declared schema too. */
@@ -169,7 +228,10 @@ describe('BFCL ground truth through the executor', () => {
       for (const fn of entry.function) {
         const parameters = bfclToJsonSchema(fn.parameters) as Schema;
         schemas.set(fn.name, parameters);
-        registry.registerJsonSchemaTool({ name: fn.name, description: fn.description, parameters }, async (params) => params);
+        registry.registerJsonSchemaTool(
+          { name: fn.name, description: fn.description, parameters },
+          async (params) => params,
+        );
       }
       const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
       for (const expectedCall of truth.ground_truth) {
@@ -192,7 +254,10 @@ describe('BFCL ground truth through the executor', () => {
               const reason = `${result.error.code}:${result.error.issues[0]?.rule ?? ''}`;
               refusalReasons.set(reason, (refusalReasons.get(reason) ?? 0) + 1);
               if (!ajv.validate(parameters, args)) summary.invalid.ajvAgrees++;
-              else unjustified.push(`${entry.id} ${name} ${JSON.stringify(args).slice(0, 200)}: ${result.error.message.slice(0, 300)}`);
+              else
+                unjustified.push(
+                  `${entry.id} ${name} ${JSON.stringify(args).slice(0, 200)}: ${result.error.message.slice(0, 300)}`,
+                );
             }
           }
           if (!groundTruthValid) {
@@ -210,7 +275,9 @@ describe('BFCL ground truth through the executor', () => {
           if (acceptable(result.value as Record<string, unknown>, expected, parameters)) summary.valid.recovered++;
           else {
             summary.valid.wrong++;
-            wrong.push(`${entry.id} ${variant}: sent ${JSON.stringify(argumentsValue).slice(0, 200)} got ${JSON.stringify(result.value).slice(0, 200)}`);
+            wrong.push(
+              `${entry.id} ${variant}: sent ${JSON.stringify(argumentsValue).slice(0, 200)} got ${JSON.stringify(result.value).slice(0, 200)}`,
+            );
           }
         }
       }
@@ -218,7 +285,9 @@ describe('BFCL ground truth through the executor', () => {
   });
 
   afterAll(() => {
-    console.log(`BFCL executor: ${JSON.stringify(summary)}\nground-truth refusals by reason: ${JSON.stringify(Object.fromEntries(refusalReasons))}`);
+    console.log(
+      `BFCL executor: ${JSON.stringify(summary)}\nground-truth refusals by reason: ${JSON.stringify(Object.fromEntries(refusalReasons))}`,
+    );
   });
 
   it('recovered every variant of every valid ground-truth call, and never produced a wrong value', () => {

@@ -41,7 +41,10 @@ describe('BFCL corpus -> JSON Schema -> IR', () => {
     for (const record of records) {
       const { name, description, parameters } = record.function;
       try {
-        const definition = definitionFromJsonSchema({ name, description, parameters: bfclToJsonSchema(parameters) }, { untrusted: true });
+        const definition = definitionFromJsonSchema(
+          { name, description, parameters: bfclToJsonSchema(parameters) },
+          { untrusted: true },
+        );
         imported.push({ record, definition });
       } catch (error) {
         refusals.set(key(record), (error as Error).message);
@@ -53,7 +56,9 @@ describe('BFCL corpus -> JSON Schema -> IR', () => {
   it('reads all 8,726 function definitions of the 13 question files', () => {
     expect(BFCL_QUESTION_FILES).toHaveLength(13);
     expect(records).toHaveLength(8_726);
-    const perFile = Object.fromEntries(BFCL_QUESTION_FILES.map((file) => [file, records.filter((record) => record.file === file).length]));
+    const perFile = Object.fromEntries(
+      BFCL_QUESTION_FILES.map((file) => [file, records.filter((record) => record.file === file).length]),
+    );
     expect(perFile).toEqual({
       'BFCL_v4_simple_python.json': 400,
       'BFCL_v4_simple_java.json': 100,
@@ -91,7 +96,11 @@ describe('BFCL corpus -> JSON Schema -> IR', () => {
     for (const { record, definition } of imported) {
       const declared = Object.keys(record.function.parameters.properties ?? {}).join(',');
       const names = definition.parameters.properties.map((property) => property.name).join(',');
-      const required = definition.parameters.properties.filter((property) => property.required).map((property) => property.name).sort().join(',');
+      const required = definition.parameters.properties
+        .filter((property) => property.required)
+        .map((property) => property.name)
+        .sort()
+        .join(',');
       const expectedRequired = [...(record.function.parameters.required ?? [])].sort().join(',');
       if (names !== declared || required !== expectedRequired) mismatches.push(key(record));
     }
@@ -101,7 +110,9 @@ describe('BFCL corpus -> JSON Schema -> IR', () => {
   it('maps the BFCL type names to IR kinds (counted over every schema node)', () => {
     const kinds: Record<string, number> = {};
     for (const { definition } of imported) {
-      definition.parameters.properties.forEach((property) => walk(property.schema, (schema) => (kinds[schema.kind] = (kinds[schema.kind] ?? 0) + 1)));
+      definition.parameters.properties.forEach((property) =>
+        walk(property.schema, (schema) => (kinds[schema.kind] = (kinds[schema.kind] ?? 0) + 1)),
+      );
     }
     // Type names counted over the corpus (every node but the 8,726 root dicts): the IR kinds must add up exactly.
     expect(kinds).toEqual({
@@ -134,7 +145,9 @@ describe('BFCL corpus -> JSON Schema -> IR', () => {
     const unstable: string[] = [];
     for (const { record, definition } of imported) {
       const once = toJsonSchema(definition);
-      const twice = toJsonSchema(definitionFromJsonSchema({ name: definition.name, parameters: once as Record<string, unknown> }));
+      const twice = toJsonSchema(
+        definitionFromJsonSchema({ name: definition.name, parameters: once as Record<string, unknown> }),
+      );
       if (JSON.stringify(twice) !== JSON.stringify(once)) unstable.push(key(record));
     }
     expect(unstable).toEqual([]);

@@ -1,6 +1,13 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
-import { acceptable, BFCL_PYTHON_TYPED_SETS, groundTruthCalls, typeOf, type Json, type Schema } from '../support/bfcl-ground-truth';
+import {
+  acceptable,
+  BFCL_PYTHON_TYPED_SETS,
+  groundTruthCalls,
+  typeOf,
+  type Json,
+  type Schema,
+} from '../support/bfcl-ground-truth';
 
 /**
  * Issue 10's bar over every BFCL ground-truth call: each call is sent malformed the way models malform calls, class by
@@ -23,12 +30,15 @@ function pythonRepr(value: Json, tuples = false): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'number') return JSON.stringify(value);
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
+  if (typeof value === 'string')
+    return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
   if (Array.isArray(value)) {
     const items = value.map((item) => pythonRepr(item, tuples));
     return tuples ? `(${items.join(', ')}${items.length === 1 ? ',' : ''})` : `[${items.join(', ')}]`;
   }
-  return `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item, tuples)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item, tuples)}`)
+    .join(', ')}}`;
 }
 
 /** JSON text of an object whose top-level string values are written by `render` (the rest as JSON). */
@@ -43,10 +53,37 @@ function withStrings(args: Record<string, Json>, render: (text: string) => strin
   return changed ? `{${members.join(', ')}}` : undefined;
 }
 
-const JSON_ESCAPE_LETTERS = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u', "'", 'x', 'U', 'N', '0', '1', '2', '3', '4', '5', '6', '7', '\n', '\r']);
+const JSON_ESCAPE_LETTERS = new Set([
+  '"',
+  '\\',
+  '/',
+  'b',
+  'f',
+  'n',
+  'r',
+  't',
+  'u',
+  "'",
+  'x',
+  'U',
+  'N',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '\n',
+  '\r',
+]);
 
 function spellings(key: string): string[] {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[_\s-]+/).filter(Boolean);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[_\s-]+/)
+    .filter(Boolean);
   if (words.length < 2) return [key.toUpperCase()];
   return [words.join(' ').toLowerCase(), words.join('-').toLowerCase(), words.join('_').toUpperCase()];
 }
@@ -61,7 +98,12 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
   const properties = parameters.properties ?? {};
   const declared = Object.keys(properties);
   const list: Variant[] = [];
-  const add = (klass: number, variantName: string, value: ToolCall['arguments'] | undefined, extra: Partial<Variant> = {}) => {
+  const add = (
+    klass: number,
+    variantName: string,
+    value: ToolCall['arguments'] | undefined,
+    extra: Partial<Variant> = {},
+  ) => {
     if (value !== undefined) list.push({ klass, name: variantName, arguments: value, ...extra });
   };
   const first = keys[0];
@@ -69,25 +111,52 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
   // Class 1: keys JSON.parse would collapse.
   if (first !== undefined) {
     add(1, 'duplicate-key-equal', `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(args[first])}}`);
-    const other: Json = typeof args[first] === 'string' ? `${args[first]}-other` : typeof args[first] === 'number' ? (args[first]) + 1 : 'other';
-    add(1, 'duplicate-key-different', `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(other)}}`, { twoReadings: true });
+    const other: Json =
+      typeof args[first] === 'string'
+        ? `${args[first]}-other`
+        : typeof args[first] === 'number'
+          ? args[first] + 1
+          : 'other';
+    add(1, 'duplicate-key-different', `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(other)}}`, {
+      twoReadings: true,
+    });
   }
 
   // Class 2: string repairs.
-  add(2, 'triple-quoted', withStrings(args, (value) => (value.includes('"') || value.includes('\\') ? undefined : `"""${value}"""`)));
-  add(2, 'invalid-escapes', withStrings(args, (value) => {
-    if (!value.includes('\\')) return undefined;
-    for (let index = 0; index < value.length; index++) if (value[index] === '\\' && JSON_ESCAPE_LETTERS.has(value[index + 1] ?? '\\')) return undefined;
-    return `"${value.replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
-  }));
-  add(2, 'inner-quotes', withStrings(args, (value) => (value.includes('"') && !value.includes('\\') ? JSON.stringify(value).replace(/\\"/g, '"') : undefined)));
+  add(
+    2,
+    'triple-quoted',
+    withStrings(args, (value) => (value.includes('"') || value.includes('\\') ? undefined : `"""${value}"""`)),
+  );
+  add(
+    2,
+    'invalid-escapes',
+    withStrings(args, (value) => {
+      if (!value.includes('\\')) return undefined;
+      for (let index = 0; index < value.length; index++)
+        if (value[index] === '\\' && JSON_ESCAPE_LETTERS.has(value[index + 1] ?? '\\')) return undefined;
+      return `"${value.replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+    }),
+  );
+  add(
+    2,
+    'inner-quotes',
+    withStrings(args, (value) =>
+      value.includes('"') && !value.includes('\\') ? JSON.stringify(value).replace(/\\"/g, '"') : undefined,
+    ),
+  );
   add(2, 'raw-newlines', /\\n/.test(text) ? text.replace(/(?<!\\)((?:\\\\)*)\\n/g, '$1\n') : undefined);
   add(2, 'comments', `{ // the call\n${JSON.stringify(args, null, 1).slice(1, -1)} /* end */}`);
   add(2, 'stray-bracket', `${text}}`);
   const firstString = keys.find((key) => typeof args[key] === 'string');
   if (firstString !== undefined) {
     // A Windows path mixing a kept backslash (\U) with a real escape (\t): two readings.
-    add(2, 'mixed-escapes', JSON.stringify({ ...args, [firstString]: 'PLACEHOLDER' }).replace('"PLACEHOLDER"', '"C:\\Users\\temp"'), { twoReadings: true });
+    add(
+      2,
+      'mixed-escapes',
+      JSON.stringify({ ...args, [firstString]: 'PLACEHOLDER' }).replace('"PLACEHOLDER"', '"C:\\Users\\temp"'),
+      { twoReadings: true },
+    );
   }
 
   // Class 3: the whole call wrapped around the arguments.
@@ -106,18 +175,36 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
   const renamed: Record<string, Json> = {};
   let spelled = false;
   for (const key of keys) {
-    const alternative = spellings(key).find((candidate) => candidate !== key && declared.filter((other) => canonical(other) === canonical(candidate)).length === 1);
+    const alternative = spellings(key).find(
+      (candidate) =>
+        candidate !== key && declared.filter((other) => canonical(other) === canonical(candidate)).length === 1,
+    );
     renamed[alternative ?? key] = args[key]!;
     spelled ||= alternative !== undefined;
   }
   if (spelled && Object.keys(renamed).length === keys.length) add(5, 'key-spellings', JSON.stringify(renamed));
-  if (first !== undefined && first.toUpperCase() !== first && declared.filter((other) => canonical(other) === canonical(first)).length === 1) {
-    add(5, 'two-spellings-different', `${text.slice(0, -1)}, ${JSON.stringify(first.toUpperCase())}: ${JSON.stringify(typeof args[first] === 'string' ? `${args[first]}-other` : 'other')}}`, { twoReadings: true });
+  if (
+    first !== undefined &&
+    first.toUpperCase() !== first &&
+    declared.filter((other) => canonical(other) === canonical(first)).length === 1
+  ) {
+    add(
+      5,
+      'two-spellings-different',
+      `${text.slice(0, -1)}, ${JSON.stringify(first.toUpperCase())}: ${JSON.stringify(typeof args[first] === 'string' ? `${args[first]}-other` : 'other')}}`,
+      { twoReadings: true },
+    );
   }
   const typoKey = keys.find((key) => canonical(key).length >= 5 && key[1] !== key[2]);
   if (typoKey !== undefined) {
     const typo = `${typoKey[0]}${typoKey[2]}${typoKey[1]}${typoKey.slice(3)}`;
-    if (!declared.includes(typo)) add(5, 'key-typo', JSON.stringify(Object.fromEntries(keys.map((key) => [key === typoKey ? typo : key, args[key]]))), { policy: 'lenient' });
+    if (!declared.includes(typo))
+      add(
+        5,
+        'key-typo',
+        JSON.stringify(Object.fromEntries(keys.map((key) => [key === typoKey ? typo : key, args[key]]))),
+        { policy: 'lenient' },
+      );
   }
 
   // Class 6: number forms that denote one number.
@@ -127,12 +214,23 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
     const value = args[key]!;
     const type = typeOf(properties[key]);
     if (typeof value === 'number' && (type === 'integer' || type === 'number')) {
-      numbers[key] = Number.isInteger(value) && Math.abs(value) < 1e15 ? (value === 0 ? ' 0 ' : `+${value}e0`.replace('+-', '-')) : ` ${value} `;
+      numbers[key] =
+        Number.isInteger(value) && Math.abs(value) < 1e15
+          ? value === 0
+            ? ' 0 '
+            : `+${value}e0`.replace('+-', '-')
+          : ` ${value} `;
       numbered = true;
     } else numbers[key] = value;
   }
   if (numbered) add(6, 'number-forms', JSON.stringify(numbers));
-  const thousands = keys.find((key) => typeof args[key] === 'number' && Number.isInteger(args[key]) && (args[key]) >= 1000 && ['integer', 'number'].includes(typeOf(properties[key]) ?? ''));
+  const thousands = keys.find(
+    (key) =>
+      typeof args[key] === 'number' &&
+      Number.isInteger(args[key]) &&
+      args[key] >= 1000 &&
+      ['integer', 'number'].includes(typeOf(properties[key]) ?? ''),
+  );
   if (thousands !== undefined) {
     const grouped = (args[thousands] as number).toLocaleString('en-US');
     add(6, 'thousands-separator', JSON.stringify({ ...args, [thousands]: grouped }), { twoReadings: true });
@@ -153,7 +251,11 @@ describe('BFCL ground truth, malformed class by class (issue 10)', () => {
   it.each(BFCL_PYTHON_TYPED_SETS)('%s', async (set) => {
     for (const call of groundTruthCalls(set)) {
       const registry = new ToolRegistry({ logger: silentLogger });
-      for (const fn of call.functions) registry.registerJsonSchemaTool({ name: fn.name, description: fn.description, parameters: fn.parameters }, async (params) => params);
+      for (const fn of call.functions)
+        registry.registerJsonSchemaTool(
+          { name: fn.name, description: fn.description, parameters: fn.parameters },
+          async (params) => params,
+        );
       const executors: Record<Policy, PersonaToolExecutor> = {
         safe: new PersonaToolExecutor(registry, { logger: silentLogger }),
         lenient: new PersonaToolExecutor(registry, { logger: silentLogger, policy: 'lenient' }),
@@ -164,7 +266,11 @@ describe('BFCL ground truth, malformed class by class (issue 10)', () => {
       callsChecked++;
       const otherTool = call.functions.find((fn) => fn.name !== call.name)?.name ?? 'some_other_tool';
       for (const variant of variants(call.name, call.args, call.parameters, otherTool)) {
-        const result = await executors[variant.policy ?? 'safe'].prepare({ id: variant.name, name: call.name, arguments: variant.arguments });
+        const result = await executors[variant.policy ?? 'safe'].prepare({
+          id: variant.name,
+          name: call.name,
+          arguments: variant.arguments,
+        });
         const entry = counts.get(variant.klass) ?? { recovered: 0, wrong: 0, refused: 0, twoReadingsRefused: 0 };
         counts.set(variant.klass, entry);
         if (!result.ok) {
@@ -180,16 +286,27 @@ describe('BFCL ground truth, malformed class by class (issue 10)', () => {
         if (!variant.twoReadings && acceptable(result.params, call.expected, call.parameters)) entry.recovered++;
         else {
           entry.wrong++;
-          wrong.push(`class ${variant.klass} ${call.entryId} ${variant.name}: sent ${JSON.stringify(variant.arguments).slice(0, 160)} got ${JSON.stringify(result.params).slice(0, 160)}`);
+          wrong.push(
+            `class ${variant.klass} ${call.entryId} ${variant.name}: sent ${JSON.stringify(variant.arguments).slice(0, 160)} got ${JSON.stringify(result.params).slice(0, 160)}`,
+          );
         }
       }
     }
   });
 
   afterAll(() => {
-    const lines = [...counts].sort(([a], [b]) => a - b).map(([klass, entry]) => `  class ${klass}: recovered ${entry.recovered}, wrong ${entry.wrong}, refused ${entry.refused}, two-readings forms refused ${entry.twoReadingsRefused}`);
-    const samples = [...refusedSamples].map(([klass, list]) => `  class ${klass} refusals, e.g.:\n${list.map((line) => `    ${line}`).join('\n')}`);
-    console.log(`BFCL never-a-wrong-value over ${callsChecked} ground-truth calls:\n${lines.join('\n')}\n${samples.join('\n')}`);
+    const lines = [...counts]
+      .sort(([a], [b]) => a - b)
+      .map(
+        ([klass, entry]) =>
+          `  class ${klass}: recovered ${entry.recovered}, wrong ${entry.wrong}, refused ${entry.refused}, two-readings forms refused ${entry.twoReadingsRefused}`,
+      );
+    const samples = [...refusedSamples].map(
+      ([klass, list]) => `  class ${klass} refusals, e.g.:\n${list.map((line) => `    ${line}`).join('\n')}`,
+    );
+    console.log(
+      `BFCL never-a-wrong-value over ${callsChecked} ground-truth calls:\n${lines.join('\n')}\n${samples.join('\n')}`,
+    );
   });
 
   it('produced no wrong value in any class, and recovered most lossless forms', () => {

@@ -2,8 +2,18 @@ import 'reflect-metadata';
 import * as ts from 'typescript';
 import { container, inject, injectable, singleton } from 'tsyringe';
 import {
-  Command, DefinitionError, EXECUTION_CONTEXT, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, TOOL_INVOCATION, tsyringeCommandResolver,
-  type CommandResolver, type ExecutionContext, type ToolInvocationContext,
+  Command,
+  DefinitionError,
+  EXECUTION_CONTEXT,
+  PersonaToolExecutor,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+  TOOL_INVOCATION,
+  tsyringeCommandResolver,
+  type CommandResolver,
+  type ExecutionContext,
+  type ToolInvocationContext,
 } from '@toolwright/core';
 
 class NoParams {}
@@ -23,7 +33,10 @@ function observedContainer() {
 }
 
 function executorFor(commands: Function[], resolveCommand: CommandResolver) {
-  return new PersonaToolExecutor(ToolRegistry.from(commands as never[], { logger: silentLogger }), { logger: silentLogger, resolveCommand });
+  return new PersonaToolExecutor(ToolRegistry.from(commands as never[], { logger: silentLogger }), {
+    logger: silentLogger,
+    resolveCommand,
+  });
 }
 
 describe('tsyringeCommandResolver: one factory per command class', () => {
@@ -38,7 +51,11 @@ describe('tsyringeCommandResolver: one factory per command class', () => {
     }
     const { scope, calls } = observedContainer();
     const executor = executorFor([Plain], tsyringeCommandResolver(scope));
-    for (let index = 0; index < 5; index++) expect(await executor.execute({ id: `${index}`, name: 'plain', arguments: '{}' })).toMatchObject({ ok: true, value: 'ok' });
+    for (let index = 0; index < 5; index++)
+      expect(await executor.execute({ id: `${index}`, name: 'plain', arguments: '{}' })).toMatchObject({
+        ok: true,
+        value: 'ok',
+      });
     expect(instances.size).toBe(5);
     // Asked once, when the factory was built (is the class registered?), then never again; never a child container.
     expect(calls).toEqual({ createChildContainer: 0, resolve: 0, isRegistered: 1 });
@@ -93,7 +110,10 @@ describe('tsyringeCommandResolver: one factory per command class', () => {
     }
     @Command({ name: 'greet', description: 'Greets the session', params: NoParams })
     class Greet {
-      constructor(private readonly greeter: SessionGreeter, @inject(TOOL_INVOCATION) private readonly invocation: ToolInvocationContext) {}
+      constructor(
+        private readonly greeter: SessionGreeter,
+        @inject(TOOL_INVOCATION) private readonly invocation: ToolInvocationContext,
+      ) {}
       async execute() {
         await new Promise((resolve) => setTimeout(resolve, 2));
         return `${this.greeter.greet()} (${this.invocation.callId})`;
@@ -101,9 +121,14 @@ describe('tsyringeCommandResolver: one factory per command class', () => {
     }
     const { scope, calls } = observedContainer();
     const executor = executorFor([Greet], tsyringeCommandResolver(scope));
-    const results = await Promise.all(Array.from({ length: 30 }, (_, index) =>
-      executor.execute({ id: `call-${index}`, name: 'greet', arguments: '{}' }, { sessionId: `session-${index}` })));
-    expect(results.map((result) => result.ok && result.value)).toEqual(Array.from({ length: 30 }, (_, index) => `hello session-${index} (call-${index})`));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        executor.execute({ id: `call-${index}`, name: 'greet', arguments: '{}' }, { sessionId: `session-${index}` }),
+      ),
+    );
+    expect(results.map((result) => result.ok && result.value)).toEqual(
+      Array.from({ length: 30 }, (_, index) => `hello session-${index} (call-${index})`),
+    );
     expect(calls.createChildContainer).toBe(30);
   });
 });
@@ -157,13 +182,18 @@ describe('registration: a command class that cannot be constructed reliably', ()
     Command({ name: 'esbuild_command', description: 'x', params: NoParams })(CompiledByEsbuild);
     const registry = new ToolRegistry({ logger: silentLogger });
     expect(() => registry.register(CompiledByEsbuild)).toThrow(DefinitionError);
-    expect(() => registry.register(CompiledByEsbuild)).toThrow(/class CompiledByEsbuild: has 1 constructor parameter but no design:paramtypes.*Fix: .*emitDecoratorMetadata/);
+    expect(() => registry.register(CompiledByEsbuild)).toThrow(
+      /class CompiledByEsbuild: has 1 constructor parameter but no design:paramtypes.*Fix: .*emitDecoratorMetadata/,
+    );
     expect(registry.size).toBe(0);
   });
 
   it('accepts the same class when every parameter names its token, or when another container covers it', () => {
     class WithTokens {
-      constructor(readonly service: Service, readonly context: ExecutionContext) {}
+      constructor(
+        readonly service: Service,
+        readonly context: ExecutionContext,
+      ) {}
       execute() {
         return 'ok';
       }
@@ -174,9 +204,15 @@ describe('registration: a command class that cannot be constructed reliably', ()
     expect(() => registry.register(WithTokens)).toThrow(/parameter 1 has no explicit token/);
     inject(EXECUTION_CONTEXT)(WithTokens, undefined, 1);
     expect(registry.register(WithTokens).name).toBe('with_tokens');
-    const covered = new ToolRegistry({ logger: silentLogger, commandClassCheck: { explicitlyInjected: () => new Set([0, 1]) } });
+    const covered = new ToolRegistry({
+      logger: silentLogger,
+      commandClassCheck: { explicitlyInjected: () => new Set([0, 1]) },
+    });
     class CoveredElsewhere {
-      constructor(readonly service: Service, readonly other: Service) {}
+      constructor(
+        readonly service: Service,
+        readonly other: Service,
+      ) {}
       execute() {
         return 'ok';
       }
@@ -187,7 +223,13 @@ describe('registration: a command class that cannot be constructed reliably', ()
 
   /** Compiles `source` as TypeScript does without experimentalDecorators (TC39 decorators) and runs it. */
   function runAsStandardDecorators(source: string): Record<string, unknown> {
-    const output = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, experimentalDecorators: false } });
+    const output = ts.transpileModule(source, {
+      compilerOptions: {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.CommonJS,
+        experimentalDecorators: false,
+      },
+    });
     const moduleExports: Record<string, unknown> = {};
     new Function('require', 'exports', output.outputText)(require, moduleExports);
     return moduleExports;
@@ -202,7 +244,9 @@ describe('registration: a command class that cannot be constructed reliably', ()
     `);
     const registry = new ToolRegistry({ logger: silentLogger });
     expect(() => registry.register(compiled['StandardCommand'] as never)).toThrow(DefinitionError);
-    expect(() => registry.register(compiled['StandardCommand'] as never)).toThrow(/class StandardCommand: was decorated with standard \(TC39\) decorators.*Fix: set "experimentalDecorators": true/);
+    expect(() => registry.register(compiled['StandardCommand'] as never)).toThrow(
+      /class StandardCommand: was decorated with standard \(TC39\) decorators.*Fix: set "experimentalDecorators": true/,
+    );
   });
 
   it('refuses a parameter decorator applied as a TC39 decorator with a DefinitionError naming the property, not a TypeError', () => {
@@ -216,7 +260,9 @@ describe('registration: a command class that cannot be constructed reliably', ()
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(DefinitionError);
-    expect((thrown as Error).message).toMatch(/@ToolParam on property "email" was applied as a standard \(TC39\) decorator.*Fix: set "experimentalDecorators": true/);
+    expect((thrown as Error).message).toMatch(
+      /@ToolParam on property "email" was applied as a standard \(TC39\) decorator.*Fix: set "experimentalDecorators": true/,
+    );
   });
 });
 

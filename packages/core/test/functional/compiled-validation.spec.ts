@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { getMetadataStorage, IsEmail, Validate, ValidateIf, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  getMetadataStorage,
+  IsEmail,
+  Validate,
+  ValidateIf,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { ArrayOf, Command, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
 
 @ValidatorConstraint({ name: 'isEven' })
@@ -25,13 +32,21 @@ class InviteParams {
 @Command({ name: 'invite', description: 'Invite contacts', params: InviteParams })
 class InviteCommand {
   execute(params: InviteParams) {
-    return { first: params.contacts[0]!.email, seats: params.seats, isDto: params instanceof InviteParams, contactIsDto: params.contacts[0] instanceof Contact };
+    return {
+      first: params.contacts[0]!.email,
+      seats: params.seats,
+      isDto: params instanceof InviteParams,
+      contactIsDto: params.contacts[0] instanceof Contact,
+    };
   }
 }
 
 class ConditionalParams {
   @ToolParam({ enum: ['email', 'phone'] }) channel!: string;
-  @ValidateIf((object: ConditionalParams) => object.channel === 'email') @ToolParam({ required: false }) @IsEmail() address?: string;
+  @ValidateIf((object: ConditionalParams) => object.channel === 'email')
+  @ToolParam({ required: false })
+  @IsEmail()
+  address?: string;
 }
 
 @Command({ name: 'notify', description: 'Notify', params: ConditionalParams })
@@ -50,33 +65,48 @@ function executors(...commands: Array<new () => unknown>) {
 }
 
 describe('compiled validation: class-validator rules the IR cannot say', () => {
-  it('runs a developer\'s @IsEmail and custom constraints for that class only, agreeing with the reference path', async () => {
+  it("runs a developer's @IsEmail and custom constraints for that class only, agreeing with the reference path", async () => {
     const { compiled, reference } = executors(InviteCommand);
     const good = { contacts: [{ email: 'ana@example.com' }], seats: '4' };
     for (const executor of [compiled, reference]) {
-      expect(await executor.execute({ id: 'g', name: 'invite', arguments: JSON.stringify(good) })).toMatchObject({ ok: true, value: { first: 'ana@example.com', seats: 4, isDto: true, contactIsDto: true } });
+      expect(await executor.execute({ id: 'g', name: 'invite', arguments: JSON.stringify(good) })).toMatchObject({
+        ok: true,
+        value: { first: 'ana@example.com', seats: 4, isDto: true, contactIsDto: true },
+      });
     }
     const bad = { contacts: [{ email: 'not-an-email' }], seats: 3 };
-    const [fast, slow] = await Promise.all([compiled, reference].map((executor) => executor.execute({ id: 'b', name: 'invite', arguments: JSON.stringify(bad) })));
+    const [fast, slow] = await Promise.all(
+      [compiled, reference].map((executor) =>
+        executor.execute({ id: 'b', name: 'invite', arguments: JSON.stringify(bad) }),
+      ),
+    );
     expect(fast!.ok || slow!.ok).toBe(false);
-    const issues = (result: typeof fast) => (result!.ok ? [] : result!.error.issues.map((issue) => [issue.path, issue.rule, issue.message]));
+    const issues = (result: typeof fast) =>
+      result!.ok ? [] : result!.error.issues.map((issue) => [issue.path, issue.rule, issue.message]);
     expect(issues(fast)).toEqual([
       ['seats', 'isEven', '"seats" is invalid: seats must be even.'],
-      ['contacts[0].email', 'format', '"contacts[0].email" must be a string in email format, but received "not-an-email". Example: "name@example.com".'],
+      [
+        'contacts[0].email',
+        'format',
+        '"contacts[0].email" must be a string in email format, but received "not-an-email". Example: "name@example.com".',
+      ],
     ]);
     expect(issues(slow).sort()).toEqual(issues(fast).sort());
   });
 
-  it('reports a developer rule\'s failure together with the normalizer\'s (regression: it was skipped when other issues existed)', async () => {
+  it("reports a developer rule's failure together with the normalizer's (regression: it was skipped when other issues existed)", async () => {
     const { compiled, reference } = executors(InviteCommand);
     const args = JSON.stringify({ contacts: [{ email: 'ana@example.com' }, { email: 'nope' }], seats: 'many' });
     for (const executor of [compiled, reference]) {
       const result = await executor.execute({ id: 'm', name: 'invite', arguments: args });
-      expect(!result.ok && result.error.issues.map((issue) => issue.path).sort()).toEqual(['contacts[1].email', 'seats']);
+      expect(!result.ok && result.error.issues.map((issue) => issue.path).sort()).toEqual([
+        'contacts[1].email',
+        'seats',
+      ]);
     }
   });
 
-  it('never calls class-validator\'s lookup that scans every registered class', async () => {
+  it("never calls class-validator's lookup that scans every registered class", async () => {
     const { compiled } = executors(InviteCommand);
     const storage = getMetadataStorage();
     const scan = jest.spyOn(storage, 'getTargetValidationMetadatas');
@@ -92,8 +122,23 @@ describe('compiled validation: class-validator rules the IR cannot say', () => {
   it('validates a class that uses @ValidateIf on the reference path, so the condition is honoured', async () => {
     const { compiled, reference } = executors(NotifyCommand);
     for (const executor of [compiled, reference]) {
-      expect(await executor.execute({ id: 'p', name: 'notify', arguments: '{"channel": "phone", "address": "not an email"}' })).toMatchObject({ ok: true });
-      expect(await executor.execute({ id: 'e', name: 'notify', arguments: '{"channel": "email", "address": "not an email"}' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', issues: [{ path: 'address', rule: 'format' }] } });
+      expect(
+        await executor.execute({
+          id: 'p',
+          name: 'notify',
+          arguments: '{"channel": "phone", "address": "not an email"}',
+        }),
+      ).toMatchObject({ ok: true });
+      expect(
+        await executor.execute({
+          id: 'e',
+          name: 'notify',
+          arguments: '{"channel": "email", "address": "not an email"}',
+        }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENTS', issues: [{ path: 'address', rule: 'format' }] },
+      });
     }
   });
 });

@@ -1,8 +1,22 @@
 import 'reflect-metadata';
 import {
-  Command, crossField, DefinitionError, FromContext, PersonaToolExecutor, runToolLoop, ScriptedChatModel, silentLogger, ToolParam, ToolRegistry,
-  definitionFromJsonSchema, fromJsonSchema, toJsonSchema,
-  type ChatMessage, type CrossFieldIssue, type ToolCall, type ToolResult,
+  Command,
+  crossField,
+  DefinitionError,
+  FromContext,
+  PersonaToolExecutor,
+  runToolLoop,
+  ScriptedChatModel,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+  definitionFromJsonSchema,
+  fromJsonSchema,
+  toJsonSchema,
+  type ChatMessage,
+  type CrossFieldIssue,
+  type ToolCall,
+  type ToolResult,
 } from '@toolwright/core';
 
 const PATHS = ['compiled', 'reference'] as const;
@@ -32,7 +46,8 @@ const seenByValidate: unknown[] = [];
     if (params.path !== undefined && params.content !== undefined) {
       return [{ paths: ['path', 'content'], message: 'Send either "path" or "content", not both.' }];
     }
-    if (params.path === undefined && params.content === undefined) return 'Send "path" (a file to copy) or "content" (the text to write).';
+    if (params.path === undefined && params.content === undefined)
+      return 'Send "path" (a file to copy) or "content" (the text to write).';
     return undefined;
   },
 })
@@ -52,7 +67,15 @@ class RangeParams {
 @Command({ name: 'book_range', description: 'Books a date range', params: RangeParams })
 class BookRange {
   static validate(params: RangeParams): CrossFieldIssue[] | undefined {
-    return params.end < params.start ? [{ path: 'end', paths: ['end', 'start'], message: `"end" (${params.end}) must not be before "start" (${params.start}).` }] : undefined;
+    return params.end < params.start
+      ? [
+          {
+            path: 'end',
+            paths: ['end', 'start'],
+            message: `"end" (${params.end}) must not be before "start" (${params.start}).`,
+          },
+        ]
+      : undefined;
   }
   execute(params: RangeParams) {
     return `${params.start}..${params.end}`;
@@ -60,25 +83,49 @@ class BookRange {
 }
 
 describe.each(PATHS)('cross-field validation of class commands (%s path)', (validation) => {
-  const executor = () => new PersonaToolExecutor(ToolRegistry.from([WriteFile, BookRange], { logger: silentLogger }), { logger: silentLogger, validation });
+  const executor = () =>
+    new PersonaToolExecutor(ToolRegistry.from([WriteFile, BookRange], { logger: silentLogger }), {
+      logger: silentLogger,
+      validation,
+    });
 
   it('refuses a call that breaks the rule with INVALID_ARGUMENTS naming both fields, and runs the fixed call', async () => {
-    const both = errorOf(await executor().execute(call('c1', 'write_file', { path: 'a.txt', content: 'hi', target: 'b.txt' })));
+    const both = errorOf(
+      await executor().execute(call('c1', 'write_file', { path: 'a.txt', content: 'hi', target: 'b.txt' })),
+    );
     expect(both).toEqual({
       code: 'INVALID_ARGUMENTS',
-      message: 'The arguments for "write_file" are invalid:\n- Send either "path" or "content", not both.\nFix these arguments and call "write_file" again.',
-      issues: [{ path: 'path', paths: ['path', 'content'], rule: 'cross-field', expected: 'Send either "path" or "content", not both.', message: 'Send either "path" or "content", not both.' }],
+      message:
+        'The arguments for "write_file" are invalid:\n- Send either "path" or "content", not both.\nFix these arguments and call "write_file" again.',
+      issues: [
+        {
+          path: 'path',
+          paths: ['path', 'content'],
+          rule: 'cross-field',
+          expected: 'Send either "path" or "content", not both.',
+          message: 'Send either "path" or "content", not both.',
+        },
+      ],
       retryable: true,
     });
     const neither = errorOf(await executor().execute(call('c2', 'write_file', { target: 'b.txt' })));
-    expect(neither.issues).toEqual([{ path: '', rule: 'cross-field', expected: 'Send "path" (a file to copy) or "content" (the text to write).', message: 'Send "path" (a file to copy) or "content" (the text to write).' }]);
+    expect(neither.issues).toEqual([
+      {
+        path: '',
+        rule: 'cross-field',
+        expected: 'Send "path" (a file to copy) or "content" (the text to write).',
+        message: 'Send "path" (a file to copy) or "content" (the text to write).',
+      },
+    ]);
     const fixed = await executor().execute(call('c3', 'write_file', { content: 'hi', target: 'b.txt' }));
     expect(fixed).toMatchObject({ ok: true, value: { wrote: 'b.txt', from: 'content' } });
   });
 
   it('sees the normalized, context-injected parameters, and never a model-supplied context value', async () => {
     seenByValidate.length = 0;
-    await executor().execute(call('c1', 'write_file', { Content: 42, target: 'b.txt', session_id: 'forged' }), { sessionId: 'trusted' });
+    await executor().execute(call('c1', 'write_file', { Content: 42, target: 'b.txt', session_id: 'forged' }), {
+      sessionId: 'trusted',
+    });
     expect(seenByValidate).toEqual([{ content: '42', target: 'b.txt', sessionId: 'trusted' }]);
   });
 
@@ -90,11 +137,21 @@ describe.each(PATHS)('cross-field validation of class commands (%s path)', (vali
   });
 
   it('calls a static validate method of the command class', async () => {
-    const error = errorOf(await executor().execute(call('c1', 'book_range', { start: '2026-12-10', end: '2026-12-01' })));
+    const error = errorOf(
+      await executor().execute(call('c1', 'book_range', { start: '2026-12-10', end: '2026-12-01' })),
+    );
     expect(error.issues).toEqual([
-      { path: 'end', paths: ['end', 'start'], rule: 'cross-field', expected: '"end" (2026-12-01) must not be before "start" (2026-12-10).', message: '"end" (2026-12-01) must not be before "start" (2026-12-10).' },
+      {
+        path: 'end',
+        paths: ['end', 'start'],
+        rule: 'cross-field',
+        expected: '"end" (2026-12-01) must not be before "start" (2026-12-10).',
+        message: '"end" (2026-12-01) must not be before "start" (2026-12-10).',
+      },
     ]);
-    expect(await executor().execute(call('c2', 'book_range', { start: '2026-12-01', end: '2026-12-10' }))).toMatchObject({ ok: true, value: '2026-12-01..2026-12-10' });
+    expect(
+      await executor().execute(call('c2', 'book_range', { start: '2026-12-01', end: '2026-12-10' })),
+    ).toMatchObject({ ok: true, value: '2026-12-01..2026-12-10' });
   });
 });
 
@@ -107,7 +164,10 @@ describe('cross-field validation: the same outcome on both paths', () => {
       call('d', 'book_range', { start: '2026-12-01', end: '2026-12-10' }),
     ];
     const run = async (validation: 'compiled' | 'reference') => {
-      const executor = new PersonaToolExecutor(ToolRegistry.from([WriteFile, BookRange], { logger: silentLogger }), { logger: silentLogger, validation });
+      const executor = new PersonaToolExecutor(ToolRegistry.from([WriteFile, BookRange], { logger: silentLogger }), {
+        logger: silentLogger,
+        validation,
+      });
       return (await executor.executeAll(calls)).map(({ durationMs: _durationMs, ...rest }) => rest);
     };
     expect(await run('compiled')).toEqual(await run('reference'));
@@ -139,20 +199,32 @@ describe('cross-field validation: definition errors and developer bugs', () => {
     }
     expect(() => ToolRegistry.from([Bad2], { logger: silentLogger })).toThrow(DefinitionError);
     const registry = new ToolRegistry({ logger: silentLogger });
-    expect(() => registry.registerJsonSchemaTool({ name: 't' }, () => 1, { validate: 5 as never })).toThrow('t.validate: the `validate` option is number, not a function.');
+    expect(() => registry.registerJsonSchemaTool({ name: 't' }, () => 1, { validate: 5 as never })).toThrow(
+      't.validate: the `validate` option is number, not a function.',
+    );
   });
 
   it('turns a validate that throws or returns a non-result into a non-retryable HANDLER_ERROR, logged for the developer', async () => {
     const errors: string[] = [];
     const logger = { ...silentLogger, error: (message: string) => errors.push(message) };
     const registry = new ToolRegistry({ logger: silentLogger });
-    registry.registerJsonSchemaTool({ name: 'throws' }, () => 1, { validate: () => { throw new Error('boom'); } });
+    registry.registerJsonSchemaTool({ name: 'throws' }, () => 1, {
+      validate: () => {
+        throw new Error('boom');
+      },
+    });
     registry.registerJsonSchemaTool({ name: 'returns_number' }, () => 1, { validate: () => 7 as never });
-    registry.registerJsonSchemaTool({ name: 'empty_message' }, () => 1, { validate: () => [{ path: 'x', message: '' }] });
+    registry.registerJsonSchemaTool({ name: 'empty_message' }, () => 1, {
+      validate: () => [{ path: 'x', message: '' }],
+    });
     const executor = new PersonaToolExecutor(registry, { logger });
     for (const name of ['throws', 'returns_number', 'empty_message']) {
       const error = errorOf(await executor.execute(call('c', name, {})));
-      expect(error).toMatchObject({ code: 'HANDLER_ERROR', retryable: false, message: `The tool "${name}" could not check its arguments (its validation rule failed). Do not retry it.` });
+      expect(error).toMatchObject({
+        code: 'HANDLER_ERROR',
+        retryable: false,
+        message: `The tool "${name}" could not check its arguments (its validation rule failed). Do not retry it.`,
+      });
     }
     expect(errors.filter((line) => !line.startsWith('tool call '))).toEqual([
       'tool throws: the `validate` option of "throws" threw Error: boom. Fix: return a message instead of throwing for invalid arguments.',
@@ -167,29 +239,63 @@ describe('cross-field validation: definition errors and developer bugs', () => {
 describe('the validate option of registerJsonSchemaTool and registerCompact', () => {
   const registry = new ToolRegistry({ logger: silentLogger });
   registry.registerJsonSchemaTool(
-    { name: 'search', parameters: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } } } },
+    {
+      name: 'search',
+      parameters: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } } },
+    },
     (params) => params,
-    { validate: async (params: { from?: number; to?: number }) => (params.from !== undefined && params.to !== undefined && params.to < params.from ? [{ path: 'to', message: '"to" must be at least "from".' }] : undefined) },
+    {
+      validate: async (params: { from?: number; to?: number }) =>
+        params.from !== undefined && params.to !== undefined && params.to < params.from
+          ? [{ path: 'to', message: '"to" must be at least "from".' }]
+          : undefined,
+    },
   );
   registry.registerCompact(
-    { command_name: 'schedule', parameters: [{ name: 'start', type: 'datetime', required: true }, { name: 'end', type: 'datetime', required: true }] },
+    {
+      command_name: 'schedule',
+      parameters: [
+        { name: 'start', type: 'datetime', required: true },
+        { name: 'end', type: 'datetime', required: true },
+      ],
+    },
     (params) => params,
-    { validate: (params: { start: string; end: string }) => (Date.parse(params.end) <= Date.parse(params.start) ? [{ paths: ['end', 'start'], message: '"end" must be after "start".' }] : undefined) },
+    {
+      validate: (params: { start: string; end: string }) =>
+        Date.parse(params.end) <= Date.parse(params.start)
+          ? [{ paths: ['end', 'start'], message: '"end" must be after "start".' }]
+          : undefined,
+    },
   );
   const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
 
   it('refuses the rule-breaking call after normalization (numbers from strings) and accepts the fixed one', async () => {
     expect(errorOf(await executor.execute(call('c1', 'search', { from: '10', to: '2' }))).issues).toEqual([
-      { path: 'to', rule: 'cross-field', expected: '"to" must be at least "from".', message: '"to" must be at least "from".' },
+      {
+        path: 'to',
+        rule: 'cross-field',
+        expected: '"to" must be at least "from".',
+        message: '"to" must be at least "from".',
+      },
     ]);
-    expect(await executor.execute(call('c2', 'search', { from: '2', to: '10' }))).toMatchObject({ ok: true, value: { from: 2, to: 10 } });
+    expect(await executor.execute(call('c2', 'search', { from: '2', to: '10' }))).toMatchObject({
+      ok: true,
+      value: { from: 2, to: 10 },
+    });
   });
 
   it('works for compact tools too', async () => {
-    expect(errorOf(await executor.execute(call('c1', 'schedule', { start: '2026-12-01T10:00:00Z', end: '2026-12-01T09:00:00Z' }))).message).toBe(
+    expect(
+      errorOf(
+        await executor.execute(call('c1', 'schedule', { start: '2026-12-01T10:00:00Z', end: '2026-12-01T09:00:00Z' })),
+      ).message,
+    ).toBe(
       'The arguments for "schedule" are invalid:\n- "end" must be after "start".\nFix these arguments and call "schedule" again.',
     );
-    expect((await executor.execute(call('c2', 'schedule', { start: '2026-12-01T10:00:00Z', end: '2026-12-01T11:00:00Z' }))).ok).toBe(true);
+    expect(
+      (await executor.execute(call('c2', 'schedule', { start: '2026-12-01T10:00:00Z', end: '2026-12-01T11:00:00Z' })))
+        .ok,
+    ).toBe(true);
   });
 });
 
@@ -197,7 +303,13 @@ describe('the validate option of registerJsonSchemaTool and registerCompact', ()
 
 const FILE_SCHEMA = {
   type: 'object',
-  properties: { path: { type: 'string' }, content: { type: 'string' }, encoding: { type: 'string' }, start: { type: 'integer' }, end: { type: 'integer' } },
+  properties: {
+    path: { type: 'string' },
+    content: { type: 'string' },
+    encoding: { type: 'string' },
+    start: { type: 'integer' },
+    end: { type: 'integer' },
+  },
   oneOf: [{ required: ['path'] }, { required: ['content'] }],
   dependentRequired: { end: ['start'] },
   not: { required: ['path', 'encoding'] },
@@ -210,12 +322,14 @@ describe('JSON Schema cross-field keywords import into rules', () => {
       { kind: 'oneOf', sets: [['path'], ['content']] },
       { kind: 'notAll', properties: ['path', 'encoding'] },
     ]);
-    expect(fromJsonSchema({
-      type: 'object',
-      properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } },
-      dependencies: { a: ['b'] },
-      allOf: [{ anyOf: [{ required: ['a'] }, { required: ['b', 'c'] }] }, { not: { required: ['a', 'c'] } }],
-    }).crossFieldRules).toEqual([
+    expect(
+      fromJsonSchema({
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } },
+        dependencies: { a: ['b'] },
+        allOf: [{ anyOf: [{ required: ['a'] }, { required: ['b', 'c'] }] }, { not: { required: ['a', 'c'] } }],
+      }).crossFieldRules,
+    ).toEqual([
       { kind: 'dependentRequired', property: 'a', requires: ['b'] },
       { kind: 'anyOf', sets: [['a'], ['b', 'c']] },
       { kind: 'notAll', properties: ['a', 'c'] },
@@ -226,65 +340,131 @@ describe('JSON Schema cross-field keywords import into rules', () => {
     const exported = toJsonSchema(fromJsonSchema(FILE_SCHEMA));
     expect(exported).toMatchObject({
       dependentRequired: { end: ['start'] },
-      allOf: [{ oneOf: [{ required: ['path'] }, { required: ['content'] }] }, { not: { required: ['path', 'encoding'] } }],
+      allOf: [
+        { oneOf: [{ required: ['path'] }, { required: ['content'] }] },
+        { not: { required: ['path', 'encoding'] } },
+      ],
     });
     expect(fromJsonSchema(exported).crossFieldRules).toEqual(fromJsonSchema(FILE_SCHEMA).crossFieldRules);
-    const single = toJsonSchema(fromJsonSchema({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] }));
+    const single = toJsonSchema(
+      fromJsonSchema({
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: 'string' } },
+        anyOf: [{ required: ['a'] }, { required: ['b'] }],
+      }),
+    );
     expect(single.anyOf).toEqual([{ required: ['a'] }, { required: ['b'] }]);
   });
 
   it('refuses a rule that names an undeclared property, and still refuses what is not a rule', () => {
-    expect(() => fromJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, dependentRequired: { a: ['b'] } }, { target: 'tool' })).toThrow(
+    expect(() =>
+      fromJsonSchema(
+        { type: 'object', properties: { a: { type: 'string' } }, dependentRequired: { a: ['b'] } },
+        { target: 'tool' },
+      ),
+    ).toThrow(
       'tool.#: The cross-field rule "dependentRequired" names \'b\', which is not a declared property of the arguments. Fix: Declare \'b\' as a parameter (JSON Schema: under "properties"), or correct the name (declared: a).',
     );
-    expect(() => fromJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, not: { properties: { a: { const: 'x' } } } }, { target: 'tool' })).toThrow(
-      "tool.#/not: The keyword 'not' excludes values by a schema",
-    );
-    expect(() => fromJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, dependentRequired: { a: 'b' } }, { target: 'tool' })).toThrow(
+    expect(() =>
+      fromJsonSchema(
+        { type: 'object', properties: { a: { type: 'string' } }, not: { properties: { a: { const: 'x' } } } },
+        { target: 'tool' },
+      ),
+    ).toThrow("tool.#/not: The keyword 'not' excludes values by a schema");
+    expect(() =>
+      fromJsonSchema(
+        { type: 'object', properties: { a: { type: 'string' } }, dependentRequired: { a: 'b' } },
+        { target: 'tool' },
+      ),
+    ).toThrow(
       "tool.#/dependentRequired/a: The keyword 'dependentRequired' must be an array of property names, received 'b'.",
     );
   });
 
-  it.each(PATHS)('checks the imported rules in the executor with messages for the model (%s path)', async (validation) => {
-    const registry = new ToolRegistry({ logger: silentLogger });
-    registry.registerDefinition(definitionFromJsonSchema({ name: 'read_file', parameters: FILE_SCHEMA }), { kind: 'function', handler: (params) => params });
-    const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation });
-    const messages = async (args: unknown) => errorOf(await executor.execute(call('c', 'read_file', args))).issues.map((issue) => issue.message);
-    expect(await messages({})).toEqual(['Send exactly one of "path" or "content". Received: none of them was sent.']);
-    expect(await messages({ path: 'a', content: 'b' })).toEqual(['Send exactly one of "path" or "content". Received "path" and "content": keep one of them and leave the other out.']);
-    expect(await messages({ path: 'a', encoding: 'utf8' })).toEqual(['Do not send "path" and "encoding" together. Received all of them: leave at least one out.']);
-    expect(await messages({ content: 'x', end: 5 })).toEqual(['"end" needs "start": send it too, or leave "end" out.']);
-    const issue = errorOf(await executor.execute(call('c', 'read_file', { content: 'x', end: 5 }))).issues[0];
-    expect(issue).toEqual({ path: 'start', paths: ['start', 'end'], rule: 'dependentRequired', expected: 'When sending "end", also send "start".', received: '"end"', message: '"end" needs "start": send it too, or leave "end" out.' });
-    expect(await executor.execute(call('c', 'read_file', { content: 'x', start: 1, end: 5 }))).toMatchObject({ ok: true, value: { content: 'x', start: 1, end: 5 } });
-  });
+  it.each(PATHS)(
+    'checks the imported rules in the executor with messages for the model (%s path)',
+    async (validation) => {
+      const registry = new ToolRegistry({ logger: silentLogger });
+      registry.registerDefinition(definitionFromJsonSchema({ name: 'read_file', parameters: FILE_SCHEMA }), {
+        kind: 'function',
+        handler: (params) => params,
+      });
+      const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation });
+      const messages = async (args: unknown) =>
+        errorOf(await executor.execute(call('c', 'read_file', args))).issues.map((issue) => issue.message);
+      expect(await messages({})).toEqual(['Send exactly one of "path" or "content". Received: none of them was sent.']);
+      expect(await messages({ path: 'a', content: 'b' })).toEqual([
+        'Send exactly one of "path" or "content". Received "path" and "content": keep one of them and leave the other out.',
+      ]);
+      expect(await messages({ path: 'a', encoding: 'utf8' })).toEqual([
+        'Do not send "path" and "encoding" together. Received all of them: leave at least one out.',
+      ]);
+      expect(await messages({ content: 'x', end: 5 })).toEqual([
+        '"end" needs "start": send it too, or leave "end" out.',
+      ]);
+      const issue = errorOf(await executor.execute(call('c', 'read_file', { content: 'x', end: 5 }))).issues[0];
+      expect(issue).toEqual({
+        path: 'start',
+        paths: ['start', 'end'],
+        rule: 'dependentRequired',
+        expected: 'When sending "end", also send "start".',
+        received: '"end"',
+        message: '"end" needs "start": send it too, or leave "end" out.',
+      });
+      expect(await executor.execute(call('c', 'read_file', { content: 'x', start: 1, end: 5 }))).toMatchObject({
+        ok: true,
+        value: { content: 'x', start: 1, end: 5 },
+      });
+    },
+  );
 });
 
 // ---- the tool loop counts them as retries ------------------------------------------------------------------------------
 
 describe('cross-field issues in the tool loop', () => {
-  const toolMessages = (messages: readonly ChatMessage[]) => messages.filter((message): message is Extract<ChatMessage, { role: 'tool' }> => message.role === 'tool');
+  const toolMessages = (messages: readonly ChatMessage[]) =>
+    messages.filter((message): message is Extract<ChatMessage, { role: 'tool' }> => message.role === 'tool');
 
   it('sends the message back, lets the model fix the call, and counts the failure as an attempt', async () => {
-    const executor = new PersonaToolExecutor(ToolRegistry.from([WriteFile], { logger: silentLogger }), { logger: silentLogger });
+    const executor = new PersonaToolExecutor(ToolRegistry.from([WriteFile], { logger: silentLogger }), {
+      logger: silentLogger,
+    });
     const model = new ScriptedChatModel([
       { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'hi', target: 'b.txt' })] },
       { toolCalls: [call('c2', 'write_file', { content: 'hi', target: 'b.txt' })] },
       { text: 'Written.', toolCalls: [] },
     ]);
-    const result = await runToolLoop({ model, executor, messages: [{ role: 'user', content: 'write hi to b.txt' }], logger: silentLogger });
+    const result = await runToolLoop({
+      model,
+      executor,
+      messages: [{ role: 'user', content: 'write hi to b.txt' }],
+      logger: silentLogger,
+    });
     expect(result.status).toBe('completed');
-    expect(toolMessages(model.requests[1]!.messages)).toEqual([expect.objectContaining({ callId: 'c1', isError: true, content:
-      'The arguments for "write_file" are invalid:\n- Send either "path" or "content", not both.\nFix these arguments and call "write_file" again.\n'
-      + '(Attempt 1 failed; 2 retries left. Send the call again with corrected arguments.)' })]);
+    expect(toolMessages(model.requests[1]!.messages)).toEqual([
+      expect.objectContaining({
+        callId: 'c1',
+        isError: true,
+        content:
+          'The arguments for "write_file" are invalid:\n- Send either "path" or "content", not both.\nFix these arguments and call "write_file" again.\n' +
+          '(Attempt 1 failed; 2 retries left. Send the call again with corrected arguments.)',
+      }),
+    ]);
     expect(toolMessages(result.messages).at(-1)).toMatchObject({ callId: 'c2', isError: false });
   });
 
   it('fails the loop when the model keeps breaking the rule past the retries', async () => {
-    const executor = new PersonaToolExecutor(ToolRegistry.from([WriteFile], { logger: silentLogger }), { logger: silentLogger });
+    const executor = new PersonaToolExecutor(ToolRegistry.from([WriteFile], { logger: silentLogger }), {
+      logger: silentLogger,
+    });
     const bad = (id: string) => ({ toolCalls: [call(id, 'write_file', { target: 'b.txt' })] });
     const model = new ScriptedChatModel([bad('c1'), bad('c2'), bad('c3'), { text: 'never', toolCalls: [] }]);
-    const result = await runToolLoop({ model, executor, messages: [{ role: 'user', content: 'write' }], logger: silentLogger });
+    const result = await runToolLoop({
+      model,
+      executor,
+      messages: [{ role: 'user', content: 'write' }],
+      logger: silentLogger,
+    });
     expect(result.status).toBe('failed');
     expect(result.error).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(model.requests).toHaveLength(3);
@@ -324,13 +504,21 @@ describe('@Command({ crossFieldRules }): declarative rules on a class command', 
   });
 
   it.each(PATHS)('enforces them like imported rules (%s path)', async (validation) => {
-    const executor = new PersonaToolExecutor(ToolRegistry.from([Transfer], { logger: silentLogger }), { logger: silentLogger, validation });
-    const error = errorOf(await executor.execute(call('c', 'transfer', { fromAccount: 'a', fromCard: 'c', amount: '5', rate: 1.1 })));
+    const executor = new PersonaToolExecutor(ToolRegistry.from([Transfer], { logger: silentLogger }), {
+      logger: silentLogger,
+      validation,
+    });
+    const error = errorOf(
+      await executor.execute(call('c', 'transfer', { fromAccount: 'a', fromCard: 'c', amount: '5', rate: 1.1 })),
+    );
     expect(error.issues.map((issue) => issue.message)).toEqual([
       'Send exactly one of "fromAccount" or "fromCard". Received "fromAccount" and "fromCard": keep one of them and leave the other out.',
       '"rate" needs "currency": send it too, or leave "rate" out.',
     ]);
-    expect(await executor.execute(call('c', 'transfer', { from_account: 'a', amount: '5' }))).toMatchObject({ ok: true, value: { amount: 5 } });
+    expect(await executor.execute(call('c', 'transfer', { from_account: 'a', amount: '5' }))).toMatchObject({
+      ok: true,
+      value: { amount: 5 },
+    });
   });
 
   it('refuses malformed rules and rules naming an unknown or context parameter', () => {
@@ -346,7 +534,11 @@ describe('@Command({ crossFieldRules }): declarative rules on a class command', 
     expect(define([{ kind: 'oneOf', sets: [['fromAccount']] }])).toThrow(
       'BadRules.crossFieldRules: @Command has an invalid `crossFieldRules`: [{"kind":"oneOf","sets":[["fromAccount"]]}] is not an array of cross-field rules.',
     );
-    expect(define([crossField.exactlyOne('fromAccount', 'iban')])).toThrow('BadRules.#: The cross-field rule "oneOf" names \'iban\', which is not a declared property of the arguments.');
-    expect(define([crossField.notTogether('amount', 'sessionId')])).toThrow('names \'sessionId\', which is not a declared property');
+    expect(define([crossField.exactlyOne('fromAccount', 'iban')])).toThrow(
+      'BadRules.#: The cross-field rule "oneOf" names \'iban\', which is not a declared property of the arguments.',
+    );
+    expect(define([crossField.notTogether('amount', 'sessionId')])).toThrow(
+      "names 'sessionId', which is not a declared property",
+    );
   });
 });

@@ -17,8 +17,12 @@ describe("the README's example", () => {
   it('does what its comment says; the default logger writes nothing to stdout and one stderr line for the forged field', async () => {
     const stdout: string[] = [];
     const stderr: string[] = [];
-    const stdoutWrite = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => stdout.push(String(chunk)) > 0);
-    const stderrWrite = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => stderr.push(String(chunk)) > 0);
+    const stdoutWrite = jest
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => stdout.push(String(chunk)) > 0);
+    const stderrWrite = jest
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => stderr.push(String(chunk)) > 0);
     let result: Awaited<ReturnType<typeof readmeExample>>;
     try {
       result = await readmeExample();
@@ -27,9 +31,15 @@ describe("the README's example", () => {
       stderrWrite.mockRestore();
     }
     expect(result).toMatchObject({ ok: true, value: { question: 'Ship?', options: 2 } });
-    expect(result.transformations.map((transformation) => transformation.rule)).toEqual(['single-quotes', 'json-string-to-array', 'dropped-context-field']);
+    expect(result.transformations.map((transformation) => transformation.rule)).toEqual([
+      'single-quotes',
+      'json-string-to-array',
+      'dropped-context-field',
+    ]);
     expect(stdout).toEqual([]);
     expect(stderr).toHaveLength(1);
-    expect(stderr[0]).toMatch(/^\[toolwright\] WARN security: the model tried to set trusted context field "session_id" of decision\/propose; the value was dropped \{.*\}\n$/);
+    expect(stderr[0]).toMatch(
+      /^\[toolwright\] WARN security: the model tried to set trusted context field "session_id" of decision\/propose; the value was dropped \{.*\}\n$/,
+    );
   });
 });

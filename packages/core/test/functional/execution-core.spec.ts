@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { PersonaToolExecutor, ToolRegistry, silentLogger, type ToolHandler, type ToolInvocationContext } from '@toolwright/core';
+import {
+  PersonaToolExecutor,
+  ToolRegistry,
+  silentLogger,
+  type ToolHandler,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 
 /**
  * Issue 12's execution core: a handler that returns a value runs with no timer; calls with the same timeout share one
@@ -8,7 +14,11 @@ import { PersonaToolExecutor, ToolRegistry, silentLogger, type ToolHandler, type
  */
 function registryWith(handler: ToolHandler, timeoutMs?: number): ToolRegistry {
   const registry = new ToolRegistry({ logger: silentLogger });
-  registry.registerJsonSchemaTool({ name: 'work', parameters: { type: 'object', properties: { n: { type: 'integer' } } } }, handler, timeoutMs ? { timeoutMs } : {});
+  registry.registerJsonSchemaTool(
+    { name: 'work', parameters: { type: 'object', properties: { n: { type: 'integer' } } } },
+    handler,
+    timeoutMs ? { timeoutMs } : {},
+  );
   return registry;
 }
 
@@ -17,7 +27,10 @@ describe('the synchronous execution core', () => {
 
   it('a handler that returns a value arms no timer', async () => {
     jest.useFakeTimers();
-    const executor = new PersonaToolExecutor(registryWith((params: { n: number }) => params.n * 2, 1_234), { logger: silentLogger });
+    const executor = new PersonaToolExecutor(
+      registryWith((params: { n: number }) => params.n * 2, 1_234),
+      { logger: silentLogger },
+    );
     const pending = executor.execute({ id: 's', name: 'work', arguments: '{"n": 21}' });
     expect(jest.getTimerCount()).toBe(0);
     expect(await pending).toMatchObject({ ok: true, value: 42 });
@@ -26,7 +39,10 @@ describe('the synchronous execution core', () => {
   it('calls with the same timeout share one timer, and each still times out on its own', async () => {
     jest.useFakeTimers();
     const finishers: Array<(value: number) => void> = [];
-    const executor = new PersonaToolExecutor(registryWith(() => new Promise<number>((resolve) => finishers.push(resolve)), 2_345), { logger: silentLogger });
+    const executor = new PersonaToolExecutor(
+      registryWith(() => new Promise<number>((resolve) => finishers.push(resolve)), 2_345),
+      { logger: silentLogger },
+    );
     const first = executor.execute({ id: 'a', name: 'work', arguments: '{"n": 1}' });
     await jest.advanceTimersByTimeAsync(1_000);
     const second = executor.execute({ id: 'b', name: 'work', arguments: '{"n": 2}' });
@@ -39,7 +55,9 @@ describe('the synchronous execution core', () => {
     await jest.advanceTimersByTimeAsync(1_345);
     expect(await first).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     let secondSettled = false;
-    void second.then(() => { secondSettled = true; });
+    void second.then(() => {
+      secondSettled = true;
+    });
     await jest.advanceTimersByTimeAsync(999);
     expect(secondSettled).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
@@ -51,10 +69,13 @@ describe('the synchronous execution core', () => {
   it('the signal is created on first read; read after a timeout it is already aborted with the TIMEOUT error', async () => {
     jest.useFakeTimers();
     let invocation: ToolInvocationContext | undefined;
-    const executor = new PersonaToolExecutor(registryWith((_params, context) => {
-      invocation = context;
-      return new Promise(() => {});
-    }, 3_456), { logger: silentLogger });
+    const executor = new PersonaToolExecutor(
+      registryWith((_params, context) => {
+        invocation = context;
+        return new Promise(() => {});
+      }, 3_456),
+      { logger: silentLogger },
+    );
     const pending = executor.execute({ id: 't', name: 'work', arguments: '{}' });
     await jest.advanceTimersByTimeAsync(3_456);
     const result = await pending;
@@ -76,6 +97,9 @@ describe('a call keeps the compiled tool it started with', () => {
     const pending = executor.execute({ id: 'r', name: 'work', arguments: '{"n": 1}' });
     registry.registerJsonSchemaTool({ name: 'work', parameters: schema }, (params: { n: number }) => `new ${params.n}`);
     expect(await pending).toMatchObject({ ok: true, value: 'old 1' });
-    expect(await executor.execute({ id: 's', name: 'work', arguments: '{"n": 2}' })).toMatchObject({ ok: true, value: 'new 2' });
+    expect(await executor.execute({ id: 's', name: 'work', arguments: '{"n": 2}' })).toMatchObject({
+      ok: true,
+      value: 'new 2',
+    });
   });
 });

@@ -3,8 +3,20 @@ import { Console } from 'node:console';
 import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import {
-  Command, createConsoleLogger, createStderrLogger, defaultLogger, levelFromEnvironment, PersonaToolExecutor, pinoLogger, runToolLoop,
-  ScriptedChatModel, silentLogger, ToolParam, ToolRegistry, type Logger, type LogLevel,
+  Command,
+  createConsoleLogger,
+  createStderrLogger,
+  defaultLogger,
+  levelFromEnvironment,
+  PersonaToolExecutor,
+  pinoLogger,
+  runToolLoop,
+  ScriptedChatModel,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+  type Logger,
+  type LogLevel,
 } from '@toolwright/core';
 
 class CardParams {
@@ -41,8 +53,12 @@ function lineSink(): { stream: Writable; lines: () => string[] } {
 async function captureProcessOutput(body: () => Promise<void>): Promise<{ stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const stdoutWrite = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const stderrWrite = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const stdoutWrite = jest
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const stderrWrite = jest
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
   try {
     await body();
   } finally {
@@ -62,7 +78,9 @@ describe('the default logger', () => {
     expect(output.stdout).toBe('');
     const lines = output.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\[toolwright\] WARN tool call pay refused: INVALID_ARGUMENTS \{"tool":"pay","callId":"c2",/);
+    expect(lines[0]).toMatch(
+      /^\[toolwright\] WARN tool call pay refused: INVALID_ARGUMENTS \{"tool":"pay","callId":"c2",/,
+    );
     expect(output.stderr).not.toContain('4111');
   });
 
@@ -104,7 +122,9 @@ describe('createStderrLogger', () => {
 
   it('at debug, a successful call is one debug line with redacted transformations', async () => {
     const sink = lineSink();
-    const executor = new PersonaToolExecutor(registry(), { logger: createStderrLogger({ level: 'debug', stream: sink.stream }) });
+    const executor = new PersonaToolExecutor(registry(), {
+      logger: createStderrLogger({ level: 'debug', stream: sink.stream }),
+    });
     await executor.execute(okCall);
     expect(sink.lines()).toHaveLength(1);
     const [line] = sink.lines();
@@ -170,9 +190,27 @@ describe('pinoLogger (the real pino)', () => {
     await executor.execute(okCall);
     await executor.execute(refusedCall);
     const [ok, refused] = records();
-    expect(ok).toMatchObject({ level: 20, msg: 'tool call pay ok', app: 'test', tool: 'pay', callId: 'c1', outcome: 'ok' });
-    expect(ok!['transformations']).toContainEqual({ path: 'card', rule: 'number-to-string', from: '[redacted]', to: '[redacted]' });
-    expect(refused).toMatchObject({ level: 40, msg: 'tool call pay refused: INVALID_ARGUMENTS', tool: 'pay', callId: 'c2', outcome: 'INVALID_ARGUMENTS' });
+    expect(ok).toMatchObject({
+      level: 20,
+      msg: 'tool call pay ok',
+      app: 'test',
+      tool: 'pay',
+      callId: 'c1',
+      outcome: 'ok',
+    });
+    expect(ok!['transformations']).toContainEqual({
+      path: 'card',
+      rule: 'number-to-string',
+      from: '[redacted]',
+      to: '[redacted]',
+    });
+    expect(refused).toMatchObject({
+      level: 40,
+      msg: 'tool call pay refused: INVALID_ARGUMENTS',
+      tool: 'pay',
+      callId: 'c2',
+      outcome: 'INVALID_ARGUMENTS',
+    });
     expect(JSON.stringify(records())).not.toContain('4111');
   });
 
@@ -191,7 +229,11 @@ describe('createConsoleLogger (a real node:console Console)', () => {
     let stderr = '';
     out.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     err.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return { console: new Console({ stdout: out, stderr: err, colorMode: false }), stdout: () => stdout, stderr: () => stderr };
+    return {
+      console: new Console({ stdout: out, stderr: err, colorMode: false }),
+      stdout: () => stdout,
+      stderr: () => stderr,
+    };
   }
 
   it('sends debug/info to the console stdout and warn/error to its stderr, at or above its level', () => {
@@ -208,7 +250,9 @@ describe('createConsoleLogger (a real node:console Console)', () => {
 
   it('at debug, shows the executor call events (the application asked for them)', async () => {
     const sink = consoleSink();
-    await new PersonaToolExecutor(registry(), { logger: createConsoleLogger(sink.console, { level: 'debug' }) }).execute(okCall);
+    await new PersonaToolExecutor(registry(), {
+      logger: createConsoleLogger(sink.console, { level: 'debug' }),
+    }).execute(okCall);
     expect(sink.stdout()).toMatch(/^\[toolwright\] tool call pay ok \{"tool":"pay","callId":"c1",.*\}\n$/);
     expect(sink.stdout()).not.toContain('4111');
     expect(sink.stderr()).toBe('');

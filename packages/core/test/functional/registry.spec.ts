@@ -1,7 +1,18 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { ArrayOf, Command, DateOnly, FromContext, ToolParam, ToolRegistry, fromJsonSchema, silentLogger, type Constructor, type ToolInvocationContext } from '@toolwright/core';
+import {
+  ArrayOf,
+  Command,
+  DateOnly,
+  FromContext,
+  ToolParam,
+  ToolRegistry,
+  fromJsonSchema,
+  silentLogger,
+  type Constructor,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 import { dtoForSchema } from '@toolwright/core/internal';
 
 class ProposalOption {
@@ -64,7 +75,11 @@ const proposeJsonSchema = {
 const calendarJsonSchema = {
   type: 'object',
   properties: {
-    resolved_datetimes: { type: 'array', description: 'Resolved date-times', items: { type: 'string', format: 'date-time' } },
+    resolved_datetimes: {
+      type: 'array',
+      description: 'Resolved date-times',
+      items: { type: 'string', format: 'date-time' },
+    },
     day: { type: 'string', format: 'date' },
   },
   required: ['resolved_datetimes'],
@@ -77,7 +92,9 @@ describe('registry: decorated class -> IR -> JSON Schema (seed examples)', () =>
   it('decision/propose: options of {label, description, proposedBy?}, min 2; context fields absent', () => {
     expect(registry.toJsonSchema('decision/propose')).toEqual(proposeJsonSchema);
     expect(JSON.stringify(registry.toJsonSchema('decision/propose'))).not.toMatch(/session|persona/);
-    expect(registry.get('decision/propose')?.parameters.properties.map((property) => property.context ?? null)).toStrictEqual([null, null, 'session_id', 'persona']);
+    expect(
+      registry.get('decision/propose')?.parameters.properties.map((property) => property.context ?? null),
+    ).toStrictEqual([null, null, 'session_id', 'persona']);
   });
 
   it('get_calendar_events: resolved_datetimes as an array of date-time strings', () => {
@@ -97,29 +114,46 @@ describe('registry: decorated class -> IR -> JSON Schema (seed examples)', () =>
   it('the decorated DTO validates the seed input with plain class-validator', () => {
     const instance = plainToInstance(ProposeParams, {
       question: 'Lunch?',
-      options: [{ label: 'Pizza', description: 'Italian' }, { label: 'Sushi', description: 'Japanese', proposedBy: 'Ana' }],
+      options: [
+        { label: 'Pizza', description: 'Italian' },
+        { label: 'Sushi', description: 'Japanese', proposedBy: 'Ana' },
+      ],
     });
     expect(instance.options[1]).toBeInstanceOf(ProposalOption);
-    expect(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true })).toStrictEqual([]);
-    const tooFew = plainToInstance(ProposeParams, { question: 'Lunch?', options: [{ label: 'Pizza', description: 'Italian' }] });
-    expect(validateSync(tooFew, { forbidUnknownValues: true }).map((error) => [error.property, Object.keys(error.constraints ?? {})])).toStrictEqual([
-      ['options', ['arrayMinSize']],
-    ]);
+    expect(
+      validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }),
+    ).toStrictEqual([]);
+    const tooFew = plainToInstance(ProposeParams, {
+      question: 'Lunch?',
+      options: [{ label: 'Pizza', description: 'Italian' }],
+    });
+    expect(
+      validateSync(tooFew, { forbidUnknownValues: true }).map((error) => [
+        error.property,
+        Object.keys(error.constraints ?? {}),
+      ]),
+    ).toStrictEqual([['options', ['arrayMinSize']]]);
   });
 });
 
 describe('registry: runtime tools from JSON Schema and the compact grammar share the class-validator path', () => {
   function validates(dto: Constructor, plain: Record<string, unknown>): string[] {
-    return validateSync(plainToInstance(dto, plain) as object, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }).map(
-      (error) => error.property,
-    );
+    return validateSync(plainToInstance(dto, plain) as object, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+    }).map((error) => error.property);
   }
 
   it('registerJsonSchemaTool: a remote tool with its handler, namespaced; its synthesized DTO validates', () => {
     const registry = new ToolRegistry({ logger: silentLogger });
     const handler = (params: { number: number }) => params.number;
     const definition = registry.registerJsonSchemaTool(
-      { name: 'factorial', description: 'Factorial', inputSchema: { type: 'object', properties: { number: { type: 'integer', minimum: 0 } }, required: ['number'] } },
+      {
+        name: 'factorial',
+        description: 'Factorial',
+        inputSchema: { type: 'object', properties: { number: { type: 'integer', minimum: 0 } }, required: ['number'] },
+      },
       handler,
       { namespace: 'math', tags: ['math'] },
     );
@@ -138,7 +172,9 @@ describe('registry: runtime tools from JSON Schema and the compact grammar share
       {
         command_name: 'get_calendar_events',
         description: 'Events at the given times',
-        parameters: [{ name: 'resolved_datetimes', type: 'array<datetime>', required: true, description: 'Resolved date-times' }],
+        parameters: [
+          { name: 'resolved_datetimes', type: 'array<datetime>', required: true, description: 'Resolved date-times' },
+        ],
       },
       () => [],
       { timeoutMs: 2_000 },
@@ -146,7 +182,13 @@ describe('registry: runtime tools from JSON Schema and the compact grammar share
     expect(definition.options).toStrictEqual({ timeoutMs: 2_000 });
     expect(registry.toJsonSchema('get_calendar_events')).toEqual({
       type: 'object',
-      properties: { resolved_datetimes: { type: 'array', description: 'Resolved date-times', items: { type: 'string', format: 'date-time' } } },
+      properties: {
+        resolved_datetimes: {
+          type: 'array',
+          description: 'Resolved date-times',
+          items: { type: 'string', format: 'date-time' },
+        },
+      },
       required: ['resolved_datetimes'],
       additionalProperties: false,
     });
@@ -158,11 +200,22 @@ describe('registry: runtime tools from JSON Schema and the compact grammar share
   it('the decorated and the imported definition of decision/propose validate alike', () => {
     const imported = dtoForSchema(fromJsonSchema(proposeJsonSchema));
     const inputs = [
-      { question: 'q', options: [{ label: 'a', description: 'x' }, { label: 'b', description: 'y' }] },
+      {
+        question: 'q',
+        options: [
+          { label: 'a', description: 'x' },
+          { label: 'b', description: 'y' },
+        ],
+      },
       { question: 'q', options: [{ label: 'a', description: 'x' }] },
       { question: 'q', options: [{ label: 'a' }, { label: 'b', description: 'y' }] },
       { question: 1, options: [] },
-      { options: [{ label: 'a', description: 'x', extra: true }, { label: 'b', description: 'y' }] },
+      {
+        options: [
+          { label: 'a', description: 'x', extra: true },
+          { label: 'b', description: 'y' },
+        ],
+      },
     ];
     for (const input of inputs) expect(validates(imported, input)).toStrictEqual(validates(ProposeParams, input));
   });
@@ -197,7 +250,9 @@ describe('registry: build cost', () => {
       const registry = ToolRegistry.from(commands, { logger: silentLogger });
       timings.push(performance.now() - started);
       expect(registry.size).toBe(1_000);
-      expect(registry.get(`round${round}/tool_999`)?.parameters.properties.map((property) => property.name)).toStrictEqual(['question', 'items', 'when', 'sessionId']);
+      expect(
+        registry.get(`round${round}/tool_999`)?.parameters.properties.map((property) => property.name),
+      ).toStrictEqual(['question', 'items', 'when', 'sessionId']);
     }
     expect(Math.min(...timings)).toBeLessThan(300);
   });

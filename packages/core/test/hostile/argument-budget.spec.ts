@@ -6,8 +6,13 @@ function registry(additionalProperties?: boolean): ToolRegistry {
   const tools = new ToolRegistry({ logger: silentLogger });
   tools.registerJsonSchemaTool(
     {
-      name: 'store', description: 'Store a note',
-      parameters: { type: 'object', properties: { note: { type: 'string' }, data: {} }, ...(additionalProperties === undefined ? {} : { additionalProperties }) },
+      name: 'store',
+      description: 'Store a note',
+      parameters: {
+        type: 'object',
+        properties: { note: { type: 'string' }, data: {} },
+        ...(additionalProperties === undefined ? {} : { additionalProperties }),
+      },
     },
     async (params) => Object.keys(params).length,
   );
@@ -38,7 +43,11 @@ describe('arguments passed as an object get the text size budget', () => {
     expect(ok.ok).toBe(true);
     const over = await executor.execute({ id: 'c2', name: 'store', arguments: { note: 'x'.repeat(1024 * 1024) } });
     expect(over.ok).toBe(false);
-    const sameAsText = await executor.execute({ id: 'c3', name: 'store', arguments: JSON.stringify({ note: 'x'.repeat(1024 * 1024) }) });
+    const sameAsText = await executor.execute({
+      id: 'c3',
+      name: 'store',
+      arguments: JSON.stringify({ note: 'x'.repeat(1024 * 1024) }),
+    });
     expect(sameAsText.ok).toBe(false);
   });
 
@@ -47,20 +56,31 @@ describe('arguments passed as an object get the text size budget', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 100_000; level++) deep = [deep];
     const tooDeep = await executor.execute({ id: 'c1', name: 'store', arguments: { data: deep } });
-    expect(tooDeep).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', issues: [expect.objectContaining({ rule: 'max-depth' })] } });
+    expect(tooDeep).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', issues: [expect.objectContaining({ rule: 'max-depth' })] },
+    });
     const wide = await executor.execute({ id: 'c2', name: 'store', arguments: { data: new Array(10_001).fill(0) } });
-    expect(wide).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', issues: [expect.objectContaining({ rule: 'max-items' })] } });
+    expect(wide).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', issues: [expect.objectContaining({ rule: 'max-items' })] },
+    });
   });
 });
 
 describe('unknown keys are summarized past a cap', () => {
-  const manyUnknown = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`u${index}`, index]));
+  const manyUnknown = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, index) => [`u${index}`, index]));
 
   it('120,000 unknown keys: 20 dropped-unknown-key records and one summary, one log line', async () => {
     const logger = new RecordingLogger();
     // 120,000 keys take 1.7 MB of JSON: over the default budget, so this executor allows 4 MiB.
     const executor = new PersonaToolExecutor(registry(), { logger, limits: { maxArgumentsBytes: 4 * 1024 * 1024 } });
-    const result = await executor.execute({ id: 'c1', name: 'store', arguments: { note: 'n', ...manyUnknown(120_000) } });
+    const result = await executor.execute({
+      id: 'c1',
+      name: 'store',
+      arguments: { note: 'n', ...manyUnknown(120_000) },
+    });
     expect(result.ok).toBe(true);
     const dropped = result.transformations.filter((transformation) => transformation.rule === 'dropped-unknown-key');
     expect(dropped).toHaveLength(20);
@@ -77,6 +97,10 @@ describe('unknown keys are summarized past a cap', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.issues).toHaveLength(21);
-    expect(result.error.issues.at(-1)).toMatchObject({ path: '', rule: 'unknown-key', message: '4980 more keys of the arguments are not parameters of this tool; use only "note", "data".' });
+    expect(result.error.issues.at(-1)).toMatchObject({
+      path: '',
+      rule: 'unknown-key',
+      message: '4980 more keys of the arguments are not parameters of this tool; use only "note", "data".',
+    });
   });
 });

@@ -7,10 +7,18 @@ function throwingRegistry(): ToolRegistry {
   const registry = new ToolRegistry({ logger: silentLogger });
   const thrown: Record<string, () => unknown> = {
     'null-prototype': () => Object.create(null),
-    'throwing-to-string': () => ({ toString() { throw new Error('toString exploded'); } }),
+    'throwing-to-string': () => ({
+      toString() {
+        throw new Error('toString exploded');
+      },
+    }),
     'throwing-message': () => {
       const error = new Error('secret');
-      Object.defineProperty(error, 'message', { get() { throw new Error('message exploded'); } });
+      Object.defineProperty(error, 'message', {
+        get() {
+          throw new Error('message exploded');
+        },
+      });
       return error;
     },
     'revoked-proxy': () => {
@@ -18,34 +26,72 @@ function throwingRegistry(): ToolRegistry {
       revoke();
       return proxy;
     },
-    'throwing-symbol-to-primitive': () => ({ [Symbol.toPrimitive]() { throw new Error('no primitive'); } }),
+    'throwing-symbol-to-primitive': () => ({
+      [Symbol.toPrimitive]() {
+        throw new Error('no primitive');
+      },
+    }),
   };
   for (const [name, make] of Object.entries(thrown)) {
-    registry.registerJsonSchemaTool({ name, description: name, parameters: { type: 'object', properties: {} } }, async () => {
-      throw make();
-    });
+    registry.registerJsonSchemaTool(
+      { name, description: name, parameters: { type: 'object', properties: {} } },
+      async () => {
+        throw make();
+      },
+    );
   }
-  registry.registerJsonSchemaTool({ name: 'ok', description: 'ok', parameters: { type: 'object', properties: {} } }, async () => 'fine');
+  registry.registerJsonSchemaTool(
+    { name: 'ok', description: 'ok', parameters: { type: 'object', properties: {} } },
+    async () => 'fine',
+  );
   return registry;
 }
 
-const HOSTILE_THROWS = ['null-prototype', 'throwing-to-string', 'throwing-message', 'revoked-proxy', 'throwing-symbol-to-primitive'];
+const HOSTILE_THROWS = [
+  'null-prototype',
+  'throwing-to-string',
+  'throwing-message',
+  'revoked-proxy',
+  'throwing-symbol-to-primitive',
+];
 
 describe('execute() is total', () => {
-  it.each(HOSTILE_THROWS)('a handler that throws %s gives a HANDLER_ERROR result, logged, never a rejection', async (name) => {
-    const logger = new RecordingLogger();
-    const executor = new PersonaToolExecutor(throwingRegistry(), { logger });
-    const result = await executor.execute({ id: 'c1', name, arguments: '{}' });
-    expect(result).toMatchObject({ ok: false, callId: 'c1', tool: name, error: { code: 'HANDLER_ERROR' } });
-    expect(logger.messages('error')).toEqual([`tool call ${name} failed: HANDLER_ERROR`]);
-    expect(typeof logger.entries[0]!.details!['cause']).toBe('string');
-  });
+  it.each(HOSTILE_THROWS)(
+    'a handler that throws %s gives a HANDLER_ERROR result, logged, never a rejection',
+    async (name) => {
+      const logger = new RecordingLogger();
+      const executor = new PersonaToolExecutor(throwingRegistry(), { logger });
+      const result = await executor.execute({ id: 'c1', name, arguments: '{}' });
+      expect(result).toMatchObject({ ok: false, callId: 'c1', tool: name, error: { code: 'HANDLER_ERROR' } });
+      expect(logger.messages('error')).toEqual([`tool call ${name} failed: HANDLER_ERROR`]);
+      expect(typeof logger.entries[0]!.details!['cause']).toBe('string');
+    },
+  );
 
   it('a logger that throws does not make execute() reject', async () => {
-    const throwing = { debug() { throw new Error('x'); }, info() { throw new Error('x'); }, warn() { throw new Error('x'); }, error() { throw new Error('x'); } };
+    const throwing = {
+      debug() {
+        throw new Error('x');
+      },
+      info() {
+        throw new Error('x');
+      },
+      warn() {
+        throw new Error('x');
+      },
+      error() {
+        throw new Error('x');
+      },
+    };
     const executor = new PersonaToolExecutor(throwingRegistry(), { logger: throwing });
-    await expect(executor.execute({ id: 'c1', name: 'null-prototype', arguments: '{}' })).resolves.toMatchObject({ ok: false, error: { code: 'HANDLER_ERROR' } });
-    await expect(executor.execute({ id: 'c2', name: 'ok', arguments: '{}' })).resolves.toMatchObject({ ok: true, value: 'fine' });
+    await expect(executor.execute({ id: 'c1', name: 'null-prototype', arguments: '{}' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'HANDLER_ERROR' },
+    });
+    await expect(executor.execute({ id: 'c2', name: 'ok', arguments: '{}' })).resolves.toMatchObject({
+      ok: true,
+      value: 'fine',
+    });
   });
 
   it('executeAll settles each call on its own: one hostile throw loses no other result', async () => {
@@ -56,21 +102,36 @@ describe('execute() is total', () => {
       { id: 'z', name: 'ok', arguments: '{}' },
     ];
     const results = await executor.executeAll(calls, {}, { concurrency: 3 });
-    expect(results.map((result) => [result.callId, result.ok])).toEqual([['a', true], ...HOSTILE_THROWS.map((_, index) => [`h${index}`, false]), ['z', true]]);
+    expect(results.map((result) => [result.callId, result.ok])).toEqual([
+      ['a', true],
+      ...HOSTILE_THROWS.map((_, index) => [`h${index}`, false]),
+      ['z', true],
+    ]);
   });
 
-  it.each([NaN, 0, -1, 1.5, Infinity, '4', null])('executeAll refuses concurrency %p with a clear error', async (concurrency) => {
-    const executor = new PersonaToolExecutor(throwingRegistry(), { logger: silentLogger });
-    const run = executor.executeAll([{ id: 'a', name: 'ok', arguments: '{}' }], {}, { concurrency: concurrency as number });
-    await expect(run).rejects.toThrow(DefinitionError);
-    await expect(executor.executeAll([{ id: 'a', name: 'ok', arguments: '{}' }], {}, { concurrency: concurrency as number })).rejects.toThrow(
-      /PersonaToolExecutor\.executeAll\.concurrency: The option concurrency is .*; it must be a whole number of at least 1\. Fix:/,
-    );
-  });
+  it.each([NaN, 0, -1, 1.5, Infinity, '4', null])(
+    'executeAll refuses concurrency %p with a clear error',
+    async (concurrency) => {
+      const executor = new PersonaToolExecutor(throwingRegistry(), { logger: silentLogger });
+      const run = executor.executeAll(
+        [{ id: 'a', name: 'ok', arguments: '{}' }],
+        {},
+        { concurrency: concurrency as number },
+      );
+      await expect(run).rejects.toThrow(DefinitionError);
+      await expect(
+        executor.executeAll([{ id: 'a', name: 'ok', arguments: '{}' }], {}, { concurrency: concurrency as number }),
+      ).rejects.toThrow(
+        /PersonaToolExecutor\.executeAll\.concurrency: The option concurrency is .*; it must be a whole number of at least 1\. Fix:/,
+      );
+    },
+  );
 
   it('executeAll refuses calls that are not an array', async () => {
     const executor = new PersonaToolExecutor(throwingRegistry(), { logger: silentLogger });
-    await expect(executor.executeAll('calls' as unknown as ToolCall[])).rejects.toThrow(/executeAll takes an array of tool calls/);
+    await expect(executor.executeAll('calls' as unknown as ToolCall[])).rejects.toThrow(
+      /executeAll takes an array of tool calls/,
+    );
   });
 
   it.each([
@@ -82,7 +143,9 @@ describe('execute() is total', () => {
     [{ policy: 'loose' }, /policy/],
     [{ validation: 'fast' }, /validation/],
   ])('the executor refuses the option %p at construction', (options, pattern) => {
-    expect(() => new PersonaToolExecutor(throwingRegistry(), { logger: silentLogger, ...(options as object) })).toThrow(pattern);
+    expect(() => new PersonaToolExecutor(throwingRegistry(), { logger: silentLogger, ...(options as object) })).toThrow(
+      pattern,
+    );
   });
 });
 
@@ -99,7 +162,10 @@ describe('model-chosen tool names', () => {
     }
     expect(MAX_TOOL_NAME_LENGTH).toBe(256);
     // Below the cap the rules still apply.
-    expect(await executor.execute({ id: 'c2', name: 'functions.ok', arguments: '{}' })).toMatchObject({ ok: true, tool: 'ok' });
+    expect(await executor.execute({ id: 'c2', name: 'functions.ok', arguments: '{}' })).toMatchObject({
+      ok: true,
+      tool: 'ok',
+    });
   });
 
   it('is escaped and clipped in log lines: no forged lines, no 1 MiB lines', async () => {

@@ -19,7 +19,11 @@ function changingSchema(version: number): Record<string, unknown> {
     properties: {
       [`query_${version}`]: { type: 'string', minLength: 1, pattern: `^[a-z]{1,${(version % 50) + 5}}$` },
       [`limit_${version}`]: { type: 'integer', minimum: 0, maximum: version + 10 },
-      filter: { type: 'object', properties: { [`field_${version}`]: { type: 'string', enum: ['a', 'b', `c${version}`] } }, additionalProperties: false },
+      filter: {
+        type: 'object',
+        properties: { [`field_${version}`]: { type: 'string', enum: ['a', 'b', `c${version}`] } },
+        additionalProperties: false,
+      },
       tags: { type: 'array', items: { type: 'string' }, maxItems: 10 },
     },
     required: [`query_${version}`],
@@ -36,7 +40,11 @@ describe('remote tool-list churn does not grow the heap', () => {
     const registry = new ToolRegistry({ logger: silentLogger });
     const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
     const register = (version: number) =>
-      registry.registerJsonSchemaTool({ name: 'remote.search', description: `v${version}`, parameters: changingSchema(version) }, async () => 'ok', { untrusted: true });
+      registry.registerJsonSchemaTool(
+        { name: 'remote.search', description: `v${version}`, parameters: changingSchema(version) },
+        async () => 'ok',
+        { untrusted: true },
+      );
     // Warm up (module caches, JIT), then measure.
     for (let version = 0; version < 500; version++) register(version);
     const entriesBefore = validationEntries();
@@ -44,7 +52,11 @@ describe('remote tool-list churn does not grow the heap', () => {
     for (let version = 500; version < 20_500; version++) {
       register(version);
       if (version % 5_000 === 0) {
-        const result = await executor.execute({ id: 'c', name: 'remote.search', arguments: { [`query_${version}`]: 'abc' } });
+        const result = await executor.execute({
+          id: 'c',
+          name: 'remote.search',
+          arguments: { [`query_${version}`]: 'abc' },
+        });
         expect(result.ok).toBe(true);
       }
     }
@@ -65,7 +77,10 @@ describe('remote tool-list churn does not grow the heap', () => {
     registry.unregister('one');
     const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
     const refused = await executor.execute({ id: 'c', name: 'two', arguments: { query_1: 'ABC' } });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', issues: [expect.objectContaining({ path: 'query_1', rule: 'pattern' })] } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', issues: [expect.objectContaining({ path: 'query_1', rule: 'pattern' })] },
+    });
     expect(await executor.execute({ id: 'c', name: 'two', arguments: { query_1: 'ab' } })).toMatchObject({ ok: true });
   });
 });

@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { ArrayOf, buildObjectSchema, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
+import {
+  ArrayOf,
+  buildObjectSchema,
+  PersonaToolExecutor,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+} from '@toolwright/core';
 import { getValidatorMetadata } from '@toolwright/core/internal';
 
 const PLAIN = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
@@ -29,7 +36,14 @@ describe("toolwright's class-validator rules share one constraint class per rule
         .filter((rule) => rule.appliedByToolwright && rule.constraintClass !== undefined)
         .map((rule) => [rule.name, rule.constraintClass]);
     const short = classes(ShortParams);
-    expect(short.map(([name]) => name)).toStrictEqual(['isDefined', 'isString', 'minLength', 'isArray', 'isInt', 'min']);
+    expect(short.map(([name]) => name)).toStrictEqual([
+      'isDefined',
+      'isString',
+      'minLength',
+      'isArray',
+      'isInt',
+      'min',
+    ]);
     expect(classes(LongParams)).toStrictEqual(short);
     expect(short.every(([, constraintClass], index) => classes(LongParams)[index]?.[1] === constraintClass)).toBe(true);
 
@@ -68,18 +82,31 @@ describe("toolwright's class-validator rules share one constraint class per rule
       required: ['query'],
       additionalProperties: false,
     });
-    registry.registerJsonSchemaTool({ name: 'first', description: 'first', parameters: parameters(2) }, async () => 'ok');
-    registry.registerJsonSchemaTool({ name: 'second', description: 'second', parameters: parameters(3) }, async () => 'ok');
+    registry.registerJsonSchemaTool(
+      { name: 'first', description: 'first', parameters: parameters(2) },
+      async () => 'ok',
+    );
+    registry.registerJsonSchemaTool(
+      { name: 'second', description: 'second', parameters: parameters(3) },
+      async () => 'ok',
+    );
     const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
-    expect(await executor.execute({ id: 'a', name: 'first', arguments: { query: 'abc', limit: 3 } })).toMatchObject({ ok: true });
-    expect(await executor.execute({ id: 'b', name: 'second', arguments: { query: 'abc', limit: 4 } })).toMatchObject({ ok: true });
+    expect(await executor.execute({ id: 'a', name: 'first', arguments: { query: 'abc', limit: 3 } })).toMatchObject({
+      ok: true,
+    });
+    expect(await executor.execute({ id: 'b', name: 'second', arguments: { query: 'abc', limit: 4 } })).toMatchObject({
+      ok: true,
+    });
     registry.unregister('first');
     const refused = await executor.execute({ id: 'c', name: 'second', arguments: { query: 'ab', limit: 3 } });
     expect(refused).toMatchObject({
       ok: false,
       error: {
         code: 'INVALID_ARGUMENTS',
-        issues: [expect.objectContaining({ path: 'query', rule: 'minLength' }), expect.objectContaining({ path: 'limit', rule: 'exclusiveMinimum' })],
+        issues: [
+          expect.objectContaining({ path: 'query', rule: 'minLength' }),
+          expect.objectContaining({ path: 'limit', rule: 'exclusiveMinimum' }),
+        ],
       },
     });
   });

@@ -1,7 +1,15 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { plausibleValueFor, type JsonSchema } from './arbitraries';
-import { PersonaToolExecutor, ToolRegistry, silentLogger, type ExecutionContext, type Logger, type ToolCall, type ToolResult } from '@toolwright/core';
+import {
+  PersonaToolExecutor,
+  ToolRegistry,
+  silentLogger,
+  type ExecutionContext,
+  type Logger,
+  type ToolCall,
+  type ToolResult,
+} from '@toolwright/core';
 import { generateAcceptFunction } from '@toolwright/core/compile/accept-generator';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
@@ -22,14 +30,60 @@ const CALLS_PER_SCHEMA = 19;
 /** Small limits, so the depth and array-size refusals are reached by ordinary random values. */
 const LIMITS: Partial<PipelineLimits> = { maxDepth: 4, maxArrayItems: 6 };
 
-const NAMES = ['title', 'count', 'ratio', 'enabled', 'tags', 'when', 'day', 'address', 'items', 'userName', 'level', 'session_id', 'ѕession_id', 'naïve'];
+const NAMES = [
+  'title',
+  'count',
+  'ratio',
+  'enabled',
+  'tags',
+  'when',
+  'day',
+  'address',
+  'items',
+  'userName',
+  'level',
+  'session_id',
+  'ѕession_id',
+  'naïve',
+];
 
 const scalar: fc.Arbitrary<JsonSchema> = fc.oneof(
-  fc.record({ type: fc.constant('string'), minLength: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }), pattern: fc.option(fc.constantFrom('^[a-z]+$', '\\d', '^x'), { nil: undefined }) }, { requiredKeys: ['type'] }),
-  fc.record({ type: fc.constant('string'), enum: fc.uniqueArray(fc.constantFrom('low', 'High', 'MEDIUM', 'x', 'a b'), { minLength: 1, maxLength: 3 }) }),
-  fc.record({ type: fc.constant('integer'), minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), maximum: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }), exclusiveMinimum: fc.option(fc.integer({ min: -10, max: -6 }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(2, 5), { nil: undefined }) }, { requiredKeys: ['type'] }),
-  fc.record({ type: fc.constant('number'), minimum: fc.option(fc.double({ min: -5, max: 0, noNaN: true }), { nil: undefined }), exclusiveMaximum: fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(0.5, 0.1), { nil: undefined }) }, { requiredKeys: ['type'] }),
-  fc.record({ type: fc.constant('integer'), enum: fc.uniqueArray(fc.constantFrom(1, 2, 3, 10), { minLength: 1, maxLength: 3 }) }),
+  fc.record(
+    {
+      type: fc.constant('string'),
+      minLength: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+      maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }),
+      pattern: fc.option(fc.constantFrom('^[a-z]+$', '\\d', '^x'), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record({
+    type: fc.constant('string'),
+    enum: fc.uniqueArray(fc.constantFrom('low', 'High', 'MEDIUM', 'x', 'a b'), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record(
+    {
+      type: fc.constant('integer'),
+      minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
+      maximum: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }),
+      exclusiveMinimum: fc.option(fc.integer({ min: -10, max: -6 }), { nil: undefined }),
+      multipleOf: fc.option(fc.constantFrom(2, 5), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('number'),
+      minimum: fc.option(fc.double({ min: -5, max: 0, noNaN: true }), { nil: undefined }),
+      exclusiveMaximum: fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined }),
+      multipleOf: fc.option(fc.constantFrom(0.5, 0.1), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record({
+    type: fc.constant('integer'),
+    enum: fc.uniqueArray(fc.constantFrom(1, 2, 3, 10), { minLength: 1, maxLength: 3 }),
+  }),
   fc.constant({ type: 'boolean' }),
   fc.constant({ type: 'string', format: 'date' }),
   fc.constant({ type: 'string', format: 'date-time' }),
@@ -39,24 +93,51 @@ const scalar: fc.Arbitrary<JsonSchema> = fc.oneof(
 );
 
 const arrayOf = (items: fc.Arbitrary<JsonSchema>): fc.Arbitrary<JsonSchema> =>
-  fc.record({ type: fc.constant('array'), items, minItems: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }), maxItems: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }), uniqueItems: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ['type', 'items'] });
+  fc.record(
+    {
+      type: fc.constant('array'),
+      items,
+      minItems: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+      maxItems: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }),
+      uniqueItems: fc.option(fc.boolean(), { nil: undefined }),
+    },
+    { requiredKeys: ['type', 'items'] },
+  );
 
 function objectOf(depth: number): fc.Arbitrary<JsonSchema> {
-  const property: fc.Arbitrary<JsonSchema> = depth <= 0
-    ? fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: arrayOf(scalar) })
-    : fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: arrayOf(scalar) }, { weight: 1, arbitrary: objectOf(depth - 1) }, { weight: 1, arbitrary: arrayOf(objectOf(depth - 1)) });
-  return fc.tuple(
-    fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), property, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 5, selector: ([name]) => name }),
-    fc.constantFrom<boolean | JsonSchema | undefined>(undefined, undefined, false, true, { type: 'integer' }),
-  ).map(([entries, additional]) => {
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    for (const [name, schema, isRequired, nullable] of entries) {
-      properties[name] = nullable && typeof schema['type'] === 'string' ? { ...schema, type: [schema['type'], 'null'] } : schema;
-      if (isRequired) required.push(name);
-    }
-    return { type: 'object', properties, required, ...(additional === undefined ? {} : { additionalProperties: additional }) };
-  });
+  const property: fc.Arbitrary<JsonSchema> =
+    depth <= 0
+      ? fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: arrayOf(scalar) })
+      : fc.oneof(
+          { weight: 5, arbitrary: scalar },
+          { weight: 1, arbitrary: arrayOf(scalar) },
+          { weight: 1, arbitrary: objectOf(depth - 1) },
+          { weight: 1, arbitrary: arrayOf(objectOf(depth - 1)) },
+        );
+  return fc
+    .tuple(
+      fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), property, fc.boolean(), fc.boolean()), {
+        minLength: 1,
+        maxLength: 5,
+        selector: ([name]) => name,
+      }),
+      fc.constantFrom<boolean | JsonSchema | undefined>(undefined, undefined, false, true, { type: 'integer' }),
+    )
+    .map(([entries, additional]) => {
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      for (const [name, schema, isRequired, nullable] of entries) {
+        properties[name] =
+          nullable && typeof schema['type'] === 'string' ? { ...schema, type: [schema['type'], 'null'] } : schema;
+        if (isRequired) required.push(name);
+      }
+      return {
+        type: 'object',
+        properties,
+        required,
+        ...(additional === undefined ? {} : { additionalProperties: additional }),
+      };
+    });
 }
 
 /** A value for a schema that is usually valid (plausibleValueFor, extended to unions, free-form values and nulls). */
@@ -67,11 +148,16 @@ function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
   if (schema['type'] === 'object') {
     const properties = schema['properties'] as Record<string, JsonSchema>;
     const required = (schema['required'] as string[] | undefined) ?? [];
-    return fc.record(Object.fromEntries(Object.entries(properties).map(([name, inner]) => [name, validValue(inner)])), { requiredKeys: required });
+    return fc.record(Object.fromEntries(Object.entries(properties).map(([name, inner]) => [name, validValue(inner)])), {
+      requiredKeys: required,
+    });
   }
   if (schema['type'] === 'array') {
     const minimum = typeof schema['minItems'] === 'number' ? schema['minItems'] : 0;
-    return fc.array(validValue(schema['items'] as JsonSchema), { minLength: minimum, maxLength: Math.max(minimum, typeof schema['maxItems'] === 'number' ? schema['maxItems'] : 3) });
+    return fc.array(validValue(schema['items'] as JsonSchema), {
+      minLength: minimum,
+      maxLength: Math.max(minimum, typeof schema['maxItems'] === 'number' ? schema['maxItems'] : 3),
+    });
   }
   if (Array.isArray(schema['type'])) {
     const inner = { ...schema, type: (schema['type'] as string[])[0] };
@@ -101,7 +187,10 @@ const MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'boolean' ? (leaf ? 'yes' : 'FALSE') : leaf)),
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'string' ? leaf.toUpperCase() : leaf)),
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'string' ? ` ${leaf}` : leaf)),
-  (value) => mapLeaves(value, (leaf) => (typeof leaf === 'string' && /T\d\d:/.test(leaf) ? leaf.replace('T', ' ').replace('+01:00', '+0100') : leaf)),
+  (value) =>
+    mapLeaves(value, (leaf) =>
+      typeof leaf === 'string' && /T\d\d:/.test(leaf) ? leaf.replace('T', ' ').replace('+01:00', '+0100') : leaf,
+    ),
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'number' ? leaf + 0.5 : leaf)),
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'string' ? 12 : leaf)),
   (value) => mapTop(value, () => null),
@@ -135,12 +224,22 @@ function addKey(value: Json, key: string, added: Json): Json {
 
 function deepAddKey(value: Json, key: string, added: Json): Json {
   if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, isRecord(inner) ? addKey(inner, key, added) : Array.isArray(inner) && isRecord(inner[0]) ? [addKey(inner[0], key, added), ...inner.slice(1)] : inner]));
+  return Object.fromEntries(
+    Object.entries(value).map(([name, inner]) => [
+      name,
+      isRecord(inner)
+        ? addKey(inner, key, added)
+        : Array.isArray(inner) && isRecord(inner[0])
+          ? [addKey(inner[0], key, added), ...inner.slice(1)]
+          : inner,
+    ]),
+  );
 }
 
 function mapLeaves(value: Json, map: (leaf: Json) => Json): Json {
   if (Array.isArray(value)) return value.map((item) => mapLeaves(item, map));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapLeaves(inner, map)]));
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapLeaves(inner, map)]));
   return map(value);
 }
 
@@ -160,11 +259,16 @@ function mapTop(value: Json, map: (entry: Json) => Json): Json {
 function callText(value: Json, style: number): string {
   const json = JSON.stringify(value);
   switch (style) {
-    case 0: return `\`\`\`json\n${json}\n\`\`\``;
-    case 1: return JSON.stringify(json);
-    case 2: return json.replace(/}$/, ',}');
-    case 3: return json.replace(/"([A-Za-z_]+)":/g, '$1:');
-    default: return json;
+    case 0:
+      return `\`\`\`json\n${json}\n\`\`\``;
+    case 1:
+      return JSON.stringify(json);
+    case 2:
+      return json.replace(/}$/, ',}');
+    case 3:
+      return json.replace(/"([A-Za-z_]+)":/g, '$1:');
+    default:
+      return json;
   }
 }
 
@@ -172,10 +276,17 @@ function callText(value: Json, style: number): string {
 function exact(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (inner === undefined) return '<undefined>';
-    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner))) return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
+    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner)))
+      return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
     if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
-    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner) && Object.getPrototypeOf(inner) !== Object.prototype && Object.getPrototypeOf(inner) !== null) {
-      return { '<class>': (inner).constructor?.name, ...(inner as Record<string, unknown>) };
+    if (
+      typeof inner === 'object' &&
+      inner !== null &&
+      !Array.isArray(inner) &&
+      Object.getPrototypeOf(inner) !== Object.prototype &&
+      Object.getPrototypeOf(inner) !== null
+    ) {
+      return { '<class>': inner.constructor?.name, ...(inner as Record<string, unknown>) };
     }
     return inner;
   });
@@ -189,10 +300,18 @@ function withoutDuration(result: ToolResult): unknown {
 class RecordingLogger implements Logger {
   readonly records: string[] = [];
   level = 'debug' as const;
-  debug(message: string, details?: Record<string, unknown>): void { this.records.push(`debug ${message} ${exact(strip(details))}`); }
-  info(message: string, details?: Record<string, unknown>): void { this.records.push(`info ${message} ${exact(strip(details))}`); }
-  warn(message: string, details?: Record<string, unknown>): void { this.records.push(`warn ${message} ${exact(strip(details))}`); }
-  error(message: string, details?: Record<string, unknown>): void { this.records.push(`error ${message} ${exact(strip(details))}`); }
+  debug(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`debug ${message} ${exact(strip(details))}`);
+  }
+  info(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`info ${message} ${exact(strip(details))}`);
+  }
+  warn(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`warn ${message} ${exact(strip(details))}`);
+  }
+  error(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`error ${message} ${exact(strip(details))}`);
+  }
 }
 
 function strip(details: Record<string, unknown> | undefined): unknown {
@@ -215,7 +334,14 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
         objectOf(2).chain((schema) =>
           fc.tuple(
             fc.constant(schema),
-            fc.array(fc.tuple(validValue(schema), fc.integer({ min: -1, max: MUTATIONS.length * 2 - 1 }), fc.integer({ min: 0, max: 12 })), { minLength: CALLS_PER_SCHEMA, maxLength: CALLS_PER_SCHEMA }),
+            fc.array(
+              fc.tuple(
+                validValue(schema),
+                fc.integer({ min: -1, max: MUTATIONS.length * 2 - 1 }),
+                fc.integer({ min: 0, max: 12 }),
+              ),
+              { minLength: CALLS_PER_SCHEMA, maxLength: CALLS_PER_SCHEMA },
+            ),
           ),
         ),
         async ([schema, inputs]) => {
@@ -224,7 +350,12 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
           const fastLogger = new RecordingLogger();
           const slowLogger = new RecordingLogger();
           const fast = new PersonaToolExecutor(registry, { logger: fastLogger, limits: LIMITS, telemetry: false });
-          const slow = new PersonaToolExecutor(registry, { logger: slowLogger, limits: LIMITS, telemetry: false, canonicalFastPath: false });
+          const slow = new PersonaToolExecutor(registry, {
+            logger: slowLogger,
+            limits: LIMITS,
+            telemetry: false,
+            canonicalFastPath: false,
+          });
           const parameters = registry.get('tool')!.parameters;
           const accept = generateAcceptFunction(parameters, limits);
           const normalize = compileNormalizer(parameters, 'safe', 'all');
@@ -235,7 +366,10 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
             if (rule) mutated++;
             const text = callText(argumentsValue, style);
             const call: ToolCall = { id: 'c', name: 'tool', arguments: text };
-            const [withFastPath, withoutFastPath] = [await fast.execute(call, context), await slow.execute(call, context)];
+            const [withFastPath, withoutFastPath] = [
+              await fast.execute(call, context),
+              await slow.execute(call, context),
+            ];
             calls++;
             expect(exact(withoutDuration(withFastPath))).toBe(exact(withoutDuration(withoutFastPath)));
             if (!withFastPath.ok) refused++;
@@ -251,7 +385,11 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
             accepted++;
             const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: false, limits });
             const normalized = normalize(parsed, '', state);
-            expect({ transformations: state.transformations, issues: state.issues, events: state.securityEvents }).toEqual({ transformations: [], issues: [], events: [] });
+            expect({
+              transformations: state.transformations,
+              issues: state.issues,
+              events: state.securityEvents,
+            }).toEqual({ transformations: [], issues: [], events: [] });
             expect(findContextImpostors(parsed, [], parameters)).toEqual([]);
             expect(exact(normalized)).toBe(exact(parsed));
             if (withFastPath.ok) acceptedOk++;

@@ -22,13 +22,15 @@ function rootOf(path: string): string {
 }
 
 function related(a: string, b: string): boolean {
-  const contains = (outer: string, inner: string) => inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+  const contains = (outer: string, inner: string) =>
+    inner === outer || outer === '' || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
   return contains(a, b) || contains(b, a);
 }
 
 function expectSamePaths(compiled: string[], reference: string[]): void {
   expect([...new Set(compiled.map(rootOf))].sort()).toEqual([...new Set(reference.map(rootOf))].sort());
-  for (const path of reference) expect({ path, matched: compiled.some((other) => related(path, other)) }).toEqual({ path, matched: true });
+  for (const path of reference)
+    expect({ path, matched: compiled.some((other) => related(path, other)) }).toEqual({ path, matched: true });
 }
 
 describe('compiled validation agrees with the reference path (class-transformer + class-validator)', () => {
@@ -37,14 +39,20 @@ describe('compiled validation agrees with the reference path (class-transformer 
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(
-        objectSchema(2).chain((schema) => fc.tuple(fc.constant(schema), fc.array(valueFor(schema), { minLength: 4, maxLength: 4 }))),
+        objectSchema(2).chain((schema) =>
+          fc.tuple(fc.constant(schema), fc.array(valueFor(schema), { minLength: 4, maxLength: 4 })),
+        ),
         async ([schema, inputs]) => {
           const registry = new ToolRegistry({ logger: silentLogger });
           registry.registerJsonSchemaTool({ name: 'tool', parameters: schema }, async (params) => params);
           const compiled = new PersonaToolExecutor(registry, { logger: silentLogger });
           const reference = new PersonaToolExecutor(registry, { logger: silentLogger, validation: 'reference' });
           for (const input of inputs) {
-            const call = { id: 'c', name: 'tool', arguments: typeof input === 'string' ? input : JSON.stringify(input) };
+            const call = {
+              id: 'c',
+              name: 'tool',
+              arguments: typeof input === 'string' ? input : JSON.stringify(input),
+            };
             const fast = await compiled.prepare(call, {});
             const slow = await reference.prepare(call, {});
             compared++;

@@ -15,7 +15,9 @@ const SEED = 20261124;
 const RANDOM_RUNS = 30_000;
 const MUTATION_RUNS = 10_000;
 
-const edgeCases = JSON.parse(readFileSync(join(__dirname, '../fixtures/validator-js/edge-cases.json'), 'utf8')) as Record<'isEmail' | 'isURL' | 'isUUID', string[]>;
+const edgeCases = JSON.parse(
+  readFileSync(join(__dirname, '../fixtures/validator-js/edge-cases.json'), 'utf8'),
+) as Record<'isEmail' | 'isURL' | 'isUUID', string[]>;
 
 function outcome(check: (value: string) => boolean, value: string): string {
   try {
@@ -38,7 +40,10 @@ const RULES: readonly Rule[] = [
   { name: 'isUUID', ruleName: 'isUUID', reference: (value) => isUUID(value, undefined), fast: isUuidDefault },
 ];
 
-function disagreements(rule: Rule, inputs: Iterable<string>): Array<{ input: string; fast: string; reference: string }> {
+function disagreements(
+  rule: Rule,
+  inputs: Iterable<string>,
+): Array<{ input: string; fast: string; reference: string }> {
   const found: Array<{ input: string; fast: string; reference: string }> = [];
   for (const input of inputs) {
     const fast = outcome(rule.fast, input);
@@ -55,23 +60,87 @@ const piecesOf = (alphabet: readonly string[], minLength: number, maxLength: num
   fc.array(fc.constantFrom(...alphabet), { minLength, maxLength }).map(join0);
 
 /** Characters each grammar treats specially, and ones around the edges of its Unicode ranges. */
-const TRICKY = ['.', '@', '"', '\\', ' ', '\t', '\n', '\r', '(', ')', '<', '>', '[', ']', ':', ';', ',', '%', '#', '?', '/', '_', '-', '+', '*',
-  '\u0000', '\u001f', '\u007f', '\u0080', '\u009f', '\u00a0', '\u00a1', '\u00a8', '\u00a9', '\u00aa', 'ü', '端', 'к', '\u1680', '\u2028', '\u3000',
-  '\ud7ff', '\ud800', '\udc00', '\ud83d\ude00', '\ue000', '\uf8ff', '\uf900', '\ufdcf', '\ufdd0', '\ufdef', '\ufdf0', '\ufeff', '\uff01', '\uff5e',
-  '\uff5f', '\uffef', '\ufff0', '\uffff', 'ſ', 'K', 'ı', 'İ'];
+const TRICKY = [
+  '.',
+  '@',
+  '"',
+  '\\',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '(',
+  ')',
+  '<',
+  '>',
+  '[',
+  ']',
+  ':',
+  ';',
+  ',',
+  '%',
+  '#',
+  '?',
+  '/',
+  '_',
+  '-',
+  '+',
+  '*',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  '\u009f',
+  '\u00a0',
+  '\u00a1',
+  '\u00a8',
+  '\u00a9',
+  '\u00aa',
+  'ü',
+  '端',
+  'к',
+  '\u1680',
+  '\u2028',
+  '\u3000',
+  '\ud7ff',
+  '\ud800',
+  '\udc00',
+  '\ud83d\ude00',
+  '\ue000',
+  '\uf8ff',
+  '\uf900',
+  '\ufdcf',
+  '\ufdd0',
+  '\ufdef',
+  '\ufdf0',
+  '\ufeff',
+  '\uff01',
+  '\uff5e',
+  '\uff5f',
+  '\uffef',
+  '\ufff0',
+  '\uffff',
+  'ſ',
+  'K',
+  'ı',
+  'İ',
+];
 const ASCII_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 const DIGITS = '0123456789'.split('');
 const ATOM_SPECIALS = "!#$%&'*+-/=?^_`{|}~".split('');
 const HEX = '0123456789abcdefABCDEFgG'.split('');
 
-const repeated = (unit: string, min: number, max: number): fc.Arbitrary<string> => fc.integer({ min, max }).map((count) => unit.repeat(count));
+const repeated = (unit: string, min: number, max: number): fc.Arbitrary<string> =>
+  fc.integer({ min, max }).map((count) => unit.repeat(count));
 
 const atom = fc.oneof(
   { weight: 6, arbitrary: piecesOf([...ASCII_LETTERS, ...DIGITS, ...ATOM_SPECIALS], 1, 12) },
   { weight: 3, arbitrary: piecesOf([...ASCII_LETTERS, ...DIGITS, ...ATOM_SPECIALS, ...TRICKY], 0, 8) },
   { weight: 1, arbitrary: repeated('a', 60, 70) },
 );
-const quoted = fc.tuple(piecesOf([...ASCII_LETTERS, ' ', '\\', '"', '\\"', '\\@', '@', ...TRICKY], 0, 10)).map(([inner]) => `"${inner}"`);
+const quoted = fc
+  .tuple(piecesOf([...ASCII_LETTERS, ' ', '\\', '"', '\\"', '\\@', '@', ...TRICKY], 0, 10))
+  .map(([inner]) => `"${inner}"`);
 const localPart = fc.oneof(
   { weight: 5, arbitrary: fc.array(atom, { minLength: 1, maxLength: 4 }).map((atoms) => atoms.join('.')) },
   { weight: 2, arbitrary: quoted },
@@ -80,78 +149,285 @@ const localPart = fc.oneof(
 const label = fc.oneof(
   { weight: 6, arbitrary: piecesOf([...ASCII_LETTERS, ...DIGITS, '-'], 1, 12) },
   { weight: 2, arbitrary: piecesOf([...ASCII_LETTERS, ...DIGITS, '-', '_', ...TRICKY], 0, 6) },
-  { weight: 1, arbitrary: fc.constantFrom('xn--', 'xn--p1ai', 'xn--froschgrn-x9a', 'müller', 'кулік', 'ｇｍａｉｌ', '-a', 'a-', '_a', 'a_b', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'xn--',
+      'xn--p1ai',
+      'xn--froschgrn-x9a',
+      'müller',
+      'кулік',
+      'ｇｍａｉｌ',
+      '-a',
+      'a-',
+      '_a',
+      'a_b',
+      '',
+    ),
+  },
   { weight: 1, arbitrary: repeated('b', 60, 66) },
 );
 const tld = fc.oneof(
   { weight: 5, arbitrary: piecesOf(ASCII_LETTERS, 1, 6) },
-  { weight: 2, arbitrary: fc.constantFrom('com', 'co', 'c', 'xn--p1ai', 'xn--j1amh', 'xn-', 'укр', 'ü', 'üü', '123', '1a', 'a1', 'co m', 'co\u3000m', 'co\u00a0', 'c\ufeffo', 'c©', '') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'com',
+      'co',
+      'c',
+      'xn--p1ai',
+      'xn--j1amh',
+      'xn-',
+      'укр',
+      'ü',
+      'üü',
+      '123',
+      '1a',
+      'a1',
+      'co m',
+      'co\u3000m',
+      'co\u00a0',
+      'c\ufeffo',
+      'c©',
+      '',
+    ),
+  },
   { weight: 2, arbitrary: piecesOf([...ASCII_LETTERS, ...DIGITS, ...TRICKY], 0, 4) },
 );
-const ipv4 = fc.tuple(...[0, 1, 2, 3].map(() => fc.oneof(fc.integer({ min: 0, max: 255 }).map(String), fc.constantFrom('256', '300', '01', '00', '-1', '')))).map((parts) => parts.join('.'));
+const ipv4 = fc
+  .tuple(
+    ...[0, 1, 2, 3].map(() =>
+      fc.oneof(fc.integer({ min: 0, max: 255 }).map(String), fc.constantFrom('256', '300', '01', '00', '-1', '')),
+    ),
+  )
+  .map((parts) => parts.join('.'));
 const ipv6 = fc.oneof(
   fc.array(piecesOf(HEX, 0, 5), { minLength: 2, maxLength: 9 }).map((groups) => groups.join(':')),
-  fc.constantFrom('::1', '::', '1080::8:800:200C:417A', '::FFFF:129.144.52.38', '::192.9.5.5', 'fe80::1%eth0', 'fe80::1%', '2010:836B:4179::836B:4179', ':::', '1::2::3'),
+  fc.constantFrom(
+    '::1',
+    '::',
+    '1080::8:800:200C:417A',
+    '::FFFF:129.144.52.38',
+    '::192.9.5.5',
+    'fe80::1%eth0',
+    'fe80::1%',
+    '2010:836B:4179::836B:4179',
+    ':::',
+    '1::2::3',
+  ),
 );
 const domain = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(fc.array(label, { minLength: 0, maxLength: 4 }), tld, fc.constantFrom('', '', '', '.')).map(([labels, top, trailing]) => [...labels, top].join('.') + trailing) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(fc.array(label, { minLength: 0, maxLength: 4 }), tld, fc.constantFrom('', '', '', '.'))
+      .map(([labels, top, trailing]) => [...labels, top].join('.') + trailing),
+  },
   { weight: 1, arbitrary: ipv4 },
   { weight: 1, arbitrary: fc.oneof(ipv4, ipv6).map((address) => `[${address}]`) },
-  { weight: 1, arbitrary: fc.tuple(repeated('a', 60, 63), fc.integer({ min: 3, max: 5 })).map(([part, count]) => `${Array(count).fill(part).join('.')}.com`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(repeated('a', 60, 63), fc.integer({ min: 3, max: 5 }))
+      .map(([part, count]) => `${Array(count).fill(part).join('.')}.com`),
+  },
 );
 const emailInput = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(localPart, fc.constantFrom('@', '@', '@', '@@', ''), domain).map(([local, at, host]) => `${local}${at}${host}`) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(localPart, fc.constantFrom('@', '@', '@', '@@', ''), domain)
+      .map(([local, at, host]) => `${local}${at}${host}`),
+  },
   { weight: 1, arbitrary: fc.tuple(localPart, domain, localPart, domain).map(([a, b, c, d]) => `${a}@${b}@${c}@${d}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Name ', '"Name" ', ''), localPart, domain).map(([name, local, host]) => `${name}<${local}@${host}>`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('Name ', '"Name" ', ''), localPart, domain)
+      .map(([name, local, host]) => `${name}<${local}@${host}>`),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
 );
 
-const protocol = fc.constantFrom('http', 'https', 'ftp', 'HTTP', 'HtTpS', 'FTP', 'javascript', 'JaVaScRiPt', 'mailto', 'data', 'xyz', 'rtmp', 'file', 'h', 'a+b.c-d', '1http', '');
+const protocol = fc.constantFrom(
+  'http',
+  'https',
+  'ftp',
+  'HTTP',
+  'HtTpS',
+  'FTP',
+  'javascript',
+  'JaVaScRiPt',
+  'mailto',
+  'data',
+  'xyz',
+  'rtmp',
+  'file',
+  'h',
+  'a+b.c-d',
+  '1http',
+  '',
+);
 const separator = fc.constantFrom('://', '://', '://', ':', ':/', '//', '', ':///', '////');
 const auth = fc.oneof(
   { weight: 4, arbitrary: fc.constant('') },
-  { weight: 2, arbitrary: fc.tuple(piecesOf([...ASCII_LETTERS, ...DIGITS, '-', '_', '.', '%', '%61'], 0, 6), fc.constantFrom('', ':', ':pass', '::', ':a:b')).map(([user, rest]) => `${user}${rest}@`) },
-  { weight: 1, arbitrary: piecesOf([...ASCII_LETTERS, ':', '@', ' ', '%2F', ';', '(', ')', ...TRICKY], 0, 6).map((text) => `${text}@`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        piecesOf([...ASCII_LETTERS, ...DIGITS, '-', '_', '.', '%', '%61'], 0, 6),
+        fc.constantFrom('', ':', ':pass', '::', ':a:b'),
+      )
+      .map(([user, rest]) => `${user}${rest}@`),
+  },
+  {
+    weight: 1,
+    arbitrary: piecesOf([...ASCII_LETTERS, ':', '@', ' ', '%2F', ';', '(', ')', ...TRICKY], 0, 6).map(
+      (text) => `${text}@`,
+    ),
+  },
 );
 const port = fc.oneof(
   { weight: 5, arbitrary: fc.constant('') },
-  { weight: 3, arbitrary: fc.oneof(fc.integer({ min: 0, max: 70000 }).map(String), fc.constantFrom('', '0', '00080', '65535', '65536', 'abc', '8a', '+80', '-1', '1e3', ' 80', '80:80', '99999999999999999999')).map((text) => `:${text}`) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(
+        fc.integer({ min: 0, max: 70000 }).map(String),
+        fc.constantFrom(
+          '',
+          '0',
+          '00080',
+          '65535',
+          '65536',
+          'abc',
+          '8a',
+          '+80',
+          '-1',
+          '1e3',
+          ' 80',
+          '80:80',
+          '99999999999999999999',
+        ),
+      )
+      .map((text) => `:${text}`),
+  },
 );
 const urlHost = fc.oneof(
   { weight: 6, arbitrary: domain.filter((text) => !text.startsWith('[')) },
   { weight: 1, arbitrary: ipv4 },
   { weight: 1, arbitrary: ipv6.map((address) => `[${address}]`) },
-  { weight: 1, arbitrary: fc.constantFrom('localhost', '*.foo.com', '!.foo.com', 'com', '', '.com', 'foo_bar.com', 'evil.com@example.com') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'localhost',
+      '*.foo.com',
+      '!.foo.com',
+      'com',
+      '',
+      '.com',
+      'foo_bar.com',
+      'evil.com@example.com',
+    ),
+  },
 );
 const pathPart = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
-  { weight: 3, arbitrary: piecesOf([...ASCII_LETTERS, '/', '%2F', '%', '~', '@', ':', '.', '-', '(', ')', "'", '$'], 1, 10).map((text) => `/${text}`) },
+  {
+    weight: 3,
+    arbitrary: piecesOf([...ASCII_LETTERS, '/', '%2F', '%', '~', '@', ':', '.', '-', '(', ')', "'", '$'], 1, 10).map(
+      (text) => `/${text}`,
+    ),
+  },
   { weight: 1, arbitrary: piecesOf(['/', ' ', '<', '>', '\t', 'x', ...TRICKY], 1, 5) },
 );
-const query = fc.oneof(fc.constant(''), fc.constant(''), fc.constantFrom('?', '?q=%2F', '?a=b&c=d', '?ref=http://x.com', '? lol', '?@x.com'));
+const query = fc.oneof(
+  fc.constant(''),
+  fc.constant(''),
+  fc.constantFrom('?', '?q=%2F', '?a=b&c=d', '?ref=http://x.com', '? lol', '?@x.com'),
+);
 const fragment = fc.oneof(fc.constant(''), fc.constant(''), fc.constantFrom('#', '#x', '#/foo/bar', '# lol', '#a@b:c'));
 const urlInput = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(fc.oneof(fc.tuple(protocol, separator).map(([scheme, sep]) => scheme + sep), fc.constant(''), fc.constant('//')), auth, urlHost, port, pathPart, query, fragment).map((parts) => parts.join('')) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('http://foobar.com/', 'foobar.com/'), fc.integer({ min: 2060, max: 2075 })).map(([start, length]) => start + 'f'.repeat(length - start.length)) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(
+        fc.oneof(
+          fc.tuple(protocol, separator).map(([scheme, sep]) => scheme + sep),
+          fc.constant(''),
+          fc.constant('//'),
+        ),
+        auth,
+        urlHost,
+        port,
+        pathPart,
+        query,
+        fragment,
+      )
+      .map((parts) => parts.join('')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('http://foobar.com/', 'foobar.com/'), fc.integer({ min: 2060, max: 2075 }))
+      .map(([start, length]) => start + 'f'.repeat(length - start.length)),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
 );
 
-const hexGroup = (length: number): fc.Arbitrary<string> => fc.oneof(
-  { weight: 8, arbitrary: piecesOf('0123456789abcdefABCDEF'.split(''), length, length) },
-  { weight: 1, arbitrary: piecesOf(HEX, length - 1, length + 1) },
-);
+const hexGroup = (length: number): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 8, arbitrary: piecesOf('0123456789abcdefABCDEF'.split(''), length, length) },
+    { weight: 1, arbitrary: piecesOf(HEX, length - 1, length + 1) },
+  );
 const uuidInput = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(hexGroup(8), hexGroup(4), fc.constantFrom(...'0123456789abcdefABCDEF'.split('')), hexGroup(3), fc.constantFrom(...'0123456789abcdefABCDEFg'.split('')), hexGroup(3), hexGroup(12), fc.constantFrom('-', '-', '-', '', '_')).map(([a, b, version, c, variant, d, e, dash]) => `${a}${dash}${b}-${version}${c}-${variant}${d}-${e}`) },
-  { weight: 1, arbitrary: fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', 'fffffffF-ffff-ffff-ffff-ffffffffffff', '00000000-0000-0000-0000-000000000001').chain((base) => fc.constantFrom(base, `${base}\n`, ` ${base}`, base.toUpperCase())) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(
+        hexGroup(8),
+        hexGroup(4),
+        fc.constantFrom(...'0123456789abcdefABCDEF'.split('')),
+        hexGroup(3),
+        fc.constantFrom(...'0123456789abcdefABCDEFg'.split('')),
+        hexGroup(3),
+        hexGroup(12),
+        fc.constantFrom('-', '-', '-', '', '_'),
+      )
+      .map(([a, b, version, c, variant, d, e, dash]) => `${a}${dash}${b}-${version}${c}-${variant}${d}-${e}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        '00000000-0000-0000-0000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+        'fffffffF-ffff-ffff-ffff-ffffffffffff',
+        '00000000-0000-0000-0000-000000000001',
+      )
+      .chain((base) => fc.constantFrom(base, `${base}\n`, ` ${base}`, base.toUpperCase())),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
 );
 
-const GENERATORS: Record<Rule['name'], fc.Arbitrary<string>> = { isEmail: emailInput, isURL: urlInput, isUUID: uuidInput };
+const GENERATORS: Record<Rule['name'], fc.Arbitrary<string>> = {
+  isEmail: emailInput,
+  isURL: urlInput,
+  isUUID: uuidInput,
+};
 
 /** One edit (insert, delete, replace) of a valid input, at any position, with a character the grammar cares about. */
 function mutations(valid: readonly string[]): fc.Arbitrary<string> {
   const characters = [...TRICKY, ...ASCII_LETTERS.slice(0, 6), '0', '9', '-'];
-  return fc.tuple(fc.constantFrom(...valid), fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), fc.constantFrom(...characters), fc.integer({ min: 1, max: 3 }))
+  return fc
+    .tuple(
+      fc.constantFrom(...valid),
+      fc.nat(),
+      fc.constantFrom('insert', 'delete', 'replace'),
+      fc.constantFrom(...characters),
+      fc.integer({ min: 1, max: 3 }),
+    )
     .map(([text, position, edit, character, times]) => {
       let result = text;
       for (let time = 0; time < times; time++) {
@@ -165,7 +441,7 @@ function mutations(valid: readonly string[]): fc.Arbitrary<string> {
 }
 
 describe('exact fast validator.js rules (default options) against validator.js', () => {
-  it('uses the fast implementations for the rules without options, and class-validator\'s for any option', () => {
+  it("uses the fast implementations for the rules without options, and class-validator's for any option", () => {
     for (const rule of RULES) {
       const fast = fastRuleFor(rule.ruleName, [undefined]);
       expect(fast).toBeDefined();

@@ -22,52 +22,113 @@ function pythonRepr(value: unknown, tuples: boolean): string {
     const items = value.map((item) => pythonRepr(item, tuples));
     return tuples ? `(${items.join(', ')}${items.length === 1 ? ',' : ''})` : `[${items.join(', ')}]`;
   }
-  return `{${Object.entries(value as Value).map(([key, item]) => `${pythonRepr(key, tuples)}: ${pythonRepr(item, tuples)}`).join(', ')}}`;
+  return `{${Object.entries(value as Value)
+    .map(([key, item]) => `${pythonRepr(key, tuples)}: ${pythonRepr(item, tuples)}`)
+    .join(', ')}}`;
 }
 
 function typeOf(schema: JsonSchema | undefined): string | undefined {
   const type = schema?.['type'];
-  return Array.isArray(type) ? (type as string[]).find((candidate) => candidate !== 'null') : (type as string | undefined);
+  return Array.isArray(type)
+    ? (type as string[]).find((candidate) => candidate !== 'null')
+    : (type as string | undefined);
 }
 
 const spaced = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
 /** Lossless malformations, one per class or more; each returns the arguments to send. */
 const RECOVERABLE: ReadonlyArray<readonly [string, (value: Value, schema: JsonSchema) => unknown]> = [
-  ['1 duplicate key, equal value', (value) => {
-    const [first] = Object.keys(value);
-    const text = JSON.stringify(value);
-    return first === undefined ? text : `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(value[first])}}`;
-  }],
+  [
+    '1 duplicate key, equal value',
+    (value) => {
+      const [first] = Object.keys(value);
+      const text = JSON.stringify(value);
+      return first === undefined
+        ? text
+        : `${text.slice(0, -1)}, ${JSON.stringify(first)}: ${JSON.stringify(value[first])}}`;
+    },
+  ],
   ['2 comments', (value) => `{ // arguments\n${JSON.stringify(value, null, 2).slice(1, -1)} /* end */}`],
   ['2 stray closing bracket', (value) => `${JSON.stringify(value)}]`],
-  ['2 triple-quoted strings', (value) => `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${typeof item === 'string' && !/["\\]/.test(item) ? `"""${item}"""` : JSON.stringify(item)}`).join(', ')}}`],
+  [
+    '2 triple-quoted strings',
+    (value) =>
+      `{${Object.entries(value)
+        .map(
+          ([key, item]) =>
+            `${JSON.stringify(key)}: ${typeof item === 'string' && !/["\\]/.test(item) ? `"""${item}"""` : JSON.stringify(item)}`,
+        )
+        .join(', ')}}`,
+  ],
   ['3 name + arguments', (value) => JSON.stringify({ name: TOOL, arguments: value })],
-  ['3 OpenAI tool call', (value) => JSON.stringify({ id: 'call_9', type: 'function', function: { name: 'records_search', arguments: JSON.stringify(value) } })],
+  [
+    '3 OpenAI tool call',
+    (value) =>
+      JSON.stringify({
+        id: 'call_9',
+        type: 'function',
+        function: { name: 'records_search', arguments: JSON.stringify(value) },
+      }),
+  ],
   ['3 <tool_call> block', (value) => `<tool_call>\n${JSON.stringify({ name: TOOL, parameters: value })}\n</tool_call>`],
   ['4 one-element array', (value) => JSON.stringify([value])],
-  ['5 spaced keys', (value) => JSON.stringify(Object.fromEntries(Object.entries(value).map(([key, item]) => [spaced(key), item])))],
-  ['6 number forms', (value, schema) => JSON.stringify(Object.fromEntries(Object.entries(value).map(([key, item]) => {
-    const type = typeOf((schema['properties'] as Record<string, JsonSchema>)[key]);
-    return [key, typeof item === 'number' && (type === 'integer' || type === 'number') ? ` +${item} `.replace('+-', '-') : item];
-  })))],
+  [
+    '5 spaced keys',
+    (value) => JSON.stringify(Object.fromEntries(Object.entries(value).map(([key, item]) => [spaced(key), item]))),
+  ],
+  [
+    '6 number forms',
+    (value, schema) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(value).map(([key, item]) => {
+            const type = typeOf((schema['properties'] as Record<string, JsonSchema>)[key]);
+            return [
+              key,
+              typeof item === 'number' && (type === 'integer' || type === 'number')
+                ? ` +${item} `.replace('+-', '-')
+                : item,
+            ];
+          }),
+        ),
+      ),
+  ],
   ['7 Python repr with tuples', (value) => pythonRepr(value, true)],
 ];
 
 /** Forms with two readings; each must be refused. `undefined` when the value gives no room for the form. */
 const TWO_READINGS: ReadonlyArray<readonly [string, (value: Value) => string | undefined]> = [
-  ['1 duplicate key, different values', (value) => {
-    const [first] = Object.keys(value);
-    return first === undefined ? undefined : `${JSON.stringify(value).slice(0, -1)}, ${JSON.stringify(first)}: ["a different value"]}`;
-  }],
-  ['2 mixed escapes', (value) => JSON.stringify({ ...value, path: 'PLACEHOLDER' }).replace('"PLACEHOLDER"', '"C:\\Users\\temp"')],
-  ['2 unescaped quotes, two readings', (value) => `{${Object.keys(value).map((key) => `${JSON.stringify(key)}: 1, `).join('')}"a": "say "hi" now", "b": "x"}`],
+  [
+    '1 duplicate key, different values',
+    (value) => {
+      const [first] = Object.keys(value);
+      return first === undefined
+        ? undefined
+        : `${JSON.stringify(value).slice(0, -1)}, ${JSON.stringify(first)}: ["a different value"]}`;
+    },
+  ],
+  [
+    '2 mixed escapes',
+    (value) => JSON.stringify({ ...value, path: 'PLACEHOLDER' }).replace('"PLACEHOLDER"', '"C:\\Users\\temp"'),
+  ],
+  [
+    '2 unescaped quotes, two readings',
+    (value) =>
+      `{${Object.keys(value)
+        .map((key) => `${JSON.stringify(key)}: 1, `)
+        .join('')}"a": "say "hi" now", "b": "x"}`,
+  ],
   ['3 a call of another tool', (value) => JSON.stringify({ name: 'other_tool', arguments: value })],
   ['4 two objects', (value) => JSON.stringify([value, { ...value, extra: 1 }])],
-  ['5 two spellings, different values', (value) => {
-    const [first] = Object.keys(value);
-    return first === undefined || first.toUpperCase() === first ? undefined : `${JSON.stringify(value).slice(0, -1)}, ${JSON.stringify(first.toUpperCase())}: ["a different value"]}`;
-  }],
+  [
+    '5 two spellings, different values',
+    (value) => {
+      const [first] = Object.keys(value);
+      return first === undefined || first.toUpperCase() === first
+        ? undefined
+        : `${JSON.stringify(value).slice(0, -1)}, ${JSON.stringify(first.toUpperCase())}: ["a different value"]}`;
+    },
+  ],
 ];
 
 describe('issue 10 property: lossless forms give back the object, two-readings forms are refused', () => {
@@ -83,14 +144,21 @@ describe('issue 10 property: lossless forms give back the object, two-readings f
           fc.pre(typeof candidate === 'object' && candidate !== null && !Array.isArray(candidate));
           const registry = new ToolRegistry({ logger: silentLogger });
           registry.registerJsonSchemaTool({ name: TOOL, parameters: schema }, async (params) => params);
-          registry.registerJsonSchemaTool({ name: 'other_tool', parameters: { type: 'object', properties: {} } }, async () => 'other');
+          registry.registerJsonSchemaTool(
+            { name: 'other_tool', parameters: { type: 'object', properties: {} } },
+            async () => 'other',
+          );
           const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
           const baseline = await executor.execute({ id: 'b', name: TOOL, arguments: JSON.stringify(candidate) });
           fc.pre(baseline.ok);
-          const valid = (baseline).value as Value;
+          const valid = baseline.value as Value;
           for (const index of recoverable) {
             const [name, malform] = RECOVERABLE[index]!;
-            const result = await executor.execute({ id: name, name: TOOL, arguments: malform(valid, schema) as string });
+            const result = await executor.execute({
+              id: name,
+              name: TOOL,
+              arguments: malform(valid, schema) as string,
+            });
             // Accepted means equal to the original; a refusal is allowed (never a different value).
             if (result.ok) {
               expect({ name, value: result.value }).toEqual({ name, value: valid });

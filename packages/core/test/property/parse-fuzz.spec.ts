@@ -48,7 +48,11 @@ const FAMILIES: ReadonlyArray<readonly [string, (size: number) => string, Policy
   ['deep brackets', (size) => fill('{"a": ', '[', size), 'safe'],
   ['long digits', (size) => fill('{"a": ', '9', size, '}'), 'safe'],
   ['nested fences', (size) => fill('', '```\n', size), 'safe'],
-  ['fence in a fence in a fence', (size) => `${'```json\n'.repeat(3)}${fill('{"a": [', '1,', size - 40, '1]}')}${'\n```'.repeat(3)}`, 'safe'],
+  [
+    'fence in a fence in a fence',
+    (size) => `${'```json\n'.repeat(3)}${fill('{"a": [', '1,', size - 40, '1]}')}${'\n```'.repeat(3)}`,
+    'safe',
+  ],
   ['prose with fences', (size) => fill('', 'a```\n', size), 'lenient'],
   ['prose with braces', (size) => fill('Here: ', '{"a": 1} or ', size), 'lenient'],
   ['prose with open braces', (size) => fill('Here: ', '{ ', size), 'lenient'],
@@ -110,33 +114,86 @@ describe('parseArguments on hostile text up to 1 MiB', () => {
     // time counts as at least 5% of the baseline's time for 128 KiB.
     const growth = largeTime / Math.max(smallTime, 0.05 * 128 * baseline);
     const ratio = perKib(largeTime, large) / baseline;
-    report.push(`  ${name.padEnd(32)} 128 KiB ${smallTime.toFixed(2)} ms, 1 MiB ${largeTime.toFixed(2)} ms, growth ${growth.toFixed(1)}, per KiB ${ratio.toFixed(2)}x baseline`);
+    report.push(
+      `  ${name.padEnd(32)} 128 KiB ${smallTime.toFixed(2)} ms, 1 MiB ${largeTime.toFixed(2)} ms, growth ${growth.toFixed(1)}, per KiB ${ratio.toFixed(2)}x baseline`,
+    );
     expect({ name, growth: growth <= MAX_GROWTH }).toEqual({ name, growth: true });
     expect({ name, ratio: ratio <= MAX_PER_KIB_RATIO }).toEqual({ name, ratio: true });
   });
 
   it('random text and random mixtures of JSON-like tokens: a value or a typed error, bounded time per KiB', () => {
-    const token = fc.constantFrom('{', '}', '[', ']', '(', ')', '"', "'", '"""', "'''", ':', ',', ' ', '\n', '\\', '\\u00', '\\x', '//', '/*', '*/', '```', '<tool_call>', '</tool_call>', 'True', 'None', 'NaN', '1', '-', '.', 'e', '12345678901234567890', 'a', '__proto__', '"name"', '"arguments"');
-    const chunk = fc.oneof(fc.array(token, { minLength: 1, maxLength: 40 }).map((tokens) => tokens.join('')), fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }));
+    const token = fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      '(',
+      ')',
+      '"',
+      "'",
+      '"""',
+      "'''",
+      ':',
+      ',',
+      ' ',
+      '\n',
+      '\\',
+      '\\u00',
+      '\\x',
+      '//',
+      '/*',
+      '*/',
+      '```',
+      '<tool_call>',
+      '</tool_call>',
+      'True',
+      'None',
+      'NaN',
+      '1',
+      '-',
+      '.',
+      'e',
+      '12345678901234567890',
+      'a',
+      '__proto__',
+      '"name"',
+      '"arguments"',
+    );
+    const chunk = fc.oneof(
+      fc.array(token, { minLength: 1, maxLength: 40 }).map((tokens) => tokens.join('')),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }),
+    );
     let slowest = 0;
     let large = 0;
     fc.assert(
-      fc.property(chunk, fc.integer({ min: 0, max: 20 }), fc.constantFrom<Policy>('safe', 'lenient'), fc.constantFrom('', '{', '{"a": ', '```json\n'), (unit, exponent, policy, prefix) => {
-        // Sizes from a few bytes to 1 MiB, log-uniform.
-        const size = Math.min(MIB - 16, Math.max(unit.length, Math.round(2 ** exponent)));
-        const text = fill(prefix, unit, size);
-        const outcome = attempt(text, policy);
-        expect(outcome.typed).toBe(true);
-        if (text.length >= 64 * KIB) {
-          large++;
-          const ratio = perKib(fastest(text, policy, 2), text) / baseline;
-          slowest = Math.max(slowest, ratio);
-          expect({ prefix, unit: unit.slice(0, 40), ratio: ratio <= MAX_PER_KIB_RATIO }).toEqual({ prefix, unit: unit.slice(0, 40), ratio: true });
-        }
-      }),
+      fc.property(
+        chunk,
+        fc.integer({ min: 0, max: 20 }),
+        fc.constantFrom<Policy>('safe', 'lenient'),
+        fc.constantFrom('', '{', '{"a": ', '```json\n'),
+        (unit, exponent, policy, prefix) => {
+          // Sizes from a few bytes to 1 MiB, log-uniform.
+          const size = Math.min(MIB - 16, Math.max(unit.length, Math.round(2 ** exponent)));
+          const text = fill(prefix, unit, size);
+          const outcome = attempt(text, policy);
+          expect(outcome.typed).toBe(true);
+          if (text.length >= 64 * KIB) {
+            large++;
+            const ratio = perKib(fastest(text, policy, 2), text) / baseline;
+            slowest = Math.max(slowest, ratio);
+            expect({ prefix, unit: unit.slice(0, 40), ratio: ratio <= MAX_PER_KIB_RATIO }).toEqual({
+              prefix,
+              unit: unit.slice(0, 40),
+              ratio: true,
+            });
+          }
+        },
+      ),
       { seed: 110011, numRuns: RANDOM_RUNS },
     );
-    report.push(`  random: ${RANDOM_RUNS} inputs, ${large} of 64 KiB or more, slowest ${slowest.toFixed(2)}x baseline per KiB`);
+    report.push(
+      `  random: ${RANDOM_RUNS} inputs, ${large} of 64 KiB or more, slowest ${slowest.toFixed(2)}x baseline per KiB`,
+    );
     expect(large).toBeGreaterThan(0);
   });
 });

@@ -106,7 +106,9 @@ function readJsonLines<T>(file: string): readonly T[] {
   const cached = cache.get(file);
   if (cached !== undefined) return cached as readonly T[];
   if (!existsSync(file)) {
-    throw new Error(`BFCL corpus file ${file} is missing: the corpus is vendored at ${BFCL_FIXTURE_DIRECTORY} (restore it from git), or set TOOLWRIGHT_BFCL_DIR.`);
+    throw new Error(
+      `BFCL corpus file ${file} is missing: the corpus is vendored at ${BFCL_FIXTURE_DIRECTORY} (restore it from git), or set TOOLWRIGHT_BFCL_DIR.`,
+    );
   }
   const records = readFileSync(file, 'utf8')
     .split('\n')
@@ -133,11 +135,15 @@ export function loadBfclGroundTruth(file: BfclGroundTruthFile): readonly BfclGro
 }
 
 /** Every function definition of every question file (8,726 in the v4 copy), in file and entry order. */
-export function loadBfclFunctions(files: readonly BfclQuestionFile[] = BFCL_QUESTION_FILES): readonly BfclFunctionRecord[] {
+export function loadBfclFunctions(
+  files: readonly BfclQuestionFile[] = BFCL_QUESTION_FILES,
+): readonly BfclFunctionRecord[] {
   const records: BfclFunctionRecord[] = [];
   for (const file of files) {
     for (const entry of loadBfclEntries(file)) {
-      entry.function.forEach((definition, index) => records.push({ file, entryId: entry.id, index, function: definition }));
+      entry.function.forEach((definition, index) =>
+        records.push({ file, entryId: entry.id, index, function: definition }),
+      );
     }
   }
   return records;
@@ -184,11 +190,14 @@ export function bfclToJsonSchema(schema: BfclSchema): Record<string, unknown> {
   const output: Record<string, unknown> = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === 'type') {
-      if (typeof value !== 'string' || !BFCL_TYPE_NAMES.has(value)) throw new Error(`Unknown BFCL type name ${JSON.stringify(value)}`);
+      if (typeof value !== 'string' || !BFCL_TYPE_NAMES.has(value))
+        throw new Error(`Unknown BFCL type name ${JSON.stringify(value)}`);
       const mapped = BFCL_TYPE_NAMES.get(value);
       if (mapped !== undefined) output['type'] = mapped;
     } else if ((SCHEMA_MAPS as readonly string[]).includes(keyword) && isSchemaMap(value)) {
-      output[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, bfclToJsonSchema(child)]));
+      output[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [name, bfclToJsonSchema(child)]),
+      );
     } else if ((SCHEMA_SINGLES as readonly string[]).includes(keyword) && isSchema(value)) {
       output[keyword] = bfclToJsonSchema(value);
     } else if ((SCHEMA_LISTS as readonly string[]).includes(keyword) && Array.isArray(value)) {

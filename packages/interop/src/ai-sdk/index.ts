@@ -3,10 +3,37 @@
  * every call run by the PersonaToolExecutor, and toolwright's argument recovery as the AI SDK's repair hook.
  * Imports `ai` (a peer) and core only.
  */
-import { jsonSchema, InvalidToolInputError, NoSuchToolError, type JSONSchema7, type Tool, type ToolCallRepairFunction, type ToolExecutionOptions, type ToolSet } from 'ai';
-import { DEFAULT_LIMITS, toJsonSchema, ToolwrightError, type CoercionPolicy, type ExecutionContext, type PersonaToolExecutor, type ToolCall, type ToolDefinition, type ToolResult, type Transformation } from '@toolwright/core';
+import {
+  jsonSchema,
+  InvalidToolInputError,
+  NoSuchToolError,
+  type JSONSchema7,
+  type Tool,
+  type ToolCallRepairFunction,
+  type ToolExecutionOptions,
+  type ToolSet,
+} from 'ai';
+import {
+  DEFAULT_LIMITS,
+  toJsonSchema,
+  ToolwrightError,
+  type CoercionPolicy,
+  type ExecutionContext,
+  type PersonaToolExecutor,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolResult,
+  type Transformation,
+} from '@toolwright/core';
 import { parseArguments, resolveToolName } from '@toolwright/core/internal';
-import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
+import {
+  frameworkToolNames,
+  pickExecutionContext,
+  resolveContext,
+  selectDefinitions,
+  withSignal,
+  type ContextSource,
+} from '../shared';
 import { ToolResultError } from '../shared/errors';
 
 export { ToolResultError } from '../shared/errors';
@@ -45,7 +72,11 @@ export interface ToolwrightToolMetadata {
 const pendingRepairs = new WeakMap<PersonaToolExecutor, Map<string, readonly Transformation[]>>();
 const MAXIMUM_PENDING_REPAIRS = 1_000;
 
-function rememberRepair(executor: PersonaToolExecutor, toolCallId: string, transformations: readonly Transformation[]): void {
+function rememberRepair(
+  executor: PersonaToolExecutor,
+  toolCallId: string,
+  transformations: readonly Transformation[],
+): void {
   let pending = pendingRepairs.get(executor);
   if (pending === undefined) pendingRepairs.set(executor, (pending = new Map()));
   if (pending.size >= MAXIMUM_PENDING_REPAIRS) pending.delete(pending.keys().next().value!);
@@ -71,7 +102,12 @@ export function toAISDKTools(executor: PersonaToolExecutor, options: AISDKToolsO
   const definitions = selectDefinitions(executor.tools(), options.include, 'toAISDKTools');
   const tools: AISDKToolSet = {};
   for (const [name, definition] of frameworkToolNames(definitions, 'toAISDKTools')) {
-    Object.defineProperty(tools, name, { value: aiSdkTool(executor, definition, options), enumerable: true, writable: false, configurable: false });
+    Object.defineProperty(tools, name, {
+      value: aiSdkTool(executor, definition, options),
+      enumerable: true,
+      writable: false,
+      configurable: false,
+    });
   }
   return tools;
 }
@@ -85,14 +121,21 @@ export type AISDKToolSet = Record<string, Tool<unknown, unknown, ExecutionContex
 /** The AI SDK validates `toolsContext` against this; the executor reads only ExecutionContext fields of it. */
 const EXECUTION_CONTEXT_SCHEMA = jsonSchema<ExecutionContext>({ type: 'object', additionalProperties: true });
 
-function aiSdkTool(executor: PersonaToolExecutor, definition: ToolDefinition, options: AISDKToolsOptions): Tool<unknown, unknown, ExecutionContext> {
+function aiSdkTool(
+  executor: PersonaToolExecutor,
+  definition: ToolDefinition,
+  options: AISDKToolsOptions,
+): Tool<unknown, unknown, ExecutionContext> {
   return {
     description: definition.description,
     inputSchema: jsonSchema<unknown>(toJsonSchema(definition) as JSONSchema7),
     contextSchema: EXECUTION_CONTEXT_SCHEMA,
     metadata: { toolwright: { tool: definition.name } },
     execute: async (input: unknown, execution: ToolExecutionOptions<ExecutionContext>) => {
-      const context = withSignal(await resolveContext(options.context, execution, (call) => pickExecutionContext(call.context)), execution.abortSignal);
+      const context = withSignal(
+        await resolveContext(options.context, execution, (call) => pickExecutionContext(call.context)),
+        execution.abortSignal,
+      );
       const repairs = takeRepair(executor, execution.toolCallId);
       const call: ToolCall = {
         id: execution.toolCallId,
@@ -119,7 +162,10 @@ function aiSdkTool(executor: PersonaToolExecutor, definition: ToolDefinition, op
  *   by toolwright's name resolution when the answer is unique.
  * Anything else is left to the AI SDK (`null`).
  */
-export function createRepairToolCall(executor: PersonaToolExecutor, options: AISDKRepairOptions = {}): ToolCallRepairFunction<ToolSet> {
+export function createRepairToolCall(
+  executor: PersonaToolExecutor,
+  options: AISDKRepairOptions = {},
+): ToolCallRepairFunction<ToolSet> {
   return async ({ toolCall, tools, error }) => {
     const names = registryNamesOf(tools);
     const repairs: Transformation[] = [];
@@ -127,7 +173,14 @@ export function createRepairToolCall(executor: PersonaToolExecutor, options: AIS
     let definition = definitionFor(executor, names.get(toolName));
     if (NoSuchToolError.isInstance(error)) {
       const definitions = executor.tools().filter((candidate) => [...names.values()].includes(candidate.name));
-      const resolution = resolveToolName({ version: 0, get: (name) => definitions.find((candidate) => candidate.name === name), list: () => definitions }, toolCall.toolName);
+      const resolution = resolveToolName(
+        {
+          version: 0,
+          get: (name) => definitions.find((candidate) => candidate.name === name),
+          list: () => definitions,
+        },
+        toolCall.toolName,
+      );
       if (!resolution.found) return null;
       const frameworkName = [...names].find(([, registryName]) => registryName === resolution.name)?.[0];
       if (frameworkName === undefined) return null;
@@ -166,7 +219,9 @@ function registryNamesOf(tools: ToolSet): Map<string, string> {
 }
 
 function definitionFor(executor: PersonaToolExecutor, registryName: string | undefined): ToolDefinition | undefined {
-  return registryName === undefined ? undefined : executor.tools().find((definition) => definition.name === registryName);
+  return registryName === undefined
+    ? undefined
+    : executor.tools().find((definition) => definition.name === registryName);
 }
 
 function validJson(text: string): boolean {

@@ -24,7 +24,14 @@ import {
   type ToolRegistry,
   type ToolResult,
 } from '@toolwright/core';
-import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
+import {
+  frameworkToolNames,
+  pickExecutionContext,
+  resolveContext,
+  selectDefinitions,
+  withSignal,
+  type ContextSource,
+} from '../shared';
 import { ToolResultError } from '../shared/errors';
 
 export { ToolResultError } from '../shared/errors';
@@ -52,7 +59,9 @@ interface LangChainToolCall {
 }
 
 function isToolCall(value: unknown): value is LangChainToolCall {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'tool_call' && 'args' in value;
+  return (
+    typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'tool_call' && 'args' in value
+  );
 }
 
 /** The artifact of every ToolMessage this adapter returns: the whole ToolResult, transformations included. */
@@ -99,10 +108,30 @@ export class ToolwrightLangChainTool extends StructuredTool {
     const toolCall = isToolCall(arg) ? arg : (config.toolCall as LangChainToolCall | undefined);
     const input = isToolCall(arg) ? arg.args : arg;
     const callId = toolCall?.id ?? '';
-    const callbackManager = CallbackManager.configure(config.callbacks, this.callbacks, config.tags ?? tags, this.tags, config.metadata, this.metadata, { verbose: this.verbose });
+    const callbackManager = CallbackManager.configure(
+      config.callbacks,
+      this.callbacks,
+      config.tags ?? tags,
+      this.tags,
+      config.metadata,
+      this.metadata,
+      { verbose: this.verbose },
+    );
     const callbackInput = typeof input === 'string' ? input : JSON.stringify(input ?? {});
-    const runManager = await callbackManager?.handleToolStart(this.toJSON(), callbackInput, config.runId, undefined, undefined, undefined, config.runName ?? this.name, toolCall?.id);
-    const context = withSignal(await resolveContext(this.options.context, config, (runConfig) => pickExecutionContext(runConfig.configurable)), config.signal);
+    const runManager = await callbackManager?.handleToolStart(
+      this.toJSON(),
+      callbackInput,
+      config.runId,
+      undefined,
+      undefined,
+      undefined,
+      config.runName ?? this.name,
+      toolCall?.id,
+    );
+    const context = withSignal(
+      await resolveContext(this.options.context, config, (runConfig) => pickExecutionContext(runConfig.configurable)),
+      config.signal,
+    );
     const call: ToolCall = { id: callId, name: this.registryName, arguments: input as ToolCall['arguments'] };
     const result = await this.executor.execute(call, context satisfies ExecutionContext);
     this.options.onResult?.(result);
@@ -141,9 +170,14 @@ function contentOf(value: unknown): string {
  * that do not fit `^[a-zA-Z0-9_-]{1,64}$` get `_` for each other character; the executor is always called with the
  * registry name.
  */
-export function toLangChainTools(executor: PersonaToolExecutor, options: LangChainToolsOptions = {}): ToolwrightLangChainTool[] {
+export function toLangChainTools(
+  executor: PersonaToolExecutor,
+  options: LangChainToolsOptions = {},
+): ToolwrightLangChainTool[] {
   const definitions = selectDefinitions(executor.tools(), options.include, 'toLangChainTools');
-  return [...frameworkToolNames(definitions, 'toLangChainTools')].map(([name, definition]) => new ToolwrightLangChainTool(executor, definition, name, options));
+  return [...frameworkToolNames(definitions, 'toLangChainTools')].map(
+    ([name, definition]) => new ToolwrightLangChainTool(executor, definition, name, options),
+  );
 }
 
 /** The part of LangChain's tool interface an import needs (any StructuredTool, `tool(...)`, an MCP adapter's tool). */
@@ -166,7 +200,15 @@ export interface LangChainToolImportOptions extends JsonSchemaToolOptions {
   readonly contextFields?: Readonly<Record<string, ContextKey>>;
 }
 
-const CONTEXT_KEYS: ReadonlySet<string> = new Set<ContextKey>(['session_id', 'job_id', 'flow_step_id', 'source_url', 'image_url', 'handler_config', 'persona']);
+const CONTEXT_KEYS: ReadonlySet<string> = new Set<ContextKey>([
+  'session_id',
+  'job_id',
+  'flow_step_id',
+  'source_url',
+  'image_url',
+  'handler_config',
+  'persona',
+]);
 
 /**
  * Imports a LangChain tool into a registry: its JSON Schema (converted from zod by LangChain's own `toJsonSchema`)
@@ -176,46 +218,91 @@ const CONTEXT_KEYS: ReadonlySet<string> = new Set<ContextKey>(['session_id', 'jo
  * normalized, validated arguments, `config.signal` (timeout and cancellation) and the trusted context's fields in
  * `config.configurable`.
  */
-export function registerLangChainTool(registry: ToolRegistry, tool: LangChainToolLike, options: LangChainToolImportOptions = {}): ToolDefinition {
+export function registerLangChainTool(
+  registry: ToolRegistry,
+  tool: LangChainToolLike,
+  options: LangChainToolImportOptions = {},
+): ToolDefinition {
   const target = `registerLangChainTool(${typeof tool?.name === 'string' ? `"${tool.name}"` : 'tool'})`;
   if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.invoke !== 'function') {
-    throw new DefinitionError('the tool is not a LangChain tool (it needs a string `name` and an `invoke` function)', { target, fix: 'pass a StructuredTool, a tool(...) or an MCP adapter tool' });
+    throw new DefinitionError('the tool is not a LangChain tool (it needs a string `name` and an `invoke` function)', {
+      target,
+      fix: 'pass a StructuredTool, a tool(...) or an MCP adapter tool',
+    });
   }
   let parameters: Record<string, unknown>;
   try {
     parameters = langChainToJsonSchema(tool.schema as Parameters<typeof langChainToJsonSchema>[0]);
   } catch (error) {
-    throw new DefinitionError(`its schema cannot be converted to JSON Schema (${error instanceof Error ? error.message : String(error)})`, { target, fix: 'give the tool a zod object schema or a JSON Schema object' }, { cause: error });
+    throw new DefinitionError(
+      `its schema cannot be converted to JSON Schema (${error instanceof Error ? error.message : String(error)})`,
+      { target, fix: 'give the tool a zod object schema or a JSON Schema object' },
+      { cause: error },
+    );
   }
   const { contextFields = {}, ...importOptions } = options;
-  const imported = definitionFromJsonSchema({ name: tool.name, description: tool.description, parameters }, importOptions);
+  const imported = definitionFromJsonSchema(
+    { name: tool.name, description: tool.description, parameters },
+    importOptions,
+  );
   const definition = withContextFields(imported, contextFields, target);
   const invoke = tool.invoke.bind(tool);
   const handler = (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
     const { signal: _signal, ...configurable } = pickExecutionContext(invocation.context);
-    return invoke({ ...params }, { signal: invocation.signal, configurable, runName: tool.name, metadata: { toolwrightCallId: invocation.callId } });
+    return invoke(
+      { ...params },
+      {
+        signal: invocation.signal,
+        configurable,
+        runName: tool.name,
+        metadata: { toolwrightCallId: invocation.callId },
+      },
+    );
   };
   return registry.registerDefinition(definition, { kind: 'function', handler });
 }
 
 /** Imports several LangChain tools (seed 002's collection of MCP and custom tools); returns their definitions. */
-export function registerLangChainTools(registry: ToolRegistry, tools: readonly LangChainToolLike[], options: LangChainToolImportOptions = {}): ToolDefinition[] {
+export function registerLangChainTools(
+  registry: ToolRegistry,
+  tools: readonly LangChainToolLike[],
+  options: LangChainToolImportOptions = {},
+): ToolDefinition[] {
   return tools.map((tool) => registerLangChainTool(registry, tool, options));
 }
 
-function withContextFields(definition: ToolDefinition, contextFields: Readonly<Record<string, ContextKey>>, target: string): ToolDefinition {
+function withContextFields(
+  definition: ToolDefinition,
+  contextFields: Readonly<Record<string, ContextKey>>,
+  target: string,
+): ToolDefinition {
   const declared = new Set(definition.parameters.properties.map((property) => property.name));
   for (const [name, key] of Object.entries(contextFields)) {
-    if (!declared.has(name)) throw new DefinitionError(`contextFields names "${name}", which the tool's schema does not declare`, { target, fix: `use one of ${[...declared].join(', ')}` });
-    if (!CONTEXT_KEYS.has(key)) throw new DefinitionError(`contextFields maps "${name}" to "${key}", which is not a context key`, { target, fix: `use one of ${[...CONTEXT_KEYS].join(', ')}` });
+    if (!declared.has(name))
+      throw new DefinitionError(`contextFields names "${name}", which the tool's schema does not declare`, {
+        target,
+        fix: `use one of ${[...declared].join(', ')}`,
+      });
+    if (!CONTEXT_KEYS.has(key))
+      throw new DefinitionError(`contextFields maps "${name}" to "${key}", which is not a context key`, {
+        target,
+        fix: `use one of ${[...CONTEXT_KEYS].join(', ')}`,
+      });
   }
   let changed = false;
   const properties = definition.parameters.properties.map((property): PropertyDefinition => {
-    const key = Object.hasOwn(contextFields, property.name) ? contextFields[property.name] : CONTEXT_KEYS.has(property.name) ? (property.name as ContextKey) : undefined;
+    const key = Object.hasOwn(contextFields, property.name)
+      ? contextFields[property.name]
+      : CONTEXT_KEYS.has(property.name)
+        ? (property.name as ContextKey)
+        : undefined;
     if (key === undefined || property.context === key) return property;
     changed = true;
     return { ...property, context: key };
   });
   if (!changed) return definition;
-  return Object.freeze({ ...definition, parameters: Object.freeze({ ...definition.parameters, properties: Object.freeze(properties) }) });
+  return Object.freeze({
+    ...definition,
+    parameters: Object.freeze({ ...definition.parameters, properties: Object.freeze(properties) }),
+  });
 }

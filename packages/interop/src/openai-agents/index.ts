@@ -3,11 +3,34 @@
  * PersonaToolExecutor as each tool's `invoke` and the run context mapped to the execution context. Imports
  * `@openai/agents` (a peer) and core only.
  */
-import { tool, type AgentOutputItem, type FunctionTool, type Model, type ModelResponse, type RunContext, type StreamEvent } from '@openai/agents';
-import type { CoercionPolicy, ExecutionContext, PersonaToolExecutor, ToolCall, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
+import {
+  tool,
+  type AgentOutputItem,
+  type FunctionTool,
+  type Model,
+  type ModelResponse,
+  type RunContext,
+  type StreamEvent,
+} from '@openai/agents';
+import type {
+  CoercionPolicy,
+  ExecutionContext,
+  PersonaToolExecutor,
+  ToolCall,
+  ToolDefinition,
+  ToolResult,
+  Transformation,
+} from '@toolwright/core';
 import { DEFAULT_LIMITS, toJsonSchema, ToolwrightError } from '@toolwright/core';
 import { parseArguments } from '@toolwright/core/internal';
-import { frameworkToolNames, pickExecutionContext, resolveContext, selectDefinitions, withSignal, type ContextSource } from '../shared';
+import {
+  frameworkToolNames,
+  pickExecutionContext,
+  resolveContext,
+  selectDefinitions,
+  withSignal,
+  type ContextSource,
+} from '../shared';
 
 export type { ContextSource } from '../shared/context';
 
@@ -32,14 +55,29 @@ export interface AgentsToolsOptions<TContext = unknown> {
  * model-facing message as the tool output, as the SDK's own error function does for its errors, so the model can
  * correct the call.
  */
-export function toAgentsTools<TContext = unknown>(executor: PersonaToolExecutor, options: AgentsToolsOptions<TContext> = {}): FunctionTool<TContext>[] {
+export function toAgentsTools<TContext = unknown>(
+  executor: PersonaToolExecutor,
+  options: AgentsToolsOptions<TContext> = {},
+): FunctionTool<TContext>[] {
   const definitions = selectDefinitions(executor.tools(), options.include, 'toAgentsTools');
-  return [...frameworkToolNames(definitions, 'toAgentsTools')].map(([name, definition]) => agentsTool(executor, definition, name, options));
+  return [...frameworkToolNames(definitions, 'toAgentsTools')].map(([name, definition]) =>
+    agentsTool(executor, definition, name, options),
+  );
 }
 
-type NonStrictParameters = { type: 'object'; properties: Record<string, never>; required: never[]; additionalProperties: true };
+type NonStrictParameters = {
+  type: 'object';
+  properties: Record<string, never>;
+  required: never[];
+  additionalProperties: true;
+};
 
-function agentsTool<TContext>(executor: PersonaToolExecutor, definition: ToolDefinition, name: string, options: AgentsToolsOptions<TContext>): FunctionTool<TContext> {
+function agentsTool<TContext>(
+  executor: PersonaToolExecutor,
+  definition: ToolDefinition,
+  name: string,
+  options: AgentsToolsOptions<TContext>,
+): FunctionTool<TContext> {
   const created = tool({
     name,
     description: definition.description,
@@ -52,10 +90,18 @@ function agentsTool<TContext>(executor: PersonaToolExecutor, definition: ToolDef
     },
   }) as unknown as FunctionTool<TContext>;
   const invoke: FunctionTool<TContext>['invoke'] = async (runContext, input, details) => {
-    const context = withSignal(await resolveContext(options.context, runContext, (run) => pickExecutionContext(run.context)), details?.signal);
+    const context = withSignal(
+      await resolveContext(options.context, runContext, (run) => pickExecutionContext(run.context)),
+      details?.signal,
+    );
     const callId = details?.toolCall?.callId ?? '';
     const repairs = takeRepair(executor, callId);
-    const call: ToolCall = { id: callId, name: definition.name, arguments: input, ...(repairs === undefined ? {} : { transformations: repairs }) };
+    const call: ToolCall = {
+      id: callId,
+      name: definition.name,
+      arguments: input,
+      ...(repairs === undefined ? {} : { transformations: repairs }),
+    };
     const result = await executor.execute(call, context satisfies ExecutionContext);
     options.onResult?.(result);
     return result.ok ? result.value : result.error.message;
@@ -89,7 +135,11 @@ export interface ArgumentRepairOptions {
  * are recorded and reported first in the call's ToolResult. Text that cannot be recovered exactly is passed on as a
  * JSON string, so the executor answers with its model-facing explanation. Other tools' calls are left alone.
  */
-export function withArgumentRepair(model: Model, executor: PersonaToolExecutor, options: ArgumentRepairOptions = {}): Model {
+export function withArgumentRepair(
+  model: Model,
+  executor: PersonaToolExecutor,
+  options: ArgumentRepairOptions = {},
+): Model {
   const repairItems = (output: AgentOutputItem[]): AgentOutputItem[] => {
     const definitions = frameworkToolNames(executor.tools(), 'withArgumentRepair');
     return output.map((item) => {
@@ -97,7 +147,11 @@ export function withArgumentRepair(model: Model, executor: PersonaToolExecutor, 
       const definition = definitions.get(item.name);
       if (definition === undefined) return item;
       try {
-        const parsed = parseArguments(item.arguments, definition.options.coercion ?? options.policy ?? 'safe', DEFAULT_LIMITS);
+        const parsed = parseArguments(
+          item.arguments,
+          definition.options.coercion ?? options.policy ?? 'safe',
+          DEFAULT_LIMITS,
+        );
         rememberRepair(executor, item.callId, parsed.transformations);
         return { ...item, arguments: JSON.stringify(parsed.value) };
       } catch (error) {
@@ -116,17 +170,29 @@ export function withArgumentRepair(model: Model, executor: PersonaToolExecutor, 
         for await (const event of model.getStreamedResponse(request)) {
           if (event.type !== 'response_done') yield event;
           // The runner builds its items from the final response: its function calls are repaired there.
-          else yield { ...event, response: { ...event.response, output: repairItems(event.response.output) } } as StreamEvent;
+          else
+            yield {
+              ...event,
+              response: { ...event.response, output: repairItems(event.response.output) },
+            } as StreamEvent;
         }
       },
     }),
   };
-  if (model.supportsPromptModelSelection !== undefined) Object.defineProperty(wrapped, 'supportsPromptModelSelection', { value: model.supportsPromptModelSelection, enumerable: true });
+  if (model.supportsPromptModelSelection !== undefined)
+    Object.defineProperty(wrapped, 'supportsPromptModelSelection', {
+      value: model.supportsPromptModelSelection,
+      enumerable: true,
+    });
   if (model.getRetryAdvice !== undefined) wrapped.getRetryAdvice = model.getRetryAdvice.bind(model);
   return wrapped;
 }
 
-function rememberRepair(executor: PersonaToolExecutor, callId: string, transformations: readonly Transformation[]): void {
+function rememberRepair(
+  executor: PersonaToolExecutor,
+  callId: string,
+  transformations: readonly Transformation[],
+): void {
   if (transformations.length === 0) return;
   let pending = pendingRepairs.get(executor);
   if (pending === undefined) pendingRepairs.set(executor, (pending = new Map()));

@@ -6,7 +6,8 @@ import type { ExecutionContext } from '@toolwright/core';
  * RunnableConfig, the Agents SDK's RunContext). Both come from the application, never from the model: the model's
  * arguments are not an input of this function, and context fields the model sends are dropped by the executor.
  */
-export type ContextSource<FrameworkCall> = ExecutionContext | ((call: FrameworkCall) => ExecutionContext | Promise<ExecutionContext>);
+export type ContextSource<FrameworkCall> =
+  ExecutionContext | ((call: FrameworkCall) => ExecutionContext | Promise<ExecutionContext>);
 
 /** The ExecutionContext keys an adapter copies from an application object (never anything else). */
 const EXECUTION_CONTEXT_KEYS: readonly (keyof ExecutionContext)[] = Object.freeze([
@@ -32,7 +33,8 @@ export function pickExecutionContext(value: unknown): ExecutionContext {
   if (typeof value !== 'object' || value === null) return {};
   const picked: Record<string, unknown> = {};
   for (const key of EXECUTION_CONTEXT_KEYS) {
-    if (Object.hasOwn(value, key) && (value as Record<string, unknown>)[key] !== undefined) picked[key] = (value as Record<string, unknown>)[key];
+    if (Object.hasOwn(value, key) && (value as Record<string, unknown>)[key] !== undefined)
+      picked[key] = (value as Record<string, unknown>)[key];
   }
   return picked;
 }

@@ -14,8 +14,12 @@ const EXAMPLES = join(ROOT, 'examples', 'interop', 'dist');
 const FRAMEWORKS = { 'ai-sdk': 'ai', langchain: '@langchain/core', 'openai-agents': '@openai/agents' } as const;
 
 beforeAll(() => {
-  const missing = [join(DIST, 'index.js'), ...Object.keys(FRAMEWORKS).flatMap((name) => [join(DIST, name, 'index.js'), join(EXAMPLES, `${name}.js`)])].filter((file) => !existsSync(file));
-  if (missing.length > 0) throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
+  const missing = [
+    join(DIST, 'index.js'),
+    ...Object.keys(FRAMEWORKS).flatMap((name) => [join(DIST, name, 'index.js'), join(EXAMPLES, `${name}.js`)]),
+  ].filter((file) => !existsSync(file));
+  if (missing.length > 0)
+    throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
 });
 
 describe('the built @toolwright/interop entry points', () => {
@@ -23,7 +27,13 @@ describe('the built @toolwright/interop entry points', () => {
     const exported = (subpath: string) => Object.keys(require(join(DIST, subpath, 'index.js')) as object).sort();
     expect(exported('.')).toEqual(['ToolResultError', 'frameworkToolNames', 'pickExecutionContext']);
     expect(exported('ai-sdk')).toEqual(['ToolResultError', 'createRepairToolCall', 'toAISDKTools']);
-    expect(exported('langchain')).toEqual(['ToolResultError', 'ToolwrightLangChainTool', 'registerLangChainTool', 'registerLangChainTools', 'toLangChainTools']);
+    expect(exported('langchain')).toEqual([
+      'ToolResultError',
+      'ToolwrightLangChainTool',
+      'registerLangChainTool',
+      'registerLangChainTools',
+      'toLangChainTools',
+    ]);
     expect(exported('openai-agents')).toEqual(['toAgentsTools', 'withArgumentRepair']);
   });
 
@@ -48,11 +58,21 @@ describe('the built @toolwright/interop entry points', () => {
     return packages;
   }
 
-  it('keeps each subpath\'s declarations to its own framework, so a consumer without the others compiles', () => {
+  it("keeps each subpath's declarations to its own framework, so a consumer without the others compiles", () => {
     expect([...reachedPackages(join(DIST, 'index.d.ts'))]).toEqual(['@toolwright/core']);
     for (const [subpath, framework] of Object.entries(FRAMEWORKS)) {
-      const reached = [...reachedPackages(join(DIST, subpath, 'index.d.ts'))].map((specifier) => (specifier.startsWith('@toolwright/') ? specifier : specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')));
-      expect({ subpath, packages: [...new Set(reached)].sort() }).toEqual({ subpath, packages: ['@toolwright/core', framework].sort() });
+      const reached = [...reachedPackages(join(DIST, subpath, 'index.d.ts'))].map((specifier) =>
+        specifier.startsWith('@toolwright/')
+          ? specifier
+          : specifier
+              .split('/')
+              .slice(0, specifier.startsWith('@') ? 2 : 1)
+              .join('/'),
+      );
+      expect({ subpath, packages: [...new Set(reached)].sort() }).toEqual({
+        subpath,
+        packages: ['@toolwright/core', framework].sort(),
+      });
     }
   });
 });
@@ -65,9 +85,15 @@ interface ExampleOutput {
 }
 
 /** Runs one example as a child process; killed if it has not finished within `timeoutMs`. */
-function runExample(name: string, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runExample(
+  name: string,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(EXAMPLES, `${name}.js`)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(EXAMPLES, `${name}.js`)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -82,14 +108,23 @@ function runExample(name: string, timeoutMs = 30_000): Promise<{ code: number | 
 }
 
 describe.each(Object.keys(FRAMEWORKS))('examples/interop: %s', (name) => {
-  it('runs its framework\'s loop against the stubbed model and the command gets the recovered DTO with the trusted session', async () => {
+  it("runs its framework's loop against the stubbed model and the command gets the recovered DTO with the trusted session", async () => {
     const { code, stdout, stderr } = await runExample(name);
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     const output = JSON.parse(stdout.trim().split('\n').at(-1)!) as ExampleOutput;
     expect(output.framework).toBe(name);
     expect(output.answer).toBe('The standup is scheduled.');
-    expect(output.toolOutput).toMatchObject({ attendees: ['ana@example.com', 'bo@example.com'], durationMinutes: 30, sessionId: 'session-from-your-auth' });
-    expect([...output.transformations].sort()).toEqual(['attendees: json-string-to-array', 'durationMinutes: key-case', 'durationMinutes: string-to-integer', 'sessionId: dropped-context-field']);
+    expect(output.toolOutput).toMatchObject({
+      attendees: ['ana@example.com', 'bo@example.com'],
+      durationMinutes: 30,
+      sessionId: 'session-from-your-auth',
+    });
+    expect([...output.transformations].sort()).toEqual([
+      'attendees: json-string-to-array',
+      'durationMinutes: key-case',
+      'durationMinutes: string-to-integer',
+      'sessionId: dropped-context-field',
+    ]);
     // The forged session id is a security event: logged to stderr, never on stdout.
     expect(stderr).toMatch(/security: the model tried to set trusted context field "session_id"/);
     expect(stdout).not.toContain('forged');

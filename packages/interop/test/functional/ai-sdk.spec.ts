@@ -4,7 +4,14 @@ import { generateText, stepCountIs, streamText, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import type { ToolResult } from '@toolwright/core';
 import { createRepairToolCall, toAISDKTools, ToolResultError } from '@toolwright/interop/ai-sdk';
-import { EXPECTED_RULES, MALFORMED_MEETING_ARGUMENTS, meetingExecutor, receivedMeetings, ScheduleMeetingParams, TRUSTED_SESSION } from '../support/commands';
+import {
+  EXPECTED_RULES,
+  MALFORMED_MEETING_ARGUMENTS,
+  meetingExecutor,
+  receivedMeetings,
+  ScheduleMeetingParams,
+  TRUSTED_SESSION,
+} from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
 
 /**
@@ -13,7 +20,8 @@ import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '..
  * would refuse (a JSON-string array, a number as a string, a snake_case key, a spoofed session id), and Python-literal
  * text the AI SDK's JSON parse refuses.
  */
-const PYTHON_LITERAL_ARGUMENTS = "{'title': 'Retro', 'attendees': ['cy@example.com'], 'duration_minutes': '45', 'session_id': 'forged-too',}";
+const PYTHON_LITERAL_ARGUMENTS =
+  "{'title': 'Retro', 'attendees': ['cy@example.com'], 'duration_minutes': '45', 'session_id': 'forged-too',}";
 
 const SCRIPT = [
   {
@@ -76,10 +84,18 @@ describe('toAISDKTools with generateText and @ai-sdk/openai against a stub serve
     // Every change is visible in the result: the JSON call's value repairs, the Python call's text repairs first.
     const jsonCall = results.find((result) => result.callId === 'call_json')!;
     expect(jsonCall.transformations.map((change) => change.rule).sort()).toEqual([...EXPECTED_RULES].sort());
-    expect(jsonCall.transformations.find((change) => change.rule === 'dropped-context-field')).toMatchObject({ path: 'sessionId', from: 'forged-by-the-model' });
+    expect(jsonCall.transformations.find((change) => change.rule === 'dropped-context-field')).toMatchObject({
+      path: 'sessionId',
+      from: 'forged-by-the-model',
+    });
     const pythonCall = results.find((result) => result.callId === 'call_python')!;
-    expect(pythonCall.transformations.slice(0, 2).map((change) => change.rule)).toEqual(['single-quotes', 'trailing-commas']);
-    expect(pythonCall.transformations.map((change) => change.rule)).toEqual(expect.arrayContaining(['key-case', 'string-to-integer', 'dropped-context-field']));
+    expect(pythonCall.transformations.slice(0, 2).map((change) => change.rule)).toEqual([
+      'single-quotes',
+      'trailing-commas',
+    ]);
+    expect(pythonCall.transformations.map((change) => change.rule)).toEqual(
+      expect.arrayContaining(['key-case', 'string-to-integer', 'dropped-context-field']),
+    );
     expect(executor.stats.securityEvents).toBeGreaterThanOrEqual(2);
 
     // The model got the results with the trusted session id, never the forged one.
@@ -96,24 +112,37 @@ describe('toAISDKTools with generateText and @ai-sdk/openai against a stub serve
     const results: ToolResult[] = [];
     const stream = streamText({
       model: stubModel(),
-      tools: toAISDKTools(executor, { context: { sessionId: TRUSTED_SESSION }, onResult: (result) => results.push(result) }),
+      tools: toAISDKTools(executor, {
+        context: { sessionId: TRUSTED_SESSION },
+        onResult: (result) => results.push(result),
+      }),
       repairToolCall: createRepairToolCall(executor),
       prompt: 'Schedule the standup and the retro.',
       stopWhen: stepCountIs(3),
     });
     expect(await stream.text).toBe('Both meetings are scheduled.');
     expect(server.requests.every((request) => request['stream'] === true)).toBe(true);
-    expect(receivedMeetings.map((meeting) => [meeting.title, meeting.durationMinutes, meeting.sessionId]).sort()).toEqual([
+    expect(
+      receivedMeetings.map((meeting) => [meeting.title, meeting.durationMinutes, meeting.sessionId]).sort(),
+    ).toEqual([
       ['Retro', 45, TRUSTED_SESSION],
       ['Standup', 30, TRUSTED_SESSION],
     ]);
     expect(results.find((result) => result.callId === 'call_python')!.transformations[0]!.rule).toBe('single-quotes');
   });
 
-  it('sends the executor\'s model-facing message as the tool error when a value cannot be recovered', async () => {
+  it("sends the executor's model-facing message as the tool error when a value cannot be recovered", async () => {
     await server.close();
     server = await startStubOpenAIServer([
-      { toolCalls: [{ id: 'call_bad', name: 'schedule_meeting', arguments: JSON.stringify({ ...MALFORMED_MEETING_ARGUMENTS, duration_minutes: '30x' }) }] },
+      {
+        toolCalls: [
+          {
+            id: 'call_bad',
+            name: 'schedule_meeting',
+            arguments: JSON.stringify({ ...MALFORMED_MEETING_ARGUMENTS, duration_minutes: '30x' }),
+          },
+        ],
+      },
       { text: 'I will fix the duration.' },
     ]);
     const executor = meetingExecutor();
@@ -139,20 +168,36 @@ describe('toAISDKTools with generateText and @ai-sdk/openai against a stub serve
   it('resolves a tool name the AI SDK does not know through the repair hook', async () => {
     await server.close();
     server = await startStubOpenAIServer([
-      { toolCalls: [{ id: 'call_prefixed', name: 'functions.Schedule-Meeting', arguments: JSON.stringify(MALFORMED_MEETING_ARGUMENTS) }] },
+      {
+        toolCalls: [
+          {
+            id: 'call_prefixed',
+            name: 'functions.Schedule-Meeting',
+            arguments: JSON.stringify(MALFORMED_MEETING_ARGUMENTS),
+          },
+        ],
+      },
       { text: 'Scheduled.' },
     ]);
     const executor = meetingExecutor();
     const results: ToolResult[] = [];
     const response = await generateText({
       model: stubModel(),
-      tools: toAISDKTools(executor, { context: { sessionId: TRUSTED_SESSION }, onResult: (result) => results.push(result) }),
+      tools: toAISDKTools(executor, {
+        context: { sessionId: TRUSTED_SESSION },
+        onResult: (result) => results.push(result),
+      }),
       repairToolCall: createRepairToolCall(executor),
       prompt: 'Schedule the standup.',
       stopWhen: stepCountIs(3),
     });
     expect(response.steps[0]!.toolResults.map((part) => part.toolName)).toEqual(['schedule_meeting']);
-    expect(results[0]!.transformations[0]).toEqual({ path: '', rule: 'tool-name', from: 'functions.Schedule-Meeting', to: 'schedule_meeting' });
+    expect(results[0]!.transformations[0]).toEqual({
+      path: '',
+      rule: 'tool-name',
+      from: 'functions.Schedule-Meeting',
+      to: 'schedule_meeting',
+    });
     expect(receivedMeetings.map((meeting) => meeting.sessionId)).toEqual([TRUSTED_SESSION]);
   });
 });
@@ -163,14 +208,24 @@ describe('the same calls through the AI SDK alone (a zod tool), as evidence of t
     const tools: ToolSet = {
       schedule_meeting: tool({
         description: 'Schedule a meeting for this session.',
-        inputSchema: z.object({ title: z.string().min(1), attendees: z.array(z.string()).min(1), durationMinutes: z.number().int(), sessionId: z.string().optional() }),
+        inputSchema: z.object({
+          title: z.string().min(1),
+          attendees: z.array(z.string()).min(1),
+          durationMinutes: z.number().int(),
+          sessionId: z.string().optional(),
+        }),
         execute: async (input) => {
           executed.push(input);
           return input;
         },
       }),
     };
-    const response = await generateText({ model: stubModel(), tools, prompt: 'Schedule the standup and the retro.', stopWhen: stepCountIs(3) });
+    const response = await generateText({
+      model: stubModel(),
+      tools,
+      prompt: 'Schedule the standup and the retro.',
+      stopWhen: stepCountIs(3),
+    });
 
     expect(executed).toEqual([]);
     const errors = response.steps[0]!.content.filter((part) => part.type === 'tool-error');

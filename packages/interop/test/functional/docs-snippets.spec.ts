@@ -6,10 +6,18 @@ import { importLangChainTool } from '../../../../docs/snippets/interop';
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 
 /** The ```ts blocks of docs/interop.md, each one a line-for-line excerpt of code CI compiles and runs. */
-const SOURCES = ['examples/interop/src/ai-sdk.ts', 'examples/interop/src/langchain.ts', 'examples/interop/src/openai-agents.ts', 'docs/snippets/interop.ts'];
+const SOURCES = [
+  'examples/interop/src/ai-sdk.ts',
+  'examples/interop/src/langchain.ts',
+  'examples/interop/src/openai-agents.ts',
+  'docs/snippets/interop.ts',
+];
 
 function trimmedLines(text: string): string[] {
-  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 }
 
 function containsInOrder(haystack: readonly string[], needle: readonly string[]): boolean {
@@ -27,14 +35,21 @@ describe('docs/interop.md', () => {
   it('has one example per framework plus the import, each copied from compiled and tested code', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(4);
     for (const block of blocks) {
-      expect({ block: block.join('\n'), found: sources.some((source) => containsInOrder(source, block)) }).toEqual({ block: block.join('\n'), found: true });
+      expect({ block: block.join('\n'), found: sources.some((source) => containsInOrder(source, block)) }).toEqual({
+        block: block.join('\n'),
+        found: true,
+      });
     }
   });
 
   it('runs the LangChain import snippet as written', async () => {
     const { result, anthropicTools } = await importLangChainTool();
     expect(result).toMatchObject({ ok: true, value: 'desk lamp at 40%' });
-    expect(result.transformations.map((change) => change.rule).sort()).toEqual(['dropped-context-field', 'key-case', 'string-to-integer']);
+    expect(result.transformations.map((change) => change.rule).sort()).toEqual([
+      'dropped-context-field',
+      'key-case',
+      'string-to-integer',
+    ]);
     expect(JSON.stringify(anthropicTools)).toContain('device_name');
     expect(JSON.stringify(anthropicTools)).not.toContain('session_id');
   });

@@ -7,8 +7,20 @@ import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
 import { PersonaToolExecutor, ToolRegistry, silentLogger, type ToolResult } from '@toolwright/core';
 import { adaptAll, getProviders } from '@toolwright/providers';
-import { registerLangChainTool, toLangChainTools, ToolResultError, type ToolwrightArtifact } from '@toolwright/interop/langchain';
-import { EXPECTED_RULES, MALFORMED_MEETING_ARGUMENTS, meetingExecutor, receivedMeetings, ScheduleMeetingParams, TRUSTED_SESSION } from '../support/commands';
+import {
+  registerLangChainTool,
+  toLangChainTools,
+  ToolResultError,
+  type ToolwrightArtifact,
+} from '@toolwright/interop/langchain';
+import {
+  EXPECTED_RULES,
+  MALFORMED_MEETING_ARGUMENTS,
+  meetingExecutor,
+  receivedMeetings,
+  ScheduleMeetingParams,
+  TRUSTED_SESSION,
+} from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
 
 /**
@@ -23,7 +35,9 @@ let server: StubOpenAIServer;
 
 beforeEach(async () => {
   server = await startStubOpenAIServer([
-    { toolCalls: [{ id: 'call_lc', name: 'schedule_meeting', arguments: JSON.stringify(MALFORMED_MEETING_ARGUMENTS) }] },
+    {
+      toolCalls: [{ id: 'call_lc', name: 'schedule_meeting', arguments: JSON.stringify(MALFORMED_MEETING_ARGUMENTS) }],
+    },
     { text: 'The standup is scheduled.' },
   ]);
 });
@@ -33,7 +47,12 @@ afterEach(async () => {
 });
 
 function reactGraph(tools: StructuredToolInterface[]) {
-  const model = new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'stub-key-no-network', maxRetries: 0, configuration: { baseURL: server.baseURL } }).bindTools(tools);
+  const model = new ChatOpenAI({
+    model: 'gpt-4o-mini',
+    apiKey: 'stub-key-no-network',
+    maxRetries: 0,
+    configuration: { baseURL: server.baseURL },
+  }).bindTools(tools);
   return new StateGraph(MessagesAnnotation)
     .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
     .addNode('tools', new ToolNode(tools))
@@ -53,17 +72,31 @@ describe('toLangChainTools with bindTools and LangGraph ToolNode against a stub 
     const results: ToolResult[] = [];
     const graph = reactGraph(toLangChainTools(executor, { onResult: (result) => results.push(result) }));
 
-    const final = await graph.invoke({ messages: [new HumanMessage('Schedule the standup.')] }, { configurable: { sessionId: TRUSTED_SESSION }, recursionLimit: 6 });
+    const final = await graph.invoke(
+      { messages: [new HumanMessage('Schedule the standup.')] },
+      { configurable: { sessionId: TRUSTED_SESSION }, recursionLimit: 6 },
+    );
 
     expect((final.messages.at(-1) as AIMessage).content).toBe('The standup is scheduled.');
     // bindTools sent the registry's schema: no context field for the model to fill.
-    const sentTools = server.requests[0]!['tools'] as Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }>;
+    const sentTools = server.requests[0]!['tools'] as Array<{
+      function: { name: string; parameters: { properties: Record<string, unknown> } };
+    }>;
     expect(sentTools.map((sent) => sent.function.name)).toEqual(['schedule_meeting']);
-    expect(Object.keys(sentTools[0]!.function.parameters.properties)).toEqual(['title', 'attendees', 'durationMinutes']);
+    expect(Object.keys(sentTools[0]!.function.parameters.properties)).toEqual([
+      'title',
+      'attendees',
+      'durationMinutes',
+    ]);
 
     expect(receivedMeetings).toHaveLength(1);
     expect(receivedMeetings[0]).toBeInstanceOf(ScheduleMeetingParams);
-    expect(receivedMeetings[0]).toMatchObject({ title: 'Standup', attendees: ['ana@example.com', 'bo@example.com'], durationMinutes: 30, sessionId: TRUSTED_SESSION });
+    expect(receivedMeetings[0]).toMatchObject({
+      title: 'Standup',
+      attendees: ['ana@example.com', 'bo@example.com'],
+      durationMinutes: 30,
+      sessionId: TRUSTED_SESSION,
+    });
 
     const [toolMessage] = toolMessagesIn(final.messages);
     expect(toolMessage!.status).toBe('success');
@@ -79,23 +112,49 @@ describe('toLangChainTools with bindTools and LangGraph ToolNode against a stub 
   it('returns the model-facing message as an error ToolMessage when a value cannot be recovered', async () => {
     await server.close();
     server = await startStubOpenAIServer([
-      { toolCalls: [{ id: 'call_bad', name: 'schedule_meeting', arguments: JSON.stringify({ ...MALFORMED_MEETING_ARGUMENTS, attendees: [] }) }] },
+      {
+        toolCalls: [
+          {
+            id: 'call_bad',
+            name: 'schedule_meeting',
+            arguments: JSON.stringify({ ...MALFORMED_MEETING_ARGUMENTS, attendees: [] }),
+          },
+        ],
+      },
       { text: 'I need at least one attendee.' },
     ]);
-    const graph = reactGraph(toLangChainTools(meetingExecutor(), { context: (config) => ({ sessionId: String(config.configurable?.['thread_id']) }) }));
-    const final = await graph.invoke({ messages: [new HumanMessage('Schedule the standup.')] }, { configurable: { thread_id: TRUSTED_SESSION }, recursionLimit: 6 });
+    const graph = reactGraph(
+      toLangChainTools(meetingExecutor(), {
+        context: (config) => ({ sessionId: String(config.configurable?.['thread_id']) }),
+      }),
+    );
+    const final = await graph.invoke(
+      { messages: [new HumanMessage('Schedule the standup.')] },
+      { configurable: { thread_id: TRUSTED_SESSION }, recursionLimit: 6 },
+    );
     const [toolMessage] = toolMessagesIn(final.messages);
     expect(toolMessage!.status).toBe('error');
     expect(toolMessage!.content).toMatch(/attendees/);
-    expect((toolMessage!.artifact as ToolwrightArtifact).toolwright).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect((toolMessage!.artifact as ToolwrightArtifact).toolwright).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS' },
+    });
     expect(receivedMeetings).toHaveLength(0);
   });
 
   it('takes arguments as text or as an object when invoked directly; a failure throws the model-facing message', async () => {
     const [scheduleMeeting] = toLangChainTools(meetingExecutor(), { context: { sessionId: TRUSTED_SESSION } });
-    await expect(scheduleMeeting!.invoke(JSON.stringify(MALFORMED_MEETING_ARGUMENTS))).resolves.toMatchObject({ durationMinutes: 30, sessionId: TRUSTED_SESSION });
-    await expect(scheduleMeeting!.invoke({ ...MALFORMED_MEETING_ARGUMENTS, title: 'Object' })).resolves.toMatchObject({ scheduled: 'Object', attendees: ['ana@example.com', 'bo@example.com'] });
-    const failure = await scheduleMeeting!.invoke('{"title": "Cut off", "attendees": ["a@example.com"').catch((error: unknown) => error);
+    await expect(scheduleMeeting!.invoke(JSON.stringify(MALFORMED_MEETING_ARGUMENTS))).resolves.toMatchObject({
+      durationMinutes: 30,
+      sessionId: TRUSTED_SESSION,
+    });
+    await expect(scheduleMeeting!.invoke({ ...MALFORMED_MEETING_ARGUMENTS, title: 'Object' })).resolves.toMatchObject({
+      scheduled: 'Object',
+      attendees: ['ana@example.com', 'bo@example.com'],
+    });
+    const failure = await scheduleMeeting!
+      .invoke('{"title": "Cut off", "attendees": ["a@example.com"')
+      .catch((error: unknown) => error);
     expect(ToolResultError.isInstance(failure)).toBe(true);
     expect((failure as ToolResultError).code).toBe('MALFORMED_ARGUMENTS');
     expect(receivedMeetings.map((meeting) => meeting.sessionId)).toEqual([TRUSTED_SESSION, TRUSTED_SESSION]);
@@ -113,10 +172,18 @@ describe('the same call through LangChain alone (a zod tool in ToolNode), as evi
       {
         name: 'schedule_meeting',
         description: 'Schedule a meeting for this session.',
-        schema: z.object({ title: z.string().min(1), attendees: z.array(z.string()).min(1), durationMinutes: z.number().int(), session_id: z.string().optional() }),
+        schema: z.object({
+          title: z.string().min(1),
+          attendees: z.array(z.string()).min(1),
+          durationMinutes: z.number().int(),
+          session_id: z.string().optional(),
+        }),
       },
     );
-    const final = await reactGraph([plain]).invoke({ messages: [new HumanMessage('Schedule the standup.')] }, { recursionLimit: 6 });
+    const final = await reactGraph([plain]).invoke(
+      { messages: [new HumanMessage('Schedule the standup.')] },
+      { recursionLimit: 6 },
+    );
 
     expect(executed).toEqual([]);
     const [toolMessage] = toolMessagesIn(final.messages);
@@ -153,20 +220,36 @@ describe('registerLangChainTool', () => {
     const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
 
     const result = await executor.execute(
-      { id: 'c1', name: 'set_light', arguments: '{"deviceName": "desk lamp", "level": "40", "session_id": "forged-by-the-model"}' },
+      {
+        id: 'c1',
+        name: 'set_light',
+        arguments: '{"deviceName": "desk lamp", "level": "40", "session_id": "forged-by-the-model"}',
+      },
       { sessionId: TRUSTED_SESSION },
     );
 
     expect(result).toMatchObject({ ok: true, value: 'light desk lamp at 40%' });
-    expect(received).toEqual([{ input: { device_name: 'desk lamp', level: 40, session_id: TRUSTED_SESSION }, configurable: expect.objectContaining({ sessionId: TRUSTED_SESSION }) }]);
-    expect(result.transformations.map((change) => change.rule).sort()).toEqual(['dropped-context-field', 'key-case', 'string-to-integer']);
+    expect(received).toEqual([
+      {
+        input: { device_name: 'desk lamp', level: 40, session_id: TRUSTED_SESSION },
+        configurable: expect.objectContaining({ sessionId: TRUSTED_SESSION }),
+      },
+    ]);
+    expect(result.transformations.map((change) => change.rule).sort()).toEqual([
+      'dropped-context-field',
+      'key-case',
+      'string-to-integer',
+    ]);
 
-    const refused = await executor.execute({ id: 'c2', name: 'set_light', arguments: { device_name: 'desk lamp', level: 140 } }, { sessionId: TRUSTED_SESSION });
+    const refused = await executor.execute(
+      { id: 'c2', name: 'set_light', arguments: { device_name: 'desk lamp', level: 140 } },
+      { sessionId: TRUSTED_SESSION },
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
     expect(received).toHaveLength(1);
   });
 
-  it('puts the imported tool\'s schema, without its context field, in every provider format', () => {
+  it("puts the imported tool's schema, without its context field, in every provider format", () => {
     const registry = new ToolRegistry();
     registerLangChainTool(registry, setLightTool([]));
     const providers = getProviders();
@@ -174,8 +257,15 @@ describe('registerLangChainTool', () => {
     for (const provider of providers) {
       const [definition] = adaptAll(registry, provider.id);
       const text = JSON.stringify(definition);
-      expect({ provider: provider.id, hasName: text.includes('set_light'), hasParameter: text.includes('device_name') && text.includes('level') }).toEqual({ provider: provider.id, hasName: true, hasParameter: true });
-      expect({ provider: provider.id, leaksContext: text.includes('session_id') }).toEqual({ provider: provider.id, leaksContext: false });
+      expect({
+        provider: provider.id,
+        hasName: text.includes('set_light'),
+        hasParameter: text.includes('device_name') && text.includes('level'),
+      }).toEqual({ provider: provider.id, hasName: true, hasParameter: true });
+      expect({ provider: provider.id, leaksContext: text.includes('session_id') }).toEqual({
+        provider: provider.id,
+        leaksContext: false,
+      });
     }
   });
 
@@ -183,14 +273,20 @@ describe('registerLangChainTool', () => {
     const received: Array<{ input: unknown }> = [];
     const registry = new ToolRegistry();
     registerLangChainTool(registry, setLightTool(received));
-    const [wrapped] = toLangChainTools(new PersonaToolExecutor(registry, { logger: silentLogger }), { context: { sessionId: TRUSTED_SESSION } });
+    const [wrapped] = toLangChainTools(new PersonaToolExecutor(registry, { logger: silentLogger }), {
+      context: { sessionId: TRUSTED_SESSION },
+    });
     await expect(wrapped!.invoke({ 'device-name': 'hall', level: '5' })).resolves.toBe('light hall at 5%');
     expect(received[0]!.input).toEqual({ device_name: 'hall', level: 5, session_id: TRUSTED_SESSION });
   });
 
   it('refuses what it cannot import, naming the tool and the fix', () => {
     const registry = new ToolRegistry();
-    expect(() => registerLangChainTool(registry, { name: 'broken' } as never)).toThrow(/registerLangChainTool\("broken"\).*needs a string `name` and an `invoke` function/);
-    expect(() => registerLangChainTool(registry, setLightTool([]), { contextFields: { missing: 'job_id' } })).toThrow(/does not declare.*Fix: use one of device_name, level, session_id/);
+    expect(() => registerLangChainTool(registry, { name: 'broken' } as never)).toThrow(
+      /registerLangChainTool\("broken"\).*needs a string `name` and an `invoke` function/,
+    );
+    expect(() => registerLangChainTool(registry, setLightTool([]), { contextFields: { missing: 'job_id' } })).toThrow(
+      /does not declare.*Fix: use one of device_name, level, session_id/,
+    );
   });
 });

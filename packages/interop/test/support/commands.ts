@@ -1,4 +1,13 @@
-import { ArrayOf, Command, FromContext, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, type CommandHandler } from '@toolwright/core';
+import {
+  ArrayOf,
+  Command,
+  FromContext,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+  type CommandHandler,
+} from '@toolwright/core';
 
 export class ScheduleMeetingParams {
   @ToolParam({ description: 'Meeting title', minLength: 1 })
@@ -17,11 +26,20 @@ export class ScheduleMeetingParams {
 /** What the handler received, per call: the test asserts on the DTO itself. */
 export const receivedMeetings: ScheduleMeetingParams[] = [];
 
-@Command({ name: 'schedule_meeting', description: 'Schedule a meeting for this session.', params: ScheduleMeetingParams })
+@Command({
+  name: 'schedule_meeting',
+  description: 'Schedule a meeting for this session.',
+  params: ScheduleMeetingParams,
+})
 export class ScheduleMeetingCommand implements CommandHandler<ScheduleMeetingParams> {
   execute(params: ScheduleMeetingParams) {
     receivedMeetings.push(params);
-    return { scheduled: params.title, attendees: params.attendees, durationMinutes: params.durationMinutes, sessionId: params.sessionId };
+    return {
+      scheduled: params.title,
+      attendees: params.attendees,
+      durationMinutes: params.durationMinutes,
+      sessionId: params.sessionId,
+    };
   }
 }
 

@@ -25,7 +25,11 @@ export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Pr
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.method} ${request.url}`, type: 'invalid_request_error' } }));
+      response.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: `no route ${request.method} ${request.url}`, type: 'invalid_request_error' },
+        }),
+      );
       return;
     }
     const parsed = JSON.parse(body) as Record<string, unknown>;
@@ -39,20 +43,47 @@ export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Pr
       // Server-sent events as the Chat Completions API streams them: the turn in one delta, the finish reason, [DONE].
       const delta =
         'toolCalls' in turn
-          ? { role: 'assistant', tool_calls: turn.toolCalls.map((call, index) => ({ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+          ? {
+              role: 'assistant',
+              tool_calls: turn.toolCalls.map((call, index) => ({
+                index,
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
           : { role: 'assistant', content: turn.text };
       const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, logprobs: null, ...choice }], ...extra })}\n\n`;
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      response.end(chunk({ delta, finish_reason: null }) + chunk({ delta: {}, finish_reason: finishReason }, { usage }) + 'data: [DONE]\n\n');
+      response.end(
+        chunk({ delta, finish_reason: null }) +
+          chunk({ delta: {}, finish_reason: finishReason }, { usage }) +
+          'data: [DONE]\n\n',
+      );
       return;
     }
     const message =
       'toolCalls' in turn
-        ? { role: 'assistant', content: null, tool_calls: turn.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: turn.toolCalls.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          }
         : { role: 'assistant', content: turn.text };
     response.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ id, object: 'chat.completion', created: 1_700_000_000, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage }),
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model,
+        choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
+        usage,
+      }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,10 +91,11 @@ export async function startStubOpenAIServer(script: readonly ScriptedTurn[]): Pr
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }
 
@@ -77,9 +109,14 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** The `tool` role messages of one recorded request: what the framework sent the model as tool results. */
-export function toolMessagesOf(request: Record<string, unknown> | undefined): Array<{ tool_call_id: string; content: string }> {
+export function toolMessagesOf(
+  request: Record<string, unknown> | undefined,
+): Array<{ tool_call_id: string; content: string }> {
   const messages = (request?.['messages'] ?? []) as Array<Record<string, unknown>>;
   return messages
     .filter((message) => message['role'] === 'tool')
-    .map((message) => ({ tool_call_id: String(message['tool_call_id']), content: typeof message['content'] === 'string' ? message['content'] : JSON.stringify(message['content']) }));
+    .map((message) => ({
+      tool_call_id: String(message['tool_call_id']),
+      content: typeof message['content'] === 'string' ? message['content'] : JSON.stringify(message['content']),
+    }));
 }

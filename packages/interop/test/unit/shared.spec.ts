@@ -1,6 +1,14 @@
 import 'reflect-metadata';
 import { InvalidToolInputError, NoSuchToolError } from 'ai';
-import { Command, DefinitionError, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, type ToolDefinition } from '@toolwright/core';
+import {
+  Command,
+  DefinitionError,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+  type ToolDefinition,
+} from '@toolwright/core';
 import { frameworkToolNames, pickExecutionContext, ToolResultError } from '@toolwright/interop';
 import { createRepairToolCall, toAISDKTools } from '@toolwright/interop/ai-sdk';
 import { toLangChainTools } from '@toolwright/interop/langchain';
@@ -32,12 +40,21 @@ function definition(name: string): ToolDefinition {
 
 describe('framework tool names', () => {
   it('keeps names that fit and replaces other characters with _', () => {
-    expect([...frameworkToolNames([definition('schedule_meeting'), definition('decision/propose'), definition('math.factorial')], 'test').keys()]).toEqual(['schedule_meeting', 'decision_propose', 'math_factorial']);
+    expect([
+      ...frameworkToolNames(
+        [definition('schedule_meeting'), definition('decision/propose'), definition('math.factorial')],
+        'test',
+      ).keys(),
+    ]).toEqual(['schedule_meeting', 'decision_propose', 'math_factorial']);
   });
 
   it('refuses two tools that would get the same name, naming both and the fix', () => {
-    expect(() => frameworkToolNames([definition('notes/save'), definition('notes.save')], 'toAISDKTools')).toThrow(DefinitionError);
-    expect(() => frameworkToolNames([definition('notes/save'), definition('notes.save')], 'toAISDKTools')).toThrow(/toAISDKTools: tools "notes\/save" and "notes.save" both become "notes_save".*Fix: rename one of them/);
+    expect(() => frameworkToolNames([definition('notes/save'), definition('notes.save')], 'toAISDKTools')).toThrow(
+      DefinitionError,
+    );
+    expect(() => frameworkToolNames([definition('notes/save'), definition('notes.save')], 'toAISDKTools')).toThrow(
+      /toAISDKTools: tools "notes\/save" and "notes.save" both become "notes_save".*Fix: rename one of them/,
+    );
   });
 
   it('gives every adapter the same names and runs the registry tool behind each', async () => {
@@ -50,17 +67,30 @@ describe('framework tool names', () => {
   });
 
   it('exposes only the included tools, and refuses an unknown one', () => {
-    const executor = new PersonaToolExecutor(ToolRegistry.from([SaveNoteCommand, SaveNoteTooCommand]), { logger: silentLogger });
+    const executor = new PersonaToolExecutor(ToolRegistry.from([SaveNoteCommand, SaveNoteTooCommand]), {
+      logger: silentLogger,
+    });
     expect(() => toAISDKTools(executor)).toThrow(/both become "notes_save"/);
     expect(Object.keys(toAISDKTools(executor, { include: ['notes.save'] }))).toEqual(['notes_save']);
-    expect(() => toLangChainTools(executor, { include: ['notes.delete'] })).toThrow(/"notes.delete" is not a registered tool.*Fix: include only registered tools: notes\/save, notes.save/);
+    expect(() => toLangChainTools(executor, { include: ['notes.delete'] })).toThrow(
+      /"notes.delete" is not a registered tool.*Fix: include only registered tools: notes\/save, notes.save/,
+    );
   });
 });
 
 describe('pickExecutionContext', () => {
   it('copies only own ExecutionContext fields of an application object', () => {
     const signal = new AbortController().signal;
-    expect(pickExecutionContext({ sessionId: 's', jobId: 'j', userName: 'ana', password: 'x', signal, persona: { name: 'p' } })).toEqual({ sessionId: 's', jobId: 'j', signal, persona: { name: 'p' } });
+    expect(
+      pickExecutionContext({
+        sessionId: 's',
+        jobId: 'j',
+        userName: 'ana',
+        password: 'x',
+        signal,
+        persona: { name: 'p' },
+      }),
+    ).toEqual({ sessionId: 's', jobId: 'j', signal, persona: { name: 'p' } });
     expect(pickExecutionContext(JSON.parse('{"__proto__": {"sessionId": "polluted"}}'))).toEqual({});
     expect(pickExecutionContext(Object.create({ sessionId: 'inherited' }))).toEqual({});
     expect(({} as Record<string, unknown>)['sessionId']).toBeUndefined();
@@ -69,8 +99,14 @@ describe('pickExecutionContext', () => {
 });
 
 describe('createRepairToolCall', () => {
-  const toolCall = (toolName: string, input: string) => ({ type: 'tool-call' as const, toolCallId: 'call_1', toolName, input });
-  const invalid = (input: string) => new InvalidToolInputError({ toolName: 'schedule_meeting', toolInput: input, cause: new Error('parse') });
+  const toolCall = (toolName: string, input: string) => ({
+    type: 'tool-call' as const,
+    toolCallId: 'call_1',
+    toolName,
+    input,
+  });
+  const invalid = (input: string) =>
+    new InvalidToolInputError({ toolName: 'schedule_meeting', toolInput: input, cause: new Error('parse') });
 
   it('recovers Python-literal text, and hands cut-off text over unchanged for the executor to explain', async () => {
     const executor = meetingExecutor();
@@ -78,25 +114,41 @@ describe('createRepairToolCall', () => {
     const repair = createRepairToolCall(executor);
     const base = { tools, messages: [], instructions: undefined, system: undefined, inputSchema: async () => ({}) };
 
-    const repaired = await repair({ ...base, toolCall: toolCall('schedule_meeting', "{'title': 'A', 'attendees': ['a@example.com'], 'durationMinutes': 30}"), error: invalid('') });
+    const repaired = await repair({
+      ...base,
+      toolCall: toolCall('schedule_meeting', "{'title': 'A', 'attendees': ['a@example.com'], 'durationMinutes': 30}"),
+      error: invalid(''),
+    });
     expect(JSON.parse(repaired!.input)).toEqual({ title: 'A', attendees: ['a@example.com'], durationMinutes: 30 });
 
     const cutOff = '{"title": "A", "attendees": ["a@example.com"';
-    const handedOver = await repair({ ...base, toolCall: toolCall('schedule_meeting', cutOff), error: invalid(cutOff) });
+    const handedOver = await repair({
+      ...base,
+      toolCall: toolCall('schedule_meeting', cutOff),
+      error: invalid(cutOff),
+    });
     expect(JSON.parse(handedOver!.input)).toBe(cutOff);
     const execute = tools['schedule_meeting']!.execute!;
-    const failure = await Promise.resolve(execute(JSON.parse(handedOver!.input), { toolCallId: 'call_1', messages: [], context: {} })).catch((error: unknown) => error);
+    const failure = await Promise.resolve(
+      execute(JSON.parse(handedOver!.input), { toolCallId: 'call_1', messages: [], context: {} }),
+    ).catch((error: unknown) => error);
     expect(ToolResultError.isInstance(failure)).toBe(true);
     expect((failure as ToolResultError).code).toBe('MALFORMED_ARGUMENTS');
     expect((failure as ToolResultError).stack).not.toMatch(/\n\s+at /);
   });
 
-  it('leaves tools that are not toolwright\'s, and unknown names it cannot resolve, to the AI SDK', async () => {
+  it("leaves tools that are not toolwright's, and unknown names it cannot resolve, to the AI SDK", async () => {
     const executor = meetingExecutor();
     const repair = createRepairToolCall(executor);
     const tools = { ...toAISDKTools(executor), other: { inputSchema: { type: 'object' } as never } };
     const base = { tools, messages: [], instructions: undefined, system: undefined, inputSchema: async () => ({}) };
     await expect(repair({ ...base, toolCall: toolCall('other', "{'a': 1}"), error: invalid('') })).resolves.toBeNull();
-    await expect(repair({ ...base, toolCall: toolCall('book_flight', '{}'), error: new NoSuchToolError({ toolName: 'book_flight' }) })).resolves.toBeNull();
+    await expect(
+      repair({
+        ...base,
+        toolCall: toolCall('book_flight', '{}'),
+        error: new NoSuchToolError({ toolName: 'book_flight' }),
+      }),
+    ).resolves.toBeNull();
   });
 });

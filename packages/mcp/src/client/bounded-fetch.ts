@@ -21,7 +21,14 @@ export function boundedFetch(maxBytes: number, server: string, baseFetch: FetchL
   return async (url, init) => {
     const response = await baseFetch(url, init);
     // No body to bound, or a redirect the SDK follows (passed on as it is, its url and type intact).
-    if (response.body === null || response.status < 200 || response.status === 204 || response.status === 205 || (response.status >= 300 && response.status < 400)) return response;
+    if (
+      response.body === null ||
+      response.status < 200 ||
+      response.status === 204 ||
+      response.status === 205 ||
+      (response.status >= 300 && response.status < 400)
+    )
+      return response;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     const tooLarge = () => new McpResponseTooLargeError(clientMessages.responseTooLarge(server, maxBytes), maxBytes);
     const isEventStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
@@ -30,7 +37,9 @@ export function boundedFetch(maxBytes: number, server: string, baseFetch: FetchL
       const error = tooLarge();
       return new Response(new ReadableStream({ start: (controller) => controller.error(error) }), response);
     }
-    const counter = isEventStream ? new EventSizeCounter(maxBytes, requestIdOf(init?.body)) : new TotalSizeCounter(maxBytes);
+    const counter = isEventStream
+      ? new EventSizeCounter(maxBytes, requestIdOf(init?.body))
+      : new TotalSizeCounter(maxBytes);
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
@@ -115,7 +124,8 @@ function requestIdOf(body: unknown): string | number | undefined {
   if (typeof body !== 'string' || body.length > 1_048_576) return undefined;
   try {
     const message = JSON.parse(body) as { id?: unknown; method?: unknown };
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || typeof message.method !== 'string') return undefined;
+    if (typeof message !== 'object' || message === null || Array.isArray(message) || typeof message.method !== 'string')
+      return undefined;
     return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
   } catch {
     return undefined;

@@ -3,7 +3,11 @@ import { hasNestedQuantifier, linearEngineProblem, linearRegExpEngine } from '@t
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** Largest serialized size of a schema from a server, in bytes, before anything compiles it. */
 export const MAX_UNTRUSTED_SCHEMA_BYTES = 64 * 1024;
@@ -13,8 +17,13 @@ export const MAX_UNTRUSTED_SCHEMA_BYTES = 64 * 1024;
  * count and serialized size, and every regular expression it carries (`pattern`, `patternProperties` keys) for
  * length, nested quantifiers and constructs the linear-time engine cannot run (ReDoS). Iterative: a hostile depth cannot overflow the stack here.
  */
-export function untrustedSchemaProblem(schema: unknown, limits: JsonSchemaLimits = DEFAULT_JSON_SCHEMA_LIMITS): string | undefined {
-  const stack: Array<{ readonly value: unknown; readonly depth: number; readonly path: string }> = [{ value: schema, depth: 0, path: '#' }];
+export function untrustedSchemaProblem(
+  schema: unknown,
+  limits: JsonSchemaLimits = DEFAULT_JSON_SCHEMA_LIMITS,
+): string | undefined {
+  const stack: Array<{ readonly value: unknown; readonly depth: number; readonly path: string }> = [
+    { value: schema, depth: 0, path: '#' },
+  ];
   let nodes = 0;
   let bytes = 0;
   while (stack.length > 0) {
@@ -49,9 +58,11 @@ export function untrustedSchemaProblem(schema: unknown, limits: JsonSchemaLimits
 
 function patternProblem(pattern: string, limits: JsonSchemaLimits): string | undefined {
   if (pattern.length > limits.maxPatternLength) return `is longer than ${limits.maxPatternLength} characters`;
-  if (hasNestedQuantifier(pattern)) return `has a nested quantifier (exponential backtracking): ${JSON.stringify(pattern.slice(0, 80))}`;
+  if (hasNestedQuantifier(pattern))
+    return `has a nested quantifier (exponential backtracking): ${JSON.stringify(pattern.slice(0, 80))}`;
   const linear = linearEngineProblem(pattern);
-  if (linear !== undefined) return `cannot run on the linear-time engine (${linear}): ${JSON.stringify(pattern.slice(0, 80))}`;
+  if (linear !== undefined)
+    return `cannot run on the linear-time engine (${linear}): ${JSON.stringify(pattern.slice(0, 80))}`;
   return undefined;
 }
 
@@ -68,7 +79,13 @@ export function linearTimeAjv(): Ajv {
   };
   // `code` is what Ajv's standalone code generation would print; this Ajv never generates standalone code.
   const regExp = Object.assign(engine, { code: 'require("@toolwright/core").linearRegExpEngine' });
-  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp } });
+  const ajv = new Ajv({
+    strict: false,
+    validateFormats: true,
+    validateSchema: false,
+    allErrors: true,
+    code: { regExp },
+  });
   addFormats(ajv);
   return ajv;
 }

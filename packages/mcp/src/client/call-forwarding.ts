@@ -2,7 +2,15 @@
  * Call forwarding: the handler the registry runs for a remote tool sends `tools/call` on the connection's current
  * client, and turns every failure into the executor's typed errors (unavailable, timeout, rejected, too large).
  */
-import { HandlerError, ServiceUnavailableError, TimeoutError, ToolCallError, ToolwrightError, type ToolHandler, type ToolInvocationContext } from '@toolwright/core';
+import {
+  HandlerError,
+  ServiceUnavailableError,
+  TimeoutError,
+  ToolCallError,
+  ToolwrightError,
+  type ToolHandler,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 import { isNetworkError } from '@toolwright/core/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -33,7 +41,12 @@ export interface CallForwardingHost {
 const REQUEST_TIMEOUT_MARGIN_MS = 1_000;
 
 /** The function the registry runs for one remote tool: a `tools/call` on the current connection. */
-export function remoteToolHandler(host: CallForwardingHost, name: string, remoteName: string, contextNamed: readonly string[] = []): ToolHandler {
+export function remoteToolHandler(
+  host: CallForwardingHost,
+  name: string,
+  remoteName: string,
+  contextNamed: readonly string[] = [],
+): ToolHandler {
   const requestTimeoutMs = (host.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
   return async (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
     const client = host.currentClient();
@@ -41,13 +54,21 @@ export function remoteToolHandler(host: CallForwardingHost, name: string, remote
     const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
     if (sent.length > 0) {
       host.environment.logger.warn(clientMessages.contextNameForwarded(host.name, name, sent), {
-        server: host.name, tool: name, callId: invocation.callId, parameters: sent, sessionId: invocation.context.sessionId,
+        server: host.name,
+        tool: name,
+        callId: invocation.callId,
+        parameters: sent,
+        sessionId: invocation.context.sessionId,
       });
     }
     try {
       // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
-      const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, { signal: invocation.signal, timeout: requestTimeoutMs })) as CallToolResult;
-      if (result.isError === true) throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
+      const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, {
+        signal: invocation.signal,
+        timeout: requestTimeoutMs,
+      })) as CallToolResult;
+      if (result.isError === true)
+        throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
       return valueOfResult(result, host.environment.maxResultChars);
     } catch (error) {
       throw callError(host, error, name, client, invocation.signal, requestTimeoutMs);
@@ -55,17 +76,29 @@ export function remoteToolHandler(host: CallForwardingHost, name: string, remote
   };
 }
 
-function callError(host: CallForwardingHost, error: unknown, name: string, client: Client, signal: AbortSignal, requestTimeoutMs: number): Error {
+function callError(
+  host: CallForwardingHost,
+  error: unknown,
+  name: string,
+  client: Client,
+  signal: AbortSignal,
+  requestTimeoutMs: number,
+): Error {
   if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
   if (signal.aborted && signal.reason instanceof Error) return signal.reason;
-  if (error instanceof McpResponseTooLargeError || (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)) {
+  if (
+    error instanceof McpResponseTooLargeError ||
+    (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)
+  ) {
     return new HandlerError(clientMessages.resultTooLarge(name, host.environment.maxResponseBytes), { cause: error });
   }
   if (error instanceof McpError) {
     // The SDK types `code` as a plain number; as the SDK's ErrorCode it compares with the enum's members.
     const code: ErrorCode = error.code;
-    if (code === ErrorCode.ConnectionClosed) return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
-    if (code === ErrorCode.RequestTimeout) return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
+    if (code === ErrorCode.ConnectionClosed)
+      return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
+    if (code === ErrorCode.RequestTimeout)
+      return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
     // The server does not know the tool (any more): its list changed without a notification.
     if (code === ErrorCode.InvalidParams || code === ErrorCode.MethodNotFound) host.unknownTool();
     return new HandlerError(clientMessages.remoteRejected(name, error.message), { cause: error });

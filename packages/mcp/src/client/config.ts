@@ -91,7 +91,11 @@ export interface ConnectMcpServersOptions {
    * group (`setsid`, `set -m`, detached children), which `close()` and this process's exit end too; 0 walks only at
    * close. Default 1,000 ms.
    */
-  readonly shutdown?: { readonly stdinGraceMs?: number; readonly terminateGraceMs?: number; readonly descendantScanMs?: number };
+  readonly shutdown?: {
+    readonly stdinGraceMs?: number;
+    readonly terminateGraceMs?: number;
+    readonly descendantScanMs?: number;
+  };
   /** stdio: kill the servers' process groups when this process exits without closing them. Default true. */
   readonly reapOnExit?: boolean;
   /** @internal tests: the reaper to register process groups with. */
@@ -111,9 +115,18 @@ export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
     const target = `connectMcpServers: servers[${index}]`;
     if (typeof server !== 'object' || server === null) throw new DefinitionError('is not an object.', { target });
     if (typeof server.name !== 'string' || !SERVER_NAME.test(server.name)) {
-      throw new DefinitionError(`has the name ${JSON.stringify(server.name)}.`, { target, property: 'name', fix: 'use 1-64 letters, digits, "_" or "-".' });
+      throw new DefinitionError(`has the name ${JSON.stringify(server.name)}.`, {
+        target,
+        property: 'name',
+        fix: 'use 1-64 letters, digits, "_" or "-".',
+      });
     }
-    if (names.has(server.name)) throw new DefinitionError(`repeats the name "${server.name}".`, { target, property: 'name', fix: 'give every server its own name.' });
+    if (names.has(server.name))
+      throw new DefinitionError(`repeats the name "${server.name}".`, {
+        target,
+        property: 'name',
+        fix: 'give every server its own name.',
+      });
     names.add(server.name);
     const hasCommand = 'command' in server && server.command !== undefined;
     const hasUrl = 'url' in server && server.url !== undefined;
@@ -124,24 +137,38 @@ export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
       });
     }
     if (hasCommand && (server.transport ?? 'stdio') !== 'stdio') {
-      throw new DefinitionError(`has a command but transport "${String(server.transport)}".`, { target: `${target} ("${server.name}")`, fix: "use transport: 'stdio' or leave it out." });
+      throw new DefinitionError(`has a command but transport "${String(server.transport)}".`, {
+        target: `${target} ("${server.name}")`,
+        fix: "use transport: 'stdio' or leave it out.",
+      });
     }
     if (hasUrl) {
       if ((server.transport ?? 'http') !== 'http') {
-        throw new DefinitionError(`has a url but transport "${String(server.transport)}".`, { target: `${target} ("${server.name}")`, fix: "use transport: 'http' or leave it out." });
+        throw new DefinitionError(`has a url but transport "${String(server.transport)}".`, {
+          target: `${target} ("${server.name}")`,
+          fix: "use transport: 'http' or leave it out.",
+        });
       }
       let url: URL;
       try {
-        url = new URL(String((server).url));
+        url = new URL(String(server.url));
       } catch {
-        throw new DefinitionError(`has an invalid url ${JSON.stringify(String((server).url))}.`, { target: `${target} ("${server.name}")` });
+        throw new DefinitionError(`has an invalid url ${JSON.stringify(String(server.url))}.`, {
+          target: `${target} ("${server.name}")`,
+        });
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new DefinitionError(`has a ${url.protocol} url.`, { target: `${target} ("${server.name}")`, fix: 'use an http: or https: url.' });
+        throw new DefinitionError(`has a ${url.protocol} url.`, {
+          target: `${target} ("${server.name}")`,
+          fix: 'use an http: or https: url.',
+        });
       }
     }
     if (server.timeoutMs !== undefined && !(Number.isFinite(server.timeoutMs) && server.timeoutMs > 0)) {
-      throw new DefinitionError(`has timeoutMs ${String(server.timeoutMs)}.`, { target: `${target} ("${server.name}")`, fix: 'use a positive number of milliseconds.' });
+      throw new DefinitionError(`has timeoutMs ${String(server.timeoutMs)}.`, {
+        target: `${target} ("${server.name}")`,
+        fix: 'use a positive number of milliseconds.',
+      });
     }
   });
 }

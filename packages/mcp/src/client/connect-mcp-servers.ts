@@ -11,7 +11,11 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 function positiveInteger(value: number | undefined, fallback: number, name: string, unit: string): number {
   if (value === undefined) return fallback;
   if (!(Number.isSafeInteger(value) && value > 0)) {
-    throw new DefinitionError(`${name} is ${String(value)}.`, { target: 'connectMcpServers', property: name, fix: `use a positive whole number of ${unit}.` });
+    throw new DefinitionError(`${name} is ${String(value)}.`, {
+      target: 'connectMcpServers',
+      property: name,
+      fix: `use a positive whole number of ${unit}.`,
+    });
   }
   return value;
 }
@@ -69,15 +73,32 @@ function report(servers: readonly McpServerStatus[]): McpConnectionsReport {
  * unrelated startup work never waits; await `ready` to wait for them. A server that cannot be reached is logged with
  * its stderr and left out (degraded mode); the app continues with the other tools.
  */
-export function connectMcpServers(registry: ToolRegistry, servers: readonly McpServerConfig[], options: ConnectMcpServersOptions = {}): McpConnections {
+export function connectMcpServers(
+  registry: ToolRegistry,
+  servers: readonly McpServerConfig[],
+  options: ConnectMcpServersOptions = {},
+): McpConnections {
   if (!Array.isArray(servers)) throw new DefinitionError('servers is not an array.', { target: 'connectMcpServers' });
   checkServerConfigs(servers);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   if (!(Number.isFinite(connectTimeoutMs) && connectTimeoutMs > 0)) {
-    throw new DefinitionError(`connectTimeoutMs is ${String(connectTimeoutMs)}.`, { target: 'connectMcpServers', fix: 'use a positive number of milliseconds.' });
+    throw new DefinitionError(`connectTimeoutMs is ${String(connectTimeoutMs)}.`, {
+      target: 'connectMcpServers',
+      fix: 'use a positive number of milliseconds.',
+    });
   }
-  const maxResultChars = positiveInteger(options.maxResultChars, DEFAULT_MAX_RESULT_CHARS, 'maxResultChars', 'characters');
-  const maxResponseBytes = positiveInteger(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes', 'bytes');
+  const maxResultChars = positiveInteger(
+    options.maxResultChars,
+    DEFAULT_MAX_RESULT_CHARS,
+    'maxResultChars',
+    'characters',
+  );
+  const maxResponseBytes = positiveInteger(
+    options.maxResponseBytes,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    'maxResponseBytes',
+    'bytes',
+  );
   const environment = {
     registry,
     logger: options.logger ?? defaultLogger,

@@ -29,7 +29,6 @@ export interface McpServerStatus {
   readonly pid?: number;
 }
 
-
 export type { ConnectionEnvironment } from './connection-environment';
 
 /**
@@ -72,7 +71,9 @@ export class McpServerConnection {
       unknownTool: () => this.scheduleRefresh(),
       connectionLost: (client) => this.connectionLost(client),
     };
-    this.tools = new RemoteToolSync(config.name, config, environment, (name, remoteName, contextNamed) => remoteToolHandler(host, name, remoteName, contextNamed));
+    this.tools = new RemoteToolSync(config.name, config, environment, (name, remoteName, contextNamed) =>
+      remoteToolHandler(host, name, remoteName, contextNamed),
+    );
     this.ready = new Promise((resolve) => {
       this.resolveReady = resolve;
     });
@@ -91,7 +92,9 @@ export class McpServerConnection {
       tools: Object.freeze(this.tools.names()),
       ...(this.error ? { error: this.error } : {}),
       badLines: this.badLines,
-      ...(this.transport instanceof ProcessGroupStdioTransport && this.transport.pid !== undefined ? { pid: this.transport.pid } : {}),
+      ...(this.transport instanceof ProcessGroupStdioTransport && this.transport.pid !== undefined
+        ? { pid: this.transport.pid }
+        : {}),
     });
   }
 
@@ -137,7 +140,12 @@ export class McpServerConnection {
     for (let index = 0; index < delays.length; index++) {
       const attempt = index + 1;
       const delayMs = delays[index]!;
-      logger.info(clientMessages.attempt(this.name, attempt, delays.length, delayMs), { server: this.name, attempt, attempts: delays.length, delayMs });
+      logger.info(clientMessages.attempt(this.name, attempt, delays.length, delayMs), {
+        server: this.name,
+        attempt,
+        attempts: delays.length,
+        delayMs,
+      });
       if (delayMs > 0) await clock.sleep(delayMs, this.closing.signal);
       if (this.closing.signal.aborted) return false;
       try {
@@ -146,11 +154,21 @@ export class McpServerConnection {
       } catch (error) {
         if (this.closing.signal.aborted) return false;
         lastError = error;
-        logger.warn(clientMessages.attemptFailed(this.name, attempt, delays.length, error), { server: this.name, attempt, attempts: delays.length });
+        logger.warn(clientMessages.attemptFailed(this.name, attempt, delays.length, error), {
+          server: this.name,
+          attempt,
+          attempts: delays.length,
+        });
       }
     }
     const stderr = this.stderr.toString();
-    this.error = new McpConnectionError(clientMessages.connectionFailed(this.name, delays.length, lastError, stderr), this.name, delays.length, stderr, { cause: lastError });
+    this.error = new McpConnectionError(
+      clientMessages.connectionFailed(this.name, delays.length, lastError, stderr),
+      this.name,
+      delays.length,
+      stderr,
+      { cause: lastError },
+    );
     return false;
   }
 
@@ -180,7 +198,10 @@ export class McpServerConnection {
       this.transport = transport;
       this.state = 'connected';
       this.tools.sync(tools);
-      logger.info(clientMessages.connected(this.name, this.tools.size), { server: this.name, tools: this.tools.names() });
+      logger.info(clientMessages.connected(this.name, this.tools.size), {
+        server: this.name,
+        tools: this.tools.names(),
+      });
     } catch (error) {
       await transport.close().catch(() => undefined);
       throw error;
@@ -242,7 +263,12 @@ export class McpServerConnection {
     this.restarts.push(now);
     if (this.restarts.length > policy.maxRestarts) {
       const stderr = this.stderr.toString();
-      this.error = new McpConnectionError(clientMessages.restartBudgetExhausted(this.name, this.restarts.length, policy.restartWindowMs), this.name, 0, stderr);
+      this.error = new McpConnectionError(
+        clientMessages.restartBudgetExhausted(this.name, this.restarts.length, policy.restartWindowMs),
+        this.name,
+        0,
+        stderr,
+      );
       this.degrade();
       return;
     }
@@ -290,7 +316,11 @@ export class McpServerConnection {
         if (client !== this.client) return;
         const counts = this.tools.sync(tools);
         if (counts.added + counts.changed + counts.removed > 0) {
-          logger.info(clientMessages.toolsRefreshed(this.name, counts.added, counts.changed, counts.removed), { server: this.name, ...counts, tools: this.tools.names() });
+          logger.info(clientMessages.toolsRefreshed(this.name, counts.added, counts.changed, counts.removed), {
+            server: this.name,
+            ...counts,
+            tools: this.tools.names(),
+          });
         }
       } catch (error) {
         logger.warn(clientMessages.refreshFailed(this.name, error), { server: this.name });
@@ -316,4 +346,3 @@ async function endTransport(transport: Transport): Promise<void> {
   }
   await transport.close().catch(() => undefined);
 }
-

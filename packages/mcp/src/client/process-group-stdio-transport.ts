@@ -52,7 +52,10 @@ export class UnparsableLineError extends Error {
     readonly line: string,
     cause: unknown,
   ) {
-    super(`${JSON.stringify(line)}${line.length >= LINE_PREVIEW_CHARS ? '...' : ''} (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)})`, { cause });
+    super(
+      `${JSON.stringify(line)}${line.length >= LINE_PREVIEW_CHARS ? '...' : ''} (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)})`,
+      { cause },
+    );
   }
 }
 
@@ -88,7 +91,10 @@ class LinePreviews {
 
   private add(part: Buffer): void {
     if (this.current.length >= LINE_PREVIEW_CHARS || part.length === 0) return;
-    this.current = (this.current + this.decoder.write(part.subarray(0, LINE_PREVIEW_CHARS * 4))).slice(0, LINE_PREVIEW_CHARS);
+    this.current = (this.current + this.decoder.write(part.subarray(0, LINE_PREVIEW_CHARS * 4))).slice(
+      0,
+      LINE_PREVIEW_CHARS,
+    );
   }
 }
 

@@ -46,7 +46,10 @@ function isZombie(pid: number): boolean {
 export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolean {
   if (IS_WINDOWS) {
     // No process groups: taskkill /T walks the tree of the leader instead.
-    const result = spawnSync('taskkill', ['/pid', String(pgid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore', windowsHide: true });
+    const result = spawnSync('taskkill', ['/pid', String(pgid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], {
+      stdio: 'ignore',
+      windowsHide: true,
+    });
     return result.status === 0;
   }
   try {

@@ -40,7 +40,12 @@ function readStat(pid: number): ProcessStat | undefined {
     // priority nice threads itrealvalue starttime ...": the command may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const state = fields[0] ?? '';
-    return { ppid: Number(fields[1]), pgid: Number(fields[2]), startTime: fields[19] ?? '', zombie: state === 'Z' || state === 'X' };
+    return {
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      startTime: fields[19] ?? '',
+      zombie: state === 'Z' || state === 'X',
+    };
   } catch {
     return undefined;
   }

@@ -59,13 +59,18 @@ export class RemoteToolSync {
     const counts = { added: 0, changed: 0, removed: 0 };
     const listed = new Set<string>();
     const claims = this.claims();
-    const skip = (tool: string, reason: string) => logger.warn(clientMessages.toolSkipped(this.serverName, tool, reason), { server: this.serverName, tool });
+    const skip = (tool: string, reason: string) =>
+      logger.warn(clientMessages.toolSkipped(this.serverName, tool, reason), { server: this.serverName, tool });
     for (const tool of tools) {
       if (!ACCEPTED_TOOL_NAME.test(tool.name)) {
         skip(tool.name, clientMessages.toolNameInvalid());
         continue;
       }
-      if (!MCP_TOOL_NAME.test(tool.name)) logger.warn(clientMessages.toolNameOutsideSpec(this.serverName, tool.name), { server: this.serverName, tool: tool.name });
+      if (!MCP_TOOL_NAME.test(tool.name))
+        logger.warn(clientMessages.toolNameOutsideSpec(this.serverName, tool.name), {
+          server: this.serverName,
+          tool: tool.name,
+        });
       if (tool.execution?.taskSupport === 'required') {
         skip(tool.name, clientMessages.taskRequired());
         continue;
@@ -171,14 +176,20 @@ export class RemoteToolSync {
     if (owned !== undefined) {
       // Replaced under our feet: the registry holds the newcomer; nothing of ours to remove.
       this.owned.delete(change.name);
-      this.environment.logger.warn(clientMessages.toolGaveWay(this.serverName, change.name, change.name), { server: this.serverName, tool: change.name });
+      this.environment.logger.warn(clientMessages.toolGaveWay(this.serverName, change.name, change.name), {
+        server: this.serverName,
+        tool: change.name,
+      });
       return;
     }
     const claimed = new Set([change.name, ...(change.definition.options.aliases ?? [])].map(canonicalName));
     for (const [name, tool] of [...this.owned]) {
       if (!claimed.has(tool.canonical)) continue;
       this.release(name);
-      this.environment.logger.warn(clientMessages.toolGaveWay(this.serverName, name, change.name), { server: this.serverName, tool: name });
+      this.environment.logger.warn(clientMessages.toolGaveWay(this.serverName, name, change.name), {
+        server: this.serverName,
+        tool: name,
+      });
     }
   }
 
@@ -195,14 +206,24 @@ export class RemoteToolSync {
 }
 
 /** The server's whole tool list, page by page, bounded by `maxTools` and `MAX_LIST_PAGES`. */
-export async function listAllTools(client: Client, serverName: string, environment: ConnectionEnvironment, signal: AbortSignal): Promise<Tool[]> {
+export async function listAllTools(
+  client: Client,
+  serverName: string,
+  environment: ConnectionEnvironment,
+  signal: AbortSignal,
+): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: environment.connectTimeoutMs, signal: signal });
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+      timeout: environment.connectTimeoutMs,
+      signal: signal,
+    });
     tools.push(...result.tools);
     if (tools.length > environment.maxTools) {
-      environment.logger.warn(clientMessages.toolListTruncated(serverName, environment.maxTools), { server: serverName });
+      environment.logger.warn(clientMessages.toolListTruncated(serverName, environment.maxTools), {
+        server: serverName,
+      });
       return tools.slice(0, environment.maxTools);
     }
     cursor = result.nextCursor;

@@ -1,9 +1,16 @@
-import { CONTEXT_KEY_PROPERTIES, DefinitionError, definitionFromJsonSchema, type JsonSchemaLimits, type PropertyDefinition, type ToolDefinition, type ToolOptions } from '@toolwright/core';
+import {
+  CONTEXT_KEY_PROPERTIES,
+  DefinitionError,
+  definitionFromJsonSchema,
+  type JsonSchemaLimits,
+  type PropertyDefinition,
+  type ToolDefinition,
+  type ToolOptions,
+} from '@toolwright/core';
 import { canonicalKey } from '@toolwright/core/internal';
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { clientMessages } from '../messages';
 import { McpContent } from '../content';
-
 
 /** What importing one remote tool needs to know about its server. */
 export interface RemoteToolImportOptions {
@@ -28,7 +35,10 @@ export interface RemoteToolImportOptions {
 
 /** Canonical forms (see core's `canonicalKey`) of every context key and of its ExecutionContext property. */
 const CONTEXT_NAMES: ReadonlySet<string> = new Set(
-  Object.entries(CONTEXT_KEY_PROPERTIES).flatMap(([key, property]) => [canonicalKey(key), canonicalKey(String(property))]),
+  Object.entries(CONTEXT_KEY_PROPERTIES).flatMap(([key, property]) => [
+    canonicalKey(key),
+    canonicalKey(String(property)),
+  ]),
 );
 
 /** The top-level parameters of a remote tool's input schema named like a trusted context field. */
@@ -158,7 +168,11 @@ function sizeOfBlock(block: ContentBlock): number {
       return block.data.length;
     case 'resource': {
       const resource = block.resource as { text?: unknown; blob?: unknown };
-      return typeof resource.text === 'string' ? resource.text.length : typeof resource.blob === 'string' ? resource.blob.length : JSON.stringify(block).length;
+      return typeof resource.text === 'string'
+        ? resource.text.length
+        : typeof resource.blob === 'string'
+          ? resource.blob.length
+          : JSON.stringify(block).length;
     }
     default:
       return JSON.stringify(block).length;
@@ -188,6 +202,8 @@ function boundedBlocks(blocks: readonly ContentBlock[], maxChars: number): Conte
 
 /** The text of an `isError` result, for the model. */
 export function errorTextOfResult(result: CallToolResult): string {
-  const texts = (result.content ?? []).filter((block) => block.type === 'text').map((block) => (block as { text: string }).text);
+  const texts = (result.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map((block) => (block as { text: string }).text);
   return texts.length > 0 ? texts.join('\n') : 'the server gave no message';
 }

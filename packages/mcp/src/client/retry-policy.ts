@@ -67,7 +67,11 @@ export const systemClock: McpClock = Object.freeze({
 export function resolveRetryPolicy(overrides: Partial<McpRetryPolicy> = {}): McpRetryPolicy {
   const policy: McpRetryPolicy = { ...DEFAULT_MCP_RETRY_POLICY, ...overrides };
   const check = (key: keyof McpRetryPolicy, valid: boolean, expected: string) => {
-    if (!valid) throw new DefinitionError(`the value ${String(policy[key])} is not ${expected}.`, { target: 'connectMcpServers', property: `retry.${key}` });
+    if (!valid)
+      throw new DefinitionError(`the value ${String(policy[key])} is not ${expected}.`, {
+        target: 'connectMcpServers',
+        property: `retry.${key}`,
+      });
   };
   check('attempts', Number.isInteger(policy.attempts) && policy.attempts >= 1, 'an integer >= 1');
   check('initialDelayMs', Number.isFinite(policy.initialDelayMs) && policy.initialDelayMs >= 0, 'a number >= 0');

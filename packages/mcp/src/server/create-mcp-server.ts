@@ -1,4 +1,10 @@
-import { PersonaToolExecutor, type ExecutionContext, type Logger, type PersonaToolExecutorOptions, type ToolRegistry } from '@toolwright/core';
+import {
+  PersonaToolExecutor,
+  type ExecutionContext,
+  type Logger,
+  type PersonaToolExecutorOptions,
+  type ToolRegistry,
+} from '@toolwright/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -68,7 +74,11 @@ export interface RegistryMcpServer {
 }
 
 /** The executor `serveMcp` uses when none is given. */
-export function defaultExecutor(registry: ToolRegistry, options: McpServerOptions, logger: Logger): PersonaToolExecutor {
+export function defaultExecutor(
+  registry: ToolRegistry,
+  options: McpServerOptions,
+  logger: Logger,
+): PersonaToolExecutor {
   return options.executor ?? new PersonaToolExecutor(registry, { logger, ...options.executorOptions });
 }
 
@@ -78,10 +88,21 @@ export function defaultExecutor(registry: ToolRegistry, options: McpServerOption
  * is announced with `notifications/tools/list_changed`. An unknown tool is a protocol error (-32602); every other
  * failure is an `isError` result with the model-facing message.
  */
-export function createRegistryMcpServer(registry: ToolRegistry, options: McpServerOptions, wiring: McpServerWiring): RegistryMcpServer {
+export function createRegistryMcpServer(
+  registry: ToolRegistry,
+  options: McpServerOptions,
+  wiring: McpServerWiring,
+): RegistryMcpServer {
   const server = new Server(
-    { name: options.serverInfo?.name ?? 'toolwright', version: options.serverInfo?.version ?? '0.1.0', ...(options.serverInfo?.title ? { title: options.serverInfo.title } : {}) },
-    { capabilities: { tools: { listChanged: wiring.notifyListChanged }, logging: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    {
+      name: options.serverInfo?.name ?? 'toolwright',
+      version: options.serverInfo?.version ?? '0.1.0',
+      ...(options.serverInfo?.title ? { title: options.serverInfo.title } : {}),
+    },
+    {
+      capabilities: { tools: { listChanged: wiring.notifyListChanged }, logging: {} },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
   );
   let logLevel: LoggingLevel | undefined;
   let listing: { readonly version: number; readonly tools: Tool[] } | undefined;
@@ -95,7 +116,8 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
     if (listing?.version !== registry.version) {
       listing = { version: registry.version, tools: toMcpTools(registry.list()) };
       for (const tool of listing.tools) {
-        if (!MCP_TOOL_NAME.test(tool.name)) wiring.logger.warn(serverMessages.toolNameOutsideSpec(tool.name), { tool: tool.name });
+        if (!MCP_TOOL_NAME.test(tool.name))
+          wiring.logger.warn(serverMessages.toolNameOutsideSpec(tool.name), { tool: tool.name });
       }
     }
     return { tools: listing.tools };
@@ -109,15 +131,29 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
       // an executor that rejects, a value that cannot be converted) is a generic isError result: the thrown text
       // may carry a secret or a path, so it goes to the log (made printable), never to the client.
       if (error instanceof McpError && errorCodeOf(error) === ErrorCode.InvalidParams) throw error;
-      wiring.logger.error(serverMessages.callFailed(request.params.name, error), { sessionId: wiring.sessionId ?? extra.sessionId, tool: serverMessages.printableName(request.params.name) });
-      return { content: [{ type: 'text', text: serverMessages.callFailedForModel(request.params.name) }], isError: true };
+      wiring.logger.error(serverMessages.callFailed(request.params.name, error), {
+        sessionId: wiring.sessionId ?? extra.sessionId,
+        tool: serverMessages.printableName(request.params.name),
+      });
+      return {
+        content: [{ type: 'text', text: serverMessages.callFailedForModel(request.params.name) }],
+        isError: true,
+      };
     }
   });
 
-  const callTool = async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+  const callTool = async (
+    request: CallToolRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
     const sessionId = wiring.sessionId ?? extra.sessionId;
     const base = options.context
-      ? await options.context({ sessionId, transport: wiring.transport, headers: extra.requestInfo?.headers, authInfo: extra.authInfo })
+      ? await options.context({
+          sessionId,
+          transport: wiring.transport,
+          headers: extra.requestInfo?.headers,
+          authInfo: extra.authInfo,
+        })
       : {};
     const context: ExecutionContext = {
       ...base,
@@ -134,17 +170,26 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
         if (progressToken === undefined) return false;
         await extra.sendNotification({
           method: 'notifications/progress',
-          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+          params: {
+            progressToken,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message !== undefined ? { message } : {}),
+          },
         });
         return true;
       },
       log: async (level, data, logger) => {
         if (!isLevelEnabled(level, logLevel)) return false;
-        await extra.sendNotification({ method: 'notifications/message', params: { level, data, ...(logger !== undefined ? { logger } : {}) } });
+        await extra.sendNotification({
+          method: 'notifications/message',
+          params: { level, data, ...(logger !== undefined ? { logger } : {}) },
+        });
         return true;
       },
       // Related to this request, so over HTTP they travel on its stream.
-      createMessage: (params) => server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
+      createMessage: (params) =>
+        server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
       elicitInput: (params) => server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
       closeSseStream: () => {
         if (extra.closeSSEStream === undefined) return false;
@@ -155,7 +200,8 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
     const result = await runInMcpRequest(mcpRequest, () => wiring.executor.execute(call, context));
     // Unknown tools are protocol errors in MCP (the message still lists the closest names).
-    if (!result.ok && result.error.code === 'UNKNOWN_TOOL') throw new McpError(ErrorCode.InvalidParams, result.error.message);
+    if (!result.ok && result.error.code === 'UNKNOWN_TOOL')
+      throw new McpError(ErrorCode.InvalidParams, result.error.message);
     return toCallToolResult(result);
   };
 
@@ -170,7 +216,9 @@ export function createRegistryMcpServer(registry: ToolRegistry, options: McpServ
         setImmediate(() => {
           pending = false;
           if (server.transport === undefined) return;
-          server.sendToolListChanged().catch((error: unknown) => wiring.logger.debug(serverMessages.transportError(error)));
+          server
+            .sendToolListChanged()
+            .catch((error: unknown) => wiring.logger.debug(serverMessages.transportError(error)));
         });
       })
     : () => undefined;

@@ -1,5 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  LoggingLevel,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The MCP request a tool call is serving, for handlers that want to talk back to the client while they run.
@@ -41,7 +47,16 @@ export function runInMcpRequest<T>(context: McpRequestContext, work: () => T): T
 }
 
 /** Syslog severities, lowest first (RFC 5424 as MCP orders them). */
-export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 export function isLevelEnabled(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
   return threshold === undefined || LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(threshold);

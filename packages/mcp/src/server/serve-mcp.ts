@@ -6,7 +6,12 @@ import { defaultLogger, DefinitionError, type Logger, type ToolRegistry } from '
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { serverMessages } from '../messages';
-import { createRegistryMcpServer, defaultExecutor, type McpServerOptions, type RegistryMcpServer } from './create-mcp-server';
+import {
+  createRegistryMcpServer,
+  defaultExecutor,
+  type McpServerOptions,
+  type RegistryMcpServer,
+} from './create-mcp-server';
 import { redirectConsoleToStderr, stderrLogger } from './stderr-logger';
 
 export interface ServeMcpStdioOptions extends McpServerOptions {
@@ -101,14 +106,18 @@ export interface McpServerHandle {
 export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions): Promise<McpServerHandle> {
   if (options.transport === 'stdio') return serveStdio(registry, options);
   if (options.transport === 'http') return new McpHttpServer(registry, options).listen();
-  throw new DefinitionError(`transport is ${JSON.stringify((options as { transport?: unknown }).transport)}.`, { target: 'serveMcp', fix: "use 'stdio' or 'http'." });
+  throw new DefinitionError(`transport is ${JSON.stringify((options as { transport?: unknown }).transport)}.`, {
+    target: 'serveMcp',
+    fix: "use 'stdio' or 'http'.",
+  });
 }
 
 async function serveStdio(registry: ToolRegistry, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const logger = options.logger ?? stderrLogger;
-  const restoreConsole = (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => undefined;
+  const restoreConsole =
+    (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => undefined;
   const sessionId = randomUUID();
   const { server, dispose } = createRegistryMcpServer(registry, options, {
     transport: 'stdio',
@@ -200,7 +209,11 @@ export const MCP_HTTP_DEFAULTS: McpHttpLimits = Object.freeze({
 function positiveLimit(options: ServeMcpHttpOptions, name: keyof McpHttpLimits): number {
   const value = options[name] ?? MCP_HTTP_DEFAULTS[name];
   if (!(Number.isSafeInteger(value) && value > 0)) {
-    throw new DefinitionError(`${name} is ${String(value)}.`, { target: 'serveMcp', property: name, fix: 'use a positive whole number.' });
+    throw new DefinitionError(`${name} is ${String(value)}.`, {
+      target: 'serveMcp',
+      property: name,
+      fix: 'use a positive whole number.',
+    });
   }
   return value;
 }
@@ -236,7 +249,10 @@ class McpHttpServer {
     this.host = options.host ?? '127.0.0.1';
     this.path = options.path ?? '/mcp';
     if (!LOOPBACK_HOSTS.has(this.host) && (options.allowedHosts === undefined || options.allowedHosts.length === 0)) {
-      throw new DefinitionError(serverMessages.nonLoopbackWithoutAllowedHosts(this.host), { target: 'serveMcp', property: 'allowedHosts' });
+      throw new DefinitionError(serverMessages.nonLoopbackWithoutAllowedHosts(this.host), {
+        target: 'serveMcp',
+        property: 'allowedHosts',
+      });
     }
     this.mounted = mounted;
     const limits = {
@@ -248,11 +264,14 @@ class McpHttpServer {
       keepAliveTimeoutMs: positiveLimit(options, 'keepAliveTimeoutMs'),
     };
     if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-      throw new DefinitionError(`headersTimeoutMs (${limits.headersTimeoutMs}) is longer than requestTimeoutMs (${limits.requestTimeoutMs}).`, {
-        target: 'serveMcp',
-        property: 'headersTimeoutMs',
-        fix: 'give the headers at most the time of the whole request.',
-      });
+      throw new DefinitionError(
+        `headersTimeoutMs (${limits.headersTimeoutMs}) is longer than requestTimeoutMs (${limits.requestTimeoutMs}).`,
+        {
+          target: 'serveMcp',
+          property: 'headersTimeoutMs',
+          fix: 'give the headers at most the time of the whole request.',
+        },
+      );
     }
     this.limits = limits;
     this.http = createServer(
@@ -313,11 +332,14 @@ class McpHttpServer {
 
   private configureRebindingProtection(port: number): void {
     const names = LOOPBACK_HOSTS.has(this.host) ? ['127.0.0.1', 'localhost', '[::1]'] : [];
-    for (const host of this.options.allowedHosts ?? []) names.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+    for (const host of this.options.allowedHosts ?? [])
+      names.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
     // The SDK compares the whole Host header, so every name is allowed with and without the port.
     this.allowedHosts = [...new Set(names.flatMap((name) => [`${name}:${port}`, ...(port === 80 ? [name] : [])]))];
     this.allowedOrigins = [
-      ...(LOOPBACK_HOSTS.has(this.host) ? ['127.0.0.1', 'localhost', '[::1]'].map((name) => `http://${name}:${port}`) : []),
+      ...(LOOPBACK_HOSTS.has(this.host)
+        ? ['127.0.0.1', 'localhost', '[::1]'].map((name) => `http://${name}:${port}`)
+        : []),
       ...(this.options.allowedOrigins ?? []),
     ];
   }
@@ -361,7 +383,8 @@ class McpHttpServer {
       if (this.sessions.size >= maxSessions) return reply(response, 503, serverMessages.tooManySessions(maxSessions));
       const client = this.clientKeyOf(request);
       const perClient = this.limits.maxSessionsPerClient;
-      if ((this.sessionsPerClient.get(client) ?? 0) >= perClient) return reply(response, 429, serverMessages.tooManySessionsForClient(perClient));
+      if ((this.sessionsPerClient.get(client) ?? 0) >= perClient)
+        return reply(response, 429, serverMessages.tooManySessionsForClient(perClient));
       await this.openSession(request, response, client, parsedBody);
     } catch (error) {
       this.logger.error(serverMessages.transportError(error));
@@ -386,7 +409,12 @@ class McpHttpServer {
   }
 
   /** A POST without a session: a new server and transport; kept only if the request was a valid `initialize`. */
-  private async openSession(request: IncomingMessage, response: ServerResponse, client: string, parsedBody?: unknown): Promise<void> {
+  private async openSession(
+    request: IncomingMessage,
+    response: ServerResponse,
+    client: string,
+    parsedBody?: unknown,
+  ): Promise<void> {
     const transport = new StreamableHTTPServerTransport({
       ...this.transportOptions(),
       // 122 random bits (crypto.randomUUID): not guessable, not derived from anything.
@@ -400,7 +428,12 @@ class McpHttpServer {
         void this.closeSession(sessionId, 'deleted by the client');
       },
     });
-    const mcp = createRegistryMcpServer(this.registry, this.options, { transport: 'http', notifyListChanged: true, executor: this.executor, logger: this.logger });
+    const mcp = createRegistryMcpServer(this.registry, this.options, {
+      transport: 'http',
+      notifyListChanged: true,
+      executor: this.executor,
+      logger: this.logger,
+    });
     const session: HttpSession = { transport, mcp, client, counted: true, lastSeen: Date.now() };
     transport.onclose = () => {
       const sessionId = transport.sessionId;
@@ -422,13 +455,22 @@ class McpHttpServer {
     if (!kept) await mcp.server.close();
   }
 
-  private async handleStateless(request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> {
+  private async handleStateless(
+    request: IncomingMessage,
+    response: ServerResponse,
+    parsedBody?: unknown,
+  ): Promise<void> {
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
       return reply(response, 405, serverMessages.methodNotAllowed(request.method ?? ''));
     }
     const transport = new StreamableHTTPServerTransport({ ...this.transportOptions(), sessionIdGenerator: undefined });
-    const mcp = createRegistryMcpServer(this.registry, this.options, { transport: 'http', notifyListChanged: false, executor: this.executor, logger: this.logger });
+    const mcp = createRegistryMcpServer(this.registry, this.options, {
+      transport: 'http',
+      notifyListChanged: false,
+      executor: this.executor,
+      logger: this.logger,
+    });
     this.inFlight++;
     response.once('close', () => {
       this.inFlight--;

@@ -20,7 +20,8 @@ export function redirectConsoleToStderr(): () => void {
   // The originals are only stored and put back on `console` as they were, never called detached.
   // eslint-disable-next-line @typescript-eslint/unbound-method -- stored to be restored onto console, not called
   const saved = REDIRECTED_METHODS.map((method) => [method, console[method]] as const);
-  for (const method of REDIRECTED_METHODS) (console as unknown as Record<string, unknown>)[method] = stderrConsole[method].bind(stderrConsole);
+  for (const method of REDIRECTED_METHODS)
+    (console as unknown as Record<string, unknown>)[method] = stderrConsole[method].bind(stderrConsole);
   return () => {
     for (const [method, original] of saved) (console as unknown as Record<string, unknown>)[method] = original;
   };

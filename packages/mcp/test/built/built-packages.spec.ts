@@ -23,13 +23,22 @@ jest.setTimeout(30_000);
 
 beforeAll(() => {
   const missing = BUILT.filter((file) => !existsSync(file));
-  if (missing.length > 0) throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
+  if (missing.length > 0)
+    throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` (npm test does) first.`);
 });
 
 /** Starts the official SDK client on a stdio server; every line of its stdout that is not JSON-RPC lands in `errors`. */
 async function stdioClient(args: string[], env: Record<string, string> = {}) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', cwd: ROOT, env: { ...inherited, ...env } });
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: 'pipe',
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'sdk-stdio-client', version: '1.0.0' });
@@ -60,7 +69,15 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 describe('the built @toolwright/mcp entry point', () => {
   it('exports the public API', () => {
     const entry = require(BUILT[0]!) as Record<string, unknown>;
-    for (const name of ['connectMcpServers', 'serveMcp', 'McpContent', 'McpConnectionError', 'currentMcpRequest', 'DEFAULT_MCP_RETRY_POLICY', 'stderrLogger']) {
+    for (const name of [
+      'connectMcpServers',
+      'serveMcp',
+      'McpContent',
+      'McpConnectionError',
+      'currentMcpRequest',
+      'DEFAULT_MCP_RETRY_POLICY',
+      'stderrLogger',
+    ]) {
       expect(typeof entry[name]).not.toBe('undefined');
     }
     expect(entry['DEFAULT_MCP_RETRY_POLICY']).toMatchObject({ attempts: 3, initialDelayMs: 2_000, multiplier: 2 });
@@ -73,17 +90,33 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
     const pid = transport.pid!;
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['decision/propose', 'get_calendar_events', 'publish_article', 'resolve_relative_date']);
-      expect(Object.keys(tools.find((tool) => tool.name === 'publish_article')!.inputSchema.properties ?? {})).toEqual(['title', 'content', 'channel', 'publish_now']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'decision/propose',
+        'get_calendar_events',
+        'publish_article',
+        'resolve_relative_date',
+      ]);
+      expect(Object.keys(tools.find((tool) => tool.name === 'publish_article')!.inputSchema.properties ?? {})).toEqual([
+        'title',
+        'content',
+        'channel',
+        'publish_now',
+      ]);
 
-      const published = (await client.callTool({ name: 'publish_article', arguments: { title: 'Hello', content: 'one two three', channel: 'Blog', session_id: 'forged' } })) as CallToolResult;
+      const published = (await client.callTool({
+        name: 'publish_article',
+        arguments: { title: 'Hello', content: 'one two three', channel: 'Blog', session_id: 'forged' },
+      })) as CallToolResult;
       expect(published.isError).toBeUndefined();
       expect(published.structuredContent).toMatchObject({ channel: 'blog', words: 3, status: 'draft' });
       const sessionId = (published.structuredContent as { sessionId: string }).sessionId;
       expect(sessionId).not.toBe('forged');
       expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
-      const refused = (await client.callTool({ name: 'get_calendar_events', arguments: { resolved_datetimes: ['tomorrow'] } })) as CallToolResult;
+      const refused = (await client.callTool({
+        name: 'get_calendar_events',
+        arguments: { resolved_datetimes: ['tomorrow'] },
+      })) as CallToolResult;
       expect(refused.isError).toBe(true);
       expect((refused.content[0] as { text: string }).text).toContain('resolve_relative_date');
     } finally {
@@ -93,15 +126,20 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
     expect(stderr()).toContain('[toolwright] INFO MCP server on stdio: 4 tools');
     // Per-call events are debug: on here because the test asked for them (TOOLWRIGHT_LOG_LEVEL=debug).
     expect(stderr()).toMatch(/^\[toolwright\] DEBUG tool call publish_article ok \{"tool":"publish_article",.*\}$/m);
-    for (const line of stderr().split('\n').filter(Boolean)) expect(line).toMatch(/^\[toolwright\] (DEBUG|INFO|WARN|ERROR) /);
-    await waitUntil(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 5_000, 'the server to exit when its stdin closes');
+    for (const line of stderr().split('\n').filter(Boolean))
+      expect(line).toMatch(/^\[toolwright\] (DEBUG|INFO|WARN|ERROR) /);
+    await waitUntil(
+      () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5_000,
+      'the server to exit when its stdin closes',
+    );
   });
 
   it('keeps stdout clean when a command prints with console.log', async () => {
@@ -129,7 +167,9 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
 describe('examples/mcp-server --http --port N', () => {
   it('serves on 127.0.0.1 and stops on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [EXAMPLE, '--http', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [EXAMPLE, '--http', '--port', String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {
@@ -139,7 +179,13 @@ describe('examples/mcp-server --http --port N', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
       try {
         expect((await client.listTools()).tools).toHaveLength(4);
-        const result = (await client.callTool({ name: 'decision/propose', arguments: { question: 'Ship it?', options: '[{"label":"Yes","description":"now"},{"label":"No","description":"later"}]' } })) as CallToolResult;
+        const result = (await client.callTool({
+          name: 'decision/propose',
+          arguments: {
+            question: 'Ship it?',
+            options: '[{"label":"Yes","description":"now"},{"label":"No","description":"later"}]',
+          },
+        })) as CallToolResult;
         expect(result.structuredContent).toMatchObject({ question: 'Ship it?', options: ['Yes', 'No'] });
       } finally {
         await client.close();

@@ -21,13 +21,24 @@ async function main() {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO || '';
   const registry = new ToolRegistry({ logger: stderrLogger });
   const executor = new PersonaToolExecutor(registry, { logger: stderrLogger });
-  const connections = connectMcpServers(registry, [{ name: 'conformance', url }], { logger: stderrLogger, retry: { attempts: 1 }, connectTimeoutMs: 10_000 });
+  const connections = connectMcpServers(registry, [{ name: 'conformance', url }], {
+    logger: stderrLogger,
+    retry: { attempts: 1 },
+    connectTimeoutMs: 10_000,
+  });
   try {
     const report = await connections.ready;
-    if (report.connected.length !== 1) throw new Error(`not connected: ${report.servers[0] && report.servers[0].error && report.servers[0].error.message}`);
+    if (report.connected.length !== 1)
+      throw new Error(
+        `not connected: ${report.servers[0] && report.servers[0].error && report.servers[0].error.message}`,
+      );
     const call = CALLS[scenario];
     if (call) {
-      const result = await executor.execute({ id: `${scenario}-1`, name: `conformance.${call.name}`, arguments: call.arguments });
+      const result = await executor.execute({
+        id: `${scenario}-1`,
+        name: `conformance.${call.name}`,
+        arguments: call.arguments,
+      });
       process.stdout.write(`${JSON.stringify(result)}\n`);
       if (!result.ok) throw new Error(`${call.name} failed: ${result.error.code}: ${result.error.message}`);
     }

@@ -41,21 +41,55 @@ const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
 
 export function createEverythingRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
-  const tool = (name: string, description: string, handler: (params: any) => unknown, inputSchema: Record<string, unknown> = NO_ARGUMENTS) =>
-    registry.registerJsonSchemaTool({ name, description, inputSchema }, handler);
+  const tool = (
+    name: string,
+    description: string,
+    handler: (params: any) => unknown,
+    inputSchema: Record<string, unknown> = NO_ARGUMENTS,
+  ) => registry.registerJsonSchemaTool({ name, description, inputSchema }, handler);
 
   tool('test_simple_text', 'Returns simple text.', () => 'This is a simple text response for testing.');
-  tool('test_image_content', 'Returns an image.', () => new McpContent([{ type: 'image', data: PIXEL_PNG, mimeType: 'image/png' }]));
-  tool('test_audio_content', 'Returns audio.', () => new McpContent([{ type: 'audio', data: silentWav(), mimeType: 'audio/wav' }]));
-  tool('test_embedded_resource', 'Returns an embedded resource.', () =>
-    new McpContent([{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }]),
+  tool(
+    'test_image_content',
+    'Returns an image.',
+    () => new McpContent([{ type: 'image', data: PIXEL_PNG, mimeType: 'image/png' }]),
   );
-  tool('test_multiple_content_types', 'Returns text, an image and a resource.', () =>
-    new McpContent([
-      { type: 'text', text: 'Multiple content types test:' },
-      { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
-    ]),
+  tool(
+    'test_audio_content',
+    'Returns audio.',
+    () => new McpContent([{ type: 'audio', data: silentWav(), mimeType: 'audio/wav' }]),
+  );
+  tool(
+    'test_embedded_resource',
+    'Returns an embedded resource.',
+    () =>
+      new McpContent([
+        {
+          type: 'resource',
+          resource: {
+            uri: 'test://embedded-resource',
+            mimeType: 'text/plain',
+            text: 'This is an embedded resource content.',
+          },
+        },
+      ]),
+  );
+  tool(
+    'test_multiple_content_types',
+    'Returns text, an image and a resource.',
+    () =>
+      new McpContent([
+        { type: 'text', text: 'Multiple content types test:' },
+        { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
+        {
+          type: 'resource',
+          resource: {
+            uri: 'test://mixed-content-resource',
+            mimeType: 'application/json',
+            text: '{"test":"data","value":123}',
+          },
+        },
+      ]),
   );
   tool('test_tool_with_logging', 'Logs while it runs.', async () => {
     const request = mcp();
@@ -82,7 +116,10 @@ export function createEverythingRegistry(): ToolRegistry {
     'test_sampling',
     'Asks the client model.',
     async (params: { prompt: string }) => {
-      const result = await mcp().createMessage({ messages: [{ role: 'user', content: { type: 'text', text: params.prompt } }], maxTokens: 100 });
+      const result = await mcp().createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: params.prompt } }],
+        maxTokens: 100,
+      });
       const content = result.content as { type: string; text?: string };
       return `LLM response: ${content.type === 'text' ? content.text : JSON.stringify(content)}`;
     },
@@ -96,7 +133,10 @@ export function createEverythingRegistry(): ToolRegistry {
         message: params.message,
         requestedSchema: {
           type: 'object',
-          properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+          properties: {
+            username: { type: 'string', description: "User's response" },
+            email: { type: 'string', description: "User's email address" },
+          },
           required: ['username', 'email'],
         },
       });
@@ -113,7 +153,12 @@ export function createEverythingRegistry(): ToolRegistry {
           name: { type: 'string', description: 'User name', default: 'John Doe' },
           age: { type: 'integer', description: 'User age', default: 30 },
           score: { type: 'number', description: 'User score', default: 95.5 },
-          status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+          status: {
+            type: 'string',
+            description: 'User status',
+            enum: ['active', 'inactive', 'pending'],
+            default: 'active',
+          },
           verified: { type: 'boolean', description: 'Verification status', default: true },
         },
         required: [],
@@ -137,8 +182,19 @@ export function createEverythingRegistry(): ToolRegistry {
               { const: 'value3', title: 'Third Option' },
             ],
           },
-          legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-          untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+          legacyEnum: {
+            type: 'string',
+            description: 'Select one option (legacy)',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
+          untitledMulti: {
+            type: 'array',
+            description: 'Select multiple options',
+            minItems: 1,
+            maxItems: 3,
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
           titledMulti: {
             type: 'array',
             description: 'Select multiple options with titles',
@@ -165,12 +221,17 @@ export function createEverythingRegistry(): ToolRegistry {
     await sleep(100);
     return 'Reconnection test completed';
   });
-  tool('json_schema_2020_12_tool', 'Tool with JSON Schema 2020-12 features', (params) => `received ${JSON.stringify(params)}`, {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    type: 'object',
-    $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
-    additionalProperties: false,
-  });
+  tool(
+    'json_schema_2020_12_tool',
+    'Tool with JSON Schema 2020-12 features',
+    (params) => `received ${JSON.stringify(params)}`,
+    {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    },
+  );
   return registry;
 }

@@ -5,13 +5,21 @@ import { join, resolve } from 'node:path';
 
 export const REPOSITORY_ROOT = resolve(__dirname, '..', '..', '..', '..');
 export const EXPECTED_FAILURES = join(__dirname, 'expected-failures.yml');
-const CONFORMANCE_CLI = join(REPOSITORY_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const CONFORMANCE_CLI = join(
+  REPOSITORY_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'conformance',
+  'dist',
+  'index.js',
+);
 
 /** The conformance CLI needs Node >= 22: this process's node when it is, else the project-local `node` package's binary. */
 export function node22(): string {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
   const local = join(REPOSITORY_ROOT, 'node_modules', 'node', 'bin', 'node');
-  if (!existsSync(local)) throw new Error(`The conformance suite needs Node >= 22; ${local} is missing (it comes with npm install).`);
+  if (!existsSync(local))
+    throw new Error(`The conformance suite needs Node >= 22; ${local} is missing (it comes with npm install).`);
   return local;
 }
 

@@ -14,7 +14,12 @@ describe('MCP conformance suite: server scenarios', () => {
   let handle: McpServerHandle;
 
   beforeAll(async () => {
-    handle = await serveMcp(createEverythingRegistry(), { transport: 'http', logger: silentLogger, eventStore: new InMemoryEventStore(), retryIntervalMs: 500 });
+    handle = await serveMcp(createEverythingRegistry(), {
+      transport: 'http',
+      logger: silentLogger,
+      eventStore: new InMemoryEventStore(),
+      retryIntervalMs: 500,
+    });
   });
 
   afterAll(async () => {
@@ -22,11 +27,21 @@ describe('MCP conformance suite: server scenarios', () => {
   });
 
   it('passes every scenario except the expected failures', async () => {
-    const run = await runConformance(['server', '--url', handle.url!, '--suite', 'all', '--expected-failures', EXPECTED_FAILURES], 50_000);
+    const run = await runConformance(
+      ['server', '--url', handle.url!, '--suite', 'all', '--expected-failures', EXPECTED_FAILURES],
+      50_000,
+    );
     const summary = run.output.slice(run.output.indexOf('=== SUMMARY ==='));
     if (run.code !== 0) throw new Error(`conformance exited with ${run.code}:\n${summary || run.output}`);
     expect(summary).toContain('Baseline check passed: all failures are expected.');
-    for (const scenario of ['server-initialize', 'tools-list', 'tools-call-error', 'tools-call-with-progress', 'json-schema-2020-12', 'dns-rebinding-protection']) {
+    for (const scenario of [
+      'server-initialize',
+      'tools-list',
+      'tools-call-error',
+      'tools-call-with-progress',
+      'json-schema-2020-12',
+      'dns-rebinding-protection',
+    ]) {
       expect(summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
     }
   }, 60_000);

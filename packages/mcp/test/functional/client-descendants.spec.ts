@@ -29,7 +29,10 @@ class FakeHost implements ReaperHost {
     return this;
   }
   removeListener(event: string, listener: (...args: any[]) => void): this {
-    this.listeners.set(event, (this.listeners.get(event) ?? []).filter((candidate) => candidate !== listener));
+    this.listeners.set(
+      event,
+      (this.listeners.get(event) ?? []).filter((candidate) => candidate !== listener),
+    );
     return this;
   }
   listenerCount(event: string): number {
@@ -64,8 +67,20 @@ describeOnLinux('stdio server descendants outside its process group (Linux /proc
     const registry = new ToolRegistry({ logger });
     const connections = connectMcpServers(
       registry,
-      [{ name: 'escaper', command: process.execPath, args: [FAKE_SERVER], env: { FAKE_MODES: modes, FAKE_LOG: events } }],
-      { logger, retry: { attempts: 1, maxRestarts: 0 }, shutdown: { stdinGraceMs: 300, terminateGraceMs: 300, descendantScanMs: 50 }, ...(reaper ? { reaper } : {}) },
+      [
+        {
+          name: 'escaper',
+          command: process.execPath,
+          args: [FAKE_SERVER],
+          env: { FAKE_MODES: modes, FAKE_LOG: events },
+        },
+      ],
+      {
+        logger,
+        retry: { attempts: 1, maxRestarts: 0 },
+        shutdown: { stdinGraceMs: 300, terminateGraceMs: 300, descendantScanMs: 50 },
+        ...(reaper ? { reaper } : {}),
+      },
     );
     open.push(connections);
     expect((await connections.ready).connected).toEqual(['escaper']);
@@ -76,7 +91,9 @@ describeOnLinux('stdio server descendants outside its process group (Linux /proc
     expect(found.map((escapee) => escapee.kind).sort()).toEqual(expected);
     // They really left: none is in the server's process group, so kill(-pgid) alone would miss every one.
     for (const escapee of found) expect(groupAndSession(escapee.pid).pgid).not.toBe(server);
-    expect(groupAndSession(found.find((escapee) => escapee.kind === 'setsid')!.pid).sid).not.toBe(groupAndSession(server).sid);
+    expect(groupAndSession(found.find((escapee) => escapee.kind === 'setsid')!.pid).sid).not.toBe(
+      groupAndSession(server).sid,
+    );
     return { connections, server, pids: found.map((escapee) => escapee.pid) };
   }
 
@@ -100,6 +117,10 @@ describeOnLinux('stdio server descendants outside its process group (Linux /proc
     const { server, pids } = await connect('escape-orphans,escape-children', reaper, [...ESCAPES, ...ESCAPES].sort());
     expect(alive([server, ...pids])).toHaveLength(7);
     host.emit('exit');
-    await waitUntil(() => alive([server, ...pids]).length === 0, 5_000, 'every process to be gone after the exit reaper');
+    await waitUntil(
+      () => alive([server, ...pids]).length === 0,
+      5_000,
+      'every process to be gone after the exit reaper',
+    );
   }, 15_000);
 });

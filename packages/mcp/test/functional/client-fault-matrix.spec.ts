@@ -1,6 +1,11 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, ToolRegistry } from '@toolwright/core';
-import { connectMcpServers, type ConnectMcpServersOptions, type McpConnections, type McpStdioServerConfig } from '@toolwright/mcp';
+import {
+  connectMcpServers,
+  type ConnectMcpServersOptions,
+  type McpConnections,
+  type McpStdioServerConfig,
+} from '@toolwright/mcp';
 import { RecordingLogger } from '../support/recording-logger';
 import { alive, FAKE_SERVER, logFile, readEvents, reportedPids, waitForEvent, waitUntil } from '../support/processes';
 
@@ -18,14 +23,26 @@ describe('MCP stdio client fault matrix', () => {
   }
   const open: Harness[] = [];
 
-  function connect(modes: string, server: Partial<McpStdioServerConfig> = {}, options: ConnectMcpServersOptions = {}): Harness {
+  function connect(
+    modes: string,
+    server: Partial<McpStdioServerConfig> = {},
+    options: ConnectMcpServersOptions = {},
+  ): Harness {
     const events = logFile('fake');
     const logger = new RecordingLogger();
     const registry = new ToolRegistry({ logger });
     const executor = new PersonaToolExecutor(registry, { logger });
     const connections = connectMcpServers(
       registry,
-      [{ name: 'zwave', command: process.execPath, args: [FAKE_SERVER], ...server, env: { FAKE_MODES: modes, FAKE_LOG: events, ...server.env } }],
+      [
+        {
+          name: 'zwave',
+          command: process.execPath,
+          args: [FAKE_SERVER],
+          ...server,
+          env: { FAKE_MODES: modes, FAKE_LOG: events, ...server.env },
+        },
+      ],
       { logger, retry: { initialDelayMs: 20 }, shutdown: { stdinGraceMs: 300, terminateGraceMs: 300 }, ...options },
     );
     const harness = { registry, executor, logger, connections, events };
@@ -52,7 +69,9 @@ describe('MCP stdio client fault matrix', () => {
     expect(result.ok && result.value).toBe('pong lamp');
     expect(harness.connections.get('zwave')!.status().badLines).toBe(1);
     const warning = harness.logger.entries.find((entry) => entry.message.includes('not a JSON-RPC message'));
-    expect(warning?.message).toContain("MCP server 'zwave' wrote something that is not a JSON-RPC message; it was skipped:");
+    expect(warning?.message).toContain(
+      "MCP server 'zwave' wrote something that is not a JSON-RPC message; it was skipped:",
+    );
     expect(warning?.message).toContain('Fake Z-Wave MCP server v1.0 starting');
   });
 
@@ -62,7 +81,9 @@ describe('MCP stdio client fault matrix', () => {
     expect((await ping(harness, 'g-1')).ok).toBe(true);
     expect((await ping(harness, 'g-2')).ok).toBe(true);
     expect(harness.connections.get('zwave')!.status().badLines).toBe(2);
-    expect(harness.logger.messages('warn').filter((message) => message.includes('DEBUG: handling tools/call'))).toHaveLength(2);
+    expect(
+      harness.logger.messages('warn').filter((message) => message.includes('DEBUG: handling tools/call')),
+    ).toHaveLength(2);
   });
 
   it('death mid-call: the call fails fast with SERVICE_UNAVAILABLE, then the client reconnects per the backoff', async () => {
@@ -74,13 +95,20 @@ describe('MCP stdio client fault matrix', () => {
     const elapsed = performance.now() - started;
     expect(!result.ok && result.error).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
-      message: 'The tool "zwave.ping_device" is temporarily unavailable (its MCP server \'zwave\' is not connected). Try again later or use another tool.',
+      message:
+        'The tool "zwave.ping_device" is temporarily unavailable (its MCP server \'zwave\' is not connected). Try again later or use another tool.',
     });
     expect(elapsed).toBeLessThan(1_000);
     const disconnected = await harness.logger.waitFor(/disconnected; reconnecting/);
     expect(disconnected.message).toContain('fatal: segmentation fault while handling tools/call');
     await harness.logger.waitFor(/connection attempt 1 of 3 in 0 ms/);
-    await waitUntil(() => harness.connections.get('zwave')!.status().state === 'connected' && harness.connections.get('zwave')!.status().pid !== firstPid, 5_000, 'reconnection');
+    await waitUntil(
+      () =>
+        harness.connections.get('zwave')!.status().state === 'connected' &&
+        harness.connections.get('zwave')!.status().pid !== firstPid,
+      5_000,
+      'reconnection',
+    );
     expect(harness.registry.has('zwave.ping_device')).toBe(true);
     expect(alive([firstPid])).toEqual([]);
   });
@@ -93,19 +121,36 @@ describe('MCP stdio client fault matrix', () => {
     expect(!result.ok && result.error.code).toBe('TIMEOUT');
     expect(performance.now() - started).toBeLessThan(1_000);
     const call = readEvents(harness.events).find((event) => event['message']?.method === 'tools/call');
-    const cancelled = await waitForEvent(harness.events, (event) => event['message']?.method === 'notifications/cancelled');
+    const cancelled = await waitForEvent(
+      harness.events,
+      (event) => event['message']?.method === 'notifications/cancelled',
+    );
     expect(cancelled['message'].params.requestId).toBe(call!['message'].id);
     expect(harness.connections.get('zwave')!.status().state).toBe('connected');
   });
 
   it('huge line: the connection is closed, the call fails with SERVICE_UNAVAILABLE, the client reconnects', async () => {
-    const harness = connect('huge-on-call', { env: { FAKE_HUGE_BYTES: String(2 * 1024 * 1024) } }, { maxLineBytes: 1024 * 1024 });
+    const harness = connect(
+      'huge-on-call',
+      { env: { FAKE_HUGE_BYTES: String(2 * 1024 * 1024) } },
+      { maxLineBytes: 1024 * 1024 },
+    );
     await harness.connections.ready;
     const firstPid = harness.connections.get('zwave')!.status().pid!;
     const result = await ping(harness);
     expect(!result.ok && result.error.code).toBe('SERVICE_UNAVAILABLE');
-    expect(harness.logger.messages('warn').some((message) => message.includes('ReadBuffer exceeded maximum size of 1048576 bytes'))).toBe(true);
-    await waitUntil(() => harness.connections.get('zwave')!.status().state === 'connected' && harness.connections.get('zwave')!.status().pid !== firstPid, 5_000, 'reconnection');
+    expect(
+      harness.logger
+        .messages('warn')
+        .some((message) => message.includes('ReadBuffer exceeded maximum size of 1048576 bytes')),
+    ).toBe(true);
+    await waitUntil(
+      () =>
+        harness.connections.get('zwave')!.status().state === 'connected' &&
+        harness.connections.get('zwave')!.status().pid !== firstPid,
+      5_000,
+      'reconnection',
+    );
     expect(alive([firstPid])).toEqual([]);
   });
 
@@ -118,10 +163,16 @@ describe('MCP stdio client fault matrix', () => {
   });
 
   it('slow start beyond the connect timeout: each attempt times out, then degraded mode', async () => {
-    const harness = connect('slow-start:5000', {}, { connectTimeoutMs: 200, retry: { attempts: 2, initialDelayMs: 20 } });
+    const harness = connect(
+      'slow-start:5000',
+      {},
+      { connectTimeoutMs: 200, retry: { attempts: 2, initialDelayMs: 20 } },
+    );
     const report = await harness.connections.ready;
     expect(report.degraded).toEqual(['zwave']);
-    expect(report.servers[0]!.error!.message).toMatch(/^MCP connection to 'zwave' failed after 2 attempts \(last error: MCP error -32001: Request timed out\); server stderr: fake-server: started$/);
+    expect(report.servers[0]!.error!.message).toMatch(
+      /^MCP connection to 'zwave' failed after 2 attempts \(last error: MCP error -32001: Request timed out\); server stderr: fake-server: started$/,
+    );
     expect(harness.registry.has('zwave.ping_device')).toBe(false);
   });
 
@@ -140,7 +191,10 @@ describe('MCP stdio client fault matrix', () => {
   });
 
   it('an sh -c wrapper with a grandchild: the whole tree is gone after close()', async () => {
-    const harness = connect('grandchild', { command: 'sh', args: ['-c', `"${process.execPath}" "${FAKE_SERVER}"; echo wrapper-done >&2`] });
+    const harness = connect('grandchild', {
+      command: 'sh',
+      args: ['-c', `"${process.execPath}" "${FAKE_SERVER}"; echo wrapper-done >&2`],
+    });
     await harness.connections.ready;
     const shell = harness.connections.get('zwave')!.status().pid!;
     await waitUntil(() => reportedPids(harness.events).length === 2, 5_000, 'the fixture to report its pids');
@@ -153,7 +207,11 @@ describe('MCP stdio client fault matrix', () => {
   });
 
   it('an npx wrapper with a grandchild: the whole tree is gone after close()', async () => {
-    const harness = connect('grandchild', { command: 'npx', args: ['--no-install', 'node', FAKE_SERVER], cwd: __dirname }, { connectTimeoutMs: 10_000 });
+    const harness = connect(
+      'grandchild',
+      { command: 'npx', args: ['--no-install', 'node', FAKE_SERVER], cwd: __dirname },
+      { connectTimeoutMs: 10_000 },
+    );
     expect((await harness.connections.ready).connected).toEqual(['zwave']);
     const wrapper = harness.connections.get('zwave')!.status().pid!;
     await waitUntil(() => reportedPids(harness.events).length === 2, 5_000, 'the fixture to report its pids');

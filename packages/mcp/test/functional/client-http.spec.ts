@@ -30,7 +30,11 @@ describe('connectMcpServers over Streamable HTTP', () => {
     const logger = new RecordingLogger();
     const registry = new ToolRegistry({ logger });
     const executor = new PersonaToolExecutor(registry, { logger });
-    const connections: McpConnections = connectMcpServers(registry, [{ name: 'notes', url, headers: { Authorization: 'Bearer token-1' } }], { logger, retry: options.retry });
+    const connections: McpConnections = connectMcpServers(
+      registry,
+      [{ name: 'notes', url, headers: { Authorization: 'Bearer token-1' } }],
+      { logger, retry: options.retry },
+    );
     return { logger, registry, executor, connections };
   }
 
@@ -49,13 +53,27 @@ describe('connectMcpServers over Streamable HTTP', () => {
       ]);
       // The remote tool's session_id context field was never in its schema, so it is not here either.
       expect(Object.keys(registry.toJsonSchema('notes.save_note').properties ?? {})).toEqual(['text', 'priority']);
-      const result = await executor.execute({ id: 'h1', name: 'notes.save_note', arguments: '{"text": "via http", "priority": "High"}' });
-      expect(result.ok && result.value).toMatchObject({ saved: 'via http', priority: 'high', persona: 'trusted-agent' });
+      const result = await executor.execute({
+        id: 'h1',
+        name: 'notes.save_note',
+        arguments: '{"text": "via http", "priority": "High"}',
+      });
+      expect(result.ok && result.value).toMatchObject({
+        saved: 'via http',
+        priority: 'high',
+        persona: 'trusted-agent',
+      });
       expect(result.transformations).toEqual([{ path: 'priority', rule: 'enum-case', from: 'High', to: 'high' }]);
       expect(seenHeaders.at(-1)).toBe('Bearer token-1');
       // A $ref schema from the server works through the importer.
-      const address = await executor.execute({ id: 'h2', name: 'notes.set_address', arguments: { name: 'Ada', address: { street: 'Main St', city: 'Paris' } } });
-      expect(address.ok && address.value).toEqual({ stored: { name: 'Ada', address: { street: 'Main St', city: 'Paris' } } });
+      const address = await executor.execute({
+        id: 'h2',
+        name: 'notes.set_address',
+        arguments: { name: 'Ada', address: { street: 'Main St', city: 'Paris' } },
+      });
+      expect(address.ok && address.value).toEqual({
+        stored: { name: 'Ada', address: { street: 'Main St', city: 'Paris' } },
+      });
       const failed = await executor.execute({ id: 'h3', name: 'notes.explode', arguments: {} });
       expect(!failed.ok && failed.error.message).toBe(
         'The tool "notes.explode" reported an error: The tool "explode" failed while running. The arguments were valid; try again later or use another approach.',
@@ -95,11 +113,17 @@ describe('connectMcpServers over Streamable HTTP', () => {
   });
 
   it('an unreachable URL: retried per the policy, then degraded with the reason', async () => {
-    const { logger, registry, connections } = connect('http://127.0.0.1:9/mcp', { retry: { attempts: 2, initialDelayMs: 10 } });
+    const { logger, registry, connections } = connect('http://127.0.0.1:9/mcp', {
+      retry: { attempts: 2, initialDelayMs: 10 },
+    });
     const report = await connections.ready;
     expect(report.degraded).toEqual(['notes']);
-    expect(report.servers[0]!.error!.message).toMatch(/^MCP connection to 'notes' failed after 2 attempts \(last error: .*fetch failed.*\); server stderr: \(empty\)$/);
-    expect(logger.messages('warn')).toContain("MCP server 'notes' is unavailable: degraded mode, the app continues without its tools (0 tools available)");
+    expect(report.servers[0]!.error!.message).toMatch(
+      /^MCP connection to 'notes' failed after 2 attempts \(last error: .*fetch failed.*\); server stderr: \(empty\)$/,
+    );
+    expect(logger.messages('warn')).toContain(
+      "MCP server 'notes' is unavailable: degraded mode, the app continues without its tools (0 tools available)",
+    );
     expect(registry.size).toBe(0);
   });
 });

@@ -10,7 +10,10 @@ const MIB = 1024 * 1024;
 /** A registry whose one tool returns `size` characters (the remote side of these tests). */
 function bigResultRegistry(size: number): ToolRegistry {
   const registry = new ToolRegistry({ logger: new RecordingLogger() });
-  registry.registerJsonSchemaTool({ name: 'dump', description: 'Returns a lot.', inputSchema: { type: 'object' } }, () => 'z'.repeat(size));
+  registry.registerJsonSchemaTool(
+    { name: 'dump', description: 'Returns a lot.', inputSchema: { type: 'object' } },
+    () => 'z'.repeat(size),
+  );
   return registry;
 }
 
@@ -18,7 +21,11 @@ function connect(url: string, options: { maxResultChars?: number; maxResponseByt
   const logger = new RecordingLogger();
   const registry = new ToolRegistry({ logger });
   const executor = new PersonaToolExecutor(registry, { logger });
-  const connections = connectMcpServers(registry, [{ name: 'remote', url }], { logger, retry: { attempts: 1 }, ...options });
+  const connections = connectMcpServers(registry, [{ name: 'remote', url }], {
+    logger,
+    retry: { attempts: 1 },
+    ...options,
+  });
   return { logger, registry, executor, connections };
 }
 
@@ -28,40 +35,60 @@ describe('remote results are bounded, over Streamable HTTP with the official SDK
     await Promise.all(handles.map((handle) => handle.close()));
   });
 
-  it.each([false, true])('a 9 MiB result reaches the model cut to maxResultChars, with a notice (JSON responses: %s)', async (enableJsonResponse) => {
-    const handle = await serveMcp(bigResultRegistry(9 * MIB), { transport: 'http', logger: new RecordingLogger(), enableJsonResponse });
-    handles.push(handle);
-    const { executor, connections } = connect(handle.url!, { maxResultChars: 50_000 });
-    try {
-      expect((await connections.ready).connected).toEqual(['remote']);
-      const result = await executor.execute({ id: 'r1', name: 'remote.dump', arguments: {} });
-      expect(result.ok).toBe(true);
-      const value = result.ok ? (result.value as string) : '';
-      expect(value.startsWith('z'.repeat(50_000) + '\n[toolwright: the result was truncated: 9437184 characters long, the first 50000 are shown.')).toBe(true);
-      expect(value.length).toBeLessThan(50_200);
-    } finally {
-      await connections.close();
-    }
-    // 9 MiB built, encoded, sent and decoded: seconds on a loaded shared machine.
-  }, 30_000);
+  it.each([false, true])(
+    'a 9 MiB result reaches the model cut to maxResultChars, with a notice (JSON responses: %s)',
+    async (enableJsonResponse) => {
+      const handle = await serveMcp(bigResultRegistry(9 * MIB), {
+        transport: 'http',
+        logger: new RecordingLogger(),
+        enableJsonResponse,
+      });
+      handles.push(handle);
+      const { executor, connections } = connect(handle.url!, { maxResultChars: 50_000 });
+      try {
+        expect((await connections.ready).connected).toEqual(['remote']);
+        const result = await executor.execute({ id: 'r1', name: 'remote.dump', arguments: {} });
+        expect(result.ok).toBe(true);
+        const value = result.ok ? (result.value as string) : '';
+        expect(
+          value.startsWith(
+            'z'.repeat(50_000) +
+              '\n[toolwright: the result was truncated: 9437184 characters long, the first 50000 are shown.',
+          ),
+        ).toBe(true);
+        expect(value.length).toBeLessThan(50_200);
+      } finally {
+        await connections.close();
+      }
+      // 9 MiB built, encoded, sent and decoded: seconds on a loaded shared machine.
+    },
+    30_000,
+  );
 
-  it.each([false, true])('a response above maxResponseBytes is not read; the call fails at once saying why (JSON responses: %s)', async (enableJsonResponse) => {
-    const handle = await serveMcp(bigResultRegistry(2 * MIB), { transport: 'http', logger: new RecordingLogger(), enableJsonResponse });
-    handles.push(handle);
-    const { executor, connections } = connect(handle.url!, { maxResponseBytes: 256 * 1024 });
-    try {
-      expect((await connections.ready).connected).toEqual(['remote']);
-      const result = await executor.execute({ id: 'r2', name: 'remote.dump', arguments: {} });
-      expect(!result.ok && result.error.code).toBe('HANDLER_ERROR');
-      expect(!result.ok && result.error.message).toBe(
-        'The tool "remote.dump" returned more than 262144 bytes, more than this client reads; nothing of it was kept. Ask for less (a narrower query, a page, a summary).',
-      );
-      // The connection is still good: the next call works.
-      expect(connections.status()[0]?.state).toBe('connected');
-    } finally {
-      await connections.close();
-    }
-  });
+  it.each([false, true])(
+    'a response above maxResponseBytes is not read; the call fails at once saying why (JSON responses: %s)',
+    async (enableJsonResponse) => {
+      const handle = await serveMcp(bigResultRegistry(2 * MIB), {
+        transport: 'http',
+        logger: new RecordingLogger(),
+        enableJsonResponse,
+      });
+      handles.push(handle);
+      const { executor, connections } = connect(handle.url!, { maxResponseBytes: 256 * 1024 });
+      try {
+        expect((await connections.ready).connected).toEqual(['remote']);
+        const result = await executor.execute({ id: 'r2', name: 'remote.dump', arguments: {} });
+        expect(!result.ok && result.error.code).toBe('HANDLER_ERROR');
+        expect(!result.ok && result.error.message).toBe(
+          'The tool "remote.dump" returned more than 262144 bytes, more than this client reads; nothing of it was kept. Ask for less (a narrower query, a page, a summary).',
+        );
+        // The connection is still good: the next call works.
+        expect(connections.status()[0]?.state).toBe('connected');
+      } finally {
+        await connections.close();
+      }
+    },
+  );
 });
 
 /**
@@ -93,7 +120,12 @@ class FloodingServer {
       response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     };
     if (message.id === undefined) return void response.writeHead(202).end();
-    if (message.method === 'initialize') return json({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'flood', version: '1' } });
+    if (message.method === 'initialize')
+      return json({
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'flood', version: '1' },
+      });
     if (message.method === 'tools/list') return json({ tools: [{ name: 'flood', inputSchema: { type: 'object' } }] });
     response.writeHead(200, { 'Content-Type': 'application/json' });
     response.write(`{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"`);

@@ -22,7 +22,11 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
     registry = new ToolRegistry({ logger });
     // A local tool with the same parameter names: the MCP mapping table must not touch it.
     registry.registerJsonSchemaTool(
-      { name: 'local_device', description: 'A local command.', parameters: { type: 'object', properties: { deviceName: { type: 'string' }, action: { type: 'string' } } } },
+      {
+        name: 'local_device',
+        description: 'A local command.',
+        parameters: { type: 'object', properties: { deviceName: { type: 'string' }, action: { type: 'string' } } },
+      },
       (params) => params,
     );
     executor = new PersonaToolExecutor(registry, { logger });
@@ -49,7 +53,8 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
     await connections.close();
   });
 
-  const call = (name: string, args: unknown, id = 'call-1'): Promise<ToolResult> => executor.execute({ id, name, arguments: args as Record<string, unknown> }, { sessionId: 'session-a' });
+  const call = (name: string, args: unknown, id = 'call-1'): Promise<ToolResult> =>
+    executor.execute({ id, name, arguments: args as Record<string, unknown> }, { sessionId: 'session-a' });
 
   it('registers every remote tool under the server namespace, with its schema, title and description', () => {
     expect(connections.get('zwave')!.status().tools).toEqual([
@@ -66,7 +71,9 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
     // fine registry name is registered with a warning; the other tools are unaffected.
     expect(logger.messages('warn')).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^MCP server 'zwave': tool "match" was not registered: .*nests a quantifier inside a quantified group/),
+        expect.stringMatching(
+          /^MCP server 'zwave': tool "match" was not registered: .*nests a quantifier inside a quantified group/,
+        ),
         'MCP server \'zwave\': tool "bad name!" was not registered: its name is empty, longer than 128 characters, or contains white space or control characters',
         'MCP server \'zwave\': tool "notes/export" has a name outside ^[A-Za-z0-9._-]{1,128}$ (SEP-986); it is registered, but some clients would refuse it.',
       ]),
@@ -79,13 +86,21 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
     expect(definition.options.annotations).toBeUndefined();
     expect(registry.toJsonSchema('zwave.control_zwave_device')).toMatchObject({
       type: 'object',
-      properties: { deviceName: { type: 'string' }, action: { enum: ['on', 'off', 'dim'] }, brightnessLevel: { type: 'integer', minimum: 0, maximum: 100 } },
+      properties: {
+        deviceName: { type: 'string' },
+        action: { enum: ['on', 'off', 'dim'] },
+        brightnessLevel: { type: 'integer', minimum: 0, maximum: 100 },
+      },
       required: ['deviceName', 'action'],
     });
   });
 
   it('applies the static mapping table as transformations, in the result and in the log', async () => {
-    const result = await call('zwave.control_zwave_device', JSON.stringify({ device_name: 'lamp', command: 'dim', brightness_level: '40' }), 'map-1');
+    const result = await call(
+      'zwave.control_zwave_device',
+      JSON.stringify({ device_name: 'lamp', command: 'dim', brightness_level: '40' }),
+      'map-1',
+    );
     expect(result.ok).toBe(true);
     // The server received its own parameter names, and the integer the schema asks for.
     expect(result.ok && result.value).toEqual({ received: { deviceName: 'lamp', action: 'dim', brightnessLevel: 40 } });
@@ -96,7 +111,9 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
       { path: 'brightnessLevel', rule: 'key-case', from: 'brightness_level', to: 'brightnessLevel' },
       { path: 'brightnessLevel', rule: 'string-to-integer', from: '40', to: 40 },
     ]);
-    const logged = logger.entries.find((entry) => entry.message === 'tool call zwave.control_zwave_device ok' && entry.details?.['callId'] === 'map-1');
+    const logged = logger.entries.find(
+      (entry) => entry.message === 'tool call zwave.control_zwave_device ok' && entry.details?.['callId'] === 'map-1',
+    );
     expect(logged?.details?.['transformations']).toEqual(result.transformations);
   });
 
@@ -124,7 +141,10 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
 
   it('turns an isError result into HANDLER_ERROR with the server message for the model', async () => {
     const result = await call('zwave.fail', {});
-    expect(!result.ok && result.error).toMatchObject({ code: 'HANDLER_ERROR', message: 'The tool "zwave.fail" reported an error: Device "lamp" is offline.' });
+    expect(!result.ok && result.error).toMatchObject({
+      code: 'HANDLER_ERROR',
+      message: 'The tool "zwave.fail" reported an error: Device "lamp" is offline.',
+    });
   });
 
   it('returns plain text as a string and mixed content as McpContent', async () => {
@@ -154,7 +174,11 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
   it('follows notifications/tools/list_changed: new tools registered, removed ones unregistered', async () => {
     const result = await call('zwave.add_tool', {});
     expect(result.ok).toBe(true);
-    await waitUntil(() => registry.has('zwave.late_tool') && !registry.has('zwave.echo'), 5_000, 'the registry to follow the list change');
+    await waitUntil(
+      () => registry.has('zwave.late_tool') && !registry.has('zwave.echo'),
+      5_000,
+      'the registry to follow the list change',
+    );
     const late = await call('zwave.late_tool', { n: '7' });
     expect(late.ok && late.value).toBe('late 7');
     expect(logger.messages('info')).toContain("MCP server 'zwave' changed its tools: 1 added, 0 changed, 1 removed");
@@ -168,7 +192,10 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
       const listed = (await client.listTools()).tools.find((tool) => tool.name === 'zwave.control_zwave_device')!;
       expect(listed.title).toBe('Control a Z-Wave device');
       expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(['deviceName', 'action', 'brightnessLevel']);
-      const result = (await client.callTool({ name: 'zwave.control_zwave_device', arguments: { device_name: 'hall', command: 'off' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'zwave.control_zwave_device',
+        arguments: { device_name: 'hall', command: 'off' },
+      })) as CallToolResult;
       expect(result.structuredContent).toEqual({ received: { deviceName: 'hall', action: 'off' } });
     } finally {
       await client.close();
@@ -177,7 +204,9 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
   });
 
   it('close() unregisters the tools and ends the server process', async () => {
-    const extra = connectMcpServers(registry, [{ name: 'second', command: process.execPath, args: [SDK_SERVER] }], { logger: new RecordingLogger() });
+    const extra = connectMcpServers(registry, [{ name: 'second', command: process.execPath, args: [SDK_SERVER] }], {
+      logger: new RecordingLogger(),
+    });
     await extra.ready;
     expect(registry.has('second.echo')).toBe(true);
     const pid = extra.get('second')!.status().pid!;

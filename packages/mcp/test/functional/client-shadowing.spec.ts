@@ -29,7 +29,10 @@ describe('remote tools never shadow or remove local tools, with the official SDK
   }
 
   function connect(registry: ToolRegistry, logger: RecordingLogger) {
-    connections = connectMcpServers(registry, [{ name: 'remote', url: server.url!, namespace: false }], { logger, retry: { attempts: 1 } });
+    connections = connectMcpServers(registry, [{ name: 'remote', url: server.url!, namespace: false }], {
+      logger,
+      retry: { attempts: 1 },
+    });
     return connections;
   }
 
@@ -38,7 +41,9 @@ describe('remote tools never shadow or remove local tools, with the official SDK
     remoteRegistry.registerJsonSchemaTool({ name: 'GetWeather', inputSchema: OBJECT }, () => 'remote GetWeather');
     remoteRegistry.registerJsonSchemaTool({ name: 'news', inputSchema: OBJECT }, () => 'remote news');
     const { logger, registry, executor } = localRegistry();
-    registry.registerJsonSchemaTool({ name: 'get_weather', inputSchema: OBJECT }, () => 'local weather', { aliases: ['weather'] });
+    registry.registerJsonSchemaTool({ name: 'get_weather', inputSchema: OBJECT }, () => 'local weather', {
+      aliases: ['weather'],
+    });
     expect((await connect(registry, logger).ready).connected).toEqual(['remote']);
     expect(registry.list().map((tool) => tool.name)).toEqual(['get_weather', 'news']);
     const viaAlias = await executor.execute({ id: 's1', name: 'weather', arguments: {} });
@@ -54,16 +59,25 @@ describe('remote tools never shadow or remove local tools, with the official SDK
   });
 
   it('a local tool registered after a remote one keeps its name through a tools/list refresh and close()', async () => {
-    remoteRegistry.registerJsonSchemaTool({ name: 'forecast', description: 'v1', inputSchema: OBJECT }, () => 'remote forecast');
+    remoteRegistry.registerJsonSchemaTool(
+      { name: 'forecast', description: 'v1', inputSchema: OBJECT },
+      () => 'remote forecast',
+    );
     const { logger, registry, executor } = localRegistry();
     const live = connect(registry, logger);
     await live.ready;
     expect(registry.get('forecast')?.description).toBe('v1');
     // The app registers its own "forecast" (the registry's default: replace, with a warning).
-    registry.registerJsonSchemaTool({ name: 'forecast', description: 'local', inputSchema: OBJECT }, () => 'local forecast');
+    registry.registerJsonSchemaTool(
+      { name: 'forecast', description: 'local', inputSchema: OBJECT },
+      () => 'local forecast',
+    );
     // The server changes its tool and says so: the refresh must not put the remote one back.
     remoteRegistry.unregister('forecast');
-    remoteRegistry.registerJsonSchemaTool({ name: 'forecast', description: 'v2', inputSchema: OBJECT }, () => 'remote forecast v2');
+    remoteRegistry.registerJsonSchemaTool(
+      { name: 'forecast', description: 'v2', inputSchema: OBJECT },
+      () => 'remote forecast v2',
+    );
     await logger.waitFor(/tools\/list|changed its tools|"forecast" was not registered/);
     await live.get('remote')!.refreshTools();
     expect(registry.get('forecast')?.description).toBe('local');
@@ -81,7 +95,9 @@ describe('remote tools never shadow or remove local tools, with the official SDK
     const live = connect(registry, logger);
     await live.ready;
     expect(registry.has('lookup')).toBe(true);
-    registry.registerJsonSchemaTool({ name: 'find_record', inputSchema: OBJECT }, () => 'local find', { aliases: ['lookup'] });
+    registry.registerJsonSchemaTool({ name: 'find_record', inputSchema: OBJECT }, () => 'local find', {
+      aliases: ['lookup'],
+    });
     expect(registry.list().map((tool) => tool.name)).toEqual(['other', 'find_record']);
     const call = await executor.execute({ id: 's4', name: 'lookup', arguments: {} });
     expect(call.ok && call.value).toBe('local find');
@@ -97,7 +113,10 @@ describe('remote tools never shadow or remove local tools, with the official SDK
     const { logger, registry } = localRegistry();
     const live = connect(registry, logger);
     await live.ready;
-    registry.registerJsonSchemaTool({ name: 'report', description: 'local', inputSchema: OBJECT }, () => 'local report');
+    registry.registerJsonSchemaTool(
+      { name: 'report', description: 'local', inputSchema: OBJECT },
+      () => 'local report',
+    );
     remoteRegistry.unregister('report');
     await live.get('remote')!.refreshTools();
     expect(registry.get('report')?.description).toBe('local');

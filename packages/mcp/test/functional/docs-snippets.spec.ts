@@ -1,5 +1,13 @@
 import 'reflect-metadata';
-import { Command, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, type CommandHandler, type Logger } from '@toolwright/core';
+import {
+  Command,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+  type CommandHandler,
+  type Logger,
+} from '@toolwright/core';
 import { connectMcpServers, currentMcpRequest, McpContent, serveMcp, type McpServerConfig } from '@toolwright/mcp';
 import { SDK_SERVER } from '../support/processes';
 
@@ -36,7 +44,13 @@ class ResizeParams {
   width!: number;
 }
 
-@Command({ name: 'resize_image', title: 'Resize an image', description: 'Resize the current image.', params: ResizeParams, annotations: { readOnlyHint: false, destructiveHint: true } })
+@Command({
+  name: 'resize_image',
+  title: 'Resize an image',
+  description: 'Resize the current image.',
+  params: ResizeParams,
+  annotations: { readOnlyHint: false, destructiveHint: true },
+})
 class ResizeImageCommand implements CommandHandler<ResizeParams> {
   async execute(params: ResizeParams) {
     const request = currentMcpRequest(); // set when serveMcp runs the call
@@ -58,9 +72,17 @@ describe('docs/mcp.md snippets', () => {
   it('client: connects, registers namespaced tools, runs one through the executor', async () => {
     expect(servers.map((server) => server.name)).toEqual(['zwave', 'notes']);
     const registry = new ToolRegistry({ logger: silentLogger });
-    const { connections, executor } = await startWithMcpTools(registry, [{ ...servers[0]!, command: process.execPath, args: [SDK_SERVER] }], silentLogger);
+    const { connections, executor } = await startWithMcpTools(
+      registry,
+      [{ ...servers[0]!, command: process.execPath, args: [SDK_SERVER] }],
+      silentLogger,
+    );
     try {
-      const result = await executor.execute({ id: '1', name: 'zwave.control_zwave_device', arguments: { device_name: 'lamp', command: 'on' } });
+      const result = await executor.execute({
+        id: '1',
+        name: 'zwave.control_zwave_device',
+        arguments: { device_name: 'lamp', command: 'on' },
+      });
       expect(result.ok && result.value).toEqual({ received: { deviceName: 'lamp', action: 'on' } });
     } finally {
       await connections.close();
@@ -70,7 +92,11 @@ describe('docs/mcp.md snippets', () => {
   it('server: serves a decorated command over HTTP; the client side reads it back', async () => {
     const handle = await serveOverHttp(silentLogger);
     const registry = new ToolRegistry({ logger: silentLogger });
-    const { connections, executor } = await startWithMcpTools(registry, [{ name: 'images', url: handle.url! }], silentLogger);
+    const { connections, executor } = await startWithMcpTools(
+      registry,
+      [{ name: 'images', url: handle.url! }],
+      silentLogger,
+    );
     try {
       expect(registry.get('images.resize_image')!.options.title).toBe('Resize an image');
       const result = await executor.execute({ id: '1', name: 'images.resize_image', arguments: { width: '640' } });

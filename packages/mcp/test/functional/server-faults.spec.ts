@@ -17,7 +17,9 @@ function hostileRegistry(): ToolRegistry {
     registry.registerJsonSchemaTool({ name, description: `throws ${name}`, inputSchema: { type: 'object' } }, () => {
       throw thrown();
     });
-  tool('throws_null_prototype', () => Object.assign(Object.create(null) as object, { message: `${SECRET} in ${PATH}` }));
+  tool('throws_null_prototype', () =>
+    Object.assign(Object.create(null) as object, { message: `${SECRET} in ${PATH}` }),
+  );
   tool('throws_bad_to_string', () => ({
     toString() {
       throw new Error(`${SECRET} ${PATH}`);

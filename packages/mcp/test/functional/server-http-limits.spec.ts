@@ -44,7 +44,11 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
   const clients: Client[] = [];
 
   async function serve(options: Partial<ServeMcpHttpOptions> = {}): Promise<McpServerHandle> {
-    const handle = await serveMcp(createTestRegistry(), { transport: 'http', logger: new RecordingLogger(), ...options });
+    const handle = await serveMcp(createTestRegistry(), {
+      transport: 'http',
+      logger: new RecordingLogger(),
+      ...options,
+    });
     handles.push(handle);
     return handle;
   }
@@ -92,7 +96,9 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
     const handle = await serve({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
     const slow = raw(handle.port!);
     await slow.opened();
-    slow.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${INITIALIZE.length}\r\n\r\n`);
+    slow.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${INITIALIZE.length}\r\n\r\n`,
+    );
     let sent = 0;
     const timer = setInterval(() => {
       if (sent < INITIALIZE.length - 1) slow.socket.write(INITIALIZE[sent++]!);
@@ -112,7 +118,10 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
     clients.push(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(handle.url!)));
     const controller = new AbortController();
-    const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal, timeout: 5_000 });
+    const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
+      signal: controller.signal,
+      timeout: 5_000,
+    });
     const settled = call.then(
       () => 'resolved',
       () => 'rejected',
@@ -139,10 +148,15 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
   });
 
   it('a client holds at most maxSessionsPerClient sessions (429 past it); closing one frees a place; other clients are not affected', async () => {
-    const handle = await serve({ maxSessionsPerClient: 2, clientKey: (request) => String(request.headers['x-client'] ?? 'anonymous') });
+    const handle = await serve({
+      maxSessionsPerClient: 2,
+      clientKey: (request) => String(request.headers['x-client'] ?? 'anonymous'),
+    });
     const open = async (who: string) => {
       const client = new Client({ name: who, version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(handle.url!), { requestInit: { headers: { 'x-client': who } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(handle.url!), { requestInit: { headers: { 'x-client': who } } }),
+      );
       clients.push(client);
       return client;
     };
@@ -161,8 +175,14 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
   });
 
   it('refuses limits that are not positive whole numbers, and headers given more time than the request', async () => {
-    await expect(serveMcp(createTestRegistry(), { transport: 'http', maxSessionsPerClient: 0 })).rejects.toThrow(DefinitionError);
-    await expect(serveMcp(createTestRegistry(), { transport: 'http', requestTimeoutMs: Number.NaN })).rejects.toThrow(/requestTimeoutMs is NaN/);
-    await expect(serveMcp(createTestRegistry(), { transport: 'http', headersTimeoutMs: 2_000, requestTimeoutMs: 1_000 })).rejects.toThrow(/headersTimeoutMs \(2000\) is longer than requestTimeoutMs \(1000\)/);
+    await expect(serveMcp(createTestRegistry(), { transport: 'http', maxSessionsPerClient: 0 })).rejects.toThrow(
+      DefinitionError,
+    );
+    await expect(serveMcp(createTestRegistry(), { transport: 'http', requestTimeoutMs: Number.NaN })).rejects.toThrow(
+      /requestTimeoutMs is NaN/,
+    );
+    await expect(
+      serveMcp(createTestRegistry(), { transport: 'http', headersTimeoutMs: 2_000, requestTimeoutMs: 1_000 }),
+    ).rejects.toThrow(/headersTimeoutMs \(2000\) is longer than requestTimeoutMs \(1000\)/);
   });
 });

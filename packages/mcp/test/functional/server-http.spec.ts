@@ -2,13 +2,17 @@ import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '@toolwright/core';
 import { serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../support/recording-logger';
 import { createTestRegistry, WaitForCancelCommand } from '../support/test-commands';
 import { waitUntil } from '../support/processes';
-
 
 interface RawResponse {
   readonly status: number;
@@ -25,7 +29,8 @@ function raw(url: string, method: string, headers: Record<string, string>, body?
       response.on('data', (chunk: string) => {
         text += chunk;
         // An SSE answer stays open; the first event is all these checks need.
-        if (text.includes('\n\n') && response.headers['content-type']?.includes('text/event-stream')) response.destroy();
+        if (text.includes('\n\n') && response.headers['content-type']?.includes('text/event-stream'))
+          response.destroy();
       });
       const done = () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text });
       response.on('end', done);
@@ -44,7 +49,10 @@ const INITIALIZE = JSON.stringify({
 });
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-async function connectClient(url: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connectClient(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   await client.connect(transport);
@@ -91,7 +99,15 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
   it('lists every tool (decorated, JSON Schema, compact) with schema, title, description and annotations; context fields absent', async () => {
     const { client } = await open();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['save_note', 'list_notes', 'explode', 'report_progress', 'wait_for_cancel', 'set_address', 'schedule']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'save_note',
+      'list_notes',
+      'explode',
+      'report_progress',
+      'wait_for_cancel',
+      'set_address',
+      'schedule',
+    ]);
     const saveNote = tools[0]!;
     expect(saveNote).toEqual({
       name: 'save_note',
@@ -114,18 +130,30 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
     expect(JSON.stringify(tools.map((tool) => tool.inputSchema))).not.toMatch(/session/i);
     expect(tools[1]!.annotations).toEqual({ readOnlyHint: true });
     // The JSON Schema tool keeps its schema as declared ($schema, $defs, $ref).
-    expect(tools[5]!.inputSchema).toMatchObject({ $defs: { address: { type: 'object' } }, properties: { address: { $ref: '#/$defs/address' } }, additionalProperties: false });
-    expect(tools[6]!.inputSchema).toMatchObject({ properties: { times: { type: 'array', items: { type: 'string', format: 'date-time' } } }, required: ['times'] });
+    expect(tools[5]!.inputSchema).toMatchObject({
+      $defs: { address: { type: 'object' } },
+      properties: { address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    });
+    expect(tools[6]!.inputSchema).toMatchObject({
+      properties: { times: { type: 'array', items: { type: 'string', format: 'date-time' } } },
+      required: ['times'],
+    });
   });
 
   it('runs calls through the executor with the session as trusted context: structuredContent plus the same JSON as text', async () => {
     const { client, transport } = await open({ 'x-persona': 'writer' });
-    const result = (await client.callTool({ name: 'save_note', arguments: { text: 'buy milk', priority: 'HIGH', session_id: 'forged' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'save_note',
+      arguments: { text: 'buy milk', priority: 'HIGH', session_id: 'forged' },
+    })) as CallToolResult;
     const expected = { saved: 'buy milk', priority: 'high', sessionId: transport.sessionId, persona: 'writer' };
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(text(result))).toEqual(expected);
-    expect(logger.messages('warn')).toContain('security: the model tried to set trusted context field "session_id" of save_note; the value was dropped');
+    expect(logger.messages('warn')).toContain(
+      'security: the model tried to set trusted context field "session_id" of save_note; the value was dropped',
+    );
   });
 
   it('sends an array result as JSON text', async () => {
@@ -137,13 +165,21 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
 
   it('returns invalid arguments and handler failures as isError results with the model-facing message', async () => {
     const { client } = await open();
-    const invalid = (await client.callTool({ name: 'save_note', arguments: { text: '', priority: 'urgent' } })) as CallToolResult;
+    const invalid = (await client.callTool({
+      name: 'save_note',
+      arguments: { text: '', priority: 'urgent' },
+    })) as CallToolResult;
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('The arguments for "save_note" are invalid');
     expect(text(invalid)).toContain('"priority"');
     const failed = (await client.callTool({ name: 'explode', arguments: {} })) as CallToolResult;
     expect(failed).toEqual({
-      content: [{ type: 'text', text: 'The tool "explode" failed while running. The arguments were valid; try again later or use another approach.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'The tool "explode" failed while running. The arguments were valid; try again later or use another approach.',
+        },
+      ],
       isError: true,
     });
     expect(JSON.stringify(failed)).not.toContain('hunter2');
@@ -151,17 +187,28 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
 
   it('answers an unknown tool with a JSON-RPC error (-32602) naming the closest tools', async () => {
     const { client } = await open();
-    await expect(client.callTool({ name: 'save_notes', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('save_note') });
+    await expect(client.callTool({ name: 'save_notes', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('save_note'),
+    });
   });
 
   it('keeps sessions apart: each sees only its own session id, and the ids are secure random UUIDs', async () => {
     const first = await open({ 'x-persona': 'alice' });
     const second = await open({ 'x-persona': 'bob' });
     const calls = Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? first : second));
-    const results = await Promise.all(calls.map(({ client }, index) => client.callTool({ name: 'save_note', arguments: { text: `note ${index}` } }) as Promise<CallToolResult>));
+    const results = await Promise.all(
+      calls.map(
+        ({ client }, index) =>
+          client.callTool({ name: 'save_note', arguments: { text: `note ${index}` } }) as Promise<CallToolResult>,
+      ),
+    );
     results.forEach((result, index) => {
       const owner = calls[index]!;
-      expect(result.structuredContent).toMatchObject({ sessionId: owner.transport.sessionId, persona: owner === first ? 'alice' : 'bob' });
+      expect(result.structuredContent).toMatchObject({
+        sessionId: owner.transport.sessionId,
+        persona: owner === first ? 'alice' : 'bob',
+      });
     });
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     expect(first.transport.sessionId).toMatch(uuid);
@@ -170,9 +217,19 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
   });
 
   it('answers an unknown session with 404 and a session-less non-initialize request with 400', async () => {
-    const unknown = await raw(handle.url!, 'POST', { ...JSON_HEADERS, 'Mcp-Session-Id': 'not-a-session' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    const unknown = await raw(
+      handle.url!,
+      'POST',
+      { ...JSON_HEADERS, 'Mcp-Session-Id': 'not-a-session' },
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    );
     expect(unknown.status).toBe(404);
-    const noSession = await raw(handle.url!, 'POST', JSON_HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    const noSession = await raw(
+      handle.url!,
+      'POST',
+      JSON_HEADERS,
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    );
     expect(noSession.status).toBe(400);
     const get = await raw(handle.url!, 'GET', { Accept: 'text/event-stream' });
     expect(get.status).toBe(400);
@@ -204,7 +261,12 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
   });
 
   it('caps the body size: 413 before anything is parsed', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(70 * 1024) } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { padding: 'x'.repeat(70 * 1024) },
+    });
     const response = await raw(handle.url!, 'POST', JSON_HEADERS, body);
     expect(response.status).toBe(413);
   });
@@ -226,8 +288,14 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
     // Notifications outside a request travel on the client's GET stream, which the SDK client opens after
     // initialization; until it is open they are dropped (the transport's rule), so the change repeats until seen.
     for (let round = 0; notified === 0 && round < 60; round++) {
-      registry.registerJsonSchemaTool({ name: 'added_later', description: 'Added while serving.', inputSchema: { type: 'object' } }, () => 'ok');
-      registry.registerJsonSchemaTool({ name: 'added_later_too', description: 'Added while serving.', inputSchema: { type: 'object' } }, () => 'ok');
+      registry.registerJsonSchemaTool(
+        { name: 'added_later', description: 'Added while serving.', inputSchema: { type: 'object' } },
+        () => 'ok',
+      );
+      registry.registerJsonSchemaTool(
+        { name: 'added_later_too', description: 'Added while serving.', inputSchema: { type: 'object' } },
+        () => 'ok',
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
       if (notified === 0) {
         registry.unregister('added_later');
@@ -235,7 +303,9 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
       }
     }
     expect(notified).toBeGreaterThan(0);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['added_later', 'added_later_too']));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['added_later', 'added_later_too']),
+    );
     registry.unregister('added_later');
     registry.unregister('added_later_too');
   });
@@ -266,7 +336,9 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
     const { client } = await open();
     WaitForCancelCommand.cancelled = [];
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal });
+    const pending = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort('user pressed stop');
     await expect(pending).rejects.toThrow();
@@ -279,7 +351,11 @@ describe('serveMcp over Streamable HTTP, stateless', () => {
   let handle: McpServerHandle;
 
   beforeAll(async () => {
-    handle = await serveMcp(createTestRegistry(), { transport: 'http', stateless: true, logger: new RecordingLogger() });
+    handle = await serveMcp(createTestRegistry(), {
+      transport: 'http',
+      stateless: true,
+      logger: new RecordingLogger(),
+    });
   });
 
   afterAll(async () => {
@@ -310,7 +386,9 @@ describe('serveMcp over Streamable HTTP, stateless', () => {
   });
 
   it('keeps DNS-rebinding protection on', async () => {
-    expect((await raw(handle.url!, 'POST', { ...JSON_HEADERS, Host: 'evil.example.com' }, INITIALIZE)).status).toBe(403);
+    expect((await raw(handle.url!, 'POST', { ...JSON_HEADERS, Host: 'evil.example.com' }, INITIALIZE)).status).toBe(
+      403,
+    );
   });
 });
 
@@ -318,7 +396,12 @@ describe('serveMcp over Streamable HTTP, session limits', () => {
   let handle: McpServerHandle;
 
   beforeAll(async () => {
-    handle = await serveMcp(createTestRegistry(), { transport: 'http', logger: new RecordingLogger(), maxSessions: 1, sessionIdleTimeoutMs: 200 });
+    handle = await serveMcp(createTestRegistry(), {
+      transport: 'http',
+      logger: new RecordingLogger(),
+      maxSessions: 1,
+      sessionIdleTimeoutMs: 200,
+    });
   });
 
   afterAll(async () => {
@@ -331,7 +414,11 @@ describe('serveMcp over Streamable HTTP, session limits', () => {
       expect(handle.sessionCount()).toBe(1);
       const refused = await raw(handle.url!, 'POST', JSON_HEADERS, INITIALIZE);
       expect(refused.status).toBe(503);
-      expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Too many MCP sessions (limit 1); close one and retry.' }, id: null });
+      expect(JSON.parse(refused.body)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Too many MCP sessions (limit 1); close one and retry.' },
+        id: null,
+      });
       // The sweep runs every second at most; a session idle for more than 200 ms is then closed.
       await waitUntil(() => handle.sessionCount() === 0, 3_000, 'the idle session to be closed');
       await expect(client.listTools()).rejects.toThrow();

@@ -27,7 +27,10 @@ describe('serveMcp over stdio', () => {
     const { handle, client, errors } = await start();
     expect(handle.sessionCount()).toBe(1);
     const first = (await client.callTool({ name: 'save_note', arguments: { text: 'a' } })) as CallToolResult;
-    const second = (await client.callTool({ name: 'save_note', arguments: { text: 'b', sessionId: 'forged' } })) as CallToolResult;
+    const second = (await client.callTool({
+      name: 'save_note',
+      arguments: { text: 'b', sessionId: 'forged' },
+    })) as CallToolResult;
     const sessionId = (first.structuredContent as { sessionId: string }).sessionId;
     expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((second.structuredContent as { sessionId: string }).sessionId).toBe(sessionId);
@@ -38,7 +41,10 @@ describe('serveMcp over stdio', () => {
 
   it('warns when it lists a tool name outside SEP-986', async () => {
     const { handle, client, registry, logger } = await start();
-    registry.registerJsonSchemaTool({ name: 'notes/export', description: 'A slash in the name.', inputSchema: { type: 'object' } }, () => 'ok');
+    registry.registerJsonSchemaTool(
+      { name: 'notes/export', description: 'A slash in the name.', inputSchema: { type: 'object' } },
+      () => 'ok',
+    );
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('notes/export');
     expect(logger.messages('warn')).toEqual([
       'MCP: the tool name "notes/export" does not match ^[A-Za-z0-9._-]{1,128}$ (SEP-986); it is listed, but clients that enforce SEP-986 may refuse it (toolwright\'s client accepts it with a warning). Register it under an MCP-safe name to serve it to every client.',
@@ -65,12 +71,20 @@ describe('serveMcp over stdio', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       notified++;
     });
-    registry.registerJsonSchemaTool({ name: 'late', description: 'Late tool.', inputSchema: { type: 'object' } }, () => 'ok');
-    registry.registerJsonSchemaTool({ name: 'later', description: 'Later tool.', inputSchema: { type: 'object' } }, () => 'ok');
+    registry.registerJsonSchemaTool(
+      { name: 'late', description: 'Late tool.', inputSchema: { type: 'object' } },
+      () => 'ok',
+    );
+    registry.registerJsonSchemaTool(
+      { name: 'later', description: 'Later tool.', inputSchema: { type: 'object' } },
+      () => 'ok',
+    );
     await waitUntil(() => notified > 0, 3_000, 'the notification');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(notified).toBe(1);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['late', 'later']));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['late', 'later']),
+    );
     await handle.close();
   });
 

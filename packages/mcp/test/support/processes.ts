@@ -21,12 +21,17 @@ export function readEvents(file: string): Array<Record<string, any>> {
 }
 
 /** Resolves with the first event matching `predicate` (polls the file). */
-export async function waitForEvent(file: string, predicate: (event: Record<string, any>) => boolean, timeoutMs = 5_000): Promise<Record<string, any>> {
+export async function waitForEvent(
+  file: string,
+  predicate: (event: Record<string, any>) => boolean,
+  timeoutMs = 5_000,
+): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const event = readEvents(file).find(predicate);
     if (event) return event;
-    if (Date.now() > deadline) throw new Error(`no matching event in ${file} within ${timeoutMs} ms: ${JSON.stringify(readEvents(file))}`);
+    if (Date.now() > deadline)
+      throw new Error(`no matching event in ${file} within ${timeoutMs} ms: ${JSON.stringify(readEvents(file))}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

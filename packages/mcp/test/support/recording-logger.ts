@@ -9,10 +9,18 @@ export interface LogEntry {
 /** A logger that keeps what it was told, for assertions. */
 export class RecordingLogger implements Logger {
   readonly entries: LogEntry[] = [];
-  debug(message: string, details?: Record<string, unknown>): void { this.entries.push({ level: 'debug', message, details }); }
-  info(message: string, details?: Record<string, unknown>): void { this.entries.push({ level: 'info', message, details }); }
-  warn(message: string, details?: Record<string, unknown>): void { this.entries.push({ level: 'warn', message, details }); }
-  error(message: string, details?: Record<string, unknown>): void { this.entries.push({ level: 'error', message, details }); }
+  debug(message: string, details?: Record<string, unknown>): void {
+    this.entries.push({ level: 'debug', message, details });
+  }
+  info(message: string, details?: Record<string, unknown>): void {
+    this.entries.push({ level: 'info', message, details });
+  }
+  warn(message: string, details?: Record<string, unknown>): void {
+    this.entries.push({ level: 'warn', message, details });
+  }
+  error(message: string, details?: Record<string, unknown>): void {
+    this.entries.push({ level: 'error', message, details });
+  }
   messages(level?: LogEntry['level']): string[] {
     return this.entries.filter((entry) => level === undefined || entry.level === level).map((entry) => entry.message);
   }
@@ -22,7 +30,10 @@ export class RecordingLogger implements Logger {
     for (;;) {
       const entry = this.entries.find((candidate) => pattern.test(candidate.message));
       if (entry) return entry;
-      if (Date.now() > deadline) throw new Error(`no log message matched ${pattern} within ${timeoutMs} ms; got:\n${this.messages().join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no log message matched ${pattern} within ${timeoutMs} ms; got:\n${this.messages().join('\n')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }

@@ -1,4 +1,11 @@
-import { Command, FromContext, ToolParam, ToolRegistry, type CommandHandler, type ToolInvocationContext } from '@toolwright/core';
+import {
+  Command,
+  FromContext,
+  ToolParam,
+  ToolRegistry,
+  type CommandHandler,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 import { currentMcpRequest } from '@toolwright/mcp';
 
 export class SaveNoteParams {
@@ -21,7 +28,12 @@ export class SaveNoteParams {
 })
 export class SaveNoteCommand implements CommandHandler<SaveNoteParams> {
   execute(params: SaveNoteParams, invocation: ToolInvocationContext) {
-    return { saved: params.text, priority: params.priority ?? 'low', sessionId: params.sessionId, persona: invocation.context.persona?.name ?? null };
+    return {
+      saved: params.text,
+      priority: params.priority ?? 'low',
+      sessionId: params.sessionId,
+      persona: invocation.context.persona?.name ?? null,
+    };
   }
 }
 
@@ -30,7 +42,12 @@ export class ListNotesParams {
   limit?: number;
 }
 
-@Command({ name: 'list_notes', description: 'List the notes.', params: ListNotesParams, annotations: { readOnlyHint: true } })
+@Command({
+  name: 'list_notes',
+  description: 'List the notes.',
+  params: ListNotesParams,
+  annotations: { readOnlyHint: true },
+})
 export class ListNotesCommand implements CommandHandler<ListNotesParams> {
   execute(params: ListNotesParams) {
     return ['first', 'second', 'third'].slice(0, params.limit ?? 3);
@@ -76,7 +93,13 @@ export class WaitForCancelCommand implements CommandHandler<EmptyParams> {
 
 /** A registry with every kind of tool source: decorated classes, JSON Schema (with $defs) and the compact grammar. */
 export function createTestRegistry(): ToolRegistry {
-  const registry = ToolRegistry.from([SaveNoteCommand, ListNotesCommand, ExplodeCommand, ReportProgressCommand, WaitForCancelCommand]);
+  const registry = ToolRegistry.from([
+    SaveNoteCommand,
+    ListNotesCommand,
+    ExplodeCommand,
+    ReportProgressCommand,
+    WaitForCancelCommand,
+  ]);
   registry.registerJsonSchemaTool(
     {
       name: 'set_address',
@@ -92,7 +115,11 @@ export function createTestRegistry(): ToolRegistry {
     (params) => ({ stored: params }),
   );
   registry.registerCompact(
-    { command_name: 'schedule', description: 'Schedule meetings (compact declaration).', parameters: [{ name: 'times', type: 'array<datetime>', required: true }] },
+    {
+      command_name: 'schedule',
+      description: 'Schedule meetings (compact declaration).',
+      parameters: [{ name: 'times', type: 'array<datetime>', required: true }],
+    },
     (params: { times: string[] }) => `scheduled ${params.times.length}`,
   );
   return registry;

@@ -10,7 +10,12 @@ function nested(depth: number): Record<string, unknown> {
 
 describe('untrusted schema bounds (outputSchema, before Ajv compiles it)', () => {
   it('accepts an ordinary schema', () => {
-    expect(untrustedSchemaProblem({ type: 'object', properties: { events: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } } })).toBeUndefined();
+    expect(
+      untrustedSchemaProblem({
+        type: 'object',
+        properties: { events: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } },
+      }),
+    ).toBeUndefined();
   });
 
   it('refuses depth beyond the limit, without recursion (even 100,000 levels)', () => {
@@ -20,23 +25,38 @@ describe('untrusted schema bounds (outputSchema, before Ajv compiles it)', () =>
   });
 
   it('refuses too many nodes and too many bytes', () => {
-    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`p${index}`, { type: 'string' }])) };
+    const wide = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`p${index}`, { type: 'string' }])),
+    };
     expect(untrustedSchemaProblem(wide)).toBeUndefined();
-    expect(untrustedSchemaProblem(wide, { ...DEFAULT_JSON_SCHEMA_LIMITS, maxNodes: 300 })).toBe('it has more than 300 nodes');
+    expect(untrustedSchemaProblem(wide, { ...DEFAULT_JSON_SCHEMA_LIMITS, maxNodes: 300 })).toBe(
+      'it has more than 300 nodes',
+    );
     const large = { type: 'string', description: 'x'.repeat(MAX_UNTRUSTED_SCHEMA_BYTES) };
     expect(untrustedSchemaProblem(large)).toBe(`it is larger than ${MAX_UNTRUSTED_SCHEMA_BYTES} bytes`);
   });
 
   it('refuses regular expressions that backtrack exponentially, and overlong ones', () => {
-    expect(untrustedSchemaProblem({ type: 'string', pattern: '^(a+)+$' })).toBe('its pattern at #/pattern has a nested quantifier (exponential backtracking): "^(a+)+$"');
-    expect(untrustedSchemaProblem({ type: 'object', patternProperties: { '^(x*)*y$': { type: 'string' } } })).toMatch(/^its patternProperties key at #\/patternProperties has a nested quantifier/);
-    expect(untrustedSchemaProblem({ type: 'string', pattern: 'a'.repeat(1_001) })).toBe('its pattern at #/pattern is longer than 1000 characters');
+    expect(untrustedSchemaProblem({ type: 'string', pattern: '^(a+)+$' })).toBe(
+      'its pattern at #/pattern has a nested quantifier (exponential backtracking): "^(a+)+$"',
+    );
+    expect(untrustedSchemaProblem({ type: 'object', patternProperties: { '^(x*)*y$': { type: 'string' } } })).toMatch(
+      /^its patternProperties key at #\/patternProperties has a nested quantifier/,
+    );
+    expect(untrustedSchemaProblem({ type: 'string', pattern: 'a'.repeat(1_001) })).toBe(
+      'its pattern at #/pattern is longer than 1000 characters',
+    );
   });
 
   it('compiles what is in bounds; what is not never reaches Ajv, and every check against it fails with the reason', () => {
     const refused: string[] = [];
     const validator = new BoundedJsonSchemaValidator(DEFAULT_JSON_SCHEMA_LIMITS, (problem) => refused.push(problem));
-    const ok = validator.getValidator<{ n: number }>({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+    const ok = validator.getValidator<{ n: number }>({
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+      required: ['n'],
+    });
     expect(ok({ n: 1 })).toEqual({ valid: true, data: { n: 1 }, errorMessage: undefined });
     expect(ok({}).valid).toBe(false);
     const started = performance.now();
@@ -44,7 +64,8 @@ describe('untrusted schema bounds (outputSchema, before Ajv compiles it)', () =>
     expect(redos({ s: `${'a'.repeat(40)}!` })).toEqual({
       valid: false,
       data: undefined,
-      errorMessage: 'the output schema was refused: its pattern at #/properties/s/pattern has a nested quantifier (exponential backtracking): "^(a+)+$"',
+      errorMessage:
+        'the output schema was refused: its pattern at #/properties/s/pattern has a nested quantifier (exponential backtracking): "^(a+)+$"',
     });
     expect(performance.now() - started).toBeLessThan(50);
     expect(refused).toHaveLength(1);
@@ -62,7 +83,10 @@ describe('outputSchema patterns run on the linear-time engine (issue 11: a serve
   it.each(hostile)('validates a result against %s without backtracking', (pattern, subject) => {
     expect(untrustedSchemaProblem({ type: 'string', pattern })).toBeUndefined();
     const validator = new BoundedJsonSchemaValidator(DEFAULT_JSON_SCHEMA_LIMITS, () => undefined);
-    const check = validator.getValidator<{ s: string }>({ type: 'object', properties: { s: { type: 'string', pattern } } });
+    const check = validator.getValidator<{ s: string }>({
+      type: 'object',
+      properties: { s: { type: 'string', pattern } },
+    });
     const refused = check({ s: subject });
     expect(refused.valid).toBe(false);
     expect(refused.errorMessage).toMatch(/must match pattern/);

@@ -19,11 +19,16 @@ describe('module layout of @toolwright/mcp', () => {
       expect(graph.get(seam)).toBeDefined();
       expect(graph.get(seam)).not.toContain('client/mcp-server-connection.ts');
     }
-    expect(graph.get('client/mcp-server-connection.ts')).toEqual(expect.arrayContaining(['client/registry-sync.ts', 'client/call-forwarding.ts']));
+    expect(graph.get('client/mcp-server-connection.ts')).toEqual(
+      expect.arrayContaining(['client/registry-sync.ts', 'client/call-forwarding.ts']),
+    );
   });
 
   it('the server maps tools and results through @toolwright/providers/mcp (no second mapping)', () => {
-    const imports = (file: string) => ts.preProcessFile(readFileSync(join(__dirname, '..', '..', 'src', file), 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
+    const imports = (file: string) =>
+      ts
+        .preProcessFile(readFileSync(join(__dirname, '..', '..', 'src', file), 'utf8'), true, true)
+        .importedFiles.map((imported) => imported.fileName);
     expect(imports('server/tool-listing.ts')).toContain('@toolwright/providers/mcp');
     expect(imports('server/tool-result.ts')).toContain('@toolwright/providers/mcp');
   });

@@ -8,13 +8,25 @@ const TOOL: Tool = {
   name: 'control_zwave_device',
   title: 'Control a device',
   description: 'Switch a device.',
-  inputSchema: { type: 'object', properties: { deviceName: { type: 'string' }, action: { type: 'string', enum: ['on', 'off'] } }, required: ['deviceName', 'action'] },
+  inputSchema: {
+    type: 'object',
+    properties: { deviceName: { type: 'string' }, action: { type: 'string', enum: ['on', 'off'] } },
+    required: ['deviceName', 'action'],
+  },
   annotations: { title: 'Control (annotation title)', readOnlyHint: true, destructiveHint: false },
 };
 
 function options(overrides: Partial<RemoteToolImportOptions> = {}): RemoteToolImportOptions & { warnings: string[] } {
   const warnings: string[] = [];
-  return { server: 'zwave', namespace: 'zwave', trustAnnotations: false, toolOptions: {}, warn: (message) => warnings.push(message), warnings, ...overrides };
+  return {
+    server: 'zwave',
+    namespace: 'zwave',
+    trustAnnotations: false,
+    toolOptions: {},
+    warn: (message) => warnings.push(message),
+    warnings,
+    ...overrides,
+  };
 }
 
 describe('importRemoteTool', () => {
@@ -36,7 +48,9 @@ describe('importRemoteTool', () => {
   });
 
   it('adds the mapping table as declared aliases, and reports entries that cannot apply', () => {
-    const settings = options({ aliases: { device_name: 'deviceName', command: 'action', level: 'brightness', action: 'deviceName' } });
+    const settings = options({
+      aliases: { device_name: 'deviceName', command: 'action', level: 'brightness', action: 'deviceName' },
+    });
     const definition = importRemoteTool(TOOL, settings);
     expect(definition.parameters.properties.map((property) => [property.name, property.aliases])).toEqual([
       ['deviceName', ['device_name']],
@@ -50,44 +64,85 @@ describe('importRemoteTool', () => {
   });
 
   it('applies the tool options (timeout, tags, permissions)', () => {
-    const definition = importRemoteTool(TOOL, options({ toolOptions: { timeoutMs: 1_234, tags: ['home'], permissions: ['devices'] } }));
+    const definition = importRemoteTool(
+      TOOL,
+      options({ toolOptions: { timeoutMs: 1_234, tags: ['home'], permissions: ['devices'] } }),
+    );
     expect(definition.options).toMatchObject({ timeoutMs: 1_234, tags: ['home'], permissions: ['devices'] });
   });
 
   it('bounds untrusted schemas: too deep, ReDoS-prone patterns and unsupported keywords are refused', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let level = 0; level < 40; level++) deep = { type: 'object', properties: { x: deep } };
-    const tool = (inputSchema: Record<string, unknown>): Tool => ({ name: 'bad', inputSchema: { type: 'object', ...inputSchema } });
+    const tool = (inputSchema: Record<string, unknown>): Tool => ({
+      name: 'bad',
+      inputSchema: { type: 'object', ...inputSchema },
+    });
     expect(() => importRemoteTool(tool({ properties: { x: deep } }), options())).toThrow(DefinitionError);
-    expect(() => importRemoteTool(tool({ properties: { s: { type: 'string', pattern: '^(a+)+$' } } }), options())).toThrow(/nests a quantifier inside a quantified group/);
-    expect(() => importRemoteTool(tool({ properties: { s: { not: { type: 'string' } } } }), options())).toThrow(/The keyword 'not' excludes values by a schema/);
+    expect(() =>
+      importRemoteTool(tool({ properties: { s: { type: 'string', pattern: '^(a+)+$' } } }), options()),
+    ).toThrow(/nests a quantifier inside a quantified group/);
+    expect(() => importRemoteTool(tool({ properties: { s: { not: { type: 'string' } } } }), options())).toThrow(
+      /The keyword 'not' excludes values by a schema/,
+    );
   });
 });
 
 describe('remote results', () => {
   it('structuredContent wins; all-text content becomes one string; anything else stays MCP content', () => {
-    expect(valueOfResult({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } })).toEqual({ a: 1 });
-    expect(valueOfResult({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] })).toBe('one\ntwo');
+    expect(valueOfResult({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } })).toEqual({
+      a: 1,
+    });
+    expect(
+      valueOfResult({
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      }),
+    ).toBe('one\ntwo');
     expect(valueOfResult({ content: [] })).toBe('');
-    const mixed = valueOfResult({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+    const mixed = valueOfResult({
+      content: [
+        { type: 'text', text: 'see' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+    });
     expect(McpContent.isInstance(mixed)).toBe(true);
-    expect(JSON.parse(JSON.stringify(mixed))).toEqual({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+    expect(JSON.parse(JSON.stringify(mixed))).toEqual({
+      content: [
+        { type: 'text', text: 'see' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+    });
   });
 
   it('an error result gives its text, or says there was none', () => {
     expect(errorTextOfResult({ content: [{ type: 'text', text: 'offline' }], isError: true })).toBe('offline');
-    expect(errorTextOfResult({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: true })).toBe('the server gave no message');
+    expect(
+      errorTextOfResult({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: true }),
+    ).toBe('the server gave no message');
   });
 });
 
 describe('remote results are bounded (issue 11)', () => {
   it('all-text: the first maxChars characters, then a notice with the real length', () => {
     const value = valueOfResult({ content: [{ type: 'text', text: 'x'.repeat(9 * 1024 * 1024) }] }, 1_000) as string;
-    expect(value).toBe(`${'x'.repeat(1_000)}\n[toolwright: the result was truncated: 9437184 characters long, the first 1000 are shown. Ask for less (a narrower query, a page, a summary) to see the rest.]`);
+    expect(value).toBe(
+      `${'x'.repeat(1_000)}\n[toolwright: the result was truncated: 9437184 characters long, the first 1000 are shown. Ask for less (a narrower query, a page, a summary) to see the rest.]`,
+    );
   });
 
   it('several text blocks are cut across the join', () => {
-    const value = valueOfResult({ content: [{ type: 'text', text: 'abc' }, { type: 'text', text: 'defgh' }] }, 6) as string;
+    const value = valueOfResult(
+      {
+        content: [
+          { type: 'text', text: 'abc' },
+          { type: 'text', text: 'defgh' },
+        ],
+      },
+      6,
+    ) as string;
     expect(value.split('\n[toolwright')[0]).toBe('abc\nde');
     expect(value).toContain('9 characters long, the first 6 are shown');
   });
@@ -113,7 +168,10 @@ describe('remote results are bounded (issue 11)', () => {
     expect((value as McpContent).content).toEqual([
       { type: 'text', text: 'a'.repeat(60) },
       { type: 'text', text: 'c'.repeat(40) },
-      { type: 'text', text: '[toolwright: the result was truncated: 200 characters of content, 100 kept; 1 content block left out. Ask for less to see the rest.]' },
+      {
+        type: 'text',
+        text: '[toolwright: the result was truncated: 200 characters of content, 100 kept; 1 content block left out. Ask for less to see the rest.]',
+      },
     ]);
   });
 

@@ -4,12 +4,22 @@ import { DEFAULT_MCP_RETRY_POLICY, resolveRetryPolicy, retryDelays, systemClock 
 
 describe('retry policy', () => {
   it('defaults to 3 attempts at 0 s, 2 s and 4 s', () => {
-    expect(DEFAULT_MCP_RETRY_POLICY).toEqual({ attempts: 3, initialDelayMs: 2_000, multiplier: 2, maxDelayMs: 30_000, jitter: 0, maxRestarts: 5, restartWindowMs: 60_000 });
+    expect(DEFAULT_MCP_RETRY_POLICY).toEqual({
+      attempts: 3,
+      initialDelayMs: 2_000,
+      multiplier: 2,
+      maxDelayMs: 30_000,
+      jitter: 0,
+      maxRestarts: 5,
+      restartWindowMs: 60_000,
+    });
     expect(retryDelays(resolveRetryPolicy())).toEqual([0, 2_000, 4_000]);
   });
 
   it('grows exponentially and stops at maxDelayMs', () => {
-    expect(retryDelays(resolveRetryPolicy({ attempts: 7, initialDelayMs: 1_000, multiplier: 3, maxDelayMs: 20_000 }))).toEqual([0, 1_000, 3_000, 9_000, 20_000, 20_000, 20_000]);
+    expect(
+      retryDelays(resolveRetryPolicy({ attempts: 7, initialDelayMs: 1_000, multiplier: 3, maxDelayMs: 20_000 })),
+    ).toEqual([0, 1_000, 3_000, 9_000, 20_000, 20_000, 20_000]);
     expect(retryDelays(resolveRetryPolicy({ attempts: 1 }))).toEqual([0]);
   });
 

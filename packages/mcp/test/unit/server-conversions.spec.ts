@@ -3,7 +3,14 @@ import { PersonaToolExecutor, silentLogger, type ToolResult } from '@toolwright/
 import { McpContent, toCallToolResult, toMcpTool } from '@toolwright/mcp';
 import { createTestRegistry } from '../support/test-commands';
 
-const ok = (value: unknown): ToolResult => ({ callId: 'c', tool: 't', ok: true, value, transformations: [], durationMs: 1 });
+const ok = (value: unknown): ToolResult => ({
+  callId: 'c',
+  tool: 't',
+  ok: true,
+  value,
+  transformations: [],
+  durationMs: 1,
+});
 
 describe('toCallToolResult', () => {
   it('an object: structuredContent plus the same JSON as text', () => {
@@ -24,12 +31,18 @@ describe('toCallToolResult', () => {
   });
 
   it('a bigint inside an object: a string of digits in the text and structuredContent (the one MCP mapping)', () => {
-    expect(toCallToolResult(ok({ id: 10n }))).toEqual({ content: [{ type: 'text', text: '{"id":"10"}' }], structuredContent: { id: '10' } });
+    expect(toCallToolResult(ok({ id: 10n }))).toEqual({
+      content: [{ type: 'text', text: '{"id":"10"}' }],
+      structuredContent: { id: '10' },
+    });
   });
 
   it('McpContent: its blocks (and structured content) unchanged', () => {
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
-    expect(toCallToolResult(ok(new McpContent([image], { width: 1 })))).toEqual({ content: [image], structuredContent: { width: 1 } });
+    expect(toCallToolResult(ok(new McpContent([image], { width: 1 })))).toEqual({
+      content: [image],
+      structuredContent: { width: 1 },
+    });
   });
 
   it('an error: isError with the model-facing message only', () => {
@@ -37,11 +50,19 @@ describe('toCallToolResult', () => {
       callId: 'c',
       tool: 't',
       ok: false,
-      error: { code: 'INVALID_ARGUMENTS', message: 'The arguments for "t" are invalid: ...', issues: [], retryable: true },
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: 'The arguments for "t" are invalid: ...',
+        issues: [],
+        retryable: true,
+      },
       transformations: [],
       durationMs: 1,
     };
-    expect(toCallToolResult(failed)).toEqual({ content: [{ type: 'text', text: 'The arguments for "t" are invalid: ...' }], isError: true });
+    expect(toCallToolResult(failed)).toEqual({
+      content: [{ type: 'text', text: 'The arguments for "t" are invalid: ...' }],
+      isError: true,
+    });
   });
 
   it('runs end to end with the executor: a handler failure never leaks its cause', async () => {

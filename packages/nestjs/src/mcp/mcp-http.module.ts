@@ -1,4 +1,17 @@
-import { All, Controller, Inject, Injectable, Module, Req, Res, UseGuards, type CanActivate, type DynamicModule, type OnModuleDestroy, type Type } from '@nestjs/common';
+import {
+  All,
+  Controller,
+  Inject,
+  Injectable,
+  Module,
+  Req,
+  Res,
+  UseGuards,
+  type CanActivate,
+  type DynamicModule,
+  type OnModuleDestroy,
+  type Type,
+} from '@nestjs/common';
 import { PersonaToolExecutor, ToolRegistry, type Logger } from '@toolwright/core';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpHttpEndpointOptions } from '@toolwright/mcp';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,7 +31,12 @@ export interface ToolwrightMcpHttpOptions extends Omit<McpHttpEndpointOptions, '
 export class McpHttpEndpointHost implements OnModuleDestroy {
   readonly endpoint: McpHttpEndpoint;
 
-  constructor(registry: ToolRegistry, executor: PersonaToolExecutor, @Inject(TOOLWRIGHT_LOGGER) logger: Logger, @Inject(MCP_HTTP_OPTIONS) options: ToolwrightMcpHttpOptions) {
+  constructor(
+    registry: ToolRegistry,
+    executor: PersonaToolExecutor,
+    @Inject(TOOLWRIGHT_LOGGER) logger: Logger,
+    @Inject(MCP_HTTP_OPTIONS) options: ToolwrightMcpHttpOptions,
+  ) {
     const { path: _path, guards: _guards, ...endpointOptions } = options;
     this.endpoint = createMcpHttpEndpoint(registry, { logger, ...endpointOptions, executor });
   }
@@ -43,11 +61,15 @@ export class ToolwrightMcpHttpModule {
       constructor(private readonly host: McpHttpEndpointHost) {}
 
       @All(path)
-      async handle(@Req() request: IncomingMessage & { body?: unknown; raw?: IncomingMessage }, @Res() response: ServerResponse & { raw?: ServerResponse }): Promise<void> {
+      async handle(
+        @Req() request: IncomingMessage & { body?: unknown; raw?: IncomingMessage },
+        @Res() response: ServerResponse & { raw?: ServerResponse },
+      ): Promise<void> {
         await this.host.endpoint.handle(request.raw ?? request, response.raw ?? response, request.body);
       }
     }
-    if (options.guards !== undefined && options.guards.length > 0) UseGuards(...options.guards)(ToolwrightMcpController);
+    if (options.guards !== undefined && options.guards.length > 0)
+      UseGuards(...options.guards)(ToolwrightMcpController);
 
     return {
       module: ToolwrightMcpHttpModule,

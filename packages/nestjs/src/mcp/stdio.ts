@@ -9,7 +9,13 @@ import { nestMessages } from '../messages';
 
 /** Nest's console logger, every level on stderr (Nest's own writes `log` to stdout, which a stdio server reserves). */
 export class StderrConsoleLogger extends ConsoleLogger {
-  protected override printMessages(messages: unknown[], context?: string, logLevel?: Parameters<ConsoleLogger['printMessages']>[2], _writeStreamType?: 'stdout' | 'stderr', errorStack?: unknown): void {
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: Parameters<ConsoleLogger['printMessages']>[2],
+    _writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
     super.printMessages(messages, context, logLevel, 'stderr', errorStack);
   }
 }
@@ -25,7 +31,10 @@ export interface StdoutGuard {
  * that writes to `process.stdout` gets an error (printed to stderr with its stack, then thrown), instead of silently
  * corrupting the client's JSON-RPC stream.
  */
-export function guardStdout(stream: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): StdoutGuard {
+export function guardStdout(
+  stream: NodeJS.WriteStream = process.stdout,
+  stderr: NodeJS.WritableStream = process.stderr,
+): StdoutGuard {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- restored onto the same stream and called with it as `this`.
   const originalWrite = stream.write;
   const transportStdout = new Writable({
@@ -47,7 +56,10 @@ export function guardStdout(stream: NodeJS.WriteStream = process.stdout, stderr:
   };
 }
 
-export interface McpStdioBootstrapOptions extends Omit<ServeMcpStdioOptions, 'transport' | 'stdout' | 'executor' | 'redirectConsole'> {
+export interface McpStdioBootstrapOptions extends Omit<
+  ServeMcpStdioOptions,
+  'transport' | 'stdout' | 'executor' | 'redirectConsole'
+> {
   /** Options of `NestFactory.createApplicationContext`; the default logger is `StderrConsoleLogger`. */
   readonly nest?: NestApplicationContextOptions;
   /** Throw on any other write to `process.stdout` (default true). */
@@ -67,7 +79,10 @@ export interface McpStdioApplication {
  * logs and toolwright's go to stderr, `console.log` is routed to stderr, any other stdout write fails loudly, and the
  * Nest app closes (shutdown hooks, MCP client connections) when the client ends the session.
  */
-export async function bootstrapMcpStdio(module: Type<unknown>, options: McpStdioBootstrapOptions = {}): Promise<McpStdioApplication> {
+export async function bootstrapMcpStdio(
+  module: Type<unknown>,
+  options: McpStdioBootstrapOptions = {},
+): Promise<McpStdioApplication> {
   const guard = options.guardStdout === false ? undefined : guardStdout();
   const { nest, guardStdout: _guard, ...serveOptions } = options;
   let app: INestApplicationContext;
@@ -90,8 +105,13 @@ export async function bootstrapMcpStdio(module: Type<unknown>, options: McpStdio
     await app.close();
     guard?.restore();
   });
-  return { app, server, closed, close: async () => {
-    await server.close();
-    await closed;
-  } };
+  return {
+    app,
+    server,
+    closed,
+    close: async () => {
+      await server.close();
+      await closed;
+    },
+  };
 }

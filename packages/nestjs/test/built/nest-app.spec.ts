@@ -36,14 +36,25 @@ function freePort(): Promise<number> {
 }
 
 /** Starts the HTTP app and waits for its "listening" line (bounded). */
-async function startHttpApp(): Promise<{ child: ChildProcess; base: string; stderr: () => string; stdout: () => string }> {
+async function startHttpApp(): Promise<{
+  child: ChildProcess;
+  base: string;
+  stderr: () => string;
+  stdout: () => string;
+}> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'examples', 'nest-app'), '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'examples', 'nest-app'), '--port', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   await new Promise<void>((resolveStarted, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nest-app did not start within ${STARTUP_MS} ms; stderr: ${stderr}`)), STARTUP_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`nest-app did not start within ${STARTUP_MS} ms; stderr: ${stderr}`)),
+      STARTUP_MS,
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (stderr.includes('nest-app listening on')) {
@@ -67,7 +78,12 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 interface CallResponse {
-  result: { ok: boolean; value?: any; error?: { code: string; message: string; suggestions?: string[] }; transformations: Array<{ path: string; rule: string }> };
+  result: {
+    ok: boolean;
+    value?: any;
+    error?: { code: string; message: string; suggestions?: string[] };
+    transformations: Array<{ path: string; rule: string }>;
+  };
   message: { role: string; tool_call_id: string; content: string };
 }
 
@@ -86,26 +102,38 @@ describe('examples/nest-app over real HTTP', () => {
     const response = await fetch(`${app.base}/tool-calls`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-session-id': sessionId },
-      body: JSON.stringify({ tool_call: { id: `call_${name}`, type: 'function', function: { name, arguments: args } } }),
+      body: JSON.stringify({
+        tool_call: { id: `call_${name}`, type: 'function', function: { name, arguments: args } },
+      }),
     });
     expect(response.status).toBe(200);
     return (await response.json()) as CallResponse;
   }
 
   it('serves the tool definitions per provider: GET /tools?provider=openai (and anthropic; an unknown provider is a 400)', async () => {
-    const openai = (await (await fetch(`${app.base}/tools?provider=openai`)).json()) as { tools: Array<{ type: string; function: { name: string; parameters: { properties: object } } }> };
-    expect(openai.tools.map((tool) => tool.function.name)).toEqual(['add_note', 'get_calendar_events', 'session_notes']);
+    const openai = (await (await fetch(`${app.base}/tools?provider=openai`)).json()) as {
+      tools: Array<{ type: string; function: { name: string; parameters: { properties: object } } }>;
+    };
+    expect(openai.tools.map((tool) => tool.function.name)).toEqual([
+      'add_note',
+      'get_calendar_events',
+      'session_notes',
+    ]);
     expect(openai.tools[0]!.type).toBe('function');
     // The trusted context field is never offered to the model.
     expect(Object.keys(openai.tools[0]!.function.parameters.properties)).toEqual(['text']);
-    const anthropic = (await (await fetch(`${app.base}/tools?provider=anthropic`)).json()) as { tools: Array<{ name: string; input_schema: object }> };
+    const anthropic = (await (await fetch(`${app.base}/tools?provider=anthropic`)).json()) as {
+      tools: Array<{ name: string; input_schema: object }>;
+    };
     expect(anthropic.tools.map((tool) => tool.name)).toEqual(['add_note', 'get_calendar_events', 'session_notes']);
     const unknown = await fetch(`${app.base}/tools?provider=nope`);
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as { message: string }).message).toMatch(/Unknown provider "nope"; use one of: openai, openai-responses, anthropic/);
+    expect(((await unknown.json()) as { message: string }).message).toMatch(
+      /Unknown provider "nope"; use one of: openai, openai-responses, anthropic/,
+    );
   });
 
-  it('runs a valid OpenAI-shaped call through Nest\'s singleton: the app reads the note the command wrote', async () => {
+  it("runs a valid OpenAI-shaped call through Nest's singleton: the app reads the note the command wrote", async () => {
     const added = await toolCall('alice', 'add_note', '{"text": "buy milk"}');
     expect(added.result).toMatchObject({ ok: true, value: { saved: 'buy milk' } });
     expect(added.message).toMatchObject({ role: 'tool', tool_call_id: 'call_add_note' });
@@ -116,19 +144,27 @@ describe('examples/nest-app over real HTTP', () => {
 
   it('runs the command whose service has its own dependencies', async () => {
     const events = await toolCall('alice', 'get_calendar_events', '{"from": "2026-11-24", "to": "2026-11-25"}');
-    expect(events.result).toMatchObject({ ok: true, value: { events: [{ title: 'Stand-up' }, { title: 'Design review' }] } });
+    expect(events.result).toMatchObject({
+      ok: true,
+      value: { events: [{ title: 'Stand-up' }, { title: 'Design review' }] },
+    });
   });
 
-  it('keeps the session the caller\'s: a session_id the model sends is dropped, and the request-scoped command sees only its call\'s session', async () => {
+  it("keeps the session the caller's: a session_id the model sends is dropped, and the request-scoped command sees only its call's session", async () => {
     const spoofed = await toolCall('carol', 'add_note', '{"text": "carol\'s secret", "session_id": "mallory"}');
     expect(spoofed.result.ok).toBe(true);
-    expect(spoofed.result.transformations).toContainEqual(expect.objectContaining({ path: 'sessionId', rule: 'dropped-context-field' }));
+    expect(spoofed.result.transformations).toContainEqual(
+      expect.objectContaining({ path: 'sessionId', rule: 'dropped-context-field' }),
+    );
     const notes = (await (await fetch(`${app.base}/notes`)).json()) as Array<{ text: string; sessionId: string }>;
-    expect(notes).toContainEqual({ text: 'carol\'s secret', sessionId: 'carol' });
+    expect(notes).toContainEqual({ text: "carol's secret", sessionId: 'carol' });
     expect(notes.some((note) => note.sessionId === 'mallory')).toBe(false);
 
-    const [carol, mallory] = await Promise.all([toolCall('carol', 'session_notes', '{}'), toolCall('mallory', 'session_notes', '{"session_id": "carol"}')]);
-    expect(carol.result.value).toEqual({ sessionId: 'carol', notes: ['carol\'s secret'] });
+    const [carol, mallory] = await Promise.all([
+      toolCall('carol', 'session_notes', '{}'),
+      toolCall('mallory', 'session_notes', '{"session_id": "carol"}'),
+    ]);
+    expect(carol.result.value).toEqual({ sessionId: 'carol', notes: ["carol's secret"] });
     expect(mallory.result.value).toEqual({ sessionId: 'mallory', notes: [] });
     expect(app.stderr()).toContain('security: the model tried to set trusted context field "session_id" of add_note');
   });
@@ -138,11 +174,25 @@ describe('examples/nest-app over real HTTP', () => {
     expect(truncated.result).toMatchObject({ ok: false, error: { code: 'MALFORMED_ARGUMENTS' } });
     const invalid = await toolCall('alice', 'get_calendar_events', '{"from": "tomorrow", "to": "2026-11-25"}');
     expect(invalid.result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
-    const notACall = await fetch(`${app.base}/tool-calls`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'alice' }, body: '{"nope": 1}' });
+    const notACall = await fetch(`${app.base}/tool-calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-id': 'alice' },
+      body: '{"nope": 1}',
+    });
     expect(notACall.status).toBe(400);
-    const badJson = await fetch(`${app.base}/tool-calls`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'alice' }, body: '{bad json' });
+    const badJson = await fetch(`${app.base}/tool-calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-id': 'alice' },
+      body: '{bad json',
+    });
     expect(badJson.status).toBe(400);
-    const noSession = await fetch(`${app.base}/tool-calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tool_call: { id: 'x', type: 'function', function: { name: 'session_notes', arguments: '{}' } } }) });
+    const noSession = await fetch(`${app.base}/tool-calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        tool_call: { id: 'x', type: 'function', function: { name: 'session_notes', arguments: '{}' } },
+      }),
+    });
     expect(noSession.status).toBe(400);
   });
 
@@ -151,14 +201,17 @@ describe('examples/nest-app over real HTTP', () => {
     expect(unknown.result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL', suggestions: ['add_note'] } });
   });
 
-  it('serves the same commands over MCP Streamable HTTP on Nest\'s own adapter (official SDK client)', async () => {
+  it("serves the same commands over MCP Streamable HTTP on Nest's own adapter (official SDK client)", async () => {
     const client = new Client({ name: 'sdk-http-client', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(`${app.base}/mcp`));
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['add_note', 'get_calendar_events', 'session_notes']);
-      const added = (await client.callTool({ name: 'add_note', arguments: { text: 'from mcp', session_id: 'forged' } })) as CallToolResult;
+      const added = (await client.callTool({
+        name: 'add_note',
+        arguments: { text: 'from mcp', session_id: 'forged' },
+      })) as CallToolResult;
       expect(added.isError).toBeUndefined();
       const mine = (await client.callTool({ name: 'session_notes', arguments: {} })) as CallToolResult;
       expect(mine.structuredContent).toEqual({ sessionId: transport.sessionId, notes: ['from mcp'] });
@@ -173,23 +226,43 @@ describe('examples/nest-app over real HTTP', () => {
 
   it('keeps DNS-rebinding protection on the mounted MCP endpoint: a forged Host header is refused', async () => {
     const status = await new Promise<number>((resolveStatus, reject) => {
-      const outgoing = request(`${app.base}/mcp`, {
-        method: 'POST',
-        headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      }, (response) => {
-        response.resume();
-        resolveStatus(response.statusCode ?? 0);
-      });
+      const outgoing = request(
+        `${app.base}/mcp`,
+        {
+          method: 'POST',
+          headers: {
+            host: 'evil.example:80',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (response) => {
+          response.resume();
+          resolveStatus(response.statusCode ?? 0);
+        },
+      );
       outgoing.on('error', reject);
-      outgoing.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+      outgoing.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      );
     });
     expect(status).toBe(403);
   });
 });
 
 describe('examples/nest-app over MCP stdio (official SDK client)', () => {
-  it('serves the commands; stdout carries only JSON-RPC and Nest\'s logs go to stderr', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'examples', 'nest-app'), '--stdio'], stderr: 'pipe', cwd: ROOT });
+  it("serves the commands; stdout carries only JSON-RPC and Nest's logs go to stderr", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'examples', 'nest-app'), '--stdio'],
+      stderr: 'pipe',
+      cwd: ROOT,
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'sdk-stdio-client', version: '1.0.0' });
@@ -201,10 +274,16 @@ describe('examples/nest-app over MCP stdio (official SDK client)', () => {
       expect(tools.map((tool) => tool.name)).toEqual(['add_note', 'get_calendar_events', 'session_notes']);
       const added = (await client.callTool({ name: 'add_note', arguments: { text: 'over stdio' } })) as CallToolResult;
       expect(added.structuredContent).toEqual({ saved: 'over stdio', total: 1 });
-      const mine = (await client.callTool({ name: 'session_notes', arguments: { session_id: 'forged' } })) as CallToolResult;
+      const mine = (await client.callTool({
+        name: 'session_notes',
+        arguments: { session_id: 'forged' },
+      })) as CallToolResult;
       expect((mine.structuredContent as { notes: string[] }).notes).toEqual(['over stdio']);
       expect((mine.structuredContent as { sessionId: string }).sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      const events = (await client.callTool({ name: 'get_calendar_events', arguments: { from: '2026-11-27', to: '2026-11-28' } })) as CallToolResult;
+      const events = (await client.callTool({
+        name: 'get_calendar_events',
+        arguments: { from: '2026-11-27', to: '2026-11-28' },
+      })) as CallToolResult;
       expect(events.structuredContent).toEqual({ events: [{ title: 'Retro', start: '2026-11-27T16:00:00Z' }] });
     } finally {
       await client.close();

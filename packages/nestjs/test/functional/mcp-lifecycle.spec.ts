@@ -13,16 +13,20 @@ jest.setTimeout(60_000);
 describe('MCP client connections tied to the Nest lifecycle', () => {
   it('connects at module init (the remote tools join the registry) and closes the server process at shutdown', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [ToolwrightModule.forRoot({
-        logger: silentLogger,
-        mcpServers: [{ name: 'remote', command: process.execPath, args: [SDK_SERVER] }],
-        waitForMcpServers: true,
-      })],
+      imports: [
+        ToolwrightModule.forRoot({
+          logger: silentLogger,
+          mcpServers: [{ name: 'remote', command: process.execPath, args: [SDK_SERVER] }],
+          waitForMcpServers: true,
+        }),
+      ],
     }).compile();
     await moduleRef.init();
     const registry = moduleRef.get(ToolRegistry);
     expect(registry.has('remote.echo')).toBe(true);
-    const result = await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'remote.echo', arguments: '{"text": "hi"}' });
+    const result = await moduleRef
+      .get(PersonaToolExecutor)
+      .execute({ id: 'c1', name: 'remote.echo', arguments: '{"text": "hi"}' });
     expect(result).toMatchObject({ ok: true });
     const connection = moduleRef.get(ToolwrightExplorer).mcpConnections!.get('remote')!;
     const pid = connection.status().pid!;
@@ -44,7 +48,9 @@ describe('guardStdout', () => {
     const guard = guardStdout(stdout as unknown as NodeJS.WriteStream, stderr);
     guard.stdout.write('{"jsonrpc":"2.0","id":1,"result":{}}\n');
     expect(() => stdout.write('Starting my service v1.0...\n')).toThrow(DefinitionError);
-    expect(() => stdout.write('again')).toThrow(/Something wrote to stdout while an MCP stdio server owns it.*"again".*Fix: log through the Nest logger/);
+    expect(() => stdout.write('again')).toThrow(
+      /Something wrote to stdout while an MCP stdio server owns it.*"again".*Fix: log through the Nest logger/,
+    );
     expect(complaints.join('')).toContain('"Starting my service v1.0...\\n"');
     guard.restore();
     stdout.write('after restore\n');

@@ -1,7 +1,16 @@
 import 'reflect-metadata';
 import { ConsoleLogger, Inject, Injectable, Module, Scope } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Command, DefinitionError, PermissionDeniedError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry, type ToolInvocationContext } from '@toolwright/core';
+import {
+  Command,
+  DefinitionError,
+  PermissionDeniedError,
+  PersonaToolExecutor,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 import { InjectToolContext, NestLoggerAdapter, ToolwrightModule, type ToolExecutionContext } from '@toolwright/nestjs';
 
 class NoteParams {
@@ -31,7 +40,10 @@ class Audit {
 @Injectable()
 @Command({ name: 'add_note', description: 'Adds a note', params: NoteParams })
 class AddNote {
-  constructor(private readonly store: NoteStore, private readonly audit: Audit) {}
+  constructor(
+    private readonly store: NoteStore,
+    private readonly audit: Audit,
+  ) {}
   execute(params: NoteParams) {
     this.store.notes.push(this.audit.stamp(params.text));
     return { count: this.store.notes.length };
@@ -43,28 +55,49 @@ class EmptyParams {}
 @Injectable({ scope: Scope.REQUEST })
 @Command({ name: 'whoami', description: 'The session of this call', params: EmptyParams })
 class WhoAmI {
-  constructor(@InjectToolContext() private readonly context: ToolExecutionContext, private readonly store: NoteStore) {}
+  constructor(
+    @InjectToolContext() private readonly context: ToolExecutionContext,
+    private readonly store: NoteStore,
+  ) {}
   async execute(_params: EmptyParams, invocation: ToolInvocationContext) {
     const seenAtStart = this.context.sessionId;
     await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 5)));
-    return { session: this.context.sessionId, seenAtStart, invocationSession: invocation.context.sessionId, notes: this.store.notes.length };
+    return {
+      session: this.context.sessionId,
+      seenAtStart,
+      invocationSession: invocation.context.sessionId,
+      notes: this.store.notes.length,
+    };
   }
 }
 
-async function app(providers: any[], options: Parameters<typeof ToolwrightModule.forRoot>[0] = { logger: silentLogger }) {
+async function app(
+  providers: any[],
+  options: Parameters<typeof ToolwrightModule.forRoot>[0] = { logger: silentLogger },
+) {
   @Module({ providers })
   class FeatureModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [ToolwrightModule.forRoot(options), FeatureModule] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [ToolwrightModule.forRoot(options), FeatureModule],
+  }).compile();
   await moduleRef.init();
   return moduleRef;
 }
 
 describe('ToolwrightModule', () => {
-  it('discovers @Command providers and runs Nest\'s singleton: the command writes to the store the app reads', async () => {
+  it("discovers @Command providers and runs Nest's singleton: the command writes to the store the app reads", async () => {
     const moduleRef = await app([NoteStore, Clock, Audit, AddNote]);
     const executor = moduleRef.get(PersonaToolExecutor);
-    expect(moduleRef.get(ToolRegistry).list().map((tool) => tool.name)).toEqual(['add_note']);
-    const result = await executor.execute({ id: 'c1', name: 'add_note', arguments: '{"text": "buy milk"}' }, { sessionId: 's1' });
+    expect(
+      moduleRef
+        .get(ToolRegistry)
+        .list()
+        .map((tool) => tool.name),
+    ).toEqual(['add_note']);
+    const result = await executor.execute(
+      { id: 'c1', name: 'add_note', arguments: '{"text": "buy milk"}' },
+      { sessionId: 's1' },
+    );
     expect(result).toMatchObject({ ok: true, value: { count: 1 } });
     expect(moduleRef.get(NoteStore).notes).toEqual(['buy milk@2026-11-23T10:00:00Z']);
     await executor.execute({ id: 'c2', name: 'add_note', arguments: '{"text": "call Bob"}' });
@@ -75,11 +108,19 @@ describe('ToolwrightModule', () => {
   it('resolves a request-scoped command per call: 50 concurrent calls from different sessions each see only their own context', async () => {
     const moduleRef = await app([NoteStore, WhoAmI]);
     const executor = moduleRef.get(PersonaToolExecutor);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, index) =>
-      executor.execute({ id: `c${index}`, name: 'whoami', arguments: '{}' }, { sessionId: `session-${index}` })));
-    expect(results.map((result) => result.ok && result.value)).toEqual(Array.from({ length: 50 }, (_, index) => ({
-      session: `session-${index}`, seenAtStart: `session-${index}`, invocationSession: `session-${index}`, notes: 0,
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        executor.execute({ id: `c${index}`, name: 'whoami', arguments: '{}' }, { sessionId: `session-${index}` }),
+      ),
+    );
+    expect(results.map((result) => result.ok && result.value)).toEqual(
+      Array.from({ length: 50 }, (_, index) => ({
+        session: `session-${index}`,
+        seenAtStart: `session-${index}`,
+        invocationSession: `session-${index}`,
+        notes: 0,
+      })),
+    );
     await moduleRef.close();
   });
 
@@ -88,16 +129,30 @@ describe('ToolwrightModule', () => {
     const moduleRef = await app([NoteStore, Clock, Audit, AddNote], {
       logger: silentLogger,
       interceptCall: async (call, next) => {
-        seen.push({ command: call.command, params: { ...(call.params as object) }, session: call.invocation.context.sessionId });
-        if (call.invocation.context.persona?.name === 'intruder') throw new PermissionDeniedError('This persona may not add notes.');
+        seen.push({
+          command: call.command,
+          params: { ...(call.params as object) },
+          session: call.invocation.context.sessionId,
+        });
+        if (call.invocation.context.persona?.name === 'intruder')
+          throw new PermissionDeniedError('This persona may not add notes.');
         return { intercepted: await next() };
       },
     });
     const executor = moduleRef.get(PersonaToolExecutor);
-    const allowed = await executor.execute({ id: 'c1', name: 'add_note', arguments: { text: 'hello' } }, { sessionId: 's1' });
+    const allowed = await executor.execute(
+      { id: 'c1', name: 'add_note', arguments: { text: 'hello' } },
+      { sessionId: 's1' },
+    );
     expect(allowed).toMatchObject({ ok: true, value: { intercepted: { count: 1 } } });
-    const refused = await executor.execute({ id: 'c2', name: 'add_note', arguments: { text: 'nope' } }, { sessionId: 's2', persona: { name: 'intruder' } });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: 'This persona may not add notes.' } });
+    const refused = await executor.execute(
+      { id: 'c2', name: 'add_note', arguments: { text: 'nope' } },
+      { sessionId: 's2', persona: { name: 'intruder' } },
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'PERMISSION_DENIED', message: 'This persona may not add notes.' },
+    });
     expect(moduleRef.get(NoteStore).notes).toHaveLength(1);
     // Nest's singleton is the very instance that ran the call.
     expect(seen.map((entry) => entry.command)).toEqual([moduleRef.get(AddNote), moduleRef.get(AddNote)]);
@@ -106,11 +161,13 @@ describe('ToolwrightModule', () => {
     await moduleRef.close();
   });
 
-  it('fails at bootstrap when a command\'s provider is missing (a singleton: Nest\'s own message)', async () => {
-    await expect(app([NoteStore, AddNote])).rejects.toThrow(/Nest can't resolve dependencies of the AddNote \(NoteStore, \?\)/);
+  it("fails at bootstrap when a command's provider is missing (a singleton: Nest's own message)", async () => {
+    await expect(app([NoteStore, AddNote])).rejects.toThrow(
+      /Nest can't resolve dependencies of the AddNote \(NoteStore, \?\)/,
+    );
   });
 
-  it('fails at bootstrap when a request-scoped command\'s provider is missing', async () => {
+  it("fails at bootstrap when a request-scoped command's provider is missing", async () => {
     await expect(app([WhoAmI])).rejects.toThrow(/NoteStore/);
   });
 
@@ -124,7 +181,9 @@ describe('ToolwrightModule', () => {
     }
     const failure = app([NoteStore, Clock, Audit, AddNote, AddNoteAgain]);
     await expect(failure).rejects.toThrow(DefinitionError);
-    await expect(app([NoteStore, Clock, Audit, AddNote, AddNoteAgain])).rejects.toThrow(/a tool named "add_note" is already registered \(class AddNote\)/);
+    await expect(app([NoteStore, Clock, Audit, AddNote, AddNoteAgain])).rejects.toThrow(
+      /a tool named "add_note" is already registered \(class AddNote\)/,
+    );
   });
 
   it('takes its options from forRootAsync (an injected config provider): JSON-Schema tools join the discovered commands', async () => {
@@ -143,18 +202,31 @@ describe('ToolwrightModule', () => {
           inject: [ToolConfig],
           useFactory: (config: ToolConfig) => ({
             logger: silentLogger,
-            jsonSchemaTools: [{
-              declaration: { name: 'greet', description: 'Greets someone', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
-              handler: (params: { name: string }) => `${config.greeting} ${params.name}`,
-            }],
+            jsonSchemaTools: [
+              {
+                declaration: {
+                  name: 'greet',
+                  description: 'Greets someone',
+                  parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+                },
+                handler: (params: { name: string }) => `${config.greeting} ${params.name}`,
+              },
+            ],
           }),
         }),
         FeatureModule,
       ],
     }).compile();
     await moduleRef.init();
-    expect(moduleRef.get(ToolRegistry).list().map((tool) => tool.name)).toEqual(['add_note', 'greet']);
-    expect(await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'greet', arguments: '{"name": "Ada"}' })).toMatchObject({ ok: true, value: 'hello Ada' });
+    expect(
+      moduleRef
+        .get(ToolRegistry)
+        .list()
+        .map((tool) => tool.name),
+    ).toEqual(['add_note', 'greet']);
+    expect(
+      await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'greet', arguments: '{"name": "Ada"}' }),
+    ).toMatchObject({ ok: true, value: 'hello Ada' });
     await moduleRef.close();
   });
 
@@ -167,7 +239,9 @@ describe('ToolwrightModule', () => {
     }
     Injectable()(CompiledByEsbuild);
     Command({ name: 'esbuild_notes', description: 'x', params: EmptyParams })(CompiledByEsbuild);
-    await expect(app([NoteStore, CompiledByEsbuild])).rejects.toThrow(/class CompiledByEsbuild: has 1 constructor parameter but no design:paramtypes.*@Inject\(Token\) for Nest/);
+    await expect(app([NoteStore, CompiledByEsbuild])).rejects.toThrow(
+      /class CompiledByEsbuild: has 1 constructor parameter but no design:paramtypes.*@Inject\(Token\) for Nest/,
+    );
 
     class ExplicitTokens {
       constructor(readonly store: NoteStore) {}
@@ -179,7 +253,9 @@ describe('ToolwrightModule', () => {
     Injectable()(ExplicitTokens);
     Command({ name: 'explicit_notes', description: 'x', params: EmptyParams })(ExplicitTokens);
     const moduleRef = await app([NoteStore, ExplicitTokens]);
-    expect(await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'explicit_notes', arguments: '{}' })).toMatchObject({ ok: true, value: 0 });
+    expect(
+      await moduleRef.get(PersonaToolExecutor).execute({ id: 'c1', name: 'explicit_notes', arguments: '{}' }),
+    ).toMatchObject({ ok: true, value: 0 });
     await moduleRef.close();
   });
 
@@ -202,10 +278,18 @@ describe('ToolwrightModule', () => {
       process.stdout.write = originalStdout;
       process.stderr.write = originalStderr;
     }
-    const records = written.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = written
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toEqual([
       expect.objectContaining({ level: 'log', context: 'Toolwright', message: 'tool call add_note ok' }),
-      expect.objectContaining({ level: 'log', context: 'Toolwright', message: { tool: 'add_note', callId: 'c1', durationMs: 1.5 } }),
+      expect.objectContaining({
+        level: 'log',
+        context: 'Toolwright',
+        message: { tool: 'add_note', callId: 'c1', durationMs: 1.5 },
+      }),
       expect.objectContaining({ level: 'warn', message: 'security: dropped' }),
       expect.objectContaining({ level: 'warn', message: { tool: 'whoami', key: 'session_id' } }),
       expect.objectContaining({ level: 'error', message: 'tool call failed: HANDLER_ERROR' }),

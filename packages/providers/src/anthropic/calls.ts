@@ -13,14 +13,23 @@ export interface AnthropicParseOptions extends ParseToolCallsOptions {
 }
 
 /** The calls of a `Message` (its `tool_use` blocks), or of a content block array. Input is an object. */
-export function parseToolCalls(response: object | readonly object[], options: AnthropicParseOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: AnthropicParseOptions = {},
+): ParsedToolCall[] {
   const blocks = Array.isArray(response) ? response : arrayAt(response, 'content');
   const builder = new CallBuilder(options);
   const calls: ParsedToolCall[] = [];
   for (const block of blocks) {
     if (stringAt(block, 'type') !== 'tool_use') continue;
     const id = stringAt(block, 'id');
-    calls.push(builder.build(id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id), stringAt(block, 'name') ?? '', objectArguments(valueAt(block, 'input'))));
+    calls.push(
+      builder.build(
+        id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id),
+        stringAt(block, 'name') ?? '',
+        objectArguments(valueAt(block, 'input')),
+      ),
+    );
   }
   return calls;
 }
@@ -34,7 +43,9 @@ export interface AnthropicStreamEventLike {
  * Accumulates Messages stream events: `content_block_start` (tool_use) opens a call, `input_json_delta`
  * fragments are concatenated per block `index`, `content_block_stop` completes it.
  */
-export function createStreamAccumulator(options: AnthropicParseOptions = {}): ToolCallAccumulator<AnthropicStreamEventLike> {
+export function createStreamAccumulator(
+  options: AnthropicParseOptions = {},
+): ToolCallAccumulator<AnthropicStreamEventLike> {
   const table = new PartialCallTable(options);
   return {
     get pending() {
@@ -47,13 +58,19 @@ export function createStreamAccumulator(options: AnthropicParseOptions = {}): To
           const block = recordAt(event, 'content_block');
           if (stringAt(block, 'type') === 'tool_use') {
             const id = stringAt(block, 'id');
-            table.start(index, id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id), stringAt(block, 'name') ?? '', objectArguments(valueAt(block, 'input') ?? {}));
+            table.start(
+              index,
+              id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id),
+              stringAt(block, 'name') ?? '',
+              objectArguments(valueAt(block, 'input') ?? {}),
+            );
           }
           return [];
         }
         case 'content_block_delta': {
           const delta = asRecord((event as { delta?: unknown }).delta);
-          if (stringAt(delta, 'type') === 'input_json_delta' && table.has(index)) table.append(index, stringAt(delta, 'partial_json') ?? '');
+          if (stringAt(delta, 'type') === 'input_json_delta' && table.has(index))
+            table.append(index, stringAt(delta, 'partial_json') ?? '');
           return [];
         }
         case 'content_block_stop':
@@ -66,6 +83,9 @@ export function createStreamAccumulator(options: AnthropicParseOptions = {}): To
   };
 }
 
-export function streamCalls(events: AsyncIterable<AnthropicStreamEventLike>, options: AnthropicParseOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  events: AsyncIterable<AnthropicStreamEventLike>,
+  options: AnthropicParseOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
 }

@@ -7,9 +7,12 @@ import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { ANTHROPIC_CALL_ID_PROFILE, CallIdCodec } from '../shared/call-ids';
 import {
-argumentsObject, conversationParts,
-mergeAdjacentRoles, providerToolName,
-systemPrompt, type ExtraRequestFields
+  argumentsObject,
+  conversationParts,
+  mergeAdjacentRoles,
+  providerToolName,
+  systemPrompt,
+  type ExtraRequestFields,
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
@@ -71,7 +74,12 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
  * `is_error: true`, each block's content exactly the loop's text. Ids from other providers are rewritten to
  * Anthropic's pattern and mapped back.
  */
-export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, AnthropicRequestBody, object, readonly unknown[]> {
+export class AnthropicChatModel extends ProviderChatModel<
+  AnthropicTool,
+  AnthropicRequestBody,
+  object,
+  readonly unknown[]
+> {
   constructor(private readonly options: AnthropicChatModelOptions) {
     super({
       name: `anthropic:${options.model}`,
@@ -80,7 +88,10 @@ export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, Anthrop
     });
   }
 
-  protected render(messages: readonly ChatMessage[], { toolSet, callIds }: ChatTurnContext<AnthropicTool>): AnthropicRequestBody {
+  protected render(
+    messages: readonly ChatMessage[],
+    { toolSet, callIds }: ChatTurnContext<AnthropicTool>,
+  ): AnthropicRequestBody {
     const { options } = this;
     const system = systemPrompt(messages);
     return {
@@ -98,14 +109,23 @@ export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, Anthrop
     return this.options.client.messages.create(body, signal ? { signal } : undefined);
   }
 
-  protected read(response: object, { toolSet, callIds }: ChatTurnContext<AnthropicTool>): ChatAnswer<readonly unknown[]> {
+  protected read(
+    response: object,
+    { toolSet, callIds }: ChatTurnContext<AnthropicTool>,
+  ): ChatAnswer<readonly unknown[]> {
     const content = arrayAt(response, 'content');
     const calls = parseToolCalls(content, { toolSet, callIds });
-    const text = content.map((block) => (stringAt(block, 'type') === 'text' ? (stringAt(block, 'text') ?? '') : '')).join('');
+    const text = content
+      .map((block) => (stringAt(block, 'type') === 'text' ? (stringAt(block, 'text') ?? '') : ''))
+      .join('');
     return { text, calls, finishReason: stringAt(response, 'stop_reason'), raw: response, native: content };
   }
 
-  private messages(messages: readonly ChatMessage[], toolSet: ToolSet<AnthropicTool>, callIds: CallIdCodec): AnthropicRequestMessage[] {
+  private messages(
+    messages: readonly ChatMessage[],
+    toolSet: ToolSet<AnthropicTool>,
+    callIds: CallIdCodec,
+  ): AnthropicRequestMessage[] {
     const rendered = conversationParts(messages).flatMap((part): AnthropicRequestMessage[] => {
       switch (part.kind) {
         case 'system':
@@ -115,9 +135,16 @@ export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, Anthrop
         case 'assistant': {
           const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return [{ role: 'assistant', content: [...(replayed as AnthropicRequestBlock[])] }];
-          const content: AnthropicRequestBlock[] = part.message.content ? [{ type: 'text', text: part.message.content }] : [];
+          const content: AnthropicRequestBlock[] = part.message.content
+            ? [{ type: 'text', text: part.message.content }]
+            : [];
           for (const call of part.message.toolCalls ?? []) {
-            content.push({ type: 'tool_use', id: callIds.toProvider(call.id), name: providerToolName(toolSet.codec, call.name), input: argumentsObject(call.arguments) });
+            content.push({
+              type: 'tool_use',
+              id: callIds.toProvider(call.id),
+              name: providerToolName(toolSet.codec, call.name),
+              input: argumentsObject(call.arguments),
+            });
           }
           return content.length > 0 ? [{ role: 'assistant', content }] : [];
         }
@@ -135,6 +162,10 @@ export class AnthropicChatModel extends ProviderChatModel<AnthropicTool, Anthrop
           ];
       }
     });
-    return mergeAdjacentRoles(rendered, (message) => message.content, (message, content) => ({ ...message, content }));
+    return mergeAdjacentRoles(
+      rendered,
+      (message) => message.content,
+      (message, content) => ({ ...message, content }),
+    );
   }
 }

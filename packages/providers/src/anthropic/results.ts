@@ -35,12 +35,20 @@ export function toToolResultBlock(result: ToolResult, options: AnthropicResultOp
 }
 
 /** One result as the `user` message that answers its call. */
-export function toToolResultMessage(result: ToolResult, options: AnthropicResultOptions = {}): AnthropicToolResultMessage {
+export function toToolResultMessage(
+  result: ToolResult,
+  options: AnthropicResultOptions = {},
+): AnthropicToolResultMessage {
   return { role: 'user', content: [toToolResultBlock(result, options)] };
 }
 
 /** Parallel results: all `tool_result` blocks in one `user` message, in call order (as the API requires). */
-export function toToolResultMessages(results: readonly ToolResult[], options: AnthropicResultOptions = {}): AnthropicToolResultMessage[] {
+export function toToolResultMessages(
+  results: readonly ToolResult[],
+  options: AnthropicResultOptions = {},
+): AnthropicToolResultMessage[] {
   const callIds = options.callIds ?? defaultCallIds();
-  return results.length === 0 ? [] : [{ role: 'user', content: results.map((result) => toToolResultBlock(result, { callIds })) }];
+  return results.length === 0
+    ? []
+    : [{ role: 'user', content: results.map((result) => toToolResultBlock(result, { callIds })) }];
 }

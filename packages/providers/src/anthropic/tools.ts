@@ -43,7 +43,10 @@ export interface AnthropicToolsOptions extends ToolSetOptions {
 export const ANTHROPIC_NAME_PROFILE = Object.freeze({ ...OPENAI_NAME_PROFILE, id: 'anthropic' });
 
 /** The `input_schema` for a canonical schema. Root `examples` (argument objects) become `input_examples`. */
-export function lowerParameters(canonical: JsonSchema, options: { readonly strict?: boolean } = {}): AnthropicInputSchema {
+export function lowerParameters(
+  canonical: JsonSchema,
+  options: { readonly strict?: boolean } = {},
+): AnthropicInputSchema {
   const parameters = withoutDocumentKeywords(canonical);
   const lowered = options.strict ? lowerByPolicy(parameters, ANTHROPIC_STRICT_POLICY) : parameters;
   return { ...lowered, type: 'object' };
@@ -56,7 +59,14 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
   const strict = options.strict ?? false;
   const version = resolveApiVersion('anthropic', options.version);
   const current = includes(version, STRICT_SINCE);
-  if (strict && !current) throw notInVersion('anthropic', options.version, 'strict tool use', STRICT_SINCE, `leave strict off, or pin ${STRICT_SINCE} or later.`);
+  if (strict && !current)
+    throw notInVersion(
+      'anthropic',
+      options.version,
+      'strict tool use',
+      STRICT_SINCE,
+      `leave strict off, or pin ${STRICT_SINCE} or later.`,
+    );
   return buildToolSet({
     provider: 'anthropic',
     source,
@@ -68,9 +78,17 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
       const inputSchema = lowerParameters(parameters, { strict });
       const examples = inputSchema['examples'];
       // Before input_examples existed, root examples stay in input_schema (plain JSON Schema `examples`).
-      const movedExamples = current && Array.isArray(examples) && examples.length > 0 && examples.every((example) => isPlainObject(example));
+      const movedExamples =
+        current &&
+        Array.isArray(examples) &&
+        examples.length > 0 &&
+        examples.every((example) => isPlainObject(example));
       if (movedExamples) delete inputSchema['examples'];
-      const tool: AnthropicTool = { name, ...(description !== undefined ? { description } : {}), input_schema: inputSchema };
+      const tool: AnthropicTool = {
+        name,
+        ...(description !== undefined ? { description } : {}),
+        input_schema: inputSchema,
+      };
       if (movedExamples) tool.input_examples = examples;
       if (strict) tool.strict = true;
       return tool;

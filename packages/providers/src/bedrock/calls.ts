@@ -19,14 +19,23 @@ function contentOf(response: object | readonly object[]): readonly unknown[] {
 }
 
 /** The calls of a `ConverseResponse`, its `output.message`, or a content block array. */
-export function parseToolCalls(response: object | readonly object[], options: BedrockParseOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: BedrockParseOptions = {},
+): ParsedToolCall[] {
   const builder = new CallBuilder(options);
   const calls: ParsedToolCall[] = [];
   for (const block of contentOf(response)) {
     const toolUse = recordAt(block, 'toolUse');
     if (!toolUse) continue;
     const id = stringAt(toolUse, 'toolUseId');
-    calls.push(builder.build(id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id), stringAt(toolUse, 'name') ?? '', objectArguments(valueAt(toolUse, 'input') ?? {})));
+    calls.push(
+      builder.build(
+        id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id),
+        stringAt(toolUse, 'name') ?? '',
+        objectArguments(valueAt(toolUse, 'input') ?? {}),
+      ),
+    );
   }
   return calls;
 }
@@ -48,7 +57,12 @@ export function createStreamAccumulator(options: BedrockParseOptions = {}): Tool
         const toolUse = recordAt(start, 'start', 'toolUse');
         if (toolUse) {
           const id = stringAt(toolUse, 'toolUseId');
-          table.start(numberAt(start, 'contentBlockIndex') ?? 0, id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id), stringAt(toolUse, 'name') ?? '', {});
+          table.start(
+            numberAt(start, 'contentBlockIndex') ?? 0,
+            id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id),
+            stringAt(toolUse, 'name') ?? '',
+            {},
+          );
         }
         return [];
       }
@@ -67,6 +81,9 @@ export function createStreamAccumulator(options: BedrockParseOptions = {}): Tool
   };
 }
 
-export function streamCalls(events: AsyncIterable<object>, options: BedrockParseOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  events: AsyncIterable<object>,
+  options: BedrockParseOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
 }

@@ -8,10 +8,13 @@ import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { BEDROCK_CALL_ID_PROFILE, CallIdCodec } from '../shared/call-ids';
 import {
-argumentsObject, conversationParts,
-mergeAdjacentRoles, providerToolName,
-structuredResult,
-systemPrompt, type ExtraRequestFields
+  argumentsObject,
+  conversationParts,
+  mergeAdjacentRoles,
+  providerToolName,
+  structuredResult,
+  systemPrompt,
+  type ExtraRequestFields,
 } from '../shared/chat-model-support';
 import { isPlainObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
@@ -96,7 +99,10 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
   }
 
   /** The `ConverseCommand` input for these messages and tools (ids mapped with `callIds`). */
-  protected render(messages: readonly ChatMessage[], { toolSet, callIds }: ChatTurnContext<BedrockTool>): BedrockConverseInput {
+  protected render(
+    messages: readonly ChatMessage[],
+    { toolSet, callIds }: ChatTurnContext<BedrockTool>,
+  ): BedrockConverseInput {
     const { options } = this;
     const extra = options.request ?? {};
     const system = systemPrompt(messages);
@@ -110,7 +116,9 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
       modelId: options.model,
       messages: this.messages(messages, toolSet, callIds ?? new CallIdCodec(BEDROCK_CALL_ID_PROFILE)),
       ...(system !== undefined ? { system: [{ text: system }] } : {}),
-      ...(toolSet.tools.length > 0 ? { toolConfig: { ...(isPlainObject(extra['toolConfig']) ? extra['toolConfig'] : {}), tools: toolSet.tools } } : {}),
+      ...(toolSet.tools.length > 0
+        ? { toolConfig: { ...(isPlainObject(extra['toolConfig']) ? extra['toolConfig'] : {}), tools: toolSet.tools } }
+        : {}),
       ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
     };
   }
@@ -123,11 +131,23 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
   protected read(response: object, { toolSet, callIds }: ChatTurnContext<BedrockTool>): ChatAnswer<object> {
     const message = recordAt(response, 'output', 'message');
     const calls = parseToolCalls(response, { toolSet, callIds });
-    const text = arrayAt(message, 'content').map((block) => stringAt(block, 'text') ?? '').join('');
-    return { text, calls, finishReason: stringAt(response, 'stopReason'), raw: response, ...(message ? { native: message } : {}) };
+    const text = arrayAt(message, 'content')
+      .map((block) => stringAt(block, 'text') ?? '')
+      .join('');
+    return {
+      text,
+      calls,
+      finishReason: stringAt(response, 'stopReason'),
+      raw: response,
+      ...(message ? { native: message } : {}),
+    };
   }
 
-  private messages(messages: readonly ChatMessage[], toolSet: ToolSet<BedrockTool>, callIds: CallIdCodec): BedrockRequestMessage[] {
+  private messages(
+    messages: readonly ChatMessage[],
+    toolSet: ToolSet<BedrockTool>,
+    callIds: CallIdCodec,
+  ): BedrockRequestMessage[] {
     const withStatus = this.options.resultStatus ?? true;
     const jsonResults = (this.options.resultContent ?? 'json') === 'json';
     const rendered = conversationParts(messages).flatMap((part): BedrockRequestMessage[] => {
@@ -138,10 +158,17 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
           return [{ role: 'user', content: [{ text: part.content }] }];
         case 'assistant': {
           const replayed = this.nativeTurns.recall(part.message.toolCalls);
-          if (replayed) return [{ role: 'assistant', content: [...arrayAt(replayed, 'content')] as BedrockRequestBlock[] }];
+          if (replayed)
+            return [{ role: 'assistant', content: [...arrayAt(replayed, 'content')] as BedrockRequestBlock[] }];
           const content: BedrockRequestBlock[] = part.message.content ? [{ text: part.message.content }] : [];
           for (const call of part.message.toolCalls ?? []) {
-            content.push({ toolUse: { toolUseId: callIds.toProvider(call.id), name: providerToolName(toolSet.codec, call.name), input: argumentsObject(call.arguments) } });
+            content.push({
+              toolUse: {
+                toolUseId: callIds.toProvider(call.id),
+                name: providerToolName(toolSet.codec, call.name),
+                input: argumentsObject(call.arguments),
+              },
+            });
           }
           return content.length > 0 ? [{ role: 'assistant', content }] : [];
         }
@@ -151,7 +178,9 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
               role: 'user',
               content: part.results.map((message) => {
                 const structured = jsonResults ? structuredResult(message) : undefined;
-                const resultContent: BedrockToolResultContent = isPlainObject(structured) ? { json: structured } : { text: message.content };
+                const resultContent: BedrockToolResultContent = isPlainObject(structured)
+                  ? { json: structured }
+                  : { text: message.content };
                 return {
                   toolResult: {
                     toolUseId: callIds.toProvider(message.callId),
@@ -164,6 +193,10 @@ export class BedrockChatModel extends ProviderChatModel<BedrockTool, BedrockConv
           ];
       }
     });
-    return mergeAdjacentRoles(rendered, (message) => message.content, (message, content) => ({ ...message, content }));
+    return mergeAdjacentRoles(
+      rendered,
+      (message) => message.content,
+      (message, content) => ({ ...message, content }),
+    );
   }
 }

@@ -37,7 +37,13 @@ export function toToolResultBlock(result: ToolResult, options: BedrockResultOpti
   const toolUseId = (options.callIds ?? new CallIdCodec(BEDROCK_CALL_ID_PROFILE)).toProvider(result.callId);
   const withStatus = options.status ?? true;
   if (!result.ok) {
-    return { toolResult: { toolUseId, content: [{ text: errorMessageText(result.error) }], ...(withStatus ? { status: 'error' as const } : {}) } };
+    return {
+      toolResult: {
+        toolUseId,
+        content: [{ text: errorMessageText(result.error) }],
+        ...(withStatus ? { status: 'error' as const } : {}),
+      },
+    };
   }
   const json = toJsonValue(result.value);
   const content: BedrockToolResultContent =
@@ -50,7 +56,12 @@ export function toToolResultMessage(result: ToolResult, options: BedrockResultOp
 }
 
 /** Parallel results: all `toolResult` blocks in one `user` message. */
-export function toToolResultMessages(results: readonly ToolResult[], options: BedrockResultOptions = {}): BedrockToolResultMessage[] {
+export function toToolResultMessages(
+  results: readonly ToolResult[],
+  options: BedrockResultOptions = {},
+): BedrockToolResultMessage[] {
   const callIds = options.callIds ?? new CallIdCodec(BEDROCK_CALL_ID_PROFILE);
-  return results.length === 0 ? [] : [{ role: 'user', content: results.map((result) => toToolResultBlock(result, { ...options, callIds })) }];
+  return results.length === 0
+    ? []
+    : [{ role: 'user', content: results.map((result) => toToolResultBlock(result, { ...options, callIds })) }];
 }

@@ -47,7 +47,11 @@ export function createToolSet(source: ToolSource, options: BedrockToolsOptions =
     strict: false,
     lower: ({ name, description, parameters }) => {
       // "description: minimum length 1": an empty one is left out.
-      const toolSpec: BedrockToolSpecification = { name, ...(description ? { description } : {}), inputSchema: { json: lowerParameters(parameters, { strict }) } };
+      const toolSpec: BedrockToolSpecification = {
+        name,
+        ...(description ? { description } : {}),
+        inputSchema: { json: lowerParameters(parameters, { strict }) },
+      };
       if (strict) toolSpec.strict = true;
       return { toolSpec };
     },

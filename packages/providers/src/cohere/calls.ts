@@ -12,11 +12,18 @@ function toolCallsOf(message: unknown): readonly unknown[] {
 }
 
 /** The calls of a `V2ChatResponse` (SDK or wire), its `message`, or a tool call array. */
-export function parseToolCalls(response: object | readonly object[], options: ParseToolCallsOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: ParseToolCallsOptions = {},
+): ParsedToolCall[] {
   const toolCalls = Array.isArray(response) ? response : toolCallsOf(recordAt(response, 'message') ?? response);
   const builder = new CallBuilder(options);
   return toolCalls.map((toolCall) =>
-    builder.build(stringAt(toolCall, 'id'), stringAt(toolCall, 'function', 'name') ?? '', objectArguments(valueAt(toolCall, 'function', 'arguments') ?? null)),
+    builder.build(
+      stringAt(toolCall, 'id'),
+      stringAt(toolCall, 'function', 'name') ?? '',
+      objectArguments(valueAt(toolCall, 'function', 'arguments') ?? null),
+    ),
   );
 }
 
@@ -41,7 +48,13 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
       switch (stringAt(event, 'type')) {
         case 'tool-call-start': {
           const toolCall = streamedToolCall(event);
-          table.start(index, stringAt(toolCall, 'id'), stringAt(toolCall, 'function', 'name') ?? '', undefined, stringAt(toolCall, 'function', 'arguments') ?? '');
+          table.start(
+            index,
+            stringAt(toolCall, 'id'),
+            stringAt(toolCall, 'function', 'name') ?? '',
+            undefined,
+            stringAt(toolCall, 'function', 'arguments') ?? '',
+          );
           return [];
         }
         case 'tool-call-delta': {
@@ -59,6 +72,9 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
   };
 }
 
-export function streamCalls(events: AsyncIterable<object>, options: ParseToolCallsOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  events: AsyncIterable<object>,
+  options: ParseToolCallsOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
 }

@@ -38,4 +38,3 @@ export function toWireToolResultMessage(result: ToolResult): CohereWireToolMessa
   const { toolCallId, content } = toToolResultMessage(result);
   return { role: 'tool', tool_call_id: toolCallId, content };
 }
-

@@ -36,7 +36,11 @@ export function createToolSet(source: ToolSource, options: CohereToolsOptions = 
     strict: false,
     lower: ({ name, description, parameters }) => ({
       type: 'function',
-      function: { name, ...(description !== undefined ? { description } : {}), parameters: lowerParameters(parameters, options) },
+      function: {
+        name,
+        ...(description !== undefined ? { description } : {}),
+        parameters: lowerParameters(parameters, options),
+      },
     }),
   });
 }

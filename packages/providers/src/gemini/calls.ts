@@ -20,13 +20,18 @@ function partsOf(response: object | readonly object[]): readonly unknown[] {
  * The calls of a `GenerateContentResponse` (first candidate), a `Content`, or a `Part` array. Calls without an
  * `id` get generated ids (`toolwright_call_…`), matched by order; `toToolResultMessage` leaves those out again.
  */
-export function parseToolCalls(response: object | readonly object[], options: ParseToolCallsOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: ParseToolCallsOptions = {},
+): ParsedToolCall[] {
   const builder = new CallBuilder(options);
   const calls: ParsedToolCall[] = [];
   for (const part of partsOf(response)) {
     const call = recordAt(part, 'functionCall');
     if (!call) continue;
-    calls.push(builder.build(stringAt(call, 'id'), stringAt(call, 'name') ?? '', objectArguments(valueAt(call, 'args') ?? {})));
+    calls.push(
+      builder.build(stringAt(call, 'id'), stringAt(call, 'name') ?? '', objectArguments(valueAt(call, 'args') ?? {})),
+    );
   }
   return calls;
 }
@@ -70,7 +75,8 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
           completed.push(builder.build(id, name ?? '', objectArguments(valueAt(call, 'args') ?? {})));
           continue;
         }
-        if (open && ((id && open.id && id !== open.id) || (name && open.name && name !== open.name))) completed.push(...close());
+        if (open && ((id && open.id && id !== open.id) || (name && open.name && name !== open.name)))
+          completed.push(...close());
         open ??= { id, name: name ?? '', args: {}, continuing: new Set() };
         if (id) open.id = id;
         if (name) open.name = name;
@@ -93,7 +99,8 @@ function applyPartialArgument(call: OpenPartialCall, partial: unknown): void {
   if (!segments || segments.length === 0) return;
   const stringValue = stringAt(partial, 'stringValue');
   let value: unknown;
-  if (stringValue !== undefined) value = call.continuing.has(path) ? `${continuedText(readPath(call.args, segments))}${stringValue}` : stringValue;
+  if (stringValue !== undefined)
+    value = call.continuing.has(path) ? `${continuedText(readPath(call.args, segments))}${stringValue}` : stringValue;
   else if (typeof valueAt(partial, 'numberValue') === 'number') value = valueAt(partial, 'numberValue');
   else if (typeof valueAt(partial, 'boolValue') === 'boolean') value = valueAt(partial, 'boolValue');
   else if (valueAt(partial, 'nullValue') !== undefined) value = null;
@@ -155,6 +162,9 @@ function writePath(root: Record<string, unknown>, segments: ReadonlyArray<string
   });
 }
 
-export function streamCalls(chunks: AsyncIterable<object>, options: ParseToolCallsOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  chunks: AsyncIterable<object>,
+  options: ParseToolCallsOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(chunks, createStreamAccumulator(options));
 }

@@ -6,11 +6,13 @@ import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { isGeneratedCallId } from '../shared/call-ids';
 import {
-argumentsObject, calledNames,
-conversationParts,
-mergeAdjacentRoles, providerToolName,
-structuredResult,
-systemPrompt
+  argumentsObject,
+  calledNames,
+  conversationParts,
+  mergeAdjacentRoles,
+  providerToolName,
+  structuredResult,
+  systemPrompt,
 } from '../shared/chat-model-support';
 import type { JsonObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt, valueAt } from '../shared/read';
@@ -77,7 +79,10 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
   }
 
   /** The `generateContent` parameters for these messages and tools (without the abort signal). */
-  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<GeminiFunctionDeclaration>): GeminiRequest {
+  protected render(
+    messages: readonly ChatMessage[],
+    { toolSet }: ChatTurnContext<GeminiFunctionDeclaration>,
+  ): GeminiRequest {
     const { options } = this;
     const systemInstruction = systemPrompt(messages);
     return {
@@ -103,11 +108,22 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
     const content = recordAt(candidate, 'content');
     const parts = arrayAt(content, 'parts');
     const calls = parseToolCalls(parts, { toolSet });
-    const text = parts.map((part) => (valueAt(part, 'thought') === true ? '' : (stringAt(part, 'text') ?? ''))).join('');
-    return { text, calls, finishReason: stringAt(candidate, 'finishReason'), raw: response, ...(content ? { native: content } : {}) };
+    const text = parts
+      .map((part) => (valueAt(part, 'thought') === true ? '' : (stringAt(part, 'text') ?? '')))
+      .join('');
+    return {
+      text,
+      calls,
+      finishReason: stringAt(candidate, 'finishReason'),
+      raw: response,
+      ...(content ? { native: content } : {}),
+    };
   }
 
-  private contents(messages: readonly ChatMessage[], toolSet: ToolSet<GeminiFunctionDeclaration>): GeminiRequestContent[] {
+  private contents(
+    messages: readonly ChatMessage[],
+    toolSet: ToolSet<GeminiFunctionDeclaration>,
+  ): GeminiRequestContent[] {
     const names = calledNames(messages, toolSet.codec);
     const rendered = conversationParts(messages).flatMap((part): GeminiRequestContent[] => {
       switch (part.kind) {
@@ -121,7 +137,11 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
           const parts: GeminiRequestPart[] = part.message.content ? [{ text: part.message.content }] : [];
           for (const call of part.message.toolCalls ?? []) {
             parts.push({
-              functionCall: { ...(isGeneratedCallId(call.id) ? {} : { id: call.id }), name: providerToolName(toolSet.codec, call.name), args: argumentsObject(call.arguments) },
+              functionCall: {
+                ...(isGeneratedCallId(call.id) ? {} : { id: call.id }),
+                name: providerToolName(toolSet.codec, call.name),
+                args: argumentsObject(call.arguments),
+              },
             });
           }
           return parts.length > 0 ? [{ role: 'model', parts }] : [];
@@ -132,7 +152,9 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
               role: 'user',
               parts: part.results.map((message) => {
                 const structured = structuredResult(message);
-                const response: JsonObject = message.isError ? { error: message.content } : { output: structured !== undefined ? structured : message.content };
+                const response: JsonObject = message.isError
+                  ? { error: message.content }
+                  : { output: structured !== undefined ? structured : message.content };
                 return {
                   functionResponse: {
                     ...(isGeneratedCallId(message.callId) ? {} : { id: message.callId }),
@@ -145,6 +167,10 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
           ];
       }
     });
-    return mergeAdjacentRoles(rendered, (content) => content.parts, (content, parts) => ({ ...content, parts }));
+    return mergeAdjacentRoles(
+      rendered,
+      (content) => content.parts,
+      (content, parts) => ({ ...content, parts }),
+    );
   }
 }

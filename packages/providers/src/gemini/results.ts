@@ -38,19 +38,33 @@ function providerName(tool: string, options: GeminiResultOptions): string {
  * A result as a `functionResponse` part: `response: {output: value}` (an object value is also under `output`, as
  * the SDK documents), errors as `response: {error: {code, message, retryable}}`. Generated ids are left out.
  */
-export function toFunctionResponsePart(result: ToolResult, options: GeminiResultOptions = {}): GeminiFunctionResponsePart {
+export function toFunctionResponsePart(
+  result: ToolResult,
+  options: GeminiResultOptions = {},
+): GeminiFunctionResponsePart {
   const response: JsonObject = result.ok ? { output: toJsonValue(result.value) } : { error: errorObject(result.error) };
-  const functionResponse: GeminiFunctionResponsePart['functionResponse'] = { name: providerName(result.tool, options), response };
+  const functionResponse: GeminiFunctionResponsePart['functionResponse'] = {
+    name: providerName(result.tool, options),
+    response,
+  };
   if (!isGeneratedCallId(result.callId)) functionResponse.id = result.callId;
   return { functionResponse };
 }
 
 /** One result as the `user` turn answering its call. */
-export function toToolResultMessage(result: ToolResult, options: GeminiResultOptions = {}): GeminiFunctionResponseContent {
+export function toToolResultMessage(
+  result: ToolResult,
+  options: GeminiResultOptions = {},
+): GeminiFunctionResponseContent {
   return { role: 'user', parts: [toFunctionResponsePart(result, options)] };
 }
 
 /** Parallel results: one `user` turn with one `functionResponse` part per call, in order. */
-export function toToolResultMessages(results: readonly ToolResult[], options: GeminiResultOptions = {}): GeminiFunctionResponseContent[] {
-  return results.length === 0 ? [] : [{ role: 'user', parts: results.map((result) => toFunctionResponsePart(result, options)) }];
+export function toToolResultMessages(
+  results: readonly ToolResult[],
+  options: GeminiResultOptions = {},
+): GeminiFunctionResponseContent[] {
+  return results.length === 0
+    ? []
+    : [{ role: 'user', parts: results.map((result) => toFunctionResponsePart(result, options)) }];
 }

@@ -90,7 +90,11 @@ const UPPER_TYPES: Readonly<Record<string, string>> = {
 };
 
 function isNullVariant(schema: unknown): boolean {
-  return isJsonSchema(schema) && schema['type'] === 'null' && Object.keys(schema).every((keyword) => keyword === 'type' || keyword === 'description');
+  return (
+    isJsonSchema(schema) &&
+    schema['type'] === 'null' &&
+    Object.keys(schema).every((keyword) => keyword === 'type' || keyword === 'description')
+  );
 }
 
 /** A canonical JSON Schema as Gemini's `parameters`. */
@@ -128,7 +132,8 @@ function lowerNode(input: JsonSchema): JsonSchema {
       // anyOf [X, null] is X, nullable.
       const { anyOf: _anyOf, ...rest } = node;
       node = { ...only, ...rest };
-      if (typeof only['description'] === 'string' && typeof rest['description'] !== 'string') node['description'] = only['description'];
+      if (typeof only['description'] === 'string' && typeof rest['description'] !== 'string')
+        node['description'] = only['description'];
       types = schemaTypes(node).filter((type) => type !== 'null');
       if (schemaTypes(node).includes('null')) nullable = true;
     } else {
@@ -185,7 +190,10 @@ function lowerNode(input: JsonSchema): JsonSchema {
     if (names.length > 1) node['propertyOrdering'] = names;
   }
   if (isJsonSchema(node['items'])) node['items'] = lowerNode(node['items']);
-  if (Array.isArray(node['anyOf'])) node['anyOf'] = (node['anyOf'] as unknown[]).map((variant) => (isJsonSchema(variant) ? lowerNode(variant) : variant));
+  if (Array.isArray(node['anyOf']))
+    node['anyOf'] = (node['anyOf'] as unknown[]).map((variant) =>
+      isJsonSchema(variant) ? lowerNode(variant) : variant,
+    );
   if (type) node['type'] = UPPER_TYPES[type] ?? type.toUpperCase();
   return node;
 }
@@ -219,16 +227,24 @@ function raiseNode(input: JsonSchema): JsonSchema {
     if (typeof node[keyword] === 'string' && /^\d+$/.test(node[keyword])) node[keyword] = Number(node[keyword]);
   }
   if (isPlainObject(node['properties'])) {
-    const ordering = Array.isArray(node['propertyOrdering']) ? (node['propertyOrdering'] as unknown[]).filter((name): name is string => typeof name === 'string') : [];
+    const ordering = Array.isArray(node['propertyOrdering'])
+      ? (node['propertyOrdering'] as unknown[]).filter((name): name is string => typeof name === 'string')
+      : [];
     const entries = new Map(propertiesOf(node));
-    const names = [...ordering.filter((name) => entries.has(name)), ...[...entries.keys()].filter((name) => !ordering.includes(name))];
+    const names = [
+      ...ordering.filter((name) => entries.has(name)),
+      ...[...entries.keys()].filter((name) => !ordering.includes(name)),
+    ];
     const properties: Record<string, unknown> = {};
     for (const name of names) properties[name] = raiseNode(entries.get(name) as JsonSchema);
     node['properties'] = properties;
   }
   delete node['propertyOrdering'];
   if (isJsonSchema(node['items'])) node['items'] = raiseNode(node['items']);
-  if (Array.isArray(node['anyOf'])) node['anyOf'] = (node['anyOf'] as unknown[]).map((variant) => (isJsonSchema(variant) ? raiseNode(variant) : variant));
+  if (Array.isArray(node['anyOf']))
+    node['anyOf'] = (node['anyOf'] as unknown[]).map((variant) =>
+      isJsonSchema(variant) ? raiseNode(variant) : variant,
+    );
   if (node['nullable'] === true) {
     if (typeof node['type'] === 'string') {
       node['type'] = [node['type'], 'null'];

@@ -47,10 +47,22 @@ export const GEMINI_LIMITS = Object.freeze({
 /** `parametersJsonSchema` is known from @google/genai 1.9.0 (July 2025). */
 const JSON_SCHEMA_FIELD_SINCE = '2025-07-15';
 
-export function createToolSet(source: ToolSource, options: GeminiToolsOptions = {}): ToolSet<GeminiFunctionDeclaration> {
+export function createToolSet(
+  source: ToolSource,
+  options: GeminiToolsOptions = {},
+): ToolSet<GeminiFunctionDeclaration> {
   const field = options.schemaField ?? 'parameters';
-  if (field === 'parametersJsonSchema' && !includes(resolveApiVersion('gemini', options.version), JSON_SCHEMA_FIELD_SINCE)) {
-    throw notInVersion('gemini', options.version, '`parametersJsonSchema`', JSON_SCHEMA_FIELD_SINCE, "use schemaField: 'parameters' (the OpenAPI-subset Schema), or pin a later version.");
+  if (
+    field === 'parametersJsonSchema' &&
+    !includes(resolveApiVersion('gemini', options.version), JSON_SCHEMA_FIELD_SINCE)
+  ) {
+    throw notInVersion(
+      'gemini',
+      options.version,
+      '`parametersJsonSchema`',
+      JSON_SCHEMA_FIELD_SINCE,
+      "use schemaField: 'parameters' (the OpenAPI-subset Schema), or pin a later version.",
+    );
   }
   return buildToolSet({
     provider: 'gemini',
@@ -69,7 +81,10 @@ export function createToolSet(source: ToolSource, options: GeminiToolsOptions = 
 }
 
 /** The function declarations alone (what goes inside one `Tool`). */
-export function toFunctionDeclarations(source: ToolSource, options: GeminiToolsOptions = {}): GeminiFunctionDeclaration[] {
+export function toFunctionDeclarations(
+  source: ToolSource,
+  options: GeminiToolsOptions = {},
+): GeminiFunctionDeclaration[] {
   return createToolSet(source, options).tools;
 }
 
@@ -88,4 +103,3 @@ export function fromTool(declaration: GeminiFunctionDeclaration, options: Import
         : { type: 'object', properties: {}, additionalProperties: false };
   return importToolDefinition(declaration.name, declaration.description, parameters, options);
 }
-

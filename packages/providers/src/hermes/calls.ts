@@ -28,7 +28,8 @@ function scanBlocks(text: string, start: number, final: boolean): { blocks: Bloc
   let position = start;
   for (;;) {
     const open = visible.indexOf(OPEN_TAG, position);
-    if (open < 0) return { blocks, consumed: final ? text.length : Math.max(position, lastSafeOffset(visible, position)) };
+    if (open < 0)
+      return { blocks, consumed: final ? text.length : Math.max(position, lastSafeOffset(visible, position)) };
     const bodyStart = open + OPEN_TAG.length;
     const close = visible.indexOf(CLOSE_TAG, bodyStart);
     if (close < 0) {
@@ -79,7 +80,12 @@ function parseBlock(body: string, builder: CallBuilder, options: HermesParseOpti
   const name = /["']name["']\s*:\s*["']([^"'\\]+)["']/.exec(trimmed)?.[1];
   if (name === undefined) return [];
   const argumentsStart = /["'](?:arguments|parameters)["']\s*:\s*/.exec(trimmed);
-  const rawArguments = argumentsStart ? trimmed.slice(argumentsStart.index + argumentsStart[0].length).replace(/\}\s*$/, '').trim() : null;
+  const rawArguments = argumentsStart
+    ? trimmed
+        .slice(argumentsStart.index + argumentsStart[0].length)
+        .replace(/\}\s*$/, '')
+        .trim()
+    : null;
   return [builder.build(undefined, name, rawArguments)];
 }
 
@@ -87,7 +93,8 @@ function callFromObject(value: unknown, builder: CallBuilder): ParsedToolCall[] 
   if (!isPlainObject(value) || typeof value['name'] !== 'string') return [];
   const argumentsValue = value['arguments'] ?? value['parameters'];
   if (argumentsValue === undefined) return [builder.build(undefined, value['name'], {})];
-  if (typeof argumentsValue === 'string' || isPlainObject(argumentsValue)) return [builder.build(undefined, value['name'], argumentsValue)];
+  if (typeof argumentsValue === 'string' || isPlainObject(argumentsValue))
+    return [builder.build(undefined, value['name'], argumentsValue)];
   return [builder.build(undefined, value['name'], JSON.stringify(argumentsValue))];
 }
 

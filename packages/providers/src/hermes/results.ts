@@ -27,7 +27,10 @@ export function toToolResultMessage(result: ToolResult, options: HermesResultOpt
 }
 
 /** Results in call order: Qwen merges them into one `user` turn; Hermes sends one `tool` turn each. */
-export function toToolResultMessages(results: readonly ToolResult[], options: HermesResultOptions = {}): HermesMessage[] {
+export function toToolResultMessages(
+  results: readonly ToolResult[],
+  options: HermesResultOptions = {},
+): HermesMessage[] {
   if (results.length === 0) return [];
   if ((options.flavor ?? 'qwen') === 'hermes') return results.map((result) => toToolResultMessage(result, options));
   return [{ role: 'user', content: results.map((result) => toToolResponseText(result)).join('\n') }];

@@ -52,7 +52,8 @@ export function findJsonObjects(text: string): FoundJsonObject[] {
 /** JSON with Python's default separators, as `tojson` writes it in the Qwen and Hermes chat templates. */
 export function pythonJsonDumps(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => pythonJsonDumps(item === undefined ? null : item)).join(', ')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => pythonJsonDumps(item === undefined ? null : item)).join(', ')}]`;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}: ${pythonJsonDumps(item)}`).join(', ')}}`;
 }

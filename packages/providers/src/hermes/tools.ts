@@ -28,7 +28,11 @@ export function createToolSet(source: ToolSource, options: ToolSetOptions = {}):
     strict: false,
     lower: ({ name, description, parameters }) => ({
       type: 'function',
-      function: { name, ...(description !== undefined ? { description } : {}), parameters: withoutDocumentKeywords(parameters) },
+      function: {
+        name,
+        ...(description !== undefined ? { description } : {}),
+        parameters: withoutDocumentKeywords(parameters),
+      },
     }),
   });
 }
@@ -61,7 +65,11 @@ export function renderToolsPrompt(tools: readonly HermesTool[], options: ToolsPr
   );
 }
 
-
 export function fromTool(tool: HermesTool, options: ImportOptions = {}): ToolDefinition {
-  return importToolDefinition(tool.function.name, tool.function.description, restoreNotes(tool.function.parameters), options);
+  return importToolDefinition(
+    tool.function.name,
+    tool.function.description,
+    restoreNotes(tool.function.parameters),
+    options,
+  );
 }

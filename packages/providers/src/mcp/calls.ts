@@ -9,7 +9,10 @@ import { asRecord, recordAt, stringAt, valueAt } from '../shared/read';
  * The calls of `tools/call` requests: a JSON-RPC request (`{id, method: "tools/call", params}`), its `params`
  * (`{name, arguments}`), or an array of either. The call id is the JSON-RPC id (params alone get a generated id).
  */
-export function parseToolCalls(request: object | readonly object[], options: ParseToolCallsOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  request: object | readonly object[],
+  options: ParseToolCallsOptions = {},
+): ParsedToolCall[] {
   const requests = Array.isArray(request) ? request : [request];
   const builder = new CallBuilder(options);
   const calls: ParsedToolCall[] = [];

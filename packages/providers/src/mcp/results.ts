@@ -48,4 +48,3 @@ export function toToolResultMessage(result: ToolResult, options: McpResultOption
   if ((options.successFlag ?? 'explicit') === 'explicit') output.isError = false;
   return output;
 }
-

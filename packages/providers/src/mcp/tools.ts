@@ -78,7 +78,9 @@ function hasContextFields(root: ParamSchema): boolean {
  */
 export function mcpInputSchema(definition: ToolDefinition): McpInputSchema {
   const declared = definition.source.kind === 'json-schema' && !hasContextFields(definition.parameters);
-  const schema: JsonSchema = declared ? (JSON.parse(JSON.stringify(definition.source.schema)) as JsonSchema) : (toJsonSchema(definition, { includeDialect: true }) as JsonSchema);
+  const schema: JsonSchema = declared
+    ? (JSON.parse(JSON.stringify(definition.source.schema)) as JsonSchema)
+    : (toJsonSchema(definition, { includeDialect: true }) as JsonSchema);
   return { ...schema, type: 'object' };
 }
 

@@ -23,7 +23,10 @@ function toolCallsOf(message: unknown): readonly unknown[] {
  * The calls of a `ChatCompletionResponse` (SDK or wire JSON), of its message, or of a tool call array.
  * Arguments stay as sent (Mistral returns JSON text; an object is passed on as is).
  */
-export function parseToolCalls(response: object | readonly object[], options: MistralParseOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: MistralParseOptions = {},
+): ParsedToolCall[] {
   const toolCalls = Array.isArray(response)
     ? response
     : arrayAt(response, 'choices').length > 0
@@ -62,7 +65,8 @@ export function createStreamAccumulator(options: MistralParseOptions = {}): Tool
           const rawId = stringAt(toolCall, 'id');
           const id = rawId === 'null' || rawId === '' ? undefined : rawId;
           const name = stringAt(toolCall, 'function', 'name');
-          if (id || name) table.start(key, id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id), name ?? '');
+          if (id || name)
+            table.start(key, id === undefined ? undefined : (options.callIds?.fromProvider(id) ?? id), name ?? '');
           const fragment = valueAt(toolCall, 'function', 'arguments');
           if (typeof fragment === 'string') table.append(key, fragment);
           else if (fragment !== undefined && fragment !== null) table.append(key, JSON.stringify(fragment));
@@ -75,6 +79,9 @@ export function createStreamAccumulator(options: MistralParseOptions = {}): Tool
   };
 }
 
-export function streamCalls(events: AsyncIterable<object>, options: MistralParseOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  events: AsyncIterable<object>,
+  options: MistralParseOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
 }

@@ -6,9 +6,11 @@ import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { CallIdCodec, MISTRAL_CALL_ID_PROFILE } from '../shared/call-ids';
 import {
-argumentsText, calledNames,
-conversationParts,
-providerToolName, type ExtraRequestFields
+  argumentsText,
+  calledNames,
+  conversationParts,
+  providerToolName,
+  type ExtraRequestFields,
 } from '../shared/chat-model-support';
 import { matchesProfile } from '../shared/name-profiles';
 import { arrayAt, firstDefined, recordAt, stringAt, valueAt } from '../shared/read';
@@ -42,7 +44,11 @@ export interface MistralChatModelOptions {
 /** A message as this adapter gives the SDK (camelCase; the SDK sends it as snake_case). */
 export type MistralRequestMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | {
+      role: 'assistant';
+      content: string;
+      toolCalls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
   | { role: 'tool'; toolCallId: string; name?: string; content: string };
 
 export interface MistralRequest {
@@ -70,7 +76,10 @@ export class MistralChatModel extends ProviderChatModel<MistralTool, MistralRequ
   }
 
   /** The request the SDK is given for these messages and tools (ids mapped with `callIds`). */
-  protected render(messages: readonly ChatMessage[], { toolSet, callIds }: ChatTurnContext<MistralTool>): MistralRequest {
+  protected render(
+    messages: readonly ChatMessage[],
+    { toolSet, callIds }: ChatTurnContext<MistralTool>,
+  ): MistralRequest {
     const { options } = this;
     return {
       ...options.request,
@@ -91,12 +100,26 @@ export class MistralChatModel extends ProviderChatModel<MistralTool, MistralRequ
     const message = recordAt(choice, 'message');
     const content = valueAt(message, 'content');
     // Content is a string, or chunks (text, and thinking for reasoning models: only the text is the answer).
-    const text = typeof content === 'string' ? content : arrayAt(message, 'content').map((chunk) => (stringAt(chunk, 'type') === 'text' ? (stringAt(chunk, 'text') ?? '') : '')).join('');
+    const text =
+      typeof content === 'string'
+        ? content
+        : arrayAt(message, 'content')
+            .map((chunk) => (stringAt(chunk, 'type') === 'text' ? (stringAt(chunk, 'text') ?? '') : ''))
+            .join('');
     const finishReason = firstDefined(choice, 'finishReason', 'finish_reason');
-    return { text, calls: parseToolCalls(response, { toolSet, callIds }), finishReason: typeof finishReason === 'string' ? finishReason : undefined, raw: response };
+    return {
+      text,
+      calls: parseToolCalls(response, { toolSet, callIds }),
+      finishReason: typeof finishReason === 'string' ? finishReason : undefined,
+      raw: response,
+    };
   }
 
-  private messages(messages: readonly ChatMessage[], toolSet: ToolSet<MistralTool>, callIds: CallIdCodec): MistralRequestMessage[] {
+  private messages(
+    messages: readonly ChatMessage[],
+    toolSet: ToolSet<MistralTool>,
+    callIds: CallIdCodec,
+  ): MistralRequestMessage[] {
     const names = calledNames(messages, toolSet.codec);
     return conversationParts(messages).flatMap((part): MistralRequestMessage[] => {
       switch (part.kind) {
@@ -114,7 +137,10 @@ export class MistralChatModel extends ProviderChatModel<MistralTool, MistralRequ
                     toolCalls: calls.map((call) => ({
                       id: callIds.toProvider(call.id),
                       type: 'function' as const,
-                      function: { name: providerToolName(toolSet.codec, call.name), arguments: argumentsText(call.arguments) },
+                      function: {
+                        name: providerToolName(toolSet.codec, call.name),
+                        arguments: argumentsText(call.arguments),
+                      },
                     })),
                   }
                 : {}),
@@ -125,7 +151,12 @@ export class MistralChatModel extends ProviderChatModel<MistralTool, MistralRequ
           return part.results.map((message) => {
             const name = names.get(message.callId) ?? providerToolName(toolSet.codec, message.tool);
             // `name` is optional but validated against the name rule: one that would be rejected is left out.
-            return { role: 'tool' as const, toolCallId: callIds.toProvider(message.callId), ...(matchesProfile(name, MISTRAL_NAME_PROFILE) ? { name } : {}), content: message.content };
+            return {
+              role: 'tool' as const,
+              toolCallId: callIds.toProvider(message.callId),
+              ...(matchesProfile(name, MISTRAL_NAME_PROFILE) ? { name } : {}),
+              content: message.content,
+            };
           });
       }
     });

@@ -12,4 +12,10 @@ export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
 export { CallIdCodec, MISTRAL_CALL_ID_PROFILE } from '../shared/call-ids';
-export { MistralChatModel, type MistralChatClient, type MistralChatModelOptions, type MistralRequestMessage, type MistralRequest } from './chat-model';
+export {
+  MistralChatModel,
+  type MistralChatClient,
+  type MistralChatModelOptions,
+  type MistralRequestMessage,
+  type MistralRequest,
+} from './chat-model';

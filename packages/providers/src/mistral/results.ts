@@ -45,16 +45,32 @@ function functionName(tool: string, options: MistralResultOptions): string | und
 export function toToolResultMessage(result: ToolResult, options: MistralResultOptions = {}): MistralToolMessage {
   const callIds = options.callIds ?? new CallIdCodec(MISTRAL_CALL_ID_PROFILE);
   const name = functionName(result.tool, options);
-  return { role: 'tool', toolCallId: callIds.toProvider(result.callId), ...(name ? { name } : {}), content: resultText(result) };
+  return {
+    role: 'tool',
+    toolCallId: callIds.toProvider(result.callId),
+    ...(name ? { name } : {}),
+    content: resultText(result),
+  };
 }
 
 /** The same as wire JSON (`tool_call_id`), for raw REST. */
-export function toWireToolResultMessage(result: ToolResult, options: MistralResultOptions = {}): MistralWireToolMessage {
+export function toWireToolResultMessage(
+  result: ToolResult,
+  options: MistralResultOptions = {},
+): MistralWireToolMessage {
   const { toolCallId, ...rest } = toToolResultMessage(result, options);
-  return { role: rest.role, tool_call_id: toolCallId, ...(rest.name ? { name: rest.name } : {}), content: rest.content };
+  return {
+    role: rest.role,
+    tool_call_id: toolCallId,
+    ...(rest.name ? { name: rest.name } : {}),
+    content: rest.content,
+  };
 }
 
-export function toToolResultMessages(results: readonly ToolResult[], options: MistralResultOptions = {}): MistralToolMessage[] {
+export function toToolResultMessages(
+  results: readonly ToolResult[],
+  options: MistralResultOptions = {},
+): MistralToolMessage[] {
   const callIds = options.callIds ?? new CallIdCodec(MISTRAL_CALL_ID_PROFILE);
   return results.map((result) => toToolResultMessage(result, { ...options, callIds }));
 }

@@ -43,7 +43,11 @@ export function createToolSet(source: ToolSource, options: MistralToolsOptions =
     options,
     strict,
     lower: ({ name, description, parameters }) => {
-      const definition: MistralTool['function'] = { name, ...(description !== undefined ? { description } : {}), parameters: lowerParameters(parameters, { strict }) };
+      const definition: MistralTool['function'] = {
+        name,
+        ...(description !== undefined ? { description } : {}),
+        parameters: lowerParameters(parameters, { strict }),
+      };
       if (strict) definition.strict = true;
       return { type: 'function', function: definition };
     },
@@ -52,5 +56,10 @@ export function createToolSet(source: ToolSource, options: MistralToolsOptions =
 
 export function fromTool(tool: MistralTool | MistralTool['function'], options: ImportOptions = {}): ToolDefinition {
   const definition = 'function' in tool ? tool.function : tool;
-  return importToolDefinition(definition.name, definition.description, undoLowering(definition.parameters, { strict: definition.strict === true }), options);
+  return importToolDefinition(
+    definition.name,
+    definition.description,
+    undoLowering(definition.parameters, { strict: definition.strict === true }),
+    options,
+  );
 }

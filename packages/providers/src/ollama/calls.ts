@@ -16,10 +16,17 @@ function toolCallsOf(response: object | readonly object[]): readonly unknown[] {
  * The calls of a `ChatResponse` (or stream chunk), its `message`, or a `tool_calls` array. Ids (`call_…`) are
  * kept when the server sent them (the JS client's type does not declare `id` yet); otherwise generated.
  */
-export function parseToolCalls(response: object | readonly object[], options: ParseToolCallsOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: ParseToolCallsOptions = {},
+): ParsedToolCall[] {
   const builder = new CallBuilder(options);
   return toolCallsOf(response).map((toolCall) =>
-    builder.build(stringAt(toolCall, 'id'), stringAt(toolCall, 'function', 'name') ?? '', objectArguments(valueAt(toolCall, 'function', 'arguments') ?? {})),
+    builder.build(
+      stringAt(toolCall, 'id'),
+      stringAt(toolCall, 'function', 'name') ?? '',
+      objectArguments(valueAt(toolCall, 'function', 'arguments') ?? {}),
+    ),
   );
 }
 
@@ -32,6 +39,9 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
   };
 }
 
-export function streamCalls(chunks: AsyncIterable<object>, options: ParseToolCallsOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  chunks: AsyncIterable<object>,
+  options: ParseToolCallsOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(chunks, createStreamAccumulator(options));
 }

@@ -6,8 +6,11 @@ import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import { isGeneratedCallId } from '../shared/call-ids';
 import {
-argumentsObject, calledNames,
-conversationParts, providerToolName, type ExtraRequestFields
+  argumentsObject,
+  calledNames,
+  conversationParts,
+  providerToolName,
+  type ExtraRequestFields,
 } from '../shared/chat-model-support';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
@@ -44,7 +47,12 @@ export interface OllamaChatModelOptions {
 /** A message as this adapter sends it (replayed turns are sent as the server returned them). */
 export type OllamaRequestMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; thinking?: string; tool_calls?: Array<{ id?: string; function: { name: string; arguments: Record<string, unknown> } }> }
+  | {
+      role: 'assistant';
+      content: string;
+      thinking?: string;
+      tool_calls?: Array<{ id?: string; function: { name: string; arguments: Record<string, unknown> } }>;
+    }
   | { role: 'tool'; tool_name: string; tool_call_id?: string; content: string };
 
 export interface OllamaRequest {
@@ -69,7 +77,12 @@ interface OllamaGatheredReply {
   readonly last: object | undefined;
 }
 
-export class OllamaChatModel extends ProviderChatModel<OllamaTool, OllamaRequest, OllamaGatheredReply, OllamaRequestMessage> {
+export class OllamaChatModel extends ProviderChatModel<
+  OllamaTool,
+  OllamaRequest,
+  OllamaGatheredReply,
+  OllamaRequestMessage
+> {
   constructor(private readonly options: OllamaChatModelOptions) {
     super({ name: `ollama:${options.model}`, createToolSet: (tools) => createToolSet(tools, options.toolOptions) });
   }
@@ -119,15 +132,26 @@ export class OllamaChatModel extends ProviderChatModel<OllamaTool, OllamaRequest
       role: 'assistant',
       content,
       ...(thinking !== '' ? { thinking } : {}),
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls as Extract<OllamaRequestMessage, { role: 'assistant' }>['tool_calls'] } : {}),
+      ...(toolCalls.length > 0
+        ? { tool_calls: toolCalls as Extract<OllamaRequestMessage, { role: 'assistant' }>['tool_calls'] }
+        : {}),
     };
     return { message, last };
   }
 
-  protected read({ message, last }: OllamaGatheredReply, { toolSet }: ChatTurnContext<OllamaTool>): ChatAnswer<OllamaRequestMessage> {
+  protected read(
+    { message, last }: OllamaGatheredReply,
+    { toolSet }: ChatTurnContext<OllamaTool>,
+  ): ChatAnswer<OllamaRequestMessage> {
     const calls = parseToolCalls(message, { toolSet });
     // The reply as one non-streamed `ChatResponse` would have been: the last chunk (with the totals) and the whole message.
-    return { text: message.content, calls, finishReason: stringAt(last, 'done_reason'), raw: { ...recordAt(last), message }, native: message };
+    return {
+      text: message.content,
+      calls,
+      finishReason: stringAt(last, 'done_reason'),
+      raw: { ...recordAt(last), message },
+      native: message,
+    };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<OllamaTool>): OllamaRequestMessage[] {
@@ -149,7 +173,10 @@ export class OllamaChatModel extends ProviderChatModel<OllamaTool, OllamaRequest
                 ? {
                     tool_calls: calls.map((call) => ({
                       ...(isGeneratedCallId(call.id) ? {} : { id: call.id }),
-                      function: { name: providerToolName(toolSet.codec, call.name), arguments: argumentsObject(call.arguments) },
+                      function: {
+                        name: providerToolName(toolSet.codec, call.name),
+                        arguments: argumentsObject(call.arguments),
+                      },
                     })),
                   }
                 : {}),
@@ -172,7 +199,11 @@ export class OllamaChatModel extends ProviderChatModel<OllamaTool, OllamaRequest
  * The value of `pending`, or the signal's reason as soon as it aborts. A value that arrives after the abort is handed
  * to `discard` (the stream is opened by then and must be closed).
  */
-function whenNotAborted<T>(pending: PromiseLike<T>, signal: AbortSignal | undefined, discard: (late: T) => void): Promise<T> {
+function whenNotAborted<T>(
+  pending: PromiseLike<T>,
+  signal: AbortSignal | undefined,
+  discard: (late: T) => void,
+): Promise<T> {
   if (!signal) return Promise.resolve(pending);
   return new Promise<T>((resolve, reject) => {
     // The abort rejects with the signal's reason as it is, as fetch and the SDKs do (callers compare it).

@@ -32,4 +32,3 @@ export function toToolResultMessage(result: ToolResult, options: OllamaResultOpt
   if (!isGeneratedCallId(result.callId)) message.tool_call_id = result.callId;
   return message;
 }
-

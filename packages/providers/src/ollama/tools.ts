@@ -15,7 +15,10 @@ import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-
 export interface OllamaParameters {
   type: string;
   required?: string[];
-  properties?: Record<string, { type?: string | string[]; description?: string; enum?: unknown[]; items?: unknown; [keyword: string]: unknown }>;
+  properties?: Record<
+    string,
+    { type?: string | string[]; description?: string; enum?: unknown[]; items?: unknown; [keyword: string]: unknown }
+  >;
   $defs?: unknown;
   [keyword: string]: unknown;
 }
@@ -34,7 +37,10 @@ export interface OllamaToolsOptions extends ToolSetOptions {
   readonly lowering?: 'portable' | 'none';
 }
 
-export function lowerParameters(canonical: JsonSchema, options: { readonly lowering?: 'portable' | 'none' } = {}): OllamaParameters {
+export function lowerParameters(
+  canonical: JsonSchema,
+  options: { readonly lowering?: 'portable' | 'none' } = {},
+): OllamaParameters {
   const parameters = withoutDocumentKeywords(canonical);
   if (options.lowering === 'none') return parameters as OllamaParameters;
   return lowerByPolicy(inlineLocalReferences(parameters), OLLAMA_POLICY) as OllamaParameters;
@@ -49,12 +55,21 @@ export function createToolSet(source: ToolSource, options: OllamaToolsOptions = 
     strict: false,
     lower: ({ name, description, parameters }) => ({
       type: 'function',
-      function: { name, ...(description !== undefined ? { description } : {}), parameters: lowerParameters(parameters, options) },
+      function: {
+        name,
+        ...(description !== undefined ? { description } : {}),
+        parameters: lowerParameters(parameters, options),
+      },
     }),
   });
 }
 
 /** Imports an Ollama tool into the IR: description notes back into keywords, objects closed again. */
 export function fromTool(tool: OllamaTool, options: ImportOptions = {}): ToolDefinition {
-  return importToolDefinition(tool.function.name, tool.function.description, undoLowering(tool.function.parameters, { closeObjects: true }), options);
+  return importToolDefinition(
+    tool.function.name,
+    tool.function.description,
+    undoLowering(tool.function.parameters, { closeObjects: true }),
+    options,
+  );
 }

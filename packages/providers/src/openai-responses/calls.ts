@@ -10,16 +10,23 @@ import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../
  * The calls of a `Response` (its `function_call` output items), or of an output item array. The call id is
  * `call_id` (what `function_call_output` answers), not the item id.
  */
-export function parseToolCalls(response: object | readonly object[], options: ParseToolCallsOptions = {}): ParsedToolCall[] {
+export function parseToolCalls(
+  response: object | readonly object[],
+  options: ParseToolCallsOptions = {},
+): ParsedToolCall[] {
   const items = Array.isArray(response) ? response : arrayAt(response, 'output');
   const builder = new CallBuilder(options);
   const calls: ParsedToolCall[] = [];
   for (const item of items) {
     const type = stringAt(item, 'type');
     if (type === 'function_call') {
-      calls.push(builder.build(stringAt(item, 'call_id'), stringAt(item, 'name') ?? '', stringAt(item, 'arguments') ?? null));
+      calls.push(
+        builder.build(stringAt(item, 'call_id'), stringAt(item, 'name') ?? '', stringAt(item, 'arguments') ?? null),
+      );
     } else if (type === 'custom_tool_call') {
-      calls.push(builder.build(stringAt(item, 'call_id'), stringAt(item, 'name') ?? '', stringAt(item, 'input') ?? null));
+      calls.push(
+        builder.build(stringAt(item, 'call_id'), stringAt(item, 'name') ?? '', stringAt(item, 'input') ?? null),
+      );
     }
   }
   return calls;
@@ -35,7 +42,9 @@ export interface OpenAIResponsesStreamEventLike {
  * fragments are concatenated per `output_index`, and `function_call_arguments.done` (or `output_item.done`)
  * completes it with the full arguments.
  */
-export function createStreamAccumulator(options: ParseToolCallsOptions = {}): ToolCallAccumulator<OpenAIResponsesStreamEventLike> {
+export function createStreamAccumulator(
+  options: ParseToolCallsOptions = {},
+): ToolCallAccumulator<OpenAIResponsesStreamEventLike> {
   const table = new PartialCallTable(options);
   return {
     get pending() {
@@ -48,7 +57,13 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
         case 'response.output_item.added': {
           const item = asRecord((event as { item?: unknown }).item);
           if (stringAt(item, 'type') === 'function_call') {
-            table.start(key, stringAt(item, 'call_id'), stringAt(item, 'name') ?? '', undefined, stringAt(item, 'arguments') ?? '');
+            table.start(
+              key,
+              stringAt(item, 'call_id'),
+              stringAt(item, 'name') ?? '',
+              undefined,
+              stringAt(item, 'arguments') ?? '',
+            );
           }
           return [];
         }
@@ -75,6 +90,9 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
   };
 }
 
-export function streamCalls(events: AsyncIterable<OpenAIResponsesStreamEventLike>, options: ParseToolCallsOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  events: AsyncIterable<OpenAIResponsesStreamEventLike>,
+  options: ParseToolCallsOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
 }

@@ -6,8 +6,11 @@
 import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import {
-argumentsText, conversationParts, providerToolName,
-systemPrompt, type ExtraRequestFields
+  argumentsText,
+  conversationParts,
+  providerToolName,
+  systemPrompt,
+  type ExtraRequestFields,
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
@@ -59,12 +62,23 @@ export interface OpenAIResponsesRequestBody {
  * `function_call` items; each tool result as a `function_call_output` whose `output` is exactly the loop's text (no
  * error flag in this API).
  */
-export class OpenAIResponsesChatModel extends ProviderChatModel<OpenAIResponsesFunctionTool, OpenAIResponsesRequestBody, object, readonly unknown[]> {
+export class OpenAIResponsesChatModel extends ProviderChatModel<
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesRequestBody,
+  object,
+  readonly unknown[]
+> {
   constructor(private readonly options: OpenAIResponsesChatModelOptions) {
-    super({ name: `openai-responses:${options.model}`, createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }) });
+    super({
+      name: `openai-responses:${options.model}`,
+      createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }),
+    });
   }
 
-  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<OpenAIResponsesFunctionTool>): OpenAIResponsesRequestBody {
+  protected render(
+    messages: readonly ChatMessage[],
+    { toolSet }: ChatTurnContext<OpenAIResponsesFunctionTool>,
+  ): OpenAIResponsesRequestBody {
     const { options } = this;
     const instructions = systemPrompt(messages);
     return {
@@ -82,19 +96,31 @@ export class OpenAIResponsesChatModel extends ProviderChatModel<OpenAIResponsesF
     return this.options.client.responses.create(body, signal ? { signal } : undefined);
   }
 
-  protected read(response: object, { toolSet }: ChatTurnContext<OpenAIResponsesFunctionTool>): ChatAnswer<readonly unknown[]> {
+  protected read(
+    response: object,
+    { toolSet }: ChatTurnContext<OpenAIResponsesFunctionTool>,
+  ): ChatAnswer<readonly unknown[]> {
     const output = arrayAt(response, 'output');
     const calls = parseToolCalls(output, { toolSet });
     const text = output
       .filter((item) => stringAt(item, 'type') === 'message')
       .flatMap((item) => arrayAt(item, 'content'))
-      .map((part) => (stringAt(part, 'type') === 'output_text' ? (stringAt(part, 'text') ?? '') : stringAt(part, 'type') === 'refusal' ? (stringAt(part, 'refusal') ?? '') : ''))
+      .map((part) =>
+        stringAt(part, 'type') === 'output_text'
+          ? (stringAt(part, 'text') ?? '')
+          : stringAt(part, 'type') === 'refusal'
+            ? (stringAt(part, 'refusal') ?? '')
+            : '',
+      )
       .join('');
     const finishReason = stringAt(response, 'incomplete_details', 'reason') ?? stringAt(response, 'status');
     return { text, calls, finishReason, raw: response, native: output };
   }
 
-  private input(messages: readonly ChatMessage[], toolSet: ToolSet<OpenAIResponsesFunctionTool>): OpenAIResponsesInputItem[] {
+  private input(
+    messages: readonly ChatMessage[],
+    toolSet: ToolSet<OpenAIResponsesFunctionTool>,
+  ): OpenAIResponsesInputItem[] {
     return conversationParts(messages).flatMap((part): OpenAIResponsesInputItem[] => {
       switch (part.kind) {
         case 'system':
@@ -104,14 +130,26 @@ export class OpenAIResponsesChatModel extends ProviderChatModel<OpenAIResponsesF
         case 'assistant': {
           const replayed = this.nativeTurns.recall(part.message.toolCalls);
           if (replayed) return replayed as OpenAIResponsesInputItem[];
-          const items: OpenAIResponsesInputItem[] = part.message.content !== undefined && part.message.content !== '' ? [{ role: 'assistant', content: part.message.content }] : [];
+          const items: OpenAIResponsesInputItem[] =
+            part.message.content !== undefined && part.message.content !== ''
+              ? [{ role: 'assistant', content: part.message.content }]
+              : [];
           for (const call of part.message.toolCalls ?? []) {
-            items.push({ type: 'function_call', call_id: call.id, name: providerToolName(toolSet.codec, call.name), arguments: argumentsText(call.arguments) });
+            items.push({
+              type: 'function_call',
+              call_id: call.id,
+              name: providerToolName(toolSet.codec, call.name),
+              arguments: argumentsText(call.arguments),
+            });
           }
           return items;
         }
         case 'tool-results':
-          return part.results.map((message) => ({ type: 'function_call_output' as const, call_id: message.callId, output: message.content }));
+          return part.results.map((message) => ({
+            type: 'function_call_output' as const,
+            call_id: message.callId,
+            output: message.content,
+          }));
       }
     });
   }

@@ -16,4 +16,3 @@ export interface OpenAIFunctionCallOutput {
 export function toToolResultMessage(result: ToolResult): OpenAIFunctionCallOutput {
   return { type: 'function_call_output', call_id: result.callId, output: resultText(result) };
 }
-

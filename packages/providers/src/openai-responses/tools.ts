@@ -36,7 +36,10 @@ export function lowerParameters(canonical: JsonSchema, options: { readonly stric
   return lowerOpenAIParameters(canonical, options);
 }
 
-export function createToolSet(source: ToolSource, options: OpenAIResponsesToolsOptions = {}): ToolSet<OpenAIResponsesFunctionTool> {
+export function createToolSet(
+  source: ToolSource,
+  options: OpenAIResponsesToolsOptions = {},
+): ToolSet<OpenAIResponsesFunctionTool> {
   const strict = options.strict ?? false;
   return buildToolSet({
     provider: 'openai-responses',
@@ -45,7 +48,12 @@ export function createToolSet(source: ToolSource, options: OpenAIResponsesToolsO
     options,
     strict,
     lower: ({ name, description, parameters }) => {
-      const tool: OpenAIResponsesFunctionTool = { type: 'function', name, parameters: lowerParameters(parameters, { strict }), strict };
+      const tool: OpenAIResponsesFunctionTool = {
+        type: 'function',
+        name,
+        parameters: lowerParameters(parameters, { strict }),
+        strict,
+      };
       if (description !== undefined) tool.description = description;
       return tool;
     },
@@ -55,5 +63,10 @@ export function createToolSet(source: ToolSource, options: OpenAIResponsesToolsO
 /** Imports a Responses function tool into the IR, undoing this package's lowering. */
 export function fromTool(tool: OpenAIResponsesFunctionTool, options: ImportOptions = {}): ToolDefinition {
   const parameters: JsonSchema = tool.parameters ?? { type: 'object', properties: {} };
-  return importToolDefinition(tool.name, tool.description, undoLowering(parameters, { strict: tool.strict === true }), options);
+  return importToolDefinition(
+    tool.name,
+    tool.description,
+    undoLowering(parameters, { strict: tool.strict === true }),
+    options,
+  );
 }

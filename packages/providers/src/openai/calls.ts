@@ -95,6 +95,9 @@ export function createStreamAccumulator(options: OpenAIParseOptions = {}): ToolC
 }
 
 /** Streams complete calls out of an SDK stream of chunks. */
-export function streamCalls(chunks: AsyncIterable<OpenAIChatChunkLike>, options: OpenAIParseOptions = {}): AsyncGenerator<ParsedToolCall, void, undefined> {
+export function streamCalls(
+  chunks: AsyncIterable<OpenAIChatChunkLike>,
+  options: OpenAIParseOptions = {},
+): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(chunks, createStreamAccumulator(options));
 }

@@ -6,8 +6,10 @@
 import type { ChatMessage } from '@toolwright/core';
 import { ProviderChatModel, type ChatAnswer, type ChatTurnContext } from '../shared/provider-chat-model';
 import {
-argumentsText, conversationParts,
-providerToolName, type ExtraRequestFields
+  argumentsText,
+  conversationParts,
+  providerToolName,
+  type ExtraRequestFields,
 } from '../shared/chat-model-support';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
@@ -44,7 +46,11 @@ export interface OpenAIChatModelOptions {
 /** A Chat Completions message as this adapter sends it. */
 export type OpenAIChatRequestMessage =
   | { role: 'system' | 'developer' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export interface OpenAIChatRequestBody {
@@ -62,12 +68,22 @@ export interface OpenAIChatRequestBody {
  * loop's text (Chat Completions has no error flag). Tool names are encoded with the tool set's codec and decoded
  * back; in strict mode, the nulls the model sends for optional properties are mapped back to absent.
  */
-export class OpenAIChatModel extends ProviderChatModel<OpenAIChatTool, OpenAIChatRequestBody, OpenAIChatCompletionLike> {
+export class OpenAIChatModel extends ProviderChatModel<
+  OpenAIChatTool,
+  OpenAIChatRequestBody,
+  OpenAIChatCompletionLike
+> {
   constructor(private readonly options: OpenAIChatModelOptions) {
-    super({ name: `openai:${options.model}`, createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }) });
+    super({
+      name: `openai:${options.model}`,
+      createToolSet: (tools) => createToolSet(tools, { ...options.toolOptions, strict: options.strict ?? false }),
+    });
   }
 
-  protected render(messages: readonly ChatMessage[], { toolSet }: ChatTurnContext<OpenAIChatTool>): OpenAIChatRequestBody {
+  protected render(
+    messages: readonly ChatMessage[],
+    { toolSet }: ChatTurnContext<OpenAIChatTool>,
+  ): OpenAIChatRequestBody {
     const { options } = this;
     return {
       ...options.request,
@@ -87,7 +103,12 @@ export class OpenAIChatModel extends ProviderChatModel<OpenAIChatTool, OpenAICha
     const choice = arrayAt(response, 'choices')[0];
     const message = recordAt(choice, 'message');
     const text = stringAt(message, 'content') ?? stringAt(message, 'refusal') ?? '';
-    return { text, calls: parseToolCalls(response, { toolSet }), finishReason: stringAt(choice, 'finish_reason'), raw: response };
+    return {
+      text,
+      calls: parseToolCalls(response, { toolSet }),
+      finishReason: stringAt(choice, 'finish_reason'),
+      raw: response,
+    };
   }
 
   private messages(messages: readonly ChatMessage[], toolSet: ToolSet<OpenAIChatTool>): OpenAIChatRequestMessage[] {
@@ -110,7 +131,10 @@ export class OpenAIChatModel extends ProviderChatModel<OpenAIChatTool, OpenAICha
                     tool_calls: calls.map((call) => ({
                       id: call.id,
                       type: 'function' as const,
-                      function: { name: providerToolName(toolSet.codec, call.name), arguments: argumentsText(call.arguments) },
+                      function: {
+                        name: providerToolName(toolSet.codec, call.name),
+                        arguments: argumentsText(call.arguments),
+                      },
                     })),
                   }
                 : {}),
@@ -118,7 +142,11 @@ export class OpenAIChatModel extends ProviderChatModel<OpenAIChatTool, OpenAICha
           ];
         }
         case 'tool-results':
-          return part.results.map((message) => ({ role: 'tool' as const, tool_call_id: message.callId, content: message.content }));
+          return part.results.map((message) => ({
+            role: 'tool' as const,
+            tool_call_id: message.callId,
+            content: message.content,
+          }));
       }
     });
   }

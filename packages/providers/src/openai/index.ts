@@ -11,4 +11,10 @@ export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
 export { streamToolCalls } from '../shared/streaming';
-export { OpenAIChatModel, type OpenAIChatClient, type OpenAIChatModelOptions, type OpenAIChatRequestBody, type OpenAIChatRequestMessage } from './chat-model';
+export {
+  OpenAIChatModel,
+  type OpenAIChatClient,
+  type OpenAIChatModelOptions,
+  type OpenAIChatRequestBody,
+  type OpenAIChatRequestMessage,
+} from './chat-model';

@@ -16,4 +16,3 @@ export interface OpenAIToolMessage {
 export function toToolResultMessage(result: ToolResult): OpenAIToolMessage {
   return { role: 'tool', tool_call_id: result.callId, content: resultText(result) };
 }
-

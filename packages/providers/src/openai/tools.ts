@@ -49,10 +49,22 @@ export function createToolSet(source: ToolSource, options: OpenAIToolsOptions = 
   const strict = options.strict ?? false;
   const version = resolveApiVersion('openai', options.version);
   if (!includes(version, TOOLS_SINCE)) {
-    throw notInVersion('openai', options.version, '`tools`', TOOLS_SINCE, 'that API takes the legacy `functions` field: send openai.toFunctions(registry, { version }) as `functions`, or pin a later version.');
+    throw notInVersion(
+      'openai',
+      options.version,
+      '`tools`',
+      TOOLS_SINCE,
+      'that API takes the legacy `functions` field: send openai.toFunctions(registry, { version }) as `functions`, or pin a later version.',
+    );
   }
   if (strict && !includes(version, STRICT_SINCE)) {
-    throw notInVersion('openai', options.version, '`strict: true` (Structured Outputs)', STRICT_SINCE, `leave strict off, or pin ${STRICT_SINCE} or later.`);
+    throw notInVersion(
+      'openai',
+      options.version,
+      '`strict: true` (Structured Outputs)',
+      STRICT_SINCE,
+      `leave strict off, or pin ${STRICT_SINCE} or later.`,
+    );
   }
   return buildToolSet({
     provider: 'openai',
@@ -80,14 +92,21 @@ export type OpenAIFunctionsOptions = ToolSetOptions;
  * The legacy `functions` request field (`ChatCompletionCreateParams.Function[]`: `{name, description, parameters}`,
  * no `strict`), for APIs pinned before `tools` (2023-06-13 to 2023-11-05). OpenAI still accepts it, deprecated.
  */
-export function createFunctionSet(source: ToolSource, options: OpenAIFunctionsOptions = {}): ToolSet<OpenAIFunctionDefinition> {
+export function createFunctionSet(
+  source: ToolSource,
+  options: OpenAIFunctionsOptions = {},
+): ToolSet<OpenAIFunctionDefinition> {
   return buildToolSet({
     provider: 'openai',
     source,
     profile: OPENAI_NAME_PROFILE,
     options,
     strict: false,
-    lower: ({ name, description, parameters }) => ({ name, ...(description !== undefined ? { description } : {}), parameters: lowerParameters(parameters) }),
+    lower: ({ name, description, parameters }) => ({
+      name,
+      ...(description !== undefined ? { description } : {}),
+      parameters: lowerParameters(parameters),
+    }),
   });
 }
 
@@ -103,5 +122,10 @@ export function toFunctions(source: ToolSource, options: OpenAIFunctionsOptions 
 export function fromTool(tool: OpenAIChatTool | OpenAIFunctionDefinition, options: ImportOptions = {}): ToolDefinition {
   const definition = 'function' in tool ? tool.function : tool;
   const parameters: JsonSchema = definition.parameters ?? { type: 'object', properties: {} };
-  return importToolDefinition(definition.name, definition.description, undoLowering(parameters, { strict: definition.strict === true }), options);
+  return importToolDefinition(
+    definition.name,
+    definition.description,
+    undoLowering(parameters, { strict: definition.strict === true }),
+    options,
+  );
 }

@@ -61,7 +61,11 @@ export class CallIdCodec {
     if (known !== undefined) return known;
     let providerId = this.profile.pattern.test(id) ? id : this.profile.derive(id);
     // A derived id that is already taken by another original id: derive again from a salted id.
-    for (let attempt = 1; this.fromProviderIds.has(providerId) && this.fromProviderIds.get(providerId) !== id; attempt += 1) {
+    for (
+      let attempt = 1;
+      this.fromProviderIds.has(providerId) && this.fromProviderIds.get(providerId) !== id;
+      attempt += 1
+    ) {
       providerId = this.profile.derive(`${id}#${attempt}`);
     }
     this.toProviderIds.set(id, providerId);

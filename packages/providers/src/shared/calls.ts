@@ -69,7 +69,8 @@ export class CallBuilder {
         return { id: callId, name, arguments: argumentsValue, providerName, transformations: [] };
       }
     }
-    if (!isPlainObject(parsed)) return { id: callId, name, arguments: argumentsValue, providerName, transformations: [] };
+    if (!isPlainObject(parsed))
+      return { id: callId, name, arguments: argumentsValue, providerName, transformations: [] };
     const stripped = stripStrictNulls(parsed, canonical);
     if (stripped.transformations.length === 0) {
       return { id: callId, name, arguments: argumentsValue, providerName, transformations: [] };

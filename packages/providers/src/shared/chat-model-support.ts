@@ -25,7 +25,8 @@ export function conversationParts(messages: readonly ChatMessage[]): Conversatio
   for (const message of messages) {
     if (message.role === 'tool') {
       const last = parts[parts.length - 1];
-      if (last?.kind === 'tool-results') parts[parts.length - 1] = { kind: 'tool-results', results: [...last.results, message] };
+      if (last?.kind === 'tool-results')
+        parts[parts.length - 1] = { kind: 'tool-results', results: [...last.results, message] };
       else parts.push({ kind: 'tool-results', results: [message] });
     } else if (message.role === 'assistant') parts.push({ kind: 'assistant', message });
     else parts.push({ kind: message.role, content: message.content });
@@ -35,7 +36,9 @@ export function conversationParts(messages: readonly ChatMessage[]): Conversatio
 
 /** Every system message's text, joined by a blank line, for providers that take the system prompt apart (`undefined` when there is none). */
 export function systemPrompt(messages: readonly ChatMessage[]): string | undefined {
-  const texts = messages.flatMap((message) => (message.role === 'system' && message.content !== '' ? [message.content] : []));
+  const texts = messages.flatMap((message) =>
+    message.role === 'system' && message.content !== '' ? [message.content] : [],
+  );
   return texts.length === 0 ? undefined : texts.join('\n\n');
 }
 
@@ -96,7 +99,10 @@ export function calledNames(messages: readonly ChatMessage[], codec: ToolNameCod
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
       const providerName = (call as { readonly providerName?: unknown }).providerName;
-      names.set(call.id, typeof providerName === 'string' && providerName !== '' ? providerName : providerToolName(codec, call.name));
+      names.set(
+        call.id,
+        typeof providerName === 'string' && providerName !== '' ? providerName : providerToolName(codec, call.name),
+      );
     }
   }
   return names;
@@ -135,7 +141,12 @@ export function structuredResult(message: ToolChatMessage): JsonValue | undefine
 }
 
 /** An `AssistantTurn` without empty fields: an empty text is no text. */
-export function assistantTurn(text: string | undefined, toolCalls: readonly ToolCall[], finishReason: string | undefined, raw: unknown): AssistantTurn {
+export function assistantTurn(
+  text: string | undefined,
+  toolCalls: readonly ToolCall[],
+  finishReason: string | undefined,
+  raw: unknown,
+): AssistantTurn {
   return {
     ...(text !== undefined && text !== '' ? { text } : {}),
     toolCalls,
@@ -157,7 +168,8 @@ export function mergeAdjacentRoles<TEntry extends { readonly role: string }, TCo
   const merged: TEntry[] = [];
   for (const entry of entries) {
     const last = merged[merged.length - 1];
-    if (last && last.role === entry.role) merged[merged.length - 1] = withContent(last, [...contentOf(last), ...contentOf(entry)]);
+    if (last && last.role === entry.role)
+      merged[merged.length - 1] = withContent(last, [...contentOf(last), ...contentOf(entry)]);
     else merged.push(entry);
   }
   return merged;

@@ -13,7 +13,14 @@ import type { ToolSource } from './definitions';
 import type { ImportOptions } from './import-definition';
 import type { JsonSchema } from './json-schema';
 import { loweredSchemaFindings } from './lowering-findings';
-import type { LintFinding, LoweredTool, LoweringResult, ProviderDescriptor, ProviderInfo, ProviderLintOptions } from './provider';
+import type {
+  LintFinding,
+  LoweredTool,
+  LoweringResult,
+  ProviderDescriptor,
+  ProviderInfo,
+  ProviderLintOptions,
+} from './provider';
 import type { ToolSet } from './tool-set';
 import type { ToolCallAccumulator } from './streaming';
 
@@ -48,7 +55,15 @@ export interface ProviderResultsSpec<TMessage, TResultOptions> {
 }
 
 /** What a provider module writes. */
-export interface ProviderSpec<TTool, TToolOptions, TResponse, TEvent, TParseOptions, TMessage, TResultOptions> extends ProviderInfo {
+export interface ProviderSpec<
+  TTool,
+  TToolOptions,
+  TResponse,
+  TEvent,
+  TParseOptions,
+  TMessage,
+  TResultOptions,
+> extends ProviderInfo {
   readonly tools: ProviderToolsSpec<TTool, TToolOptions>;
   readonly calls: ProviderCallsSpec<TResponse, TEvent, TParseOptions>;
   readonly results: ProviderResultsSpec<TMessage, TResultOptions>;
@@ -56,7 +71,8 @@ export interface ProviderSpec<TTool, TToolOptions, TResponse, TEvent, TParseOpti
 
 /** A provider: its spec, plus what `defineProvider` derives from it. */
 export interface Provider<TTool, TToolOptions, TResponse, TEvent, TParseOptions, TMessage, TResultOptions>
-  extends ProviderSpec<TTool, TToolOptions, TResponse, TEvent, TParseOptions, TMessage, TResultOptions>,
+  extends
+    ProviderSpec<TTool, TToolOptions, TResponse, TEvent, TParseOptions, TMessage, TResultOptions>,
     ProviderDescriptor<TTool, TToolOptions> {
   readonly results: Required<ProviderResultsSpec<TMessage, TResultOptions>>;
   /** The provider's tool definitions alone (`createToolSet(...).tools`). */
@@ -65,7 +81,8 @@ export interface Provider<TTool, TToolOptions, TResponse, TEvent, TParseOptions,
 
 /** The provider's types, read back from its object (`ToolOf<typeof openai.provider>` is `OpenAIChatTool`). */
 export type ToolOf<TProvider> = TProvider extends ProviderToolsView<infer TTool, infer _TToolOptions> ? TTool : never;
-export type ToolOptionsOf<TProvider> = TProvider extends ProviderToolsView<infer _TTool, infer TToolOptions> ? TToolOptions : never;
+export type ToolOptionsOf<TProvider> =
+  TProvider extends ProviderToolsView<infer _TTool, infer TToolOptions> ? TToolOptions : never;
 
 /** The part of a provider the provider-neutral API needs to adapt and import tools. */
 export interface ProviderToolsView<TTool, TToolOptions> {
@@ -80,15 +97,24 @@ export function defineProvider<TTool, TToolOptions, TResponse, TEvent, TParseOpt
   spec: ProviderSpec<TTool, TToolOptions, TResponse, TEvent, TParseOptions, TMessage, TResultOptions>,
 ): Provider<TTool, TToolOptions, TResponse, TEvent, TParseOptions, TMessage, TResultOptions> {
   const { tools, calls, results } = spec;
-  const toMessages = results.toMessages ?? ((list: readonly ToolResult[], options?: TResultOptions) => list.map((result) => results.toMessage(result, options)));
-  const lower = (source: ToolSource, options?: TToolOptions, lintOptions: ProviderLintOptions = { strict: false }): LoweringResult<TTool> => {
+  const toMessages =
+    results.toMessages ??
+    ((list: readonly ToolResult[], options?: TResultOptions) =>
+      list.map((result) => results.toMessage(result, options)));
+  const lower = (
+    source: ToolSource,
+    options?: TToolOptions,
+    lintOptions: ProviderLintOptions = { strict: false },
+  ): LoweringResult<TTool> => {
     const toolSet = tools.createToolSet(source, options);
     const lowered = toolSet.tools.map((tool: TTool, index: number): LoweredTool<TTool> => ({
       tool,
       name: toolSet.definitions[index]?.name ?? tools.nameOf(tool),
       parameters: tools.parametersOf(tool),
     }));
-    const findings = lowered.flatMap(({ name, parameters }) => (parameters ? loweredSchemaFindings(spec, name, parameters) : []));
+    const findings = lowered.flatMap(({ name, parameters }) =>
+      parameters ? loweredSchemaFindings(spec, name, parameters) : [],
+    );
     if (tools.lint) findings.push(...tools.lint(lowered, lintOptions));
     return { toolSet, findings };
   };

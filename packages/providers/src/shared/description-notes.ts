@@ -51,7 +51,10 @@ export function addToNote(schema: JsonSchema, values: Record<string, unknown>): 
 }
 
 /** Splits a description into its text and its note (an empty note when there is none or it is not ours). */
-export function splitNote(description: string | undefined): { text: string | undefined; note: Record<string, unknown> } {
+export function splitNote(description: string | undefined): {
+  text: string | undefined;
+  note: Record<string, unknown>;
+} {
   if (description === undefined) return { text: undefined, note: {} };
   const match = NOTE_PATTERN.exec(description);
   if (!match || match[1] === undefined) return { text: description, note: {} };
@@ -67,7 +70,10 @@ export function splitNote(description: string | undefined): { text: string | und
 }
 
 /** Takes a marker sentence off the end of a description. */
-export function takeMarker(description: string | undefined, marker: string): { text: string | undefined; found: boolean } {
+export function takeMarker(
+  description: string | undefined,
+  marker: string,
+): { text: string | undefined; found: boolean } {
   if (description === undefined) return { text: undefined, found: false };
   if (description === marker) return { text: undefined, found: true };
   if (description.endsWith(` ${marker}`)) return { text: description.slice(0, -marker.length - 1), found: true };

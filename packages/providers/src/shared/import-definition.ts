@@ -1,4 +1,9 @@
-import { definitionFromJsonSchema, type JsonSchemaToolOptions, type ToolAnnotations, type ToolDefinition } from '@toolwright/core';
+import {
+  definitionFromJsonSchema,
+  type JsonSchemaToolOptions,
+  type ToolAnnotations,
+  type ToolDefinition,
+} from '@toolwright/core';
 import type { JsonSchema } from './json-schema';
 import { withoutCrossFieldSentences } from './lowering/cross-field';
 import type { ToolNameCodec } from './name-codec';
@@ -36,7 +41,13 @@ export function importToolDefinition(
   return definition;
 }
 
-function declare(name: string, description: string | null | undefined, parameters: JsonSchema, options: ImportOptions, extras: ImportExtras): ToolDefinition {
+function declare(
+  name: string,
+  description: string | null | undefined,
+  parameters: JsonSchema,
+  options: ImportOptions,
+  extras: ImportExtras,
+): ToolDefinition {
   return definitionFromJsonSchema(
     {
       name,

@@ -36,7 +36,13 @@ export function cloneJson<T>(value: T): T {
   const source = value as Record<string, unknown>;
   for (const key of Object.keys(source)) {
     // defineProperty keeps a `__proto__` key an own property instead of swapping the prototype.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: cloneJson(source[key]), enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: cloneJson(source[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else copy[key] = cloneJson(source[key]);
   }
   return copy as T;
@@ -76,7 +82,8 @@ export function acceptsNull(schema: JsonSchema): boolean {
   if ('const' in schema && schema['const'] === null) return true;
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const variants = schema[keyword];
-    if (Array.isArray(variants) && variants.some((variant) => isJsonSchema(variant) && acceptsNull(variant))) return true;
+    if (Array.isArray(variants) && variants.some((variant) => isJsonSchema(variant) && acceptsNull(variant)))
+      return true;
   }
   return false;
 }
@@ -114,7 +121,13 @@ export const SINGLE_SCHEMA_KEYWORDS = [
 export const SCHEMA_LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 
 /** The keywords whose value is a map of name -> schema. */
-export const SCHEMA_MAP_KEYWORDS = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'] as const;
+export const SCHEMA_MAP_KEYWORDS = [
+  'properties',
+  '$defs',
+  'definitions',
+  'patternProperties',
+  'dependentSchemas',
+] as const;
 
 /** The maximum nesting depth of a schema (root object = 1). */
 export function schemaDepth(schema: JsonSchema): number {
@@ -132,7 +145,11 @@ export function schemaDepth(schema: JsonSchema): number {
 }
 
 /** Visits every schema node (depth first, root included) with its JSON pointer. */
-export function forEachSchemaNode(schema: JsonSchema, visit: (node: JsonSchema, pointer: string) => void, pointer = ''): void {
+export function forEachSchemaNode(
+  schema: JsonSchema,
+  visit: (node: JsonSchema, pointer: string) => void,
+  pointer = '',
+): void {
   visit(schema, pointer);
   for (const keyword of SINGLE_SCHEMA_KEYWORDS) {
     const child = schema[keyword];
@@ -173,7 +190,10 @@ export function describePointer(pointer: string): string {
       index += 1;
     } else if (segment === 'items') {
       parts.push('[]');
-    } else if ((segment === 'anyOf' || segment === 'oneOf' || segment === 'allOf') && /^\d+$/.test(segments[index + 1] ?? '')) {
+    } else if (
+      (segment === 'anyOf' || segment === 'oneOf' || segment === 'allOf') &&
+      /^\d+$/.test(segments[index + 1] ?? '')
+    ) {
       parts.push(`${parts.length === 0 ? '' : '.'}${segment}[${segments[index + 1]}]`);
       index += 1;
     } else {
@@ -193,7 +213,10 @@ const CHILD_KINDS: ReadonlyMap<string, 'single' | 'list' | 'map'> = new Map([
  * Applies `transform` to every direct child schema of `schema` (in place) and returns `schema`: property
  * schemas, `items`, union variants, `$defs`, schema-valued `additionalProperties`, ... The caller recurses.
  */
-export function mapChildSchemas(schema: JsonSchema, transform: (child: JsonSchema, keyword: string, key?: string) => JsonSchema): JsonSchema {
+export function mapChildSchemas(
+  schema: JsonSchema,
+  transform: (child: JsonSchema, keyword: string, key?: string) => JsonSchema,
+): JsonSchema {
   for (const keyword of Object.keys(schema)) {
     const kind = CHILD_KINDS.get(keyword);
     if (kind === undefined) continue;
@@ -201,13 +224,17 @@ export function mapChildSchemas(schema: JsonSchema, transform: (child: JsonSchem
     if (kind === 'single') {
       if (isJsonSchema(value)) schema[keyword] = transform(value, keyword);
     } else if (kind === 'list') {
-      if (Array.isArray(value)) schema[keyword] = value.map((child, index) => (isJsonSchema(child) ? transform(child, keyword, String(index)) : child));
+      if (Array.isArray(value))
+        schema[keyword] = value.map((child, index) =>
+          isJsonSchema(child) ? transform(child, keyword, String(index)) : child,
+        );
     } else if (isPlainObject(value)) {
       const mapped: Record<string, unknown> = {};
       for (const name of Object.keys(value)) {
         const child = value[name];
         const next = isJsonSchema(child) ? transform(child, keyword, name) : child;
-        if (name === '__proto__') Object.defineProperty(mapped, name, { value: next, enumerable: true, writable: true, configurable: true });
+        if (name === '__proto__')
+          Object.defineProperty(mapped, name, { value: next, enumerable: true, writable: true, configurable: true });
         else mapped[name] = next;
       }
       schema[keyword] = mapped;

@@ -31,13 +31,20 @@ function invalidCharacters(name: string, profile: ToolNameProfile): string[] {
   const found = new Set<string>();
   const characters = Array.from(name);
   characters.forEach((character, index) => {
-    const allowed = index === 0 && profile.firstCharacter ? profile.firstCharacter.test(character) : profile.allowedCharacter.test(character);
+    const allowed =
+      index === 0 && profile.firstCharacter
+        ? profile.firstCharacter.test(character)
+        : profile.allowedCharacter.test(character);
     if (!allowed) found.add(character);
   });
   return [...found];
 }
 
-function nameFindings(descriptor: ProviderDescriptor, definitions: readonly ToolDefinition[], options: LintOptions): LintFinding[] {
+function nameFindings(
+  descriptor: ProviderDescriptor,
+  definitions: readonly ToolDefinition[],
+  options: LintOptions,
+): LintFinding[] {
   const profile = descriptor.nameProfile;
   const findings: LintFinding[] = [];
   let codec: ToolNameCodec;
@@ -49,7 +56,16 @@ function nameFindings(descriptor: ProviderDescriptor, definitions: readonly Tool
   } catch (error) {
     if (!ToolwrightError.isInstance(error)) throw error;
     const target = error instanceof DefinitionError && error.target ? error.target : '*';
-    return [{ tool: target, provider: descriptor.id, rule: 'name-collision', message: error.message, fix: 'rename one of the tools', severity: 'error' }];
+    return [
+      {
+        tool: target,
+        provider: descriptor.id,
+        rule: 'name-collision',
+        message: error.message,
+        fix: 'rename one of the tools',
+        severity: 'error',
+      },
+    ];
   }
   for (const entry of codec.entries()) {
     const name = entry.name;
@@ -74,7 +90,9 @@ function nameFindings(descriptor: ProviderDescriptor, definitions: readonly Tool
         rule: tooLong && characters.length === 0 ? 'name-length' : 'name-pattern',
         message:
           `"${name}" does not match ${descriptor.label}'s name rule ${profile.rule}` +
-          (characters.length > 0 ? ` (it contains ${characters.map((character) => JSON.stringify(character)).join(', ')})` : '') +
+          (characters.length > 0
+            ? ` (it contains ${characters.map((character) => JSON.stringify(character)).join(', ')})`
+            : '') +
           (tooLong ? ` (${length} characters, at most ${profile.maxLength})` : ''),
         fix: `nothing to do when you send tools with toolwright: it is sent as "${entry.encoded}" and decoded back; rename the tool to send it unchanged`,
         // The codec handles it: information, not a warning.
@@ -102,7 +120,11 @@ function strictFor(options: LintOptions, descriptor: ProviderDescriptor): boolea
 }
 
 /** Lints a tool set against the given providers. */
-export function lintWith(descriptors: readonly ProviderDescriptor[], source: ToolSource, options: LintOptions = {}): LintFinding[] {
+export function lintWith(
+  descriptors: readonly ProviderDescriptor[],
+  source: ToolSource,
+  options: LintOptions = {},
+): LintFinding[] {
   const definitions = resolveDefinitions(source);
   const findings: LintFinding[] = [];
   for (const descriptor of descriptors) {

@@ -100,7 +100,9 @@ export class ToolNameCodec {
         continue;
       }
       if (readable !== undefined && ambiguous && options.onAmbiguity === 'error') {
-        const other = clashesWithIdentity ? assigned.get(readable)?.name : sharing.find((candidate) => candidate !== name);
+        const other = clashesWithIdentity
+          ? assigned.get(readable)?.name
+          : sharing.find((candidate) => candidate !== name);
         throw new DefinitionError(
           `tools "${name}" and "${other ?? '?'}" both become "${readable}" under ${profile.id}'s name rule (${profile.rule})`,
           { target: name, fix: `rename one of them, or use the codec's default onAmbiguity: 'hash'` },

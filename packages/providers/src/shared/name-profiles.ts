@@ -54,7 +54,10 @@ export function withMaxLength(profile: ToolNameProfile, maxLength: number): Tool
   return Object.freeze({
     ...profile,
     id: `${profile.id}-${maxLength}`,
-    rule: profile.rule.replace(/\{(\d+),\d+\}\$$/, (_match, minimum: string) => `{${minimum},${maxLength - (profile.firstCharacter ? 1 : 0)}}$`),
+    rule: profile.rule.replace(
+      /\{(\d+),\d+\}\$$/,
+      (_match, minimum: string) => `{${minimum},${maxLength - (profile.firstCharacter ? 1 : 0)}}$`,
+    ),
     maxLength,
   });
 }

@@ -60,7 +60,10 @@ export abstract class ProviderChatModel<TTool, TBody, TResponse, TNative = never
   protected abstract read(response: TResponse, context: ChatTurnContext<TTool>): ChatAnswer<TNative>;
 
   /** The request `complete` sends for these messages and tools. */
-  toProviderRequest(request: Pick<ChatRequest, 'messages' | 'tools'>, callIds: CallIdCodec | undefined = this.newCallIds()): TBody {
+  toProviderRequest(
+    request: Pick<ChatRequest, 'messages' | 'tools'>,
+    callIds: CallIdCodec | undefined = this.newCallIds(),
+  ): TBody {
     return this.render(request.messages, { toolSet: this.toolSets.get(request.tools), callIds });
   }
 

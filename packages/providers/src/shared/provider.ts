@@ -92,5 +92,10 @@ export interface ProviderDescriptor<TTool = unknown, TToolOptions = ProviderTool
    * Lowers a tool set and returns, in the same pass, the findings about what was lowered: keywords moved into
    * descriptions, a root that is not one object schema, and the provider's own checks (`lintOptions.strict`).
    */
-  lower(this: void, source: ToolSource, options?: TToolOptions, lintOptions?: ProviderLintOptions): LoweringResult<TTool>;
+  lower(
+    this: void,
+    source: ToolSource,
+    options?: TToolOptions,
+    lintOptions?: ProviderLintOptions,
+  ): LoweringResult<TTool>;
 }

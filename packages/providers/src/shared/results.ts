@@ -56,5 +56,5 @@ export function resultText(result: ToolResult): string {
 /** A result value as a JSON object (for channels that take an object): objects as is, others under `output`. */
 export function resultObject(value: unknown): JsonObject {
   const json = toJsonValue(value);
-  return isPlainObject(json) ? (json) : { output: json };
+  return isPlainObject(json) ? json : { output: json };
 }

@@ -108,8 +108,16 @@ export function strictModeFindings(provider: ProviderId, lowered: readonly Lower
     }
   }
   const setWide: Array<[boolean, string, string]> = [
-    [properties > OPENAI_STRICT_LIMITS.maxProperties, 'strict-property-count', `${properties} object properties in total; strict mode allows ${OPENAI_STRICT_LIMITS.maxProperties}`],
-    [enumValues > OPENAI_STRICT_LIMITS.maxEnumValues, 'strict-enum-count', `${enumValues} enum values in total; strict mode allows ${OPENAI_STRICT_LIMITS.maxEnumValues}`],
+    [
+      properties > OPENAI_STRICT_LIMITS.maxProperties,
+      'strict-property-count',
+      `${properties} object properties in total; strict mode allows ${OPENAI_STRICT_LIMITS.maxProperties}`,
+    ],
+    [
+      enumValues > OPENAI_STRICT_LIMITS.maxEnumValues,
+      'strict-enum-count',
+      `${enumValues} enum values in total; strict mode allows ${OPENAI_STRICT_LIMITS.maxEnumValues}`,
+    ],
     [
       stringLength > OPENAI_STRICT_LIMITS.maxTotalStringLength,
       'strict-string-length',
@@ -118,7 +126,14 @@ export function strictModeFindings(provider: ProviderId, lowered: readonly Lower
   ];
   for (const [exceeded, rule, message] of setWide) {
     if (exceeded) {
-      findings.push({ tool: '*', provider, rule, message, fix: 'send fewer tools per request, or turn strict mode off', severity: 'error' });
+      findings.push({
+        tool: '*',
+        provider,
+        rule,
+        message,
+        fix: 'send fewer tools per request, or turn strict mode off',
+        severity: 'error',
+      });
     }
   }
   return findings;
@@ -165,13 +180,32 @@ export function anthropicStrictFindings(provider: ProviderId, lowered: readonly 
     }
   }
   const checks: Array<[boolean, string, string]> = [
-    [tools.length > ANTHROPIC_STRICT_LIMITS.maxStrictTools, 'strict-tool-count', `${tools.length} strict tools; at most ${ANTHROPIC_STRICT_LIMITS.maxStrictTools} per request`],
-    [optional > ANTHROPIC_STRICT_LIMITS.maxOptionalParameters, 'strict-optional-count', `${optional} optional parameters across strict tools; at most ${ANTHROPIC_STRICT_LIMITS.maxOptionalParameters}`],
-    [unions > ANTHROPIC_STRICT_LIMITS.maxUnionParameters, 'strict-union-count', `${unions} parameters with union types across strict tools; at most ${ANTHROPIC_STRICT_LIMITS.maxUnionParameters}`],
+    [
+      tools.length > ANTHROPIC_STRICT_LIMITS.maxStrictTools,
+      'strict-tool-count',
+      `${tools.length} strict tools; at most ${ANTHROPIC_STRICT_LIMITS.maxStrictTools} per request`,
+    ],
+    [
+      optional > ANTHROPIC_STRICT_LIMITS.maxOptionalParameters,
+      'strict-optional-count',
+      `${optional} optional parameters across strict tools; at most ${ANTHROPIC_STRICT_LIMITS.maxOptionalParameters}`,
+    ],
+    [
+      unions > ANTHROPIC_STRICT_LIMITS.maxUnionParameters,
+      'strict-union-count',
+      `${unions} parameters with union types across strict tools; at most ${ANTHROPIC_STRICT_LIMITS.maxUnionParameters}`,
+    ],
   ];
   for (const [exceeded, rule, message] of checks) {
     if (exceeded) {
-      findings.push({ tool: '*', provider, rule, message, fix: 'mark fewer tools strict, or send fewer tools per request', severity: 'error' });
+      findings.push({
+        tool: '*',
+        provider,
+        rule,
+        message,
+        fix: 'mark fewer tools strict, or send fewer tools per request',
+        severity: 'error',
+      });
     }
   }
   return findings;

@@ -74,7 +74,8 @@ export function buildToolSet<TTool>(args: {
     const description = definition.description === '' ? undefined : definition.description;
     const parameters = canonicalParameters(definition);
     // Cross-field rules: kept as JSON Schema for MCP, moved into the note and the description for chat providers.
-    const lowered = args.provider === 'mcp' ? { description, parameters } : lowerCrossFieldRules(definition, description, parameters);
+    const lowered =
+      args.provider === 'mcp' ? { description, parameters } : lowerCrossFieldRules(definition, description, parameters);
     return args.lower({ definition, name: codec.encode(definition.name), ...lowered });
   });
   // The canonical schemas are exported again on first use (parsing strict calls, coercing Qwen's raw values),

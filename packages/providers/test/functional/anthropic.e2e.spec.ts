@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import * as anthropic from '@toolwright/providers/anthropic';
-import { CALENDAR_ARGUMENTS, CALENDAR_VALUE, PROPOSE_ARGUMENTS, PROPOSE_VALUE, seedExecutor } from '../support/seed-executor';
+import {
+  CALENDAR_ARGUMENTS,
+  CALENDAR_VALUE,
+  PROPOSE_ARGUMENTS,
+  PROPOSE_VALUE,
+  seedExecutor,
+} from '../support/seed-executor';
 import { startStubServer, type StubServer } from '../support/stub-server';
 
 let server: StubServer;
@@ -32,11 +38,23 @@ describe('@anthropic-ai/sdk -> stub Messages API -> executor', () => {
       body: message([
         { type: 'text', text: 'On it.' },
         { type: 'tool_use', id: 'toolu_propose', name: 'decision_propose', input: PROPOSE_ARGUMENTS },
-        { type: 'tool_use', id: 'toolu_calendar', name: 'get_calendar_events', input: { ...CALENDAR_ARGUMENTS, max_results: '5' } },
+        {
+          type: 'tool_use',
+          id: 'toolu_calendar',
+          name: 'get_calendar_events',
+          input: { ...CALENDAR_ARGUMENTS, max_results: '5' },
+        },
       ]),
     });
-    const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: 'Plan lunch and check my calendar.' }];
-    const response = await client().messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages, tools: toolSet.tools });
+    const messages: Anthropic.Messages.MessageParam[] = [
+      { role: 'user', content: 'Plan lunch and check my calendar.' },
+    ];
+    const response = await client().messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 1024,
+      messages,
+      tools: toolSet.tools,
+    });
     expect(server.requests[0]?.url).toBe('/v1/messages');
     expect(server.requests[0]?.body.tools).toEqual(toolSet.tools);
 
@@ -54,7 +72,11 @@ describe('@anthropic-ai/sdk -> stub Messages API -> executor', () => {
     await client().messages.create({
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
-      messages: [...messages, { role: 'assistant', content: response.content }, ...anthropic.toToolResultMessages(results)],
+      messages: [
+        ...messages,
+        { role: 'assistant', content: response.content },
+        ...anthropic.toToolResultMessages(results),
+      ],
       tools: toolSet.tools,
     });
     expect(server.requests[1]?.body.messages[2]).toEqual({
@@ -75,18 +97,42 @@ describe('@anthropic-ai/sdk -> stub Messages API -> executor', () => {
       named: true,
       events: [
         { type: 'message_start', message: message([], null as never) },
-        { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_s', name: 'decision_propose', input: {} } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: proposeText.slice(0, 30) } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: proposeText.slice(30) } },
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_s', name: 'decision_propose', input: {} },
+        },
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: proposeText.slice(0, 30) },
+        },
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: proposeText.slice(30) },
+        },
         { type: 'content_block_stop', index: 0 },
-        { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
+        {
+          type: 'message_delta',
+          delta: { stop_reason: 'tool_use', stop_sequence: null },
+          usage: { output_tokens: 20 },
+        },
         { type: 'message_stop' },
       ],
     });
-    const stream = await client().messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: [{ role: 'user', content: 'Go.' }], tools: toolSet.tools, stream: true });
+    const stream = await client().messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'Go.' }],
+      tools: toolSet.tools,
+      stream: true,
+    });
     const calls = [];
     for await (const call of anthropic.streamCalls(stream, { toolSet })) calls.push(call);
-    expect(calls.map((call) => [call.id, call.name, call.arguments])).toEqual([['toolu_s', 'decision/propose', proposeText]]);
+    expect(calls.map((call) => [call.id, call.name, call.arguments])).toEqual([
+      ['toolu_s', 'decision/propose', proposeText],
+    ]);
     expect((await run(calls))[0]).toMatchObject({ ok: true, value: PROPOSE_VALUE });
   });
 });

@@ -33,7 +33,8 @@ describe('Anthropic Messages: the canonical tool', () => {
         ...fixture['tool'].input_schema.properties,
         max_results: {
           type: 'integer',
-          description: 'Maximum number of events to return (1-50). Defaults to 10. (JSON Schema: {"minimum":1,"maximum":50})',
+          description:
+            'Maximum number of events to return (1-50). Defaults to 10. (JSON Schema: {"minimum":1,"maximum":50})',
           default: 10,
         },
       },
@@ -43,7 +44,13 @@ describe('Anthropic Messages: the canonical tool', () => {
   it('parses tool_use blocks (text blocks before them are skipped)', () => {
     const message = fixture['message'] as Anthropic.Messages.Message;
     expect(anthropic.parseToolCalls(message)).toEqual([
-      { id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_calendar_events', providerName: 'get_calendar_events', arguments: CANONICAL_ARGUMENTS, transformations: [] },
+      {
+        id: 'toolu_01A09q90qw90lq917835lq9',
+        name: 'get_calendar_events',
+        providerName: 'get_calendar_events',
+        arguments: CANONICAL_ARGUMENTS,
+        transformations: [],
+      },
     ]);
   });
 
@@ -57,7 +64,14 @@ describe('Anthropic Messages: the canonical tool', () => {
   });
 
   it('gives results and errors back as tool_result blocks in a user message (is_error for errors)', () => {
-    const success: ToolResult = { callId: 'toolu_01A09q90qw90lq917835lq9', tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 1 };
+    const success: ToolResult = {
+      callId: 'toolu_01A09q90qw90lq917835lq9',
+      tool: 'get_calendar_events',
+      ok: true,
+      value: CANONICAL_RESULT,
+      transformations: [],
+      durationMs: 1,
+    };
     const message: Anthropic.Messages.MessageParam = anthropic.toToolResultMessage(success);
     expect(message).toEqual(fixture['result']);
     const error: Anthropic.Messages.MessageParam = anthropic.toToolResultMessage(timeout);
@@ -72,7 +86,9 @@ describe('Anthropic Messages: the canonical tool', () => {
     const block = anthropic.toToolResultBlock({ ...timeout, callId: 'functions.Bash:0' }, { callIds });
     expect(block.tool_use_id).toMatch(/^[a-zA-Z0-9_-]+$/);
     expect(block.tool_use_id).not.toBe('functions.Bash:0');
-    const [call] = anthropic.parseToolCalls([{ type: 'tool_use', id: block.tool_use_id, name: 'x', input: {} }], { callIds });
+    const [call] = anthropic.parseToolCalls([{ type: 'tool_use', id: block.tool_use_id, name: 'x', input: {} }], {
+      callIds,
+    });
     expect(call?.id).toBe('functions.Bash:0');
   });
 
@@ -93,7 +109,9 @@ describe('Anthropic Messages: the seed commands', () => {
     expect(options?.['minItems']).toBe(2);
     expect(Object.keys(tools[0]?.input_schema.properties as object)).toEqual(['question', 'options']);
     const [strictPropose] = anthropic.toTools(seedRegistry(), { strict: true });
-    const strictOptions = (strictPropose?.input_schema.properties as Record<string, Record<string, unknown>>)['options'];
+    const strictOptions = (strictPropose?.input_schema.properties as Record<string, Record<string, unknown>>)[
+      'options'
+    ];
     expect(strictOptions).not.toHaveProperty('minItems');
     expect(strictOptions?.['description']).toBe('The options to choose from (JSON Schema: {"minItems":2})');
   });
@@ -101,16 +119,46 @@ describe('Anthropic Messages: the seed commands', () => {
   it('assembles interleaved parallel tool_use blocks by index', () => {
     const accumulator = anthropic.createStreamAccumulator({ toolSet: anthropic.createToolSet(seedRegistry()) });
     const events: Anthropic.Messages.RawMessageStreamEvent[] = [
-      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_a', name: 'decision_propose', input: {}, caller: { type: 'direct' } } },
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_b', name: 'get_calendar_events', input: {}, caller: { type: 'direct' } } },
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"resolved_datetimes": []' } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"question": "Q", ' } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: {
+          type: 'tool_use',
+          id: 'toolu_a',
+          name: 'decision_propose',
+          input: {},
+          caller: { type: 'direct' },
+        },
+      },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: {
+          type: 'tool_use',
+          id: 'toolu_b',
+          name: 'get_calendar_events',
+          input: {},
+          caller: { type: 'direct' },
+        },
+      },
+      {
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: '{"resolved_datetimes": []' },
+      },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: '{"question": "Q", ' },
+      },
       { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '}' } },
       { type: 'content_block_stop', index: 1 },
       { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"options": []}' } },
       { type: 'content_block_stop', index: 0 },
     ];
-    const emitted = events.flatMap((event) => accumulator.push(event)).map((call) => [call.id, call.name, call.arguments]);
+    const emitted = events
+      .flatMap((event) => accumulator.push(event))
+      .map((call) => [call.id, call.name, call.arguments]);
     expect(emitted).toEqual([
       ['toolu_b', 'get_calendar_events', '{"resolved_datetimes": []}'],
       ['toolu_a', 'decision/propose', '{"question": "Q", "options": []}'],
@@ -119,7 +167,11 @@ describe('Anthropic Messages: the seed commands', () => {
 
   it('gives a tool with no input deltas its empty input object', () => {
     const accumulator = anthropic.createStreamAccumulator();
-    const start: Anthropic.Messages.RawMessageStreamEvent = { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_c', name: 'ping', input: {}, caller: { type: 'direct' } } };
+    const start: Anthropic.Messages.RawMessageStreamEvent = {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: 'toolu_c', name: 'ping', input: {}, caller: { type: 'direct' } },
+    };
     const stop: Anthropic.Messages.RawMessageStreamEvent = { type: 'content_block_stop', index: 0 };
     accumulator.push(start);
     expect(accumulator.push(stop)[0]?.arguments).toEqual({});

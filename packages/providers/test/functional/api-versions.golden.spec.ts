@@ -4,7 +4,14 @@ import type { FunctionDeclaration } from '@google/genai';
 import type { Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type OpenAI from 'openai';
 import { definitionFromJsonSchema, DefinitionError } from '@toolwright/core';
-import { adapt, API_VERSIONS, getApiVersions, getProviders, resolveApiVersion, type ProviderId } from '@toolwright/providers';
+import {
+  adapt,
+  API_VERSIONS,
+  getApiVersions,
+  getProviders,
+  resolveApiVersion,
+  type ProviderId,
+} from '@toolwright/providers';
 import * as anthropic from '@toolwright/providers/anthropic';
 import * as gemini from '@toolwright/providers/gemini';
 import * as mcp from '@toolwright/providers/mcp';
@@ -38,9 +45,21 @@ describe('API versions: resolution', () => {
   });
 
   it.each<[ProviderId, string, string]>([
-    ['openai', 'v2', 'openai.version: unknown openai API version "v2": a version is a date (YYYY-MM or YYYY-MM-DD) or "latest". Fix: give the date of the API version you are pinned to; the openai tool format changed on 2023-06-13, 2023-11-06, 2024-08-06.'],
-    ['openai', '2024-13', 'openai.version: unknown openai API version "2024-13": a version is a date (YYYY-MM or YYYY-MM-DD) or "latest".'],
-    ['openai', '2023-01', 'openai.version: unknown openai API version "2023-01": openai had no tool calling before 2023-06-13'],
+    [
+      'openai',
+      'v2',
+      'openai.version: unknown openai API version "v2": a version is a date (YYYY-MM or YYYY-MM-DD) or "latest". Fix: give the date of the API version you are pinned to; the openai tool format changed on 2023-06-13, 2023-11-06, 2024-08-06.',
+    ],
+    [
+      'openai',
+      '2024-13',
+      'openai.version: unknown openai API version "2024-13": a version is a date (YYYY-MM or YYYY-MM-DD) or "latest".',
+    ],
+    [
+      'openai',
+      '2023-01',
+      'openai.version: unknown openai API version "2023-01": openai had no tool calling before 2023-06-13',
+    ],
     ['anthropic', '2024-03-31', 'anthropic had no tool calling before 2024-04-04'],
     ['mistral', '2023-12', 'mistral had no tool calling before 2024-02-26'],
     ['ollama', '2024-06', 'ollama had no tool calling before 2024-07-25'],
@@ -55,12 +74,17 @@ describe('OpenAI Chat by API version', () => {
   const fixture = loadFixture('openai-chat');
 
   it("seed 004's adapt(tool, 'openai', { version: '2024-01' }): the tools format, verbatim", () => {
-    const tool: OpenAI.Chat.Completions.ChatCompletionFunctionTool = adapt(canonicalDefinition(), 'openai', { version: '2024-01' });
+    const tool: OpenAI.Chat.Completions.ChatCompletionFunctionTool = adapt(canonicalDefinition(), 'openai', {
+      version: '2024-01',
+    });
     expect(tool).toEqual(fixture['tool']);
   });
 
   it('2023-06 to 2023-11-05: the legacy `functions` field (ChatCompletionCreateParams.Function), and a clear error for `tools`', () => {
-    const functions: OpenAI.Chat.Completions.ChatCompletionCreateParams.Function[] = openai.toFunctions([canonicalDefinition()], { version: '2023-07' });
+    const functions: OpenAI.Chat.Completions.ChatCompletionCreateParams.Function[] = openai.toFunctions(
+      [canonicalDefinition()],
+      { version: '2023-07' },
+    );
     expect(functions).toEqual([fixture['tool'].function]);
     expect(errorOf(() => adapt(canonicalDefinition(), 'openai', { version: '2023-07' })).message).toBe(
       'openai.version: `tools` is not in the openai API version "2023-07" (it came on 2023-11-06). Fix: that API takes the legacy `functions` field: send openai.toFunctions(registry, { version }) as `functions`, or pin a later version.',
@@ -71,7 +95,10 @@ describe('OpenAI Chat by API version', () => {
     expect(errorOf(() => openai.toTools([canonicalDefinition()], { version: '2024-07', strict: true })).message).toBe(
       'openai.version: `strict: true` (Structured Outputs) is not in the openai API version "2024-07" (it came on 2024-08-06). Fix: leave strict off, or pin 2024-08-06 or later.',
     );
-    const [strict]: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = openai.toTools([canonicalDefinition()], { version: '2024-09', strict: true });
+    const [strict]: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = openai.toTools([canonicalDefinition()], {
+      version: '2024-09',
+      strict: true,
+    });
     expect(strict?.function.strict).toBe(true);
   });
 });
@@ -96,7 +123,9 @@ describe('Anthropic by API version', () => {
     expect(current.input_examples).toEqual([{ calendar: 'work' }]);
     expect(current.input_schema['examples']).toBeUndefined();
     expect(anthropic.toTools([canonicalDefinition()], { strict: true, version: '2025-12' })[0]?.strict).toBe(true);
-    expect(errorOf(() => anthropic.toTools([canonicalDefinition()], { strict: true, version: '2025-06' })).message).toBe(
+    expect(
+      errorOf(() => anthropic.toTools([canonicalDefinition()], { strict: true, version: '2025-06' })).message,
+    ).toBe(
       'anthropic.version: strict tool use is not in the anthropic API version "2025-06" (it came on 2025-11-13). Fix: leave strict off, or pin 2025-11-13 or later.',
     );
   });
@@ -108,10 +137,20 @@ describe('Gemini by API version', () => {
   it('`parameters` in every version; `parametersJsonSchema` from 2025-07-15', () => {
     const old = adapt(canonicalDefinition(), 'gemini', { version: '2024-05' }) as FunctionDeclaration;
     expect(old).toEqual(fixture['declarationParameters']);
-    const jsonSchema = gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema', version: '2025-08' }) as FunctionDeclaration[];
+    const jsonSchema = gemini.toFunctionDeclarations([canonicalDefinition()], {
+      schemaField: 'parametersJsonSchema',
+      version: '2025-08',
+    }) as FunctionDeclaration[];
     expect(jsonSchema).toEqual([fixture['declarationJsonSchema']]);
-    expect(errorOf(() => gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema', version: '2025-01' })).message).toBe(
-      "gemini.version: `parametersJsonSchema` is not in the gemini API version \"2025-01\" (it came on 2025-07-15). Fix: use schemaField: 'parameters' (the OpenAPI-subset Schema), or pin a later version.",
+    expect(
+      errorOf(() =>
+        gemini.toFunctionDeclarations([canonicalDefinition()], {
+          schemaField: 'parametersJsonSchema',
+          version: '2025-01',
+        }),
+      ).message,
+    ).toBe(
+      'gemini.version: `parametersJsonSchema` is not in the gemini API version "2025-01" (it came on 2025-07-15). Fix: use schemaField: \'parameters\' (the OpenAPI-subset Schema), or pin a later version.',
     );
   });
 });
@@ -123,9 +162,33 @@ describe('MCP by protocol version', () => {
   );
 
   it.each<[string, McpSdkTool]>([
-    ['2024-11-05', { name: 'get_calendar_events', description: 'Lists events.', inputSchema: CANONICAL_SCHEMA as unknown as McpSdkTool['inputSchema'] }],
-    ['2025-03-26', { name: 'get_calendar_events', description: 'Lists events.', inputSchema: CANONICAL_SCHEMA as unknown as McpSdkTool['inputSchema'], annotations: { title: 'Calendar events', readOnlyHint: true } }],
-    ['2025-06-18', { name: 'get_calendar_events', title: 'Calendar events', description: 'Lists events.', inputSchema: CANONICAL_SCHEMA as unknown as McpSdkTool['inputSchema'], annotations: { title: 'Calendar events', readOnlyHint: true } }],
+    [
+      '2024-11-05',
+      {
+        name: 'get_calendar_events',
+        description: 'Lists events.',
+        inputSchema: CANONICAL_SCHEMA as unknown as McpSdkTool['inputSchema'],
+      },
+    ],
+    [
+      '2025-03-26',
+      {
+        name: 'get_calendar_events',
+        description: 'Lists events.',
+        inputSchema: CANONICAL_SCHEMA as unknown as McpSdkTool['inputSchema'],
+        annotations: { title: 'Calendar events', readOnlyHint: true },
+      },
+    ],
+    [
+      '2025-06-18',
+      {
+        name: 'get_calendar_events',
+        title: 'Calendar events',
+        description: 'Lists events.',
+        inputSchema: CANONICAL_SCHEMA as unknown as McpSdkTool['inputSchema'],
+        annotations: { title: 'Calendar events', readOnlyHint: true },
+      },
+    ],
   ])('%s', (version, expected) => {
     const [tool] = mcp.toTools([titled], { version });
     const typed: McpSdkTool = tool!;

@@ -15,7 +15,10 @@ interface Variant {
 
 const VARIANTS: readonly Variant[] = [
   ...getProviders().map((provider) => ({ provider: provider.id, options: {} })),
-  ...(['openai', 'openai-responses', 'anthropic', 'mistral', 'bedrock', 'cohere'] as const).map((provider) => ({ provider, options: { strict: true } })),
+  ...(['openai', 'openai-responses', 'anthropic', 'mistral', 'bedrock', 'cohere'] as const).map((provider) => ({
+    provider,
+    options: { strict: true },
+  })),
   { provider: 'gemini', options: { schemaField: 'parametersJsonSchema' } },
   { provider: 'ollama', options: { lowering: 'none' } },
 ];
@@ -33,7 +36,14 @@ function toolSets(): ToolDefinition[][] {
         return true;
       });
       if (fresh.length === 0) continue;
-      sets.push(fresh.map(({ name, description, parameters }) => definitionFromJsonSchema({ name, description, parameters: bfclToJsonSchema(parameters) }, { untrusted: true })));
+      sets.push(
+        fresh.map(({ name, description, parameters }) =>
+          definitionFromJsonSchema(
+            { name, description, parameters: bfclToJsonSchema(parameters) },
+            { untrusted: true },
+          ),
+        ),
+      );
     }
   }
   return sets;
@@ -47,20 +57,27 @@ describe('BFCL round trips through every provider', () => {
     expect(functions).toBe(3264);
   });
 
-  it.each(VARIANTS.map((variant) => [`${variant.provider} ${JSON.stringify(variant.options)}`, variant] as const))('%s: definition -> provider -> fromProviderTool is stable', (_label, variant) => {
-    const mismatches: string[] = [];
-    for (const definitions of sets) {
-      const { tools, codec } = getProvider(variant.provider).createToolSet(definitions, variant.options);
-      tools.forEach((tool, index) => {
-        const original = definitions[index] as ToolDefinition;
-        const back = fromProviderTool(tool as never, variant.provider, { codec });
-        if (back.name !== original.name || back.description !== original.description || JSON.stringify(back.parameters) !== JSON.stringify(original.parameters)) {
-          mismatches.push(original.name);
-        }
-      });
-    }
-    expect(mismatches).toEqual([]);
-  });
+  it.each(VARIANTS.map((variant) => [`${variant.provider} ${JSON.stringify(variant.options)}`, variant] as const))(
+    '%s: definition -> provider -> fromProviderTool is stable',
+    (_label, variant) => {
+      const mismatches: string[] = [];
+      for (const definitions of sets) {
+        const { tools, codec } = getProvider(variant.provider).createToolSet(definitions, variant.options);
+        tools.forEach((tool, index) => {
+          const original = definitions[index] as ToolDefinition;
+          const back = fromProviderTool(tool as never, variant.provider, { codec });
+          if (
+            back.name !== original.name ||
+            back.description !== original.description ||
+            JSON.stringify(back.parameters) !== JSON.stringify(original.parameters)
+          ) {
+            mismatches.push(original.name);
+          }
+        });
+      }
+      expect(mismatches).toEqual([]);
+    },
+  );
 });
 
 describe('BFCL names and lint', () => {
@@ -80,7 +97,9 @@ describe('BFCL names and lint', () => {
       message: expect.stringContaining('(it contains ".")'),
       fix: expect.stringContaining('"math_factorial"'),
     });
-    const encoded = lint(unique, { providers: ['openai'], names: 'encoded' }).filter((finding) => finding.rule === 'name-pattern' || finding.rule === 'name-collision');
+    const encoded = lint(unique, { providers: ['openai'], names: 'encoded' }).filter(
+      (finding) => finding.rule === 'name-pattern' || finding.rule === 'name-collision',
+    );
     expect(encoded).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
 import 'reflect-metadata';
-import { Command, crossField, definitionFromJsonSchema, silentLogger, ToolParam, ToolRegistry, type ToolDefinition } from '@toolwright/core';
+import {
+  Command,
+  crossField,
+  definitionFromJsonSchema,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+  type ToolDefinition,
+} from '@toolwright/core';
 import { adapt, fromProviderTool, getProviders, splitNote, type ProviderId } from '@toolwright/providers';
 
 const FILE_TOOL: ToolDefinition = definitionFromJsonSchema({
@@ -7,7 +15,12 @@ const FILE_TOOL: ToolDefinition = definitionFromJsonSchema({
   description: 'Reads a file or echoes content.',
   parameters: {
     type: 'object',
-    properties: { path: { type: 'string' }, content: { type: 'string' }, start: { type: 'integer' }, end: { type: 'integer' } },
+    properties: {
+      path: { type: 'string' },
+      content: { type: 'string' },
+      start: { type: 'integer' },
+      end: { type: 'integer' },
+    },
     oneOf: [{ required: ['path'] }, { required: ['content'] }],
     dependentRequired: { end: ['start'] },
     additionalProperties: false,
@@ -15,7 +28,9 @@ const FILE_TOOL: ToolDefinition = definitionFromJsonSchema({
 });
 
 const SENTENCES = 'When sending "end", also send "start". Send exactly one of "path" or "content".';
-const CHAT_PROVIDERS = getProviders().map((provider) => provider.id).filter((id) => id !== 'mcp');
+const CHAT_PROVIDERS = getProviders()
+  .map((provider) => provider.id)
+  .filter((id) => id !== 'mcp');
 
 /** The provider's parameters object and description, whatever its wrapper. */
 function partsOf(provider: ProviderId, tool: unknown): { description?: string; parameters: Record<string, unknown> } {
@@ -27,13 +42,20 @@ function partsOf(provider: ProviderId, tool: unknown): { description?: string; p
 }
 
 describe('cross-field rules in provider tool definitions', () => {
-  it.each(CHAT_PROVIDERS)('%s: moves the root keywords into the note and says the rules in the tool description', (provider) => {
-    const { description, parameters } = partsOf(provider, adapt(FILE_TOOL, provider));
-    expect(description).toBe(`Reads a file or echoes content. ${SENTENCES}`);
-    for (const keyword of ['oneOf', 'anyOf', 'allOf', 'not', 'dependentRequired']) expect(parameters[keyword]).toBeUndefined();
-    const note = splitNote(parameters['description'] as string | undefined).note;
-    expect(note).toEqual({ dependentRequired: { end: ['start'] }, oneOf: [{ required: ['path'] }, { required: ['content'] }] });
-  });
+  it.each(CHAT_PROVIDERS)(
+    '%s: moves the root keywords into the note and says the rules in the tool description',
+    (provider) => {
+      const { description, parameters } = partsOf(provider, adapt(FILE_TOOL, provider));
+      expect(description).toBe(`Reads a file or echoes content. ${SENTENCES}`);
+      for (const keyword of ['oneOf', 'anyOf', 'allOf', 'not', 'dependentRequired'])
+        expect(parameters[keyword]).toBeUndefined();
+      const note = splitNote(parameters['description'] as string | undefined).note;
+      expect(note).toEqual({
+        dependentRequired: { end: ['start'] },
+        oneOf: [{ required: ['path'] }, { required: ['content'] }],
+      });
+    },
+  );
 
   it.each(CHAT_PROVIDERS)('%s: fromProviderTool gets the rules and the original description back', (provider) => {
     const imported = fromProviderTool(adapt(FILE_TOOL, provider) as never, provider);
@@ -41,18 +63,26 @@ describe('cross-field rules in provider tool definitions', () => {
     expect(imported.parameters.crossFieldRules).toEqual(FILE_TOOL.parameters.crossFieldRules);
   });
 
-  it.each(['openai', 'anthropic', 'mistral'] as const)('%s strict mode: the rules still go into the note and round-trip', (provider) => {
-    const tool = adapt(FILE_TOOL, provider, { strict: true });
-    const { description, parameters } = partsOf(provider, tool);
-    expect(description).toBe(`Reads a file or echoes content. ${SENTENCES}`);
-    expect(parameters['oneOf']).toBeUndefined();
-    expect(fromProviderTool(tool as never, provider).parameters.crossFieldRules).toEqual(FILE_TOOL.parameters.crossFieldRules);
-  });
+  it.each(['openai', 'anthropic', 'mistral'] as const)(
+    '%s strict mode: the rules still go into the note and round-trip',
+    (provider) => {
+      const tool = adapt(FILE_TOOL, provider, { strict: true });
+      const { description, parameters } = partsOf(provider, tool);
+      expect(description).toBe(`Reads a file or echoes content. ${SENTENCES}`);
+      expect(parameters['oneOf']).toBeUndefined();
+      expect(fromProviderTool(tool as never, provider).parameters.crossFieldRules).toEqual(
+        FILE_TOOL.parameters.crossFieldRules,
+      );
+    },
+  );
 
   it('mcp: keeps them as JSON Schema keywords in inputSchema', () => {
     const tool = adapt(FILE_TOOL, 'mcp');
     expect(tool.description).toBe('Reads a file or echoes content.');
-    expect(tool.inputSchema).toMatchObject({ dependentRequired: { end: ['start'] }, oneOf: [{ required: ['path'] }, { required: ['content'] }] });
+    expect(tool.inputSchema).toMatchObject({
+      dependentRequired: { end: ['start'] },
+      oneOf: [{ required: ['path'] }, { required: ['content'] }],
+    });
     expect(fromProviderTool(tool, 'mcp').parameters.crossFieldRules).toEqual(FILE_TOOL.parameters.crossFieldRules);
   });
 });
@@ -62,7 +92,12 @@ describe('declarative rules of a class command reach the providers too', () => {
     @ToolParam({ required: false }) email?: string;
     @ToolParam({ required: false }) phone?: string;
   }
-  @Command({ name: 'share', description: 'Shares a link.', params: ShareParams, crossFieldRules: [crossField.atLeastOne('email', 'phone')] })
+  @Command({
+    name: 'share',
+    description: 'Shares a link.',
+    params: ShareParams,
+    crossFieldRules: [crossField.atLeastOne('email', 'phone')],
+  })
   class Share {
     execute() {
       return 'ok';
@@ -72,7 +107,11 @@ describe('declarative rules of a class command reach the providers too', () => {
   it('says the rule in the OpenAI description and keeps it as anyOf for MCP', () => {
     const registry = ToolRegistry.from([Share], { logger: silentLogger });
     const [definition] = registry.list();
-    expect(adapt(definition!, 'openai').function.description).toBe('Shares a link. Send at least one of "email" or "phone".');
-    expect(adapt(definition!, 'mcp').inputSchema).toMatchObject({ anyOf: [{ required: ['email'] }, { required: ['phone'] }] });
+    expect(adapt(definition!, 'openai').function.description).toBe(
+      'Shares a link. Send at least one of "email" or "phone".',
+    );
+    expect(adapt(definition!, 'mcp').inputSchema).toMatchObject({
+      anyOf: [{ required: ['email'] }, { required: ['phone'] }],
+    });
   });
 });

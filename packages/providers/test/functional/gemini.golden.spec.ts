@@ -15,26 +15,46 @@ describe('Gemini: the canonical tool', () => {
   });
 
   it("is the reference's Definition B (parametersJsonSchema, verbatim)", () => {
-    const declarations = gemini.toFunctionDeclarations([canonicalDefinition()], { schemaField: 'parametersJsonSchema' }) as FunctionDeclaration[]; // GeminiType spells the SDK's Type enum as strings
+    const declarations = gemini.toFunctionDeclarations([canonicalDefinition()], {
+      schemaField: 'parametersJsonSchema',
+    }) as FunctionDeclaration[]; // GeminiType spells the SDK's Type enum as strings
     expect(declarations).toEqual([fixture['declarationJsonSchema']]);
   });
 
   it('parses functionCall parts (args are an object; the id is kept)', () => {
     const response = fixture['response'] as GenerateContentResponse;
     expect(gemini.parseToolCalls(response)).toEqual([
-      { id: 'fc_7k2m', name: 'get_calendar_events', providerName: 'get_calendar_events', arguments: CANONICAL_ARGUMENTS, transformations: [] },
+      {
+        id: 'fc_7k2m',
+        name: 'get_calendar_events',
+        providerName: 'get_calendar_events',
+        arguments: CANONICAL_ARGUMENTS,
+        transformations: [],
+      },
     ]);
   });
 
   it('gives results back as functionResponse parts in a user turn, errors under response.error', () => {
-    const success: ToolResult = { callId: 'fc_7k2m', tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 1 };
+    const success: ToolResult = {
+      callId: 'fc_7k2m',
+      tool: 'get_calendar_events',
+      ok: true,
+      value: CANONICAL_RESULT,
+      transformations: [],
+      durationMs: 1,
+    };
     const content: Content = gemini.toToolResultMessage(success);
     expect(content).toEqual(fixture['result']);
     const failure: ToolResult = {
       callId: 'fc_7k2m',
       tool: 'get_calendar_events',
       ok: false,
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'Calendar API timed out; retry later.', issues: [], retryable: true },
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Calendar API timed out; retry later.',
+        issues: [],
+        retryable: true,
+      },
       transformations: [],
       durationMs: 1,
     };
@@ -52,7 +72,10 @@ describe('Gemini: the canonical tool', () => {
           content: {
             role: 'model',
             parts: [
-              { functionCall: { name: 'decision_propose', args: { question: 'Q', options: [] } }, thoughtSignature: 'c2ln' },
+              {
+                functionCall: { name: 'decision_propose', args: { question: 'Q', options: [] } },
+                thoughtSignature: 'c2ln',
+              },
               { functionCall: { name: 'get_calendar_events', args: { resolved_datetimes: [] } } },
             ],
           },
@@ -64,7 +87,14 @@ describe('Gemini: the canonical tool', () => {
       ['toolwright_call_test_0', 'decision/propose'],
       ['toolwright_call_test_1', 'get_calendar_events'],
     ]);
-    const results: ToolResult[] = calls.map((call) => ({ callId: call.id, tool: call.name, ok: true, value: 'done', transformations: [], durationMs: 0 }));
+    const results: ToolResult[] = calls.map((call) => ({
+      callId: call.id,
+      tool: call.name,
+      ok: true,
+      value: 'done',
+      transformations: [],
+      durationMs: 0,
+    }));
     const [turn] = gemini.toToolResultMessages(results, { toolSet });
     const typed: Content | undefined = turn;
     expect(typed?.parts?.map((part) => part.functionResponse)).toEqual([
@@ -77,7 +107,9 @@ describe('Gemini: the canonical tool', () => {
     const definition = canonicalDefinition();
     for (const schemaField of ['parameters', 'parametersJsonSchema'] as const) {
       const [declaration] = gemini.toFunctionDeclarations([definition], { schemaField });
-      expect(gemini.fromTool(declaration as gemini.GeminiFunctionDeclaration).parameters).toEqual(definition.parameters);
+      expect(gemini.fromTool(declaration as gemini.GeminiFunctionDeclaration).parameters).toEqual(
+        definition.parameters,
+      );
     }
   });
 });
@@ -155,10 +187,31 @@ describe('Gemini streaming', () => {
   it("assembles Vertex's partialArgs by JSON path until willContinue ends", () => {
     const accumulator = gemini.createStreamAccumulator();
     const chunks: Array<Pick<GenerateContentResponse, 'candidates'>> = [
-      { candidates: [{ content: { role: 'model', parts: [{ functionCall: { id: 'fc_1', name: 'get_calendar_events', willContinue: true } }] } }] },
       {
         candidates: [
-          { content: { role: 'model', parts: [{ functionCall: { willContinue: true, partialArgs: [{ jsonPath: '$.calendar', stringValue: 'wo', willContinue: true }] } }] } },
+          {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { id: 'fc_1', name: 'get_calendar_events', willContinue: true } }],
+            },
+          },
+        ],
+      },
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                {
+                  functionCall: {
+                    willContinue: true,
+                    partialArgs: [{ jsonPath: '$.calendar', stringValue: 'wo', willContinue: true }],
+                  },
+                },
+              ],
+            },
+          },
         ],
       },
       {
@@ -186,7 +239,11 @@ describe('Gemini streaming', () => {
     ];
     const emitted = chunks.map((chunk) => accumulator.push(chunk));
     expect(emitted.slice(0, 3).flat()).toEqual([]);
-    expect(emitted[3]?.[0]?.arguments).toEqual({ calendar: 'work', resolved_datetimes: ['2026-11-23T09:00:00-05:00'], max_results: 5 });
+    expect(emitted[3]?.[0]?.arguments).toEqual({
+      calendar: 'work',
+      resolved_datetimes: ['2026-11-23T09:00:00-05:00'],
+      max_results: 5,
+    });
     expect(gemini.parseJsonPath("$.a['b.c'][2].d")).toEqual(['a', 'b.c', 2, 'd']);
   });
 });

@@ -10,7 +10,9 @@ const ids = (index: number): string => `toolwright_call_test_${index}`;
 
 describe('Qwen/Hermes: the canonical tool', () => {
   it('renders the tools section of the Qwen template (one tojson line per tool)', () => {
-    const prompt = hermes.renderToolsPrompt(hermes.toTools([canonicalDefinition()]), { systemPrompt: 'You are a scheduling assistant.' });
+    const prompt = hermes.renderToolsPrompt(hermes.toTools([canonicalDefinition()]), {
+      systemPrompt: 'You are a scheduling assistant.',
+    });
     expect(prompt).toBe(
       'You are a scheduling assistant.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' +
         'You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n' +
@@ -18,12 +20,20 @@ describe('Qwen/Hermes: the canonical tool', () => {
         '</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n' +
         '<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>',
     );
-    expect(hermes.renderToolsPrompt(hermes.toTools([canonicalDefinition()]), { flavor: 'hermes' })).toMatch(/^You are a function calling AI model\./);
+    expect(hermes.renderToolsPrompt(hermes.toTools([canonicalDefinition()]), { flavor: 'hermes' })).toMatch(
+      /^You are a function calling AI model\./,
+    );
   });
 
   it('parses the reference completion (end-of-turn marker tolerated) with a generated id', () => {
     expect(hermes.parseToolCalls(fixture['completion'], { generateId: ids })).toEqual([
-      { id: 'toolwright_call_test_0', name: 'get_calendar_events', providerName: 'get_calendar_events', arguments: CANONICAL_ARGUMENTS, transformations: [] },
+      {
+        id: 'toolwright_call_test_0',
+        name: 'get_calendar_events',
+        providerName: 'get_calendar_events',
+        arguments: CANONICAL_ARGUMENTS,
+        transformations: [],
+      },
     ]);
   });
 
@@ -37,8 +47,22 @@ describe('Qwen/Hermes: the canonical tool', () => {
 
   it('gives results back in <tool_response> (Qwen: one user turn; Hermes: tool turns)', () => {
     const results: ToolResult[] = [
-      { callId: ids(0), tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 1 },
-      { callId: ids(1), tool: 'get_calendar_events', ok: false, error: { code: 'TIMEOUT', message: 'Calendar API timed out; retry later.', issues: [], retryable: true }, transformations: [], durationMs: 1 },
+      {
+        callId: ids(0),
+        tool: 'get_calendar_events',
+        ok: true,
+        value: CANONICAL_RESULT,
+        transformations: [],
+        durationMs: 1,
+      },
+      {
+        callId: ids(1),
+        tool: 'get_calendar_events',
+        ok: false,
+        error: { code: 'TIMEOUT', message: 'Calendar API timed out; retry later.', issues: [], retryable: true },
+        transformations: [],
+        durationMs: 1,
+      },
     ];
     expect(hermes.toToolResultMessage(results[0] as ToolResult)).toEqual({ role: 'user', content: fixture['result'] });
     expect(hermes.toToolResultMessages(results)).toEqual([
@@ -47,7 +71,10 @@ describe('Qwen/Hermes: the canonical tool', () => {
         content: `${fixture['result']}\n<tool_response>\n{"error":{"code":"TIMEOUT","message":"Calendar API timed out; retry later.","retryable":true}}\n</tool_response>`,
       },
     ]);
-    expect(hermes.toToolResultMessages(results, { flavor: 'hermes' }).map((message) => message.role)).toEqual(['tool', 'tool']);
+    expect(hermes.toToolResultMessages(results, { flavor: 'hermes' }).map((message) => message.role)).toEqual([
+      'tool',
+      'tool',
+    ]);
   });
 });
 
@@ -72,21 +99,32 @@ describe('Qwen/Hermes: parsing model text', () => {
       '<think>Maybe <tool_call>{"name": "decision_propose", "arguments": {}}</tool_call>? No.</think>\n' +
       'Sure.\n<tool_call>\n{"name": "get_calendar_events", "arguments": {"resolved_datetimes": []}}';
     const calls = hermes.parseToolCalls(text, { toolSet });
-    expect(calls.map((call) => [call.name, call.arguments])).toEqual([['get_calendar_events', { resolved_datetimes: [] }]]);
+    expect(calls.map((call) => [call.name, call.arguments])).toEqual([
+      ['get_calendar_events', { resolved_datetimes: [] }],
+    ]);
   });
 
   it('reads calls written in prose or a fenced block, only for names of the tool set', () => {
     const text =
       'I will call the tool now: {"name": "get_calendar_events", "arguments": {"resolved_datetimes": []}} and also\n```json\n{"name": "unknown_tool", "arguments": {}}\n```\n' +
       'and {"name": "decision_propose", "parameters": {"question": "Q"}}.';
-    expect(hermes.parseToolCalls(text, { toolSet }).map((call) => call.name)).toEqual(['get_calendar_events', 'decision/propose']);
-    expect(hermes.parseToolCalls(text).map((call) => call.name)).toEqual(['get_calendar_events', 'unknown_tool', 'decision_propose']);
+    expect(hermes.parseToolCalls(text, { toolSet }).map((call) => call.name)).toEqual([
+      'get_calendar_events',
+      'decision/propose',
+    ]);
+    expect(hermes.parseToolCalls(text).map((call) => call.name)).toEqual([
+      'get_calendar_events',
+      'unknown_tool',
+      'decision_propose',
+    ]);
     expect(hermes.parseToolCalls(text, { toolSet, prose: false })).toEqual([]);
     expect(hermes.parseToolCalls('No tools needed: {"answer": 42}.')).toEqual([]);
   });
 
   it('hands invalid JSON (Python literals) to the executor as text instead of dropping the call', () => {
-    const [call] = hermes.parseToolCalls("<tool_call>{'name': 'get_calendar_events', 'arguments': {'resolved_datetimes': [], 'include_declined': True}}</tool_call>");
+    const [call] = hermes.parseToolCalls(
+      "<tool_call>{'name': 'get_calendar_events', 'arguments': {'resolved_datetimes': [], 'include_declined': True}}</tool_call>",
+    );
     expect(call?.name).toBe('get_calendar_events');
     expect(call?.arguments).toBe("{'resolved_datetimes': [], 'include_declined': True}");
   });
@@ -95,7 +133,13 @@ describe('Qwen/Hermes: parsing model text', () => {
 describe('Qwen/Hermes streaming', () => {
   it('returns each call when its closing tag arrives, across split tags, and skips thinking', () => {
     const accumulator = hermes.createStreamAccumulator({ generateId: ids });
-    const deltas = ['<think>I could <tool_', 'call>{"name":"x","arguments":{}}</tool_call></think>Ok. <tool', '_call>\n{"name": "get_calendar_events", ', '"arguments": {"calendar": "work"}}\n</tool_', 'call>\n<tool_call>{"name": "second", "arguments": {}}'];
+    const deltas = [
+      '<think>I could <tool_',
+      'call>{"name":"x","arguments":{}}</tool_call></think>Ok. <tool',
+      '_call>\n{"name": "get_calendar_events", ',
+      '"arguments": {"calendar": "work"}}\n</tool_',
+      'call>\n<tool_call>{"name": "second", "arguments": {}}',
+    ];
     const emitted = deltas.map((delta) => accumulator.push(delta).map((call) => call.name));
     expect(emitted).toEqual([[], [], [], [], ['get_calendar_events']]);
     expect(accumulator.pending).toBe(1);

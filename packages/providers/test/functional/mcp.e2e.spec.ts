@@ -4,7 +4,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as mcp from '@toolwright/providers/mcp';
-import { CALENDAR_ARGUMENTS, CALENDAR_VALUE, CONTEXT, PROPOSE_ARGUMENTS, PROPOSE_VALUE, seedExecutor } from '../support/seed-executor';
+import {
+  CALENDAR_ARGUMENTS,
+  CALENDAR_VALUE,
+  CONTEXT,
+  PROPOSE_ARGUMENTS,
+  PROPOSE_VALUE,
+  seedExecutor,
+} from '../support/seed-executor';
 
 /**
  * The official MCP client talks to an MCP server (the SDK's own Server class) whose tools/list and tools/call
@@ -28,12 +35,25 @@ describe('@modelcontextprotocol/sdk client -> SDK server using the mcp shapes ->
       const listed = await client.listTools();
       expect(listed.tools).toEqual(toolSet.tools);
 
-      const propose = (await client.callTool({ name: 'decision_propose', arguments: PROPOSE_ARGUMENTS })) as CallToolResult;
-      expect(propose).toEqual({ content: [{ type: 'text', text: JSON.stringify(PROPOSE_VALUE) }], structuredContent: PROPOSE_VALUE, isError: false });
-      const calendar = (await client.callTool({ name: 'get_calendar_events', arguments: CALENDAR_ARGUMENTS })) as CallToolResult;
+      const propose = (await client.callTool({
+        name: 'decision_propose',
+        arguments: PROPOSE_ARGUMENTS,
+      })) as CallToolResult;
+      expect(propose).toEqual({
+        content: [{ type: 'text', text: JSON.stringify(PROPOSE_VALUE) }],
+        structuredContent: PROPOSE_VALUE,
+        isError: false,
+      });
+      const calendar = (await client.callTool({
+        name: 'get_calendar_events',
+        arguments: CALENDAR_ARGUMENTS,
+      })) as CallToolResult;
       expect(calendar.structuredContent).toEqual(CALENDAR_VALUE);
 
-      const invalid = (await client.callTool({ name: 'decision_propose', arguments: { question: 'Q', options: [{ label: 'Only one', description: 'x' }] } })) as CallToolResult;
+      const invalid = (await client.callTool({
+        name: 'decision_propose',
+        arguments: { question: 'Q', options: [{ label: 'Only one', description: 'x' }] },
+      })) as CallToolResult;
       expect(invalid.isError).toBe(true);
       expect((invalid.content as Array<{ type: string; text: string }>)[0]?.text).toMatch(/options/);
     } finally {

@@ -27,19 +27,37 @@ describe('MCP: the canonical tool', () => {
   it('parses tools/call requests (the JSON-RPC id is the call id)', () => {
     const request = fixture['request'] as CallToolRequest & { id: number };
     expect(mcp.parseToolCalls(request)).toEqual([
-      { id: '7', name: 'get_calendar_events', providerName: 'get_calendar_events', arguments: CANONICAL_ARGUMENTS, transformations: [] },
+      {
+        id: '7',
+        name: 'get_calendar_events',
+        providerName: 'get_calendar_events',
+        arguments: CANONICAL_ARGUMENTS,
+        transformations: [],
+      },
     ]);
     expect(mcp.parseToolCalls({ jsonrpc: '2.0', id: 8, method: 'tools/list' })).toEqual([]);
   });
 
   it('gives results back as CallToolResult, errors with isError', () => {
-    const success: CallToolResult = mcp.toToolResultMessage({ callId: '7', tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 1 });
+    const success: CallToolResult = mcp.toToolResultMessage({
+      callId: '7',
+      tool: 'get_calendar_events',
+      ok: true,
+      value: CANONICAL_RESULT,
+      transformations: [],
+      durationMs: 1,
+    });
     expect(success).toEqual(fixture['result']);
     const failure: CallToolResult = mcp.toToolResultMessage({
       callId: '7',
       tool: 'get_calendar_events',
       ok: false,
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'Calendar API timed out; retry later.', issues: [], retryable: true },
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Calendar API timed out; retry later.',
+        issues: [],
+        retryable: true,
+      },
       transformations: [],
       durationMs: 1,
     });
@@ -51,7 +69,10 @@ describe('MCP: the canonical tool', () => {
     const [tool] = mcp.toTools([definition]);
     const imported = mcp.fromTool(tool as mcp.McpTool);
     expect(imported.parameters).toEqual(definition.parameters);
-    expect(imported.options).toEqual({ title: 'Get calendar events', annotations: { readOnlyHint: true, openWorldHint: true } });
+    expect(imported.options).toEqual({
+      title: 'Get calendar events',
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    });
   });
 });
 

@@ -5,7 +5,13 @@ import { Ollama, type Message as OllamaMessage } from 'ollama';
 import * as bedrock from '@toolwright/providers/bedrock';
 import * as cohere from '@toolwright/providers/cohere';
 import * as ollama from '@toolwright/providers/ollama';
-import { CALENDAR_ARGUMENTS, CALENDAR_VALUE, PROPOSE_ARGUMENTS, PROPOSE_VALUE, seedExecutor } from '../support/seed-executor';
+import {
+  CALENDAR_ARGUMENTS,
+  CALENDAR_VALUE,
+  PROPOSE_ARGUMENTS,
+  PROPOSE_VALUE,
+  seedExecutor,
+} from '../support/seed-executor';
 import { startStubServer, type StubServer } from '../support/stub-server';
 
 let server: StubServer;
@@ -64,9 +70,19 @@ describe('ollama -> stub /api/chat -> executor', () => {
     expect(results.map((result) => (result.ok ? result.value : result.error))).toEqual([PROPOSE_VALUE, CALENDAR_VALUE]);
 
     server.reply({ kind: 'json', body: chatResponse({ role: 'assistant', content: 'Done.' }) });
-    await client.chat({ model: 'qwen3:8b', messages: [...messages, response.message, ...ollama.toToolResultMessages(results, { toolSet })], tools: toolSet.tools, stream: false });
+    await client.chat({
+      model: 'qwen3:8b',
+      messages: [...messages, response.message, ...ollama.toToolResultMessages(results, { toolSet })],
+      tools: toolSet.tools,
+      stream: false,
+    });
     expect(server.requests[1]?.body.messages.slice(2)).toEqual([
-      { role: 'tool', tool_name: 'decision_propose', tool_call_id: 'call_k3x9q2ab', content: JSON.stringify(PROPOSE_VALUE) },
+      {
+        role: 'tool',
+        tool_name: 'decision_propose',
+        tool_call_id: 'call_k3x9q2ab',
+        content: JSON.stringify(PROPOSE_VALUE),
+      },
       { role: 'tool', tool_name: 'get_calendar_events', content: JSON.stringify(CALENDAR_VALUE) },
     ]);
   });
@@ -102,7 +118,9 @@ describe('@aws-sdk/client-bedrock-runtime -> stub Converse -> executor', () => {
     });
     const messages: BedrockMessage[] = [{ role: 'user', content: [{ text: 'Plan lunch and check my calendar.' }] }];
     const modelId = 'anthropic.claude-sonnet-4-6-v1:0';
-    const response = await client.send(new ConverseCommand({ modelId, messages, toolConfig: { tools: toolSet.tools } }));
+    const response = await client.send(
+      new ConverseCommand({ modelId, messages, toolConfig: { tools: toolSet.tools } }),
+    );
     expect(decodeURIComponent(http2Server.requests[0]?.url ?? '')).toBe(`/model/${modelId}/converse`);
     expect(http2Server.requests[0]?.headers['authorization']).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\//);
     expect(http2Server.requests[0]?.body.toolConfig).toEqual({ tools: toolSet.tools });
@@ -115,8 +133,22 @@ describe('@aws-sdk/client-bedrock-runtime -> stub Converse -> executor', () => {
     const results = await run(calls);
     expect(results.map((result) => (result.ok ? result.value : result.error))).toEqual([PROPOSE_VALUE, CALENDAR_VALUE]);
 
-    http2Server.reply({ kind: 'json', body: { output: { message: { role: 'assistant', content: [{ text: 'Done.' }] } }, stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, metrics: { latencyMs: 1 } } });
-    await client.send(new ConverseCommand({ modelId, messages: [...messages, response.output?.message as BedrockMessage, ...bedrock.toToolResultMessages(results)], toolConfig: { tools: toolSet.tools } }));
+    http2Server.reply({
+      kind: 'json',
+      body: {
+        output: { message: { role: 'assistant', content: [{ text: 'Done.' }] } },
+        stopReason: 'end_turn',
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        metrics: { latencyMs: 1 },
+      },
+    });
+    await client.send(
+      new ConverseCommand({
+        modelId,
+        messages: [...messages, response.output?.message as BedrockMessage, ...bedrock.toToolResultMessages(results)],
+        toolConfig: { tools: toolSet.tools },
+      }),
+    );
     expect(http2Server.requests[1]?.body.messages[2]).toEqual({
       role: 'user',
       content: [
@@ -141,8 +173,16 @@ describe('cohere-ai (v2) -> stub /v2/chat -> executor', () => {
           role: 'assistant',
           tool_plan: 'I will propose the decision and check the calendar.',
           tool_calls: [
-            { id: 'decision_propose_k88p0m8504w5', type: 'function', function: { name: 'decision_propose', arguments: JSON.stringify(PROPOSE_ARGUMENTS) } },
-            { id: 'get_calendar_events_a1b2c3d4e5f6', type: 'function', function: { name: 'get_calendar_events', arguments: JSON.stringify(CALENDAR_ARGUMENTS) } },
+            {
+              id: 'decision_propose_k88p0m8504w5',
+              type: 'function',
+              function: { name: 'decision_propose', arguments: JSON.stringify(PROPOSE_ARGUMENTS) },
+            },
+            {
+              id: 'get_calendar_events_a1b2c3d4e5f6',
+              type: 'function',
+              function: { name: 'get_calendar_events', arguments: JSON.stringify(CALENDAR_ARGUMENTS) },
+            },
           ],
         },
         usage: { billed_units: { input_tokens: 1, output_tokens: 1 }, tokens: { input_tokens: 1, output_tokens: 1 } },
@@ -161,15 +201,34 @@ describe('cohere-ai (v2) -> stub /v2/chat -> executor', () => {
     const results = await run(calls);
     expect(results.map((result) => (result.ok ? result.value : result.error))).toEqual([PROPOSE_VALUE, CALENDAR_VALUE]);
 
-    server.reply({ kind: 'json', body: { id: 'c2', finish_reason: 'COMPLETE', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } } });
+    server.reply({
+      kind: 'json',
+      body: {
+        id: 'c2',
+        finish_reason: 'COMPLETE',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      },
+    });
     await client.chat({
       model: 'command-a-03-2025',
-      messages: [...messages, { role: 'assistant', toolPlan: response.message.toolPlan, toolCalls: response.message.toolCalls }, ...cohere.toToolResultMessages(results)],
+      messages: [
+        ...messages,
+        { role: 'assistant', toolPlan: response.message.toolPlan, toolCalls: response.message.toolCalls },
+        ...cohere.toToolResultMessages(results),
+      ],
       tools: toolSet.tools,
     });
     expect(server.requests[1]?.body.messages.slice(2)).toEqual([
-      { role: 'tool', tool_call_id: 'decision_propose_k88p0m8504w5', content: [{ type: 'document', document: { data: PROPOSE_VALUE } }] },
-      { role: 'tool', tool_call_id: 'get_calendar_events_a1b2c3d4e5f6', content: [{ type: 'document', document: { data: CALENDAR_VALUE } }] },
+      {
+        role: 'tool',
+        tool_call_id: 'decision_propose_k88p0m8504w5',
+        content: [{ type: 'document', document: { data: PROPOSE_VALUE } }],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'get_calendar_events_a1b2c3d4e5f6',
+        content: [{ type: 'document', document: { data: CALENDAR_VALUE } }],
+      },
     ]);
   });
 });

@@ -28,7 +28,8 @@ describe('Ollama: the canonical tool', () => {
               calendar: { type: 'string', description: 'Which calendar to read.', enum: ['work', 'personal'] },
               max_results: {
                 type: 'integer',
-                description: 'Maximum number of events to return (1-50). Defaults to 10. (JSON Schema: {"minimum":1,"maximum":50,"default":10})',
+                description:
+                  'Maximum number of events to return (1-50). Defaults to 10. (JSON Schema: {"minimum":1,"maximum":50,"default":10})',
               },
               include_declined: { type: 'boolean', description: 'Whether to include events the user declined.' },
             },
@@ -40,18 +41,33 @@ describe('Ollama: the canonical tool', () => {
   });
 
   it('sends the canonical schema unchanged with lowering: none', () => {
-    expect(ollama.toTools([canonicalDefinition()], { lowering: 'none' })[0]?.function.parameters).toEqual(CANONICAL_SCHEMA);
+    expect(ollama.toTools([canonicalDefinition()], { lowering: 'none' })[0]?.function.parameters).toEqual(
+      CANONICAL_SCHEMA,
+    );
   });
 
   it('parses the reference response (object arguments, the server id read as an extra property)', () => {
     const response = fixture['response'] as ChatResponse;
     expect(ollama.parseToolCalls(response)).toEqual([
-      { id: 'call_k3x9q2ab', name: 'get_calendar_events', providerName: 'get_calendar_events', arguments: CANONICAL_ARGUMENTS, transformations: [] },
+      {
+        id: 'call_k3x9q2ab',
+        name: 'get_calendar_events',
+        providerName: 'get_calendar_events',
+        arguments: CANONICAL_ARGUMENTS,
+        transformations: [],
+      },
     ]);
   });
 
   it('gives results back as tool messages with tool_name and tool_call_id', () => {
-    const result: ToolResult = { callId: 'call_k3x9q2ab', tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 1 };
+    const result: ToolResult = {
+      callId: 'call_k3x9q2ab',
+      tool: 'get_calendar_events',
+      ok: true,
+      value: CANONICAL_RESULT,
+      transformations: [],
+      durationMs: 1,
+    };
     const message: Message = ollama.toToolResultMessage(result);
     expect(message).toEqual(fixture['result']);
   });
@@ -73,7 +89,11 @@ describe('Ollama: the seed commands', () => {
     const response: ChatResponse = {
       model: 'qwen3',
       created_at: new Date(0),
-      message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'decision_propose', arguments: { question: 'Q', options: [] } } }] },
+      message: {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'decision_propose', arguments: { question: 'Q', options: [] } } }],
+      },
       done: true,
       done_reason: 'stop',
       total_duration: 0,
@@ -86,7 +106,10 @@ describe('Ollama: the seed commands', () => {
     const [call] = ollama.parseToolCalls(response, { toolSet });
     expect(call?.name).toBe('decision/propose');
     expect(call?.id).toMatch(/^toolwright_call_[0-9A-Za-z]{8}_0$/);
-    const message: Message = ollama.toToolResultMessage({ callId: call?.id ?? '', tool: 'decision/propose', ok: true, value: 'ok', transformations: [], durationMs: 0 }, { toolSet });
+    const message: Message = ollama.toToolResultMessage(
+      { callId: call?.id ?? '', tool: 'decision/propose', ok: true, value: 'ok', transformations: [], durationMs: 0 },
+      { toolSet },
+    );
     expect(message).toEqual({ role: 'tool', tool_name: 'decision_propose', content: 'ok' });
   });
 

@@ -14,12 +14,19 @@ describe('OpenAI Responses: the canonical tool', () => {
     expect(tools).toEqual([fixture['tool']]);
     const [strict] = responses.toTools([canonicalDefinition()], { strict: true });
     expect(strict?.strict).toBe(true);
-    expect(strict?.parameters?.['required']).toEqual(['resolved_datetimes', 'calendar', 'max_results', 'include_declined']);
+    expect(strict?.parameters?.['required']).toEqual([
+      'resolved_datetimes',
+      'calendar',
+      'max_results',
+      'include_declined',
+    ]);
   });
 
   it('parses function_call items (call_id answers them, not the item id)', () => {
     const response = fixture['response'] as OpenAI.Responses.Response;
-    const calls = responses.parseToolCalls(response, { toolSet: responses.createToolSet([canonicalDefinition()], { strict: true }) });
+    const calls = responses.parseToolCalls(response, {
+      toolSet: responses.createToolSet([canonicalDefinition()], { strict: true }),
+    });
     expect(calls).toEqual([
       {
         id: 'call_Qx7Jm1w2Zr8sY3kLp0aB',
@@ -32,17 +39,38 @@ describe('OpenAI Responses: the canonical tool', () => {
   });
 
   it('gives results back as function_call_output items', () => {
-    const result: ToolResult = { callId: 'call_Qx7Jm1w2Zr8sY3kLp0aB', tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 1 };
+    const result: ToolResult = {
+      callId: 'call_Qx7Jm1w2Zr8sY3kLp0aB',
+      tool: 'get_calendar_events',
+      ok: true,
+      value: CANONICAL_RESULT,
+      transformations: [],
+      durationMs: 1,
+    };
     const item: OpenAI.Responses.ResponseInputItem.FunctionCallOutput = responses.toToolResultMessage(result);
     expect(item).toEqual(fixture['result']);
     const input: OpenAI.Responses.ResponseInputItem[] = responses.toToolResultMessages([
       result,
-      { callId: 'call_2', tool: 'x', ok: false, error: { code: 'UNKNOWN_TOOL', message: 'No tool "x".', issues: [], suggestions: ['get_calendar_events'], retryable: true }, transformations: [], durationMs: 0 },
+      {
+        callId: 'call_2',
+        tool: 'x',
+        ok: false,
+        error: {
+          code: 'UNKNOWN_TOOL',
+          message: 'No tool "x".',
+          issues: [],
+          suggestions: ['get_calendar_events'],
+          retryable: true,
+        },
+        transformations: [],
+        durationMs: 0,
+      },
     ]);
     expect(input[1]).toEqual({
       type: 'function_call_output',
       call_id: 'call_2',
-      output: '{"error":{"code":"UNKNOWN_TOOL","message":"No tool \\"x\\".","retryable":true,"suggestions":["get_calendar_events"]}}',
+      output:
+        '{"error":{"code":"UNKNOWN_TOOL","message":"No tool \\"x\\".","retryable":true,"suggestions":["get_calendar_events"]}}',
     });
   });
 
@@ -54,7 +82,12 @@ describe('OpenAI Responses: the canonical tool', () => {
 });
 
 describe('OpenAI Responses streaming', () => {
-  const added = (outputIndex: number, id: string, callId: string, name: string): OpenAI.Responses.ResponseStreamEvent => ({
+  const added = (
+    outputIndex: number,
+    id: string,
+    callId: string,
+    name: string,
+  ): OpenAI.Responses.ResponseStreamEvent => ({
     type: 'response.output_item.added',
     output_index: outputIndex,
     sequence_number: 0,
@@ -77,17 +110,46 @@ describe('OpenAI Responses streaming', () => {
       delta(0, 'fc_a', '{"question":'),
       delta(1, 'fc_b', '{"resolved_datetimes":[]}'),
       delta(0, 'fc_a', '"Q","options":[]}'),
-      { type: 'response.function_call_arguments.done', output_index: 1, item_id: 'fc_b', arguments: '{"resolved_datetimes":[]}', sequence_number: 0 },
-      { type: 'response.function_call_arguments.done', output_index: 0, item_id: 'fc_a', arguments: '{"question":"Q","options":[]}', sequence_number: 0 },
+      {
+        type: 'response.function_call_arguments.done',
+        output_index: 1,
+        item_id: 'fc_b',
+        arguments: '{"resolved_datetimes":[]}',
+        sequence_number: 0,
+      },
+      {
+        type: 'response.function_call_arguments.done',
+        output_index: 0,
+        item_id: 'fc_a',
+        arguments: '{"question":"Q","options":[]}',
+        sequence_number: 0,
+      },
       {
         type: 'response.output_item.done',
         output_index: 0,
         sequence_number: 0,
-        item: { type: 'function_call', id: 'fc_a', call_id: 'call_a', name: 'decision_propose', arguments: '{"question":"Q","options":[]}', status: 'completed' },
+        item: {
+          type: 'function_call',
+          id: 'fc_a',
+          call_id: 'call_a',
+          name: 'decision_propose',
+          arguments: '{"question":"Q","options":[]}',
+          status: 'completed',
+        },
       },
     ];
     const emitted = events.map((event) => accumulator.push(event).map((call) => [call.id, call.name, call.arguments]));
-    expect(emitted).toEqual([[], [], [], [], [], [], [['call_b', 'get_calendar_events', '{"resolved_datetimes":[]}']], [['call_a', 'decision/propose', '{"question":"Q","options":[]}']], []]);
+    expect(emitted).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      [['call_b', 'get_calendar_events', '{"resolved_datetimes":[]}']],
+      [['call_a', 'decision/propose', '{"question":"Q","options":[]}']],
+      [],
+    ]);
   });
 
   it('completes a call from output_item.done when no .done event came', () => {
@@ -98,7 +160,14 @@ describe('OpenAI Responses streaming', () => {
       type: 'response.output_item.done',
       output_index: 0,
       sequence_number: 0,
-      item: { type: 'function_call', id: 'fc_a', call_id: 'call_a', name: 'get_calendar_events', arguments: '{"resolved_datetimes":[]}', status: 'completed' },
+      item: {
+        type: 'function_call',
+        id: 'fc_a',
+        call_id: 'call_a',
+        name: 'get_calendar_events',
+        arguments: '{"resolved_datetimes":[]}',
+        status: 'completed',
+      },
     };
     const [call] = accumulator.push(done);
     expect(call?.arguments).toBe('{"resolved_datetimes":[]}');

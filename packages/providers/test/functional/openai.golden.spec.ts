@@ -15,8 +15,17 @@ type ChatCompletionToolMessageParam = OpenAI.Chat.Completions.ChatCompletionTool
 
 const fixture = loadFixture('openai-chat');
 
-function chunk(toolCalls: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall[], finishReason: OpenAI.Chat.Completions.ChatCompletionChunk.Choice['finish_reason'] = null): ChatCompletionChunk {
-  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta: { tool_calls: toolCalls }, logprobs: null, finish_reason: finishReason }] };
+function chunk(
+  toolCalls: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall[],
+  finishReason: OpenAI.Chat.Completions.ChatCompletionChunk.Choice['finish_reason'] = null,
+): ChatCompletionChunk {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4.1',
+    choices: [{ index: 0, delta: { tool_calls: toolCalls }, logprobs: null, finish_reason: finishReason }],
+  };
 }
 
 describe('OpenAI Chat Completions: the canonical tool', () => {
@@ -28,13 +37,16 @@ describe('OpenAI Chat Completions: the canonical tool', () => {
   it("matches the reference's strict variant (descriptions aside) and passes OpenAI's toStrictJsonSchema", () => {
     const [tool] = openai.toTools([canonicalDefinition()], { strict: true });
     const expected = fixture['toolStrict'];
-    const withoutDescriptions = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, item: unknown) => (key === 'description' ? undefined : item)));
+    const withoutDescriptions = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value, (key, item: unknown) => (key === 'description' ? undefined : item)));
     expect(withoutDescriptions(tool)).toEqual(withoutDescriptions(expected));
     expect(tool?.function.strict).toBe(true);
     const parameters = tool?.function.parameters ?? {};
     expect(toStrictJsonSchema(JSON.parse(JSON.stringify(parameters)) as never)).toEqual(parameters);
     const properties = parameters['properties'] as Record<string, { description: string }>;
-    expect(splitNote(properties['max_results']?.description).text).toBe(`Maximum number of events to return (1-50). Defaults to 10. ${OPTIONAL_NULL_MARKER}`);
+    expect(splitNote(properties['max_results']?.description).text).toBe(
+      `Maximum number of events to return (1-50). Defaults to 10. ${OPTIONAL_NULL_MARKER}`,
+    );
     expect(splitNote(properties['max_results']?.description).note).toEqual({ default: 10 });
   });
 
@@ -45,15 +57,24 @@ describe('OpenAI Chat Completions: the canonical tool', () => {
       {
         id: 'call_Qx7Jm1w2Zr8sY3kLp0aB',
         name: 'get_calendar_events',
-        arguments: completion.choices[0]?.message.tool_calls?.[0]?.type === 'function' ? completion.choices[0].message.tool_calls[0].function.arguments : '',
+        arguments:
+          completion.choices[0]?.message.tool_calls?.[0]?.type === 'function'
+            ? completion.choices[0].message.tool_calls[0].function.arguments
+            : '',
         providerName: 'get_calendar_events',
         transformations: [],
       },
     ]);
     const toolSet = openai.createToolSet([canonicalDefinition()], { strict: true });
     const [strictCall] = openai.parseToolCalls(completion, { toolSet });
-    expect(strictCall?.arguments).toEqual({ resolved_datetimes: ['2026-11-23T09:00:00-05:00'], calendar: 'work', max_results: 5 });
-    expect(strictCall?.transformations).toEqual([{ path: 'include_declined', rule: 'strict-null-to-absent', from: null, to: undefined }]);
+    expect(strictCall?.arguments).toEqual({
+      resolved_datetimes: ['2026-11-23T09:00:00-05:00'],
+      calendar: 'work',
+      max_results: 5,
+    });
+    expect(strictCall?.transformations).toEqual([
+      { path: 'include_declined', rule: 'strict-null-to-absent', from: null, to: undefined },
+    ]);
   });
 
   it('accumulates the reference stream into the same call', () => {
@@ -65,7 +86,8 @@ describe('OpenAI Chat Completions: the canonical tool', () => {
       {
         id: 'call_Qx7Jm1w2Zr8sY3kLp0aB',
         name: 'get_calendar_events',
-        arguments: '{"resolved_datetimes":["2026-11-23T09:00:00-05:00"],"calendar":"work","max_results":5,"include_declined":null}',
+        arguments:
+          '{"resolved_datetimes":["2026-11-23T09:00:00-05:00"],"calendar":"work","max_results":5,"include_declined":null}',
         providerName: 'get_calendar_events',
         transformations: [],
       },
@@ -74,19 +96,33 @@ describe('OpenAI Chat Completions: the canonical tool', () => {
   });
 
   it('gives the result back as the reference tool message, and errors as JSON text', () => {
-    const result: ToolResult = { callId: 'call_Qx7Jm1w2Zr8sY3kLp0aB', tool: 'get_calendar_events', ok: true, value: CANONICAL_RESULT, transformations: [], durationMs: 3 };
+    const result: ToolResult = {
+      callId: 'call_Qx7Jm1w2Zr8sY3kLp0aB',
+      tool: 'get_calendar_events',
+      ok: true,
+      value: CANONICAL_RESULT,
+      transformations: [],
+      durationMs: 3,
+    };
     const message: ChatCompletionToolMessageParam = openai.toToolResultMessage(result);
     expect(message).toEqual(fixture['result']);
     const failure: ToolResult = {
       callId: 'call_Qx7Jm1w2Zr8sY3kLp0aB',
       tool: 'get_calendar_events',
       ok: false,
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'Calendar API timed out; retry later.', issues: [], retryable: true },
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Calendar API timed out; retry later.',
+        issues: [],
+        retryable: true,
+      },
       transformations: [],
       durationMs: 3,
     };
     const errorMessage: ChatCompletionToolMessageParam = openai.toToolResultMessage(failure);
-    expect(JSON.parse(errorMessage.content as string)).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Calendar API timed out; retry later.', retryable: true } });
+    expect(JSON.parse(errorMessage.content as string)).toEqual({
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'Calendar API timed out; retry later.', retryable: true },
+    });
   });
 
   it('imports the definitions back (strict and not) into the same IR', () => {
@@ -140,7 +176,11 @@ describe('OpenAI Chat Completions: the seed commands', () => {
           parameters: {
             type: 'object',
             properties: {
-              resolved_datetimes: { type: 'array', description: 'Resolved ISO-8601 date-times with offset', items: { type: 'string', format: 'date-time' } },
+              resolved_datetimes: {
+                type: 'array',
+                description: 'Resolved ISO-8601 date-times with offset',
+                items: { type: 'string', format: 'date-time' },
+              },
               max_results: { type: 'integer', description: 'Most events to return', minimum: 1, maximum: 50 },
               include_declined: { type: 'boolean', description: 'Include declined events' },
             },
@@ -183,7 +223,8 @@ describe('OpenAI Chat Completions: the seed commands', () => {
                 type: 'function',
                 function: {
                   name: 'decision_propose',
-                  arguments: '{"question":"Lunch?","options":[{"label":"Pizza","description":"Fast","proposedBy":null},{"label":"Sushi","description":"Fresh","proposedBy":"Ann"}]}',
+                  arguments:
+                    '{"question":"Lunch?","options":[{"label":"Pizza","description":"Fast","proposedBy":null},{"label":"Sushi","description":"Fresh","proposedBy":"Ann"}]}',
                 },
               },
             ],
@@ -194,8 +235,16 @@ describe('OpenAI Chat Completions: the seed commands', () => {
     const [call] = openai.parseToolCalls(completion, { toolSet });
     expect(call?.name).toBe('decision/propose');
     expect(call?.providerName).toBe('decision_propose');
-    expect(call?.arguments).toEqual({ question: 'Lunch?', options: [{ label: 'Pizza', description: 'Fast' }, { label: 'Sushi', description: 'Fresh', proposedBy: 'Ann' }] });
-    expect(call?.transformations).toEqual([{ path: 'options[0].proposedBy', rule: 'strict-null-to-absent', from: null, to: undefined }]);
+    expect(call?.arguments).toEqual({
+      question: 'Lunch?',
+      options: [
+        { label: 'Pizza', description: 'Fast' },
+        { label: 'Sushi', description: 'Fresh', proposedBy: 'Ann' },
+      ],
+    });
+    expect(call?.transformations).toEqual([
+      { path: 'options[0].proposedBy', rule: 'strict-null-to-absent', from: null, to: undefined },
+    ]);
   });
 });
 
@@ -205,9 +254,19 @@ describe('OpenAI Chat Completions streaming', () => {
     const accumulator = openai.createStreamAccumulator({ toolSet });
     const events: ChatCompletionChunk[] = [
       chunk([{ index: 0, id: 'call_a', type: 'function', function: { name: 'decision_propose', arguments: '' } }]),
-      chunk([{ index: 1, id: 'call_b', type: 'function', function: { name: 'get_calendar_events', arguments: '{"resolved_' } }]),
+      chunk([
+        {
+          index: 1,
+          id: 'call_b',
+          type: 'function',
+          function: { name: 'get_calendar_events', arguments: '{"resolved_' },
+        },
+      ]),
       chunk([{ index: 0, function: { arguments: '{"question":"Q",' } }]),
-      chunk([{ index: 1, function: { arguments: 'datetimes":["2026-11-23T09:00:00Z"]}' } }, { index: 0, function: { arguments: '"options":[]}' } }]),
+      chunk([
+        { index: 1, function: { arguments: 'datetimes":["2026-11-23T09:00:00Z"]}' } },
+        { index: 0, function: { arguments: '"options":[]}' } },
+      ]),
       chunk([], 'tool_calls'),
     ];
     const emitted = events.flatMap((event) => accumulator.push(event));
@@ -219,7 +278,9 @@ describe('OpenAI Chat Completions streaming', () => {
 
   it('returns calls still open when the stream ends without finish_reason', async () => {
     async function* stream(): AsyncGenerator<ChatCompletionChunk> {
-      yield chunk([{ index: 0, id: 'call_x', type: 'function', function: { name: 'get_calendar_events', arguments: '{}' } }]);
+      yield chunk([
+        { index: 0, id: 'call_x', type: 'function', function: { name: 'get_calendar_events', arguments: '{}' } },
+      ]);
     }
     const calls = [];
     for await (const call of openai.streamCalls(stream())) calls.push(call);

@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { DefinitionError, definitionFromJsonSchema, toJsonSchema, type Logger, type ToolDefinition } from '@toolwright/core';
+import {
+  DefinitionError,
+  definitionFromJsonSchema,
+  toJsonSchema,
+  type Logger,
+  type ToolDefinition,
+} from '@toolwright/core';
 import {
   adapt,
   adaptAll,
@@ -44,9 +50,15 @@ describe('getProviders / adapt / adaptAll / fromProviderTool', () => {
       'mcp',
       'hermes',
     ]);
-    expect(getProvider('anthropic')).toMatchObject({ module: '@toolwright/providers/anthropic', errorChannel: 'is_error', argumentsEncoding: 'object' });
+    expect(getProvider('anthropic')).toMatchObject({
+      module: '@toolwright/providers/anthropic',
+      errorChannel: 'is_error',
+      argumentsEncoding: 'object',
+    });
     expect(getProvider('openai').nameProfile.rule).toBe('^[a-zA-Z0-9_-]{1,64}$');
-    expect(() => getProvider('nope' as never)).toThrow(/unknown provider "nope".*Fix: use one of openai, openai-responses/);
+    expect(() => getProvider('nope' as never)).toThrow(
+      /unknown provider "nope".*Fix: use one of openai, openai-responses/,
+    );
   });
 
   it('adapts one tool or many for a provider', () => {
@@ -55,8 +67,14 @@ describe('getProviders / adapt / adaptAll / fromProviderTool', () => {
     expect(anthropicTool.input_schema.type).toBe('object');
     const strict = adapt(canonicalDefinition(), 'openai', { strict: true });
     expect(strict.function.strict).toBe(true);
-    expect(adaptAll(seedRegistry(), 'gemini').map((declaration) => declaration.name)).toEqual(['decision_propose', 'get_calendar_events']);
-    expect(adaptAll(seedRegistry(), 'mcp').map((definition) => definition.name)).toEqual(['decision_propose', 'get_calendar_events']);
+    expect(adaptAll(seedRegistry(), 'gemini').map((declaration) => declaration.name)).toEqual([
+      'decision_propose',
+      'get_calendar_events',
+    ]);
+    expect(adaptAll(seedRegistry(), 'mcp').map((definition) => definition.name)).toEqual([
+      'decision_propose',
+      'get_calendar_events',
+    ]);
   });
 
   it('imports provider tools back, decoding names with the codec', () => {
@@ -68,22 +86,37 @@ describe('getProviders / adapt / adaptAll / fromProviderTool', () => {
     // A class's IR carries its DTO and context fields; what the provider sees comes back exactly.
     expect(toJsonSchema(imported)).toEqual(toJsonSchema(propose));
     expect(fromProviderTool(adapt(propose, 'openai'), 'openai').name).toBe('decision_propose');
-    expect(fromProviderTool(adapt(propose, 'openai'), 'openai', { name: 'decision/propose' }).name).toBe('decision/propose');
+    expect(fromProviderTool(adapt(propose, 'openai'), 'openai', { name: 'decision/propose' }).name).toBe(
+      'decision/propose',
+    );
   });
 });
 
 describe('lint', () => {
-  const byRule = (findings: readonly LintFinding[], rule: string): LintFinding[] => findings.filter((finding) => finding.rule === rule);
+  const byRule = (findings: readonly LintFinding[], rule: string): LintFinding[] =>
+    findings.filter((finding) => finding.rule === rule);
 
   it('reports names per provider with the encoded name as the fix', () => {
     const findings = lint(seedRegistry());
     const names = byRule(findings, 'name-pattern');
-    expect(names.map((finding) => finding.provider)).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'mistral', 'ollama', 'bedrock', 'cohere', 'mcp', 'hermes']);
+    expect(names.map((finding) => finding.provider)).toEqual([
+      'openai',
+      'openai-responses',
+      'anthropic',
+      'gemini',
+      'mistral',
+      'ollama',
+      'bedrock',
+      'cohere',
+      'mcp',
+      'hermes',
+    ]);
     expect(names[0]).toEqual({
       tool: 'decision/propose',
       provider: 'openai',
       rule: 'name-pattern',
-      message: '"decision/propose" does not match OpenAI Chat Completions\'s name rule ^[a-zA-Z0-9_-]{1,64}$ (it contains "/")',
+      message:
+        '"decision/propose" does not match OpenAI Chat Completions\'s name rule ^[a-zA-Z0-9_-]{1,64}$ (it contains "/")',
       fix: 'nothing to do when you send tools with toolwright: it is sent as "decision_propose" and decoded back; rename the tool to send it unchanged',
       severity: 'info', // the codec handles it
     });
@@ -98,7 +131,9 @@ describe('lint', () => {
       tool('silent', { type: 'object', properties: {} }, ''),
     ];
     const findings = lint(definitions, { providers: ['openai', 'mcp'] });
-    expect(byRule(findings, 'name-length').map((finding) => [finding.tool, finding.provider])).toEqual([[long, 'openai']]);
+    expect(byRule(findings, 'name-length').map((finding) => [finding.tool, finding.provider])).toEqual([
+      [long, 'openai'],
+    ]);
     expect(byRule(findings, 'name-ambiguous').map((finding) => finding.provider)).toEqual(['openai']);
     expect(byRule(findings, 'description-length')).toEqual([
       {
@@ -125,43 +160,83 @@ describe('lint', () => {
   });
 
   it('reports keywords moved into descriptions, as information', () => {
-    const findings = byRule(lint([canonicalDefinition()], { providers: ['ollama', 'cohere', 'openai'] }), 'unsupported-keyword');
+    const findings = byRule(
+      lint([canonicalDefinition()], { providers: ['ollama', 'cohere', 'openai'] }),
+      'unsupported-keyword',
+    );
     expect(findings.map((finding) => [finding.provider, finding.message])).toEqual([
       ['ollama', 'resolved_datetimes[]: format cannot be sent to Ollama /api/chat and was moved into the description'],
-      ['ollama', 'max_results: minimum, maximum, default cannot be sent to Ollama /api/chat and were moved into the description'],
-      ['cohere', 'max_results: minimum, maximum, default cannot be sent to Cohere v2 and were moved into the description'],
+      [
+        'ollama',
+        'max_results: minimum, maximum, default cannot be sent to Ollama /api/chat and were moved into the description',
+      ],
+      [
+        'cohere',
+        'max_results: minimum, maximum, default cannot be sent to Cohere v2 and were moved into the description',
+      ],
     ]);
     expect(findings.every((finding) => finding.severity === 'info')).toBe(true);
   });
 
   it('checks strict-mode rules when asked', () => {
     const definitions = [
-      tool('free_form', { type: 'object', properties: { metadata: { type: 'object' }, anything: {} }, required: ['metadata'] }),
+      tool('free_form', {
+        type: 'object',
+        properties: { metadata: { type: 'object' }, anything: {} },
+        required: ['metadata'],
+      }),
       tool('optional_only', { type: 'object', properties: { a: { type: 'string' } } }),
     ];
     const findings = lint(definitions, { providers: ['openai', 'anthropic', 'cohere'], strict: true });
-    expect(byRule(findings, 'strict-free-form-object').map((finding) => [finding.provider, finding.tool, finding.message.split(' is ')[0]])).toEqual([
+    expect(
+      byRule(findings, 'strict-free-form-object').map((finding) => [
+        finding.provider,
+        finding.tool,
+        finding.message.split(' is ')[0],
+      ]),
+    ).toEqual([
       ['openai', 'free_form', 'metadata'],
       ['anthropic', 'free_form', 'metadata'],
     ]);
-    expect(byRule(findings, 'strict-untyped-schema').map((finding) => finding.message)).toEqual(['anything.anyOf[0] accepts any value ({}), which strict mode rejects']);
+    expect(byRule(findings, 'strict-untyped-schema').map((finding) => finding.message)).toEqual([
+      'anything.anyOf[0] accepts any value ({}), which strict mode rejects',
+    ]);
     expect(byRule(findings, 'strict-required-parameter').map((finding) => finding.tool)).toEqual(['optional_only']);
-    expect(byRule(lint(definitions, { providers: ['openai', 'anthropic', 'cohere'] }), 'strict-free-form-object')).toEqual([]);
-    const many = Array.from({ length: 25 }, (_, index) => tool(`t${index}`, { type: 'object', properties: { a: { type: 'string' }, b: { type: ['string', 'integer'] } }, required: ['a'] }));
-    expect(byRule(lint(many, { providers: ['anthropic'], strict: { anthropic: true } }), 'strict-tool-count')).toHaveLength(1);
-    expect(byRule(lint(many, { providers: ['anthropic'], strict: { anthropic: true } }), 'strict-optional-count')).toHaveLength(1);
-    expect(byRule(lint(many, { providers: ['anthropic'], strict: { anthropic: true } }), 'strict-union-count')).toHaveLength(1);
+    expect(
+      byRule(lint(definitions, { providers: ['openai', 'anthropic', 'cohere'] }), 'strict-free-form-object'),
+    ).toEqual([]);
+    const many = Array.from({ length: 25 }, (_, index) =>
+      tool(`t${index}`, {
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: ['string', 'integer'] } },
+        required: ['a'],
+      }),
+    );
+    expect(
+      byRule(lint(many, { providers: ['anthropic'], strict: { anthropic: true } }), 'strict-tool-count'),
+    ).toHaveLength(1);
+    expect(
+      byRule(lint(many, { providers: ['anthropic'], strict: { anthropic: true } }), 'strict-optional-count'),
+    ).toHaveLength(1);
+    expect(
+      byRule(lint(many, { providers: ['anthropic'], strict: { anthropic: true } }), 'strict-union-count'),
+    ).toHaveLength(1);
   });
 
-  it("reports Gemini parameter names its parameters schema cannot carry", () => {
-    const findings = lint([tool('headers', { type: 'object', properties: { 'x-api-key': { type: 'string' } } })], { providers: ['gemini'] });
+  it('reports Gemini parameter names its parameters schema cannot carry', () => {
+    const findings = lint([tool('headers', { type: 'object', properties: { 'x-api-key': { type: 'string' } } })], {
+      providers: ['gemini'],
+    });
     expect(byRule(findings, 'property-name').map((finding) => finding.message)).toEqual([
       'parameter "x-api-key" does not match Gemini\'s parameter-name rule ^[A-Za-z_][A-Za-z0-9_]{0,63}$',
     ]);
   });
 
   it('reports codec collisions as errors when names cannot be told apart', () => {
-    const findings = lint([tool('same', { type: 'object', properties: {} }), tool('same', { type: 'object', properties: {} })], { providers: ['openai'] });
+    const findings = lint(
+      [tool('same', { type: 'object', properties: {} }), tool('same', { type: 'object', properties: {} })],
+      { providers: ['openai'] },
+    );
     expect(byRule(findings, 'name-collision')).toHaveLength(1);
     expect(byRule(findings, 'name-collision')[0]?.message).toMatch(/two tools are named "same"/);
   });
@@ -172,27 +247,44 @@ describe('lintOrThrow and the startup hook', () => {
 
   it('throws a DefinitionError listing the errors, and returns the findings otherwise', () => {
     expect(() => lintOrThrow(tooLong(), { providers: ['openai'] })).toThrow(DefinitionError);
-    expect(() => lintOrThrow(tooLong(), { providers: ['openai'] })).toThrow(/error openai described description-length: the description has 1100 characters/);
-    expect(lintOrThrow(seedRegistry(), { providers: ['openai'] }).map((finding) => finding.rule)).toEqual(['name-pattern']);
+    expect(() => lintOrThrow(tooLong(), { providers: ['openai'] })).toThrow(
+      /error openai described description-length: the description has 1100 characters/,
+    );
+    expect(lintOrThrow(seedRegistry(), { providers: ['openai'] }).map((finding) => finding.rule)).toEqual([
+      'name-pattern',
+    ]);
   });
 
   it("logs one summary line with { lint: 'warn' }, every finding at debug, and throws on errors with { lint: 'error' }", () => {
     const logger = recordingLogger();
-    const findings = lintAtStartup([...seedRegistry().list(), ...tooLong()], { lint: 'warn', logger, providers: ['openai', 'ollama'] });
+    const findings = lintAtStartup([...seedRegistry().list(), ...tooLong()], {
+      lint: 'warn',
+      logger,
+      providers: ['openai', 'ollama'],
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(logger.lines.filter(([level]) => level !== 'debug')).toEqual([
-      ['warn', `tool lint: ${seedRegistry().size + 1} tools for openai, ollama: 1 error, 0 warnings, ${findings.length - 1} info (error openai described description-length); each finding at debug level`],
+      [
+        'warn',
+        `tool lint: ${seedRegistry().size + 1} tools for openai, ollama: 1 error, 0 warnings, ${findings.length - 1} info (error openai described description-length); each finding at debug level`,
+      ],
     ]);
     const debug = logger.lines.filter(([level]) => level === 'debug').map(([, message]) => message);
     expect(debug).toHaveLength(findings.length);
-    expect(debug).toContain('tool lint: info openai decision/propose name-pattern: "decision/propose" does not match OpenAI Chat Completions\'s name rule ^[a-zA-Z0-9_-]{1,64}$ (it contains "/") Fix: nothing to do when you send tools with toolwright: it is sent as "decision_propose" and decoded back; rename the tool to send it unchanged');
-    expect(debug).toContain('tool lint: error openai described description-length: the description has 1100 characters; OpenAI Chat Completions takes at most 1024 Fix: shorten the description and move details into the parameter descriptions');
+    expect(debug).toContain(
+      'tool lint: info openai decision/propose name-pattern: "decision/propose" does not match OpenAI Chat Completions\'s name rule ^[a-zA-Z0-9_-]{1,64}$ (it contains "/") Fix: nothing to do when you send tools with toolwright: it is sent as "decision_propose" and decoded back; rename the tool to send it unchanged',
+    );
+    expect(debug).toContain(
+      'tool lint: error openai described description-length: the description has 1100 characters; OpenAI Chat Completions takes at most 1024 Fix: shorten the description and move details into the parameter descriptions',
+    );
 
     // Only names the codec handles: one info line, nothing at warn (the default logger shows nothing).
     const quiet = recordingLogger();
     lintAtStartup(seedRegistry(), { lint: 'warn', logger: quiet, providers: ['openai'] });
     expect(quiet.lines.filter(([level]) => level !== 'debug').map(([level]) => level)).toEqual(['info']);
-    expect(quiet.lines.filter(([level]) => level === 'info')[0]![1]).toMatch(/^tool lint: \d+ tools for openai: 0 errors, 0 warnings, \d+ info; each finding at debug level$/);
+    expect(quiet.lines.filter(([level]) => level === 'info')[0]![1]).toMatch(
+      /^tool lint: \d+ tools for openai: 0 errors, 0 warnings, \d+ info; each finding at debug level$/,
+    );
 
     const strictLogger = recordingLogger();
     const hook = createLintHook({ lint: 'error', logger: strictLogger, providers: ['openai'] });

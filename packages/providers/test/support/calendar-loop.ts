@@ -2,17 +2,30 @@
  * The tool-loop tests' ground: the seed's `get_calendar_events` (resolved_datetimes: array<datetime>) beside the
  * built-in `resolve_relative_date`, a fixed reference instant and zone, and the exact texts the model must receive.
  */
-import { Command, ToolParam, ToolRegistry, registerRelativeDateTool, type ChatMessage, type ExecutionContext } from '@toolwright/core';
+import {
+  Command,
+  ToolParam,
+  ToolRegistry,
+  registerRelativeDateTool,
+  type ChatMessage,
+  type ExecutionContext,
+} from '@toolwright/core';
 
 export class GetCalendarEventsParams {
   @ToolParam({ type: 'array<datetime>', description: 'Resolved ISO-8601 date-times with offset' })
   resolved_datetimes!: string[];
 }
 
-@Command({ name: 'get_calendar_events', description: "List the user's calendar events at the given date-times.", params: GetCalendarEventsParams })
+@Command({
+  name: 'get_calendar_events',
+  description: "List the user's calendar events at the given date-times.",
+  params: GetCalendarEventsParams,
+})
 export class GetCalendarEventsCommand {
   execute(params: GetCalendarEventsParams): unknown {
-    return { events: params.resolved_datetimes.map((start, index) => ({ id: `evt_${index + 1}`, title: 'Standup', start })) };
+    return {
+      events: params.resolved_datetimes.map((start, index) => ({ id: `evt_${index + 1}`, title: 'Standup', start })),
+    };
   }
 }
 
@@ -46,6 +59,13 @@ export const UNKNOWN_TOOL_RETRY =
   '(Attempt 1 failed; 2 retries left. Send the call again with corrected arguments.)';
 
 /** What `resolve_relative_date` returns for "tomorrow" at CONTEXT. */
-export const RESOLUTION = { phrase: 'tomorrow', matched: 'tomorrow', kind: 'date', date: '2026-11-22', timeZone: 'Europe/Berlin', reference: '2026-11-21T11:00:00+01:00' };
+export const RESOLUTION = {
+  phrase: 'tomorrow',
+  matched: 'tomorrow',
+  kind: 'date',
+  date: '2026-11-22',
+  timeZone: 'Europe/Berlin',
+  reference: '2026-11-21T11:00:00+01:00',
+};
 /** What `get_calendar_events` returns for the start of that day. */
 export const EVENTS = { events: [{ id: 'evt_1', title: 'Standup', start: '2026-11-22T00:00:00+01:00' }] };

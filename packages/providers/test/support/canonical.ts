@@ -5,7 +5,8 @@
 import { definitionFromJsonSchema, type ToolDefinition } from '@toolwright/core';
 
 export const CANONICAL_NAME = 'get_calendar_events';
-export const CANONICAL_DESCRIPTION = "List events from the user's calendar, optionally restricted to specific resolved date-times.";
+export const CANONICAL_DESCRIPTION =
+  "List events from the user's calendar, optionally restricted to specific resolved date-times.";
 
 export const CANONICAL_SCHEMA = {
   type: 'object',
@@ -29,12 +30,20 @@ export const CANONICAL_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const CANONICAL_ARGUMENTS = { resolved_datetimes: ['2026-11-23T09:00:00-05:00'], calendar: 'work', max_results: 5 };
+export const CANONICAL_ARGUMENTS = {
+  resolved_datetimes: ['2026-11-23T09:00:00-05:00'],
+  calendar: 'work',
+  max_results: 5,
+};
 
 export const CANONICAL_RESULT = {
   events: [{ id: 'evt_1', title: 'Standup', start: '2026-11-23T09:00:00-05:00', end: '2026-11-23T09:15:00-05:00' }],
 };
 
 export function canonicalDefinition(): ToolDefinition {
-  return definitionFromJsonSchema({ name: CANONICAL_NAME, description: CANONICAL_DESCRIPTION, parameters: CANONICAL_SCHEMA });
+  return definitionFromJsonSchema({
+    name: CANONICAL_NAME,
+    description: CANONICAL_DESCRIPTION,
+    parameters: CANONICAL_SCHEMA,
+  });
 }

@@ -10,7 +10,11 @@ import { Mistral } from '@mistralai/mistralai';
 
 const serveIndex = process.argv.indexOf('--serve');
 if (serveIndex >= 0) {
-  const client = new Mistral({ apiKey: 'test-key', serverURL: process.argv[serveIndex + 1], retryConfig: { strategy: 'none' } });
+  const client = new Mistral({
+    apiKey: 'test-key',
+    serverURL: process.argv[serveIndex + 1],
+    retryConfig: { strategy: 'none' },
+  });
   const controllers = new Map();
   const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
   for await (const line of createInterface({ input: process.stdin })) {
@@ -26,7 +30,8 @@ if (serveIndex >= 0) {
       .complete(message.request, { signal: controller.signal })
       .then(
         (response) => write({ id: message.id, response }),
-        (error) => write({ id: message.id, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } }),
+        (error) =>
+          write({ id: message.id, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } }),
       )
       .finally(() => controllers.delete(message.id));
   }

@@ -16,14 +16,19 @@ export interface MistralClientProcess {
 }
 
 export function startMistralClientProcess(serverURL: string): MistralClientProcess {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [join(__dirname, 'mistral-client.mjs'), '--serve', serverURL], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [join(__dirname, 'mistral-client.mjs'), '--serve', serverURL],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   const pending = new Map<number, { resolve: (response: object) => void; reject: (error: Error) => void }>();
   const requests: object[] = [];
   let stderr = '';
   let nextId = 1;
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   child.on('exit', (code) => {
-    for (const { reject } of pending.values()) reject(new Error(`mistral client process exited with ${code}: ${stderr}`));
+    for (const { reject } of pending.values())
+      reject(new Error(`mistral client process exited with ${code}: ${stderr}`));
     pending.clear();
   });
   createInterface({ input: child.stdout }).on('line', (line) => {

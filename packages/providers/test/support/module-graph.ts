@@ -19,16 +19,24 @@ export function moduleGraph(root: string): Map<string, string[]> {
   walk(root);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const imports = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
-    const targets = imports.filter((specifier) => specifier.startsWith('.')).map((specifier) => resolveRelative(file, specifier));
-    graph.set(relative(root, file), targets.map((target) => relative(root, target)));
+    const imports = ts
+      .preProcessFile(readFileSync(file, 'utf8'), true, true)
+      .importedFiles.map((imported) => imported.fileName);
+    const targets = imports
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => resolveRelative(file, specifier));
+    graph.set(
+      relative(root, file),
+      targets.map((target) => relative(root, target)),
+    );
   }
   return graph;
 }
 
 function resolveRelative(from: string, specifier: string): string {
   const base = resolve(dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base]) if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   throw new Error(`${from}: cannot resolve "${specifier}"`);
 }
 

@@ -93,7 +93,11 @@ const lastIndex = <T>(items: readonly T[], test: (item: T) => boolean): number =
 // --- OpenAI Chat Completions ---------------------------------------------------------------------------------------
 
 function openaiChatToolCalls(turn: ModelTurn) {
-  return calls(turn).map((call) => ({ id: call.id ?? '', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+  return calls(turn).map((call) => ({
+    id: call.id ?? '',
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.args) },
+  }));
 }
 
 export const openaiChatDialect: ProviderDialect = {
@@ -113,7 +117,12 @@ export const openaiChatDialect: ProviderDialect = {
           index: 0,
           logprobs: null,
           finish_reason: calls(turn).length > 0 ? 'tool_calls' : 'stop',
-          message: { role: 'assistant', content: turn.text ?? null, refusal: null, ...(calls(turn).length > 0 ? { tool_calls: openaiChatToolCalls(turn) } : {}) },
+          message: {
+            role: 'assistant',
+            content: turn.text ?? null,
+            refusal: null,
+            ...(calls(turn).length > 0 ? { tool_calls: openaiChatToolCalls(turn) } : {}),
+          },
         },
       ],
       usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
@@ -127,7 +136,10 @@ export const openaiChatDialect: ProviderDialect = {
       system: messages.find((message) => message.role === 'system')?.content,
       tools: (body.tools ?? []).map((tool: any) => tool.function.name),
       lastAssistant: messages[assistant],
-      results: messages.slice(assistant + 1).filter((message) => message.role === 'tool').map((message) => ({ id: message.tool_call_id, text: message.content })),
+      results: messages
+        .slice(assistant + 1)
+        .filter((message) => message.role === 'tool')
+        .map((message) => ({ id: message.tool_call_id, text: message.content })),
     };
   },
 };
@@ -137,12 +149,30 @@ export const openaiChatDialect: ProviderDialect = {
 function responsesOutput(turn: ModelTurn): unknown[] {
   const output: unknown[] = [];
   // A reasoning model's reasoning item comes first; stateless conversations must send it back with the calls.
-  if (calls(turn).length > 0) output.push({ type: 'reasoning', id: 'rs_loop', summary: [{ type: 'summary_text', text: 'The user wants their events.' }] });
+  if (calls(turn).length > 0)
+    output.push({
+      type: 'reasoning',
+      id: 'rs_loop',
+      summary: [{ type: 'summary_text', text: 'The user wants their events.' }],
+    });
   if (turn.text !== undefined) {
-    output.push({ type: 'message', id: 'msg_loop', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+    output.push({
+      type: 'message',
+      id: 'msg_loop',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+    });
   }
   for (const call of calls(turn)) {
-    output.push({ type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, arguments: JSON.stringify(call.args), status: 'completed' });
+    output.push({
+      type: 'function_call',
+      id: `fc_${call.id}`,
+      call_id: call.id,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+      status: 'completed',
+    });
   }
   return output;
 }
@@ -170,7 +200,9 @@ export const openaiResponsesDialect: ProviderDialect = {
   read: (body) => {
     const input: any[] = body.input;
     const firstResult = lastIndex(input, (item) => item.type !== 'function_call_output') + 1;
-    const turnStart = lastIndex(input.slice(0, firstResult), (item) => item.role === 'user' || item.type === 'function_call_output') + 1;
+    const turnStart =
+      lastIndex(input.slice(0, firstResult), (item) => item.role === 'user' || item.type === 'function_call_output') +
+      1;
     return {
       system: body.instructions,
       tools: (body.tools ?? []).map((tool: any) => tool.name),
@@ -184,7 +216,9 @@ export const openaiResponsesDialect: ProviderDialect = {
 
 function anthropicContent(turn: ModelTurn): unknown[] {
   return [
-    ...(calls(turn).length > 0 ? [{ type: 'thinking', thinking: 'The user wants their events.', signature: 'RXF0aGlua2luZw==' }] : []),
+    ...(calls(turn).length > 0
+      ? [{ type: 'thinking', thinking: 'The user wants their events.', signature: 'RXF0aGlua2luZw==' }]
+      : []),
     ...(turn.text !== undefined ? [{ type: 'text', text: turn.text }] : []),
     ...calls(turn).map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.args })),
   ];
@@ -217,7 +251,11 @@ export const anthropicDialect: ProviderDialect = {
       system: body.system,
       tools: (body.tools ?? []).map((tool: any) => tool.name),
       lastAssistant: messages[assistant],
-      results: results.map((block: any) => ({ id: block.tool_use_id, text: block.content, isError: block.is_error === true })),
+      results: results.map((block: any) => ({
+        id: block.tool_use_id,
+        text: block.content,
+        isError: block.is_error === true,
+      })),
     };
   },
 };
@@ -230,7 +268,10 @@ function geminiContent(turn: ModelTurn): unknown {
     parts: [
       ...(turn.text !== undefined ? [{ text: turn.text }] : []),
       // Gemini 3 puts a thought signature on the first function call; the API rejects a history without it.
-      ...calls(turn).map((call, index) => ({ functionCall: { name: call.name, args: call.args }, ...(index === 0 ? { thoughtSignature: 'dGhvdWdodC1zaWduYXR1cmU=' } : {}) })),
+      ...calls(turn).map((call, index) => ({
+        functionCall: { name: call.name, args: call.args },
+        ...(index === 0 ? { thoughtSignature: 'dGhvdWdodC1zaWduYXR1cmU=' } : {}),
+      })),
     ],
   };
 }
@@ -241,7 +282,13 @@ export const geminiDialect: ProviderDialect = {
   flagsErrors: true,
   // The Gemini API sends calls without ids: the adapter matches results by order and name.
   callId: () => undefined,
-  reply: (turn) => ({ kind: 'json', body: { candidates: [{ content: geminiContent(turn), finishReason: 'STOP', index: 0 }], modelVersion: 'gemini-2.5-flash' } }),
+  reply: (turn) => ({
+    kind: 'json',
+    body: {
+      candidates: [{ content: geminiContent(turn), finishReason: 'STOP', index: 0 }],
+      modelVersion: 'gemini-2.5-flash',
+    },
+  }),
   replayed: (turn) => geminiContent(turn),
   read: (body) => {
     const contents: any[] = body.contents;
@@ -249,13 +296,18 @@ export const geminiDialect: ProviderDialect = {
     const instruction = body.systemInstruction;
     const parts = (contents[model + 1]?.parts ?? []).filter((part: any) => part.functionResponse);
     return {
-      system: typeof instruction === 'string' ? instruction : instruction?.parts?.map((part: any) => part.text).join(''),
-      tools: (body.tools ?? []).flatMap((tool: any) => tool.functionDeclarations.map((declaration: any) => declaration.name)),
+      system:
+        typeof instruction === 'string' ? instruction : instruction?.parts?.map((part: any) => part.text).join(''),
+      tools: (body.tools ?? []).flatMap((tool: any) =>
+        tool.functionDeclarations.map((declaration: any) => declaration.name),
+      ),
       lastAssistant: contents[model],
       results: parts.map(({ functionResponse }: any) => ({
         ...(functionResponse.id !== undefined ? { id: functionResponse.id } : {}),
         name: functionResponse.name,
-        ...('error' in functionResponse.response ? { text: functionResponse.response.error, isError: true } : { json: functionResponse.response.output, isError: false }),
+        ...('error' in functionResponse.response
+          ? { text: functionResponse.response.error, isError: true }
+          : { json: functionResponse.response.output, isError: false }),
       })),
     };
   },
@@ -264,7 +316,11 @@ export const geminiDialect: ProviderDialect = {
 // --- Mistral (the stub sees the wire format the SDK sends: snake_case) ---------------------------------------------
 
 function mistralToolCalls(turn: ModelTurn) {
-  return calls(turn).map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+  return calls(turn).map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.args) },
+  }));
 }
 
 export const mistralDialect: ProviderDialect = {
@@ -283,14 +339,25 @@ export const mistralDialect: ProviderDialect = {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: turn.text ?? '', ...(calls(turn).length > 0 ? { tool_calls: mistralToolCalls(turn).map((call, index) => ({ ...call, index })) } : {}) },
+          message: {
+            role: 'assistant',
+            content: turn.text ?? '',
+            ...(calls(turn).length > 0
+              ? { tool_calls: mistralToolCalls(turn).map((call, index) => ({ ...call, index })) }
+              : {}),
+          },
           finish_reason: calls(turn).length > 0 ? 'tool_calls' : 'stop',
         },
       ],
     },
   }),
   // The SDK fills in its defaults (`prefix`, each call's `index`) when it serializes the message.
-  replayed: (turn) => ({ role: 'assistant', content: turn.text ?? '', prefix: false, tool_calls: mistralToolCalls(turn).map((call) => ({ ...call, index: 0 })) }),
+  replayed: (turn) => ({
+    role: 'assistant',
+    content: turn.text ?? '',
+    prefix: false,
+    tool_calls: mistralToolCalls(turn).map((call) => ({ ...call, index: 0 })),
+  }),
   read: (body) => {
     const messages: any[] = body.messages;
     const assistant = lastIndex(messages, (message) => message.role === 'assistant');
@@ -309,7 +376,10 @@ export const mistralDialect: ProviderDialect = {
 // --- Ollama (the adapter streams: the stub answers with NDJSON chunks) ---------------------------------------------
 
 function ollamaToolCalls(turn: ModelTurn) {
-  return calls(turn).map((call, index) => ({ id: call.id, function: { index, name: call.name, arguments: call.args } }));
+  return calls(turn).map((call, index) => ({
+    id: call.id,
+    function: { index, name: call.name, arguments: call.args },
+  }));
 }
 
 const ollamaChunk = (message: Record<string, unknown>, done = false) => ({
@@ -317,7 +387,17 @@ const ollamaChunk = (message: Record<string, unknown>, done = false) => ({
   created_at: '2026-11-21T10:00:00.000Z',
   message: { role: 'assistant', content: '', ...message },
   done,
-  ...(done ? { done_reason: 'stop', total_duration: 1, load_duration: 1, prompt_eval_count: 1, prompt_eval_duration: 1, eval_count: 1, eval_duration: 1 } : {}),
+  ...(done
+    ? {
+        done_reason: 'stop',
+        total_duration: 1,
+        load_duration: 1,
+        prompt_eval_count: 1,
+        prompt_eval_duration: 1,
+        eval_count: 1,
+        eval_duration: 1,
+      }
+    : {}),
 });
 
 export const ollamaDialect: ProviderDialect = {
@@ -328,7 +408,8 @@ export const ollamaDialect: ProviderDialect = {
   reply: (turn) => {
     const text = turn.text ?? '';
     const lines: unknown[] = [];
-    if (calls(turn).length > 0) lines.push(ollamaChunk({ thinking: 'The user wants ' }), ollamaChunk({ thinking: 'their events.' }));
+    if (calls(turn).length > 0)
+      lines.push(ollamaChunk({ thinking: 'The user wants ' }), ollamaChunk({ thinking: 'their events.' }));
     // Text in two pieces and each call whole in its own chunk, as the server streams them.
     if (text !== '') lines.push(ollamaChunk({ content: text.slice(0, 8) }), ollamaChunk({ content: text.slice(8) }));
     for (const call of ollamaToolCalls(turn)) lines.push(ollamaChunk({ tool_calls: [call] }));
@@ -350,7 +431,11 @@ export const ollamaDialect: ProviderDialect = {
       results: messages
         .slice(assistant + 1)
         .filter((message) => message.role === 'tool')
-        .map((message) => ({ ...(message.tool_call_id !== undefined ? { id: message.tool_call_id } : {}), name: message.tool_name, text: message.content })),
+        .map((message) => ({
+          ...(message.tool_call_id !== undefined ? { id: message.tool_call_id } : {}),
+          name: message.tool_name,
+          text: message.content,
+        })),
     };
   },
 };
@@ -361,7 +446,9 @@ function bedrockMessage(turn: ModelTurn): unknown {
   return {
     role: 'assistant',
     content: [
-      ...(calls(turn).length > 0 ? [{ reasoningContent: { reasoningText: { text: 'The user wants their events.', signature: 'cmVhc29uaW5n' } } }] : []),
+      ...(calls(turn).length > 0
+        ? [{ reasoningContent: { reasoningText: { text: 'The user wants their events.', signature: 'cmVhc29uaW5n' } } }]
+        : []),
       ...(turn.text !== undefined ? [{ text: turn.text }] : []),
       ...calls(turn).map((call) => ({ toolUse: { toolUseId: call.id, name: call.name, input: call.args } })),
     ],
@@ -386,7 +473,9 @@ export const bedrockDialect: ProviderDialect = {
   read: (body) => {
     const messages: any[] = body.messages;
     const assistant = lastIndex(messages, (message) => message.role === 'assistant');
-    const results = (messages[assistant + 1]?.content ?? []).filter((block: any) => block.toolResult).map((block: any) => block.toolResult);
+    const results = (messages[assistant + 1]?.content ?? [])
+      .filter((block: any) => block.toolResult)
+      .map((block: any) => block.toolResult);
     return {
       system: body.system?.map((block: any) => block.text).join(''),
       tools: (body.toolConfig?.tools ?? []).map((tool: any) => tool.toolSpec.name),
@@ -422,32 +511,62 @@ const sandboxFetch: typeof fetch = (input, init) => fetch(input, init);
 
 export function openaiChatHarness({ http }: StubServers): ProviderHarness {
   const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${http.url}/v1`, maxRetries: 0 });
-  return { dialect: openaiChatDialect, server: http, model: new OpenAIChatModel({ client, model: 'gpt-4.1', temperature: 0 }), close: async () => {} };
+  return {
+    dialect: openaiChatDialect,
+    server: http,
+    model: new OpenAIChatModel({ client, model: 'gpt-4.1', temperature: 0 }),
+    close: async () => {},
+  };
 }
 
 export function openaiResponsesHarness({ http }: StubServers): ProviderHarness {
   const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${http.url}/v1`, maxRetries: 0 });
-  return { dialect: openaiResponsesDialect, server: http, model: new OpenAIResponsesChatModel({ client, model: 'gpt-4.1', temperature: 0 }), close: async () => {} };
+  return {
+    dialect: openaiResponsesDialect,
+    server: http,
+    model: new OpenAIResponsesChatModel({ client, model: 'gpt-4.1', temperature: 0 }),
+    close: async () => {},
+  };
 }
 
 export function anthropicHarness({ http }: StubServers): ProviderHarness {
   const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: http.url, maxRetries: 0 });
-  return { dialect: anthropicDialect, server: http, model: new AnthropicChatModel({ client, model: 'claude-sonnet-4-6', maxTokens: 1024 }), close: async () => {} };
+  return {
+    dialect: anthropicDialect,
+    server: http,
+    model: new AnthropicChatModel({ client, model: 'claude-sonnet-4-6', maxTokens: 1024 }),
+    close: async () => {},
+  };
 }
 
 export function geminiHarness({ http }: StubServers): ProviderHarness {
   const client = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: http.url, fetch: sandboxFetch } });
-  return { dialect: geminiDialect, server: http, model: new GeminiChatModel({ client, model: 'gemini-2.5-flash', temperature: 0 }), close: async () => {} };
+  return {
+    dialect: geminiDialect,
+    server: http,
+    model: new GeminiChatModel({ client, model: 'gemini-2.5-flash', temperature: 0 }),
+    close: async () => {},
+  };
 }
 
 export function mistralHarness({ http }: StubServers): ProviderHarness {
   const client = startMistralClientProcess(http.url);
-  return { dialect: mistralDialect, server: http, model: new MistralChatModel({ client, model: 'mistral-large-latest', temperature: 0 }), close: () => client.close() };
+  return {
+    dialect: mistralDialect,
+    server: http,
+    model: new MistralChatModel({ client, model: 'mistral-large-latest', temperature: 0 }),
+    close: () => client.close(),
+  };
 }
 
 export function ollamaHarness({ http }: StubServers): ProviderHarness {
   const client = new Ollama({ host: http.url, fetch: sandboxFetch });
-  return { dialect: ollamaDialect, server: http, model: new OllamaChatModel({ client, model: 'qwen3:8b', temperature: 0 }), close: async () => {} };
+  return {
+    dialect: ollamaDialect,
+    server: http,
+    model: new OllamaChatModel({ client, model: 'qwen3:8b', temperature: 0 }),
+    close: async () => {},
+  };
 }
 
 export function bedrockHarness({ http2 }: StubServers): ProviderHarness {
@@ -460,13 +579,21 @@ export function bedrockHarness({ http2 }: StubServers): ProviderHarness {
   return {
     dialect: bedrockDialect,
     server: http2,
-    model: new BedrockChatModel({ client, ConverseCommand, model: 'anthropic.claude-sonnet-4-6-v1:0', maxTokens: 1024 }),
+    model: new BedrockChatModel({
+      client,
+      ConverseCommand,
+      model: 'anthropic.claude-sonnet-4-6-v1:0',
+      maxTokens: 1024,
+    }),
     close: async () => client.destroy(),
   };
 }
 
 /** Every adapter's harness, by provider id. */
-export const HARNESSES: ReadonlyArray<{ readonly id: string; readonly create: (servers: StubServers) => ProviderHarness }> = [
+export const HARNESSES: ReadonlyArray<{
+  readonly id: string;
+  readonly create: (servers: StubServers) => ProviderHarness;
+}> = [
   { id: 'openai', create: openaiChatHarness },
   { id: 'openai-responses', create: openaiResponsesHarness },
   { id: 'anthropic', create: anthropicHarness },
@@ -517,7 +644,8 @@ export function relativeDateScript(dialect: ProviderDialect): ScriptStep[] {
     () => callTurn(ids[0], 'get_calendar_events', { resolved_datetimes: 'tomorrow' }),
     (received) => {
       const told = received.results[0]?.text ?? '';
-      if (!told.includes('call resolve_relative_date with the phrase first')) throw new Error(`the model was not told to resolve the date: ${told}`);
+      if (!told.includes('call resolve_relative_date with the phrase first'))
+        throw new Error(`the model was not told to resolve the date: ${told}`);
       return callTurn(ids[1], 'resolve_relative_date', { phrase: 'tomorrow' });
     },
     (received) => {

@@ -3,7 +3,15 @@
  * proposedBy?}, at least 2) and `get_calendar_events` (resolved_datetimes: array<datetime>). Each has a trusted
  * context field, which must never reach a provider.
  */
-import { ArrayOf, Command, FromContext, ToolParam, ToolRegistry, type CommandHandler, type ToolInvocationContext } from '@toolwright/core';
+import {
+  ArrayOf,
+  Command,
+  FromContext,
+  ToolParam,
+  ToolRegistry,
+  type CommandHandler,
+  type ToolInvocationContext,
+} from '@toolwright/core';
 
 export class ProposalOption {
   @ToolParam({ description: 'Short name of the option' })
@@ -27,7 +35,11 @@ export class ProposeDecisionParams {
   sessionId?: string;
 }
 
-@Command({ name: 'decision/propose', description: 'Propose a decision with at least two options.', params: ProposeDecisionParams })
+@Command({
+  name: 'decision/propose',
+  description: 'Propose a decision with at least two options.',
+  params: ProposeDecisionParams,
+})
 export class ProposeDecisionCommand implements CommandHandler<ProposeDecisionParams, unknown> {
   execute(params: ProposeDecisionParams, invocation: ToolInvocationContext): unknown {
     return {
@@ -52,11 +64,22 @@ export class GetCalendarEventsParams {
   jobId?: string;
 }
 
-@Command({ name: 'get_calendar_events', description: 'List calendar events at the given date-times.', params: GetCalendarEventsParams })
+@Command({
+  name: 'get_calendar_events',
+  description: 'List calendar events at the given date-times.',
+  params: GetCalendarEventsParams,
+})
 export class GetCalendarEventsCommand implements CommandHandler<GetCalendarEventsParams, unknown> {
   execute(params: GetCalendarEventsParams): unknown {
-    const events = params.resolved_datetimes.map((start, index) => ({ id: `evt_${index + 1}`, title: 'Standup', start }));
-    return { events: events.slice(0, params.max_results ?? events.length), includeDeclined: params.include_declined ?? false };
+    const events = params.resolved_datetimes.map((start, index) => ({
+      id: `evt_${index + 1}`,
+      title: 'Standup',
+      start,
+    }));
+    return {
+      events: events.slice(0, params.max_results ?? events.length),
+      includeDeclined: params.include_declined ?? false,
+    };
   }
 }
 

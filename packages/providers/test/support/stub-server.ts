@@ -4,7 +4,12 @@
  * network.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import {
+  createServer as createHttp2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -17,7 +22,12 @@ export interface RecordedRequest {
 }
 
 export type StubReply =
-  | { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'json';
+      readonly status?: number;
+      readonly body: unknown;
+      readonly headers?: Record<string, string>;
+    }
   | { readonly kind: 'sse'; readonly events: readonly unknown[]; readonly done?: string; readonly named?: boolean }
   | { readonly kind: 'ndjson'; readonly lines: readonly unknown[] }
   /** No answer at all until the server closes: a slow model, for cancelling a request in flight. */
@@ -26,7 +36,10 @@ export type StubReply =
    * A reply computed from the request it answers (a scripted model that reacts to what it was sent). If `respond`
    * throws, the server answers 500 with the error's message, so the client under test fails with that message.
    */
-  | { readonly kind: 'respond'; readonly respond: (request: RecordedRequest) => Exclude<StubReply, { readonly kind: 'respond' }> };
+  | {
+      readonly kind: 'respond';
+      readonly respond: (request: RecordedRequest) => Exclude<StubReply, { readonly kind: 'respond' }>;
+    };
 
 export interface StubServer {
   /** `http://127.0.0.1:<port>` */
@@ -52,7 +65,11 @@ function send(response: AnyResponse, reply: StubReply, request: RecordedRequest)
     try {
       computed = reply.respond(request);
     } catch (error) {
-      computed = { kind: 'json', status: 500, body: { error: { message: `stub server: ${error instanceof Error ? error.message : String(error)}` } } };
+      computed = {
+        kind: 'json',
+        status: 500,
+        body: { error: { message: `stub server: ${error instanceof Error ? error.message : String(error)}` } },
+      };
     }
     send(response, computed, request);
     return;
@@ -70,7 +87,8 @@ function send(response: AnyResponse, reply: StubReply, request: RecordedRequest)
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   for (const event of reply.events) {
-    const type = reply.named && typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+    const type =
+      reply.named && typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
     response.write(`${typeof type === 'string' ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`);
   }
   if (reply.done !== undefined) response.write(`data: ${reply.done}\n\n`);
@@ -85,7 +103,10 @@ export interface StubServerOptions {
 export async function startStubServer(options: StubServerOptions = {}): Promise<StubServer> {
   const requests: RecordedRequest[] = [];
   const replies: StubReply[] = [];
-  const handle = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse): void => {
+  const handle = (
+    request: IncomingMessage | Http2ServerRequest,
+    response: ServerResponse | Http2ServerResponse,
+  ): void => {
     reply(request, response as AnyResponse);
   };
   const reply = (request: IncomingMessage | Http2ServerRequest, response: AnyResponse): void => {
@@ -99,12 +120,20 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       } catch {
         body = undefined;
       }
-      const recorded: RecordedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, text, body };
+      const recorded: RecordedRequest = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        text,
+        body,
+      };
       requests.push(recorded);
       const reply = replies.shift();
       if (!reply) {
         response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: `stub server: no reply queued for ${request.method} ${request.url}` } }));
+        response.end(
+          JSON.stringify({ error: { message: `stub server: no reply queued for ${request.method} ${request.url}` } }),
+        );
         return;
       }
       send(response, reply, recorded);

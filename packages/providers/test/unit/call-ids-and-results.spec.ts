@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
 import type { ToolErrorPayload } from '@toolwright/core';
-import { ANTHROPIC_CALL_ID_PROFILE, BEDROCK_CALL_ID_PROFILE, CallIdCodec, MISTRAL_CALL_ID_PROFILE, createCallIdFactory, isGeneratedCallId } from '@toolwright/providers';
+import {
+  ANTHROPIC_CALL_ID_PROFILE,
+  BEDROCK_CALL_ID_PROFILE,
+  CallIdCodec,
+  MISTRAL_CALL_ID_PROFILE,
+  createCallIdFactory,
+  isGeneratedCallId,
+} from '@toolwright/providers';
 import { errorJsonText, errorMessageText, resultObject, successText, toJsonText } from '../../src/shared/results';
 
 describe('CallIdCodec', () => {
@@ -11,16 +18,19 @@ describe('CallIdCodec', () => {
     ['bedrock', BEDROCK_CALL_ID_PROFILE, /^[a-zA-Z0-9_-]{1,64}$/],
   ] as const)('maps any id into the %s format and back (property)', (_name, profile, pattern) => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 80 }), { minLength: 1, maxLength: 20 }), (ids) => {
-        const codec = new CallIdCodec(profile);
-        const mapped = ids.map((id) => codec.toProvider(id));
-        expect(new Set(mapped).size).toBe(ids.length);
-        mapped.forEach((providerId, index) => {
-          expect(providerId).toMatch(pattern);
-          expect(codec.fromProvider(providerId)).toBe(ids[index]);
-          expect(codec.toProvider(ids[index] as string)).toBe(providerId);
-        });
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 80 }), { minLength: 1, maxLength: 20 }),
+        (ids) => {
+          const codec = new CallIdCodec(profile);
+          const mapped = ids.map((id) => codec.toProvider(id));
+          expect(new Set(mapped).size).toBe(ids.length);
+          mapped.forEach((providerId, index) => {
+            expect(providerId).toMatch(pattern);
+            expect(codec.fromProvider(providerId)).toBe(ids[index]);
+            expect(codec.toProvider(ids[index] as string)).toBe(providerId);
+          });
+        },
+      ),
       { seed: 20261121, numRuns: 200 },
     );
   });
@@ -45,7 +55,13 @@ describe('CallIdCodec', () => {
 });
 
 describe('result rendering', () => {
-  const unknownTool: ToolErrorPayload = { code: 'UNKNOWN_TOOL', message: 'There is no tool "get_calender".', issues: [], suggestions: ['get_calendar_events'], retryable: true };
+  const unknownTool: ToolErrorPayload = {
+    code: 'UNKNOWN_TOOL',
+    message: 'There is no tool "get_calender".',
+    issues: [],
+    suggestions: ['get_calendar_events'],
+    retryable: true,
+  };
 
   it('renders values as text (strings as is) and as JSON objects', () => {
     expect(successText('plain')).toBe('plain');
@@ -61,9 +77,16 @@ describe('result rendering', () => {
 
   it('adds the close names of an unknown tool when the message does not have them', () => {
     expect(errorMessageText(unknownTool)).toBe('There is no tool "get_calender". Did you mean: get_calendar_events?');
-    expect(errorMessageText({ ...unknownTool, message: 'No tool. Did you mean get_calendar_events?' })).toBe('No tool. Did you mean get_calendar_events?');
+    expect(errorMessageText({ ...unknownTool, message: 'No tool. Did you mean get_calendar_events?' })).toBe(
+      'No tool. Did you mean get_calendar_events?',
+    );
     expect(JSON.parse(errorJsonText(unknownTool))).toEqual({
-      error: { code: 'UNKNOWN_TOOL', message: 'There is no tool "get_calender".', retryable: true, suggestions: ['get_calendar_events'] },
+      error: {
+        code: 'UNKNOWN_TOOL',
+        message: 'There is no tool "get_calender".',
+        retryable: true,
+        suggestions: ['get_calendar_events'],
+      },
     });
   });
 });

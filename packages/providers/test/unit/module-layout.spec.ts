@@ -12,7 +12,18 @@ import { importCycles, moduleGraph } from '../support/module-graph';
 
 const SOURCE = join(__dirname, '..', '..', 'src');
 const graph = moduleGraph(SOURCE);
-const PROVIDER_FOLDERS = ['anthropic', 'bedrock', 'cohere', 'gemini', 'hermes', 'mcp', 'mistral', 'ollama', 'openai', 'openai-responses'];
+const PROVIDER_FOLDERS = [
+  'anthropic',
+  'bedrock',
+  'cohere',
+  'gemini',
+  'hermes',
+  'mcp',
+  'mistral',
+  'ollama',
+  'openai',
+  'openai-responses',
+];
 
 describe('module layout of @toolwright/providers', () => {
   it('has no import cycle', () => {
@@ -30,7 +41,9 @@ describe('module layout of @toolwright/providers', () => {
 
   it('shared/ imports only shared/', () => {
     const upward = [...graph].flatMap(([file, imports]) =>
-      file.startsWith('shared/') ? imports.filter((target) => !target.startsWith('shared/')).map((target) => `${file} -> ${target}`) : [],
+      file.startsWith('shared/')
+        ? imports.filter((target) => !target.startsWith('shared/')).map((target) => `${file} -> ${target}`)
+        : [],
     );
     expect(upward).toEqual([]);
   });
@@ -38,16 +51,28 @@ describe('module layout of @toolwright/providers', () => {
   it.each(PROVIDER_FOLDERS)('%s imports only shared/ and itself, and never its own index', (folder) => {
     const outside = [...graph].flatMap(([file, imports]) =>
       file.startsWith(`${folder}/`)
-        ? imports.filter((target) => !target.startsWith('shared/') && !(target.startsWith(`${folder}/`) && target !== `${folder}/index.ts`)).map((target) => `${file} -> ${target}`)
+        ? imports
+            .filter(
+              (target) =>
+                !target.startsWith('shared/') && !(target.startsWith(`${folder}/`) && target !== `${folder}/index.ts`),
+            )
+            .map((target) => `${file} -> ${target}`)
         : [],
     );
     expect(outside).toEqual([]);
   });
 
   it.each(PROVIDER_FOLDERS)('%s has one file per concern and an index that only re-exports', (folder) => {
-    for (const concern of ['tools', 'calls', 'results', 'provider']) expect(graph.has(`${folder}/${concern}.ts`)).toBe(true);
-    const index = ts.createSourceFile('index.ts', readFileSync(join(SOURCE, folder, 'index.ts'), 'utf8'), ts.ScriptTarget.Latest);
-    const declarations = index.statements.filter((statement) => !(ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined));
+    for (const concern of ['tools', 'calls', 'results', 'provider'])
+      expect(graph.has(`${folder}/${concern}.ts`)).toBe(true);
+    const index = ts.createSourceFile(
+      'index.ts',
+      readFileSync(join(SOURCE, folder, 'index.ts'), 'utf8'),
+      ts.ScriptTarget.Latest,
+    );
+    const declarations = index.statements.filter(
+      (statement) => !(ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined),
+    );
     expect(declarations.map((statement) => statement.getText(index))).toEqual([]);
   });
 

@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { DefinitionError } from '@toolwright/core';
-import { MCP_NAME_PROFILE, OPENAI_NAME_PROFILE, PORTABLE_NAME_PROFILE, ToolNameCodec, matchesProfile, withMaxLength } from '@toolwright/providers';
+import {
+  MCP_NAME_PROFILE,
+  OPENAI_NAME_PROFILE,
+  PORTABLE_NAME_PROFILE,
+  ToolNameCodec,
+  matchesProfile,
+  withMaxLength,
+} from '@toolwright/providers';
 
 describe('ToolNameCodec', () => {
   it('keeps names that already satisfy the rule', () => {
@@ -33,14 +40,20 @@ describe('ToolNameCodec', () => {
     expect(codec.decode(dotted)).toBe('math.factorial');
     expect(codec.decode(slashed)).toBe('math/factorial');
     // Deterministic: the same set encodes the same way every time.
-    expect(ToolNameCodec.create(['math_factorial', 'math.factorial', 'math/factorial'], OPENAI_NAME_PROFILE).encode('math.factorial')).toBe(dotted);
+    expect(
+      ToolNameCodec.create(['math_factorial', 'math.factorial', 'math/factorial'], OPENAI_NAME_PROFILE).encode(
+        'math.factorial',
+      ),
+    ).toBe(dotted);
   });
 
-  it("throws a DefinitionError naming both tools when asked to refuse ambiguity", () => {
-    expect(() => ToolNameCodec.create(['math.factorial', 'math/factorial'], OPENAI_NAME_PROFILE, { onAmbiguity: 'error' })).toThrow(
-      /"math\.factorial" and "math\/factorial" both become "math_factorial"/,
+  it('throws a DefinitionError naming both tools when asked to refuse ambiguity', () => {
+    expect(() =>
+      ToolNameCodec.create(['math.factorial', 'math/factorial'], OPENAI_NAME_PROFILE, { onAmbiguity: 'error' }),
+    ).toThrow(/"math\.factorial" and "math\/factorial" both become "math_factorial"/);
+    expect(() => ToolNameCodec.create(['a.b', 'a_b'], OPENAI_NAME_PROFILE, { onAmbiguity: 'error' })).toThrow(
+      DefinitionError,
     );
-    expect(() => ToolNameCodec.create(['a.b', 'a_b'], OPENAI_NAME_PROFILE, { onAmbiguity: 'error' })).toThrow(DefinitionError);
   });
 
   it('refuses a tool set with the same name twice', () => {

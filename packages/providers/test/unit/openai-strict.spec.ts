@@ -83,7 +83,13 @@ describe('OpenAI strict lowering', () => {
       additionalProperties: false,
     };
     const back = restoreNotes(undoStrictOptionals(lowerOpenAIStrict(schema)));
-    expect(back).toEqual({ ...schema, properties: { ...schema['properties'] as object, c: { type: 'object', properties: { d: { type: 'boolean' } }, additionalProperties: false } } });
+    expect(back).toEqual({
+      ...schema,
+      properties: {
+        ...(schema['properties'] as object),
+        c: { type: 'object', properties: { d: { type: 'boolean' } }, additionalProperties: false },
+      },
+    });
   });
 });
 
@@ -95,15 +101,34 @@ describe('stripStrictNulls', () => {
         calendar: { type: 'string' },
         note: { type: ['string', 'null'] },
         limit: { type: 'integer' },
-        options: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, by: { type: 'string' } }, required: ['label'] } },
+        options: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { label: { type: 'string' }, by: { type: 'string' } },
+            required: ['label'],
+          },
+        },
       },
       required: ['calendar'],
     };
     const result = stripStrictNulls(
-      { calendar: 'work', note: null, limit: null, options: [{ label: 'A', by: null }, { label: 'B', by: 'me' }] },
+      {
+        calendar: 'work',
+        note: null,
+        limit: null,
+        options: [
+          { label: 'A', by: null },
+          { label: 'B', by: 'me' },
+        ],
+      },
       schema,
     );
-    expect(result.arguments).toEqual({ calendar: 'work', note: null, options: [{ label: 'A' }, { label: 'B', by: 'me' }] });
+    expect(result.arguments).toEqual({
+      calendar: 'work',
+      note: null,
+      options: [{ label: 'A' }, { label: 'B', by: 'me' }],
+    });
     expect(result.transformations).toEqual([
       { path: 'limit', rule: 'strict-null-to-absent', from: null, to: undefined },
       { path: 'options[0].by', rule: 'strict-null-to-absent', from: null, to: undefined },
@@ -111,7 +136,10 @@ describe('stripStrictNulls', () => {
   });
 
   it('leaves required nulls for the executor to report', () => {
-    const result = stripStrictNulls({ calendar: null }, { type: 'object', properties: { calendar: { type: 'string' } }, required: ['calendar'] });
+    const result = stripStrictNulls(
+      { calendar: null },
+      { type: 'object', properties: { calendar: { type: 'string' } }, required: ['calendar'] },
+    );
     expect(result.arguments).toEqual({ calendar: null });
     expect(result.transformations).toEqual([]);
   });

@@ -7,7 +7,8 @@ import type { JsonSchema } from '../../src/shared/json-schema';
 import { CANONICAL_SCHEMA } from '../support/canonical';
 
 const canonical = (): JsonSchema => JSON.parse(JSON.stringify(CANONICAL_SCHEMA)) as JsonSchema;
-const property = (schema: JsonSchema, name: string): JsonSchema => (schema['properties'] as Record<string, JsonSchema>)[name] ?? {};
+const property = (schema: JsonSchema, name: string): JsonSchema =>
+  (schema['properties'] as Record<string, JsonSchema>)[name] ?? {};
 
 describe('description notes', () => {
   it('moves keywords into one JSON note and reads them back', () => {
@@ -15,7 +16,10 @@ describe('description notes', () => {
     expect(moveKeywordsToNote(schema, ['minimum', 'maximum', 'absent'])).toEqual(['minimum', 'maximum']);
     expect(schema).toEqual({ type: 'integer', description: 'Count (1-50). (JSON Schema: {"minimum":1,"maximum":50})' });
     addToNote(schema, { default: 10 });
-    expect(splitNote(schema['description'] as string)).toEqual({ text: 'Count (1-50).', note: { minimum: 1, maximum: 50, default: 10 } });
+    expect(splitNote(schema['description'] as string)).toEqual({
+      text: 'Count (1-50).',
+      note: { minimum: 1, maximum: 50, default: 10 },
+    });
   });
 
   it('ignores text that only looks like a note', () => {
@@ -30,20 +34,40 @@ describe('keyword policies', () => {
     expect(lowered).not.toHaveProperty('additionalProperties');
     expect(property(lowered, 'max_results')).toEqual({
       type: 'integer',
-      description: 'Maximum number of events to return (1-50). Defaults to 10. (JSON Schema: {"minimum":1,"maximum":50,"default":10})',
+      description:
+        'Maximum number of events to return (1-50). Defaults to 10. (JSON Schema: {"minimum":1,"maximum":50,"default":10})',
     });
-    expect(property(lowered, 'resolved_datetimes')['items']).toEqual({ type: 'string', description: '(JSON Schema: {"format":"date-time"})' });
+    expect(property(lowered, 'resolved_datetimes')['items']).toEqual({
+      type: 'string',
+      description: '(JSON Schema: {"format":"date-time"})',
+    });
     expect(property(lowered, 'calendar')).toEqual(CANONICAL_SCHEMA.properties.calendar);
     expect(closeUnspecifiedObjects(restoreNotes(lowered))).toEqual(canonical());
   });
 
   it('Cohere moves minimum, maximum and default, and patterns with anchors', () => {
     const schema = canonical();
-    (schema['properties'] as Record<string, JsonSchema>)['code'] = { type: 'string', pattern: '^[A-Z]{3}$', minLength: 3 };
-    (schema['properties'] as Record<string, JsonSchema>)['tags'] = { type: 'array', items: { type: 'string' }, uniqueItems: true, maxItems: 5 };
+    (schema['properties'] as Record<string, JsonSchema>)['code'] = {
+      type: 'string',
+      pattern: '^[A-Z]{3}$',
+      minLength: 3,
+    };
+    (schema['properties'] as Record<string, JsonSchema>)['tags'] = {
+      type: 'array',
+      items: { type: 'string' },
+      uniqueItems: true,
+      maxItems: 5,
+    };
     const lowered = lowerByPolicy(schema, coherePolicy(false));
-    expect(splitNote(property(lowered, 'max_results')['description'] as string).note).toEqual({ minimum: 1, maximum: 50, default: 10 });
-    expect(property(lowered, 'code')).toEqual({ type: 'string', description: '(JSON Schema: {"pattern":"^[A-Z]{3}$","minLength":3})' });
+    expect(splitNote(property(lowered, 'max_results')['description'] as string).note).toEqual({
+      minimum: 1,
+      maximum: 50,
+      default: 10,
+    });
+    expect(property(lowered, 'code')).toEqual({
+      type: 'string',
+      description: '(JSON Schema: {"pattern":"^[A-Z]{3}$","minLength":3})',
+    });
     expect(property(lowered, 'tags')).toMatchObject({ uniqueItems: true });
     expect(property(lowerByPolicy(schema, coherePolicy(true)), 'tags')).not.toHaveProperty('uniqueItems');
     expect(lowered['additionalProperties']).toBe(false);
@@ -51,7 +75,7 @@ describe('keyword policies', () => {
     expect(restoreNotes(lowered)).toEqual(schema);
   });
 
-  it("Anthropic strict drops numeric and length constraints, minItems above 1 and closes free-form objects", () => {
+  it('Anthropic strict drops numeric and length constraints, minItems above 1 and closes free-form objects', () => {
     const schema: JsonSchema = {
       type: 'object',
       properties: {
@@ -67,10 +91,23 @@ describe('keyword policies', () => {
       additionalProperties: false,
     };
     const lowered = lowerByPolicy(schema, ANTHROPIC_STRICT_POLICY);
-    expect(property(lowered, 'max_results')).toEqual({ type: 'integer', default: 10, description: '(JSON Schema: {"minimum":1,"maximum":50})' });
-    expect(property(lowered, 'options')).toEqual({ type: 'array', items: { type: 'string', description: '(JSON Schema: {"maxLength":80})' }, description: '(JSON Schema: {"minItems":2})' });
+    expect(property(lowered, 'max_results')).toEqual({
+      type: 'integer',
+      default: 10,
+      description: '(JSON Schema: {"minimum":1,"maximum":50})',
+    });
+    expect(property(lowered, 'options')).toEqual({
+      type: 'array',
+      items: { type: 'string', description: '(JSON Schema: {"maxLength":80})' },
+      description: '(JSON Schema: {"minItems":2})',
+    });
     expect(property(lowered, 'one')).toEqual({ type: 'array', minItems: 1, items: { type: 'string' } });
-    expect(property(lowered, 'metadata')).toEqual({ type: 'object', properties: {}, additionalProperties: false, description: '(JSON Schema: {"additionalProperties":{"type":"string"}})' });
+    expect(property(lowered, 'metadata')).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+      description: '(JSON Schema: {"additionalProperties":{"type":"string"}})',
+    });
     expect(property(lowered, 'when')).toEqual({ type: 'string', format: 'date-time' });
     expect(property(lowered, 'site')).toEqual({ type: 'string', format: 'uri' });
     expect(property(lowered, 'slug')).toEqual({ type: 'string', description: '(JSON Schema: {"format":"regex"})' });
@@ -90,10 +127,24 @@ describe('references', () => {
     };
     expect(hasRecursiveReference(schema)).toBe(true);
     const inlined = inlineLocalReferences(schema);
-    expect(property(inlined, 'address')).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], description: 'Where.' });
+    expect(property(inlined, 'address')).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      description: 'Where.',
+    });
     const tree = property(inlined, 'tree');
-    expect(((tree['properties'] as Record<string, JsonSchema>)['children']?.['items'])).toEqual({ type: 'object', description: '(JSON Schema: {"$ref":"#/$defs/Node"})' });
+    expect((tree['properties'] as Record<string, JsonSchema>)['children']?.['items']).toEqual({
+      type: 'object',
+      description: '(JSON Schema: {"$ref":"#/$defs/Node"})',
+    });
     expect(splitNote(inlined['description'] as string).note).toEqual({ $defs: schema['$defs'] });
-    expect(hasRecursiveReference({ type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' } } })).toBe(false);
+    expect(
+      hasRecursiveReference({
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/A' } },
+        $defs: { A: { type: 'string' } },
+      }),
+    ).toBe(false);
   });
 });

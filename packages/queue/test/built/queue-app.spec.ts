@@ -8,7 +8,9 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 async function inProcessSummary(): Promise<{ summary: string; ok: number; refused: number }> {
   const core = require(join(ROOT, 'packages', 'core', 'dist', 'index.js'));
   const app = require(join(ROOT, 'examples', 'persona-app', 'dist', 'index.js'));
-  const executor = new core.PersonaToolExecutor(app.createPersonaRegistry({ logger: core.silentLogger }), { logger: core.silentLogger });
+  const executor = new core.PersonaToolExecutor(app.createPersonaRegistry({ logger: core.silentLogger }), {
+    logger: core.silentLogger,
+  });
   const outcomes = new Map<string, number>();
   for (const replay of app.replayCalls) {
     const result = await executor.execute(replay.call, replay.context);
@@ -17,7 +19,11 @@ async function inProcessSummary(): Promise<{ summary: string; ok: number; refuse
   }
   const count = app.replayCalls.length as number;
   const ok = outcomes.get('ok') ?? 0;
-  return { summary: `replayed ${count} calls: ${[...outcomes].map(([key, n]) => `${n} ${key}`).join(', ')}`, ok, refused: count - ok };
+  return {
+    summary: `replayed ${count} calls: ${[...outcomes].map(([key, n]) => `${n} ${key}`).join(', ')}`,
+    ok,
+    refused: count - ok,
+  };
 }
 
 /**
@@ -42,7 +48,9 @@ describe('examples/queue-app', () => {
     expect(out).toContain('"sessionId":"session-42"');
     expect(out).not.toContain('attacker-session');
     expect(out).toMatch(/render_report, not waited for -> \{"status":"pending","job_id":"call_report"/);
-    expect(out).toMatch(/tool_job_status later -> \{"job_id":"call_report","status":"completed","result":\{"topic":"Q3 results","pages":8/);
+    expect(out).toMatch(
+      /tool_job_status later -> \{"job_id":"call_report","status":"completed","result":\{"topic":"Q3 results","pages":8/,
+    );
     expect(out).toContain('queue example: done');
   }, 120_000);
 });

@@ -8,7 +8,9 @@ import { createToolTelemetry } from '@toolwright/core';
 import { createToolWorker } from '@toolwright/queue';
 import { RedisServer } from '../support/redis-server';
 import { until, WorkerProcess } from '../support/workers';
-const { registerTools } = require('../fixtures/tools.js') as { registerTools: (registry: ToolRegistry, client?: Redis) => ToolRegistry };
+const { registerTools } = require('../fixtures/tools.js') as {
+  registerTools: (registry: ToolRegistry, client?: Redis) => ToolRegistry;
+};
 
 jest.setTimeout(120_000);
 
@@ -34,9 +36,16 @@ async function setup(workerCount: number, env: Record<string, string> = {}, serv
   const queueName = `q${++queueCount}-${process.pid}`;
   const registry = registerTools(new ToolRegistry({ logger: silentLogger }));
   const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
-  const queued = new QueuedToolExecutor(executor, registry, { connection: server.connection, queueName, logger: silentLogger, sealingKey: SEALING_KEY });
+  const queued = new QueuedToolExecutor(executor, registry, {
+    connection: server.connection,
+    queueName,
+    logger: silentLogger,
+    sealingKey: SEALING_KEY,
+  });
   const workers = await Promise.all(
-    Array.from({ length: workerCount }, () => WorkerProcess.start({ REDIS_PORT: String(server.port), QUEUE_NAME: queueName, SEALING_KEY, ...env })),
+    Array.from({ length: workerCount }, () =>
+      WorkerProcess.start({ REDIS_PORT: String(server.port), QUEUE_NAME: queueName, SEALING_KEY, ...env }),
+    ),
   );
   const context = { sessionId: 'session-1', flowStepId: 'step-7', handlerConfig: { prefix: queueName } };
   const done = async () => client.lrange(`${queueName}:done`, 0, -1);
@@ -54,7 +63,9 @@ describe('producer side: steps 1-6 here, invalid calls never reach Redis', () =>
   it('refuses invalid, unknown and malformed calls at once, with no job', async () => {
     const { queued, queueName, teardown } = await setup(0);
     try {
-      const invalid = await queued.execute(call('c1', 'record_event', '{"event_id": "e1", "count": "many"}'), { handlerConfig: { prefix: queueName } });
+      const invalid = await queued.execute(call('c1', 'record_event', '{"event_id": "e1", "count": "many"}'), {
+        handlerConfig: { prefix: queueName },
+      });
       const unknown = await queued.execute(call('c2', 'no_such_tool', '{}'));
       const truncated = await queued.execute(call('c3', 'record_event', '{"event_id": "e1", "count": 2'));
       expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
@@ -71,13 +82,23 @@ describe('producer side: steps 1-6 here, invalid calls never reach Redis', () =>
   it('stores validated parameters without context fields, raw text or sensitive values in clear', async () => {
     const { queued, context, teardown } = await setup(0);
     try {
-      const forged = await queued.enqueue(call('call_a', 'record_event', `{'event_id': 'e1', 'count': '3', 'session_id': 'forged'}`), context);
-      const secret = await queued.enqueue(call('call_b', 'store_secret', '{"label": "billing", "api_key": "sk-LIVE-0123456789", "session_id": "forged"}'), context);
+      const forged = await queued.enqueue(
+        call('call_a', 'record_event', `{'event_id': 'e1', 'count': '3', 'session_id': 'forged'}`),
+        context,
+      );
+      const secret = await queued.enqueue(
+        call('call_b', 'store_secret', '{"label": "billing", "api_key": "sk-LIVE-0123456789", "session_id": "forged"}'),
+        context,
+      );
       if (!forged.accepted || !secret.accepted) throw new Error('expected both calls to be accepted');
       const stored = await client.hgetall(`bull:${queued.queue.name}:call_a`);
       const data = JSON.parse(stored.data!) as ToolJobData;
       expect(data.params).toEqual({ event_id: 'e1', count: 3 });
-      expect(data.context).toEqual({ sessionId: 'session-1', flowStepId: 'step-7', handlerConfig: { prefix: queued.queue.name } });
+      expect(data.context).toEqual({
+        sessionId: 'session-1',
+        flowStepId: 'step-7',
+        handlerConfig: { prefix: queued.queue.name },
+      });
       expect(stored.data).not.toContain("'event_id'");
       expect(data.transformations.filter((t) => t.path === '')).toEqual(
         expect.arrayContaining([expect.objectContaining({ from: ARGUMENTS_TEXT_OMITTED, to: ARGUMENTS_TEXT_OMITTED })]),
@@ -98,7 +119,9 @@ describe('producer side: steps 1-6 here, invalid calls never reach Redis', () =>
   it('refuses a call with a sensitive value when no sealing key is configured', async () => {
     const registry = registerTools(new ToolRegistry({ logger: silentLogger }));
     const queued = new QueuedToolExecutor(new PersonaToolExecutor(registry, { logger: silentLogger }), registry, {
-      connection: redis.connection, queueName: `nokey-${process.pid}`, logger: silentLogger,
+      connection: redis.connection,
+      queueName: `nokey-${process.pid}`,
+      logger: silentLogger,
     });
     try {
       const result = await queued.execute(call('s1', 'store_secret', { label: 'x', apiKey: 'sk-secret' }), {});
@@ -133,7 +156,9 @@ describe('workers: results, exactly once, retries', () => {
       expect(new Set(executions).size).toBe(1000);
       const byWorker = new Set(results.map((result) => (result.ok ? (result.value as { worker: number }).worker : 0)));
       expect(byWorker).toEqual(new Set(workers.map((worker) => worker.pid)));
-      expect(results[0]!.transformations.map((t) => t.rule)).toEqual(expect.arrayContaining(['key-case', 'string-to-integer']));
+      expect(results[0]!.transformations.map((t) => t.rule)).toEqual(
+        expect.arrayContaining(['key-case', 'string-to-integer']),
+      );
     } finally {
       await teardown();
     }
@@ -156,11 +181,20 @@ describe('workers: results, exactly once, retries', () => {
     const { queued, context, done, teardown } = await setup(1);
     try {
       const first = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), context);
-      const otherSession = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), { ...context, sessionId: 'session-2' });
+      const otherSession = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), {
+        ...context,
+        sessionId: 'session-2',
+      });
       const otherArguments = await queued.execute(call('call_0', 'add_numbers', { a: 5, b: 5 }), context);
-      const repeatOfOtherSession = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), { ...context, sessionId: 'session-2' });
+      const repeatOfOtherSession = await queued.execute(call('call_0', 'add_numbers', { a: 1, b: 1 }), {
+        ...context,
+        sessionId: 'session-2',
+      });
       expect(first).toMatchObject({ ok: true, value: { sum: 2, session: 'session-1', jobId: 'call_0' } });
-      expect(otherSession).toMatchObject({ ok: true, value: { sum: 2, session: 'session-2', jobId: expect.stringMatching(/^call_0\.[0-9a-f]{16}$/) } });
+      expect(otherSession).toMatchObject({
+        ok: true,
+        value: { sum: 2, session: 'session-2', jobId: expect.stringMatching(/^call_0\.[0-9a-f]{16}$/) },
+      });
       expect(otherArguments).toMatchObject({ ok: true, value: { sum: 10, session: 'session-1' } });
       expect(repeatOfOtherSession).toEqual({ ...otherSession, durationMs: expect.any(Number) });
       expect(await done()).toHaveLength(3);
@@ -199,8 +233,14 @@ describe('workers: results, exactly once, retries', () => {
   it('opens sealed sensitive values on the worker only', async () => {
     const { queued, context, teardown } = await setup(1);
     try {
-      const result = await queued.execute(call('secret-1', 'store_secret', { label: 'billing', api_key: 'sk-LIVE-0123456789', session_id: 'forged' }), context);
-      expect(result).toMatchObject({ ok: true, value: { label: 'billing', keyLength: 18, keyEnd: '6789', session: 'session-1', jobId: 'secret-1' } });
+      const result = await queued.execute(
+        call('secret-1', 'store_secret', { label: 'billing', api_key: 'sk-LIVE-0123456789', session_id: 'forged' }),
+        context,
+      );
+      expect(result).toMatchObject({
+        ok: true,
+        value: { label: 'billing', keyLength: 18, keyEnd: '6789', session: 'session-1', jobId: 'secret-1' },
+      });
     } finally {
       await teardown();
     }
@@ -211,7 +251,11 @@ describe('workers: results, exactly once, retries', () => {
     try {
       const pending = await queued.execute(call('long-1', 'slow_task', { ms: 600 }), context, { waitMs: 50 });
       expect(pending).toMatchObject({ ok: true, value: { status: 'pending', job_id: 'long-1' } });
-      const ask = (sessionId: string) => queued.execute(call(`status-${sessionId}`, JOB_STATUS_TOOL_NAME, { job_id: 'long-1' }), { ...context, sessionId });
+      const ask = (sessionId: string) =>
+        queued.execute(call(`status-${sessionId}`, JOB_STATUS_TOOL_NAME, { job_id: 'long-1' }), {
+          ...context,
+          sessionId,
+        });
       expect(await ask('intruder')).toMatchObject({ ok: true, value: { status: 'unknown' } });
       const finished = await queued.result('long-1', 10_000);
       expect(finished).toMatchObject({ ok: true, value: { ms: 600 } });
@@ -224,17 +268,26 @@ describe('workers: results, exactly once, retries', () => {
 
 describe('faults', () => {
   it('retries the job of a worker killed mid-job (SIGKILL) on the other worker; nothing is lost', async () => {
-    const { queued, queueName, context, done, workers, teardown } = await setup(2, { LOCK_MS: '1000', CONCURRENCY: '1' });
+    const { queued, queueName, context, done, workers, teardown } = await setup(2, {
+      LOCK_MS: '1000',
+      CONCURRENCY: '1',
+    });
     try {
       const running = queued.execute(call('killed-1', 'slow_task', { ms: 1500 }), context);
       let started: string[] = [];
-      await until(async () => (started = await client.lrange(`${queueName}:started`, 0, -1)).length === 1, 10_000, 'the job to start');
+      await until(
+        async () => (started = await client.lrange(`${queueName}:started`, 0, -1)).length === 1,
+        10_000,
+        'the job to start',
+      );
       const pid = Number(started[0]!.split('@')[1]);
       const victim = workers.find((worker) => worker.pid === pid)!;
       await victim.kill();
       const result = await running;
       expect(result).toMatchObject({ ok: true, value: { ms: 1500 } });
-      expect((result as Extract<ToolResult, { ok: true }>).value).toMatchObject({ worker: workers.find((worker) => worker !== victim)!.pid });
+      expect((result as Extract<ToolResult, { ok: true }>).value).toMatchObject({
+        worker: workers.find((worker) => worker !== victim)!.pid,
+      });
       expect(await done()).toEqual(['killed-1']);
       expect((await client.lrange(`${queueName}:started`, 0, -1)).length).toBe(2);
     } finally {
@@ -254,7 +307,11 @@ describe('faults', () => {
       expect(accepted).toHaveLength(200);
       await until(async () => (await done()).length >= 20, 20_000, 'some jobs to finish');
       await durable.restart('SIGKILL');
-      await until(async () => (await queued.queue.getCompletedCount().catch(() => 0)) === 200, 60_000, 'every job to complete after the restart');
+      await until(
+        async () => (await queued.queue.getCompletedCount().catch(() => 0)) === 200,
+        60_000,
+        'every job to complete after the restart',
+      );
       const executions = await done();
       expect(new Set(executions)).toEqual(new Set(accepted));
     } finally {
@@ -276,9 +333,11 @@ describe('faults', () => {
     }
   });
 
-
   it('a worker whose in-flight job outlasts the shutdown timeout returns it to the queue, and another worker runs it', async () => {
-    const { queued, queueName, context, workers, done, teardown } = await setup(1, { SHUTDOWN_MS: '300', CONCURRENCY: '1' });
+    const { queued, queueName, context, workers, done, teardown } = await setup(1, {
+      SHUTDOWN_MS: '300',
+      CONCURRENCY: '1',
+    });
     try {
       const running = queued.execute(call('returned-1', 'slow_task', { ms: 2_000 }), context);
       await until(async () => (await client.llen(`${queueName}:started`)) === 1, 10_000, 'the job to start');
@@ -318,7 +377,11 @@ describe('telemetry', () => {
     const spans = new InMemorySpanExporter();
     const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
     const producerRegistry = registerTools(new ToolRegistry({ logger: silentLogger }));
-    const queued = new QueuedToolExecutor(new PersonaToolExecutor(producerRegistry, { logger: silentLogger }), producerRegistry, { connection: redis.connection, queueName, logger: silentLogger });
+    const queued = new QueuedToolExecutor(
+      new PersonaToolExecutor(producerRegistry, { logger: silentLogger }),
+      producerRegistry,
+      { connection: redis.connection, queueName, logger: silentLogger },
+    );
     const worker = createToolWorker(registerTools(new ToolRegistry({ logger: silentLogger }), client), {
       connection: redis.connection,
       queueName,
@@ -326,10 +389,18 @@ describe('telemetry', () => {
       executorOptions: { telemetry: createToolTelemetry({ tracerProvider })! },
     });
     try {
-      const result = await queued.execute(call('traced-1', 'add_numbers', { a: 1, b: 2 }), { sessionId: 's', handlerConfig: { prefix: queueName } });
+      const result = await queued.execute(call('traced-1', 'add_numbers', { a: 1, b: 2 }), {
+        sessionId: 's',
+        handlerConfig: { prefix: queueName },
+      });
       expect(result).toMatchObject({ ok: true, value: { sum: 3 } });
       const [span] = spans.getFinishedSpans();
-      expect(span!.attributes).toMatchObject({ 'toolwright.tool': 'add_numbers', 'toolwright.call_id': 'traced-1', 'toolwright.job_id': 'traced-1', 'toolwright.outcome': 'ok' });
+      expect(span!.attributes).toMatchObject({
+        'toolwright.tool': 'add_numbers',
+        'toolwright.call_id': 'traced-1',
+        'toolwright.job_id': 'traced-1',
+        'toolwright.outcome': 'ok',
+      });
     } finally {
       await worker.close();
       await queued.close();

@@ -11,7 +11,11 @@ import Redis from 'ioredis';
  */
 export class RedisServer {
   private process: ChildProcess | undefined;
-  private constructor(readonly port: number, readonly dir: string, private readonly fsync: 'always' | 'everysec') {}
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+    private readonly fsync: 'always' | 'everysec',
+  ) {}
 
   static async start(fsync: 'always' | 'everysec' = 'everysec'): Promise<RedisServer> {
     const server = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), 'toolwright-redis-')), fsync);
@@ -50,11 +54,32 @@ export class RedisServer {
   private async launch(): Promise<void> {
     const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', this.fsync, '--dir', this.dir, '--maxmemory-policy', 'noeviction'],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        this.fsync,
+        '--dir',
+        this.dir,
+        '--maxmemory-policy',
+        'noeviction',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     this.process = child;
-    const probe = new Redis({ host: '127.0.0.1', port: this.port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    const probe = new Redis({
+      host: '127.0.0.1',
+      port: this.port,
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+    });
     try {
       for (let attempt = 0; attempt < 100; attempt++) {
         if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
@@ -78,7 +103,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

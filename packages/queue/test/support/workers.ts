@@ -9,11 +9,17 @@ export class WorkerProcess {
   private constructor(readonly child: ChildProcess) {}
 
   static async start(env: Record<string, string>): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WORKER], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const worker = new WorkerProcess(child);
     child.stderr.on('data', (chunk: Buffer) => worker.output.push(chunk.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start within 20 s: ${worker.output.join('')}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`worker did not start within 20 s: ${worker.output.join('')}`)),
+        20_000,
+      );
       child.stdout.on('data', (chunk: Buffer) => {
         worker.output.push(chunk.toString());
         if (worker.output.join('').includes(`ready ${child.pid}`)) {

@@ -1,5 +1,13 @@
 import 'reflect-metadata';
-import { ArrayOf, Command, DefinitionError, FromContext, ToolParam, ToolRegistry, silentLogger } from '@toolwright/core';
+import {
+  ArrayOf,
+  Command,
+  DefinitionError,
+  FromContext,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+} from '@toolwright/core';
 import { buildJobData, contextForJob, restoreSensitive, SealingKeyMissingError } from '../../src/job-data';
 import { jobIdForCall } from '../../src/job-ids';
 import { jobOptionsFor } from '../../src/queued-tool-executor';
@@ -15,7 +23,12 @@ class ConnectParams {
   @ArrayOf(() => Credential) credentials!: Credential[];
   @FromContext('session_id') sessionId?: string;
 }
-@Command({ name: 'connect', description: 'Connect', params: ConnectParams, queue: { attempts: 3, backoff: { type: 'fixed', delayMs: 250 }, priority: 5 } })
+@Command({
+  name: 'connect',
+  description: 'Connect',
+  params: ConnectParams,
+  queue: { attempts: 3, backoff: { type: 'fixed', delayMs: 250 }, priority: 5 },
+})
 class Connect {
   execute() {
     return 'ok';
@@ -24,17 +37,48 @@ class Connect {
 
 describe('job data', () => {
   const definition = new ToolRegistry({ logger: silentLogger }).register(Connect);
-  const params = { label: 'db', password: 'p@ss', credentials: [{ service: 'a', token: 't-1' }, { service: 'b', token: 't-2' }], sessionId: 's1' };
+  const params = {
+    label: 'db',
+    password: 'p@ss',
+    credentials: [
+      { service: 'a', token: 't-1' },
+      { service: 'b', token: 't-2' },
+    ],
+    sessionId: 's1',
+  };
   const key = 'passphrase';
 
   it('leaves out context fields and seals every sensitive value at its exact path', () => {
-    const data = buildJobData(definition, 'c1', params, [{ path: '', rule: 'double-encoded-json', from: '"{...}"', to: {} }], { sessionId: 's1', jobId: 'forged-by-nobody' }, key);
-    expect(data.params).toEqual({ label: 'db', password: '[redacted]', credentials: [{ service: 'a', token: '[redacted]' }, { service: 'b', token: '[redacted]' }] });
+    const data = buildJobData(
+      definition,
+      'c1',
+      params,
+      [{ path: '', rule: 'double-encoded-json', from: '"{...}"', to: {} }],
+      { sessionId: 's1', jobId: 'forged-by-nobody' },
+      key,
+    );
+    expect(data.params).toEqual({
+      label: 'db',
+      password: '[redacted]',
+      credentials: [
+        { service: 'a', token: '[redacted]' },
+        { service: 'b', token: '[redacted]' },
+      ],
+    });
     expect(data.context).toEqual({ sessionId: 's1' });
     expect(JSON.stringify(data)).not.toMatch(/p@ss|t-1|t-2/);
-    expect(data.transformations).toEqual([{ path: '', rule: 'double-encoded-json', from: '[arguments text omitted]', to: '[arguments text omitted]' }]);
+    expect(data.transformations).toEqual([
+      { path: '', rule: 'double-encoded-json', from: '[arguments text omitted]', to: '[arguments text omitted]' },
+    ]);
     const secrets = JSON.parse(open(data.sealed!, key)) as Array<[Array<string | number>, unknown]>;
-    expect(restoreSensitive(structuredClone(data.params), secrets)).toEqual({ label: 'db', password: 'p@ss', credentials: [{ service: 'a', token: 't-1' }, { service: 'b', token: 't-2' }] });
+    expect(restoreSensitive(structuredClone(data.params), secrets)).toEqual({
+      label: 'db',
+      password: 'p@ss',
+      credentials: [
+        { service: 'a', token: 't-1' },
+        { service: 'b', token: 't-2' },
+      ],
+    });
   });
 
   it('refuses to build job data with sensitive values and no key', () => {
@@ -43,14 +87,27 @@ describe('job data', () => {
 
   it('restores only where the job holds the redaction marker', () => {
     const target = { password: 'model-sent text', nested: { token: '[redacted]' } };
-    restoreSensitive(target, [[['password'], 'secret'], [['nested', 'token'], 't'], [['__proto__', 'polluted'], true]]);
+    restoreSensitive(target, [
+      [['password'], 'secret'],
+      [['nested', 'token'], 't'],
+      [['__proto__', 'polluted'], true],
+    ]);
     expect(target).toEqual({ password: 'model-sent text', nested: { token: 't' } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('gives the worker the job id as jobId, never a queued one', () => {
-    const context = contextForJob({ sessionId: 's1', flowStepId: 'f1', now: '2026-11-23T10:00:00.000Z' }, 'job-9', undefined);
-    expect(context).toEqual({ sessionId: 's1', flowStepId: 'f1', jobId: 'job-9', now: new Date('2026-11-23T10:00:00.000Z') });
+    const context = contextForJob(
+      { sessionId: 's1', flowStepId: 'f1', now: '2026-11-23T10:00:00.000Z' },
+      'job-9',
+      undefined,
+    );
+    expect(context).toEqual({
+      sessionId: 's1',
+      flowStepId: 'f1',
+      jobId: 'job-9',
+      now: new Date('2026-11-23T10:00:00.000Z'),
+    });
   });
 });
 

@@ -1,17 +1,42 @@
 import 'reflect-metadata';
 import * as core from '@toolwright/core';
 import * as internal from '@toolwright/core/internal';
-import { buildObjectSchema, DefinitionError, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
+import {
+  buildObjectSchema,
+  DefinitionError,
+  PersonaToolExecutor,
+  silentLogger,
+  ToolParam,
+  ToolRegistry,
+} from '@toolwright/core';
 
 describe('the public API of @toolwright/core', () => {
   it('keeps the building blocks out of the root and in @toolwright/core/internal', () => {
-    const moved = ['compileNormalizer', 'parseArguments', 'runWithTimeout', 'getCommandMetadata', 'SUPPORTED_KEYWORDS', 'COMMAND_METADATA', 'sensitivePaths'];
+    const moved = [
+      'compileNormalizer',
+      'parseArguments',
+      'runWithTimeout',
+      'getCommandMetadata',
+      'SUPPORTED_KEYWORDS',
+      'COMMAND_METADATA',
+      'sensitivePaths',
+    ];
     expect(moved.filter((name) => name in core)).toEqual([]);
     expect(moved.filter((name) => !(name in internal))).toEqual([]);
   });
 
   it('keeps the user API at the root', () => {
-    const user = ['ToolRegistry', 'PersonaToolExecutor', 'Command', 'ToolParam', 'runToolLoop', 'fromJsonSchema', 'toJsonSchema', 'DefinitionError', 'buildCommandDefinition'];
+    const user = [
+      'ToolRegistry',
+      'PersonaToolExecutor',
+      'Command',
+      'ToolParam',
+      'runToolLoop',
+      'fromJsonSchema',
+      'toJsonSchema',
+      'DefinitionError',
+      'buildCommandDefinition',
+    ];
     expect(user.filter((name) => !(name in core))).toEqual([]);
   });
 });

@@ -116,6 +116,9 @@ describe('buildCommandDefinition: the exact ToolDefinition of a @Command class',
       }
     }
     class DerivedCommand extends BaseCommand {}
-    expect(buildCommandDefinition(DerivedCommand)).toMatchObject({ name: 'base', source: { kind: 'class', command: DerivedCommand, params: ProposeParams } });
+    expect(buildCommandDefinition(DerivedCommand)).toMatchObject({
+      name: 'base',
+      source: { kind: 'class', command: DerivedCommand, params: ProposeParams },
+    });
   });
 });

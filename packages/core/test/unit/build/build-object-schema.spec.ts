@@ -38,14 +38,20 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
     }
     class ProposeParams {
       @ToolParam({ description: 'The question to decide' }) question!: string;
-      @ArrayOf(() => ProposalOption, { minItems: 2, description: 'The options to choose from' }) options!: ProposalOption[];
+      @ArrayOf(() => ProposalOption, { minItems: 2, description: 'The options to choose from' })
+      options!: ProposalOption[];
       @FromContext('session_id') sessionId?: string;
     }
     expect(buildObjectSchema(ProposeParams)).toStrictEqual({
       kind: 'object',
       name: 'ProposeParams',
       properties: [
-        { name: 'question', schema: { kind: 'string', description: 'The question to decide' }, required: true, aliases: [] },
+        {
+          name: 'question',
+          schema: { kind: 'string', description: 'The question to decide' },
+          required: true,
+          aliases: [],
+        },
         {
           name: 'options',
           schema: {
@@ -54,9 +60,24 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
               kind: 'object',
               name: 'ProposalOption',
               properties: [
-                { name: 'label', schema: { kind: 'string', description: 'Short label of the option' }, required: true, aliases: [] },
-                { name: 'description', schema: { kind: 'string', description: 'What the option means' }, required: true, aliases: [] },
-                { name: 'proposedBy', schema: { kind: 'string', description: 'Who proposed it' }, required: false, aliases: [] },
+                {
+                  name: 'label',
+                  schema: { kind: 'string', description: 'Short label of the option' },
+                  required: true,
+                  aliases: [],
+                },
+                {
+                  name: 'description',
+                  schema: { kind: 'string', description: 'What the option means' },
+                  required: true,
+                  aliases: [],
+                },
+                {
+                  name: 'proposedBy',
+                  schema: { kind: 'string', description: 'Who proposed it' },
+                  required: false,
+                  aliases: [],
+                },
               ],
               additionalProperties: false,
               dto: ProposalOption,
@@ -76,7 +97,8 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
 
   it('seed get_calendar_events: resolved_datetimes as array<datetime>', () => {
     class GetCalendarEventsParams {
-      @ToolParam({ type: 'array<datetime>', description: 'The resolved date-times to look up' }) resolved_datetimes!: string[];
+      @ToolParam({ type: 'array<datetime>', description: 'The resolved date-times to look up' })
+      resolved_datetimes!: string[];
       @ToolParam({ required: false, description: 'Calendar id' }) calendar?: string;
     }
     expect(buildObjectSchema(GetCalendarEventsParams)).toStrictEqual({
@@ -157,7 +179,15 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
     expect(buildObjectSchema(TripParams).properties).toStrictEqual([
       {
         name: 'route',
-        schema: { kind: 'object', name: 'Route', properties: [{ name: 'stops', schema: { kind: 'array', items: stop, minItems: 1 }, required: true, aliases: [] }], additionalProperties: false, dto: Route },
+        schema: {
+          kind: 'object',
+          name: 'Route',
+          properties: [
+            { name: 'stops', schema: { kind: 'array', items: stop, minItems: 1 }, required: true, aliases: [] },
+          ],
+          additionalProperties: false,
+          dto: Route,
+        },
         required: true,
         aliases: [],
       },
@@ -170,7 +200,13 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
       @ToolParam({ extract: 'title' }) title?: string;
     }
     expect(buildObjectSchema(SummarizeParams).properties).toStrictEqual([
-      { name: 'text', schema: { kind: 'string', description: 'The text' }, required: false, aliases: [], extract: 'content' },
+      {
+        name: 'text',
+        schema: { kind: 'string', description: 'The text' },
+        required: false,
+        aliases: [],
+        extract: 'content',
+      },
       { name: 'title', schema: string, required: false, aliases: [], extract: 'title' },
     ]);
   });
@@ -178,7 +214,10 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
   it('is built once per class, deep-frozen, leaving the DTO class and the developer values alone', () => {
     const fallback = { mode: 'fast' };
     class CachedParams {
-      @ToolParam({ type: 'object', default: fallback, examples: [{ mode: 'slow' }] }) settings!: Record<string, unknown>;
+      @ToolParam({ type: 'object', default: fallback, examples: [{ mode: 'slow' }] }) settings!: Record<
+        string,
+        unknown
+      >;
     }
     const schema = buildObjectSchema(CachedParams);
     expect(buildObjectSchema(CachedParams)).toBe(schema);
@@ -189,7 +228,13 @@ describe('buildObjectSchema: the exact IR of DTO classes', () => {
     expect(Object.isFrozen((schema.properties[0]?.schema as { default: object }).default)).toBe(true);
     expect(Object.isFrozen(fallback)).toBe(false);
     expect(Object.isFrozen(CachedParams)).toBe(false);
-    expect(schema.properties[0]?.schema).toStrictEqual({ kind: 'object', properties: [], additionalProperties: true, default: { mode: 'fast' }, examples: [{ mode: 'slow' }] });
+    expect(schema.properties[0]?.schema).toStrictEqual({
+      kind: 'object',
+      properties: [],
+      additionalProperties: true,
+      default: { mode: 'fast' },
+      examples: [{ mode: 'slow' }],
+    });
   });
 });
 
@@ -205,7 +250,11 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       @IsOptional() @ToolParam() nickname?: string;
       @IsUUID() @ToolParam() id!: string;
       @IsPositive() @ToolParam({ type: 'float' }) price!: number;
-      @ArrayMinSize(2) @ArrayUnique() @MaxLength(3, { each: true }) @ArrayOf('string', { minItems: 1 }) codes!: string[];
+      @ArrayMinSize(2)
+      @ArrayUnique()
+      @MaxLength(3, { each: true })
+      @ArrayOf('string', { minItems: 1 })
+      codes!: string[];
       @ArrayNotEmpty() @ToolParam({ type: 'int[]' }) ids!: number[];
       @Equals('yes') @ToolParam() confirm!: string;
     }
@@ -220,7 +269,12 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       { name: 'nickname', schema: string, required: false, aliases: [] },
       { name: 'id', schema: { kind: 'string', format: 'uuid' }, required: true, aliases: [] },
       { name: 'price', schema: { kind: 'float', exclusiveMinimum: 0 }, required: true, aliases: [] },
-      { name: 'codes', schema: { kind: 'array', items: { kind: 'string', maxLength: 3 }, minItems: 2, uniqueItems: true }, required: true, aliases: [] },
+      {
+        name: 'codes',
+        schema: { kind: 'array', items: { kind: 'string', maxLength: 3 }, minItems: 2, uniqueItems: true },
+        required: true,
+        aliases: [],
+      },
       { name: 'ids', schema: { kind: 'array', items: { kind: 'int' }, minItems: 1 }, required: true, aliases: [] },
       { name: 'confirm', schema: { kind: 'string', enum: ['yes'] }, required: true, aliases: [] },
     ]);
@@ -247,7 +301,13 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       @IsObject() extra!: Record<string, unknown>;
       @IsEmail() reporter!: string;
     }
-    const attachment = { kind: 'object', name: 'Attachment', properties: [{ name: 'url', schema: string, required: true, aliases: [] }], additionalProperties: false, dto: Attachment };
+    const attachment = {
+      kind: 'object',
+      name: 'Attachment',
+      properties: [{ name: 'url', schema: string, required: true, aliases: [] }],
+      additionalProperties: false,
+      dto: Attachment,
+    };
     expect(buildObjectSchema(TicketParams)).toStrictEqual({
       kind: 'object',
       name: 'TicketParams',
@@ -261,7 +321,12 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
         { name: 'labels', schema: { kind: 'array', items: string, minItems: 1 }, required: true, aliases: [] },
         { name: 'cover', schema: attachment, required: true, aliases: [] },
         { name: 'attachments', schema: { kind: 'array', items: attachment }, required: true, aliases: [] },
-        { name: 'extra', schema: { kind: 'object', properties: [], additionalProperties: true }, required: true, aliases: [] },
+        {
+          name: 'extra',
+          schema: { kind: 'object', properties: [], additionalProperties: true },
+          required: true,
+          aliases: [],
+        },
         { name: 'reporter', schema: { kind: 'string', format: 'email' }, required: true, aliases: [] },
       ],
       additionalProperties: false,
@@ -276,6 +341,11 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       @DateTime() third!: string;
       @IsOptional() @IsBoolean() fourth?: boolean;
     }
-    expect(buildObjectSchema(MixedParams).properties.map((property) => property.name)).toStrictEqual(['first', 'second', 'third', 'fourth']);
+    expect(buildObjectSchema(MixedParams).properties.map((property) => property.name)).toStrictEqual([
+      'first',
+      'second',
+      'third',
+      'fourth',
+    ]);
   });
 });

@@ -14,8 +14,16 @@ import { plainValidation } from '../decorators/plain-validation';
 
 describe('docs/commands-and-parameters.md snippets run as documented', () => {
   it('the composition root registers the three commands under their exact names', () => {
-    expect(registry.list().map((definition) => definition.name)).toStrictEqual(['decision/propose', 'get_calendar_events', 'hotel/book']);
-    expect(registry.get('hotel/book')?.options).toStrictEqual({ tags: ['travel'], permissions: ['booking'], aliases: ['book_hotel'] });
+    expect(registry.list().map((definition) => definition.name)).toStrictEqual([
+      'decision/propose',
+      'get_calendar_events',
+      'hotel/book',
+    ]);
+    expect(registry.get('hotel/book')?.options).toStrictEqual({
+      tags: ['travel'],
+      permissions: ['booking'],
+      aliases: ['book_hotel'],
+    });
   });
 
   it('decision/propose and get_calendar_events export as documented', () => {
@@ -81,7 +89,12 @@ describe('docs/commands-and-parameters.md snippets run as documented', () => {
     });
     expect(byName['room']?.schema).toStrictEqual({ kind: 'string', enum: ['standard', 'deluxe'], default: 'standard' });
     expect(byName['card']).toMatchObject({ sensitive: true, schema: { kind: 'string', pattern: '^[0-9]{16}$' } });
-    expect(byName['budget']?.schema).toStrictEqual({ kind: 'float', exclusiveMinimum: 0, nullable: true, policy: 'strict' });
+    expect(byName['budget']?.schema).toStrictEqual({
+      kind: 'float',
+      exclusiveMinimum: 0,
+      nullable: true,
+      policy: 'strict',
+    });
     expect(byName['notes']).toMatchObject({ extract: 'content', required: false });
     expect(byName['email']?.schema).toStrictEqual({ kind: 'string', format: 'email' });
     expect(byName['persona']).toMatchObject({ context: 'persona' });
@@ -91,21 +104,36 @@ describe('docs/commands-and-parameters.md snippets run as documented', () => {
   });
 
   it('the every-option DTO validates with plain class-validator and hands the handler a Date', () => {
-    const valid = { guestName: 'Ana', arrival: '2026-12-01T15:00:00+01:00', billing: { city: 'Paris' }, email: 'ana@example.com' };
+    const valid = {
+      guestName: 'Ana',
+      arrival: '2026-12-01T15:00:00+01:00',
+      billing: { city: 'Paris' },
+      email: 'ana@example.com',
+    };
     expect(plainValidation(BookHotelParams, valid)).toStrictEqual({});
     expect(plainToInstance(BookHotelParams, valid).arrival).toBeInstanceOf(Date);
-    expect(plainValidation(BookHotelParams, { ...valid, email: 'not-an-email', guests: 11 })).toStrictEqual({ guests: ['max'], email: ['isEmail'] });
+    expect(plainValidation(BookHotelParams, { ...valid, email: 'not-an-email', guests: 11 })).toStrictEqual({
+      guests: ['max'],
+      email: ['isEmail'],
+    });
   });
 
   it('inheritance and plain class-validator DTOs', () => {
-    expect(buildObjectSchema(SearchContactsParams).properties.map((property) => [property.name, property.schema])).toStrictEqual([
+    expect(
+      buildObjectSchema(SearchContactsParams).properties.map((property) => [property.name, property.schema]),
+    ).toStrictEqual([
       ['page', { kind: 'int', minimum: 1, default: 1 }],
       ['size', { kind: 'int', minimum: 1, maximum: 50, default: 10 }],
       ['query', { kind: 'string', description: 'Text to search for' }],
     ]);
     expect(buildObjectSchema(InviteParams).properties).toStrictEqual([
       { name: 'email', schema: { kind: 'string', format: 'email' }, required: true, aliases: [] },
-      { name: 'name', schema: { kind: 'string', description: 'Display name', minLength: 2, maxLength: 40 }, required: true, aliases: [] },
+      {
+        name: 'name',
+        schema: { kind: 'string', description: 'Display name', minLength: 2, maxLength: 40 },
+        required: true,
+        aliases: [],
+      },
     ]);
   });
 
@@ -117,7 +145,9 @@ describe('docs/commands-and-parameters.md snippets run as documented', () => {
     ]);
     const readFile = tools.get('filesystem.read_file');
     expect(readFile && plainValidation(dtoForSchema(readFile.parameters), { path: '/tmp/x' })).toStrictEqual({});
-    expect(readFile && plainValidation(dtoForSchema(readFile.parameters), {})).toStrictEqual({ path: ['isDefined', 'isString'] });
+    expect(readFile && plainValidation(dtoForSchema(readFile.parameters), {})).toStrictEqual({
+      path: ['isDefined', 'isString'],
+    });
   });
 
   it('the documented definition error', () => {

@@ -1,9 +1,20 @@
 import 'reflect-metadata';
-import { ToolParam, buildObjectSchema, type ObjectSchema, type ParamSchema, type PropertyDefinition } from '@toolwright/core';
+import {
+  ToolParam,
+  buildObjectSchema,
+  type ObjectSchema,
+  type ParamSchema,
+  type PropertyDefinition,
+} from '@toolwright/core';
 import { dtoForSchema } from '@toolwright/core/internal';
 import { plainValidation } from '../decorators/plain-validation';
 
-const property = (name: string, schema: ParamSchema, required = true, extra: Partial<PropertyDefinition> = {}): PropertyDefinition => ({
+const property = (
+  name: string,
+  schema: ParamSchema,
+  required = true,
+  extra: Partial<PropertyDefinition> = {},
+): PropertyDefinition => ({
   name,
   schema,
   required,
@@ -20,7 +31,12 @@ describe('dtoForSchema: JSON-Schema-shaped and compact tools validate through th
   });
 
   it('synthesizes one class per schema object, named after the schema', () => {
-    const schema: ObjectSchema = { kind: 'object', name: 'math.factorial', properties: [property('number', { kind: 'int' })], additionalProperties: false };
+    const schema: ObjectSchema = {
+      kind: 'object',
+      name: 'math.factorial',
+      properties: [property('number', { kind: 'int' })],
+      additionalProperties: false,
+    };
     const dto = dtoForSchema(schema);
     expect(dto.name).toBe('math.factorial');
     expect(dtoForSchema(schema)).toBe(dto);
@@ -32,7 +48,10 @@ describe('dtoForSchema: JSON-Schema-shaped and compact tools validate through th
     const option: ObjectSchema = {
       kind: 'object',
       name: 'Option',
-      properties: [property('label', { kind: 'string', minLength: 1 }), property('proposedBy', { kind: 'string' }, false)],
+      properties: [
+        property('label', { kind: 'string', minLength: 1 }),
+        property('proposedBy', { kind: 'string' }, false),
+      ],
       additionalProperties: false,
     };
     const schema: ObjectSchema = {
@@ -114,7 +133,11 @@ describe('dtoForSchema: JSON-Schema-shaped and compact tools validate through th
   });
 
   it('a nullable required value accepts null, not absence', () => {
-    const dto = dtoForSchema({ kind: 'object', properties: [property('note', { kind: 'string', nullable: true })], additionalProperties: false });
+    const dto = dtoForSchema({
+      kind: 'object',
+      properties: [property('note', { kind: 'string', nullable: true })],
+      additionalProperties: false,
+    });
     expect(plainValidation(dto, { note: null })).toStrictEqual({});
     expect(plainValidation(dto, {})).toStrictEqual({ note: ['isDefined', 'isString'] });
   });
@@ -125,9 +148,19 @@ describe('dtoForSchema: JSON-Schema-shaped and compact tools validate through th
     expect(plainValidation(dto, { x: 1 })).toStrictEqual({ x: ['whitelistValidation'] });
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('refuses a parameter named %s (class-validator cannot validate it) with a DefinitionError', (name) => {
-    expect(() => dtoForSchema({ kind: 'object', name: 'evil', properties: [property(name, { kind: 'string' })], additionalProperties: false })).toThrow(
-      `evil.${name}: is a reserved name that cannot be a parameter: every object inherits it from Object.prototype, so class-transformer and class-validator cannot tell it from a value. Fix: rename the parameter.`,
-    );
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'refuses a parameter named %s (class-validator cannot validate it) with a DefinitionError',
+    (name) => {
+      expect(() =>
+        dtoForSchema({
+          kind: 'object',
+          name: 'evil',
+          properties: [property(name, { kind: 'string' })],
+          additionalProperties: false,
+        }),
+      ).toThrow(
+        `evil.${name}: is a reserved name that cannot be a parameter: every object inherits it from Object.prototype, so class-transformer and class-validator cannot tell it from a value. Fix: rename the parameter.`,
+      );
+    },
+  );
 });

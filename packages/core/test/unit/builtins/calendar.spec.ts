@@ -26,11 +26,26 @@ describe('calendar', () => {
       ['an ordinary winter time', '2026-01-15T09:00:00', 'Europe/Berlin', '2026-01-15T08:00:00.000Z'],
       ['an ordinary summer time', '2026-07-15T09:00:00', 'Europe/Berlin', '2026-07-15T07:00:00.000Z'],
       ['the last minute before the spring gap', '2026-03-29T01:59:00', 'Europe/Berlin', '2026-03-29T00:59:00.000Z'],
-      ['a time in the spring gap (moves forward by the gap)', '2026-03-29T02:30:00', 'Europe/Berlin', '2026-03-29T01:30:00.000Z'],
+      [
+        'a time in the spring gap (moves forward by the gap)',
+        '2026-03-29T02:30:00',
+        'Europe/Berlin',
+        '2026-03-29T01:30:00.000Z',
+      ],
       ['the first time after the spring gap', '2026-03-29T03:00:00', 'Europe/Berlin', '2026-03-29T01:00:00.000Z'],
-      ['a time that occurs twice (the earlier one)', '2026-11-01T01:30:00', 'America/New_York', '2026-11-01T05:30:00.000Z'],
+      [
+        'a time that occurs twice (the earlier one)',
+        '2026-11-01T01:30:00',
+        'America/New_York',
+        '2026-11-01T05:30:00.000Z',
+      ],
       ['the first time after the repeated hour', '2026-11-01T02:00:00', 'America/New_York', '2026-11-01T07:00:00.000Z'],
-      ['a time in a 30-minute gap (02:15 becomes 02:45+11:00)', '2026-10-04T02:15:00', 'Australia/Lord_Howe', '2026-10-03T15:45:00.000Z'],
+      [
+        'a time in a 30-minute gap (02:15 becomes 02:45+11:00)',
+        '2026-10-04T02:15:00',
+        'Australia/Lord_Howe',
+        '2026-10-03T15:45:00.000Z',
+      ],
       ['a half-hour-offset zone', '2026-03-28T09:00:00', 'Asia/Kolkata', '2026-03-28T03:30:00.000Z'],
     ])('%s', (_case, wallTime, timeZone, expected) => {
       expect(new Date(instantOfWallTime(wall(wallTime), timeZone)).toISOString()).toBe(expected);
@@ -40,7 +55,9 @@ describe('calendar', () => {
   it('formats an instant with the offset in force at that instant', () => {
     expect(formatInstant(Date.parse('2026-03-29T00:59:59Z'), 'Europe/Berlin')).toBe('2026-03-29T01:59:59+01:00');
     expect(formatInstant(Date.parse('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:00:00+02:00');
-    expect(formatInstant(Date.parse('2026-03-28T12:00:00.250Z'), 'America/St_Johns')).toBe('2026-03-28T09:30:00.250-02:30');
+    expect(formatInstant(Date.parse('2026-03-28T12:00:00.250Z'), 'America/St_Johns')).toBe(
+      '2026-03-28T09:30:00.250-02:30',
+    );
     expect(formatInstant(Date.parse('2026-03-28T12:00:00Z'), 'UTC')).toBe('2026-03-28T12:00:00+00:00');
   });
 

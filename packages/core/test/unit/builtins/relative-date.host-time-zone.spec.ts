@@ -53,15 +53,21 @@ function resolveInHost(hostTimeZone: string): { offsets: [number, number]; resul
 }
 
 describe('resolveRelativeDate does not depend on the host time zone', () => {
-  const expected = CASES.map(([phrase, reference, timeZone]) => resolveRelativeDate(phrase, { now: new Date(reference), timeZone }));
+  const expected = CASES.map(([phrase, reference, timeZone]) =>
+    resolveRelativeDate(phrase, { now: new Date(reference), timeZone }),
+  );
 
   it.each([
     ['Europe/Berlin', [-60, -120]],
     ['America/New_York', [300, 240]],
     ['Australia/Lord_Howe', [-660, -630]],
-  ])('on a host in %s', (hostTimeZone, hostOffsets) => {
-    const { offsets, results } = resolveInHost(hostTimeZone);
-    expect(offsets).toEqual(hostOffsets);
-    expect(results).toEqual(expected);
-  }, 60_000);
+  ])(
+    'on a host in %s',
+    (hostTimeZone, hostOffsets) => {
+      const { offsets, results } = resolveInHost(hostTimeZone);
+      expect(offsets).toEqual(hostOffsets);
+      expect(results).toEqual(expected);
+    },
+    60_000,
+  );
 });

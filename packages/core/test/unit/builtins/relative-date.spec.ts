@@ -9,8 +9,17 @@ import {
 } from '../../../src/builtins';
 
 /** The result without the fields every case repeats (phrase, time zone, reference). */
-function resolve(phrase: string, options: RelativeDateOptions): Omit<RelativeDateResolution, 'phrase' | 'timeZone' | 'reference' | 'matched'> {
-  const { phrase: _phrase, timeZone: _timeZone, reference: _reference, matched: _matched, ...rest } = resolveRelativeDate(phrase, options);
+function resolve(
+  phrase: string,
+  options: RelativeDateOptions,
+): Omit<RelativeDateResolution, 'phrase' | 'timeZone' | 'reference' | 'matched'> {
+  const {
+    phrase: _phrase,
+    timeZone: _timeZone,
+    reference: _reference,
+    matched: _matched,
+    ...rest
+  } = resolveRelativeDate(phrase, options);
   return rest;
 }
 
@@ -26,7 +35,13 @@ function caught(action: () => unknown): RelativeDateError {
 
 const date = (value: string) => ({ kind: 'date', date: value });
 const datetime = (value: string) => ({ kind: 'datetime', datetime: value, date: value.slice(0, 10) });
-const range = (start: string, end: string, firstDate: string, lastDate: string) => ({ kind: 'range', start, end, firstDate, lastDate });
+const range = (start: string, end: string, firstDate: string, lastDate: string) => ({
+  kind: 'range',
+  start,
+  end,
+  firstDate,
+  lastDate,
+});
 
 describe('resolveRelativeDate', () => {
   describe('Europe/Berlin, Saturday 2026-03-28 13:00 CET; clocks go forward at 02:00 the next night', () => {
@@ -70,7 +85,10 @@ describe('resolveRelativeDate', () => {
     });
 
     it('moves a wall time in the spring-forward gap forward by the gap', () => {
-      const justBeforeTheGap: RelativeDateOptions = { now: new Date('2026-03-29T00:30:00Z'), timeZone: 'Europe/Berlin' };
+      const justBeforeTheGap: RelativeDateOptions = {
+        now: new Date('2026-03-29T00:30:00Z'),
+        timeZone: 'Europe/Berlin',
+      };
       expect(resolve('today at 2:30am', justBeforeTheGap)).toEqual(datetime('2026-03-29T03:30:00+02:00'));
       expect(resolve('in 1 hour', justBeforeTheGap)).toEqual(datetime('2026-03-29T03:30:00+02:00'));
       expect(resolve('in 1 day', justBeforeTheGap)).toEqual(date('2026-03-30'));
@@ -103,8 +121,14 @@ describe('resolveRelativeDate', () => {
     });
 
     it('counts hours as elapsed time through the repeated hour', () => {
-      const duringTheFirstOneThirty: RelativeDateOptions = { now: new Date('2026-11-01T05:30:00Z'), timeZone: 'America/New_York' };
-      expect(resolveRelativeDate('now', duringTheFirstOneThirty)).toMatchObject({ datetime: '2026-11-01T01:30:00-04:00', reference: '2026-11-01T01:30:00-04:00' });
+      const duringTheFirstOneThirty: RelativeDateOptions = {
+        now: new Date('2026-11-01T05:30:00Z'),
+        timeZone: 'America/New_York',
+      };
+      expect(resolveRelativeDate('now', duringTheFirstOneThirty)).toMatchObject({
+        datetime: '2026-11-01T01:30:00-04:00',
+        reference: '2026-11-01T01:30:00-04:00',
+      });
       expect(resolve('in 1 hour', duringTheFirstOneThirty)).toEqual(datetime('2026-11-01T01:30:00-05:00'));
       expect(resolve('in 2 hours', duringTheFirstOneThirty)).toEqual(datetime('2026-11-01T02:30:00-05:00'));
       expect(resolve('1 hour ago', duringTheFirstOneThirty)).toEqual(datetime('2026-11-01T00:30:00-04:00'));
@@ -112,7 +136,11 @@ describe('resolveRelativeDate', () => {
   });
 
   describe('weekdays', () => {
-    const on = (iso: string, weekStartsOn?: 'monday' | 'sunday'): RelativeDateOptions => ({ now: new Date(iso), timeZone: 'Europe/Berlin', weekStartsOn });
+    const on = (iso: string, weekStartsOn?: 'monday' | 'sunday'): RelativeDateOptions => ({
+      now: new Date(iso),
+      timeZone: 'Europe/Berlin',
+      weekStartsOn,
+    });
     const monday = on('2026-03-30T10:00:00Z');
     const wednesday = on('2026-04-01T10:00:00Z');
     const sunday = on('2026-03-29T10:00:00Z');
@@ -158,10 +186,18 @@ describe('resolveRelativeDate', () => {
     });
 
     it('reads "this weekend" as the current one on a weekend day and the coming one otherwise', () => {
-      expect(resolve('this weekend', sunday)).toEqual(range('2026-03-28T00:00:00+01:00', '2026-03-30T00:00:00+02:00', '2026-03-28', '2026-03-29'));
-      expect(resolve('this weekend', monday)).toEqual(range('2026-04-04T00:00:00+02:00', '2026-04-06T00:00:00+02:00', '2026-04-04', '2026-04-05'));
-      expect(resolve('next weekend', monday)).toEqual(range('2026-04-11T00:00:00+02:00', '2026-04-13T00:00:00+02:00', '2026-04-11', '2026-04-12'));
-      expect(resolve('last weekend', monday)).toEqual(range('2026-03-28T00:00:00+01:00', '2026-03-30T00:00:00+02:00', '2026-03-28', '2026-03-29'));
+      expect(resolve('this weekend', sunday)).toEqual(
+        range('2026-03-28T00:00:00+01:00', '2026-03-30T00:00:00+02:00', '2026-03-28', '2026-03-29'),
+      );
+      expect(resolve('this weekend', monday)).toEqual(
+        range('2026-04-04T00:00:00+02:00', '2026-04-06T00:00:00+02:00', '2026-04-04', '2026-04-05'),
+      );
+      expect(resolve('next weekend', monday)).toEqual(
+        range('2026-04-11T00:00:00+02:00', '2026-04-13T00:00:00+02:00', '2026-04-11', '2026-04-12'),
+      );
+      expect(resolve('last weekend', monday)).toEqual(
+        range('2026-03-28T00:00:00+01:00', '2026-03-30T00:00:00+02:00', '2026-03-28', '2026-03-29'),
+      );
     });
   });
 
@@ -171,13 +207,25 @@ describe('resolveRelativeDate', () => {
     it.each([
       ['this year', range('2026-01-01T00:00:00+01:00', '2027-01-01T00:00:00+01:00', '2026-01-01', '2026-12-31')],
       ['next 7 days', range('2026-03-28T00:00:00+01:00', '2026-04-04T00:00:00+02:00', '2026-03-28', '2026-04-03')],
-      ['the past two weeks', range('2026-03-14T00:00:00+01:00', '2026-03-28T00:00:00+01:00', '2026-03-14', '2026-03-27')],
+      [
+        'the past two weeks',
+        range('2026-03-14T00:00:00+01:00', '2026-03-28T00:00:00+01:00', '2026-03-14', '2026-03-27'),
+      ],
       ['past week', range('2026-03-21T00:00:00+01:00', '2026-03-28T00:00:00+01:00', '2026-03-21', '2026-03-27')],
       ['in March', range('2026-03-01T00:00:00+01:00', '2026-04-01T00:00:00+02:00', '2026-03-01', '2026-03-31')],
       ['March 2027', range('2027-03-01T00:00:00+01:00', '2027-04-01T00:00:00+02:00', '2027-03-01', '2027-03-31')],
-      ['from March 3 to March 5', range('2027-03-03T00:00:00+01:00', '2027-03-06T00:00:00+01:00', '2027-03-03', '2027-03-05')],
-      ['from 9am to 5pm tomorrow', range('2026-03-29T09:00:00+02:00', '2026-03-29T17:00:00+02:00', '2026-03-29', '2026-03-29')],
-      ['from 9am to today', range('2026-03-28T09:00:00+01:00', '2026-03-29T00:00:00+01:00', '2026-03-28', '2026-03-28')],
+      [
+        'from March 3 to March 5',
+        range('2027-03-03T00:00:00+01:00', '2027-03-06T00:00:00+01:00', '2027-03-03', '2027-03-05'),
+      ],
+      [
+        'from 9am to 5pm tomorrow',
+        range('2026-03-29T09:00:00+02:00', '2026-03-29T17:00:00+02:00', '2026-03-29', '2026-03-29'),
+      ],
+      [
+        'from 9am to today',
+        range('2026-03-28T09:00:00+01:00', '2026-03-29T00:00:00+01:00', '2026-03-28', '2026-03-28'),
+      ],
       ['from 11pm to 1am', range('2026-03-28T23:00:00+01:00', '2026-03-29T01:00:00+01:00', '2026-03-28', '2026-03-29')],
       ['end of next month', date('2026-04-30')],
       ['last day of last month', date('2026-02-28')],
@@ -197,11 +245,15 @@ describe('resolveRelativeDate', () => {
     });
 
     it('gives the last day of February in a leap year', () => {
-      expect(resolve('end of February', { now: new Date('2027-03-01T12:00:00Z'), timeZone: 'Europe/Berlin' })).toEqual(date('2028-02-29'));
+      expect(resolve('end of February', { now: new Date('2027-03-01T12:00:00Z'), timeZone: 'Europe/Berlin' })).toEqual(
+        date('2028-02-29'),
+      );
     });
 
     it('adds months on the calendar, clamping to the end of a shorter month', () => {
-      expect(resolve('in 1 month', { now: new Date('2026-01-31T12:00:00Z'), timeZone: 'Europe/Berlin' })).toEqual(date('2026-02-28'));
+      expect(resolve('in 1 month', { now: new Date('2026-01-31T12:00:00Z'), timeZone: 'Europe/Berlin' })).toEqual(
+        date('2026-02-28'),
+      );
     });
   });
 
@@ -209,12 +261,18 @@ describe('resolveRelativeDate', () => {
     const berlin: RelativeDateOptions = { now: new Date('2026-03-28T12:00:00Z'), timeZone: 'Europe/Berlin' };
 
     it('turns a date into the start of that day under "datetime"', () => {
-      expect(resolve('tomorrow', { ...berlin, granularity: 'datetime' })).toEqual(datetime('2026-03-29T00:00:00+01:00'));
+      expect(resolve('tomorrow', { ...berlin, granularity: 'datetime' })).toEqual(
+        datetime('2026-03-29T00:00:00+01:00'),
+      );
     });
 
     it('starts the day at the first instant that exists when midnight falls in a DST gap', () => {
       // Chile moves its clocks from 00:00 to 01:00 on 2026-09-06.
-      const santiago: RelativeDateOptions = { now: new Date('2026-09-05T15:00:00Z'), timeZone: 'America/Santiago', granularity: 'datetime' };
+      const santiago: RelativeDateOptions = {
+        now: new Date('2026-09-05T15:00:00Z'),
+        timeZone: 'America/Santiago',
+        granularity: 'datetime',
+      };
       expect(resolve('tomorrow', santiago)).toEqual(datetime('2026-09-06T01:00:00-03:00'));
     });
 
@@ -230,19 +288,25 @@ describe('resolveRelativeDate', () => {
 
   describe('time zones', () => {
     it('reports the canonical zone name and formats UTC as +00:00', () => {
-      expect(resolveRelativeDate('tomorrow at noon', { now: new Date('2026-03-28T12:00:00Z'), timeZone: 'utc' })).toMatchObject({
+      expect(
+        resolveRelativeDate('tomorrow at noon', { now: new Date('2026-03-28T12:00:00Z'), timeZone: 'utc' }),
+      ).toMatchObject({
         timeZone: 'UTC',
         datetime: '2026-03-29T12:00:00+00:00',
         reference: '2026-03-28T12:00:00+00:00',
       });
-      expect(resolveRelativeDate('today', { now: new Date('2026-03-28T12:00:00Z'), timeZone: 'europe/berlin' }).timeZone).toBe('Europe/Berlin');
+      expect(
+        resolveRelativeDate('today', { now: new Date('2026-03-28T12:00:00Z'), timeZone: 'europe/berlin' }).timeZone,
+      ).toBe('Europe/Berlin');
     });
 
     it('resolves "today" to the zone\'s date, not the UTC date', () => {
       const lateEvening = new Date('2026-03-28T23:30:00Z');
       expect(resolve('today', { now: lateEvening, timeZone: 'Asia/Tokyo' })).toEqual(date('2026-03-29'));
       expect(resolve('today', { now: lateEvening, timeZone: 'America/New_York' })).toEqual(date('2026-03-28'));
-      expect(resolve('tomorrow at 9am', { now: lateEvening, timeZone: 'Asia/Kathmandu' })).toEqual(datetime('2026-03-30T09:00:00+05:45'));
+      expect(resolve('tomorrow at 9am', { now: lateEvening, timeZone: 'Asia/Kathmandu' })).toEqual(
+        datetime('2026-03-30T09:00:00+05:45'),
+      );
     });
   });
 
@@ -285,7 +349,9 @@ describe('resolveRelativeDate', () => {
       const error = caught(() => resolveRelativeDate('tomorrow', { ...berlin, timeZone: 'Mars/Olympus_Mons' }));
       expect(error.code).toBe('UNKNOWN_TIME_ZONE');
       expect(error.argument).toBe('timeZone');
-      expect(error.message).toBe('Unknown time zone "Mars/Olympus_Mons": use an IANA time zone name such as "Europe/Berlin", "America/New_York" or "UTC".');
+      expect(error.message).toBe(
+        'Unknown time zone "Mars/Olympus_Mons": use an IANA time zone name such as "Europe/Berlin", "America/New_York" or "UTC".',
+      );
       expect(caught(() => resolveRelativeDate('tomorrow', { ...berlin, timeZone: '' })).code).toBe('UNKNOWN_TIME_ZONE');
     });
 

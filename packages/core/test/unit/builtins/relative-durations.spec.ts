@@ -37,14 +37,18 @@ describe('instantAfter', () => {
   const fromBerlinSaturdayNoon = Date.parse('2026-03-28T11:00:00Z');
 
   it('adds clock units as elapsed time', () => {
-    expect(new Date(instantAfter(fromBerlinSaturdayNoon, { months: 0, days: 0, milliseconds: 24 * HOUR }, 'Europe/Berlin')).toISOString()).toBe(
-      '2026-03-29T11:00:00.000Z',
-    );
+    expect(
+      new Date(
+        instantAfter(fromBerlinSaturdayNoon, { months: 0, days: 0, milliseconds: 24 * HOUR }, 'Europe/Berlin'),
+      ).toISOString(),
+    ).toBe('2026-03-29T11:00:00.000Z');
   });
 
   it('moves the calendar for days, keeping the wall time across a DST change (23 real hours here)', () => {
-    expect(new Date(instantAfter(fromBerlinSaturdayNoon, { months: 0, days: 1, milliseconds: 0 }, 'Europe/Berlin')).toISOString()).toBe(
-      '2026-03-29T10:00:00.000Z',
-    );
+    expect(
+      new Date(
+        instantAfter(fromBerlinSaturdayNoon, { months: 0, days: 1, milliseconds: 0 }, 'Europe/Berlin'),
+      ).toISOString(),
+    ).toBe('2026-03-29T10:00:00.000Z');
   });
 });

@@ -11,7 +11,10 @@ function setup(): { registry: ToolRegistry; executor: PersonaToolExecutor } {
 }
 
 async function call(args: Record<string, unknown>, context: ExecutionContext = {}): Promise<ToolResult> {
-  return setup().executor.execute({ id: 'call-1', name: RESOLVE_RELATIVE_DATE_TOOL_NAME, arguments: JSON.stringify(args) }, context);
+  return setup().executor.execute(
+    { id: 'call-1', name: RESOLVE_RELATIVE_DATE_TOOL_NAME, arguments: JSON.stringify(args) },
+    context,
+  );
 }
 
 const berlinSaturday: ExecutionContext = { timeZone: 'Europe/Berlin', now: new Date('2026-03-28T12:00:00Z') };
@@ -45,10 +48,18 @@ describe('resolve_relative_date command', () => {
 
   it('prefers the time zone and reference given in the arguments', async () => {
     const result = await call(
-      { phrase: 'tomorrow at 9am', time_zone: 'America/New_York', reference: '2026-10-31T12:00:00-04:00', granularity: 'auto' },
+      {
+        phrase: 'tomorrow at 9am',
+        time_zone: 'America/New_York',
+        reference: '2026-10-31T12:00:00-04:00',
+        granularity: 'auto',
+      },
       berlinSaturday,
     );
-    expect(result).toMatchObject({ ok: true, value: { datetime: '2026-11-01T09:00:00-05:00', reference: '2026-10-31T12:00:00-04:00' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { datetime: '2026-11-01T09:00:00-05:00', reference: '2026-10-31T12:00:00-04:00' },
+    });
   });
 
   it('passes the granularity through', async () => {
@@ -90,11 +101,15 @@ describe('resolve_relative_date command', () => {
     const result = await call({ phrase: 'tomorrow', time_zone: 'Europe/Atlantis' }, berlinSaturday);
     if (result.ok) throw new Error('expected an error');
     expect(result.error.code).toBe('INVALID_ARGUMENTS');
-    expect(result.error.issues[0]).toMatchObject({ path: 'time_zone', rule: 'time-zone', received: '"Europe/Atlantis"' });
+    expect(result.error.issues[0]).toMatchObject({
+      path: 'time_zone',
+      rule: 'time-zone',
+      received: '"Europe/Atlantis"',
+    });
     expect(result.error.message).toContain('Unknown time zone "Europe/Atlantis"');
   });
 
-  it('reports a bad zone in the trusted context as a server error, not the model\'s', async () => {
+  it("reports a bad zone in the trusted context as a server error, not the model's", async () => {
     const result = await call({ phrase: 'tomorrow' }, { timeZone: 'Europe/Atlantis' });
     if (result.ok) throw new Error('expected an error');
     expect(result.error.code).toBe('HANDLER_ERROR');

@@ -35,7 +35,10 @@ const HOSTILE_NAMES = [
 
 function registryWith(properties: Record<string, unknown>, required: string[]): ToolRegistry {
   const registry = new ToolRegistry({ logger: silentLogger });
-  registry.registerJsonSchemaTool({ name: 'remote', parameters: { type: 'object', properties, required } }, (params) => params);
+  registry.registerJsonSchemaTool(
+    { name: 'remote', parameters: { type: 'object', properties, required } },
+    (params) => params,
+  );
   return registry;
 }
 
@@ -48,13 +51,18 @@ describe('generated accept functions and untrusted schema text', () => {
     for (const name of HOSTILE_NAMES) {
       const literal = stringLiteral(name);
       expect(literal).not.toMatch(/[\u2028\u2029\n\r\u0000]/);
-       
+
       expect(new Function(`return ${literal};`)()).toBe(name);
     }
   });
 
   it('hostile property names: accepted exactly when valid, refused otherwise, and no code of theirs runs', async () => {
-    const properties = Object.fromEntries(HOSTILE_NAMES.map((name, index) => [name, index % 2 === 0 ? { type: 'string', maxLength: 20 } : { type: 'integer', minimum: 0 }]));
+    const properties = Object.fromEntries(
+      HOSTILE_NAMES.map((name, index) => [
+        name,
+        index % 2 === 0 ? { type: 'string', maxLength: 20 } : { type: 'integer', minimum: 0 },
+      ]),
+    );
     const registry = registryWith(properties, HOSTILE_NAMES.slice(0, 5));
     const parameters = registry.get('remote')!.parameters;
     const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
@@ -91,7 +99,12 @@ describe('generated accept functions and untrusted schema text', () => {
     const parameters: ObjectSchema = {
       kind: 'object',
       additionalProperties: false,
-      properties: ['__proto__', 'constructor', 'prototype', 'name'].map((name) => ({ name, schema: string, required: name === 'name', aliases: [] })),
+      properties: ['__proto__', 'constructor', 'prototype', 'name'].map((name) => ({
+        name,
+        schema: string,
+        required: name === 'name',
+        aliases: [],
+      })),
     };
     const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
     expect(accept(JSON.parse('{"name": "a"}'))).toBe(true);
@@ -102,29 +115,58 @@ describe('generated accept functions and untrusted schema text', () => {
   });
 
   it('unions, free-form values, extra keys and nesting past the depth limit answer no (the normalizer decides)', () => {
-    const registry = registryWith({
-      either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
-      free: {},
-      nested: { type: 'object', properties: { inner: { type: 'object', properties: { leaf: { type: 'string' } } } } },
-    }, []);
+    const registry = registryWith(
+      {
+        either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        free: {},
+        nested: { type: 'object', properties: { inner: { type: 'object', properties: { leaf: { type: 'string' } } } } },
+      },
+      [],
+    );
     const parameters = registry.get('remote')!.parameters;
     const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
     expect(accept({})).toBe(true);
     expect(accept({ either: 'a' })).toBe(false);
     expect(accept({ free: 1 })).toBe(false);
     expect(accept({ nested: { inner: { leaf: 'x' } } })).toBe(true);
-    expect(generateAcceptFunction(parameters, { ...DEFAULT_LIMITS, maxDepth: 2 })({ nested: { inner: { leaf: 'x' } } })).toBe(false);
+    expect(
+      generateAcceptFunction(parameters, { ...DEFAULT_LIMITS, maxDepth: 2 })({ nested: { inner: { leaf: 'x' } } }),
+    ).toBe(false);
     expect(accept({ nested: { inner: { leaf: 'x', extra: 1 } } })).toBe(false);
   });
 
   it('lengthWithin counts as class-validator does (code points, presentation selectors), on random and edge strings', () => {
-    const edge = ['', 'abc', '😀', 'a😀b', '\ud800', '\udc00\ud800', 'a\ufe0f', '\ufe0f', '\ufe0f\ufe0f', '❤️', 'e\u0301', '\ud83d\ude00\ufe0f'];
-    const strings = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom(...edge));
+    const edge = [
+      '',
+      'abc',
+      '😀',
+      'a😀b',
+      '\ud800',
+      '\udc00\ud800',
+      'a\ufe0f',
+      '\ufe0f',
+      '\ufe0f\ufe0f',
+      '❤️',
+      'e\u0301',
+      '\ud83d\ude00\ufe0f',
+    ];
+    const strings = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+      fc.constantFrom(...edge),
+    );
     fc.assert(
-      fc.property(strings, fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }), fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }), (text, minimum, maximum) => {
-        const expected = (minimum === undefined || classValidatorMinLength(text, minimum)) && (maximum === undefined || classValidatorMaxLength(text, maximum));
-        expect(lengthWithin(text, minimum, maximum)).toBe(expected);
-      }),
+      fc.property(
+        strings,
+        fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+        (text, minimum, maximum) => {
+          const expected =
+            (minimum === undefined || classValidatorMinLength(text, minimum)) &&
+            (maximum === undefined || classValidatorMaxLength(text, maximum));
+          expect(lengthWithin(text, minimum, maximum)).toBe(expected);
+        },
+      ),
       { seed: 12, numRuns: 3_000 },
     );
   });

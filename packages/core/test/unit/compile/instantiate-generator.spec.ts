@@ -10,7 +10,17 @@ import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from 
  * every level, with the same keys in the same order and the same values (dates compared by time).
  */
 
-const HOSTILE_NAMES = ['"));globalThis.pwned=1;//', 'a"b', 'back\\slash', '*/ end', 'line\u2028sep', 'para\u2029sep', '${x}', 'lone\ud800', 'x'.repeat(10_000)];
+const HOSTILE_NAMES = [
+  '"));globalThis.pwned=1;//',
+  'a"b',
+  'back\\slash',
+  '*/ end',
+  'line\u2028sep',
+  'para\u2029sep',
+  '${x}',
+  'lone\ud800',
+  'x'.repeat(10_000),
+];
 
 function property(name: string, schema: ParamSchema, required = true): PropertyDefinition {
   return { name, schema, required, aliases: [] };
@@ -62,15 +72,34 @@ function describe_(value: unknown): unknown {
   if (value instanceof Date) return { date: value.getTime() };
   if (Array.isArray(value)) return value.map(describe_);
   if (typeof value === 'object' && value !== null) {
-    return { class: (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name, entries: Object.keys(value).map((key) => [key, describe_((value as Record<string, unknown>)[key])]) };
+    return {
+      class: (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name,
+      entries: Object.keys(value).map((key) => [key, describe_((value as Record<string, unknown>)[key])]),
+    };
   }
   return value === undefined ? { undefined: true } : value;
 }
 
-const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant('2026-01-31T09:00:00Z'), fc.constant('2026-01-31'), fc.constant('not a date'));
+const scalar = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant('2026-01-31T09:00:00Z'),
+  fc.constant('2026-01-31'),
+  fc.constant('not a date'),
+);
 const leafPlain = fc.oneof(fc.record({ text: fc.string() }), scalar);
 const innerPlain = fc.oneof(
-  fc.record({ email: fc.string(), when: scalar, leaf: leafPlain, leaves: fc.oneof(fc.array(fc.oneof(fc.array(leafPlain, { maxLength: 3 }), scalar), { maxLength: 3 }), scalar) }, { requiredKeys: ['email'] }),
+  fc.record(
+    {
+      email: fc.string(),
+      when: scalar,
+      leaf: leafPlain,
+      leaves: fc.oneof(fc.array(fc.oneof(fc.array(leafPlain, { maxLength: 3 }), scalar), { maxLength: 3 }), scalar),
+    },
+    { requiredKeys: ['email'] },
+  ),
   scalar,
   fc.array(scalar, { maxLength: 2 }),
 );
@@ -139,7 +168,12 @@ describe('generated DTO instantiation (issue 12)', () => {
 
   it('leaves recursive DTOs to the closure instantiator', () => {
     class Node {}
-    const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = { kind: 'object', properties: [], additionalProperties: false, dto: Node };
+    const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = {
+      kind: 'object',
+      properties: [],
+      additionalProperties: false,
+      dto: Node,
+    };
     node.properties = [property('child', node, false)];
     expect(generateInstantiator(node, Node)).toBeUndefined();
   });

@@ -53,7 +53,11 @@ describe('plain class-validator agrees with the decorators', () => {
   });
 
   it.each([
-    ['a missing required string', { code: undefined }, { code: ['isDefined', 'isString', 'minLength', 'maxLength', 'matches'] }],
+    [
+      'a missing required string',
+      { code: undefined },
+      { code: ['isDefined', 'isString', 'minLength', 'maxLength', 'matches'] },
+    ],
     ['a too short string', { code: 'a' }, { code: ['minLength'] }],
     ['a too long string', { code: 'abcdef' }, { code: ['maxLength'] }],
     ['a string off the pattern', { code: 'AB' }, { code: ['matches'] }],
@@ -64,7 +68,11 @@ describe('plain class-validator agrees with the decorators', () => {
     ['a float at the exclusive minimum', { ratio: 0 }, { ratio: ['exclusiveMinimum'] }],
     ['a float at the exclusive maximum', { ratio: 1 }, { ratio: ['exclusiveMaximum'] }],
     ['a float off multipleOf', { ratio: 0.3 }, { ratio: ['multipleOf'] }],
-    ['NaN for a float', { ratio: Number.NaN }, { ratio: ['isNumber', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] }],
+    [
+      'NaN for a float',
+      { ratio: Number.NaN },
+      { ratio: ['isNumber', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] },
+    ],
     ['a string for a bool', { flag: 'yes' }, { flag: ['isBoolean'] }],
     ['a value outside the enum', { letter: 'c' }, { letter: ['isIn'] }],
     ['a date-time without offset', { at: '2026-11-21T09:00:00' }, { at: ['isOffsetDateTime'] }],
@@ -76,15 +84,31 @@ describe('plain class-validator agrees with the decorators', () => {
     ['duplicate items with uniqueItems', { tags: ['a', 'a'] }, { tags: ['arrayUnique'] }],
     ['an element too long', { tags: ['abcd'] }, { tags: ['maxLength'] }],
     ['an element of the wrong type', { tags: [1] }, { tags: ['isString', 'maxLength'] }],
-    ['a string where an array belongs', { tags: 'a' }, { tags: ['isArray', 'arrayMinSize', 'arrayMaxSize', 'arrayUnique'] }],
+    [
+      'a string where an array belongs',
+      { tags: 'a' },
+      { tags: ['isArray', 'arrayMinSize', 'arrayMaxSize', 'arrayUnique'] },
+    ],
     ['a nested DTO element with a wrong field', { items: [{ label: 5 }] }, { 'items.0.label': ['isString'] }],
-    ['a nested DTO element with an unknown field', { items: [{ label: 'x', extra: 1 }] }, { 'items.0.extra': ['whitelistValidation'] }],
-    ['a string where a nested DTO element belongs', { items: ['x'] }, { items: ['isObject'], 'items.0': ['nestedValidation'] }],
+    [
+      'a nested DTO element with an unknown field',
+      { items: [{ label: 'x', extra: 1 }] },
+      { 'items.0.extra': ['whitelistValidation'] },
+    ],
+    [
+      'a string where a nested DTO element belongs',
+      { items: ['x'] },
+      { items: ['isObject'], 'items.0': ['nestedValidation'] },
+    ],
     ['a nested DTO missing a required field', { main: { note: 'n' } }, { 'main.label': ['isDefined', 'isString'] }],
     ['an array where a nested DTO belongs', { main: [{ label: 'x' }] }, { main: ['isObject'] }],
     ['a free-form object given a string', { meta: 'x' }, { meta: ['isObject'] }],
     ['an array of arrays with a bad element', { matrix: [[1, 'x']] }, { matrix: ['matchesSchema'] }],
-    ['an array of date-times with a bad element', { instants: ['2026-11-21T08:00:00Z', 'tomorrow'] }, { instants: ['isOffsetDateTime'] }],
+    [
+      'an array of date-times with a bad element',
+      { instants: ['2026-11-21T08:00:00Z', 'tomorrow'] },
+      { instants: ['isOffsetDateTime'] },
+    ],
     ['an unknown property', { extra: true }, { extra: ['whitelistValidation'] }],
     ['a context field of the wrong type', { config: 'x' }, { config: ['isObject'] }],
   ] as const)('rejects %s, on the right property', (_case, patch, expected) => {
@@ -92,9 +116,13 @@ describe('plain class-validator agrees with the decorators', () => {
   });
 
   it('a nullable required property accepts null but not absence; an optional one accepts both', () => {
-    expect(plainValidation(AgreementParams, { ...valid, main: undefined })).toStrictEqual({ main: ['isDefined', 'isObject'] });
+    expect(plainValidation(AgreementParams, { ...valid, main: undefined })).toStrictEqual({
+      main: ['isDefined', 'isObject'],
+    });
     expect(plainValidation(AgreementParams, { ...valid, main: null })).toStrictEqual({});
-    expect(plainValidation(AgreementParams, { ...valid, flag: undefined, anything: null, main: { label: 'x', note: null } })).toStrictEqual({});
+    expect(
+      plainValidation(AgreementParams, { ...valid, flag: undefined, anything: null, main: { label: 'x', note: null } }),
+    ).toStrictEqual({});
   });
 
   it('a required `any` value must be present; anything else goes', () => {
@@ -117,7 +145,9 @@ describe('plain class-validator agrees with the decorators', () => {
     expect(instance.start.toISOString()).toBe('2026-11-21T08:00:00.000Z');
     expect(instance.day?.toISOString()).toBe('2026-11-21T00:00:00.000Z');
     expect(validateSync(instance, OPTIONS)).toStrictEqual([]);
-    expect(plainValidation(WhenParams, { start: '2026-11-21T09:00:00' })).toStrictEqual({ start: ['isOffsetDateTime'] });
+    expect(plainValidation(WhenParams, { start: '2026-11-21T09:00:00' })).toStrictEqual({
+      start: ['isOffsetDateTime'],
+    });
   });
 
   it('an inherited optional property made required by a subclass is required for class-validator too', () => {
@@ -136,7 +166,13 @@ describe('plain class-validator agrees with the decorators', () => {
   it('a DTO without parameters accepts {} with forbidUnknownValues once built (class-validator refuses a class without rules)', () => {
     class EmptyParams {}
     expect(plainValidation(EmptyParams, {})).toStrictEqual({ undefined: ['unknownValue'] });
-    expect(buildObjectSchema(EmptyParams)).toStrictEqual({ kind: 'object', name: 'EmptyParams', properties: [], additionalProperties: false, dto: EmptyParams });
+    expect(buildObjectSchema(EmptyParams)).toStrictEqual({
+      kind: 'object',
+      name: 'EmptyParams',
+      properties: [],
+      additionalProperties: false,
+      dto: EmptyParams,
+    });
     expect(plainValidation(EmptyParams, {})).toStrictEqual({});
     expect(plainValidation(EmptyParams, { extra: 1 })).toStrictEqual({ extra: ['whitelistValidation'] });
   });

@@ -121,7 +121,9 @@ describe('definition errors: thrown when the definition is built, naming class, 
     it('a value that is no type', () => {
       class BadParams {}
       ToolParam({ type: 42 as never })(BadParams.prototype, 'value');
-      expect(dtoError(BadParams).message).toBe(`BadParams.value: has an invalid \`type\`: 42. Fix: use ${TYPE_CHOICES}.`);
+      expect(dtoError(BadParams).message).toBe(
+        `BadParams.value: has an invalid \`type\`: 42. Fix: use ${TYPE_CHOICES}.`,
+      );
     });
 
     it('a built-in constructor where a type name belongs', () => {
@@ -160,12 +162,14 @@ describe('definition errors: thrown when the definition is built, naming class, 
         @ToolParam({ type: 'int' }) count!: string;
       }
       expect(dtoError(ConflictParams).message).toBe(
-        'ConflictParams.count: is declared as String in TypeScript but @ToolParam describes it as an integer: the handler would receive a value of another type than it declares. Fix: make the property\'s TypeScript type match (an integer), or change the decorator.',
+        "ConflictParams.count: is declared as String in TypeScript but @ToolParam describes it as an integer: the handler would receive a value of another type than it declares. Fix: make the property's TypeScript type match (an integer), or change the decorator.",
       );
       class ArrayConflictParams {
         @ArrayOf('string') tags!: string;
       }
-      expect(dtoError(ArrayConflictParams).message).toContain('ArrayConflictParams.tags: is declared as String in TypeScript but @ArrayOf describes it as an array');
+      expect(dtoError(ArrayConflictParams).message).toContain(
+        'ArrayConflictParams.tags: is declared as String in TypeScript but @ArrayOf describes it as an array',
+      );
     });
 
     it('@ArrayOf without an element type', () => {
@@ -184,7 +188,12 @@ describe('definition errors: thrown when the definition is built, naming class, 
       ['minLength', { type: 'int', minLength: 1 }, 'int', 'string values'],
       ['pattern', { type: 'bool', pattern: 'x' }, 'bool', 'string values'],
       ['minItems', { minItems: 1 }, 'string', 'arrays'],
-      ['enum', { type: 'object', enum: ['a'] }, 'object', 'string, integer, number, boolean, date and date-time values'],
+      [
+        'enum',
+        { type: 'object', enum: ['a'] },
+        'object',
+        'string, integer, number, boolean, date and date-time values',
+      ],
     ] as const)('%s where it does not apply', (option, options, kind, appliesTo) => {
       class OptionParams {}
       ToolParam({ type: 'string', ...options })(OptionParams.prototype, 'value');
@@ -194,16 +203,52 @@ describe('definition errors: thrown when the definition is built, naming class, 
     });
 
     it.each([
-      [{ minLength: -1 }, 'minLength', 'has an invalid `minLength`: -1 is not a non-negative integer. Fix: give `minLength` as a non-negative integer.'],
-      [{ type: 'int', min: 5, max: 1 }, 'min', 'has an invalid `min`: min 5 is greater than max 1. Fix: make `min` at most `max`.'],
-      [{ type: 'float', multipleOf: 0 }, 'multipleOf', 'has an invalid `multipleOf`: 0 is not a number greater than 0. Fix: give `multipleOf` as a number greater than 0.'],
-      [{ type: 'int', max: Infinity }, 'max', 'has an invalid `max`: Infinity is not a finite number. Fix: give `max` as a finite number.'],
-      [{ policy: 'loose' }, 'policy', "has an invalid `policy`: \"loose\" is not 'strict', 'safe' or 'lenient'. Fix: give `policy` as 'strict', 'safe' or 'lenient'."],
-      [{ required: 'yes' }, 'required', 'has an invalid `required`: "yes" is not true or false. Fix: give `required` as true or false.'],
-      [{ extract: 'body' }, 'extract', "has an invalid `extract`: \"body\" is not 'content' or 'title'. Fix: give `extract` as 'content' or 'title'."],
-      [{ aliases: 'name' }, 'aliases', 'has an invalid `aliases`: "name" is not an array of strings. Fix: give `aliases` as an array of strings.'],
+      [
+        { minLength: -1 },
+        'minLength',
+        'has an invalid `minLength`: -1 is not a non-negative integer. Fix: give `minLength` as a non-negative integer.',
+      ],
+      [
+        { type: 'int', min: 5, max: 1 },
+        'min',
+        'has an invalid `min`: min 5 is greater than max 1. Fix: make `min` at most `max`.',
+      ],
+      [
+        { type: 'float', multipleOf: 0 },
+        'multipleOf',
+        'has an invalid `multipleOf`: 0 is not a number greater than 0. Fix: give `multipleOf` as a number greater than 0.',
+      ],
+      [
+        { type: 'int', max: Infinity },
+        'max',
+        'has an invalid `max`: Infinity is not a finite number. Fix: give `max` as a finite number.',
+      ],
+      [
+        { policy: 'loose' },
+        'policy',
+        "has an invalid `policy`: \"loose\" is not 'strict', 'safe' or 'lenient'. Fix: give `policy` as 'strict', 'safe' or 'lenient'.",
+      ],
+      [
+        { required: 'yes' },
+        'required',
+        'has an invalid `required`: "yes" is not true or false. Fix: give `required` as true or false.',
+      ],
+      [
+        { extract: 'body' },
+        'extract',
+        "has an invalid `extract`: \"body\" is not 'content' or 'title'. Fix: give `extract` as 'content' or 'title'.",
+      ],
+      [
+        { aliases: 'name' },
+        'aliases',
+        'has an invalid `aliases`: "name" is not an array of strings. Fix: give `aliases` as an array of strings.',
+      ],
       [{ enum: [] }, 'enum', 'has an invalid `enum`: it lists no value. Fix: list at least one allowed value.'],
-      [{ description: 7 }, 'description', 'has an invalid `description`: 7 is not a string. Fix: give `description` as a string.'],
+      [
+        { description: 7 },
+        'description',
+        'has an invalid `description`: 7 is not a string. Fix: give `description` as a string.',
+      ],
     ] as const)('%p is refused', (options, _option, message) => {
       class OptionParams {}
       ToolParam({ type: 'string', ...options } as never)(OptionParams.prototype, 'value');
@@ -252,7 +297,9 @@ describe('definition errors: thrown when the definition is built, naming class, 
         @ToolParam({ aliases: ['q'] }) question!: string;
         @ToolParam({ aliases: ['q'] }) query!: string;
       }
-      expect(dtoError(SharedAliasParams).message).toContain("SharedAliasParams.query: has the alias 'q', which is also the name or an alias of the property 'question'.");
+      expect(dtoError(SharedAliasParams).message).toContain(
+        "SharedAliasParams.query: has the alias 'q', which is also the name or an alias of the property 'question'.",
+      );
     });
 
     it('two toolwright decorators on one property', () => {
@@ -355,7 +402,7 @@ describe('definition errors: thrown when the definition is built, naming class, 
         }
       }
       expect(definitionError(() => buildCommandDefinition(NamelessCommand)).message).toBe(
-        "NamelessCommand.name: @Command has an invalid `name`: \"\" is not a non-empty string. Fix: give the tool a name: @Command({ name: 'tool_name', ... }).",
+        'NamelessCommand.name: @Command has an invalid `name`: "" is not a non-empty string. Fix: give the tool a name: @Command({ name: \'tool_name\', ... }).',
       );
       @Command({ name: 'x', description: undefined as never, params: Params })
       class UndescribedCommand {
@@ -417,7 +464,11 @@ describe('definition errors: thrown when the definition is built, naming class, 
       [{ permissions: 'admin' }, 'permissions', '"admin" is not an array of non-empty strings'],
       [{ aliases: [1] }, 'aliases', '[1] is not an array of non-empty strings'],
       [{ title: 3 }, 'title', '3 is not a string'],
-      [{ annotations: { readOnly: true } }, 'annotations', '{"readOnly":true} is not an object of boolean hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)'],
+      [
+        { annotations: { readOnly: true } },
+        'annotations',
+        '{"readOnly":true} is not an object of boolean hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)',
+      ],
     ] as const)('invalid tool option %p', (options, option, problem) => {
       @Command({ name: 'tool', description: 'Tool', params: Params, ...(options as object) })
       class OptionCommand {
@@ -477,7 +528,8 @@ describe('definition errors: all at once', () => {
     ]);
     expect(error.problems.every((problem) => problem.fix !== undefined && problem.fix.length > 0)).toBe(true);
     expect(error.message.split('\n')[0]).toBe('3 definition problems:');
-    for (const where of ['FirstParams.a: ', 'Inner.loose: ', 'SecondParams.b: ']) expect(error.message).toContain(`\n- ${where}`);
+    for (const where of ['FirstParams.a: ', 'Inner.loose: ', 'SecondParams.b: '])
+      expect(error.message).toContain(`\n- ${where}`);
   });
 
   it('a DTO with no decorated property is a warning (NoParams says a tool takes no arguments)', () => {

@@ -3,7 +3,11 @@ import { validateSync, type ValidationError } from 'class-validator';
 import type { Constructor } from '@toolwright/core';
 
 /** The options a developer validating a DTO by hand would use. */
-export const PLAIN_VALIDATION_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
+export const PLAIN_VALIDATION_OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+} as const;
 
 /** Plain class-transformer + class-validator, as a developer would run them: failing paths and their constraint names. */
 export function plainValidation(dto: Constructor, plain: Record<string, unknown>): Record<string, string[]> {
@@ -18,4 +22,3 @@ export function plainValidation(dto: Constructor, plain: Record<string, unknown>
   walk(validateSync(plainToInstance(dto, plain) as object, PLAIN_VALIDATION_OPTIONS), '');
   return failures;
 }
-

@@ -51,13 +51,29 @@ describe('@ToolParam: the IR of every option', () => {
 
   it('annotations: description, title, default, examples, nullable, policy', () => {
     class Params {
-      @ToolParam({ description: 'How many', title: 'Count', type: 'int', default: 3, examples: [1, 2], nullable: true, policy: 'strict' })
+      @ToolParam({
+        description: 'How many',
+        title: 'Count',
+        type: 'int',
+        default: 3,
+        examples: [1, 2],
+        nullable: true,
+        policy: 'strict',
+      })
       count?: number | null;
     }
     expect(properties(Params)).toStrictEqual([
       {
         name: 'count',
-        schema: { kind: 'int', description: 'How many', title: 'Count', default: 3, examples: [1, 2], nullable: true, policy: 'strict' },
+        schema: {
+          kind: 'int',
+          description: 'How many',
+          title: 'Count',
+          default: 3,
+          examples: [1, 2],
+          nullable: true,
+          policy: 'strict',
+        },
         required: false,
         aliases: [],
       },
@@ -84,7 +100,12 @@ describe('@ToolParam: the IR of every option', () => {
     }
     expect(properties(Params)).toStrictEqual([
       { name: 'guests', schema: { kind: 'int', minimum: 1, maximum: 10 }, required: true, aliases: [] },
-      { name: 'ratio', schema: { kind: 'float', exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }, required: true, aliases: [] },
+      {
+        name: 'ratio',
+        schema: { kind: 'float', exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 },
+        required: true,
+        aliases: [],
+      },
     ]);
   });
 
@@ -95,7 +116,12 @@ describe('@ToolParam: the IR of every option', () => {
       @ToolParam({ format: 'email' }) email!: string;
     }
     expect(properties(Params)).toStrictEqual([
-      { name: 'name', schema: { kind: 'string', minLength: 2, maxLength: 40, pattern: '^[A-Z]' }, required: true, aliases: [] },
+      {
+        name: 'name',
+        schema: { kind: 'string', minLength: 2, maxLength: 40, pattern: '^[A-Z]' },
+        required: true,
+        aliases: [],
+      },
       { name: 'zip', schema: { kind: 'string', pattern: '^\\d{5}$' }, required: true, aliases: [] },
       { name: 'email', schema: { kind: 'string', format: 'email' }, required: true, aliases: [] },
     ]);
@@ -131,7 +157,14 @@ describe('@ToolParam: the IR of every option', () => {
       @ToolParam({ type: 'string[]', enum: ['a', 'b'], minLength: 1 }) letters!: string[];
     }
     expect(properties(Params).map((property) => property.schema)).toStrictEqual([
-      { kind: 'array', items: { kind: 'int', minimum: 0 }, minItems: 1, maxItems: 3, uniqueItems: true, description: 'Ids' },
+      {
+        kind: 'array',
+        items: { kind: 'int', minimum: 0 },
+        minItems: 1,
+        maxItems: 3,
+        uniqueItems: true,
+        description: 'Ids',
+      },
       { kind: 'array', items: { kind: 'string', enum: ['a', 'b'], minLength: 1 } },
     ]);
   });
@@ -163,7 +196,13 @@ describe('@ToolParam: the IR of every option', () => {
     class Address {
       @ToolParam() city!: string;
     }
-    const address = { kind: 'object', name: 'Address', properties: [{ name: 'city', schema: { kind: 'string' }, required: true, aliases: [] }], additionalProperties: false, dto: Address };
+    const address = {
+      kind: 'object',
+      name: 'Address',
+      properties: [{ name: 'city', schema: { kind: 'string' }, required: true, aliases: [] }],
+      additionalProperties: false,
+      dto: Address,
+    };
     expect(properties(OrderParams)).toStrictEqual([
       { name: 'shipTo', schema: { ...address, description: 'Ship to' }, required: true, aliases: [] },
       { name: 'billTo', schema: { ...address, nullable: true }, required: false, aliases: [] },
@@ -184,6 +223,9 @@ describe('@ToolParam: the IR of every option', () => {
       @ToolParam({ type: 'datetime' }) at!: Date;
       @ToolParam({ type: 'date' }) on!: Date;
     }
-    expect(properties(Params).map((property) => property.schema)).toStrictEqual([{ kind: 'datetime' }, { kind: 'date' }]);
+    expect(properties(Params).map((property) => property.schema)).toStrictEqual([
+      { kind: 'datetime' },
+      { kind: 'date' },
+    ]);
   });
 });

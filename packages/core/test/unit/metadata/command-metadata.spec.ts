@@ -6,7 +6,13 @@ describe('command metadata: what @Command writes', () => {
   class Params {}
 
   it('stores { target, options } exactly as given on the class, under Symbol.for("toolwright:command")', () => {
-    @Command({ name: 'decision/propose', description: 'Propose a decision', params: Params, timeoutMs: 5_000, tags: ['decisions'] })
+    @Command({
+      name: 'decision/propose',
+      description: 'Propose a decision',
+      params: Params,
+      timeoutMs: 5_000,
+      tags: ['decisions'],
+    })
     class ProposeCommand {
       execute(_params: Params, _invocation: ToolInvocationContext) {
         return 'ok';
@@ -15,7 +21,13 @@ describe('command metadata: what @Command writes', () => {
     expect(COMMAND_METADATA).toBe(Symbol.for('toolwright:command'));
     expect(getCommandMetadata(ProposeCommand)).toStrictEqual({
       target: ProposeCommand,
-      options: { name: 'decision/propose', description: 'Propose a decision', params: Params, timeoutMs: 5_000, tags: ['decisions'] },
+      options: {
+        name: 'decision/propose',
+        description: 'Propose a decision',
+        params: Params,
+        timeoutMs: 5_000,
+        tags: ['decisions'],
+      },
     });
     expect(Reflect.getOwnMetadata(COMMAND_METADATA, ProposeCommand)).toBe(getCommandMetadata(ProposeCommand));
     expect(Object.isFrozen(getCommandMetadata(ProposeCommand))).toBe(true);
@@ -32,8 +44,14 @@ describe('command metadata: what @Command writes', () => {
     class InheritingCommand extends BaseCommand {}
     @Command({ name: 'own', description: 'Own' })
     class OwnCommand extends BaseCommand {}
-    expect(getCommandMetadata(InheritingCommand)).toStrictEqual({ target: BaseCommand, options: { name: 'base', description: 'Base' } });
-    expect(getCommandMetadata(OwnCommand)).toStrictEqual({ target: OwnCommand, options: { name: 'own', description: 'Own' } });
+    expect(getCommandMetadata(InheritingCommand)).toStrictEqual({
+      target: BaseCommand,
+      options: { name: 'base', description: 'Base' },
+    });
+    expect(getCommandMetadata(OwnCommand)).toStrictEqual({
+      target: OwnCommand,
+      options: { name: 'own', description: 'Own' },
+    });
   });
 
   it('is undefined for a class without @Command', () => {

@@ -10,7 +10,12 @@ describe('parameter metadata: the exact raw records each decorator writes', () =
     }
     expect(PARAM_METADATA).toBe(Symbol.for('toolwright:params'));
     expect(getOwnParamMetadata(AskParams)).toStrictEqual([
-      { decorator: 'ToolParam', target: AskParams, propertyName: 'question', options: { description: 'The question', minLength: 3, aliases: ['q'] } },
+      {
+        decorator: 'ToolParam',
+        target: AskParams,
+        propertyName: 'question',
+        options: { description: 'The question', minLength: 3, aliases: ['q'] },
+      },
     ]);
     expect(Reflect.getOwnMetadata(PARAM_METADATA, AskParams)).toBe(getOwnParamMetadata(AskParams));
   });
@@ -31,7 +36,9 @@ describe('parameter metadata: the exact raw records each decorator writes', () =
     class Params {
       @ToolParam() name!: string;
     }
-    expect(getOwnParamMetadata(Params)).toStrictEqual([{ decorator: 'ToolParam', target: Params, propertyName: 'name', options: {} }]);
+    expect(getOwnParamMetadata(Params)).toStrictEqual([
+      { decorator: 'ToolParam', target: Params, propertyName: 'name', options: {} },
+    ]);
   });
 
   it('@ArrayOf stores the element type exactly as given (thunk, kind name or grammar) and its options', () => {
@@ -45,7 +52,13 @@ describe('parameter metadata: the exact raw records each decorator writes', () =
       @ArrayOf('date') days!: string[];
     }
     expect(getOwnParamMetadata(Params)).toStrictEqual([
-      { decorator: 'ArrayOf', target: Params, propertyName: 'items', items: thunk, options: { minItems: 2, description: 'Items' } },
+      {
+        decorator: 'ArrayOf',
+        target: Params,
+        propertyName: 'items',
+        items: thunk,
+        options: { minItems: 2, description: 'Items' },
+      },
       { decorator: 'ArrayOf', target: Params, propertyName: 'tags', items: 'string', options: { enum: ['a', 'b'] } },
       { decorator: 'ArrayOf', target: Params, propertyName: 'days', items: 'date', options: {} },
     ]);
@@ -62,7 +75,13 @@ describe('parameter metadata: the exact raw records each decorator writes', () =
       { decorator: 'DateTime', target: Params, propertyName: 'start', options: { description: 'Start' } },
       { decorator: 'DateOnly', target: Params, propertyName: 'day', options: { required: false } },
       { decorator: 'FromContext', target: Params, propertyName: 'sessionId', key: 'session_id', options: {} },
-      { decorator: 'FromContext', target: Params, propertyName: 'config', key: 'handler_config', options: { required: true, description: 'Config' } },
+      {
+        decorator: 'FromContext',
+        target: Params,
+        propertyName: 'config',
+        key: 'handler_config',
+        options: { required: true, description: 'Config' },
+      },
     ]);
   });
 
@@ -70,7 +89,9 @@ describe('parameter metadata: the exact raw records each decorator writes', () =
     class Params {
       @FromContext('tenant_id' as never) tenant?: string;
     }
-    expect(getOwnParamMetadata(Params)).toStrictEqual([{ decorator: 'FromContext', target: Params, propertyName: 'tenant', key: 'tenant_id', options: {} }]);
+    expect(getOwnParamMetadata(Params)).toStrictEqual([
+      { decorator: 'FromContext', target: Params, propertyName: 'tenant', key: 'tenant_id', options: {} },
+    ]);
   });
 
   it('inheritance: a subclass sees its parents records; its own record replaces a parent record by property name, in the parent position', () => {
@@ -92,7 +113,10 @@ describe('parameter metadata: the exact raw records each decorator writes', () =
       { decorator: 'ToolParam', target: LeafParams, propertyName: 'extra', options: {} },
     ]);
     // The parent's own list is untouched by the subclass.
-    expect(getOwnParamMetadata(BaseParams).map((record) => record.options)).toStrictEqual([{ description: 'base id' }, {}]);
+    expect(getOwnParamMetadata(BaseParams).map((record) => record.options)).toStrictEqual([
+      { description: 'base id' },
+      {},
+    ]);
     expect(getOwnParamMetadata(MiddleParams).map((record) => record.propertyName)).toStrictEqual(['count']);
   });
 

@@ -13,22 +13,61 @@ describe('class-validator metadata: read for one class lineage only', () => {
     // Toolwright applies its rules when the DTO is built; before that, every rule is the developer's.
     expect(getValidatorMetadata(ContactParams).map((rule) => rule.name)).toStrictEqual(['isEmail']);
     buildObjectSchema(ContactParams);
-    const rules = getValidatorMetadata(ContactParams).map(({ propertyName, type, name, each, appliedByToolwright, constraints }) => ({
-      propertyName,
-      type,
-      name,
-      each,
-      appliedByToolwright,
-      constraints,
-    }));
+    const rules = getValidatorMetadata(ContactParams).map(
+      ({ propertyName, type, name, each, appliedByToolwright, constraints }) => ({
+        propertyName,
+        type,
+        name,
+        each,
+        appliedByToolwright,
+        constraints,
+      }),
+    );
     expect(rules).toStrictEqual([
-      { propertyName: 'email', type: 'conditionalValidation', name: undefined, each: false, appliedByToolwright: true, constraints: [expect.any(Function)] },
-      { propertyName: 'email', type: 'isDefined', name: 'isDefined', each: false, appliedByToolwright: true, constraints: [] },
-      { propertyName: 'email', type: 'customValidation', name: 'isString', each: false, appliedByToolwright: true, constraints: [] },
-      { propertyName: 'email', type: 'customValidation', name: 'maxLength', each: false, appliedByToolwright: true, constraints: [80] },
-      { propertyName: 'email', type: 'customValidation', name: 'isEmail', each: false, appliedByToolwright: false, constraints: [undefined] },
+      {
+        propertyName: 'email',
+        type: 'conditionalValidation',
+        name: undefined,
+        each: false,
+        appliedByToolwright: true,
+        constraints: [expect.any(Function)],
+      },
+      {
+        propertyName: 'email',
+        type: 'isDefined',
+        name: 'isDefined',
+        each: false,
+        appliedByToolwright: true,
+        constraints: [],
+      },
+      {
+        propertyName: 'email',
+        type: 'customValidation',
+        name: 'isString',
+        each: false,
+        appliedByToolwright: true,
+        constraints: [],
+      },
+      {
+        propertyName: 'email',
+        type: 'customValidation',
+        name: 'maxLength',
+        each: false,
+        appliedByToolwright: true,
+        constraints: [80],
+      },
+      {
+        propertyName: 'email',
+        type: 'customValidation',
+        name: 'isEmail',
+        each: false,
+        appliedByToolwright: false,
+        constraints: [undefined],
+      },
     ]);
-    expect(getValidatorMetadata(ContactParams, { developerRulesOnly: true }).map((rule) => rule.name)).toStrictEqual(['isEmail']);
+    expect(getValidatorMetadata(ContactParams, { developerRulesOnly: true }).map((rule) => rule.name)).toStrictEqual([
+      'isEmail',
+    ]);
   });
 
   it('follows class-validator inheritance: a subclass rule of the same type replaces the parent rules for that property', () => {
@@ -44,7 +83,9 @@ describe('class-validator metadata: read for one class lineage only', () => {
       @MaxLength(5)
       override name!: string;
     }
-    const rules = getValidatorMetadata(ChildParams).map((rule) => `${rule.target === ChildParams ? 'Child' : 'Base'}.${rule.propertyName}:${rule.name ?? rule.type}`);
+    const rules = getValidatorMetadata(ChildParams).map(
+      (rule) => `${rule.target === ChildParams ? 'Child' : 'Base'}.${rule.propertyName}:${rule.name ?? rule.type}`,
+    );
     // Decorators apply bottom-up, so IsString is stored before IsOptional.
     expect(rules).toStrictEqual(['Base.note:isString', 'Base.note:isOptional', 'Child.name:maxLength']);
   });

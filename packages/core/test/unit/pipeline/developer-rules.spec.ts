@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { IsEmail, IsUrl, IsUUID, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsEmail,
+  IsUrl,
+  IsUUID,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { ArrayOf, ToolParam } from '@toolwright/core';
 import { buildObjectSchema } from '../../../src/validation/build';
 import { developerRulesPlan, type DeveloperRulesCheck } from '../../../src/pipeline/developer-rules';
@@ -62,18 +69,43 @@ describe('developer rules plan', () => {
   it('runs synchronously (returns undefined) when every rule is synchronous, with the issues in rule order', () => {
     const check = checkOf(SyncParams);
     const issues: ValidationIssue[] = [];
-    const result = check(instanceOf(SyncParams, { id: 'not-a-uuid', people: [person('a@b.co'), person('nope', 'not a url'), person('x@y')] }), '', issues);
+    const result = check(
+      instanceOf(SyncParams, {
+        id: 'not-a-uuid',
+        people: [person('a@b.co'), person('nope', 'not a url'), person('x@y')],
+      }),
+      '',
+      issues,
+    );
     expect(result).toBeUndefined();
-    expect(issues.map((issue) => issue.path)).toEqual(['id', 'people[1].email', 'people[1].homepage', 'people[2].email']);
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'id',
+      'people[1].email',
+      'people[1].homepage',
+      'people[2].email',
+    ]);
     const clean: ValidationIssue[] = [];
-    expect(check(instanceOf(SyncParams, { id: '9deb20fe-a6e0-355c-81ea-288b009e4f6d', people: [person('a@b.co', 'https://example.com')] }), '', clean)).toBeUndefined();
+    expect(
+      check(
+        instanceOf(SyncParams, {
+          id: '9deb20fe-a6e0-355c-81ea-288b009e4f6d',
+          people: [person('a@b.co', 'https://example.com')],
+        }),
+        '',
+        clean,
+      ),
+    ).toBeUndefined();
     expect(clean).toEqual([]);
   });
 
   it('returns a Promise only when a constraint answers with one, and keeps the same order as the synchronous run', async () => {
     const check = checkOf(AsyncParams);
     const issues: ValidationIssue[] = [];
-    const result = check(instanceOf(AsyncParams, { id: 'bad', seats: 3, code: 'too long', people: [person('nope')] }), '', issues);
+    const result = check(
+      instanceOf(AsyncParams, { id: 'bad', seats: 3, code: 'too long', people: [person('nope')] }),
+      '',
+      issues,
+    );
     expect(result).toBeInstanceOf(Promise);
     await result;
     expect(issues.map((issue) => issue.path)).toEqual(['id', 'seats', 'code', 'people[0].email']);
@@ -81,7 +113,16 @@ describe('developer rules plan', () => {
     expect(issues[2]!.message).toContain('code must be shorter than 5 characters');
 
     const clean: ValidationIssue[] = [];
-    const pending = check(instanceOf(AsyncParams, { id: '9deb20fe-a6e0-355c-81ea-288b009e4f6d', seats: 4, code: 'ok', people: [person('a@b.co')] }), '', clean);
+    const pending = check(
+      instanceOf(AsyncParams, {
+        id: '9deb20fe-a6e0-355c-81ea-288b009e4f6d',
+        seats: 4,
+        code: 'ok',
+        people: [person('a@b.co')],
+      }),
+      '',
+      clean,
+    );
     expect(pending).toBeInstanceOf(Promise);
     await pending;
     expect(clean).toEqual([]);

@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { DEFAULT_LIMITS, MalformedArgumentsError, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolResult } from '@toolwright/core';
+import {
+  DEFAULT_LIMITS,
+  MalformedArgumentsError,
+  PersonaToolExecutor,
+  silentLogger,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolwright/core';
 import { parseArguments } from '@toolwright/core/internal';
 import { callTargetFor } from '../../../src/pipeline/unwrap-call';
 
@@ -9,7 +16,8 @@ import { callTargetFor } from '../../../src/pipeline/unwrap-call';
  */
 type Policy = 'strict' | 'safe' | 'lenient';
 const read = (raw: unknown, policy: Policy = 'safe') => parseArguments(raw, policy, DEFAULT_LIMITS);
-const rules = (raw: unknown, policy: Policy = 'safe') => read(raw, policy).transformations.map((transformation) => transformation.rule);
+const rules = (raw: unknown, policy: Policy = 'safe') =>
+  read(raw, policy).transformations.map((transformation) => transformation.rule);
 
 function refusal(raw: unknown, policy: Policy = 'safe'): string {
   try {
@@ -43,7 +51,10 @@ function toolExecutor(policy: Policy = 'safe') {
     async (params) => params,
     { aliases: ['find_items'] },
   );
-  registry.registerJsonSchemaTool({ name: 'delete_everything', parameters: { type: 'object', properties: {} } }, async () => 'deleted');
+  registry.registerJsonSchemaTool(
+    { name: 'delete_everything', parameters: { type: 'object', properties: {} } },
+    async () => 'deleted',
+  );
   return new PersonaToolExecutor(registry, { logger: silentLogger, policy });
 }
 
@@ -80,9 +91,18 @@ describe('class 1: valid JSON that loses information in JSON.parse', () => {
 
   it('names a sensitive key given twice without echoing its values', async () => {
     const registry = new ToolRegistry({ logger: silentLogger });
-    registry.registerJsonSchemaTool({ name: 'login', parameters: { type: 'object', properties: { api_key: { type: 'string' } } } }, async () => 'ok');
+    registry.registerJsonSchemaTool(
+      { name: 'login', parameters: { type: 'object', properties: { api_key: { type: 'string' } } } },
+      async () => 'ok',
+    );
     const definition = registry.get('login')!;
-    const sensitive = { ...definition, parameters: { ...definition.parameters, properties: definition.parameters.properties.map((property) => ({ ...property, sensitive: true })) } };
+    const sensitive = {
+      ...definition,
+      parameters: {
+        ...definition.parameters,
+        properties: definition.parameters.properties.map((property) => ({ ...property, sensitive: true })),
+      },
+    };
     const target = callTargetFor(sensitive, (name) => name === 'login');
     let message = '';
     try {
@@ -166,7 +186,8 @@ describe('class 2: repairs that must not corrupt strings', () => {
 
   it('under strict, refuses every repair', () => {
     expect(refusal('{"a": 1, "a": 1}', 'strict')).toContain('send each key once');
-    for (const text of ['{"a": 1, "a": 1,}', '{"p": "\\d"}', '{"t": """x"""}', '{"a": 1} // c', '{"a": 1}}']) refusal(text, 'strict');
+    for (const text of ['{"a": 1, "a": 1,}', '{"p": "\\d"}', '{"t": """x"""}', '{"a": 1} // c', '{"a": 1}}'])
+      refusal(text, 'strict');
   });
 });
 
@@ -177,18 +198,30 @@ describe('class 3: the whole call wrapped inside the arguments', () => {
     ['name + arguments', { name: 'search/items', arguments: inner }],
     ['name + parameters', { name: 'search/items', parameters: inner }],
     ['arguments as text', { name: 'search_items', arguments: JSON.stringify(inner) }],
-    ['an OpenAI tool_call', { id: 'call_1', type: 'function', function: { name: 'functions.search_items', arguments: JSON.stringify(inner) } }],
+    [
+      'an OpenAI tool_call',
+      {
+        id: 'call_1',
+        type: 'function',
+        function: { name: 'functions.search_items', arguments: JSON.stringify(inner) },
+      },
+    ],
     ['an alias', { name: 'find_items', arguments: inner }],
   ])('unwraps %s naming this tool', async (_label, envelope) => {
     expect(await value(JSON.stringify(envelope))).toEqual(inner);
     expect(await value(envelope)).toEqual(inner);
-    expect((await run(JSON.stringify(envelope))).transformations.map((transformation) => transformation.rule)).toContain('unwrapped-call');
+    expect(
+      (await run(JSON.stringify(envelope))).transformations.map((transformation) => transformation.rule),
+    ).toContain('unwrapped-call');
   });
 
   it('unwraps a <tool_call> block', async () => {
     const block = `<tool_call>\n${JSON.stringify({ name: 'search/items', arguments: inner })}\n</tool_call>`;
     expect(await value(block)).toEqual(inner);
-    expect((await run(block)).transformations.map((transformation) => transformation.rule)).toEqual(['tool-call-block', 'unwrapped-call']);
+    expect((await run(block)).transformations.map((transformation) => transformation.rule)).toEqual([
+      'tool-call-block',
+      'unwrapped-call',
+    ]);
   });
 
   it('refuses an envelope naming another tool, several calls, and a block without a call', async () => {
@@ -198,18 +231,44 @@ describe('class 3: the whole call wrapped inside the arguments', () => {
     const twice = `<tool_call>{"name": "search/items", "arguments": {}}</tool_call>\n<tool_call>{"name": "search/items", "arguments": {}}</tool_call>`;
     expect(await refusedMessage(twice)).toContain('several <tool_call> blocks');
     expect(await refusedMessage('<tool_call>{"query": "x"}</tool_call>')).toContain('does not hold a call');
-    expect(await refusedMessage(JSON.stringify([{ name: 'search/items', arguments: inner }, { name: 'search/items', arguments: { query: 'dogs' } }]))).toContain('exactly one object');
-    expect(await refusedMessage(JSON.stringify({ name: 'search/items', arguments: inner }), 'strict')).toContain('send only the arguments object');
+    expect(
+      await refusedMessage(
+        JSON.stringify([
+          { name: 'search/items', arguments: inner },
+          { name: 'search/items', arguments: { query: 'dogs' } },
+        ]),
+      ),
+    ).toContain('exactly one object');
+    expect(await refusedMessage(JSON.stringify({ name: 'search/items', arguments: inner }), 'strict')).toContain(
+      'send only the arguments object',
+    );
   });
 
   it('leaves the arguments alone when the tool declares the envelope keys itself', async () => {
     const registry = new ToolRegistry({ logger: silentLogger });
-    registry.registerJsonSchemaTool({ name: 'rename', parameters: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } } } }, async (params) => params);
+    registry.registerJsonSchemaTool(
+      {
+        name: 'rename',
+        parameters: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } } },
+      },
+      async (params) => params,
+    );
     const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
-    const result = await executor.execute({ id: 'c', name: 'rename', arguments: '{"name": "rename", "arguments": {"x": 1}}' });
+    const result = await executor.execute({
+      id: 'c',
+      name: 'rename',
+      arguments: '{"name": "rename", "arguments": {"x": 1}}',
+    });
     expect(result).toMatchObject({ ok: true, value: { name: 'rename', arguments: { x: 1 } } });
-    registry.registerJsonSchemaTool({ name: 'label', parameters: { type: 'object', properties: { name: { type: 'string' } } } }, async (params) => params);
-    const ambiguous = await executor.execute({ id: 'c', name: 'label', arguments: '{"name": "label", "arguments": {"x": 1}}' });
+    registry.registerJsonSchemaTool(
+      { name: 'label', parameters: { type: 'object', properties: { name: { type: 'string' } } } },
+      async (params) => params,
+    );
+    const ambiguous = await executor.execute({
+      id: 'c',
+      name: 'label',
+      arguments: '{"name": "label", "arguments": {"x": 1}}',
+    });
     expect(ambiguous.ok).toBe(false);
   });
 });
@@ -252,9 +311,12 @@ describe('class 5: keys', () => {
     expect(await value('{"max_results": 3, "maxResults": 3}')).toEqual({ max_results: 3 });
   });
 
-  it.each(['max results', 'max-results', 'MAX_RESULTS', 'MaxResults'])('maps the spelling %p when unique', async (key) => {
-    expect(await value(`{"${key}": 3}`)).toEqual({ max_results: 3 });
-  });
+  it.each(['max results', 'max-results', 'MAX_RESULTS', 'MaxResults'])(
+    'maps the spelling %p when unique',
+    async (key) => {
+      expect(await value(`{"${key}": 3}`)).toEqual({ max_results: 3 });
+    },
+  );
 
   it('refuses a key one edit away from an unset parameter with "did you mean", maps it under lenient', async () => {
     for (const key of ['max_result', 'qeury', 'max_resultss']) {
@@ -269,7 +331,9 @@ describe('class 5: keys', () => {
   it('still drops keys that resemble nothing declared, and near misses of parameters already set', async () => {
     const result = await run('{"query": "cats", "qeury": "cats", "colour": "red"}');
     expect(result).toMatchObject({ ok: true, value: { query: 'cats' } });
-    expect(result.transformations.filter((transformation) => transformation.rule === 'dropped-unknown-key')).toHaveLength(2);
+    expect(
+      result.transformations.filter((transformation) => transformation.rule === 'dropped-unknown-key'),
+    ).toHaveLength(2);
   });
 });
 
@@ -303,9 +367,16 @@ describe('class 6: numbers', () => {
 
 describe('class 7: Python literals', () => {
   it("reads what Python's repr prints, escapes included", () => {
-    expect(read("{'a': (1, 2), 'b': ('x',), 'c': [None, True, False], 'd': {'e': 1.5e-05}}").value).toEqual({ a: [1, 2], b: ['x'], c: [null, true, false], d: { e: 1.5e-5 } });
-    expect(read("{'s': 'tab\\there\\nline \\x41\\u00e9\\U0001f600 \\'q\\' \\\\'}").value).toEqual({ s: "tab\there\nline Aé😀 'q' \\" });
-    expect(read('{\'s\': "it\'s"}').value).toEqual({ s: "it's" });
+    expect(read("{'a': (1, 2), 'b': ('x',), 'c': [None, True, False], 'd': {'e': 1.5e-05}}").value).toEqual({
+      a: [1, 2],
+      b: ['x'],
+      c: [null, true, false],
+      d: { e: 1.5e-5 },
+    });
+    expect(read("{'s': 'tab\\there\\nline \\x41\\u00e9\\U0001f600 \\'q\\' \\\\'}").value).toEqual({
+      s: "tab\there\nline Aé😀 'q' \\",
+    });
+    expect(read("{'s': \"it's\"}").value).toEqual({ s: "it's" });
     expect(rules("{'a': (1, 2)}")).toEqual(['single-quotes', 'python-tuples']);
   });
 
@@ -323,7 +394,10 @@ describe('nested JSON text inside values goes through the same reader and walk',
     const result = await run({ filters: '{"owner": "ana", "__proto__": {"isAdmin": true}}' });
     expect(result).toMatchObject({ ok: true, value: { filters: { owner: 'ana' } } });
     expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
-    expect(result.transformations.map((transformation) => [transformation.path, transformation.rule])).toContainEqual(['filters.__proto__', 'dropped-dangerous-key']);
+    expect(result.transformations.map((transformation) => [transformation.path, transformation.rule])).toContainEqual([
+      'filters.__proto__',
+      'dropped-dangerous-key',
+    ]);
     const deep = await run({ note: 'x', tags: `${'['.repeat(100_000)}${']'.repeat(100_000)}` });
     expect(deep.ok).toBe(false);
     expect(!deep.ok && deep.error.message).toContain('deeper than 64');
@@ -334,13 +408,20 @@ describe('nested JSON text inside values goes through the same reader and walk',
   it("issue 11's reproducer: a prototype key inside a JSON string for a free-form object never reaches a prototype", async () => {
     const registry = new ToolRegistry({ logger: silentLogger });
     let received: Record<string, unknown> | undefined;
-    registry.registerJsonSchemaTool({ name: 'store', parameters: { type: 'object', properties: { meta: { type: 'object' } } } }, async (params) => {
-      received = params;
-      return 'stored';
-    });
+    registry.registerJsonSchemaTool(
+      { name: 'store', parameters: { type: 'object', properties: { meta: { type: 'object' } } } },
+      async (params) => {
+        received = params;
+        return 'stored';
+      },
+    );
     for (const validation of ['compiled', 'reference'] as const) {
       const executor = new PersonaToolExecutor(registry, { logger: silentLogger, validation });
-      const result = await executor.execute({ id: 'p', name: 'store', arguments: '{"meta": "{\\"__proto__\\": {\\"isAdmin\\": true}, \\"k\\": 1}"}' });
+      const result = await executor.execute({
+        id: 'p',
+        name: 'store',
+        arguments: '{"meta": "{\\"__proto__\\": {\\"isAdmin\\": true}, \\"k\\": 1}"}',
+      });
       expect(result.ok).toBe(true);
       const meta = received!['meta'] as Record<string, unknown>;
       expect(meta).toEqual({ k: 1 });

@@ -3,18 +3,40 @@ import { DEFAULT_LIMITS, type CoercionPolicy, type ObjectSchema } from '@toolwri
 import { compileNormalizer, INVALID, NormalizeState } from '@toolwright/core/internal';
 import { object, prop } from './ir-builders';
 
-function run(schema: ObjectSchema, value: unknown, policy: CoercionPolicy = 'safe', timeZone?: string, relativeDateTool = false) {
+function run(
+  schema: ObjectSchema,
+  value: unknown,
+  policy: CoercionPolicy = 'safe',
+  timeZone?: string,
+  relativeDateTool = false,
+) {
   const state = new NormalizeState({ limits: DEFAULT_LIMITS, timeZone, relativeDateTool });
   const output = compileNormalizer(schema, policy)(value, '', state);
-  return { output, state, rules: state.transformations.map((transformation) => transformation.rule), issues: state.issues };
+  return {
+    output,
+    state,
+    rules: state.transformations.map((transformation) => transformation.rule),
+    issues: state.issues,
+  };
 }
 
-function single(schema: Parameters<typeof prop>[1], value: unknown, policy: CoercionPolicy = 'safe', timeZone?: string) {
+function single(
+  schema: Parameters<typeof prop>[1],
+  value: unknown,
+  policy: CoercionPolicy = 'safe',
+  timeZone?: string,
+) {
   const result = run(object([prop('x', schema)]), { x: value }, policy, timeZone);
   return { ...result, value: (result.output as Record<string, unknown>)['x'] };
 }
 
-const accepted = (schema: Parameters<typeof prop>[1], input: unknown, expected: unknown, rule?: string, policy: CoercionPolicy = 'safe') => {
+const accepted = (
+  schema: Parameters<typeof prop>[1],
+  input: unknown,
+  expected: unknown,
+  rule?: string,
+  policy: CoercionPolicy = 'safe',
+) => {
   const result = single(schema, input, policy);
   expect(result.issues).toEqual([]);
   expect(result.value).toEqual(expected);
@@ -59,7 +81,9 @@ describe('normalizer (pipeline step 4): scalar rules, recovered and refused', ()
     accepted({ kind: 'bool' }, 'no', false, 'string-to-boolean');
     accepted({ kind: 'bool' }, '1', true, 'string-to-boolean');
     accepted({ kind: 'bool' }, 0, false, 'number-to-boolean');
-    expect(refused({ kind: 'bool' }, 'maybe').message).toBe('"x" must be a boolean (true or false), but received "maybe". Example: true.');
+    expect(refused({ kind: 'bool' }, 'maybe').message).toBe(
+      '"x" must be a boolean (true or false), but received "maybe". Example: true.',
+    );
     refused({ kind: 'bool' }, 2);
   });
 
@@ -109,9 +133,15 @@ describe('normalizer (pipeline step 4): scalar rules, recovered and refused', ()
     const winter = single({ kind: 'datetime' }, '2026-01-15T09:00:00', 'safe', 'Europe/Berlin');
     expect(winter.value).toBe('2026-01-15T09:00:00+01:00');
     expect(winter.rules).toEqual(['datetime-context-time-zone']);
-    expect(single({ kind: 'datetime' }, '2026-07-15T09:00:00', 'safe', 'Europe/Berlin').value).toBe('2026-07-15T09:00:00+02:00');
-    expect(single({ kind: 'datetime' }, '2026-07-15T09:00', 'safe', 'America/New_York').value).toBe('2026-07-15T09:00:00-04:00');
-    expect(single({ kind: 'datetime' }, '2026-11-01T01:30:00', 'safe', 'America/New_York').value).toBe('2026-11-01T01:30:00-04:00');
+    expect(single({ kind: 'datetime' }, '2026-07-15T09:00:00', 'safe', 'Europe/Berlin').value).toBe(
+      '2026-07-15T09:00:00+02:00',
+    );
+    expect(single({ kind: 'datetime' }, '2026-07-15T09:00', 'safe', 'America/New_York').value).toBe(
+      '2026-07-15T09:00:00-04:00',
+    );
+    expect(single({ kind: 'datetime' }, '2026-11-01T01:30:00', 'safe', 'America/New_York').value).toBe(
+      '2026-11-01T01:30:00-04:00',
+    );
     expect(single({ kind: 'datetime' }, '2026-01-15T09:00:00', 'safe', 'Not/AZone').issues).toHaveLength(1);
     expect(single({ kind: 'datetime' }, '2026-01-15T09:00:00', 'strict', 'Europe/Berlin').issues).toHaveLength(1);
   });
@@ -119,7 +149,13 @@ describe('normalizer (pipeline step 4): scalar rules, recovered and refused', ()
   it('relative phrases are refused with a pointer to resolve_relative_date when it is registered', () => {
     const without = run(object([prop('when', { kind: 'datetime' })]), { when: 'tomorrow' }, 'safe', undefined, false);
     expect(without.issues[0]!.message).toContain('send the absolute date');
-    const withTool = run(object([prop('when', { kind: 'datetime' })]), { when: 'tomorrow at 9' }, 'safe', undefined, true);
+    const withTool = run(
+      object([prop('when', { kind: 'datetime' })]),
+      { when: 'tomorrow at 9' },
+      'safe',
+      undefined,
+      true,
+    );
     expect(withTool.issues[0]!.rule).toBe('relative-date');
     expect(withTool.issues[0]!.message).toContain('call resolve_relative_date with the phrase first');
   });
@@ -165,12 +201,22 @@ describe('normalizer: arrays and objects', () => {
   });
 
   it('lenient: "Label: description" and "k=v,k2=v2" to objects of that shape', () => {
-    const option = object([prop('label', { kind: 'string' }), prop('description', { kind: 'string' }), prop('proposedBy', { kind: 'string' }, { required: false })]);
+    const option = object([
+      prop('label', { kind: 'string' }),
+      prop('description', { kind: 'string' }),
+      prop('proposedBy', { kind: 'string' }, { required: false }),
+    ]);
     const options = { kind: 'array', items: option, minItems: 2 } as const;
     const result = single(options, ['Cheap: the low-cost plan', 'Fast: ship this week'], 'lenient');
-    expect(result.value).toEqual([{ label: 'Cheap', description: 'the low-cost plan' }, { label: 'Fast', description: 'ship this week' }]);
+    expect(result.value).toEqual([
+      { label: 'Cheap', description: 'the low-cost plan' },
+      { label: 'Fast', description: 'ship this week' },
+    ]);
     expect(result.rules).toEqual(['labelled-string-to-object', 'labelled-string-to-object']);
-    expect(single(option, 'label=Cheap, description=low cost', 'lenient').value).toEqual({ label: 'Cheap', description: 'low cost' });
+    expect(single(option, 'label=Cheap, description=low cost', 'lenient').value).toEqual({
+      label: 'Cheap',
+      description: 'low cost',
+    });
     expect(single(option, 'Cheap: the low-cost plan', 'safe').issues).toHaveLength(1);
   });
 
@@ -180,7 +226,12 @@ describe('normalizer: arrays and objects', () => {
       prop('calendarId', { kind: 'string' }, { aliases: ['calendar'] }),
       prop('maxResults', { kind: 'int' }, { required: false }),
     ]);
-    const result = run(schema, { resolved_datetimes: ['2026-11-21T09:00:00Z'], calendar: 'work', 'max-results': '5', extra: 1 });
+    const result = run(schema, {
+      resolved_datetimes: ['2026-11-21T09:00:00Z'],
+      calendar: 'work',
+      'max-results': '5',
+      extra: 1,
+    });
     expect(result.issues).toEqual([]);
     expect(result.output).toEqual({ resolvedDatetimes: ['2026-11-21T09:00:00Z'], calendarId: 'work', maxResults: 5 });
     expect(result.state.transformations).toEqual([
@@ -191,13 +242,18 @@ describe('normalizer: arrays and objects', () => {
       { path: 'extra', rule: 'dropped-unknown-key', from: 1, to: undefined },
     ]);
     const strict = run(schema, { resolvedDatetimes: [], calendar: 'work', extra: 1, CalendarId: 'x' }, 'strict');
-    expect(strict.issues.map((issue) => [issue.path, issue.rule])).toEqual([['extra', 'unknown-key'], ['CalendarId', 'unknown-key']]);
+    expect(strict.issues.map((issue) => [issue.path, issue.rule])).toEqual([
+      ['extra', 'unknown-key'],
+      ['CalendarId', 'unknown-key'],
+    ]);
   });
 
   it('the same parameter twice: identical values collapse, different values are refused', () => {
     const schema = object([prop('userId', { kind: 'int' })]);
     expect(run(schema, { userId: 1, user_id: 1 }).rules).toEqual(['key-case', 'duplicate-key']);
-    expect(run(schema, { userId: 1, user_id: 2 }).issues[0]!.message).toContain('was given twice, as "userId" and as "user_id"');
+    expect(run(schema, { userId: 1, user_id: 2 }).issues[0]!.message).toContain(
+      'was given twice, as "userId" and as "user_id"',
+    );
   });
 
   it('null for an optional parameter means absent; for a required one it is refused', () => {
@@ -223,10 +279,19 @@ describe('normalizer: arrays and objects', () => {
       prop('sessionId', { kind: 'string' }, { context: 'session_id' }),
       prop('meta', { kind: 'object', properties: [], additionalProperties: false }, { required: false }),
     ]);
-    const result = run(schema, { title: 't', session_id: 'evil', SessionId: 'evil2', job_id: 'x', meta: { flow_step_id: 'y' } });
+    const result = run(schema, {
+      title: 't',
+      session_id: 'evil',
+      SessionId: 'evil2',
+      job_id: 'x',
+      meta: { flow_step_id: 'y' },
+    });
     expect(result.output).toEqual({ title: 't', meta: {} });
     expect(result.state.securityEvents.map((event) => [event.path, event.contextKey])).toEqual([
-      ['sessionId', 'session_id'], ['sessionId', 'session_id'], ['job_id', 'job_id'], ['meta.flow_step_id', 'flow_step_id'],
+      ['sessionId', 'session_id'],
+      ['sessionId', 'session_id'],
+      ['job_id', 'job_id'],
+      ['meta.flow_step_id', 'flow_step_id'],
     ]);
     expect(result.issues).toEqual([]);
   });

@@ -51,7 +51,9 @@ describe('parseArguments (pipeline step 3)', () => {
 
   it('refuses truncated text instead of completing it', () => {
     for (const text of ['{"a": 1', '{"a": "unfinished', '{"a": [1, 2', '{"options": [{"label": "x"}, {"label": "y"']) {
-      expect(malformed(text).message).toBe('The arguments were cut off before the JSON object was closed; send a shorter call.');
+      expect(malformed(text).message).toBe(
+        'The arguments were cut off before the JSON object was closed; send a shorter call.',
+      );
     }
   });
 
@@ -65,9 +67,11 @@ describe('parseArguments (pipeline step 3)', () => {
   });
 
   it.each([['ls -la /tmp'], ['Sure, I will look that up for you.'], ['42'], ['true'], ['[1, 2]'], ['"just a string"']])(
-    'refuses %p, which is not an object', (raw) => {
+    'refuses %p, which is not an object',
+    (raw) => {
       expect(malformed(raw).message).toMatch(/must be one JSON object|must be only a JSON object/);
-    });
+    },
+  );
 
   it('refuses arrays and non-string, non-object values given directly', () => {
     expect(malformed([{ a: 1 }]).code).toBe('MALFORMED_ARGUMENTS');

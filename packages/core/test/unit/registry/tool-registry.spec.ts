@@ -103,7 +103,10 @@ describe('ToolRegistry', () => {
       },
     ]);
     expect(registry.get('decision/propose')?.description).toBe('Propose again');
-    expect(registry.getEntry('decision/propose')?.implementation).toStrictEqual({ kind: 'class', command: ProposeAgainCommand });
+    expect(registry.getEntry('decision/propose')?.implementation).toStrictEqual({
+      kind: 'class',
+      command: ProposeAgainCommand,
+    });
     expect(registry.list().map((definition) => definition.name)).toStrictEqual(['decision/propose', 'math.factorial']);
     expect(registry.size).toBe(2);
     expect(registry.version).toBe(versionBefore + 1);
@@ -123,8 +126,13 @@ describe('ToolRegistry', () => {
     expect(() => registry.register(ProposeAgainCommand)).toThrow(
       'class ProposeAgainCommand: a tool named "decision/propose" is already registered (class ProposeCommand). Fix: give one of the tools another name, or unregister the earlier one first.',
     );
-    expect(registry.getEntry('decision/propose')?.implementation).toStrictEqual({ kind: 'class', command: ProposeCommand });
-    expect(() => ToolRegistry.from([ProposeCommand, ProposeAgainCommand], { onDuplicate: 'error' })).toThrow(DefinitionError);
+    expect(registry.getEntry('decision/propose')?.implementation).toStrictEqual({
+      kind: 'class',
+      command: ProposeCommand,
+    });
+    expect(() => ToolRegistry.from([ProposeCommand, ProposeAgainCommand], { onDuplicate: 'error' })).toThrow(
+      DefinitionError,
+    );
   });
 
   it('version increments on every change; onChange reports each change until unsubscribed', () => {
@@ -139,8 +147,18 @@ describe('ToolRegistry', () => {
     expect(registry.version).toBe(3);
     expect(changes).toStrictEqual([
       { type: 'registered', name: 'decision/propose', definition: buildCommandDefinition(ProposeCommand), version: 1 },
-      { type: 'replaced', name: 'decision/propose', definition: buildCommandDefinition(ProposeAgainCommand), version: 2 },
-      { type: 'unregistered', name: 'decision/propose', definition: buildCommandDefinition(ProposeAgainCommand), version: 3 },
+      {
+        type: 'replaced',
+        name: 'decision/propose',
+        definition: buildCommandDefinition(ProposeAgainCommand),
+        version: 2,
+      },
+      {
+        type: 'unregistered',
+        name: 'decision/propose',
+        definition: buildCommandDefinition(ProposeAgainCommand),
+        version: 3,
+      },
     ]);
     stop();
     registry.register(FactorialCommand);
@@ -185,9 +203,9 @@ describe('ToolRegistry', () => {
     expect(() => registry.registerDefinition(definition, { kind: 'function', handler: 'nope' as never })).toThrow(
       'tool "time.now": has an invalid implementation: the handler is not a function.',
     );
-    expect(() => registry.registerDefinition(definition, { kind: 'class', command: class NoExecute {} as never })).toThrow(
-      'tool "time.now": has an invalid implementation: the command class has no execute method.',
-    );
+    expect(() =>
+      registry.registerDefinition(definition, { kind: 'class', command: class NoExecute {} as never }),
+    ).toThrow('tool "time.now": has an invalid implementation: the command class has no execute method.');
     expect(() => registry.registerDefinition({ ...definition, name: '' }, { kind: 'function', handler })).toThrow(
       'Cannot register the tool definition: its name is not a non-empty string.',
     );
@@ -226,7 +244,10 @@ describe('ToolRegistry', () => {
     const registry = ToolRegistry.from(commands, { logger: silentLogger });
     expect(registry.size).toBe(1_000);
     for (let index = 0; index < 1_000; index++) {
-      expect(registry.getEntry(`tool/${index}`)?.implementation).toStrictEqual({ kind: 'class', command: commands[index] });
+      expect(registry.getEntry(`tool/${index}`)?.implementation).toStrictEqual({
+        kind: 'class',
+        command: commands[index],
+      });
     }
     expect(registry.list()[999]?.name).toBe('tool/999');
   });

@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { BFCL_GROUND_TRUTH_FILES, BFCL_TYPE_NAMES, bfclToJsonSchema, loadBfclEntries, loadBfclGroundTruth } from '../../support/bfcl';
+import {
+  BFCL_GROUND_TRUTH_FILES,
+  BFCL_TYPE_NAMES,
+  bfclToJsonSchema,
+  loadBfclEntries,
+  loadBfclGroundTruth,
+} from '../../support/bfcl';
 
 describe('test/support/bfcl', () => {
   it('maps every BFCL type name, recursively, and keeps the other keywords as written', () => {
@@ -8,7 +14,11 @@ describe('test/support/bfcl', () => {
         type: 'dict',
         properties: {
           point: { type: 'tuple', items: { type: 'float' }, description: 'x, y' },
-          options: { type: 'HashMap', properties: { depth: { type: 'long' }, ratio: { type: 'double' } }, required: ['depth'] },
+          options: {
+            type: 'HashMap',
+            properties: { depth: { type: 'long' }, ratio: { type: 'double' } },
+            required: ['depth'],
+          },
           code: { type: 'char', optional: true },
           anything: { type: 'any', description: 'any value' },
           nested: { type: 'dict', properties: { empty: { type: '' } } },
@@ -21,7 +31,11 @@ describe('test/support/bfcl', () => {
       type: 'object',
       properties: {
         point: { type: 'array', items: { type: 'number' }, description: 'x, y' },
-        options: { type: 'object', properties: { depth: { type: 'integer' }, ratio: { type: 'number' } }, required: ['depth'] },
+        options: {
+          type: 'object',
+          properties: { depth: { type: 'integer' }, ratio: { type: 'number' } },
+          required: ['depth'],
+        },
         code: { type: 'string', optional: true },
         anything: { description: 'any value' },
         nested: { type: 'object', properties: { empty: {} } },
@@ -44,7 +58,10 @@ describe('test/support/bfcl', () => {
       expect(truths.map((truth) => truth.id)).toEqual(entries.map((entry) => entry.id));
     }
     const first = loadBfclGroundTruth('BFCL_v4_simple_python.json')[0]!;
-    expect(first).toEqual({ id: 'simple_python_0', ground_truth: [{ calculate_triangle_area: { base: [10], height: [5], unit: ['units', ''] } }] });
+    expect(first).toEqual({
+      id: 'simple_python_0',
+      ground_truth: [{ calculate_triangle_area: { base: [10], height: [5], unit: ['units', ''] } }],
+    });
     expect(loadBfclEntries('BFCL_v4_simple_python.json')[0]!.function[0]!.name).toBe('calculate_triangle_area');
   });
 });

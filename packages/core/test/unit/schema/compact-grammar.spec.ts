@@ -31,7 +31,14 @@ describe('parseTypeExpression', () => {
     expect(Object.isFrozen(schema)).toBe(true);
   });
 
-  const arraySpellings = (element: string): string[] => [`array<${element}>`, `array[${element}]`, `${element}[]`, ` array < ${element} > `, `${element} [ ]`, `array [ ${element} ]`];
+  const arraySpellings = (element: string): string[] => [
+    `array<${element}>`,
+    `array[${element}]`,
+    `${element}[]`,
+    ` array < ${element} > `,
+    `${element} [ ]`,
+    `array [ ${element} ]`,
+  ];
 
   it.each(scalars)('parses every array spelling of %s to the same IR and JSON Schema', (element, ir, jsonSchema) => {
     for (const expression of arraySpellings(element)) {
@@ -98,16 +105,23 @@ describe('parseTypeExpression', () => {
     ['array<int', "Expected '>' but found the end of the expression in the type expression 'array<int'."],
     ['array<int]', "Expected '>' but found ']' at position 9 in the type expression 'array<int]'."],
     ['array<>', "Expected a type name but found '>' at position 6 in the type expression 'array<>'."],
-    ['int string', "Expected the end of the expression but found 'string' at position 4 in the type expression 'int string'."],
+    [
+      'int string',
+      "Expected the end of the expression but found 'string' at position 4 in the type expression 'int string'.",
+    ],
     ['int[', "Expected ']' but found the end of the expression in the type expression 'int['."],
     ['string?', "Unexpected character '?' at position 6 of the type expression 'string?'."],
     ['<int>', "Expected a type name but found '<' at position 0 in the type expression '<int>'."],
   ])('refuses the malformed expression %j', (expression, message) => {
-    expect(errorOf(() => parseTypeExpression(expression)).message).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} Fix: `));
+    expect(errorOf(() => parseTypeExpression(expression)).message).toMatch(
+      new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} Fix: `),
+    );
   });
 
   it('refuses an overlong expression before parsing it', () => {
-    expect(errorOf(() => parseTypeExpression('int'.padEnd(500, ' x'))).message).toContain('is longer than 200 characters');
+    expect(errorOf(() => parseTypeExpression('int'.padEnd(500, ' x'))).message).toContain(
+      'is longer than 200 characters',
+    );
   });
 });
 
@@ -127,7 +141,12 @@ describe('definitionFromCompact', () => {
     command_name: 'get_calendar_events',
     description: 'List calendar events at the given instants.',
     parameters: [
-      { name: 'resolved_datetimes', type: 'array<datetime>', required: true, description: 'ISO-8601 instants with offsets' },
+      {
+        name: 'resolved_datetimes',
+        type: 'array<datetime>',
+        required: true,
+        description: 'ISO-8601 instants with offsets',
+      },
       { name: 'calendar_id', type: 'string', required: false },
       { name: 'limit', type: 'int' },
     ],
@@ -182,13 +201,25 @@ describe('definitionFromCompact', () => {
     const expressions = types.flatMap((type) => [type, `array<${type}>`, `array[${type}]`, `${type}[]`]);
     const declaration: CompactDeclaration = {
       command_name: 'every_type',
-      parameters: expressions.map((type, index) => ({ name: `p${index}`, type, required: index % 2 === 0, description: type })),
+      parameters: expressions.map((type, index) => ({
+        name: `p${index}`,
+        type,
+        required: index % 2 === 0,
+        description: type,
+      })),
     };
     const exported = toJsonSchema(definitionFromCompact(declaration));
     expect(Object.keys(exported.properties!)).toHaveLength(24);
     expect(exported.properties!['p3']).toEqual({ type: 'array', description: 'string[]', items: { type: 'string' } });
-    expect(exported.properties!['p22']).toEqual({ type: 'array', description: 'array[datetime]', items: { type: 'string', format: 'date-time' } });
-    const reimported = definitionFromJsonSchema({ name: 'every_type', parameters: exported as Record<string, unknown> });
+    expect(exported.properties!['p22']).toEqual({
+      type: 'array',
+      description: 'array[datetime]',
+      items: { type: 'string', format: 'date-time' },
+    });
+    const reimported = definitionFromJsonSchema({
+      name: 'every_type',
+      parameters: exported as Record<string, unknown>,
+    });
     expect(toJsonSchema(reimported)).toEqual(exported);
     expect(reimported.parameters.properties.map((property) => formatTypeExpression(property.schema))).toEqual(
       types.flatMap((type) => [type, `array<${type}>`, `array<${type}>`, `array<${type}>`]),
@@ -205,7 +236,10 @@ describe('definitionFromCompact', () => {
     [null, 'compact declaration: A compact declaration must be an object, received null.'],
     [{ parameters: [] }, 'compact declaration.command_name: The compact declaration has no command_name.'],
     [{ command_name: '' }, "compact declaration.command_name: The compact declaration has an invalid command_name ''."],
-    [{ command_name: ' padded ' }, "compact declaration.command_name: The compact declaration has an invalid command_name ' padded '."],
+    [
+      { command_name: ' padded ' },
+      "compact declaration.command_name: The compact declaration has an invalid command_name ' padded '.",
+    ],
     [{ command_name: 42 }, 'compact declaration.command_name: The compact declaration has an invalid command_name 42.'],
     [
       { command_name: 'x', parameters: {} },
@@ -248,7 +282,14 @@ describe('definitionFromCompact', () => {
       "compact declaration 'x'.parameters[0].name: The property name '__proto__' is reserved: it can never be set safely on a JavaScript object.",
     ],
     [
-      { command_name: 'x', parameters: [{ name: 'a', type: 'int' }, { name: 'b', type: 'int' }, { name: 'a', type: 'string' }] },
+      {
+        command_name: 'x',
+        parameters: [
+          { name: 'a', type: 'int' },
+          { name: 'b', type: 'int' },
+          { name: 'a', type: 'string' },
+        ],
+      },
       "compact declaration 'x'.parameters[2].name: The parameter name 'a' is declared twice (first at parameters[0]).",
     ],
     [
@@ -277,7 +318,10 @@ describe('definitionFromCompact', () => {
     const parameters = [{ name: 'when', type: 'date' }];
     const definition = definitionFromCompact({ command_name: 'plan', parameters });
     parameters.push({ name: 'later', type: 'int' });
-    expect(definition.source).toEqual({ kind: 'compact', declaration: { command_name: 'plan', parameters: [{ name: 'when', type: 'date' }] } });
+    expect(definition.source).toEqual({
+      kind: 'compact',
+      declaration: { command_name: 'plan', parameters: [{ name: 'when', type: 'date' }] },
+    });
     expect(definition.parameters.properties).toHaveLength(1);
   });
 });

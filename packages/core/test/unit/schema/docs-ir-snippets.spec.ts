@@ -1,10 +1,19 @@
 import 'reflect-metadata';
-import { datetimes, fromClass, fromCompact, fromJsonSchema, proposeJsonSchema, refusal } from '../../../../../docs/snippets/ir';
+import {
+  datetimes,
+  fromClass,
+  fromCompact,
+  fromJsonSchema,
+  proposeJsonSchema,
+  refusal,
+} from '../../../../../docs/snippets/ir';
 
 describe('docs/tool-definitions-ir.md snippets', () => {
   it('builds the decorated decision/propose tool and exports it without its context field', () => {
     expect(fromClass.name).toBe('decision/propose');
-    expect(fromClass.parameters.properties.map((property) => [property.name, property.required, property.context])).toEqual([
+    expect(
+      fromClass.parameters.properties.map((property) => [property.name, property.required, property.context]),
+    ).toEqual([
       ['question', true, undefined],
       ['options', true, undefined],
       ['sessionId', false, 'session_id'],

@@ -8,7 +8,14 @@ const parameters: ObjectSchema = {
   properties: [
     {
       name: 'query',
-      schema: { kind: 'string', description: 'What to look for', minLength: 1, maxLength: 200, pattern: '^[^<>]*$', examples: ['coffee'] },
+      schema: {
+        kind: 'string',
+        description: 'What to look for',
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^[^<>]*$',
+        examples: ['coffee'],
+      },
       required: true,
       aliases: ['q', 'search'],
     },
@@ -35,33 +42,95 @@ const definition: ToolDefinition = {
 
 describe('paramToJsonSchema', () => {
   const cases: ReadonlyArray<readonly [string, ParamSchema, unknown]> = [
-    ['string with every keyword', { kind: 'string', title: 'Name', description: 'd', minLength: 2, maxLength: 5, pattern: 'a+', format: 'email', default: 'ab', examples: ['abc'], enum: ['ab', 'abc'] },
-      { type: 'string', format: 'email', title: 'Name', description: 'd', enum: ['ab', 'abc'], minLength: 2, maxLength: 5, pattern: 'a+', default: 'ab', examples: ['abc'] }],
-    ['int with every bound', { kind: 'int', minimum: 0, exclusiveMinimum: -1, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 },
-      { type: 'integer', minimum: 0, exclusiveMinimum: -1, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 }],
+    [
+      'string with every keyword',
+      {
+        kind: 'string',
+        title: 'Name',
+        description: 'd',
+        minLength: 2,
+        maxLength: 5,
+        pattern: 'a+',
+        format: 'email',
+        default: 'ab',
+        examples: ['abc'],
+        enum: ['ab', 'abc'],
+      },
+      {
+        type: 'string',
+        format: 'email',
+        title: 'Name',
+        description: 'd',
+        enum: ['ab', 'abc'],
+        minLength: 2,
+        maxLength: 5,
+        pattern: 'a+',
+        default: 'ab',
+        examples: ['abc'],
+      },
+    ],
+    [
+      'int with every bound',
+      { kind: 'int', minimum: 0, exclusiveMinimum: -1, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 },
+      { type: 'integer', minimum: 0, exclusiveMinimum: -1, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 },
+    ],
     ['float', { kind: 'float', minimum: 0.5 }, { type: 'number', minimum: 0.5 }],
     ['bool', { kind: 'bool', default: false }, { type: 'boolean', default: false }],
     ['date', { kind: 'date' }, { type: 'string', format: 'date' }],
-    ['datetime', { kind: 'datetime', description: 'when' }, { type: 'string', format: 'date-time', description: 'when' }],
-    ['array with item bounds', { kind: 'array', items: { kind: 'int' }, minItems: 1, maxItems: 3, uniqueItems: true },
-      { type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 3, uniqueItems: true }],
+    [
+      'datetime',
+      { kind: 'datetime', description: 'when' },
+      { type: 'string', format: 'date-time', description: 'when' },
+    ],
+    [
+      'array with item bounds',
+      { kind: 'array', items: { kind: 'int' }, minItems: 1, maxItems: 3, uniqueItems: true },
+      { type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 3, uniqueItems: true },
+    ],
     ['any', { kind: 'any', description: 'anything' }, { description: 'anything' }],
     ['nullable any (any already includes null)', { kind: 'any', nullable: true }, {}],
     ['nullable string', { kind: 'string', nullable: true }, { type: ['string', 'null'] }],
     ['nullable date', { kind: 'date', nullable: true }, { type: ['string', 'null'], format: 'date' }],
-    ['nullable enum lists null', { kind: 'string', nullable: true, enum: ['a', 'b'] }, { type: ['string', 'null'], enum: ['a', 'b', null] }],
-    ['nullable enum that already lists null', { kind: 'string', nullable: true, enum: ['a', null] }, { type: ['string', 'null'], enum: ['a', null] }],
-    ['union', { kind: 'union', description: 'id', variants: [{ kind: 'string' }, { kind: 'int', minimum: 1 }] },
-      { description: 'id', anyOf: [{ type: 'string' }, { type: 'integer', minimum: 1 }] }],
-    ['nullable union adds a null variant', { kind: 'union', nullable: true, variants: [{ kind: 'string' }, { kind: 'int' }] },
-      { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }],
-    ['nullable union with a nullable variant', { kind: 'union', nullable: true, variants: [{ kind: 'string', nullable: true }, { kind: 'int' }] },
-      { anyOf: [{ type: ['string', 'null'] }, { type: 'integer' }] }],
-    ['free-form map', { kind: 'object', properties: [], additionalProperties: true }, { type: 'object', properties: {}, additionalProperties: true }],
-    ['map of numbers', { kind: 'object', properties: [], additionalProperties: { kind: 'float' } },
-      { type: 'object', properties: {}, additionalProperties: { type: 'number' } }],
-    ['nullable object', { kind: 'object', nullable: true, properties: [], additionalProperties: false },
-      { type: ['object', 'null'], properties: {}, additionalProperties: false }],
+    [
+      'nullable enum lists null',
+      { kind: 'string', nullable: true, enum: ['a', 'b'] },
+      { type: ['string', 'null'], enum: ['a', 'b', null] },
+    ],
+    [
+      'nullable enum that already lists null',
+      { kind: 'string', nullable: true, enum: ['a', null] },
+      { type: ['string', 'null'], enum: ['a', null] },
+    ],
+    [
+      'union',
+      { kind: 'union', description: 'id', variants: [{ kind: 'string' }, { kind: 'int', minimum: 1 }] },
+      { description: 'id', anyOf: [{ type: 'string' }, { type: 'integer', minimum: 1 }] },
+    ],
+    [
+      'nullable union adds a null variant',
+      { kind: 'union', nullable: true, variants: [{ kind: 'string' }, { kind: 'int' }] },
+      { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+    ],
+    [
+      'nullable union with a nullable variant',
+      { kind: 'union', nullable: true, variants: [{ kind: 'string', nullable: true }, { kind: 'int' }] },
+      { anyOf: [{ type: ['string', 'null'] }, { type: 'integer' }] },
+    ],
+    [
+      'free-form map',
+      { kind: 'object', properties: [], additionalProperties: true },
+      { type: 'object', properties: {}, additionalProperties: true },
+    ],
+    [
+      'map of numbers',
+      { kind: 'object', properties: [], additionalProperties: { kind: 'float' } },
+      { type: 'object', properties: {}, additionalProperties: { type: 'number' } },
+    ],
+    [
+      'nullable object',
+      { kind: 'object', nullable: true, properties: [], additionalProperties: false },
+      { type: ['object', 'null'], properties: {}, additionalProperties: false },
+    ],
   ];
 
   it.each(cases)('exports %s exactly, keys in the fixed order', (_name, schema, expected) => {
@@ -76,7 +145,14 @@ describe('toJsonSchema', () => {
     type: 'object',
     description: 'Search parameters',
     properties: {
-      query: { type: 'string', description: 'What to look for', minLength: 1, maxLength: 200, pattern: '^[^<>]*$', examples: ['coffee'] },
+      query: {
+        type: 'string',
+        description: 'What to look for',
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^[^<>]*$',
+        examples: ['coffee'],
+      },
       limit: { type: 'integer', minimum: 1, maximum: 50, multipleOf: 1, default: 10 },
       content: { type: 'string' },
       token: { type: 'string', format: 'password' },
@@ -125,7 +201,14 @@ describe('toJsonSchema', () => {
     };
     expect(toJsonSchema(nested)).toEqual({
       type: 'object',
-      properties: { job: { type: 'object', properties: { step: { type: 'integer' } }, required: ['step'], additionalProperties: false } },
+      properties: {
+        job: {
+          type: 'object',
+          properties: { step: { type: 'integer' } },
+          required: ['step'],
+          additionalProperties: false,
+        },
+      },
       required: ['job'],
       additionalProperties: false,
     });
@@ -136,7 +219,12 @@ describe('toJsonSchema', () => {
     const schema: ObjectSchema = Object.freeze({
       kind: 'object',
       properties: Object.freeze([
-        Object.freeze({ name: 'settings', schema: Object.freeze({ kind: 'any', default: defaultValue }), required: false, aliases: Object.freeze([]) }),
+        Object.freeze({
+          name: 'settings',
+          schema: Object.freeze({ kind: 'any', default: defaultValue }),
+          required: false,
+          aliases: Object.freeze([]),
+        }),
       ]),
       additionalProperties: false,
     });
@@ -163,7 +251,9 @@ describe('toJsonSchema', () => {
     const cyclic: ObjectSchema = { kind: 'object', name: 'Node', properties, additionalProperties: false };
     properties.push({ name: 'child', schema: cyclic, required: false, aliases: [] });
     expect(() => toJsonSchema(cyclic)).toThrow(
-      'Node.#' + '/properties/child'.repeat(129) + ': The parameter schema nests deeper than 128 levels (a DTO that contains itself?).',
+      'Node.#' +
+        '/properties/child'.repeat(129) +
+        ': The parameter schema nests deeper than 128 levels (a DTO that contains itself?).',
     );
   });
 });

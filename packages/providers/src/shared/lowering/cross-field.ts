@@ -11,7 +11,13 @@ import { joinDescription, moveKeywordsToNote } from '../description-notes';
 import type { JsonSchema } from '../json-schema';
 
 /** The root keywords core's exporter writes for cross-field rules. */
-export const CROSS_FIELD_KEYWORDS: readonly string[] = Object.freeze(['dependentRequired', 'oneOf', 'anyOf', 'not', 'allOf']);
+export const CROSS_FIELD_KEYWORDS: readonly string[] = Object.freeze([
+  'dependentRequired',
+  'oneOf',
+  'anyOf',
+  'not',
+  'allOf',
+]);
 
 /** The rules of a definition in words, one sentence each (`Send exactly one of "path" or "content".`). */
 export function crossFieldSentences(definition: ToolDefinition): string | undefined {
@@ -21,7 +27,11 @@ export function crossFieldSentences(definition: ToolDefinition): string | undefi
 }
 
 /** Moves the root cross-field keywords into the note and the rules' sentences into the description. */
-export function lowerCrossFieldRules(definition: ToolDefinition, description: string | undefined, parameters: JsonSchema): { description: string | undefined; parameters: JsonSchema } {
+export function lowerCrossFieldRules(
+  definition: ToolDefinition,
+  description: string | undefined,
+  parameters: JsonSchema,
+): { description: string | undefined; parameters: JsonSchema } {
   const sentences = crossFieldSentences(definition);
   if (sentences === undefined) return { description, parameters };
   moveKeywordsToNote(parameters, CROSS_FIELD_KEYWORDS);

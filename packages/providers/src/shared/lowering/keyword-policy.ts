@@ -53,7 +53,9 @@ function lowerNode(node: JsonSchema, policy: KeywordPolicy): JsonSchema {
     }
   }
   const moved = Object.keys(node).filter(
-    (keyword) => keyword !== 'description' && (policy.move?.has(keyword) || (policy.keep !== undefined && !policy.keep.has(keyword))),
+    (keyword) =>
+      keyword !== 'description' &&
+      (policy.move?.has(keyword) || (policy.keep !== undefined && !policy.keep.has(keyword))),
   );
   moveKeywordsToNote(node, moved);
   if (policy.formats && typeof node['format'] === 'string' && !policy.formats.has(node['format'])) {
@@ -90,7 +92,9 @@ export function inlineLocalReferences(schema: JsonSchema): JsonSchema {
       }
       return node;
     }
-    return mapChildSchemas(node, (child, keyword) => (keyword === '$defs' || keyword === 'definitions' ? child : inline(child, stack)));
+    return mapChildSchemas(node, (child, keyword) =>
+      keyword === '$defs' || keyword === 'definitions' ? child : inline(child, stack),
+    );
   };
   const definitions = { $defs: root['$defs'], definitions: root['definitions'] };
   const result = inline(root, []);
@@ -117,7 +121,12 @@ export function hasRecursiveReference(schema: JsonSchema): boolean {
       if (target && visit(target, [...stack, reference])) return true;
     }
     return Object.entries(node).some(
-      ([keyword, value]) => keyword !== '$defs' && keyword !== 'definitions' && keyword !== '$ref' && (isJsonSchema(value) || Array.isArray(value)) && visit(value, stack),
+      ([keyword, value]) =>
+        keyword !== '$defs' &&
+        keyword !== 'definitions' &&
+        keyword !== '$ref' &&
+        (isJsonSchema(value) || Array.isArray(value)) &&
+        visit(value, stack),
     );
   };
   return visit(schema, []);

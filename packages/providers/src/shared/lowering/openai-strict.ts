@@ -85,7 +85,8 @@ export function lowerOpenAIStrict(schema: JsonSchema): JsonSchema {
 
 function lowerNode(node: JsonSchema): JsonSchema {
   moveKeywordsToNote(node, OPENAI_STRICT_UNSUPPORTED_KEYWORDS);
-  if (typeof node['format'] === 'string' && !OPENAI_STRICT_FORMATS.has(node['format'])) moveKeywordsToNote(node, ['format']);
+  if (typeof node['format'] === 'string' && !OPENAI_STRICT_FORMATS.has(node['format']))
+    moveKeywordsToNote(node, ['format']);
   if (Array.isArray(node['oneOf'])) {
     if (node['anyOf'] === undefined) {
       node['anyOf'] = node['oneOf'];

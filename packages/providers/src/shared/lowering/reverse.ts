@@ -70,9 +70,13 @@ function undoStrictInPlace(schema: JsonSchema): JsonSchema {
     const optional = new Set<string>();
     const properties: Record<string, unknown> = {};
     for (const [name, property] of propertiesOf(node)) {
-      const { text, note } = splitNote(typeof property['description'] === 'string' ? property['description'] : undefined);
+      const { text, note } = splitNote(
+        typeof property['description'] === 'string' ? property['description'] : undefined,
+      );
       const addedNull = takeMarker(text, OPTIONAL_NULL_MARKER);
-      const keptNull = addedNull.found ? { text: addedNull.text, found: false } : takeMarker(text, OPTIONAL_NULLABLE_MARKER);
+      const keptNull = addedNull.found
+        ? { text: addedNull.text, found: false }
+        : takeMarker(text, OPTIONAL_NULLABLE_MARKER);
       if (!addedNull.found && !keptNull.found) {
         properties[name] = property;
         continue;
@@ -104,7 +108,9 @@ function withoutNull(schema: JsonSchema): JsonSchema {
   }
   const variants = schema['anyOf'];
   if (Array.isArray(variants)) {
-    const remaining = variants.filter((variant) => !(isJsonSchema(variant) && variant['type'] === 'null' && Object.keys(variant).length === 1));
+    const remaining = variants.filter(
+      (variant) => !(isJsonSchema(variant) && variant['type'] === 'null' && Object.keys(variant).length === 1),
+    );
     const others = Object.keys(schema).filter((keyword) => keyword !== 'anyOf' && keyword !== 'description');
     const only = remaining[0];
     if (remaining.length === 1 && others.length === 0 && isJsonSchema(only)) {
