@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import Ajv from 'ajv';
-import { deepEqual } from '../../src/pipeline/deep-equal';
 import { PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
 import {
   bfclToJsonSchema,
@@ -9,61 +8,21 @@ import {
   type BfclGroundTruthFile,
   type BfclQuestionFile,
 } from '../support/bfcl';
+import {
+  BFCL_PYTHON_TYPED_SETS,
+  acceptable,
+  canonicalArguments,
+  typeOf,
+  type Json,
+  type Schema,
+} from '../support/bfcl-ground-truth';
 
 /**
  * Issue 3's bar over the Berkeley Function Calling Leaderboard: every ground-truth call of the Python-typed sets, and
  * our own malformed variants of it, goes through the executor; each comes out equal to the ground truth (recovered),
  * different (wrong: must be zero) or refused. Counts are printed for the closing note.
  */
-const SETS = [
-  'simple_python',
-  'multiple',
-  'parallel',
-  'parallel_multiple',
-  'live_simple',
-  'live_multiple',
-  'live_parallel',
-  'live_parallel_multiple',
-];
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Schema = {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  items?: Schema;
-  enum?: unknown[];
-  required?: string[];
-};
-
-/** The first acceptable value of each argument ("" means the argument may be omitted). */
-function canonicalArguments(expected: Record<string, unknown[]>): Record<string, Json> {
-  const args: Record<string, Json> = {};
-  for (const [name, values] of Object.entries(expected)) {
-    const value = values.find((candidate) => candidate !== '');
-    if (value !== undefined) args[name] = unwrapNested(value) as Json;
-  }
-  return args;
-}
-
-/** Nested objects in ground truth are `{key: [acceptable...]}`: take the first acceptable value at each level. */
-function unwrapNested(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(unwrapNested);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      if (Array.isArray(inner)) {
-        const chosen = inner.find((candidate) => candidate !== '');
-        if (chosen !== undefined) out[key] = unwrapNested(chosen);
-      } else out[key] = unwrapNested(inner);
-    }
-    return out;
-  }
-  return value;
-}
-
-function typeOf(schema: Schema | undefined): string | undefined {
-  return Array.isArray(schema?.type) ? schema.type.find((type) => type !== 'null') : schema?.type;
-}
+const SETS = BFCL_PYTHON_TYPED_SETS;
 
 /** Numbers and booleans as strings, where the schema says integer/number/boolean (the malformation models make). */
 function stringifyScalars(value: Json, schema: Schema | undefined): Json {
@@ -134,65 +93,6 @@ function variants(args: Record<string, Json>, parameters: Schema): Array<[string
   );
   if (optional.length > 0) list.push(['null-for-optional', JSON.stringify({ ...args, [optional[0]!]: null })]);
   return list;
-}
-
-/** Equal, or equal once a number/boolean the ground truth gives for a string parameter is read as that string. */
-function matches(actual: unknown, expected: Json, schema: Schema | undefined): boolean {
-  if (deepEqual(actual, expected)) return true;
-  const type = typeOf(schema);
-  if (type === 'string' && (typeof expected === 'number' || typeof expected === 'boolean')) {
-    // A number or boolean for a string parameter is read as its text; with an enum, as the enum's spelling of it.
-    return (
-      actual === String(expected) ||
-      (schema?.enum !== undefined &&
-        typeof actual === 'string' &&
-        actual.toLowerCase() === String(expected).toLowerCase())
-    );
-  }
-  // BFCL compares strings case-insensitively; an enum parameter gets the enum's own spelling.
-  if (type === 'string' && schema?.enum && typeof actual === 'string' && typeof expected === 'string')
-    return actual.toLowerCase() === expected.toLowerCase();
-  if (type === 'array' && Array.isArray(actual) && Array.isArray(expected)) {
-    return (
-      actual.length === expected.length && actual.every((item, index) => matches(item, expected[index]!, schema?.items))
-    );
-  }
-  if (
-    type === 'object' &&
-    actual &&
-    typeof actual === 'object' &&
-    expected &&
-    typeof expected === 'object' &&
-    !Array.isArray(expected)
-  ) {
-    const keys = Object.keys(expected);
-    return (
-      keys.length === Object.keys(actual).length &&
-      keys.every((key) => matches((actual as Record<string, unknown>)[key], expected[key]!, schema?.properties?.[key]))
-    );
-  }
-  return false;
-}
-
-/**
- * BFCL's own criterion: every argument present has one of the acceptable values, every argument absent may be omitted
- * (its list holds "" or null), and nothing else is present.
- */
-function acceptable(value: Record<string, unknown>, expected: Record<string, unknown[]>, parameters: Schema): boolean {
-  for (const key of Object.keys(value)) {
-    const options = expected[key];
-    if (!options) return false;
-    if (
-      !options.some(
-        (option) => option !== '' && matches(value[key], unwrapNested(option) as Json, parameters.properties?.[key]),
-      )
-    )
-      return false;
-  }
-  return Object.entries(expected).every(
-    ([key, options]) =>
-      key in value || options.includes('') || options.includes(null) || !(key in (parameters.properties ?? {})),
-  );
 }
 
 /** Ground-truth arguments the function's own schema does not declare (upstream data errors; the executor drops them). */
