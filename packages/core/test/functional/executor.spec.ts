@@ -15,7 +15,7 @@ import {
   type ExecutionContext,
   type ToolInvocationContext,
 } from '@toolwright/core';
-import { RecordingLogger } from './recording-logger';
+import { RecordingLogger } from '../support/recording-logger';
 
 function factorialRegistry(): ToolRegistry {
   const registry = new ToolRegistry({ logger: silentLogger });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, silentLogger, ToolRegistry } from '@toolwright/core';
-import { RecordingLogger } from '../functional/recording-logger';
+import { RecordingLogger } from '../support/recording-logger';
 
 function registry(): ToolRegistry {
   const tools = new ToolRegistry({ logger: silentLogger });

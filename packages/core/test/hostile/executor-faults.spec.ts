@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DefinitionError, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
 import { MAX_TOOL_NAME_LENGTH } from '@toolwright/core/internal';
-import { RecordingLogger } from '../functional/recording-logger';
+import { RecordingLogger } from '../support/recording-logger';
 
 function throwingRegistry(): ToolRegistry {
   const registry = new ToolRegistry({ logger: silentLogger });

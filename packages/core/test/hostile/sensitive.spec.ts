@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Command, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
-import { RecordingLogger } from '../functional/recording-logger';
+import { RecordingLogger } from '../support/recording-logger';
 
 const SECRET = 'sk-LIVE-SECRET';
 

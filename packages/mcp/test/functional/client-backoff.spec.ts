@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { PersonaToolExecutor, ToolRegistry } from '@toolwright/core';
 import { connectMcpServers, McpConnectionError, type McpConnections } from '@toolwright/mcp';
 import { FakeClock } from '../support/fake-clock';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { alive, FAKE_SERVER, logFile, reportedPids, waitUntil } from '../support/processes';
 
 /** Connection retry with backoff on a fake clock: no test here waits for a real 2 s or 4 s delay. */

@@ -7,7 +7,7 @@ import {
   type McpServerConfig,
   type McpServerHandle,
 } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 
 /**
  * A remote schema that declares a trusted context name (issue 11): the model's session_id would be forwarded to

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { ToolRegistry } from '@toolwright/core';
 import { connectMcpServers, ProcessGroupReaper, type McpConnections, type ReaperHost } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { alive, FAKE_SERVER, logFile, readEvents, waitUntil } from '../support/processes';
 
 const ESCAPES = ['detached', 'set-m', 'setsid'];

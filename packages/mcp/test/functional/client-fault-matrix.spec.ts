@@ -6,7 +6,7 @@ import {
   type McpConnections,
   type McpStdioServerConfig,
 } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { alive, FAKE_SERVER, logFile, readEvents, reportedPids, waitForEvent, waitUntil } from '../support/processes';
 
 /**

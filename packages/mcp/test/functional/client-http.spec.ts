@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, ToolRegistry } from '@toolwright/core';
 import { connectMcpServers, serveMcp, type McpConnections, type McpServerHandle } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { createTestRegistry } from '../support/test-commands';
 import { waitUntil } from '../support/processes';
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PersonaToolExecutor, ToolRegistry } from '@toolwright/core';
 import { connectMcpServers, serveMcp, type McpServerHandle } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 
 const MIB = 1024 * 1024;
 

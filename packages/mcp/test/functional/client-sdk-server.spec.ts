@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcpServers, McpContent, serveMcp, type McpConnections } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { alive, logFile, SDK_SERVER, waitForEvent, waitUntil } from '../support/processes';
 
 /** Our client against a real MCP server process written with the official SDK (test/fixtures/sdk-stdio-server.js). */

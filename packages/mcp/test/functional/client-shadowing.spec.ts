@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, ToolRegistry } from '@toolwright/core';
 import { connectMcpServers, serveMcp, type McpConnections, type McpServerHandle } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 
 const OBJECT = { type: 'object' } as const;
 

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolRegistry } from '@toolwright/core';
 import { serveMcp } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { StreamClientTransport } from '../support/stream-client-transport';
 
 const SECRET = 'sk-LIVE-SECRET-4242';

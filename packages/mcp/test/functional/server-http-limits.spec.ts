@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DefinitionError } from '@toolwright/core';
 import { MCP_HTTP_DEFAULTS, serveMcp, type McpServerHandle, type ServeMcpHttpOptions } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { createTestRegistry } from '../support/test-commands';
 import { waitUntil } from '../support/processes';
 

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '@toolwright/core';
 import { serveMcp, type McpServerHandle } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { createTestRegistry, WaitForCancelCommand } from '../support/test-commands';
 import { waitUntil } from '../support/processes';
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serveMcp } from '@toolwright/mcp';
-import { RecordingLogger } from '../support/recording-logger';
+import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { StreamClientTransport } from '../support/stream-client-transport';
 import { createTestRegistry } from '../support/test-commands';
 import { waitUntil } from '../support/processes';
