@@ -242,18 +242,24 @@ describe('registry: build cost', () => {
     });
   }
 
-  it('1,000 decorated commands register well under 300 ms (best of three fresh sets, on a shared machine)', () => {
-    const timings: number[] = [];
+  // Its speed (issue 12: at most 300 ms for 1,000 commands) is measured by the bench in fresh processes (`npm run bench`,
+  // docs/performance.md), never by a timed unit test: this test holds what registering that many must still do.
+  it('1,000 decorated commands register, each with its own complete definition (three fresh sets in one process)', () => {
     for (let round = 0; round < 3; round++) {
       const commands = decoratedCommands(1_000, round);
-      const started = performance.now();
       const registry = ToolRegistry.from(commands, { logger: silentLogger });
-      timings.push(performance.now() - started);
       expect(registry.size).toBe(1_000);
-      expect(
-        registry.get(`round${round}/tool_999`)?.parameters.properties.map((property) => property.name),
-      ).toStrictEqual(['question', 'items', 'when', 'sessionId']);
+      for (const index of [0, 499, 999]) {
+        const definition = registry.get(`round${round}/tool_${index}`);
+        expect(definition?.description).toBe(`Tool ${index}`);
+        expect(definition?.parameters.properties.map((property) => property.name)).toStrictEqual([
+          'question',
+          'items',
+          'when',
+          'sessionId',
+        ]);
+      }
+      expect(registry.get(`round${round}/tool_1000`)).toBeUndefined();
     }
-    expect(Math.min(...timings)).toBeLessThan(300);
   });
 });

@@ -67,7 +67,9 @@ describe('untrusted schema bounds (outputSchema, before Ajv compiles it)', () =>
       errorMessage:
         'the output schema was refused: its pattern at #/properties/s/pattern has a nested quantifier (exponential backtracking): "^(a+)+$"',
     });
-    expect(performance.now() - started).toBeLessThan(50);
+    // A guard against catastrophic backtracking (2^40 steps would take hours), not a speed target: loose enough for a
+    // loaded machine.
+    expect(performance.now() - started).toBeLessThan(1_000);
     expect(refused).toHaveLength(1);
   });
 });
