@@ -8,7 +8,7 @@ import { messages } from '../pipeline/messages';
 import type { ExecutionContext } from '../types/execution';
 import type { ToolInvocationContext } from '../types/handler';
 import type { Logger } from './logger';
-import { addDeadline, cancelDeadline } from './timeout-buckets';
+import { addDeadline, cancelDeadline, type Deadline } from './timeout-buckets';
 
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -137,13 +137,18 @@ export class CallInvocation implements ToolInvocationContext {
   }
 }
 
+/** Settled once: what the deadline step is queued behind (one microtask, no AsyncResource as `queueMicrotask` makes). */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /**
  * Pipeline step 7, the executor's core, for a handler that returned a promise: waits for it with the timeout and
- * cancellation contract of {@link runWithTimeout}, as one promise that never rejects. The handler's deadline goes into
- * the shared timer of its timeout length (counted from `startedAt`, the handler's start), the caller's signal cancels
- * it; a result after a timeout or cancellation is discarded. The promise resolves with `onValue(value)` or with
- * `onFailure(error)`, `error` a typed ToolCallError (or, for an error that cannot even be inspected, that error); both
- * are called at most once, after the deadline and the abort listener are gone, and must not throw.
+ * cancellation contract of {@link runWithTimeout}, as one promise that never rejects. The caller's signal cancels the
+ * call; the handler's deadline (counted from `startedAt`, the handler's start) goes into the shared timer of its
+ * timeout length one microtask later, so a handler whose promise has settled by then (an `async` handler that waited
+ * for nothing) never touches a timer. A result after a timeout or cancellation is discarded. The promise resolves with
+ * `onValue(value)` or with `onFailure(error)`, `error` a typed ToolCallError (or, for an error that cannot even be
+ * inspected, that error); either is called at most once, after the deadline and the abort listener are gone, and must
+ * not throw.
  */
 export function awaitHandler<R>(
   invocation: CallInvocation,
@@ -157,6 +162,12 @@ export function awaitHandler<R>(
   const tool = invocation.tool;
   return new Promise<R>((resolve) => {
     let settled = false;
+    let deadline: Deadline | undefined;
+    let onAbort: (() => void) | undefined;
+    const cleanup = () => {
+      if (deadline !== undefined) cancelDeadline(timeoutMs, deadline);
+      if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
+    };
     const stop = (reason: ToolCallError) => {
       if (settled) return;
       settled = true;
@@ -164,16 +175,10 @@ export function awaitHandler<R>(
       invocation.interrupt(reason);
       resolve(onFailure(reason));
     };
-    const onAbort =
-      callerSignal === undefined
-        ? undefined
-        : () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
-    const deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
-    if (onAbort !== undefined) callerSignal!.addEventListener('abort', onAbort, { once: true });
-    const cleanup = () => {
-      cancelDeadline(timeoutMs, deadline);
-      if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
-    };
+    if (callerSignal !== undefined) {
+      onAbort = () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+    }
     running.then(
       (value) => {
         if (settled) return;
@@ -188,6 +193,12 @@ export function awaitHandler<R>(
         resolve(onFailure(classifiedOrUnreadable(error, tool, invocation.interruption)));
       },
     );
+    // Queued after the handler's reaction when its promise has already settled: then there is nothing to time out.
+    // Deadlines are added in the order the handlers started (one microtask queue), as the timer buckets expect.
+    void SETTLED.then(() => {
+      if (!settled)
+        deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
+    });
   });
 }
 
