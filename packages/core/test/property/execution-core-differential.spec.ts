@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   HandlerError,
   PersonaToolExecutor,
+  ServiceUnavailableError,
   TimeoutError,
   ToolCallError,
   ToolRegistry,
@@ -31,7 +32,8 @@ const THROWN: readonly Thrown[] = [
   () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
   () => new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'UND_ERR_SOCKET' }) }),
   () => new TimeoutError('The handler timed out on its own.'),
-  () => new HandlerError('The handler says: try later.', { retryable: true }),
+  () => new HandlerError('The handler says: try later.'),
+  () => new ServiceUnavailableError('The handler says: the service is down.'),
   () => 'a string',
   () => null,
   () => undefined,
