@@ -294,10 +294,17 @@ export class PersonaToolExecutor {
     } catch (error) {
       return this.handlerFailed(classifiedOrUnreadable(error, prepared.tool), prepared, context, started);
     }
-    if (!isThenable(value)) return this.succeeded(value, prepared, context, started, handlerStarted);
+    let pending: boolean;
+    try {
+      pending = isThenable(value);
+    } catch (unreadable) {
+      // A returned value that cannot even be inspected (a revoked proxy, a throwing `then` getter): a HANDLER_ERROR.
+      return this.handlerFailed(unreadable, prepared, context, started);
+    }
+    if (!pending) return this.succeeded(value, prepared, context, started, handlerStarted);
     return awaitHandler(
       invocation,
-      value,
+      value as PromiseLike<unknown>,
       prepared.compiled.timeoutMs,
       handlerStarted,
       (settled) => {

@@ -179,20 +179,29 @@ export function awaitHandler<R>(
       onAbort = () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
       callerSignal.addEventListener('abort', onAbort, { once: true });
     }
-    running.then(
-      (value) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        resolve(onValue(value));
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        resolve(onFailure(classifiedOrUnreadable(error, tool, invocation.interruption)));
-      },
-    );
+    try {
+      running.then(
+        (value) => {
+          if (settled) return;
+          settled = true;
+          cleanup();
+          resolve(onValue(value));
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          cleanup();
+          resolve(onFailure(classifiedOrUnreadable(error, tool, invocation.interruption)));
+        },
+      );
+    } catch (unreadable) {
+      // A thenable whose `then` throws: that error, unclassified (the executor wraps it as a HANDLER_ERROR).
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolve(onFailure(unreadable));
+      return;
+    }
     // Queued after the handler's reaction when its promise has already settled: then there is nothing to time out.
     // Deadlines are added in the order the handlers started (one microtask queue), as the timer buckets expect.
     void SETTLED.then(() => {

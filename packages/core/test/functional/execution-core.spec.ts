@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import {
   Command,
   PersonaToolExecutor,
+  TimeoutError,
   ToolRegistry,
   silentLogger,
   type ToolHandler,
@@ -168,5 +169,72 @@ describe('the tool and the command class called last are looked up with one comp
       expect(result).toMatchObject({ ok: true, value: which });
     }
     expect(created).toEqual(order);
+  });
+});
+
+describe('hostile values a handler returns', () => {
+  const incoming = [{ path: '', rule: 'tool-name-case', from: 'Work', to: 'work' }];
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  it.each<[string, () => unknown, Record<string, unknown>]>([
+    ['a revoked proxy', revoked, { ok: false, error: { code: 'HANDLER_ERROR' } }],
+    [
+      'an object whose `then` getter throws',
+      () =>
+        Object.defineProperty({}, 'then', {
+          get() {
+            throw new Error('then getter');
+          },
+        }),
+      { ok: false, error: { code: 'HANDLER_ERROR' } },
+    ],
+    [
+      'a thenable whose `then` throws',
+      () => ({
+        then() {
+          throw new Error('then call');
+        },
+      }),
+      { ok: false, error: { code: 'HANDLER_ERROR' } },
+    ],
+    [
+      'a thenable whose `then` throws a tool-call error',
+      () => ({
+        then() {
+          throw new TimeoutError('The service timed out.');
+        },
+      }),
+      { ok: false, error: { code: 'TIMEOUT', message: 'The service timed out.' } },
+    ],
+    [
+      'a thenable that fulfills synchronously, twice, then throws',
+      () => ({
+        then(fulfilled: (value: unknown) => void) {
+          fulfilled('first');
+          fulfilled('second');
+          throw new Error('after fulfilling');
+        },
+      }),
+      { ok: true, value: 'first' },
+    ],
+    [
+      'a thenable that rejects with a revoked proxy',
+      () => ({
+        then(_fulfilled: unknown, rejected: (error: unknown) => void) {
+          rejected(revoked());
+        },
+      }),
+      { ok: false, error: { code: 'HANDLER_ERROR' } },
+    ],
+  ])('%s: the call resolves with the typed outcome and keeps its transformations', async (_, returned, expected) => {
+    const executor = new PersonaToolExecutor(
+      registryWith(() => returned(), 1_000),
+      { logger: silentLogger },
+    );
+    const result = await executor.execute({ id: 'h', name: 'work', arguments: '{}', transformations: incoming });
+    expect(result).toMatchObject({ ...expected, callId: 'h', tool: 'work', transformations: incoming });
   });
 });
