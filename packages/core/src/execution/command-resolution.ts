@@ -32,12 +32,18 @@ type CommandFactory = (invocation: ToolInvocationContext) => CommandHandler;
  */
 export function tsyringeCommandResolver(container: DependencyContainer = rootContainer): CommandResolver {
   const factories = new WeakMap<Function, CommandFactory>();
+  // The class resolved last and its factory: the same command called again costs one comparison, no WeakMap lookup.
+  let lastClass: Function | undefined;
+  let lastFactory: CommandFactory | undefined;
   return (commandClass, invocation) => {
+    if (commandClass === lastClass) return lastFactory!(invocation);
     let factory = factories.get(commandClass);
     if (factory === undefined) {
       factory = buildFactory(commandClass, container);
       factories.set(commandClass, factory);
     }
+    lastClass = commandClass;
+    lastFactory = factory;
     return factory(invocation);
   };
 }

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { CancelledError } from '../errors/cancelled-error';
 import { HandlerError } from '../errors/handler-error';
 import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
@@ -33,7 +34,7 @@ import { logCallOutcome } from './call-logging';
 import { defaultLogger, type Logger } from './logger';
 import { redactIssues } from '../pipeline/redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
-import { CallInvocation, runHandler } from './run-handler';
+import { awaitHandler, CallInvocation, classifiedOrUnreadable } from './run-handler';
 import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
@@ -149,6 +150,9 @@ export class PersonaToolExecutor {
   private readonly settings: CompileSettings;
   /** Each registry entry compiled for this executor (a replaced entry is a new key; the old one is collected). */
   private readonly compiled = new WeakMap<RegisteredTool, CompiledTool>();
+  /** The entry compiled last and its compiled form (held until another tool is called; a replaced entry is a new key). */
+  private lastEntry: RegisteredTool | undefined = undefined;
+  private lastCompiled: CompiledTool | undefined = undefined;
 
   constructor(
     @inject(ToolRegistry) private readonly registry: ToolRegistry,
@@ -190,17 +194,21 @@ export class PersonaToolExecutor {
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
     // Three clock reads per call: its start, its handler's start (timeout and slow-call warning), its end.
     const started = performance.now();
+    let outcome: ToolResult | Promise<ToolResult>;
     try {
-      const outcome = this.executeOrThrow(call, context, started);
-      return isThenable(outcome)
-        ? outcome.then(undefined, (error: unknown) => this.lastResort(call, error, started))
-        : Promise.resolve(outcome);
+      outcome = this.executeOrThrow(call, context, started);
     } catch (error) {
       return Promise.resolve(this.lastResort(call, error, started));
     }
+    // A promise from executeOrThrow never rejects (each of its asynchronous steps ends in lastResort): one promise per
+    // call, returned as it is.
+    return isThenable(outcome) ? outcome : Promise.resolve(outcome);
   }
 
-  /** Synchronous as far as the call allows: a promise only when a step (validation, the handler) is asynchronous. */
+  /**
+   * Synchronous as far as the call allows: a promise only when a step (validation, the handler) is asynchronous, and
+   * that promise never rejects. Throws only from its synchronous part (execute() turns that into lastResort).
+   */
   private executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
     let prepared: Preparation | Promise<Preparation>;
     try {
@@ -210,8 +218,20 @@ export class PersonaToolExecutor {
     }
     if (isThenable(prepared)) {
       return prepared.then(
-        (ready) => this.invokeOrFail(ready, call, context, started),
-        (error: unknown) => this.preparationFailed(error, call, context, started),
+        (ready) => {
+          try {
+            return this.invokeOrFail(ready, call, context, started);
+          } catch (error) {
+            return this.lastResort(call, error, started);
+          }
+        },
+        (error: unknown) => {
+          try {
+            return this.preparationFailed(error, call, context, started);
+          } catch (failure) {
+            return this.lastResort(call, failure, started);
+          }
+        },
       );
     }
     return this.invokeOrFail(prepared, call, context, started);
@@ -225,7 +245,7 @@ export class PersonaToolExecutor {
   ): ToolResult | Promise<ToolResult> {
     return prepared instanceof PreparationFailure
       ? this.preparationFailed(prepared, call, context, started)
-      : this.invokeAndFinish(prepared, context, started);
+      : this.invokeAndFinish(prepared, call, context, started);
   }
 
   private preparationFailed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
@@ -246,26 +266,62 @@ export class PersonaToolExecutor {
     );
   }
 
+  /** Step 7 with the compiled entry the call started with, then step 8: the result, or a promise of it that never rejects. */
   private invokeAndFinish(
     prepared: CompiledCall,
+    call: ToolCall,
     context: ExecutionContext,
     started: number,
   ): ToolResult | Promise<ToolResult> {
     // The handler's own start: its timeout and the slow-call warning count from here, as they always did.
     const handlerStarted = performance.now();
+    const callerSignal = context.signal;
+    if (callerSignal?.aborted) {
+      const cancelled = new CancelledError(messages.cancelled(prepared.tool), { cause: callerSignal.reason });
+      return this.handlerFailed(cancelled, prepared, context, started);
+    }
+    const invocation = new CallInvocation(prepared.callId, prepared.tool, context, this.logger);
     let value: unknown;
     try {
-      value = this.invoke(prepared, context, handlerStarted);
+      const implementation = prepared.compiled.entry.implementation;
+      if (implementation.kind === 'function') value = implementation.handler(prepared.params, invocation);
+      else {
+        const command = this.resolveCommand(implementation.command, invocation);
+        value = isThenable(command)
+          ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, invocation))
+          : command.execute(prepared.params, invocation);
+      }
     } catch (error) {
-      return this.handlerFailed(error, prepared, context, started);
+      return this.handlerFailed(classifiedOrUnreadable(error, prepared.tool), prepared, context, started);
     }
-    if (isThenable(value)) {
-      return (value as Promise<unknown>).then(
-        (settled) => this.succeeded(settled, prepared, context, started, handlerStarted),
-        (error: unknown) => this.handlerFailed(error, prepared, context, started),
-      );
+    let pending: boolean;
+    try {
+      pending = isThenable(value);
+    } catch (unreadable) {
+      // A returned value that cannot even be inspected (a revoked proxy, a throwing `then` getter): a HANDLER_ERROR.
+      return this.handlerFailed(unreadable, prepared, context, started);
     }
-    return this.succeeded(value, prepared, context, started, handlerStarted);
+    if (!pending) return this.succeeded(value, prepared, context, started, handlerStarted);
+    return awaitHandler(
+      invocation,
+      value as PromiseLike<unknown>,
+      prepared.compiled.timeoutMs,
+      handlerStarted,
+      (settled) => {
+        try {
+          return this.succeeded(settled, prepared, context, started, handlerStarted);
+        } catch (error) {
+          return this.lastResort(call, error, started);
+        }
+      },
+      (error) => {
+        try {
+          return this.handlerFailed(error, prepared, context, started);
+        } catch (failure) {
+          return this.lastResort(call, failure, started);
+        }
+      },
+    );
   }
 
   private succeeded(
@@ -409,6 +465,8 @@ export class PersonaToolExecutor {
 
   /** The compiled form of a registry entry for this executor, built on the entry's first call. */
   private compiledFor(entry: RegisteredTool): CompiledTool {
+    // The tool called last first (a tool loop calls the same tools again and again): one comparison, no WeakMap lookup.
+    if (entry === this.lastEntry) return this.lastCompiled!;
     let compiled = this.compiled.get(entry);
     if (compiled === undefined) {
       const tool = entry.definition.name;
@@ -418,6 +476,8 @@ export class PersonaToolExecutor {
       });
       this.compiled.set(entry, compiled);
     }
+    this.lastEntry = entry;
+    this.lastCompiled = compiled;
     return compiled;
   }
 
@@ -667,25 +727,6 @@ export class PersonaToolExecutor {
     }
     if (error instanceof ToolCallError) fail(withoutSensitiveEcho(error, compiled.sensitivePaths));
     throw error;
-  }
-
-  /** Step 7 with the compiled entry the call started with: the handler's value, or a promise when it is asynchronous. */
-  private invoke(prepared: CompiledCall, context: ExecutionContext, handlerStarted: number): unknown {
-    const { compiled } = prepared;
-    const invocation = new CallInvocation(prepared.callId, prepared.tool, context, this.logger);
-    const implementation = compiled.entry.implementation;
-    return runHandler(
-      invocation,
-      (running) => {
-        if (implementation.kind === 'function') return implementation.handler(prepared.params, running);
-        const command = this.resolveCommand(implementation.command, running);
-        return isThenable(command)
-          ? Promise.resolve(command).then((resolved) => resolved.execute(prepared.params, running))
-          : command.execute(prepared.params, running);
-      },
-      compiled.timeoutMs,
-      handlerStarted,
-    );
   }
 
   private reportSecurityEvents(

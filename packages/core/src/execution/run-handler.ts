@@ -8,7 +8,7 @@ import { messages } from '../pipeline/messages';
 import type { ExecutionContext } from '../types/execution';
 import type { ToolInvocationContext } from '../types/handler';
 import type { Logger } from './logger';
-import { addDeadline, cancelDeadline } from './timeout-buckets';
+import { addDeadline, cancelDeadline, type Deadline } from './timeout-buckets';
 
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -137,76 +137,88 @@ export class CallInvocation implements ToolInvocationContext {
   }
 }
 
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
+/** Settled once: what the deadline step is queued behind (one microtask, no AsyncResource as `queueMicrotask` makes). */
+const SETTLED: Promise<void> = Promise.resolve();
 
 /**
- * Pipeline step 7, the executor's core: runs a handler with the timeout and cancellation contract of
- * {@link runWithTimeout}, synchronously when it can. A handler that returns a value (not a promise) gets no timer and
- * its value is returned as it is; one that returns a promise gets a deadline in the shared timer of its timeout length
- * (counted from `startedAt`, the call's one clock read at its start) and the caller's signal, and a promise of its
- * value. Failures are typed ToolCallErrors, thrown or rejected; a result after a timeout or cancellation is discarded.
+ * Pipeline step 7, the executor's core, for a handler that returned a promise: waits for it with the timeout and
+ * cancellation contract of {@link runWithTimeout}, as one promise that never rejects. The caller's signal cancels the
+ * call; the handler's deadline (counted from `startedAt`, the handler's start) goes into the shared timer of its
+ * timeout length one microtask later, so a handler whose promise has settled by then (an `async` handler that waited
+ * for nothing) never touches a timer. A result after a timeout or cancellation is discarded. The promise resolves with
+ * `onValue(value)` or with `onFailure(error)`, `error` a typed ToolCallError (or, for an error that cannot even be
+ * inspected, that error); either is called at most once, after the deadline and the abort listener are gone, and must
+ * not throw.
  */
-export function runHandler<T>(
+export function awaitHandler<R>(
   invocation: CallInvocation,
-  run: (invocation: CallInvocation) => T | PromiseLike<T>,
+  running: PromiseLike<unknown>,
   timeoutMs: number,
   startedAt: number,
-): T | Promise<T> {
+  onValue: (value: unknown) => R,
+  onFailure: (error: unknown) => R,
+): Promise<R> {
   const callerSignal = invocation.context.signal;
   const tool = invocation.tool;
-  if (callerSignal?.aborted) throw new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason });
-  let result: T | PromiseLike<T>;
-  try {
-    result = run(invocation);
-  } catch (error) {
-    throw classifyError(error, tool, undefined);
-  }
-  if (!isThenable(result)) return result;
-  const running = result;
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<R>((resolve) => {
     let settled = false;
+    let deadline: Deadline | undefined;
+    let onAbort: (() => void) | undefined;
+    const cleanup = () => {
+      if (deadline !== undefined) cancelDeadline(timeoutMs, deadline);
+      if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
+    };
     const stop = (reason: ToolCallError) => {
       if (settled) return;
       settled = true;
       cleanup();
       invocation.interrupt(reason);
-      reject(reason);
+      resolve(onFailure(reason));
     };
-    const onAbort =
-      callerSignal === undefined
-        ? undefined
-        : () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
-    const deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
-    if (onAbort !== undefined) callerSignal!.addEventListener('abort', onAbort, { once: true });
-    const cleanup = () => {
-      cancelDeadline(timeoutMs, deadline);
-      if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
-    };
-    running.then(
-      (value) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        resolve(value);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        try {
-          reject(classifyError(error, tool, undefined, invocation.interruption));
-        } catch (unreadable) {
-          // An error that cannot even be inspected (a revoked proxy): the executor wraps it as a HANDLER_ERROR.
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged; the executor wraps it as a HANDLER_ERROR
-          reject(unreadable);
-        }
-      },
-    );
+    if (callerSignal !== undefined) {
+      onAbort = () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      running.then(
+        (value) => {
+          if (settled) return;
+          settled = true;
+          cleanup();
+          resolve(onValue(value));
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          cleanup();
+          resolve(onFailure(classifiedOrUnreadable(error, tool, invocation.interruption)));
+        },
+      );
+    } catch (unreadable) {
+      // A thenable whose `then` throws: that error, unclassified (the executor wraps it as a HANDLER_ERROR).
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolve(onFailure(unreadable));
+      return;
+    }
+    // Queued after the handler's reaction when its promise has already settled: then there is nothing to time out.
+    // Deadlines are added in the order the handlers started (one microtask queue), as the timer buckets expect.
+    void SETTLED.then(() => {
+      if (!settled)
+        deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
+    });
   });
+}
+
+/**
+ * What a handler's failure becomes: a typed ToolCallError, or, when the thrown value cannot even be inspected (a revoked
+ * proxy), that inspection's error, which the executor wraps as a HANDLER_ERROR.
+ */
+export function classifiedOrUnreadable(error: unknown, tool: string, interruption?: ToolCallError): unknown {
+  try {
+    return classifyError(error, tool, undefined, interruption);
+  } catch (unreadable) {
+    return unreadable;
+  }
 }

@@ -95,17 +95,23 @@ export class ToolTelemetry {
   private meterSource?: MeterProviderLike;
   private instruments?: Instruments;
 
+  /** `api.trace` and `api.metrics`, read once: the package exports them through getters that return one singleton each. */
+  private readonly traceApi: OpenTelemetryApiLike['trace'];
+  private readonly metricsApi: OpenTelemetryApiLike['metrics'];
+
   constructor(
     private readonly api: OpenTelemetryApiLike,
     private readonly options: ToolTelemetryOptions = {},
   ) {
     this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
     this.noopMeterClass = api.createNoopMeter().constructor;
+    this.traceApi = api.trace;
+    this.metricsApi = api.metrics;
   }
 
   /** The tracer, or undefined when no tracer provider is registered (the global proxy still delegates to the no-op). */
   private activeTracer(): TracerLike | undefined {
-    const provider = this.options.tracerProvider ?? this.api.trace.getTracerProvider();
+    const provider = this.options.tracerProvider ?? this.traceApi.getTracerProvider();
     const effective = this.options.tracerProvider ?? provider.getDelegate?.() ?? provider;
     if (effective === this.noopTracerProvider) return undefined;
     if (effective !== this.tracerSource) {
@@ -116,7 +122,7 @@ export class ToolTelemetry {
   }
 
   private activeInstruments(): Instruments | undefined {
-    const provider = this.options.meterProvider ?? this.api.metrics.getMeterProvider();
+    const provider = this.options.meterProvider ?? this.metricsApi.getMeterProvider();
     if (provider === this.meterSource) return this.instruments;
     this.meterSource = provider;
     const meter = provider.getMeter(SCOPE);
