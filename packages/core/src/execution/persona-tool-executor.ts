@@ -173,6 +173,7 @@ export class PersonaToolExecutor {
       validation: this.validation,
       timeoutMs: this.timeoutMs,
       slowCallMs: this.slowCallMs,
+      canonicalFastPath: this.fastPath,
     };
   }
 
