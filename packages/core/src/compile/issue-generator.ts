@@ -124,7 +124,7 @@ class Generator {
       Number.isSafeInteger,
       Number.isFinite,
       Object.getPrototypeOf,
-      Object.prototype.hasOwnProperty,
+      Object.hasOwn,
       delegate,
       issue,
       requiredPropertyIssue,
@@ -318,7 +318,7 @@ class Generator {
       if (requiredFromModel) {
         const pushed = `I.push(required(${childPath.code},${this.constant(property.schema)}));`;
         if (taken) {
-          missing += `if(!hasOwn.call(${value},${stringLiteral(property.name)}))${pushed}`;
+          missing += `if(!hasOwn(${value},${stringLiteral(property.name)}))${pushed}`;
           counted++;
         } else {
           missing += pushed;
