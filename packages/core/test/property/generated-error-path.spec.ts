@@ -4,6 +4,7 @@ import { IsEmail } from 'class-validator';
 import {
   ArrayOf,
   Command,
+  FromContext,
   PersonaToolExecutor,
   ToolParam,
   ToolRegistry,
@@ -14,12 +15,12 @@ import {
   type ToolResult,
 } from '@toolwright/core';
 import { plausibleValueFor, type JsonSchema } from './arbitraries';
-import { generateIssueFinder } from '@toolwright/core/compile/issue-generator';
+import { generateIssueFinder, type IssueFinder } from '@toolwright/core/compile/issue-generator';
 import { compileTool, type CompileSettings } from '@toolwright/core/execution/compiled-tool';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { sanitizeArguments } from '@toolwright/core/pipeline/sanitize';
-import type { CoercionPolicy } from '@toolwright/core/types/schema';
+import type { CoercionPolicy, ObjectSchema } from '@toolwright/core/types/schema';
 
 /**
  * Issue 12's differential test of the generated error path (compile/issue-generator.ts): for random JSON Schema tools,
@@ -333,6 +334,16 @@ function strip(details: Record<string, unknown> | undefined): unknown {
   return rest;
 }
 
+const finders = new WeakMap<object, Map<CoercionPolicy, IssueFinder>>();
+
+function finderFor(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): IssueFinder {
+  let byPolicy = finders.get(parameters);
+  if (byPolicy === undefined) finders.set(parameters, (byPolicy = new Map()));
+  let finder = byPolicy.get(policy);
+  if (finder === undefined) byPolicy.set(policy, (finder = generateIssueFinder(parameters, policy, limits)!));
+  return finder;
+}
+
 /** One call's arguments through the compiled tool's normalize and through the normalizer alone. */
 function compareNormalize(
   registry: ToolRegistry,
@@ -371,7 +382,17 @@ function compareNormalize(
   const generated = run(compiled.normalize);
   if (reference === undefined || generated === undefined) return 'skipped';
   expect(generated.text).toBe(reference.text);
-  return generated.kept ? 'answered' : 'normalizer';
+  // Whether the generated walk answered (the compiled normalize kept the arguments, or a copy of them for step 5).
+  const finder = finderFor(entry.definition.parameters, compiled.policy, limits);
+  const parsed = JSON.parse(JSON.stringify(argumentsValue)) as Record<string, unknown>;
+  const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: true, limits });
+  const answered =
+    finder(sanitizeArguments(parsed, limits, { owned: true }).value, state) &&
+    state.issues.length > 0 &&
+    state.transformations.length === 0 &&
+    state.securityEvents.length === 0;
+  if (answered && !generated.kept) expect(compiled.injects).toBe(true);
+  return answered ? 'answered' : 'normalizer';
 }
 
 export class Attendee {
@@ -407,6 +428,26 @@ export class MeetingParams {
 export class ScheduleMeetingCommand {
   execute(params: MeetingParams) {
     return { scheduled: params.title };
+  }
+}
+
+export class NoteParams {
+  @ToolParam({ description: 'The note', minLength: 2 })
+  text!: string;
+
+  @ToolParam({ description: 'Priority', type: 'int', min: 1, max: 3 })
+  priority!: number;
+
+  @FromContext('session_id') sessionId!: string;
+
+  @ToolParam({ description: 'The title', extract: 'title' })
+  title?: string;
+}
+
+@Command({ name: 'add_note', description: 'Adds a note', params: NoteParams })
+export class AddNoteCommand {
+  execute(params: NoteParams) {
+    return { ...params };
   }
 }
 
@@ -536,6 +577,41 @@ describe('the generated error path (issue 12): the same issues, output and trans
     expect(fastLogger.records).toEqual(slowLogger.records);
     expect(answered).toBeGreaterThan(500);
   }, 120_000);
+
+  it('a command with a context field and an extracted field: context goes into a copy, never into a recorded value', async () => {
+    const registry = ToolRegistry.from([AddNoteCommand], { logger: silentLogger });
+    const fast = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
+    const slow = new PersonaToolExecutor(registry, {
+      logger: silentLogger,
+      telemetry: false,
+      canonicalFastPath: false,
+    });
+    const context: ExecutionContext = {
+      sessionId: 's-1',
+      dataPackets: [{ content: { title: 'From the packet', body: 'body' } }],
+    };
+    let answered = 0;
+    for (const args of [
+      { text: 'x', priority: 2 },
+      { text: 'ok', priority: 9, title: '' },
+      { text: 'ok', priority: 0, title: 'mine' },
+      { text: 3, priority: 2 },
+      { priority: 5 },
+    ]) {
+      // As sent, and wrapped in a whole call (the unwrapped arguments are recorded as the transformation's value).
+      for (const text of [JSON.stringify(args), JSON.stringify({ name: 'add_note', arguments: args })]) {
+        const call: ToolCall = { id: 'c', name: 'add_note', arguments: text };
+        const [withErrorPath, withoutErrorPath] = [
+          await fast.execute(call, context),
+          await slow.execute(call, context),
+        ];
+        expect(withErrorPath.ok).toBe(false);
+        expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
+      }
+      if (compareNormalize(registry, 'add_note', 'safe', DEFAULT_LIMITS, args, context) === 'answered') answered++;
+    }
+    expect(answered).toBeGreaterThan(2);
+  });
 
   it('hostile property names stay data: the same issues and paths as the normalizer, and no code of theirs runs', async () => {
     const properties: Record<string, JsonSchema> = {};
