@@ -224,7 +224,7 @@ export function issue(
       !parts.expectedHasMarker &&
       !hasMarker(path) &&
       !hasMarker(receivedText) &&
-      !receivedText.endsWith('e.g')
+      !endsWithMarkerStart(receivedText)
     )
       message += parts.exampleSuffix;
   }
@@ -233,9 +233,35 @@ export function issue(
     : { path, rule, expected, received: receivedText, message };
 }
 
-/** Whether a text holds a marker that says an example is already given (then none is appended). */
+/**
+ * Whether a text holds "Example:" or "e.g." (then no example is appended): one pass over the character codes, cheaper
+ * than two `includes` on the short texts of an issue (a path, a rendered value).
+ */
 function hasMarker(text: string): boolean {
-  return text.includes('Example:') || text.includes('e.g.');
+  for (let index = 3; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 58 /* : */) {
+      if (index >= 7 && text.startsWith('Example', index - 7)) return true;
+    } else if (
+      code === 46 /* . */ &&
+      text.charCodeAt(index - 1) === 103 /* g */ &&
+      text.charCodeAt(index - 2) === 46 /* . */ &&
+      text.charCodeAt(index - 3) === 101 /* e */
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Whether a text ends with "e.g" (the sentence's closing dot then makes "e.g."). */
+function endsWithMarkerStart(text: string): boolean {
+  const length = text.length;
+  return (
+    length >= 3 &&
+    text.charCodeAt(length - 1) === 103 /* g */ &&
+    text.charCodeAt(length - 2) === 46 /* . */ &&
+    text.charCodeAt(length - 3) === 101 /* e */
+  );
 }
 
 /** The parts of an issue's message that depend on its schema node alone, computed on the node's first issue. */
