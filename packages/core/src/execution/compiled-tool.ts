@@ -10,6 +10,7 @@ import type { CommandHandler } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
 import { generateInstantiator } from '../compile/instantiate-generator';
+import { generateIssueFinder, type IssueFinder } from '../compile/issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
@@ -20,6 +21,8 @@ export interface CompileSettings {
   readonly validation: 'compiled' | 'reference';
   readonly timeoutMs: number;
   readonly slowCallMs: number;
+  /** `false`: every call the canonical check refuses goes through the normalizer (the differential tests' reference). */
+  readonly canonicalFastPath?: boolean;
 }
 
 /**
@@ -75,7 +78,10 @@ export function compileTool(
     definition,
     name: definition.name,
     policy,
-    normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
+    normalize:
+      reference || settings.canonicalFastPath === false
+        ? lazyNormalizer(parameters, policy, reference ? 'types' : 'all')
+        : normalizerWithErrorPath(parameters, policy, settings.limits),
     reference,
     developerRules,
     accept: reference ? undefined : generateAcceptFunction(parameters, settings.limits),
@@ -95,6 +101,41 @@ export function compileTool(
 function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks: 'types' | 'all'): Normalizer {
   let normalizer: Normalizer | undefined;
   return (value, path, state) => (normalizer ??= compileNormalizer(parameters, policy, checks))(value, path, state);
+}
+
+/**
+ * The compiled path's normalizer behind the generated error path (`compile/issue-generator.ts`, generated on the first
+ * call the canonical check refuses): a refused call that needs no repair gets its issues from the generated walk and
+ * keeps its arguments (a shallow copy when step 5 writes context into them); any other call, or one the walk gives up
+ * on, goes through the normalizer from the start, with whatever the walk pushed undone.
+ */
+function normalizerWithErrorPath(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): Normalizer {
+  const normalize = lazyNormalizer(parameters, policy, 'all');
+  const injects = parameters.properties.some(
+    (property) => property.context !== undefined || property.extract !== undefined,
+  );
+  let findIssues: IssueFinder | false | undefined;
+  return (value, path, state) => {
+    if (path === '' && findIssues !== false) {
+      findIssues ??= generateIssueFinder(parameters, policy, limits) ?? false;
+      if (findIssues !== false) {
+        const issues = state.issues.length;
+        const transformations = state.transformations.length;
+        const events = state.securityEvents.length;
+        if (
+          findIssues(value as Record<string, unknown>, state) &&
+          state.issues.length > issues &&
+          state.transformations.length === transformations &&
+          state.securityEvents.length === events
+        )
+          return injects ? { ...(value as Record<string, unknown>) } : value;
+        state.issues.length = issues;
+        state.transformations.length = transformations;
+        state.securityEvents.length = events;
+      }
+    }
+    return normalize(value, path, state);
+  };
 }
 
 /** The compiled tool's DTO instantiator: generated code, or the closure instantiator when the generator gives up. */

@@ -177,6 +177,7 @@ export class PersonaToolExecutor {
       validation: this.validation,
       timeoutMs: this.timeoutMs,
       slowCallMs: this.slowCallMs,
+      canonicalFastPath: this.fastPath,
     };
   }
 

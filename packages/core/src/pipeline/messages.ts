@@ -177,9 +177,13 @@ export const messages = {
   permissionDenied: (tool: string, persona?: string) =>
     `The tool "${tool}" is not available${persona ? ` to ${persona}` : ''}. Do not call it again; use another tool or answer without it.`,
   invalidArguments: (tool: string, issues: readonly ValidationIssue[]) => {
-    const lines = issues.slice(0, 10).map((issue) => `- ${issue.message}`);
-    if (issues.length > 10) lines.push(`- ... and ${issues.length - 10} more problems.`);
-    return `The arguments for "${tool}" are invalid:\n${lines.join('\n')}\nFix these arguments and call "${tool}" again.`;
+    // One concatenation (the refused call's hot path): the first ten issues, one line each, then how many more.
+    let text = `The arguments for "${tool}" are invalid:`;
+    const shown = Math.min(issues.length, 10);
+    for (let index = 0; index < shown; index++) text += `\n- ${issues[index]!.message}`;
+    if (issues.length > 10) text += `\n- ... and ${issues.length - 10} more problems.`;
+    else if (shown === 0) text += '\n'; // no lines: the empty list's line, as before
+    return `${text}\nFix these arguments and call "${tool}" again.`;
   },
   relativeDateHint: (hasResolver: boolean) =>
     hasResolver
@@ -205,15 +209,59 @@ export function issue(
   const expected = parts.expected;
   const receivedText = describeReceived(received);
   const example = parts.example;
-  const base =
-    detail ?? `${path === '' ? 'The arguments' : `"${path}"`} must be ${expected}, but received ${receivedText}.`;
-  const message =
-    parts.exampleSuffix !== undefined && !base.includes('Example:') && !base.includes('e.g.')
-      ? base + parts.exampleSuffix
-      : base;
+  let message: string;
+  if (detail !== undefined) {
+    message =
+      parts.exampleSuffix !== undefined && !detail.includes('Example:') && !detail.includes('e.g.')
+        ? detail + parts.exampleSuffix
+        : detail;
+  } else {
+    // The standard sentence. Neither marker can span a boundary between its parts (the quotes, spaces and comma around
+    // them are not in either marker) except "e.g" at the end of the received text before the closing dot.
+    message = `${path === '' ? 'The arguments' : `"${path}"`}${parts.mustBe}${receivedText}.`;
+    if (
+      parts.exampleSuffix !== undefined &&
+      !parts.expectedHasMarker &&
+      !hasMarker(path) &&
+      !hasMarker(receivedText) &&
+      !endsWithMarkerStart(receivedText)
+    )
+      message += parts.exampleSuffix;
+  }
   return example !== undefined
     ? { path, rule, expected, received: receivedText, example, message }
     : { path, rule, expected, received: receivedText, message };
+}
+
+/**
+ * Whether a text holds "Example:" or "e.g." (then no example is appended): one pass over the character codes, cheaper
+ * than two `includes` on the short texts of an issue (a path, a rendered value).
+ */
+function hasMarker(text: string): boolean {
+  for (let index = 3; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 58 /* : */) {
+      if (index >= 7 && text.startsWith('Example', index - 7)) return true;
+    } else if (
+      code === 46 /* . */ &&
+      text.charCodeAt(index - 1) === 103 /* g */ &&
+      text.charCodeAt(index - 2) === 46 /* . */ &&
+      text.charCodeAt(index - 3) === 101 /* e */
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Whether a text ends with "e.g" (the sentence's closing dot then makes "e.g."). */
+function endsWithMarkerStart(text: string): boolean {
+  const length = text.length;
+  return (
+    length >= 3 &&
+    text.charCodeAt(length - 1) === 103 /* g */ &&
+    text.charCodeAt(length - 2) === 46 /* . */ &&
+    text.charCodeAt(length - 3) === 101 /* e */
+  );
 }
 
 /** The parts of an issue's message that depend on its schema node alone, computed on the node's first issue. */
@@ -222,19 +270,32 @@ interface StaticParts {
   readonly example: string | undefined;
   /** ` Example: ...` as the message appends it. */
   readonly exampleSuffix: string | undefined;
+  /** ` must be <expected>, but received `: the middle of the standard sentence. */
+  readonly mustBe: string;
+  /** Whether `expected` holds "Example:" or "e.g." (then no example is appended). */
+  readonly expectedHasMarker: boolean;
 }
 
-const NO_SCHEMA_PARTS: StaticParts = { expected: 'nothing', example: undefined, exampleSuffix: undefined };
+const NO_SCHEMA_PARTS: StaticParts = {
+  expected: 'nothing',
+  example: undefined,
+  exampleSuffix: undefined,
+  mustBe: ' must be nothing, but received ',
+  expectedHasMarker: false,
+};
 const staticPartsBySchema = new WeakMap<ParamSchema, StaticParts>();
 
 function staticParts(schema: ParamSchema): StaticParts {
   let parts = staticPartsBySchema.get(schema);
   if (parts === undefined) {
     const example = JSON.stringify(exampleValue(schema)) as string | undefined;
+    const expected = describeExpected(schema);
     parts = {
-      expected: describeExpected(schema),
+      expected,
       example,
       exampleSuffix: example !== undefined ? ` Example: ${clip(example, 120)}.` : undefined,
+      mustBe: ` must be ${expected}, but received `,
+      expectedHasMarker: hasMarker(expected),
     };
     staticPartsBySchema.set(schema, parts);
   }

@@ -469,21 +469,16 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
     if (unknownKeys > MAX_LISTED_UNKNOWN_KEYS)
       summarizeUnknownKeys(state, path, unknownKeys - MAX_LISTED_UNKNOWN_KEYS, coerce, schema);
     for (const property of properties) {
-      if (property.requiredFromModel && seen[property.index] === undefined) {
-        const childPath = joinPath(path, property.definition.name);
-        state.issues.push(
-          issue(
-            childPath,
-            'required',
-            property.definition.schema,
-            undefined,
-            `"${childPath}" is required: send ${describeExpected(property.definition.schema)}.`,
-          ),
-        );
-      }
+      if (property.requiredFromModel && seen[property.index] === undefined)
+        state.issues.push(requiredPropertyIssue(joinPath(path, property.definition.name), property.definition.schema));
     }
     return output;
   };
+}
+
+/** The issue of a required property the model did not send. */
+export function requiredPropertyIssue(path: string, schema: ParamSchema): ValidationIssue {
+  return issue(path, 'required', schema, undefined, `"${path}" is required: send ${describeExpected(schema)}.`);
 }
 
 /** A refused value as it stays in the output (the call fails; validation on the reference path still reads it). */

@@ -1,0 +1,665 @@
+import 'reflect-metadata';
+import fc from 'fast-check';
+import { IsEmail } from 'class-validator';
+import {
+  ArrayOf,
+  Command,
+  FromContext,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+  type ExecutionContext,
+  type Logger,
+  type ToolCall,
+  type ToolResult,
+} from '@toolwright/core';
+import { plausibleValueFor, type JsonSchema } from './arbitraries';
+import { generateIssueFinder, type IssueFinder } from '@toolwright/core/compile/issue-generator';
+import { compileTool, type CompileSettings } from '@toolwright/core/execution/compiled-tool';
+import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
+import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
+import { sanitizeArguments } from '@toolwright/core/pipeline/sanitize';
+import type { CoercionPolicy, ObjectSchema } from '@toolwright/core/types/schema';
+
+/**
+ * Issue 12's differential test of the generated error path (compile/issue-generator.ts): for random JSON Schema tools,
+ * random policies and random invalid calls (a wrong enum member, out of range, a wrong type, a bad date, a pattern or
+ * length miss, null, a missing or unknown key, item counts, and every malformation rule of docs/normalization.md, so
+ * the walk gives up as often as it answers), the compiled tool's normalize (the generated walk in front of the
+ * normalizer) and the normalizer alone return byte-identical output, issues (paths, rules, order, messages),
+ * transformations and security events; and the executor with the error path and without it (`canonicalFastPath:
+ * false`) return byte-identical results and log records. A decorated command with class-validator's `@IsEmail` (the
+ * bench's shape) and hostile property names go through the same comparison.
+ */
+
+const SEED = 2_611_2026;
+const SCHEMAS = 1_100;
+const CALLS_PER_SCHEMA = 19;
+const LIMITS: Partial<PipelineLimits> = { maxDepth: 4, maxArrayItems: 6 };
+const POLICIES: readonly CoercionPolicy[] = ['safe', 'strict', 'lenient'];
+
+const NAMES = ['title', 'count', 'ratio', 'enabled', 'tags', 'when', 'day', 'level', 'userName', 'session_id', 'naïve'];
+
+const scalar: fc.Arbitrary<JsonSchema> = fc.oneof(
+  fc.record(
+    {
+      type: fc.constant('string'),
+      minLength: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+      maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }),
+      pattern: fc.option(fc.constantFrom('^[a-z]+$', '\\d', '^x'), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record({
+    type: fc.constant('string'),
+    enum: fc.uniqueArray(fc.constantFrom('low', 'High', 'MEDIUM', 'x', 'a b', 'LOW'), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({
+    type: fc.constant('string'),
+    enum: fc.constant(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'Ten']),
+  }),
+  fc.record(
+    {
+      type: fc.constant('integer'),
+      minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
+      maximum: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }),
+      exclusiveMinimum: fc.option(fc.integer({ min: -10, max: -6 }), { nil: undefined }),
+      exclusiveMaximum: fc.option(fc.integer({ min: 51, max: 60 }), { nil: undefined }),
+      multipleOf: fc.option(fc.constantFrom(2, 5), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('number'),
+      minimum: fc.option(fc.double({ min: -5, max: 0, noNaN: true }), { nil: undefined }),
+      exclusiveMaximum: fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined }),
+      multipleOf: fc.option(fc.constantFrom(0.5, 0.1), { nil: undefined }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record({
+    type: fc.constant('integer'),
+    enum: fc.uniqueArray(fc.constantFrom(1, 2, 3, 10), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({ type: fc.constant('boolean'), enum: fc.option(fc.constant([true]), { nil: undefined }) }),
+  fc.constant({ type: 'string', format: 'date' }),
+  fc.constant({ type: 'string', format: 'date-time' }),
+  fc.constant({ type: 'string', format: 'email' }),
+  fc.constant({ anyOf: [{ type: 'string' }, { type: 'integer' }] }),
+  fc.constant({}),
+);
+
+const arrayOf = (items: fc.Arbitrary<JsonSchema>): fc.Arbitrary<JsonSchema> =>
+  fc.record(
+    {
+      type: fc.constant('array'),
+      items,
+      minItems: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+      maxItems: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }),
+      uniqueItems: fc.option(fc.boolean(), { nil: undefined }),
+    },
+    { requiredKeys: ['type', 'items'] },
+  );
+
+function objectOf(depth: number): fc.Arbitrary<JsonSchema> {
+  const property: fc.Arbitrary<JsonSchema> =
+    depth <= 0
+      ? fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: arrayOf(scalar) })
+      : fc.oneof(
+          { weight: 5, arbitrary: scalar },
+          { weight: 1, arbitrary: arrayOf(scalar) },
+          { weight: 1, arbitrary: objectOf(depth - 1) },
+          { weight: 2, arbitrary: arrayOf(objectOf(depth - 1)) },
+        );
+  return fc
+    .tuple(
+      fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), property, fc.boolean(), fc.nat(5)), {
+        minLength: 1,
+        maxLength: 5,
+        selector: ([name]) => name,
+      }),
+      fc.constantFrom<boolean | JsonSchema | undefined>(undefined, undefined, undefined, false, true),
+    )
+    .map(([entries, additional]) => {
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      for (const [name, schema, isRequired, flags] of entries) {
+        properties[name] =
+          flags === 0 && typeof schema['type'] === 'string' ? { ...schema, type: [schema['type'], 'null'] } : schema;
+        if (isRequired) required.push(name);
+      }
+      return {
+        type: 'object',
+        properties,
+        required,
+        ...(additional === undefined ? {} : { additionalProperties: additional }),
+      };
+    });
+}
+
+/** A value for a schema that is usually valid. */
+function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
+  if (schema['anyOf']) return fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }));
+  if (schema['type'] === undefined) return fc.jsonValue({ maxDepth: 2 });
+  if (schema['format'] === 'email') return fc.constantFrom('ana@example.com', 'not-an-email');
+  if (schema['type'] === 'object') {
+    const properties = schema['properties'] as Record<string, JsonSchema>;
+    const required = (schema['required'] as string[] | undefined) ?? [];
+    return fc.record(Object.fromEntries(Object.entries(properties).map(([name, inner]) => [name, validValue(inner)])), {
+      requiredKeys: required,
+    });
+  }
+  if (schema['type'] === 'array') {
+    const minimum = typeof schema['minItems'] === 'number' ? schema['minItems'] : 0;
+    return fc.array(validValue(schema['items'] as JsonSchema), {
+      minLength: minimum,
+      maxLength: Math.max(minimum, typeof schema['maxItems'] === 'number' ? schema['maxItems'] : 3),
+    });
+  }
+  if (Array.isArray(schema['type'])) {
+    const inner = { ...schema, type: (schema['type'] as string[])[0] };
+    return fc.oneof({ weight: 4, arbitrary: validValue(inner) }, { weight: 1, arbitrary: fc.constant(null) });
+  }
+  if (schema['enum'] && schema['type'] !== 'string') return fc.constantFrom(...(schema['enum'] as unknown[]));
+  if (schema['type'] === 'number') return fc.constantFrom(-2.5, 0, 0.5, 1, 3.5);
+  return plausibleValueFor(schema);
+}
+
+type Json = unknown;
+
+/** What replaces a leaf: the refusals the error path answers itself, and repairs it must leave to the normalizer. */
+const LEAF_CORRUPTIONS: ReadonlyArray<(leaf: Json) => Json> = [
+  () => 'urgent',
+  () => 600,
+  () => -600,
+  (leaf) => (typeof leaf === 'number' ? leaf + 0.25 : 7.5),
+  () => 'x'.repeat(12),
+  () => '',
+  () => true,
+  () => ({}),
+  () => [],
+  () => null,
+  (leaf) => (typeof leaf === 'string' ? leaf.toUpperCase() : 'LOW'),
+  (leaf) => (typeof leaf === 'string' ? ` ${leaf} ` : leaf),
+  () => '2026-02-30',
+  () => '2026-01-31T09:00',
+  () => '2026-01-31 09:00:00+01:00',
+  () => ' 5 ',
+  () => '12',
+  () => 'yes',
+  () => -0,
+  () => 1e300,
+  () => 'not-an-email',
+  () => 'tomorrow',
+  () => 'a'.repeat(2_000),
+  () => 'MEDIUM',
+  () => 'ten',
+  () => 10,
+  () => 3,
+  () => 123456789012345678901234567890,
+];
+
+/** Whole-value malformations: keys, containers, hostile keys (docs/normalization.md), and missing keys. */
+const VALUE_MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
+  (value) => renameKeys(value, (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)),
+  (value) => renameKeys(value, (key) => key.toUpperCase()),
+  (value) => addKey(value, 'unknownKey', 1),
+  (value) => addKey(value, 'titel', 'x'),
+  (value) => addKey(value, 'session_id', 'forged'),
+  (value) => addKey(value, 'ｓｅｓｓｉｏｎ＿ｉｄ', 'forged'),
+  (value) => addKey(value, '__proto__', { polluted: true }),
+  (value) => addKey(value, 'constructor', 'x'),
+  (value) => deepAddKey(value, 'job_id', 'nested'),
+  (value) => mapTop(value, () => undefined),
+  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? JSON.stringify(entry) : entry)),
+  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? entry[0] : entry)),
+  (value) => mapTop(value, (entry) => (isRecord(entry) ? JSON.stringify(entry) : entry)),
+  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [...entry, ...entry, ...entry, ...entry] : entry)),
+  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? [...entry, entry[0]] : entry)),
+  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [] : entry)),
+  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [entry] : entry)),
+  (value) => addKey(value, 'deep', { a: { b: { c: { d: { e: 1 } } } } }),
+  (value) => mapTop(value, () => 'a,b'),
+];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function renameKeys(value: Json, rename: (key: string) => string): Json {
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [rename(key), inner]));
+}
+
+function addKey(value: Json, key: string, added: Json): Json {
+  if (!isRecord(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  Object.defineProperty(copy, key, { value: added, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+function deepAddKey(value: Json, key: string, added: Json): Json {
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, inner]) => [
+      name,
+      isRecord(inner)
+        ? addKey(inner, key, added)
+        : Array.isArray(inner) && isRecord(inner[0])
+          ? [addKey(inner[0], key, added), ...inner.slice(1)]
+          : inner,
+    ]),
+  );
+}
+
+function mapTop(value: Json, map: (entry: Json) => Json): Json {
+  if (!isRecord(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return value;
+  const chosen = keys[keys.length - 1]!;
+  const mapped = map(value[chosen]);
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) if (key !== chosen || mapped !== undefined) copy[key] = key === chosen ? mapped : value[key];
+  return copy;
+}
+
+/** Replaces the leaves whose index (in walk order) is in `picks` modulo the leaf count. */
+function corruptLeaves(value: Json, picks: readonly number[], corruptions: readonly number[]): Json {
+  let leaves = 0;
+  const count = (inner: Json): void => {
+    if (Array.isArray(inner)) inner.forEach(count);
+    else if (isRecord(inner)) Object.values(inner).forEach(count);
+    else leaves++;
+  };
+  count(value);
+  if (leaves === 0) return value;
+  const chosen = new Map<number, number>();
+  picks.forEach((pick, index) => chosen.set(pick % leaves, corruptions[index]!));
+  let seen = 0;
+  const walk = (inner: Json): Json => {
+    if (Array.isArray(inner)) return inner.map(walk);
+    if (isRecord(inner)) return Object.fromEntries(Object.entries(inner).map(([key, item]) => [key, walk(item)]));
+    const corruption = chosen.get(seen++);
+    return corruption === undefined ? inner : LEAF_CORRUPTIONS[corruption % LEAF_CORRUPTIONS.length]!(inner);
+  };
+  return walk(value);
+}
+
+/** A serialization that tells -0, undefined, NaN, key order and classes apart (the comparison is byte for byte). */
+function exact(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => {
+    if (inner === undefined) return '<undefined>';
+    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner)))
+      return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
+    if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
+    if (
+      typeof inner === 'object' &&
+      inner !== null &&
+      !Array.isArray(inner) &&
+      Object.getPrototypeOf(inner) !== Object.prototype &&
+      Object.getPrototypeOf(inner) !== null
+    ) {
+      return { '<class>': inner.constructor?.name, ...(inner as Record<string, unknown>) };
+    }
+    return inner;
+  });
+}
+
+function withoutDuration(result: ToolResult): unknown {
+  const { durationMs: _durationMs, ...rest } = result;
+  return rest;
+}
+
+class RecordingLogger implements Logger {
+  readonly records: string[] = [];
+  debug(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`debug ${message} ${exact(strip(details))}`);
+  }
+  info(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`info ${message} ${exact(strip(details))}`);
+  }
+  warn(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`warn ${message} ${exact(strip(details))}`);
+  }
+  error(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`error ${message} ${exact(strip(details))}`);
+  }
+}
+
+function strip(details: Record<string, unknown> | undefined): unknown {
+  if (details === undefined) return undefined;
+  const { durationMs: _durationMs, ...rest } = details;
+  return rest;
+}
+
+const finders = new WeakMap<object, Map<CoercionPolicy, IssueFinder>>();
+
+function finderFor(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): IssueFinder {
+  let byPolicy = finders.get(parameters);
+  if (byPolicy === undefined) finders.set(parameters, (byPolicy = new Map()));
+  let finder = byPolicy.get(policy);
+  if (finder === undefined) byPolicy.set(policy, (finder = generateIssueFinder(parameters, policy, limits)!));
+  return finder;
+}
+
+/** One call's arguments through the compiled tool's normalize and through the normalizer alone. */
+function compareNormalize(
+  registry: ToolRegistry,
+  tool: string,
+  policy: CoercionPolicy,
+  limits: PipelineLimits,
+  argumentsValue: Json,
+  context: ExecutionContext,
+): 'answered' | 'normalizer' | 'skipped' {
+  if (!isRecord(argumentsValue)) return 'skipped';
+  const entry = registry.getEntry(tool)!;
+  const settings: CompileSettings = { policy, limits, validation: 'compiled', timeoutMs: 1_000, slowCallMs: 1_000 };
+  const compiled = compileTool(entry, settings, () => false);
+  const run = (normalize: (value: unknown, path: string, state: NormalizeState) => unknown) => {
+    // Each side gets its own parsed copy, sanitized as the executor does (the error path may keep the object).
+    const parsed = JSON.parse(JSON.stringify(argumentsValue)) as Record<string, unknown>;
+    let sanitized: Record<string, unknown>;
+    try {
+      sanitized = sanitizeArguments(parsed, limits, { owned: true }).value;
+    } catch {
+      return undefined;
+    }
+    const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: true, limits });
+    const output = normalize(sanitized, '', state);
+    return {
+      kept: output === sanitized,
+      text: exact({
+        output,
+        issues: state.issues,
+        transformations: state.transformations,
+        events: state.securityEvents,
+      }),
+    };
+  };
+  const reference = run(compileNormalizer(entry.definition.parameters, compiled.policy, 'all'));
+  const generated = run(compiled.normalize);
+  if (reference === undefined || generated === undefined) return 'skipped';
+  expect(generated.text).toBe(reference.text);
+  // Whether the generated walk answered (the compiled normalize kept the arguments, or a copy of them for step 5).
+  const finder = finderFor(entry.definition.parameters, compiled.policy, limits);
+  const parsed = JSON.parse(JSON.stringify(argumentsValue)) as Record<string, unknown>;
+  const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: true, limits });
+  const answered =
+    finder(sanitizeArguments(parsed, limits, { owned: true }).value, state) &&
+    state.issues.length > 0 &&
+    state.transformations.length === 0 &&
+    state.securityEvents.length === 0;
+  if (answered && !generated.kept) expect(compiled.injects).toBe(true);
+  return answered ? 'answered' : 'normalizer';
+}
+
+export class Attendee {
+  @IsEmail()
+  @ToolParam({ description: "The attendee's email address" })
+  email!: string;
+
+  @ToolParam({ description: 'Whether attendance is optional', required: false })
+  optional?: boolean;
+}
+
+export class MeetingParams {
+  @ToolParam({ description: 'How urgent', enum: ['low', 'normal', 'high'] })
+  priority!: string;
+
+  @ArrayOf('datetime', { description: 'Proposed start times' })
+  slots!: string[];
+
+  @ToolParam({ type: 'int', min: 5, max: 480, description: 'Length in minutes' })
+  durationMinutes!: number;
+
+  @ToolParam({ description: 'Whether to send invitations' })
+  sendInvites!: boolean;
+
+  @ToolParam({ minLength: 3, maxLength: 80, description: 'The title' })
+  title!: string;
+
+  @ArrayOf(() => Attendee, { description: 'Who to invite' })
+  attendees!: Attendee[];
+}
+
+@Command({ name: 'schedule_meeting', description: 'Schedules a meeting', params: MeetingParams })
+export class ScheduleMeetingCommand {
+  execute(params: MeetingParams) {
+    return { scheduled: params.title };
+  }
+}
+
+export class NoteParams {
+  @ToolParam({ description: 'The note', minLength: 2 })
+  text!: string;
+
+  @ToolParam({ description: 'Priority', type: 'int', min: 1, max: 3 })
+  priority!: number;
+
+  @FromContext('session_id') sessionId!: string;
+
+  @ToolParam({ description: 'The title', extract: 'title' })
+  title?: string;
+}
+
+@Command({ name: 'add_note', description: 'Adds a note', params: NoteParams })
+export class AddNoteCommand {
+  execute(params: NoteParams) {
+    return { ...params };
+  }
+}
+
+const VALID_MEETING = {
+  priority: 'normal',
+  slots: ['2026-01-01T08:00:00+01:00', '2026-02-02T09:15:00+01:00'],
+  durationMinutes: 45,
+  sendInvites: true,
+  title: 'Quarterly planning',
+  attendees: [{ email: 'a@example.com', optional: true }, { email: 'b@example.com' }, { email: 'c@example.com' }],
+};
+
+/** Property names a remote MCP server may send: every one stays data in the generated code. */
+const HOSTILE_NAMES = [
+  'say "hi"',
+  'back\\slash',
+  'trailing\\',
+  '*/ globalThis.pwned = 1; /*',
+  'line\u2028separator',
+  'paragraph\u2029separator',
+  'new\nline',
+  '${globalThis.pwned = 1}',
+  '"));globalThis.pwned=1;//',
+  '"+(globalThis.pwned=1)+"',
+  "'+(globalThis.pwned=1)+'",
+  'lone\ud800surrogate',
+  'x'.repeat(10_000),
+  'case',
+  'default',
+  'I',
+  's',
+  'k[0]',
+];
+
+afterEach(() => {
+  delete (globalThis as Record<string, unknown>)['pwned'];
+});
+
+describe('the generated error path (issue 12): the same issues, output and transformations as the normalizer', () => {
+  it(`on ${SCHEMAS * CALLS_PER_SCHEMA} random invalid and malformed calls over ${SCHEMAS} random schemas (seed ${SEED})`, async () => {
+    const limits: PipelineLimits = { ...DEFAULT_LIMITS, ...LIMITS };
+    const context: ExecutionContext = { sessionId: 's-1', timeZone: 'Europe/Berlin' };
+    const counts = { calls: 0, answered: 0, normalizer: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        objectOf(2).chain((schema) =>
+          fc.tuple(
+            fc.constant(schema),
+            fc.constantFrom(...POLICIES),
+            fc.array(
+              fc.tuple(
+                validValue(schema),
+                fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+                fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
+                fc.integer({ min: -1, max: VALUE_MUTATIONS.length * 3 }),
+              ),
+              { minLength: CALLS_PER_SCHEMA, maxLength: CALLS_PER_SCHEMA },
+            ),
+          ),
+        ),
+        async ([schema, policy, inputs]) => {
+          const registry = new ToolRegistry({ logger: silentLogger });
+          registry.registerJsonSchemaTool({ name: 'tool', parameters: schema }, (params) => params);
+          const fastLogger = new RecordingLogger();
+          const slowLogger = new RecordingLogger();
+          const options = { limits: LIMITS, telemetry: false as const, coercion: policy };
+          const fast = new PersonaToolExecutor(registry, { ...options, logger: fastLogger });
+          const slow = new PersonaToolExecutor(registry, {
+            ...options,
+            logger: slowLogger,
+            canonicalFastPath: false,
+          });
+          for (const [value, picks, corruptions, mutation] of inputs) {
+            // Most calls get one to three corrupted leaves; some a whole-value malformation on top.
+            const corrupted = corruptLeaves(value, picks, corruptions);
+            const rule = mutation >= 0 && mutation < VALUE_MUTATIONS.length ? VALUE_MUTATIONS[mutation] : undefined;
+            const argumentsValue = rule ? rule(corrupted) : corrupted;
+            const call: ToolCall = { id: 'c', name: 'tool', arguments: JSON.stringify(argumentsValue) };
+            const [withErrorPath, withoutErrorPath] = [
+              await fast.execute(call, context),
+              await slow.execute(call, context),
+            ];
+            counts.calls++;
+            if (!withErrorPath.ok) counts.refused++;
+            expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
+            const answer = compareNormalize(registry, 'tool', policy, limits, argumentsValue, context);
+            if (answer !== 'skipped') counts[answer]++;
+          }
+          expect(fastLogger.records).toEqual(slowLogger.records);
+        },
+      ),
+      { seed: SEED, numRuns: SCHEMAS },
+    );
+    expect(counts.calls).toBeGreaterThanOrEqual(20_000);
+    // Both sides are exercised: the walk answers many refused calls and leaves many others to the normalizer.
+    expect(counts.answered).toBeGreaterThan(counts.calls / 8);
+    expect(counts.normalizer).toBeGreaterThan(counts.calls / 5);
+    expect(counts.refused).toBeGreaterThan(counts.calls / 2);
+  }, 300_000);
+
+  it('a decorated command with @IsEmail (the bench shape): 3,000 random invalid calls, the same results and logs', async () => {
+    const registry = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger });
+    const fastLogger = new RecordingLogger();
+    const slowLogger = new RecordingLogger();
+    const fast = new PersonaToolExecutor(registry, { logger: fastLogger, telemetry: false });
+    const slow = new PersonaToolExecutor(registry, { logger: slowLogger, telemetry: false, canonicalFastPath: false });
+    const limits: PipelineLimits = DEFAULT_LIMITS;
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
+        fc.integer({ min: -1, max: VALUE_MUTATIONS.length * 3 }),
+        async (picks, corruptions, mutation) => {
+          const corrupted = corruptLeaves(VALID_MEETING, picks, corruptions);
+          const rule = mutation >= 0 && mutation < VALUE_MUTATIONS.length ? VALUE_MUTATIONS[mutation] : undefined;
+          const argumentsValue = rule ? rule(corrupted) : corrupted;
+          const call: ToolCall = { id: 'c', name: 'schedule_meeting', arguments: JSON.stringify(argumentsValue) };
+          const [withErrorPath, withoutErrorPath] = [await fast.execute(call), await slow.execute(call)];
+          expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
+          if (compareNormalize(registry, 'schedule_meeting', 'safe', limits, argumentsValue, {}) === 'answered')
+            answered++;
+        },
+      ),
+      { seed: SEED, numRuns: 3_000 },
+    );
+    expect(fastLogger.records).toEqual(slowLogger.records);
+    expect(answered).toBeGreaterThan(500);
+  }, 120_000);
+
+  it('a command with a context field and an extracted field: context goes into a copy, never into a recorded value', async () => {
+    const registry = ToolRegistry.from([AddNoteCommand], { logger: silentLogger });
+    const fast = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
+    const slow = new PersonaToolExecutor(registry, {
+      logger: silentLogger,
+      telemetry: false,
+      canonicalFastPath: false,
+    });
+    const context: ExecutionContext = {
+      sessionId: 's-1',
+      dataPackets: [{ content: { title: 'From the packet', body: 'body' } }],
+    };
+    let answered = 0;
+    for (const args of [
+      { text: 'x', priority: 2 },
+      { text: 'ok', priority: 9, title: '' },
+      { text: 'ok', priority: 0, title: 'mine' },
+      { text: 3, priority: 2 },
+      { priority: 5 },
+    ]) {
+      // As sent, and wrapped in a whole call (the unwrapped arguments are recorded as the transformation's value).
+      for (const text of [JSON.stringify(args), JSON.stringify({ name: 'add_note', arguments: args })]) {
+        const call: ToolCall = { id: 'c', name: 'add_note', arguments: text };
+        const [withErrorPath, withoutErrorPath] = [
+          await fast.execute(call, context),
+          await slow.execute(call, context),
+        ];
+        expect(withErrorPath.ok).toBe(false);
+        expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
+      }
+      if (compareNormalize(registry, 'add_note', 'safe', DEFAULT_LIMITS, args, context) === 'answered') answered++;
+    }
+    expect(answered).toBeGreaterThan(2);
+  });
+
+  it('hostile property names stay data: the same issues and paths as the normalizer, and no code of theirs runs', async () => {
+    const properties: Record<string, JsonSchema> = {};
+    HOSTILE_NAMES.forEach((name, index) => {
+      properties[name] =
+        index % 3 === 0
+          ? { type: 'integer', minimum: 0, maximum: 9 }
+          : index % 3 === 1
+            ? { type: 'string', enum: ['a', 'b'] }
+            : { type: 'array', items: { type: 'object', properties: { [name]: { type: 'boolean' } } } };
+    });
+    const registry = new ToolRegistry({ logger: silentLogger });
+    registry.registerJsonSchemaTool(
+      { name: 'remote', parameters: { type: 'object', properties, required: HOSTILE_NAMES } },
+      (params) => params,
+    );
+    const parameters = registry.getEntry('remote')!.definition.parameters;
+    const finder = generateIssueFinder(parameters, 'safe', DEFAULT_LIMITS);
+    expect(finder).toBeDefined();
+    const fast = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
+    const slow = new PersonaToolExecutor(registry, {
+      logger: silentLogger,
+      telemetry: false,
+      canonicalFastPath: false,
+    });
+    let answered = 0;
+    for (let variant = 0; variant < 6; variant++) {
+      const value: Record<string, unknown> = {};
+      HOSTILE_NAMES.forEach((name, index) => {
+        if ((index + variant) % 5 === 0) return; // missing (every name is required)
+        value[name] =
+          index % 3 === 0
+            ? (index + variant) % 2 === 0
+              ? 42
+              : 3
+            : index % 3 === 1
+              ? (index + variant) % 2 === 0
+                ? 'zzz'
+                : 'a'
+              : [{ [name]: (index + variant) % 2 === 0 ? 'maybe' : true }];
+      });
+      const call: ToolCall = { id: 'c', name: 'remote', arguments: JSON.stringify(value) };
+      const [withErrorPath, withoutErrorPath] = [await fast.execute(call), await slow.execute(call)];
+      expect(withErrorPath.ok).toBe(false);
+      expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
+      if (compareNormalize(registry, 'remote', 'safe', DEFAULT_LIMITS, value, {}) === 'answered') answered++;
+    }
+    expect(answered).toBeGreaterThan(0);
+    expect((globalThis as Record<string, unknown>)['pwned']).toBeUndefined();
+  });
+});
