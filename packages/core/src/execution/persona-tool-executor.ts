@@ -556,8 +556,9 @@ export class PersonaToolExecutor {
     let securityEvents: readonly SecurityEvent[];
     if (parsed.owned && compiled.accept !== undefined && this.fastPath && compiled.accept(parsed.value)) {
       // Already valid and canonical (arguments read from text here, so the pipeline's own object): sanitizing,
-      // normalizing and the impostor scan would each return it unchanged, with nothing to record.
-      params = parsed.value;
+      // normalizing and the impostor scan would each return it unchanged, with nothing to record. Step 5 writes trusted
+      // context into a copy: a recorded value (an unwrapped call's arguments) may be this very object.
+      params = compiled.injects ? { ...parsed.value } : parsed.value;
       issues = [];
       securityEvents = NO_SECURITY_EVENTS;
     } else {

@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { plausibleValueFor, type JsonSchema } from './arbitraries';
 import {
+  Command,
+  FromContext,
   PersonaToolExecutor,
+  ToolParam,
   ToolRegistry,
   silentLogger,
   type ExecutionContext,
@@ -406,4 +409,36 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
     expect(mutated).toBeGreaterThan(calls / 3);
     expect(refused).toBeGreaterThan(calls / 10);
   }, 240_000);
+  it('trusted context goes into a copy on the fast path: a recorded value (an unwrapped call) never holds it', async () => {
+    class NoteParams {
+      @ToolParam({ description: 'The note', minLength: 2 })
+      text!: string;
+
+      @FromContext('session_id') sessionId!: string;
+    }
+    @Command({ name: 'add_note', description: 'Adds a note', params: NoteParams })
+    class AddNoteCommand {
+      execute(params: NoteParams) {
+        return { text: params.text, sessionId: params.sessionId };
+      }
+    }
+    const registry = ToolRegistry.from([AddNoteCommand], { logger: silentLogger });
+    const fast = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
+    const slow = new PersonaToolExecutor(registry, {
+      logger: silentLogger,
+      telemetry: false,
+      canonicalFastPath: false,
+    });
+    const context: ExecutionContext = { sessionId: 'secret-session' };
+    const wrapped = JSON.stringify({ name: 'add_note', arguments: { text: 'hello' } });
+    for (const text of [wrapped, `[${wrapped}]`, '{"text": "hello"}']) {
+      const call: ToolCall = { id: 'c', name: 'add_note', arguments: text };
+      const [withFastPath, withoutFastPath] = [await fast.execute(call, context), await slow.execute(call, context)];
+      expect(withFastPath.ok && withFastPath.value).toEqual({ text: 'hello', sessionId: 'secret-session' });
+      expect(JSON.stringify(withFastPath.transformations)).not.toContain('secret-session');
+      expect(JSON.stringify({ ...withFastPath, durationMs: 0 })).toBe(
+        JSON.stringify({ ...withoutFastPath, durationMs: 0 }),
+      );
+    }
+  });
 });
