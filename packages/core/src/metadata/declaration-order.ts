@@ -11,7 +11,9 @@ const positions = new WeakMap<ParamMetadata, number>();
 
 /** Notes a record's place among the class's class-validator rules; called by the decorator that stores the record. */
 export function recordDeclarationPosition(record: ParamMetadata): void {
-  positions.set(record, countOwnValidatorRules(record.target));
+  // Position 0 (no rule of the developer's before it, the usual case) is what a record without an entry reads.
+  const position = countOwnValidatorRules(record.target);
+  if (position !== 0) positions.set(record, position);
 }
 
 /**

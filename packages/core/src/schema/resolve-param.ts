@@ -280,8 +280,11 @@ function checkBoolean(site: DefinitionSite, option: string, value: unknown): voi
   if (value !== undefined && typeof value !== 'boolean') throw invalidOption(site, option, value, 'true or false');
 }
 
+/** The aliases of a parameter without any: one frozen array for all (definitions are frozen anyway). */
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+
 function checkAliases(site: DefinitionSite, propertyName: string, aliases: unknown): readonly string[] {
-  if (aliases === undefined) return [];
+  if (aliases === undefined) return NO_ALIASES;
   if (!Array.isArray(aliases)) throw invalidOption(site, 'aliases', aliases, 'an array of strings');
   for (const alias of aliases) {
     if (typeof alias !== 'string' || alias.length === 0)
