@@ -44,7 +44,8 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
   apply();
   const applied = ownRules(storage, target);
   if (developer.length === 0) {
-    toolwrightRules.set(target, applied);
+    // `slice`: kept for good, so an array of exactly its length (the one `filter` grew keeps room for more).
+    toolwrightRules.set(target, applied.slice());
   } else {
     const mine = new Set(developer);
     toolwrightRules.set(

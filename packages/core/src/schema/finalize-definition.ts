@@ -46,6 +46,12 @@ export function finalizeDefinition(definition: ToolDefinition, options: Finalize
  * non-negative integer. Fix: give `retries` as a non-negative integer."
  */
 export function checkToolOptions(options: ToolOptions, where: Pick<FinalizeOptions, 'origin' | 'target'>): ToolOptions {
+  assertToolOptions(options, where);
+  return copyToolOptions(options as unknown as Readonly<Record<string, unknown>>);
+}
+
+/** `checkToolOptions` without the copy: throws the same DefinitionError for the first invalid option. */
+export function assertToolOptions(options: ToolOptions, where: Pick<FinalizeOptions, 'origin' | 'target'>): void {
   const given = options as unknown as Readonly<Record<string, unknown>>;
   const invalid = findInvalidToolOption(given);
   if (invalid?.message !== undefined) {
@@ -61,7 +67,6 @@ export function checkToolOptions(options: ToolOptions, where: Pick<FinalizeOptio
       `give \`${invalid.option}\` as ${invalid.expected}.`,
     );
   }
-  return copyToolOptions(given);
 }
 
 /** Every schema node of the parameters (iteratively: a deep schema cannot overflow the stack), with its parameter path. */

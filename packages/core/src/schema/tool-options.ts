@@ -115,10 +115,13 @@ function frozenCopy(value: unknown): unknown {
 
 /** A frozen copy of the known options that were given (unknown keys are left out). */
 export function copyToolOptions(options: Readonly<Record<string, unknown>>): ToolOptions {
-  const copy: Record<string, unknown> = {};
+  let copy: Record<string, unknown> | undefined;
   for (const key of TOOL_OPTION_KEYS) {
     const value = options[key];
-    if (value !== undefined) copy[key] = frozenCopy(value);
+    if (value !== undefined) (copy ??= {})[key] = frozenCopy(value);
   }
-  return Object.freeze(copy);
+  // No option given (most tools): one frozen empty object for all.
+  return copy === undefined ? NO_OPTIONS : Object.freeze(copy);
 }
+
+const NO_OPTIONS: ToolOptions = Object.freeze({});

@@ -222,7 +222,11 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
         decorators.push(sharedRule('minLength', options, boundOf(schema.minLength), () => MinLength(0, options)));
       if (schema.maxLength !== undefined)
         decorators.push(sharedRule('maxLength', options, boundOf(schema.maxLength), () => MaxLength(0, options)));
-      if (schema.pattern !== undefined) decorators.push(MatchesPattern(compilePattern(schema.pattern), options));
+      if (schema.pattern !== undefined) {
+        // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
+        const pattern = compilePattern(schema.pattern).source;
+        decorators.push(sharedRule('matches', options, [pattern], () => MatchesPattern('', options)));
+      }
       break;
     case 'int':
     case 'float':
