@@ -255,14 +255,14 @@ function finish(
   }
   const aliases = checkAliases(site, propertyName, options.aliases);
   const required = options.required ?? (options.default === undefined && options.extract === undefined);
-  const definition: PropertyDefinition = {
+  const definition: { -readonly [K in keyof PropertyDefinition]: PropertyDefinition[K] } = {
     name: propertyName,
     schema,
     required,
     aliases,
-    ...(options.extract !== undefined ? { extract: options.extract } : {}),
-    ...(options.sensitive === true ? { sensitive: true } : {}),
   };
+  if (options.extract !== undefined) definition.extract = options.extract;
+  if (options.sensitive === true) definition.sensitive = true;
   const convertToDate = environment.designType === Date && (schema.kind === 'date' || schema.kind === 'datetime');
   return { definition, convertToDate };
 }
@@ -389,6 +389,90 @@ function patternSource(site: DefinitionSite, pattern: unknown): string {
   return source;
 }
 
+/** The keys `applyOptions` sets on the value target, and on the schema (arrays: with the item-count keys). */
+const VALUE_KEYS: readonly string[] = [
+  'enum',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+];
+const SCHEMA_KEYS: readonly string[] = ['description', 'title', 'nullable', 'default', 'examples', 'policy'];
+const ARRAY_SCHEMA_KEYS: readonly string[] = [...SCHEMA_KEYS, 'minItems', 'maxItems', 'uniqueItems'];
+
+/**
+ * Whether `{ ...value }` plus the defined ones of `keys`, stored in order, is the object `withoutUndefined` makes of
+ * `{ ...value, ...keys }`: `value` has none of the keys, no undefined value, no symbol and no `__proto__` key.
+ */
+function appendable(value: object, keys: readonly string[]): boolean {
+  if (Object.getOwnPropertySymbols(value).length > 0) return false;
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || keys.includes(key) || (value as Record<string, unknown>)[key] === undefined)
+      return false;
+  }
+  return true;
+}
+
+/** `schema` with each defined value constraint stored, in `VALUE_KEYS` order. */
+function withDefinedValueKeys(
+  schema: Record<string, unknown>,
+  enumList: unknown,
+  minimum: unknown,
+  maximum: unknown,
+  exclusiveMinimum: unknown,
+  exclusiveMaximum: unknown,
+  multipleOf: unknown,
+  minLength: unknown,
+  maxLength: unknown,
+  pattern: unknown,
+  format: unknown,
+): ParamSchema {
+  if (enumList !== undefined) schema.enum = enumList;
+  if (minimum !== undefined) schema.minimum = minimum;
+  if (maximum !== undefined) schema.maximum = maximum;
+  if (exclusiveMinimum !== undefined) schema.exclusiveMinimum = exclusiveMinimum;
+  if (exclusiveMaximum !== undefined) schema.exclusiveMaximum = exclusiveMaximum;
+  if (multipleOf !== undefined) schema.multipleOf = multipleOf;
+  if (minLength !== undefined) schema.minLength = minLength;
+  if (maxLength !== undefined) schema.maxLength = maxLength;
+  if (pattern !== undefined) schema.pattern = pattern;
+  if (format !== undefined) schema.format = format;
+  return schema as unknown as ParamSchema;
+}
+
+/** `schema` with each defined annotation stored, in `SCHEMA_KEYS` order (arrays: then the item counts). */
+function withDefinedSchemaKeys(
+  schema: Record<string, unknown>,
+  description: unknown,
+  title: unknown,
+  nullable: unknown,
+  defaultValue: unknown,
+  examples: unknown,
+  policy: unknown,
+  array: boolean,
+  minItems: unknown,
+  maxItems: unknown,
+  uniqueItems: unknown,
+): ParamSchema {
+  if (description !== undefined) schema.description = description;
+  if (title !== undefined) schema.title = title;
+  if (nullable !== undefined) schema.nullable = nullable;
+  if (defaultValue !== undefined) schema.default = defaultValue;
+  if (examples !== undefined) schema.examples = examples;
+  if (policy !== undefined) schema.policy = policy;
+  if (array) {
+    if (minItems !== undefined) schema.minItems = minItems;
+    if (maxItems !== undefined) schema.maxItems = maxItems;
+    if (uniqueItems !== undefined) schema.uniqueItems = uniqueItems;
+  }
+  return schema as unknown as ParamSchema;
+}
+
 function withoutUndefined<T extends object>(value: T): T {
   const result: Record<string, unknown> = {};
   for (const key in value) if (value[key] !== undefined) result[key] = value[key];
@@ -458,32 +542,65 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     }
   }
 
-  const constrainedTarget = withoutUndefined({
-    ...target,
-    enum: enumList,
-    minimum,
-    maximum,
-    exclusiveMinimum,
-    exclusiveMaximum,
-    multipleOf,
-    minLength,
-    maxLength,
-    pattern,
-    format: options.format,
-  }) as ParamSchema;
+  const constrainedTarget = appendable(target, VALUE_KEYS)
+    ? // The same object as below when `target` has none of the keys and no undefined value (nearly always), built
+      // with a spread and named stores instead of keyed stores (much cheaper in a registry of 1,000 commands).
+      withDefinedValueKeys(
+        { ...target },
+        enumList,
+        minimum,
+        maximum,
+        exclusiveMinimum,
+        exclusiveMaximum,
+        multipleOf,
+        minLength,
+        maxLength,
+        pattern,
+        options.format,
+      )
+    : (withoutUndefined({
+        ...target,
+        enum: enumList,
+        minimum,
+        maximum,
+        exclusiveMinimum,
+        exclusiveMaximum,
+        multipleOf,
+        minLength,
+        maxLength,
+        pattern,
+        format: options.format,
+      }) as ParamSchema);
   const withTarget = replaceValueTarget(base, constrainedTarget);
-  const schema = withoutUndefined({
-    ...withTarget,
-    description: options.description,
-    title: options.title,
-    nullable: options.nullable === true ? true : undefined,
-    default: copyJsonValue(options.default),
-    examples: options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined,
-    policy: options.coercion ?? options.policy,
-    ...(withTarget.kind === 'array'
-      ? { minItems, maxItems, uniqueItems: options.uniqueItems === true ? true : undefined }
-      : {}),
-  }) as ParamSchema;
+  const nullable = options.nullable === true ? true : undefined;
+  const defaultValue = copyJsonValue(options.default);
+  const examples = options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined;
+  const policy = options.coercion ?? options.policy;
+  const uniqueItems = options.uniqueItems === true ? true : undefined;
+  const schema = appendable(withTarget, withTarget.kind === 'array' ? ARRAY_SCHEMA_KEYS : SCHEMA_KEYS)
+    ? withDefinedSchemaKeys(
+        { ...withTarget },
+        options.description,
+        options.title,
+        nullable,
+        defaultValue,
+        examples,
+        policy,
+        withTarget.kind === 'array',
+        minItems,
+        maxItems,
+        uniqueItems,
+      )
+    : (withoutUndefined({
+        ...withTarget,
+        description: options.description,
+        title: options.title,
+        nullable,
+        default: defaultValue,
+        examples,
+        policy,
+        ...(withTarget.kind === 'array' ? { minItems, maxItems, uniqueItems } : {}),
+      }) as ParamSchema);
 
   if (options.default !== undefined && !containsObject(schema) && !conformsTo(options.default, schema)) {
     throw definitionMessages.defaultMismatch(site, renderValue(options.default), describeSchema(schema));
