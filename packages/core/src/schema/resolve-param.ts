@@ -389,36 +389,25 @@ function patternSource(site: DefinitionSite, pattern: unknown): string {
   return source;
 }
 
-/** The keys `applyOptions` sets on the value target, and on the schema (arrays: with the item-count keys). */
-const VALUE_KEYS: readonly string[] = [
-  'enum',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-];
-const SCHEMA_KEYS: readonly string[] = ['description', 'title', 'nullable', 'default', 'examples', 'policy'];
-const ARRAY_SCHEMA_KEYS: readonly string[] = [...SCHEMA_KEYS, 'minItems', 'maxItems', 'uniqueItems'];
-
-/**
- * Whether `{ ...value }` plus the defined ones of `keys`, stored in order, is the object `withoutUndefined` makes of
- * `{ ...value, ...keys }`: `value` has none of the keys, no undefined value, no symbol and no `__proto__` key.
- */
-function appendable(value: object, keys: readonly string[]): boolean {
-  if (Object.getOwnPropertySymbols(value).length > 0) return false;
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__' || keys.includes(key) || (value as Record<string, unknown>)[key] === undefined)
-      return false;
-  }
-  return true;
+/** `{ kind }` exactly (own enumerable string keys; symbols and other keys are not looked at by the copy either way). */
+function isKindOnly(schema: ParamSchema): boolean {
+  const keys = Object.keys(schema);
+  return keys.length === 1 && keys[0] === 'kind' && schema.kind !== undefined;
 }
 
-/** `schema` with each defined value constraint stored, in `VALUE_KEYS` order. */
+/** `{ kind, items }` exactly, in that order (an array schema as a type reference gives it). */
+function isKindAndItems(schema: ParamSchema): boolean {
+  const keys = Object.keys(schema);
+  return (
+    keys.length === 2 &&
+    keys[0] === 'kind' &&
+    keys[1] === 'items' &&
+    schema.kind !== undefined &&
+    (schema as { items?: unknown }).items !== undefined
+  );
+}
+
+/** `schema` with each defined value constraint stored, in the order `applyOptions` lists them. */
 function withDefinedValueKeys(
   schema: Record<string, unknown>,
   enumList: unknown,
@@ -445,7 +434,7 @@ function withDefinedValueKeys(
   return schema as unknown as ParamSchema;
 }
 
-/** `schema` with each defined annotation stored, in `SCHEMA_KEYS` order (arrays: then the item counts). */
+/** `schema` with each defined annotation stored, in the order `applyOptions` lists them (arrays: then the item counts). */
 function withDefinedSchemaKeys(
   schema: Record<string, unknown>,
   description: unknown,
@@ -542,65 +531,69 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     }
   }
 
-  const constrainedTarget = appendable(target, VALUE_KEYS)
-    ? // The same object as below when `target` has none of the keys and no undefined value (nearly always), built
-      // with a spread and named stores instead of keyed stores (much cheaper in a registry of 1,000 commands).
-      withDefinedValueKeys(
-        { ...target },
-        enumList,
-        minimum,
-        maximum,
-        exclusiveMinimum,
-        exclusiveMaximum,
-        multipleOf,
-        minLength,
-        maxLength,
-        pattern,
-        options.format,
-      )
-    : (withoutUndefined({
-        ...target,
-        enum: enumList,
-        minimum,
-        maximum,
-        exclusiveMinimum,
-        exclusiveMaximum,
-        multipleOf,
-        minLength,
-        maxLength,
-        pattern,
-        format: options.format,
-      }) as ParamSchema);
-  const withTarget = replaceValueTarget(base, constrainedTarget);
   const nullable = options.nullable === true ? true : undefined;
   const defaultValue = copyJsonValue(options.default);
   const examples = options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined;
   const policy = options.coercion ?? options.policy;
   const uniqueItems = options.uniqueItems === true ? true : undefined;
-  const schema = appendable(withTarget, withTarget.kind === 'array' ? ARRAY_SCHEMA_KEYS : SCHEMA_KEYS)
-    ? withDefinedSchemaKeys(
-        { ...withTarget },
-        options.description,
-        options.title,
-        nullable,
-        defaultValue,
-        examples,
-        policy,
-        withTarget.kind === 'array',
-        minItems,
-        maxItems,
-        uniqueItems,
-      )
-    : (withoutUndefined({
-        ...withTarget,
-        description: options.description,
-        title: options.title,
-        nullable,
-        default: defaultValue,
-        examples,
-        policy,
-        ...(withTarget.kind === 'array' ? { minItems, maxItems, uniqueItems } : {}),
-      }) as ParamSchema);
+  let schema: ParamSchema;
+  if (isKindOnly(target) && (base.kind !== 'array' || isKindAndItems(base))) {
+    // The usual case (`{ kind }`, or an array of it): the object the construction below makes, built from named
+    // keys and named stores instead of spreads and keyed stores (much cheaper in a registry of 1,000 commands).
+    const constrainedTarget = withDefinedValueKeys(
+      { kind: target.kind },
+      enumList,
+      minimum,
+      maximum,
+      exclusiveMinimum,
+      exclusiveMaximum,
+      multipleOf,
+      minLength,
+      maxLength,
+      pattern,
+      options.format,
+    );
+    schema = withDefinedSchemaKeys(
+      base.kind === 'array'
+        ? { kind: base.kind, items: replaceValueTarget(base.items, constrainedTarget) }
+        : (constrainedTarget as unknown as Record<string, unknown>),
+      options.description,
+      options.title,
+      nullable,
+      defaultValue,
+      examples,
+      policy,
+      base.kind === 'array',
+      minItems,
+      maxItems,
+      uniqueItems,
+    );
+  } else {
+    const constrainedTarget = withoutUndefined({
+      ...target,
+      enum: enumList,
+      minimum,
+      maximum,
+      exclusiveMinimum,
+      exclusiveMaximum,
+      multipleOf,
+      minLength,
+      maxLength,
+      pattern,
+      format: options.format,
+    }) as ParamSchema;
+    const withTarget = replaceValueTarget(base, constrainedTarget);
+    schema = withoutUndefined({
+      ...withTarget,
+      description: options.description,
+      title: options.title,
+      nullable,
+      default: defaultValue,
+      examples,
+      policy,
+      ...(withTarget.kind === 'array' ? { minItems, maxItems, uniqueItems } : {}),
+    });
+  }
 
   if (options.default !== undefined && !containsObject(schema) && !conformsTo(options.default, schema)) {
     throw definitionMessages.defaultMismatch(site, renderValue(options.default), describeSchema(schema));
