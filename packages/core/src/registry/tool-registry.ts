@@ -101,8 +101,10 @@ export class ToolRegistry {
   register(commandClass: Constructor): ToolDefinition {
     if (typeof commandClass === 'function') checkCommandClass(commandClass, this.commandClassCheck);
     const definition = buildCommandDefinition(commandClass);
-    const params = getCommandMetadata(commandClass)?.options.params;
-    if (params !== undefined && params !== NoParams && definition.parameters.properties.length === 0) {
+    // The metadata is read only for a DTO without parameters (the warning's one case).
+    const params =
+      definition.parameters.properties.length === 0 ? getCommandMetadata(commandClass)?.options.params : undefined;
+    if (params !== undefined && params !== NoParams) {
       this.logger.warn(
         registryMessages.emptyParams(
           definition.name,
