@@ -78,10 +78,10 @@ const scalarTarget = fc.oneof(
   fc.constant({ kind: 'int', [SYMBOL]: true } as unknown as ParamSchema),
   fc.constant({ kind: 'float', nullable: true, policy: 'strict' } as unknown as ParamSchema),
 );
-const base = fc.oneof(
+const base: fc.Arbitrary<ParamSchema> = fc.oneof(
   scalarTarget,
-  scalarTarget.map((items) => ({ kind: 'array', items })),
-  scalarTarget.map((items) => ({ kind: 'array', items: { kind: 'array', items } })),
+  scalarTarget.map((items): ParamSchema => ({ kind: 'array', items })),
+  scalarTarget.map((items): ParamSchema => ({ kind: 'array', items: { kind: 'array', items } })),
   scalarTarget.map((items) => ({ kind: 'array', items, description: 'kept', minItems: 2 }) as unknown as ParamSchema),
   scalarTarget.map((items) => ({ kind: 'array', items, note: undefined }) as unknown as ParamSchema),
 );
@@ -90,7 +90,11 @@ function optionsFor(schema: ParamSchema): fc.Arbitrary<Options> {
   const target = valueTarget(schema);
   const numeric = target.kind === 'int' || target.kind === 'float';
   const text = target.kind === 'string';
-  const value = numeric ? fc.integer({ min: -5, max: 5 }) : text ? fc.string({ maxLength: 3 }) : fc.boolean();
+  const value: fc.Arbitrary<unknown> = numeric
+    ? fc.integer({ min: -5, max: 5 })
+    : text
+      ? fc.string({ maxLength: 3 })
+      : fc.boolean();
   const record: Record<string, fc.Arbitrary<unknown>> = {
     description: fc.string({ maxLength: 4 }),
     title: fc.string({ maxLength: 4 }),
