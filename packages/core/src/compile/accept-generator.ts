@@ -82,7 +82,8 @@ class Generator {
       ...args: unknown[]
     ) => AcceptFunction;
     return factory(
-      this.constants,
+      // A copy of exactly its length: the generated function keeps it for good, the grown one has spare room.
+      this.constants.slice(),
       Object.prototype,
       Array.isArray,
       Number.isSafeInteger,

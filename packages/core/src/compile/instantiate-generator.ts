@@ -32,7 +32,8 @@ class InstantiatorGenerator {
     const source = `"use strict";${this.functions.join('')}return ${root};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const factory = new Function('k', 'keysOf', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
-    return factory(this.constants, Object.keys, Array.isArray);
+    // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
+    return factory(this.constants.slice(), Object.keys, Array.isArray);
   }
 
   private name(prefix: string): string {

@@ -92,9 +92,42 @@ export function compileTool(
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
-    callTarget: callTargetFor(definition, resolvesHere),
+    callTarget: new LazyCallTarget(definition, resolvesHere),
     injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
   };
+}
+
+/**
+ * The parse step's call target, built the first time the parse step asks it something (only a call wrapped in an
+ * envelope, or arguments text that is not JSON, does): its key set and closures are most of a first call's memory.
+ */
+class LazyCallTarget implements CallTarget {
+  private built: CallTarget | undefined;
+
+  constructor(
+    private readonly definition: ToolDefinition,
+    private readonly resolvesHere: (name: string) => boolean,
+  ) {}
+
+  get tool(): string {
+    return this.definition.name;
+  }
+
+  declares(key: string): boolean {
+    return this.target().declares(key);
+  }
+
+  names(name: string): boolean {
+    return this.target().names(name);
+  }
+
+  sensitive(path: string): boolean {
+    return this.target().sensitive!(path);
+  }
+
+  private target(): CallTarget {
+    return (this.built ??= callTargetFor(this.definition, this.resolvesHere));
+  }
 }
 
 /** A normalizer compiled on its first use (its closures and key maps are most of a tool's memory). */

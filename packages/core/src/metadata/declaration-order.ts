@@ -11,7 +11,9 @@ const positions = new WeakMap<ParamMetadata, number>();
 
 /** Notes a record's place among the class's class-validator rules; called by the decorator that stores the record. */
 export function recordDeclarationPosition(record: ParamMetadata): void {
-  positions.set(record, countOwnValidatorRules(record.target));
+  // Position 0 (no rule of the developer's before it, the usual case) is what a record without an entry reads.
+  const position = countOwnValidatorRules(record.target);
+  if (position !== 0) positions.set(record, position);
 }
 
 /**
@@ -19,11 +21,15 @@ export function recordDeclarationPosition(record: ParamMetadata): void {
  * in declaration order; a property keeps its first place.
  */
 export function getOwnPropertyOrder(target: Function): readonly string[] {
+  const records = getOwnParamMetadata(target);
+  const ruleNames = getOwnValidatorRulePropertyNames(target);
+  // No rule of the developer's and every record at position 0 (the usual DTO): the records' order, as the sort keeps it.
+  if (ruleNames.length === 0 && records.every((record) => !positions.has(record)))
+    return [...new Set(records.map((record) => record.propertyName))];
   const entries: Array<{ readonly name: string; readonly key: number }> = [];
   // A record noted after `n` rules sits between rule n - 1 (key n - 0.5) and rule n (key n + 0.5).
-  for (const record of getOwnParamMetadata(target))
-    entries.push({ name: record.propertyName, key: positions.get(record) ?? 0 });
-  getOwnValidatorRulePropertyNames(target).forEach((name, index) => entries.push({ name, key: index + 0.5 }));
+  for (const record of records) entries.push({ name: record.propertyName, key: positions.get(record) ?? 0 });
+  ruleNames.forEach((name, index) => entries.push({ name, key: index + 0.5 }));
   entries.sort((left, right) => left.key - right.key);
   return [...new Set(entries.map((entry) => entry.name))];
 }

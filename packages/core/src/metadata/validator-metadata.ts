@@ -40,15 +40,24 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
   if (developerSnapshots.has(target)) return false;
   const storage = getMetadataStorage();
   const developer = ownRules(storage, target);
-  developerSnapshots.set(target, developer);
+  developerSnapshots.set(target, developer.length === 0 ? NO_RULES : developer);
   apply();
-  const mine = new Set(developer);
-  toolwrightRules.set(
-    target,
-    ownRules(storage, target).filter((rule) => !mine.has(rule)),
-  );
+  const applied = ownRules(storage, target);
+  if (developer.length === 0) {
+    // `slice`: kept for good, so an array of exactly its length (the one `filter` grew keeps room for more).
+    toolwrightRules.set(target, applied.slice());
+  } else {
+    const mine = new Set(developer);
+    toolwrightRules.set(
+      target,
+      applied.filter((rule) => !mine.has(rule)),
+    );
+  }
   return true;
 }
+
+/** The snapshot of a class without rules of the developer's (most DTOs): one frozen empty list for all. */
+const NO_RULES: readonly ClassValidatorRule[] = Object.freeze([]);
 
 /** A class's own rules, toolwright's first (in the order applied), then the developer's (in the order decorated). */
 function classRules(

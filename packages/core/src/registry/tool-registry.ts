@@ -3,7 +3,7 @@ import { DefinitionError } from '../errors/definition-error';
 import { defaultLogger, type Logger } from '../logging/logger';
 import { getCommandMetadata } from '../metadata/command-metadata';
 import { buildCommandDefinition } from '../validation/build';
-import { checkToolOptions } from '../schema/finalize-definition';
+import { assertToolOptions } from '../schema/finalize-definition';
 import { definitionFromCompact } from '../schema/compact-grammar';
 import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/json-schema-tool';
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
@@ -101,8 +101,10 @@ export class ToolRegistry {
   register(commandClass: Constructor): ToolDefinition {
     if (typeof commandClass === 'function') checkCommandClass(commandClass, this.commandClassCheck);
     const definition = buildCommandDefinition(commandClass);
-    const params = getCommandMetadata(commandClass)?.options.params;
-    if (params !== undefined && params !== NoParams && definition.parameters.properties.length === 0) {
+    // The metadata is read only for a DTO without parameters (the warning's one case).
+    const params =
+      definition.parameters.properties.length === 0 ? getCommandMetadata(commandClass)?.options.params : undefined;
+    if (params !== undefined && params !== NoParams) {
       this.logger.warn(
         registryMessages.emptyParams(
           definition.name,
@@ -240,7 +242,7 @@ function checkDefinition(definition: ToolDefinition): void {
   if (definition.parameters?.kind !== 'object')
     throw registryMessages.invalidDefinition(`the parameters of "${definition.name}" are not an object schema`);
   // A definition built elsewhere (MCP, interop) passes the same option table as the three builders.
-  checkToolOptions(definition.options ?? {}, { origin: 'registerDefinition', target: definition.name });
+  assertToolOptions(definition.options ?? {}, { origin: 'registerDefinition', target: definition.name });
 }
 
 function checkImplementation(name: string, implementation: ToolImplementation): void {

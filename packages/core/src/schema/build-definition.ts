@@ -22,12 +22,21 @@ import { getOwnPropertyOrder } from '../metadata/declaration-order';
 import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import type { CrossFieldRule } from '../types/cross-field';
 import type { ToolDefinition } from '../types/definition';
-import { checkToolOptions, finalizeDefinition } from './finalize-definition';
+import { assertToolOptions, finalizeDefinition } from './finalize-definition';
 
 const objectSchemas = new WeakMap<Function, ObjectSchema>();
 const commandDefinitions = new WeakMap<Function, ToolDefinition>();
-/** Each raw record, resolved once (its nested DTOs built): the IR build and the class-validator rules both read it. */
-const recordResolutions = new WeakMap<ParamMetadata, PropertyResolution>();
+/**
+ * Each raw record, resolved once (its nested DTOs built): the IR build and the class-validator rules both read it.
+ * Kept as its definition alone when its values stay as they are (nearly every record), as the resolution otherwise.
+ */
+const recordResolutions = new WeakMap<ParamMetadata, PropertyDefinition | PropertyResolution>();
+
+function keptResolution(record: ParamMetadata): PropertyResolution | undefined {
+  const kept = recordResolutions.get(record);
+  if (kept === undefined || 'convertToDate' in kept) return kept;
+  return { definition: kept, convertToDate: false };
+}
 
 /** The DTOs being built, outermost first, with the property that led to the next one (for cycle messages). */
 const buildStack: Array<{ dto: Function; property?: string }> = [];
@@ -73,7 +82,7 @@ function resolveNested(
  * as the build would.
  */
 export function resolveRecord(record: ParamMetadata): PropertyResolution {
-  const cached = recordResolutions.get(record);
+  const cached = keptResolution(record);
   if (cached !== undefined) return cached;
   const site: DefinitionSite = { target: record.target.name, property: record.propertyName };
   const frame: { dto: Function; property?: string } = { dto: record.target };
@@ -86,14 +95,14 @@ function resolveAndKeep(
   site: DefinitionSite,
   frame: { property?: string },
 ): PropertyResolution {
-  const cached = recordResolutions.get(record);
+  const cached = keptResolution(record);
   if (cached !== undefined) return cached;
   const resolution = resolveParamRecord(record, {
     site,
     designType: getDesignType(dtoClass.prototype, record.propertyName),
     resolveClass: (thunk) => resolveNested(site, frame, thunk),
   });
-  recordResolutions.set(record, resolution);
+  recordResolutions.set(record, resolution.convertToDate ? resolution : resolution.definition);
   return resolution;
 }
 
@@ -137,7 +146,14 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   }
   if (problems.length > 0) throw DefinitionError.all(problems);
   checkAliases(dtoClass.name, properties);
-  return { kind: 'object', name: dtoClass.name, properties, additionalProperties: false, dto: dtoClass };
+  // `slice`: an array of exactly its length (the one `push` grew keeps room for more, per DTO for good).
+  return {
+    kind: 'object',
+    name: dtoClass.name,
+    properties: properties.slice(),
+    additionalProperties: false,
+    dto: dtoClass,
+  };
 }
 
 function fromRecords(
@@ -329,7 +345,7 @@ export function resolveCommandDefinition(commandClass: Constructor): ToolDefinit
   if (typeof (commandClass.prototype as { execute?: unknown }).execute !== 'function')
     throw definitionMessages.noExecute(target);
   // The options first (the cheapest check, and the one a message about the DTO would otherwise hide).
-  checkToolOptions(options, { origin: '@Command', target });
+  assertToolOptions(options, { origin: '@Command', target });
   checkValidateMethod(commandClass);
   const params = commandDto(commandClass, options);
   const definition = finalizeDefinition(

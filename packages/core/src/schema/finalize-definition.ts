@@ -15,12 +15,15 @@ export interface FinalizeOptions {
   readonly declaredOptions?: ToolOptions;
 }
 
-/** The ordered bounds a schema may carry: a lower bound above its upper bound leaves no valid value. */
-const ORDERED_BOUNDS = [
-  ['minimum', 'maximum'],
-  ['minLength', 'maxLength'],
-  ['minItems', 'maxItems'],
-] as const;
+/** The ordered bounds a schema may carry (checked in this order): a lower bound above its upper bound leaves no valid value. */
+interface OrderedBounds {
+  readonly minimum?: unknown;
+  readonly maximum?: unknown;
+  readonly minLength?: unknown;
+  readonly maxLength?: unknown;
+  readonly minItems?: unknown;
+  readonly maxItems?: unknown;
+}
 
 /**
  * The one final check every definition passes, whatever its source (a `@Command` class, a JSON Schema, the compact
@@ -46,6 +49,12 @@ export function finalizeDefinition(definition: ToolDefinition, options: Finalize
  * non-negative integer. Fix: give `retries` as a non-negative integer."
  */
 export function checkToolOptions(options: ToolOptions, where: Pick<FinalizeOptions, 'origin' | 'target'>): ToolOptions {
+  assertToolOptions(options, where);
+  return copyToolOptions(options as unknown as Readonly<Record<string, unknown>>);
+}
+
+/** `checkToolOptions` without the copy: throws the same DefinitionError for the first invalid option. */
+export function assertToolOptions(options: ToolOptions, where: Pick<FinalizeOptions, 'origin' | 'target'>): void {
   const given = options as unknown as Readonly<Record<string, unknown>>;
   const invalid = findInvalidToolOption(given);
   if (invalid?.message !== undefined) {
@@ -61,7 +70,6 @@ export function checkToolOptions(options: ToolOptions, where: Pick<FinalizeOptio
       `give \`${invalid.option}\` as ${invalid.expected}.`,
     );
   }
-  return copyToolOptions(given);
 }
 
 /** Every schema node of the parameters (iteratively: a deep schema cannot overflow the stack), with its parameter path. */
@@ -72,19 +80,11 @@ function checkBounds(target: string, root: ParamSchema): void {
     const { schema, path } = stack.pop()!;
     if (seen.has(schema)) continue;
     seen.add(schema);
-    const bounds = schema as unknown as Readonly<Record<string, unknown>>;
-    for (const [lowName, highName] of ORDERED_BOUNDS) {
-      const low = bounds[lowName];
-      const high = bounds[highName];
-      if (typeof low === 'number' && typeof high === 'number' && low > high) {
-        throw definitionMessages.invalidOption(
-          { target, ...(path !== '' ? { property: path } : {}) },
-          lowName,
-          `${lowName} ${low} is greater than ${highName} ${high}`,
-          `make \`${lowName}\` at most \`${highName}\`.`,
-        );
-      }
-    }
+    const bounds = schema as OrderedBounds;
+    // Named reads (not `bounds[name]` in a loop over a list of names): keyed reads of absent keys are slow here.
+    checkOrder(target, path, 'minimum', 'maximum', bounds.minimum, bounds.maximum);
+    checkOrder(target, path, 'minLength', 'maxLength', bounds.minLength, bounds.maxLength);
+    checkOrder(target, path, 'minItems', 'maxItems', bounds.minItems, bounds.maxItems);
     if (schema.kind === 'array') stack.push({ schema: schema.items, path: `${path}[]` });
     else if (schema.kind === 'union')
       for (const variant of [...schema.variants].reverse()) stack.push({ schema: variant, path });
@@ -97,5 +97,23 @@ function checkBounds(target: string, root: ParamSchema): void {
         stack.push({ schema: property.schema, path: path === '' ? property.name : `${path}.${property.name}` });
       }
     }
+  }
+}
+
+function checkOrder(
+  target: string,
+  path: string,
+  lowName: string,
+  highName: string,
+  low: unknown,
+  high: unknown,
+): void {
+  if (typeof low === 'number' && typeof high === 'number' && low > high) {
+    throw definitionMessages.invalidOption(
+      { target, ...(path !== '' ? { property: path } : {}) },
+      lowName,
+      `${lowName} ${low} is greater than ${highName} ${high}`,
+      `make \`${lowName}\` at most \`${highName}\`.`,
+    );
   }
 }

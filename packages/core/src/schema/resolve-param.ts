@@ -255,14 +255,14 @@ function finish(
   }
   const aliases = checkAliases(site, propertyName, options.aliases);
   const required = options.required ?? (options.default === undefined && options.extract === undefined);
-  const definition: PropertyDefinition = {
+  const definition: { -readonly [K in keyof PropertyDefinition]: PropertyDefinition[K] } = {
     name: propertyName,
     schema,
     required,
     aliases,
-    ...(options.extract !== undefined ? { extract: options.extract } : {}),
-    ...(options.sensitive === true ? { sensitive: true } : {}),
   };
+  if (options.extract !== undefined) definition.extract = options.extract;
+  if (options.sensitive === true) definition.sensitive = true;
   const convertToDate = environment.designType === Date && (schema.kind === 'date' || schema.kind === 'datetime');
   return { definition, convertToDate };
 }
@@ -280,8 +280,11 @@ function checkBoolean(site: DefinitionSite, option: string, value: unknown): voi
   if (value !== undefined && typeof value !== 'boolean') throw invalidOption(site, option, value, 'true or false');
 }
 
+/** The aliases of a parameter without any: one frozen array for all (definitions are frozen anyway). */
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+
 function checkAliases(site: DefinitionSite, propertyName: string, aliases: unknown): readonly string[] {
-  if (aliases === undefined) return [];
+  if (aliases === undefined) return NO_ALIASES;
   if (!Array.isArray(aliases)) throw invalidOption(site, 'aliases', aliases, 'an array of strings');
   for (const alias of aliases) {
     if (typeof alias !== 'string' || alias.length === 0)
@@ -386,6 +389,79 @@ function patternSource(site: DefinitionSite, pattern: unknown): string {
   return source;
 }
 
+/** `{ kind }` exactly (own enumerable string keys; symbols and other keys are not looked at by the copy either way). */
+function isKindOnly(schema: ParamSchema): boolean {
+  const keys = Object.keys(schema);
+  return keys.length === 1 && keys[0] === 'kind' && schema.kind !== undefined;
+}
+
+/** `{ kind, items }` exactly, in that order (an array schema as a type reference gives it). */
+function isKindAndItems(schema: ParamSchema): boolean {
+  const keys = Object.keys(schema);
+  return (
+    keys.length === 2 &&
+    keys[0] === 'kind' &&
+    keys[1] === 'items' &&
+    schema.kind !== undefined &&
+    (schema as { items?: unknown }).items !== undefined
+  );
+}
+
+/** `schema` with each defined value constraint stored, in the order `applyOptions` lists them. */
+function withDefinedValueKeys(
+  schema: Record<string, unknown>,
+  enumList: unknown,
+  minimum: unknown,
+  maximum: unknown,
+  exclusiveMinimum: unknown,
+  exclusiveMaximum: unknown,
+  multipleOf: unknown,
+  minLength: unknown,
+  maxLength: unknown,
+  pattern: unknown,
+  format: unknown,
+): ParamSchema {
+  if (enumList !== undefined) schema.enum = enumList;
+  if (minimum !== undefined) schema.minimum = minimum;
+  if (maximum !== undefined) schema.maximum = maximum;
+  if (exclusiveMinimum !== undefined) schema.exclusiveMinimum = exclusiveMinimum;
+  if (exclusiveMaximum !== undefined) schema.exclusiveMaximum = exclusiveMaximum;
+  if (multipleOf !== undefined) schema.multipleOf = multipleOf;
+  if (minLength !== undefined) schema.minLength = minLength;
+  if (maxLength !== undefined) schema.maxLength = maxLength;
+  if (pattern !== undefined) schema.pattern = pattern;
+  if (format !== undefined) schema.format = format;
+  return schema as unknown as ParamSchema;
+}
+
+/** `schema` with each defined annotation stored, in the order `applyOptions` lists them (arrays: then the item counts). */
+function withDefinedSchemaKeys(
+  schema: Record<string, unknown>,
+  description: unknown,
+  title: unknown,
+  nullable: unknown,
+  defaultValue: unknown,
+  examples: unknown,
+  policy: unknown,
+  array: boolean,
+  minItems: unknown,
+  maxItems: unknown,
+  uniqueItems: unknown,
+): ParamSchema {
+  if (description !== undefined) schema.description = description;
+  if (title !== undefined) schema.title = title;
+  if (nullable !== undefined) schema.nullable = nullable;
+  if (defaultValue !== undefined) schema.default = defaultValue;
+  if (examples !== undefined) schema.examples = examples;
+  if (policy !== undefined) schema.policy = policy;
+  if (array) {
+    if (minItems !== undefined) schema.minItems = minItems;
+    if (maxItems !== undefined) schema.maxItems = maxItems;
+    if (uniqueItems !== undefined) schema.uniqueItems = uniqueItems;
+  }
+  return schema as unknown as ParamSchema;
+}
+
 function withoutUndefined<T extends object>(value: T): T {
   const result: Record<string, unknown> = {};
   for (const key in value) if (value[key] !== undefined) result[key] = value[key];
@@ -455,32 +531,69 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     }
   }
 
-  const constrainedTarget = withoutUndefined({
-    ...target,
-    enum: enumList,
-    minimum,
-    maximum,
-    exclusiveMinimum,
-    exclusiveMaximum,
-    multipleOf,
-    minLength,
-    maxLength,
-    pattern,
-    format: options.format,
-  }) as ParamSchema;
-  const withTarget = replaceValueTarget(base, constrainedTarget);
-  const schema = withoutUndefined({
-    ...withTarget,
-    description: options.description,
-    title: options.title,
-    nullable: options.nullable === true ? true : undefined,
-    default: copyJsonValue(options.default),
-    examples: options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined,
-    policy: options.coercion ?? options.policy,
-    ...(withTarget.kind === 'array'
-      ? { minItems, maxItems, uniqueItems: options.uniqueItems === true ? true : undefined }
-      : {}),
-  }) as ParamSchema;
+  const nullable = options.nullable === true ? true : undefined;
+  const defaultValue = copyJsonValue(options.default);
+  const examples = options.examples !== undefined ? (copyJsonValue(options.examples) as unknown[]) : undefined;
+  const policy = options.coercion ?? options.policy;
+  const uniqueItems = options.uniqueItems === true ? true : undefined;
+  let schema: ParamSchema;
+  if (isKindOnly(target) && (base.kind !== 'array' || isKindAndItems(base))) {
+    // The usual case (`{ kind }`, or an array of it): the object the construction below makes, built from named
+    // keys and named stores instead of spreads and keyed stores (much cheaper in a registry of 1,000 commands).
+    const constrainedTarget = withDefinedValueKeys(
+      { kind: target.kind },
+      enumList,
+      minimum,
+      maximum,
+      exclusiveMinimum,
+      exclusiveMaximum,
+      multipleOf,
+      minLength,
+      maxLength,
+      pattern,
+      options.format,
+    );
+    schema = withDefinedSchemaKeys(
+      base.kind === 'array'
+        ? { kind: base.kind, items: replaceValueTarget(base.items, constrainedTarget) }
+        : (constrainedTarget as unknown as Record<string, unknown>),
+      options.description,
+      options.title,
+      nullable,
+      defaultValue,
+      examples,
+      policy,
+      base.kind === 'array',
+      minItems,
+      maxItems,
+      uniqueItems,
+    );
+  } else {
+    const constrainedTarget = withoutUndefined({
+      ...target,
+      enum: enumList,
+      minimum,
+      maximum,
+      exclusiveMinimum,
+      exclusiveMaximum,
+      multipleOf,
+      minLength,
+      maxLength,
+      pattern,
+      format: options.format,
+    }) as ParamSchema;
+    const withTarget = replaceValueTarget(base, constrainedTarget);
+    schema = withoutUndefined({
+      ...withTarget,
+      description: options.description,
+      title: options.title,
+      nullable,
+      default: defaultValue,
+      examples,
+      policy,
+      ...(withTarget.kind === 'array' ? { minItems, maxItems, uniqueItems } : {}),
+    });
+  }
 
   if (options.default !== undefined && !containsObject(schema) && !conformsTo(options.default, schema)) {
     throw definitionMessages.defaultMismatch(site, renderValue(options.default), describeSchema(schema));

@@ -97,6 +97,7 @@ export const TOOL_OPTION_KEYS: readonly (keyof ToolOptions)[] = TOOL_OPTION_CHEC
 
 /** The first option that fails its check, or `undefined` when every given option is valid. */
 export function findInvalidToolOption(options: Readonly<Record<string, unknown>>): ToolOptionCheck | undefined {
+  if (!givesToolOption(options)) return undefined;
   return TOOL_OPTION_CHECKS.find(
     (check) => options[check.option] !== undefined && !check.isValid(options[check.option]),
   );
@@ -113,12 +114,37 @@ function frozenCopy(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Whether any option of the table is given (defined, own or inherited), read by name: most tools give none, and reading
+ * absent keys by a computed name (`options[check.option]`) is slow in a registry of 1,000 commands. Lists every key
+ * of `TOOL_OPTION_CHECKS` (a unit test sets each one alone).
+ */
+export function givesToolOption(options: Readonly<ToolOptions>): boolean {
+  return (
+    options.title !== undefined ||
+    options.aliases !== undefined ||
+    options.tags !== undefined ||
+    options.permissions !== undefined ||
+    options.timeoutMs !== undefined ||
+    options.slowCallMs !== undefined ||
+    options.retries !== undefined ||
+    options.coercion !== undefined ||
+    options.queue !== undefined ||
+    options.validate !== undefined ||
+    options.annotations !== undefined
+  );
+}
+
 /** A frozen copy of the known options that were given (unknown keys are left out). */
 export function copyToolOptions(options: Readonly<Record<string, unknown>>): ToolOptions {
-  const copy: Record<string, unknown> = {};
+  if (!givesToolOption(options)) return NO_OPTIONS;
+  let copy: Record<string, unknown> | undefined;
   for (const key of TOOL_OPTION_KEYS) {
     const value = options[key];
-    if (value !== undefined) copy[key] = frozenCopy(value);
+    if (value !== undefined) (copy ??= {})[key] = frozenCopy(value);
   }
-  return Object.freeze(copy);
+  // No option given (most tools): one frozen empty object for all.
+  return copy === undefined ? NO_OPTIONS : Object.freeze(copy);
 }
+
+const NO_OPTIONS: ToolOptions = Object.freeze({});

@@ -1,14 +1,12 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import type { ParamSchema } from '../types/schema';
 import { conformsTo, describeSchema, isMultipleOf } from '../schema/conformance';
-import { isDateOnly, isOffsetDateTime } from '../schema/value-checks';
-import type { PatternMatcher } from '../schema/pattern-engine';
+import { compilePattern, isDateOnly, isOffsetDateTime } from '../schema/value-checks';
 
 /**
  * Custom class-validator constraints for the rules class-validator has no decorator for. Their names are the
  * constraint keys a `ValidationError` carries. Validators and messages read the bound from `args.constraints`
- * (not from the decorator's arguments), so one constraint class serves every use (see `sharedRule`);
- * `MatchesPattern` keeps its compiled matcher and is applied per use.
+ * (not from the decorator's arguments), so one constraint class serves every use (see `sharedRule`).
  */
 export const TOOLWRIGHT_CONSTRAINTS = {
   dateOnly: 'isDateOnly',
@@ -99,14 +97,15 @@ export function MultipleOf(divisor: number, options?: ValidationOptions): Proper
 
 /**
  * class-validator's `Matches` (same constraint name, `matches`, and the pattern source as its constraint), run on the
- * linear-time pattern engine: class-validator's own would turn any pattern object into a backtracking RegExp.
+ * linear-time pattern engine: class-validator's own would turn any pattern object into a backtracking RegExp. The
+ * matcher is the pattern engine's for the source in `args.constraints` (compiled once and cached there).
  */
-export function MatchesPattern(matcher: PatternMatcher, options?: ValidationOptions): PropertyDecorator {
+export function MatchesPattern(pattern: string, options?: ValidationOptions): PropertyDecorator {
   return constraint(
     'matches',
-    [matcher.source],
-    (value) => typeof value === 'string' && matcher.test(value),
-    (args) => `${args.property} must match /${matcher.source}/`,
+    [pattern],
+    (value, args) => typeof value === 'string' && compilePattern(args.constraints[0] as string).test(value),
+    (args) => `${args.property} must match /${String(args.constraints[0])}/`,
     options,
   );
 }

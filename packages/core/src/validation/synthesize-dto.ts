@@ -111,7 +111,8 @@ export function synthesizeDtosOnRegistration(registry: RegistryWithChanges): voi
 
 /** A registry now uses this schema: its synthesized DTOs stay until every user has released it. */
 export function retainSchemaDtos(schema: ObjectSchema): void {
-  for (const node of objectNodes(schema)) holders.set(node, (holders.get(node) ?? 0) + 1);
+  // A node with a developer's DTO class never gets a synthesized one (`dtoForSchema` returns the class): not counted.
+  for (const node of objectNodes(schema)) if (node.dto === undefined) holders.set(node, (holders.get(node) ?? 0) + 1);
 }
 
 /**
@@ -120,6 +121,7 @@ export function retainSchemaDtos(schema: ObjectSchema): void {
  */
 export function releaseSchemaDtos(schema: ObjectSchema): void {
   for (const node of objectNodes(schema)) {
+    if (node.dto !== undefined) continue;
     const count = (holders.get(node) ?? 1) - 1;
     if (count > 0) {
       holders.set(node, count);

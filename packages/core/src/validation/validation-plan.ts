@@ -89,19 +89,43 @@ function sharedRule(
   return (prototype: object, propertyName: string | symbol) => {
     const templates = options?.each === true ? eachRuleTemplates : ruleTemplates;
     const template = templates.get(kind) ?? templateOf(templates, kind, options, make);
-    getMetadataStorage().addValidationMetadata(
-      new (template.constructor as ValidationMetadataClass)({
-        type: template.type,
-        name: template.name,
-        target: (prototype as { constructor: Function }).constructor,
-        propertyName: propertyName as string,
-        validationOptions: options,
-        constraintCls: template.constraintCls,
-        constraints: constraints ?? template.constraints,
-      }),
-    );
+    const rule = new (template.constructor as ValidationMetadataClass)({
+      type: template.type,
+      name: template.name,
+      target: (prototype as { constructor: Function }).constructor,
+      propertyName: propertyName as string,
+      validationOptions: options,
+      constraintCls: template.constraintCls,
+      constraints: constraints ?? template.constraints,
+    });
+    // Without options class-validator gives every rule a new empty `groups` array; it never changes one.
+    if (options === undefined && Array.isArray(rule.groups) && rule.groups.length === 0) rule.groups = NO_GROUPS;
+    getMetadataStorage().addValidationMetadata(rule);
   };
 }
+
+/**
+ * What the rules toolwright applies share instead of a new array each (class-validator reads a rule's `groups` and
+ * `constraints` and never changes them): frozen, so no one can change them for every rule at once.
+ */
+const NO_GROUPS = Object.freeze([]) as unknown as string[];
+
+/** The `[bound]` constraints of a numeric rule, one frozen array per bound (at most 4,096 bounds kept). */
+const boundConstraints = new Map<number, unknown[]>();
+
+function boundOf(bound: number): unknown[] {
+  // -0 and 0 are one Map key: -0 keeps an array of its own.
+  if (Object.is(bound, -0)) return [bound];
+  let constraints = boundConstraints.get(bound);
+  if (constraints === undefined) {
+    constraints = Object.freeze([bound]) as unknown as unknown[];
+    if (boundConstraints.size < 4_096) boundConstraints.set(bound, constraints);
+  }
+  return constraints;
+}
+
+/** IsNumber's options as toolwright applies them (class-validator's isNumber only reads them). */
+const FINITE_NUMBER = Object.freeze([Object.freeze({ allowNaN: false, allowInfinity: false })]) as unknown as unknown[];
 
 /** class-validator's `ValidationMetadata`, constructed with the arguments `registerDecorator` passes. */
 type ValidationMetadataClass = new (args: {
@@ -138,6 +162,7 @@ function templateOf(
 const valueIsGiven = (_object: unknown, value: unknown): boolean => value !== null && value !== undefined;
 const valueIsNotNull = (_object: unknown, value: unknown): boolean => value !== null;
 const always = (): boolean => true;
+const VALUE_IS_GIVEN = Object.freeze([valueIsGiven]) as unknown as unknown[];
 
 function matchesSchema(schema: ParamSchema, options: ValidationOptions | undefined): PropertyDecorator {
   return sharedRule('matchesSchema', options, [schema], () => MatchesSchema(schema, options));
@@ -162,10 +187,14 @@ export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] 
   const { schema } = plan;
   if (!plan.required) {
     // Absent and null both mean "not given" for an optional parameter.
-    decorators.push(sharedRule('isOptional', undefined, [valueIsGiven], () => IsOptional()));
+    decorators.push(sharedRule('isOptional', undefined, VALUE_IS_GIVEN, () => IsOptional()));
   } else {
     // One conditional rule per property also shadows an ancestor's IsOptional / ValidateIf on an overridden property.
-    decorators.push(ValidateIf(schema.nullable === true ? valueIsNotNull : always));
+    decorators.push(
+      schema.nullable === true
+        ? sharedRule('validateIf:notNull', undefined, undefined, () => ValidateIf(valueIsNotNull))
+        : sharedRule('validateIf:always', undefined, undefined, () => ValidateIf(always)),
+    );
     decorators.push(sharedRule('isDefined', undefined, undefined, () => IsDefined()));
   }
   if (plan.convertToDate === true && (schema.kind === 'date' || schema.kind === 'datetime')) {
@@ -190,32 +219,36 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
     case 'string':
       decorators.push(sharedRule('isString', options, undefined, () => IsString(options)));
       if (schema.minLength !== undefined)
-        decorators.push(sharedRule('minLength', options, [schema.minLength], () => MinLength(0, options)));
+        decorators.push(sharedRule('minLength', options, boundOf(schema.minLength), () => MinLength(0, options)));
       if (schema.maxLength !== undefined)
-        decorators.push(sharedRule('maxLength', options, [schema.maxLength], () => MaxLength(0, options)));
-      if (schema.pattern !== undefined) decorators.push(MatchesPattern(compilePattern(schema.pattern), options));
+        decorators.push(sharedRule('maxLength', options, boundOf(schema.maxLength), () => MaxLength(0, options)));
+      if (schema.pattern !== undefined) {
+        // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
+        const pattern = compilePattern(schema.pattern).source;
+        decorators.push(sharedRule('matches', options, [pattern], () => MatchesPattern('', options)));
+      }
       break;
     case 'int':
     case 'float':
       decorators.push(
         schema.kind === 'int'
           ? sharedRule('isInt', options, undefined, () => IsInt(options))
-          : sharedRule('isNumber', options, [{ allowNaN: false, allowInfinity: false }], () => IsNumber({}, options)),
+          : sharedRule('isNumber', options, FINITE_NUMBER, () => IsNumber({}, options)),
       );
       if (schema.minimum !== undefined)
-        decorators.push(sharedRule('min', options, [schema.minimum], () => Min(0, options)));
+        decorators.push(sharedRule('min', options, boundOf(schema.minimum), () => Min(0, options)));
       if (schema.maximum !== undefined)
-        decorators.push(sharedRule('max', options, [schema.maximum], () => Max(0, options)));
+        decorators.push(sharedRule('max', options, boundOf(schema.maximum), () => Max(0, options)));
       if (schema.exclusiveMinimum !== undefined)
         decorators.push(
-          sharedRule('exclusiveMinimum', options, [schema.exclusiveMinimum], () => ExclusiveMinimum(0, options)),
+          sharedRule('exclusiveMinimum', options, boundOf(schema.exclusiveMinimum), () => ExclusiveMinimum(0, options)),
         );
       if (schema.exclusiveMaximum !== undefined)
         decorators.push(
-          sharedRule('exclusiveMaximum', options, [schema.exclusiveMaximum], () => ExclusiveMaximum(0, options)),
+          sharedRule('exclusiveMaximum', options, boundOf(schema.exclusiveMaximum), () => ExclusiveMaximum(0, options)),
         );
       if (schema.multipleOf !== undefined)
-        decorators.push(sharedRule('multipleOf', options, [schema.multipleOf], () => MultipleOf(1, options)));
+        decorators.push(sharedRule('multipleOf', options, boundOf(schema.multipleOf), () => MultipleOf(1, options)));
       break;
     case 'bool':
       decorators.push(sharedRule('isBoolean', options, undefined, () => IsBoolean(options)));
@@ -251,9 +284,9 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
         return decorators;
       }
       if (schema.minItems !== undefined)
-        decorators.push(sharedRule('arrayMinSize', undefined, [schema.minItems], () => ArrayMinSize(0)));
+        decorators.push(sharedRule('arrayMinSize', undefined, boundOf(schema.minItems), () => ArrayMinSize(0)));
       if (schema.maxItems !== undefined)
-        decorators.push(sharedRule('arrayMaxSize', undefined, [schema.maxItems], () => ArrayMaxSize(0)));
+        decorators.push(sharedRule('arrayMaxSize', undefined, boundOf(schema.maxItems), () => ArrayMaxSize(0)));
       if (schema.uniqueItems === true)
         decorators.push(sharedRule('arrayUnique', undefined, undefined, () => ArrayUnique(canonicalJson)));
       if (schema.enum !== undefined) decorators.push(matchesSchema(schema, undefined));

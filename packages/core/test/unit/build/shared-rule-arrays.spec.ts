@@ -1,0 +1,88 @@
+import 'reflect-metadata';
+import { getMetadataStorage, validateSync } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { ToolParam, buildObjectSchema } from '@toolwright/core';
+
+/**
+ * Registration shortcuts (issue 12, registry memory): what toolwright's class-validator rules share, and that plain
+ * class-validator still enforces every shared rule.
+ */
+
+describe("toolwright's class-validator rules share frozen constraint arrays", () => {
+  it('two DTOs with the same bound share one frozen [bound]; each still enforces it (and -0 keeps an array of its own)', () => {
+    class FirstParams {
+      @ToolParam({ type: 'int', min: 3 })
+      count!: number;
+    }
+    class SecondParams {
+      @ToolParam({ type: 'float', min: 3, required: false })
+      amount?: number;
+      @ToolParam({ type: 'float', max: -0 })
+      below!: number;
+    }
+    buildObjectSchema(FirstParams);
+    buildObjectSchema(SecondParams);
+    const rule = (target: Function, property: string, name: string) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(target, '', true, false)
+        .find((candidate) => candidate.propertyName === property && candidate.name === name)!;
+    const first = rule(FirstParams, 'count', 'min');
+    const second = rule(SecondParams, 'amount', 'min');
+    expect(first.constraints).toStrictEqual([3]);
+    expect(second.constraints).toBe(first.constraints);
+    expect(Object.isFrozen(first.constraints)).toBe(true);
+    expect(Object.is(rule(SecondParams, 'below', 'max').constraints[0], -0)).toBe(true);
+    const conditional = getMetadataStorage()
+      .getTargetValidationMetadatas(FirstParams, '', true, false)
+      .find((candidate) => candidate.propertyName === 'count' && candidate.type === 'conditionalValidation')!;
+    expect(conditional.groups).toStrictEqual([]);
+    expect(conditional.groups).toBe(rule(SecondParams, 'amount', 'min').groups);
+    expect(Object.isFrozen(conditional.groups)).toBe(true);
+
+    const errors = (dto: new () => object, plain: object) =>
+      validateSync(plainToInstance(dto, plain), { forbidUnknownValues: true }).flatMap((error) =>
+        Object.keys(error.constraints ?? {}),
+      );
+    expect(errors(FirstParams, { count: 2 })).toStrictEqual(['min']);
+    expect(errors(FirstParams, { count: 3 })).toStrictEqual([]);
+    expect(errors(SecondParams, { amount: 2.5, below: 0 })).toStrictEqual(['min']);
+    expect(errors(SecondParams, { below: 0.5 })).toStrictEqual(['max']);
+    expect(errors(SecondParams, {})).toStrictEqual(['isDefined', 'isNumber', 'max']);
+  });
+});
+
+describe('patterns share one constraint class', () => {
+  it('each use keeps its own pattern (constraint, verdict, message), alone and for each element', () => {
+    class CodeParams {
+      @ToolParam({ type: 'string', pattern: '^[A-Z]{3}$' })
+      code!: string;
+      @ToolParam({ type: 'array<string>', pattern: '^[0-9]+$', required: false })
+      digits?: string[];
+    }
+    class SlugParams {
+      @ToolParam({ type: 'string', pattern: /^[a-z-]+$/ })
+      slug!: string;
+    }
+    buildObjectSchema(CodeParams);
+    buildObjectSchema(SlugParams);
+    const matches = (target: Function, property: string) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(target, '', true, false)
+        .find((rule) => rule.propertyName === property && rule.name === 'matches')!;
+    expect(matches(CodeParams, 'code').constraints).toStrictEqual(['^[A-Z]{3}$']);
+    expect(matches(SlugParams, 'slug').constraints).toStrictEqual(['^[a-z-]+$']);
+    expect(matches(SlugParams, 'slug').constraintCls).toBe(matches(CodeParams, 'code').constraintCls);
+
+    const messages = (dto: new () => object, plain: object) =>
+      validateSync(plainToInstance(dto, plain), { forbidUnknownValues: true }).flatMap((error) =>
+        Object.values(error.constraints ?? {}),
+      );
+    expect(messages(CodeParams, { code: 'ABC', digits: ['12'] })).toStrictEqual([]);
+    expect(messages(CodeParams, { code: 'abc', digits: ['12', 'x'] })).toStrictEqual([
+      'code must match /^[A-Z]{3}$/',
+      'each value in digits must match /^[0-9]+$/',
+    ]);
+    expect(messages(SlugParams, { slug: 'ABC' })).toStrictEqual(['slug must match /^[a-z-]+$/']);
+    expect(messages(SlugParams, { slug: 'a-b' })).toStrictEqual([]);
+  });
+});
