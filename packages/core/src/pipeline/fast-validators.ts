@@ -201,77 +201,27 @@ function localAtomValid(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** Character classes of the ASCII fast path: bit 1 an atom character, bit 2 a domain-label character, bit 4 a letter. */
-const ATOM_CHARACTER = 1;
-const LABEL_CHARACTER = 2;
-const LETTER = 4;
-const EMAIL_ASCII: Uint8Array = (() => {
-  const table = new Uint8Array(128);
-  for (let code = 0; code < 128; code++) if (ATOM_ASCII[code] === 1) table[code] = ATOM_CHARACTER;
-  const add = (from: number, to: number, bits: number) => {
-    for (let code = from; code <= to; code++) table[code] = (table[code] ?? 0) | bits;
-  };
-  add(0x30, 0x39, LABEL_CHARACTER);
-  add(0x41, 0x5a, LABEL_CHARACTER | LETTER);
-  add(0x61, 0x7a, LABEL_CHARACTER | LETTER);
-  add(0x2d, 0x2d, LABEL_CHARACTER);
-  return table;
-})();
-
 /**
- * The common case in one pass and no allocation: an all-ASCII address with an unquoted local part of dot-separated
- * atoms (1-64 characters) and a domain of two or more `[A-Za-z0-9-]` labels (1-63 characters, no hyphen at either end)
- * whose last label is two or more letters or `xn` and two or more of `[A-Za-z0-9-]`. For such a string UTF-8 length is
- * its length, and every check below is one of `isEmailDefault`'s, so `true` here is its answer; anything else
- * (non-ASCII, quoted, any doubt) answers `false` and `isEmailDefault` decides, throws included.
+ * The common case as one regular expression (V8 compiles it to native code; no allocation): an all-ASCII address with
+ * an unquoted local part of dot-separated atoms (1-64 characters, the lookahead) and a domain of two or more
+ * `[A-Za-z0-9-]` labels (1-63 characters, no hyphen at either end) whose last label is 2-63 letters or `xn` and two or
+ * more of `[A-Za-z0-9-]`. For such a string UTF-8 length is its length and every condition is one of
+ * `isEmailDefault`'s, so a match is its answer; anything else (non-ASCII, quoted, any doubt) does not match and
+ * `isEmailDefault` decides, throws included. The backtracking is bounded: labels end at dots, and the caller refuses
+ * more than 254 characters first.
  */
-export function isPlainAsciiEmail(text: string, length: number): boolean {
-  const at = text.lastIndexOf('@');
-  if (at < 1 || at > 64) return false;
-  // local part: atoms separated by single dots, neither first nor last character a dot
-  let previousDot = true;
-  for (let index = 0; index < at; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0x2e) {
-      if (previousDot) return false;
-      previousDot = true;
-    } else if (code >= 0x80 || (EMAIL_ASCII[code]! & ATOM_CHARACTER) === 0) return false;
-    else previousDot = false;
-  }
-  if (previousDot) return false;
-  // domain: labels, at least two; `labelStart` is where the current label began
-  let labelStart = at + 1;
-  let labels = 1;
-  let allLetters = true;
-  for (let index = labelStart; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0x2e) {
-      const labelLength = index - labelStart;
-      if (labelLength === 0 || labelLength > 63 || text.charCodeAt(index - 1) === 0x2d) return false;
-      labels++;
-      labelStart = index + 1;
-      allLetters = true;
-      continue;
-    }
-    if (code >= 0x80) return false;
-    const kind = EMAIL_ASCII[code]!;
-    if ((kind & LABEL_CHARACTER) === 0) return false;
-    if (index === labelStart && code === 0x2d) return false;
-    if ((kind & LETTER) === 0) allLetters = false;
-  }
-  const tldLength = length - labelStart;
-  if (labels < 2 || tldLength === 0 || tldLength > 63 || text.charCodeAt(length - 1) === 0x2d) return false;
-  if (allLetters) return tldLength >= 2;
-  // `xn` then two or more of [A-Za-z0-9-] (the loop above checked the characters)
-  return (
-    tldLength >= 4 && (text.charCodeAt(labelStart) | 0x20) === 0x78 && (text.charCodeAt(labelStart + 1) | 0x20) === 0x6e
-  );
+const PLAIN_ASCII_EMAIL =
+  /^(?=[^@]{1,64}@)[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:[a-zA-Z]{2,63}|[xX][nN][a-zA-Z0-9-]{1,60}[a-zA-Z0-9])$/;
+
+/** Whether `text` (at most 254 characters) takes the fast path; exported for its differential test. */
+export function isPlainAsciiEmail(text: string): boolean {
+  return PLAIN_ASCII_EMAIL.test(text);
 }
 
 export function isEmailDefault(text: string): boolean {
   const length = text.length;
   if (length > 254) return false;
-  if (isPlainAsciiEmail(text, length)) return true;
+  if (PLAIN_ASCII_EMAIL.test(text)) return true;
   const at = text.lastIndexOf('@');
   const userEnd = at < 0 ? 0 : at;
   const domainStart = at < 0 ? 0 : at + 1;
