@@ -32,8 +32,10 @@ class InstantiatorGenerator {
     const root = this.objectFunction(schema, dto);
     const source = `"use strict";${this.declarations.join('')}${this.functions.join('')}return ${root};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('k', 'keysOf', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
-    return factory(this.constants, Object.keys, Array.isArray);
+    const factory = new Function('k', 'hasOwn', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
+    // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
+    return factory(this.constants, Object.prototype.hasOwnProperty, Array.isArray);
   }
 
   private name(prefix: string): string {
@@ -70,8 +72,10 @@ class InstantiatorGenerator {
     this.visiting.delete(schema);
     const fn = this.name('build');
     const body =
-      `function ${fn}(p){const o=new ${this.constant(dto)}();const ks=keysOf(p);` +
-      `for(let i=0;i<ks.length;i++){const key=ks[i];const v=p[key];` +
+      `function ${fn}(p){const o=new ${this.constant(dto)}();` +
+      // `Object.keys(p)` without the array: for-in visits own enumerable keys in the same order, then inherited ones,
+      // which `hasOwn` skips (about half the cost of a node in a microbenchmark).
+      `for(const key in p){if(!hasOwn.call(p,key))continue;const v=p[key];` +
       (cases.length > 0 ? `switch(key){${cases.join('')}default:o[key]=v;}` : 'o[key]=v;') +
       `}return o;}`;
     this.size += body.length;
