@@ -493,12 +493,13 @@ describe('exact fast validator.js rules (default options) against validator.js',
 });
 
 /**
- * `isEmailDefault`'s one-pass ASCII fast path (`isPlainAsciiEmail`) answers `true` for plain ASCII addresses and
- * hands everything else to the full implementation. Sound: it never says `true` where validator.js says anything else.
- * Complete for its class: every ASCII address with an unquoted local part and a domain of at most 63 characters that
- * validator.js accepts takes it (so the common case is fast). Inputs: plain-address-shaped ASCII biased toward its boundaries (64-character local parts,
- * 63/64-character labels, hyphens at label edges, `xn` TLDs, empty atoms and labels, digits in the TLD), plus the
- * general e-mail generator and mutations of valid addresses.
+ * `isEmailDefault`'s ASCII fast path (`isPlainAsciiEmail`: the lengths, then one regular expression) answers `true`
+ * for plain ASCII addresses and hands everything else to the full implementation. Sound: it never says `true` where
+ * validator.js says anything else. Complete for its class: every ASCII address with an unquoted local part and a
+ * domain of at most 63 characters that validator.js accepts takes it (so the common case is fast). Inputs:
+ * plain-address-shaped ASCII biased toward its boundaries (64-character local parts, 63/64-character labels, hyphens
+ * at label edges, `xn` TLDs, empty atoms and labels, digits in the TLD), the general e-mail generator and mutations
+ * of valid addresses.
  */
 describe('isEmail: the ASCII fast path against validator.js', () => {
   const ATOM_ASCII = [...ASCII_LETTERS, ...DIGITS, ...ATOM_SPECIALS];
