@@ -25,6 +25,8 @@ const RUNS = 4_000;
 
 const HOSTILE = '"));globalThis.pwned=1;//';
 const QUOTE = 'a"b\\c*/${x}\u2028\u2029';
+const LONE = 'lone\ud800';
+const LONG = 'x'.repeat(10_000);
 
 @ValidatorConstraint({ name: 'startsWithA' })
 class StartsWithA implements ValidatorConstraintInterface {
@@ -56,6 +58,8 @@ class Leaf {
   @ArrayOf('string', { required: false }) @IsEmail({}, { each: true }) emails?: string[];
   @ToolParam({ required: false }) @IsEmail() [HOSTILE]?: string;
   @ToolParam({ required: false }) @IsUrl() [QUOTE]?: string;
+  @ToolParam({ required: false }) @IsUUID() [LONE]?: string;
+  @ToolParam({ required: false }) @IsEmail() [LONG]?: string;
 }
 
 class Middle {
@@ -110,6 +114,8 @@ const leafRecord = fc.record(
     ),
     [HOSTILE]: value,
     [QUOTE]: value,
+    [LONE]: value,
+    [LONG]: value,
   },
   { requiredKeys: [] },
 );
