@@ -22,6 +22,7 @@ class GiveUp {}
 
 class InstantiatorGenerator {
   private readonly constants: unknown[] = [];
+  private readonly declarations: string[] = [];
   private readonly functions: string[] = [];
   private readonly visiting = new Set<ObjectSchema>();
   private counter = 0;
@@ -29,11 +30,13 @@ class InstantiatorGenerator {
 
   build(schema: ObjectSchema, dto: Constructor): GeneratedInstantiator {
     const root = this.objectFunction(schema, dto);
-    const source = `"use strict";${this.functions.join('')}return ${root};`;
+    const source = `"use strict";${this.declarations.join('')}${this.functions.join('')}return ${root};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('k', 'keysOf', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
+    const factory = new Function('k', 'hasOwn', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
+    // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
     // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
-    return factory(this.constants.slice(), Object.keys, Array.isArray);
+    return factory(this.constants.slice(), Object.prototype.hasOwnProperty, Array.isArray);
   }
 
   private name(prefix: string): string {
@@ -63,13 +66,17 @@ class InstantiatorGenerator {
         ? '(typeof v==="string"?new Date(v):v)'
         : this.valueExpression(property.schema, 'v');
       if (built === undefined) continue;
-      cases.push(`case ${stringLiteral(property.name)}:o[key]=v===null||v===undefined?v:${built};break;`);
+      // The name as a literal member key too (`key` equals it in this arm): a named store, not a keyed one.
+      const name = stringLiteral(property.name);
+      cases.push(`case ${name}:o[${name}]=v===null||v===undefined?v:${built};break;`);
     }
     this.visiting.delete(schema);
     const fn = this.name('build');
     const body =
-      `function ${fn}(p){const o=new ${this.constant(dto)}();const ks=keysOf(p);` +
-      `for(let i=0;i<ks.length;i++){const key=ks[i];const v=p[key];` +
+      `function ${fn}(p){const o=new ${this.constant(dto)}();` +
+      // `Object.keys(p)` without the array: for-in visits own enumerable keys in the same order, then inherited ones,
+      // which `hasOwn` skips (about half the cost of a node in a microbenchmark).
+      `for(const key in p){if(!hasOwn.call(p,key))continue;const v=p[key];` +
       (cases.length > 0 ? `switch(key){${cases.join('')}default:o[key]=v;}` : 'o[key]=v;') +
       `}return o;}`;
     this.size += body.length;
@@ -89,14 +96,22 @@ class InstantiatorGenerator {
       const entry = this.name('e');
       const item = this.valueExpression(schema.items, entry);
       if (item === undefined) return undefined;
-      return `(isArray(${value})?${value}.map(function(${entry}){return ${entry}===null||${entry}===undefined?${entry}:${item};}):${value})`;
+      // One function per array node, declared once (not a closure per call); `map` keeps holes as holes.
+      const mapItem = this.name('item');
+      const body = `function ${mapItem}(${entry}){return ${entry}===null||${entry}===undefined?${entry}:${item};}`;
+      this.size += body.length;
+      this.functions.push(body);
+      return `(isArray(${value})?${value}.map(${mapItem}):${value})`;
     }
     return undefined;
   }
 
+  /** A constant bound once to a `const` of the factory (the generated functions read a context slot, not `k[i]`). */
   private constant(value: unknown): string {
+    const name = this.name('c');
     this.constants.push(value);
-    return `k[${this.constants.length - 1}]`;
+    this.declarations.push(`const ${name}=k[${this.constants.length - 1}];`);
+    return name;
   }
 }
 

@@ -118,7 +118,7 @@ class Generator {
       source,
     ) as (...args: unknown[]) => IssueFinder;
     return factory(
-      this.constants,
+      this.constants.slice(), // a copy of exactly its length (kept for good)
       Object.prototype,
       Array.isArray,
       Number.isSafeInteger,

@@ -27,7 +27,7 @@ import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
-import { instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
+import { InstantiationFailure, instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
@@ -623,27 +623,30 @@ export class PersonaToolExecutor {
     let instance: object | undefined;
     if (compiled.needsInstance) {
       const built = instantiateWith(instantiatorOf(compiled), params);
-      if ('issue' in built) issues = [...issues, built.issue];
-      else instance = built.instance;
+      if (built instanceof InstantiationFailure) issues = [...issues, built.issue];
+      else instance = built;
     }
     const rules = compiled.developerRules;
     if (instance !== undefined && rules?.kind === 'check') {
       const found: ValidationIssue[] = [];
       const checked = rules.check(instance, '', found) as void | PromiseLike<void>;
-      const merge = () => {
-        if (found.length === 0) return issues;
-        const all = [...issues];
-        const reported = issues.map((issue) => issue.path);
-        for (const issue of found) if (!reported.some((path) => repeats(issue, path))) all.push(issue);
-        return all;
-      };
       if (isThenable(checked)) {
         const settled = instance;
+        const before = issues;
         return Promise.resolve(checked).then(() =>
-          this.afterValidation(compiled, tool, callId, params, settled, merge(), transformations, securityEvents),
+          this.afterValidation(
+            compiled,
+            tool,
+            callId,
+            params,
+            settled,
+            withDeveloperIssues(before, found),
+            transformations,
+            securityEvents,
+          ),
         );
       }
-      issues = merge();
+      if (found.length > 0) issues = withDeveloperIssues(issues, found);
     }
     return this.afterValidation(compiled, tool, callId, params, instance, issues, transformations, securityEvents);
   }
@@ -778,6 +781,15 @@ const CONTAINER_RULES: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether a class-validator issue repeats a normalizer issue at `path`: the same value, inside it, or its container's element rule. */
+/** Step 6's issues and the developer rules' (those not repeating one already reported). */
+function withDeveloperIssues(issues: ValidationIssue[], found: readonly ValidationIssue[]): ValidationIssue[] {
+  if (found.length === 0) return issues;
+  const all = [...issues];
+  const reported = issues.map((issue) => issue.path);
+  for (const issue of found) if (!reported.some((path) => repeats(issue, path))) all.push(issue);
+  return all;
+}
+
 function repeats(issue: ValidationIssue, path: string): boolean {
   if (contains(path, issue.path)) return true;
   return contains(issue.path, path) && !CONTAINER_RULES.has(issue.rule);

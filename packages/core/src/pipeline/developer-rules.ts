@@ -1,4 +1,4 @@
-import { getMetadataStorage, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import { getMetadataStorage, type ValidationArguments } from 'class-validator';
 import { getValidatorMetadata } from '../metadata/validator-metadata';
 import type { ValidatorMetadata } from '../metadata/types';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
@@ -7,6 +7,18 @@ import { describeReceived, issue } from './messages';
 import { CLASS_VALIDATOR_RULES } from './reference-validation';
 import { joinPath } from './normalizer';
 import { fastRuleFor } from './fast-validators';
+import {
+  generatePlanRunner,
+  type GeneratedPlanRunner,
+  type CheckPlan,
+  type NestedProperty,
+  type PropertyRules,
+  type ResolvedConstraint,
+  type ResolvedRule,
+  type RuleOutcome,
+  type RulesRuntime,
+  type Sink,
+} from '../compile/rules-generator';
 
 /**
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO
@@ -52,44 +64,10 @@ export type DeveloperRulesPlan =
   | { readonly kind: 'reference'; readonly reason: string }
   | { readonly kind: 'check'; readonly check: DeveloperRulesCheck };
 
-/** One constraint of one rule, resolved when the plan is built: the function to call and what its failure renders. */
-interface ResolvedConstraint {
-  /** The exact fast implementation of a validator.js rule with class-validator's default options, when there is one. */
-  readonly fast: ((value: unknown) => boolean) | undefined;
-  readonly instance: ValidatorConstraintInterface;
-  readonly name: string | undefined;
-}
+type PlanRunner = GeneratedPlanRunner;
 
-interface ResolvedRule {
-  readonly rule: ValidatorMetadata;
-  readonly constraints: readonly ResolvedConstraint[];
-}
-
-interface PropertyRules {
-  readonly name: string;
-  readonly rules: readonly ResolvedRule[];
-  readonly optional: boolean;
-  readonly schema?: ParamSchema;
-}
-
-interface NestedProperty {
-  readonly name: string;
-  readonly plan: CheckPlan;
-}
-
-interface CheckPlan {
-  readonly targetName: string;
-  readonly ownRules: readonly PropertyRules[];
-  readonly nested: readonly NestedProperty[];
-}
-
-type RuleOutcome = ValidationIssue | undefined | Promise<ValidationIssue | undefined>;
-
-/** Where one call's issues go: straight into `issues` until a rule answers with a Promise, then in order into `slots`. */
-interface Sink {
-  readonly issues: ValidationIssue[];
-  slots: RuleOutcome[] | undefined;
-}
+/** What the generated plan runner calls back into (the interpreter's own functions; hoisted declarations). */
+const RUNTIME: RulesRuntime = { emit, runRule, failure, joinPath };
 
 const plans = new WeakMap<ObjectSchema, DeveloperRulesPlan>();
 /** One shared answer for every schema without developer rules (most of them: every JSON-Schema tool). */
@@ -108,6 +86,21 @@ export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
     plans.set(schema, plan);
   }
   return plan;
+}
+
+/**
+ * The check for `schema` built afresh, generated or interpreted (for the differential test of the generated code; the
+ * executor uses `developerRulesPlan`, which caches the generated one).
+ */
+export function developerRulesCheckFor(
+  schema: ObjectSchema,
+  mode: 'generated' | 'interpreted',
+): DeveloperRulesCheck | undefined {
+  const built = buildPlan(schema, new Set());
+  if (built.kind !== 'check') return undefined;
+  if (mode === 'interpreted') return checkWith(interpreted(built.plan));
+  const generated = generatePlanRunner(built.plan, RUNTIME);
+  return generated === undefined ? undefined : checkWith(generated);
 }
 
 function nestedObject(schema: ParamSchema): ObjectSchema | undefined {
@@ -180,9 +173,18 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
 }
 
 function checkFor(plan: CheckPlan): DeveloperRulesCheck {
+  // Generated code (compile/rules-generator.ts) when it can be; the interpreter otherwise.
+  return checkWith(generatePlanRunner(plan, RUNTIME) ?? interpreted(plan));
+}
+
+function interpreted(plan: CheckPlan): PlanRunner {
+  return (record, path, index, sink) => runPlan(plan, record, path, index, sink);
+}
+
+function checkWith(run: PlanRunner): DeveloperRulesCheck {
   return (instance, path, issues) => {
     const sink: Sink = { issues, slots: undefined };
-    runPlan(plan, instance as Record<string, unknown>, path, -1, sink);
+    run(instance as Record<string, unknown>, path, -1, sink);
     const slots = sink.slots;
     if (slots === undefined) return undefined;
     // A rule answered with a Promise: keep the issues in rule order (the order the synchronous run would give).

@@ -85,24 +85,30 @@ export async function validateWithClassValidator(
   return { instance, issues };
 }
 
+/** Why the compiled path's DTO construction failed (an instance of a class, so a DTO instance is never taken for it). */
+export class InstantiationFailure {
+  constructor(readonly issue: ValidationIssue) {}
+}
+
 /** The compiled path's DTO construction (see instantiate.ts); any error it throws becomes an issue. */
 export function instantiate(
   schema: ObjectSchema,
   dto: Constructor,
   plain: Record<string, unknown>,
 ): { instance: object } | { issue: ValidationIssue } {
-  return instantiateWith(instantiatorFor(schema, dto), plain);
+  const built = instantiateWith(instantiatorFor(schema, dto), plain);
+  return built instanceof InstantiationFailure ? { issue: built.issue } : { instance: built };
 }
 
-/** `instantiate` with an instantiator the caller holds (the compiled tool's). */
+/** `instantiate` with an instantiator the caller holds (the compiled tool's): the instance, or why it failed. */
 export function instantiateWith(
   instantiator: Instantiator,
   plain: Record<string, unknown>,
-): { instance: object } | { issue: ValidationIssue } {
+): object | InstantiationFailure {
   try {
-    return { instance: instantiator(plain) };
+    return instantiator(plain);
   } catch (error) {
-    return { issue: transformIssue(error) };
+    return new InstantiationFailure(transformIssue(error));
   }
 }
 

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isEmail, isURL, isUUID } from 'class-validator';
-import { fastRuleFor, isEmailDefault, isUrlDefault, isUuidDefault } from '../../src/pipeline/fast-validators';
+import {
+  fastRuleFor,
+  isEmailDefault,
+  isPlainAsciiEmail,
+  isUrlDefault,
+  isUuidDefault,
+} from '../../src/pipeline/fast-validators';
 
 /**
  * The exact fast implementations of validator.js's isEmail / isUUID / isURL (default options, as class-validator's
@@ -483,5 +489,82 @@ describe('exact fast validator.js rules (default options) against validator.js',
   it('throws what validator.js throws for a lone surrogate in an e-mail local part', () => {
     const input = '\ud800x@example.com';
     expect(outcome(isEmailDefault, input)).toBe(outcome((value) => isEmail(value, undefined), input));
+  });
+});
+
+/**
+ * `isEmailDefault`'s ASCII fast path (`isPlainAsciiEmail`: the lengths, then one regular expression) answers `true`
+ * for plain ASCII addresses and hands everything else to the full implementation. Sound: it never says `true` where
+ * validator.js says anything else. Complete for its class: every ASCII address with an unquoted local part and a
+ * domain of at most 63 characters that validator.js accepts takes it (so the common case is fast). Inputs:
+ * plain-address-shaped ASCII biased toward its boundaries (64-character local parts, 63/64-character labels, hyphens
+ * at label edges, `xn` TLDs, empty atoms and labels, digits in the TLD), the general e-mail generator and mutations
+ * of valid addresses.
+ */
+describe('isEmail: the ASCII fast path against validator.js', () => {
+  const ATOM_ASCII = [...ASCII_LETTERS, ...DIGITS, ...ATOM_SPECIALS];
+  const LABEL_ASCII = [...ASCII_LETTERS, ...DIGITS, '-'];
+  const plainAtom = fc.oneof(
+    { weight: 8, arbitrary: piecesOf(ATOM_ASCII, 1, 10) },
+    { weight: 1, arbitrary: piecesOf([...ATOM_ASCII, '.', '"', ' ', '@', '(', '\\', ','], 0, 4) },
+    { weight: 1, arbitrary: fc.integer({ min: 60, max: 66 }).map((count) => 'u'.repeat(count)) },
+  );
+  const plainLabel = fc.oneof(
+    { weight: 8, arbitrary: piecesOf(LABEL_ASCII, 1, 10) },
+    { weight: 1, arbitrary: piecesOf([...LABEL_ASCII, '_', '.', ' ', '*'], 0, 4) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 61, max: 65 }), fc.constantFrom('', '-', '1'))
+        .map(([count, edge]) => `${edge}${'d'.repeat(count)}${edge}`),
+    },
+  );
+  const plainTld = fc.oneof(
+    { weight: 6, arbitrary: piecesOf(ASCII_LETTERS, 0, 5) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom('xn--p1ai', 'XN--P1AI', 'xn1a', 'xn-a', 'xnab', 'xn--', 'xn-', 'xn', 'x-'),
+    },
+    { weight: 2, arbitrary: piecesOf(LABEL_ASCII, 1, 5) },
+    { weight: 1, arbitrary: fc.integer({ min: 62, max: 65 }).map((count) => 't'.repeat(count)) },
+  );
+  const plainAddress = fc
+    .tuple(
+      fc.array(plainAtom, { minLength: 1, maxLength: 4 }),
+      fc.constantFrom('@', '@', '@', '@', '', '@@', '.@', '@.'),
+      fc.array(plainLabel, { minLength: 0, maxLength: 4 }),
+      plainTld,
+    )
+    .map(([atoms, at, labels, top]) => `${atoms.join('.')}${at}${[...labels, top].join('.')}`);
+
+  it('says true only where validator.js does, and for every unquoted ASCII address it accepts (fixed seed)', () => {
+    const valid = edgeCases.isEmail.filter((input) => outcome((value) => isEmail(value, undefined), input) === 'valid');
+    const inputs = [
+      ...fc.sample(plainAddress, { seed: SEED + 2, numRuns: 30_000 }),
+      ...fc.sample(emailInput, { seed: SEED + 3, numRuns: 10_000 }),
+      ...fc.sample(mutations([...valid, 'user1@example.com', 'a.b-c@x-y.example.co']), {
+        seed: SEED + 4,
+        numRuns: 10_000,
+      }),
+    ];
+    const wrong: Array<{ input: string; fast: boolean; reference: string }> = [];
+    let fastTrue = 0;
+    let fastFalse = 0;
+    for (const input of inputs) {
+      const reference = outcome((value) => isEmail(value, undefined), input);
+      const fast = input.length <= 254 && isPlainAsciiEmail(input);
+      if (fast) fastTrue++;
+      else if (reference === 'valid') fastFalse++;
+      // Sound: true only where validator.js says valid. Complete: every plain ASCII address it accepts.
+      const plainAscii =
+        /^[\x20-\x7e]*$/.test(input) && !input.startsWith('"') && input.length - input.lastIndexOf('@') <= 64;
+      if (fast ? reference !== 'valid' : reference === 'valid' && plainAscii) wrong.push({ input, fast, reference });
+      // And the whole function still agrees.
+      if (outcome(isEmailDefault, input) !== reference) wrong.push({ input, fast, reference });
+    }
+    expect(wrong).toEqual([]);
+    // Both answers are well represented: the fast path took many addresses, and many were refused by it.
+    expect(fastTrue).toBeGreaterThan(inputs.length * 0.1);
+    expect(inputs.length - fastTrue - fastFalse).toBeGreaterThan(inputs.length * 0.2);
   });
 });

@@ -152,6 +152,28 @@ describe('generated DTO instantiation (issue 12)', () => {
     expect(withDates).toBeGreaterThan(100);
   });
 
+  it('reads own keys only, in their order: inherited enumerable keys, null prototypes, integer-like keys', () => {
+    const generated = generateInstantiator(outer, Outer)!;
+    const reference = instantiatorFor(outer, Outer);
+    const inherited = { name: 'inherited', unknownInherited: 1, inner: { email: 'inherited' } };
+    const plains = [
+      () => Object.assign(Object.create(inherited) as Record<string, unknown>, { at: 'x', 2: 'two', 1: 'one' }),
+      () => Object.assign(Object.create(null) as Record<string, unknown>, { inner: { email: 'e' }, name: 'n', 0: 0 }),
+      () => {
+        const plain = Object.create(inherited) as Record<string, unknown>;
+        Object.defineProperty(plain, 'hidden', { value: 'not enumerable', enumerable: false });
+        plain['people'] = [{ email: 'p' }, null];
+        return plain;
+      },
+    ];
+    for (const make of plains) {
+      const fast = generated(make());
+      const slow = reference(make());
+      expect(describe_(fast)).toEqual(describe_(slow));
+      expect(Object.keys(fast)).not.toContain('unknownInherited');
+    }
+  });
+
   it('keeps untrusted property names out of the code: hostile names are only case labels', () => {
     const generated = generateInstantiator(outer, Outer)!;
     const plain: Record<string, unknown> = { [HOSTILE_NAMES[0]!]: '2026-01-31T09:00:00Z' };
