@@ -151,21 +151,58 @@ export interface DateTimeOptions {
   readonly timeZone?: string;
 }
 
-/** Two ASCII digits at `at` as a number. */
-function twoDigits(text: string, at: number): number {
-  return (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
+/**
+ * Two ASCII digits at `at` as a number, or -1 when either is not a digit. The caller guarantees `at + 1` is inside the
+ * text (a missing character would read as NaN, which the unsigned comparison lets through as a digit).
+ */
+function twoDigitsOrMinus(text: string, at: number): number {
+  const tens = text.charCodeAt(at) - 48;
+  const units = text.charCodeAt(at + 1) - 48;
+  return tens >>> 0 > 9 || units >>> 0 > 9 ? -1 : tens * 10 + units;
 }
 
-/** The common case, checked without captures: already RFC 3339, on a day and at a time that exist. */
+/**
+ * The common case, in one pass over the characters: already RFC 3339 (`YYYY-MM-DDTHH:MM:SS`, an optional fraction of
+ * 1 to 9 digits, then `Z` or `+HH:MM`/`-HH:MM`; upper-case `T` and `Z`), on a day and at a time that exist (hours to
+ * 23, minutes and seconds to 59, offset hours to 23 and minutes to 59).
+ */
 export function isCanonicalDateTime(text: string): boolean {
-  if (!RFC3339.test(text)) return false;
-  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
-  const month = twoDigits(text, 5);
-  const day = twoDigits(text, 8);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
-  if (twoDigits(text, 11) > 23 || twoDigits(text, 14) > 59 || twoDigits(text, 17) > 59) return false;
-  const end = text.length;
-  return text.charCodeAt(end - 1) === 90 /* Z */ || (twoDigits(text, end - 5) <= 23 && twoDigits(text, end - 2) <= 59);
+  const length = text.length;
+  // 20: `YYYY-MM-DDTHH:MM:SSZ`; 35: nine fraction digits and a numeric offset.
+  if (length < 20 || length > 35) return false;
+  const century = twoDigitsOrMinus(text, 0);
+  const yearInCentury = twoDigitsOrMinus(text, 2);
+  const month = twoDigitsOrMinus(text, 5);
+  const day = twoDigitsOrMinus(text, 8);
+  const hour = twoDigitsOrMinus(text, 11);
+  const minute = twoDigitsOrMinus(text, 14);
+  const second = twoDigitsOrMinus(text, 17);
+  if ((century | yearInCentury | month | day | hour | minute | second) < 0) return false;
+  if (
+    text.charCodeAt(4) !== 45 /* - */ ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 /* T */ ||
+    text.charCodeAt(13) !== 58 /* : */ ||
+    text.charCodeAt(16) !== 58
+  )
+    return false;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  let at = 19;
+  if (text.charCodeAt(at) === 46 /* . */) {
+    const fractionStart = ++at;
+    while (at < length && (text.charCodeAt(at) - 48) >>> 0 <= 9) at++;
+    if (at === fractionStart || at - fractionStart > 9) return false;
+  }
+  const zone = text.charCodeAt(at);
+  if (zone === 90 /* Z */) {
+    if (at + 1 !== length) return false;
+  } else {
+    if ((zone !== 43 /* + */ && zone !== 45) || at + 6 !== length || text.charCodeAt(at + 3) !== 58) return false;
+    const offsetHours = twoDigitsOrMinus(text, at + 1);
+    const offsetMinutes = twoDigitsOrMinus(text, at + 4);
+    if (offsetHours < 0 || offsetMinutes < 0 || offsetHours > 23 || offsetMinutes > 59) return false;
+  }
+  return day <= daysInMonth(century * 100 + yearInCentury, month);
 }
 
 export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcome {

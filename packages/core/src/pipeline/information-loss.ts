@@ -1,0 +1,197 @@
+import type { PipelineLimits } from './limits';
+import { DANGEROUS_KEYS } from './sanitize';
+
+/**
+ * Whether JSON.parse lost something reading valid JSON text: a key given twice (it keeps the last) or an integer
+ * literal beyond 2^53 (it rounds). When it may have, the exact reader reads the text again.
+ *
+ * Sound: never "nothing lost" when something was. "Possibly lost" where nothing was is allowed only where the exact
+ * reader returns what JSON.parse returned, with nothing to record; where the reader would differ anyway (a prototype
+ * key it drops and records, an array or a nesting beyond a limit it refuses with its own message) the decision is the
+ * text scan's, as it always was ({@link mayLoseInformationByScan}).
+ */
+export const enum InformationLoss {
+  None,
+  Possible,
+  /** A container nests deeper than the limit (exact); the caller decides. */
+  TooDeep,
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+export function informationLoss(text: string, parsed: unknown, limits: PipelineLimits): InformationLoss {
+  const facts = inspectParsedValue(parsed, limits);
+  if (facts.tooDeep) return InformationLoss.TooDeep;
+  return mayLoseInformation(text, parsed, facts) ? InformationLoss.Possible : InformationLoss.None;
+}
+
+/** What one walk over JSON.parse's value tells. */
+export interface ParsedValueFacts {
+  /** Keys of objects, at any depth. */
+  readonly keys: number;
+  /** String values (array items, property values, the value itself), at any depth. */
+  readonly strings: number;
+  /** A number beyond +-(2^53 - 1) (or infinite): the literal may have been an integer JSON.parse rounded. */
+  readonly unsafeNumber: boolean;
+  /** A container nested deeper than the limit. */
+  readonly tooDeep: boolean;
+  /**
+   * Something the exact reader treats differently from JSON.parse even when nothing was lost: a prototype key (the
+   * reader drops and records it), an array beyond the item limit or nesting beyond the depth limit (the reader refuses
+   * with its own message).
+   */
+  readonly readerDiffers: boolean;
+}
+
+/** One iterative walk over a value JSON.parse returned (no allocation per value). */
+export function inspectParsedValue(value: unknown, limits: PipelineLimits): ParsedValueFacts {
+  let keys = 0;
+  let strings = 0;
+  let unsafeNumber = false;
+  let tooDeep = false;
+  let readerDiffers = false;
+  if (typeof value === 'string') strings = 1;
+  else if (typeof value === 'number') unsafeNumber = value > MAX_SAFE || value < -MAX_SAFE;
+  else if (typeof value === 'object' && value !== null) {
+    const values: object[] = [value];
+    const depths: number[] = [1];
+    while (values.length > 0) {
+      const current = values.pop()!;
+      const depth = depths.pop()!;
+      if (depth > limits.maxDepth) tooDeep = readerDiffers = true;
+      if (Array.isArray(current)) {
+        if (current.length > limits.maxArrayItems) readerDiffers = true;
+        for (let index = 0; index < current.length; index++) {
+          const item: unknown = current[index];
+          if (typeof item === 'string') strings++;
+          else if (typeof item === 'number') {
+            if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+          } else if (typeof item === 'object' && item !== null) {
+            values.push(item);
+            depths.push(depth + 1);
+          }
+        }
+        continue;
+      }
+      for (const key in current) {
+        if (!hasOwnProperty.call(current, key)) continue;
+        keys++;
+        if (DANGEROUS_KEYS.has(key)) readerDiffers = true;
+        const item = (current as Record<string, unknown>)[key];
+        if (typeof item === 'string') strings++;
+        else if (typeof item === 'number') {
+          if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+        } else if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return { keys, strings, unsafeNumber, tooDeep, readerDiffers };
+}
+
+/**
+ * The general check, from the walk's facts:
+ * - an integer literal the exact reader keeps as digits (more than 15 digits, not exactly a double) parses to a number
+ *   beyond +-(2^53 - 1) or to an infinity, so a value without such a number lost none (a long fraction reads the same
+ *   both ways);
+ * - in text without a backslash every `"` opens or closes a string, so the text holds twice as many `"` as the value
+ *   holds keys and strings exactly when JSON.parse dropped no key (a dropped key takes its strings with it);
+ * - text with a backslash has its keys counted by the text scan.
+ * Where the exact reader would treat the text differently anyway ({@link ParsedValueFacts.readerDiffers}), the text
+ * scan decides, as before.
+ */
+export function mayLoseInformation(text: string, parsed: unknown, facts: ParsedValueFacts): boolean {
+  if (facts.readerDiffers) return mayLoseInformationByScan(text, parsed);
+  if (facts.unsafeNumber) return true;
+  if (facts.keys === 0) return false;
+  if (text.indexOf('\\') === -1) return countQuotes(text) !== 2 * (facts.keys + facts.strings);
+  return countKeysInText(text, false) !== facts.keys;
+}
+
+function countQuotes(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) count++;
+  return count;
+}
+
+/**
+ * The check as it was before issue 12, kept for the cases above and as the tests' reference: one linear pass over the
+ * text counts its keys (and finds runs of more than 15 digits outside strings), compared with the parsed value's keys.
+ */
+export function mayLoseInformationByScan(text: string, parsed: unknown): boolean {
+  const keys = countKeysInText(text, true);
+  return keys === -1 || (keys > 0 && countKeys(parsed) !== keys);
+}
+
+/** The keys in JSON text; -1 when `stopAtLongDigitRun` and a run of more than 15 digits lies outside strings. */
+function countKeysInText(text: string, stopAtLongDigitRun: boolean): number {
+  let keys = 0;
+  let digits = 0;
+  const length = text.length;
+  let index = 0;
+  while (index < length) {
+    // Between strings: a run of more than 15 digits is an integer a double may not hold.
+    const quote = text.indexOf('"', index);
+    const end = quote === -1 ? length : quote;
+    if (stopAtLongDigitRun) {
+      for (; index < end; index++) {
+        const code = text.charCodeAt(index);
+        if (code >= 48 && code <= 57) {
+          if (++digits > 15) return -1;
+        } else digits = 0;
+      }
+    }
+    if (quote === -1) break;
+    digits = 0;
+    // The closing quote: the next one not escaped (an odd run of backslashes before it escapes it).
+    let closing = text.indexOf('"', quote + 1);
+    while (closing !== -1) {
+      let backslashes = 0;
+      while (closing - 1 - backslashes > quote && text.charCodeAt(closing - 1 - backslashes) === 92) backslashes++;
+      if (backslashes % 2 === 0) break;
+      closing = text.indexOf('"', closing + 1);
+    }
+    if (closing === -1) break;
+    let after = closing + 1;
+    while (
+      after < length &&
+      (text.charCodeAt(after) === 32 ||
+        text.charCodeAt(after) === 10 ||
+        text.charCodeAt(after) === 13 ||
+        text.charCodeAt(after) === 9)
+    )
+      after++;
+    if (text.charCodeAt(after) === 58) keys++;
+    index = closing + 1;
+  }
+  return keys;
+}
+
+function countKeys(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) {
+        const item: unknown = current[index];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    // `for...in` with an own-key check counts what `Object.keys` would, without allocating the key array.
+    for (const key in current) {
+      if (!hasOwnProperty.call(current, key)) continue;
+      count++;
+      const item = (current as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) stack.push(item);
+    }
+  }
+  return count;
+}
