@@ -185,7 +185,9 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
       )
         throw tooDeep(limits);
       lossPossible =
-        loss === InformationLoss.TooDeep ? mayLoseInformationByScan(trimmed, parsed) : loss === InformationLoss.Possible;
+        loss === InformationLoss.TooDeep
+          ? mayLoseInformationByScan(trimmed, parsed)
+          : loss === InformationLoss.Possible;
     }
     // The reader reads objects and arrays only: a lone number is refused as not an object either way.
     if (!lossPossible || typeof parsed !== 'object' || parsed === null)

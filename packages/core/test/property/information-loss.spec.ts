@@ -1,10 +1,6 @@
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { parseArguments, parseArgumentsReference } from '@toolwright/core/pipeline/parse-arguments';
-import {
-  InformationLoss,
-  informationLoss,
-  mayLoseInformationByScan,
-} from '@toolwright/core/pipeline/information-loss';
+import { InformationLoss, informationLoss, mayLoseInformationByScan } from '@toolwright/core/pipeline/information-loss';
 import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
 import type { CoercionPolicy } from '@toolwright/core';
 
@@ -21,7 +17,11 @@ import type { CoercionPolicy } from '@toolwright/core';
 
 const SEED = 0x12_2026;
 const TEXTS = 24_000;
-const SMALL_LIMITS: PipelineLimits = { maxDepth: 4, maxArrayItems: 6, maxArgumentsBytes: DEFAULT_LIMITS.maxArgumentsBytes };
+const SMALL_LIMITS: PipelineLimits = {
+  maxDepth: 4,
+  maxArrayItems: 6,
+  maxArgumentsBytes: DEFAULT_LIMITS.maxArgumentsBytes,
+};
 const POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 
 /** mulberry32: a small seeded generator, so every run sees the same texts. */
@@ -154,7 +154,9 @@ function arrayToken(random: Random, depth: number): string {
   const count = random.chance(0.1) ? 5 + random.below(5) : random.below(4);
   const objects = random.chance(0.3);
   for (let index = 0; index < count; index++)
-    items.push(`${blank(random)}${objects ? objectToken(random, depth + 1) : valueToken(random, depth)}${blank(random)}`);
+    items.push(
+      `${blank(random)}${objects ? objectToken(random, depth + 1) : valueToken(random, depth)}${blank(random)}`,
+    );
   return `[${items.join(',')}]`;
 }
 
@@ -168,7 +170,13 @@ function nested(random: Random, levels: number): string {
 /** Filler that makes a text longer than the nesting-scan threshold (4,096 characters). */
 function filler(random: Random): string {
   const items = 150 + random.below(150);
-  const item = random.pick(['"2026-01-31T09:00:00+01:00"', '12345', '{"email":"user@example.com"}', '[1,[2]]', '"\\"x\\""']);
+  const item = random.pick([
+    '"2026-01-31T09:00:00+01:00"',
+    '12345',
+    '{"email":"user@example.com"}',
+    '[1,[2]]',
+    '"\\"x\\""',
+  ]);
   return `[${Array.from({ length: items }, () => item).join(',')}]`;
 }
 
@@ -181,7 +189,8 @@ function text(random: Random): string {
   else if (kind === 14) body = valueToken(random, 1);
   else if (kind === 15) body = `{"big":${filler(random)},"rest":${objectToken(random, 2)}}`;
   else if (kind === 16) body = `{"deep":${nested(random, random.below(80))},"big":${filler(random)}}`;
-  else if (kind === 17) body = `{"deep":${nested(random, 60 + random.below(20))}}${' '.repeat(random.chance(0.5) ? 4100 : 0)}`;
+  else if (kind === 17)
+    body = `{"deep":${nested(random, 60 + random.below(20))}}${' '.repeat(random.chance(0.5) ? 4100 : 0)}`;
   else if (kind === 18) body = `${'['.repeat(random.below(6000))}${random.chance(0.5) ? '' : ' "x" '}`;
   else body = objectToken(random, 1);
   // Broken JSON now and then: the repair paths and the scan after a failed JSON.parse.
@@ -227,7 +236,6 @@ describe('parseArguments against the reference checks (issue 12)', () => {
       const actual = outcome(() => parseArguments(input, policy, limits));
       const expected = outcome(() => parseArgumentsReference(input, policy, limits));
       if (actual !== expected && mismatches.length < 5) {
-        if (process.env['DUMP']) require('fs').appendFileSync(process.env['DUMP'], JSON.stringify({ input, policy, limits }) + '\n');
         mismatches.push(
           `${JSON.stringify(input.length > 300 ? `${input.slice(0, 150)}...${input.slice(-150)}` : input)} (${policy}, maxDepth ${limits.maxDepth}):\n  ${actual.slice(0, 300)}\n  ${expected.slice(0, 300)}`,
         );
@@ -247,7 +255,6 @@ describe('parseArguments against the reference checks (issue 12)', () => {
       else if (fast) decisions.newOnly++;
       else if (reference) decisions.referenceOnly++;
     }
-    if (process.env['DUMP']) require('fs').appendFileSync(process.env['DUMP'], JSON.stringify(decisions) + '\n');
     expect(mismatches).toEqual([]);
     // The generator reaches every kind of disagreement the checks may have, so the comparison above tests them.
     expect(decisions.both).toBeGreaterThan(1000);
