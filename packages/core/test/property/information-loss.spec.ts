@@ -1,6 +1,12 @@
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { parseArguments, parseArgumentsReference } from '@toolwright/core/pipeline/parse-arguments';
-import { InformationLoss, informationLoss, mayLoseInformationByScan } from '@toolwright/core/pipeline/information-loss';
+import {
+  InformationLoss,
+  informationLoss,
+  isDangerousKey,
+  mayLoseInformationByScan,
+} from '@toolwright/core/pipeline/information-loss';
+import { DANGEROUS_KEYS } from '@toolwright/core/pipeline/sanitize';
 import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
 import type { CoercionPolicy } from '@toolwright/core';
 
@@ -262,6 +268,13 @@ describe('parseArguments against the reference checks (issue 12)', () => {
     expect(decisions.referenceOnly).toBeGreaterThan(100);
     expect(decisions.parsedLong).toBeGreaterThan(500);
     expect(decisions.long - decisions.parsedLong).toBeGreaterThan(100);
+  });
+
+  it("knows sanitize's prototype keys, and no other", () => {
+    expect([...DANGEROUS_KEYS].filter(isDangerousKey)).toEqual([...DANGEROUS_KEYS]);
+    expect(KEYS.concat('__proto', 'Constructor', 'prototypes').filter(isDangerousKey).sort()).toEqual(
+      [...DANGEROUS_KEYS].sort(),
+    );
   });
 
   it('reads a duplicate key hidden among escaped quotes again (the reader refuses different values)', () => {
