@@ -53,41 +53,94 @@ export interface ParsedValueFacts {
   readonly readerDiffers: boolean;
 }
 
-/** One iterative walk over a value JSON.parse returned (no allocation per value). */
+/** Depth limits up to this are walked recursively (a frame per level); deeper ones iteratively. */
+const MAX_RECURSIVE_DEPTH = 1000;
+
+/** One walk over a value JSON.parse returned (no allocation per value). */
 export function inspectParsedValue(value: unknown, limits: PipelineLimits): ParsedValueFacts {
+  if (typeof value === 'string')
+    return { keys: 0, strings: 1, unsafeNumber: false, tooDeep: false, readerDiffers: false };
+  if (typeof value === 'number') {
+    const unsafeNumber = value > MAX_SAFE || value < -MAX_SAFE;
+    return { keys: 0, strings: 0, unsafeNumber, tooDeep: false, readerDiffers: false };
+  }
+  if (typeof value !== 'object' || value === null)
+    return { keys: 0, strings: 0, unsafeNumber: false, tooDeep: false, readerDiffers: false };
+  if (limits.maxDepth > MAX_RECURSIVE_DEPTH) return inspectIteratively(value, limits);
+  walkKeys = 0;
+  walkFlags = 0;
+  const keysAndStrings = countRecursively(value, 1, limits);
+  return {
+    keys: walkKeys,
+    strings: keysAndStrings - walkKeys,
+    unsafeNumber: (walkFlags & UNSAFE_NUMBER) !== 0,
+    tooDeep: (walkFlags & TOO_DEEP) !== 0,
+    readerDiffers: (walkFlags & READER_DIFFERS) !== 0,
+  };
+}
+
+const UNSAFE_NUMBER = 1;
+const TOO_DEEP = 2;
+const READER_DIFFERS = 4;
+/** What {@link countRecursively} found besides its count (it runs to completion before anything reads these). */
+let walkKeys = 0;
+let walkFlags = 0;
+
+/**
+ * Keys and strings in a container at `depth` (a frame per level: the caller keeps the depth limit within
+ * {@link MAX_RECURSIVE_DEPTH}, and nothing below a container beyond the limit is visited).
+ */
+function countRecursively(container: object, depth: number, limits: PipelineLimits): number {
+  if (depth > limits.maxDepth) {
+    walkFlags |= TOO_DEEP | READER_DIFFERS;
+    return 0;
+  }
+  let count = 0;
+  if (Array.isArray(container)) {
+    if (container.length > limits.maxArrayItems) walkFlags |= READER_DIFFERS;
+    for (let index = 0; index < container.length; index++) {
+      const item: unknown = container[index];
+      if (typeof item === 'string') count++;
+      else if (typeof item === 'number') {
+        if (item > MAX_SAFE || item < -MAX_SAFE) walkFlags |= UNSAFE_NUMBER;
+      } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
+    }
+    return count;
+  }
+  for (const key in container) {
+    if (!hasOwnProperty.call(container, key)) continue;
+    count++;
+    walkKeys++;
+    if (isDangerousKey(key)) walkFlags |= READER_DIFFERS;
+    const item = (container as Record<string, unknown>)[key];
+    if (typeof item === 'string') count++;
+    else if (typeof item === 'number') {
+      if (item > MAX_SAFE || item < -MAX_SAFE) walkFlags |= UNSAFE_NUMBER;
+    } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
+  }
+  return count;
+}
+
+/** {@link inspectParsedValue} with an explicit stack, for depth limits beyond {@link MAX_RECURSIVE_DEPTH}. */
+export function inspectIteratively(value: object, limits: PipelineLimits): ParsedValueFacts {
   let keys = 0;
   let strings = 0;
   let unsafeNumber = false;
   let tooDeep = false;
   let readerDiffers = false;
-  if (typeof value === 'string') strings = 1;
-  else if (typeof value === 'number') unsafeNumber = value > MAX_SAFE || value < -MAX_SAFE;
-  else if (typeof value === 'object' && value !== null) {
-    const values: object[] = [value];
-    const depths: number[] = [1];
-    while (values.length > 0) {
-      const current = values.pop()!;
-      const depth = depths.pop()!;
-      if (depth > limits.maxDepth) tooDeep = readerDiffers = true;
-      if (Array.isArray(current)) {
-        if (current.length > limits.maxArrayItems) readerDiffers = true;
-        for (let index = 0; index < current.length; index++) {
-          const item: unknown = current[index];
-          if (typeof item === 'string') strings++;
-          else if (typeof item === 'number') {
-            if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
-          } else if (typeof item === 'object' && item !== null) {
-            values.push(item);
-            depths.push(depth + 1);
-          }
-        }
-        continue;
-      }
-      for (const key in current) {
-        if (!hasOwnProperty.call(current, key)) continue;
-        keys++;
-        if (isDangerousKey(key)) readerDiffers = true;
-        const item = (current as Record<string, unknown>)[key];
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const current = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limits.maxDepth) {
+      tooDeep = readerDiffers = true;
+      continue;
+    }
+    if (Array.isArray(current)) {
+      if (current.length > limits.maxArrayItems) readerDiffers = true;
+      for (let index = 0; index < current.length; index++) {
+        const item: unknown = current[index];
         if (typeof item === 'string') strings++;
         else if (typeof item === 'number') {
           if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
@@ -95,6 +148,20 @@ export function inspectParsedValue(value: unknown, limits: PipelineLimits): Pars
           values.push(item);
           depths.push(depth + 1);
         }
+      }
+      continue;
+    }
+    for (const key in current) {
+      if (!hasOwnProperty.call(current, key)) continue;
+      keys++;
+      if (isDangerousKey(key)) readerDiffers = true;
+      const item = (current as Record<string, unknown>)[key];
+      if (typeof item === 'string') strings++;
+      else if (typeof item === 'number') {
+        if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+      } else if (typeof item === 'object' && item !== null) {
+        values.push(item);
+        depths.push(depth + 1);
       }
     }
   }

@@ -17,8 +17,9 @@ import type { CoercionPolicy } from '@toolwright/core';
  * after it, as before issue 12). Over texts from a fixed-seed generator: duplicate keys at any depth (equal values
  * too), escaped quotes and backslashes, \u escapes spelling quotes, colons and backslashes, long integers, long
  * fractions, exponents, white space, non-ASCII text, arrays of objects, prototype keys, arrays and nesting beyond the
- * limits, texts longer than the nesting-scan threshold, and broken JSON, under each policy: the same value,
- * transformations and `owned`, or the same error (class, message, issues).
+ * limits (three sets of limits, one beyond the recursive walk's), texts longer than the nesting-scan threshold, and
+ * broken JSON, under each policy: the same value, transformations and `owned`, or the same error (class, message,
+ * issues).
  */
 
 const SEED = 0x12_2026;
@@ -28,6 +29,8 @@ const SMALL_LIMITS: PipelineLimits = {
   maxArrayItems: 6,
   maxArgumentsBytes: DEFAULT_LIMITS.maxArgumentsBytes,
 };
+/** A depth limit beyond the recursive walk's (the loss check then walks iteratively). */
+const DEEP_LIMITS: PipelineLimits = { ...DEFAULT_LIMITS, maxDepth: 2_000 };
 const POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 
 /** mulberry32: a small seeded generator, so every run sees the same texts. */
@@ -186,6 +189,21 @@ function filler(random: Random): string {
   return `[${Array.from({ length: items }, () => item).join(',')}]`;
 }
 
+/** Arrays around arrays to about {@link DEEP_LIMITS}' depth, in fewer than 4,096 characters (no nesting scan). */
+function deepArrays(random: Random): string {
+  const levels = 1_990 + random.below(20);
+  const inner = random.pick([
+    '1',
+    '{}',
+    '{"a":1,"a":2}',
+    '"x"',
+    '{"__proto__":1}',
+    '[0.12345678901234567]',
+    '{"a":1e20}',
+  ]);
+  return `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+}
+
 function text(random: Random): string {
   const kind = random.below(20);
   let body: string;
@@ -198,6 +216,7 @@ function text(random: Random): string {
   else if (kind === 17)
     body = `{"deep":${nested(random, 60 + random.below(20))}}${' '.repeat(random.chance(0.5) ? 4100 : 0)}`;
   else if (kind === 18) body = `${'['.repeat(random.below(6000))}${random.chance(0.5) ? '' : ' "x" '}`;
+  else if (kind === 19 && random.chance(0.3)) body = `{"deep":${nested(random, 1_990 + random.below(20))}}`;
   else body = objectToken(random, 1);
   // Broken JSON now and then: the repair paths and the scan after a failed JSON.parse.
   if (random.chance(0.08)) {
@@ -236,9 +255,9 @@ describe('parseArguments against the reference checks (issue 12)', () => {
     const mismatches: string[] = [];
     const decisions = { both: 0, newOnly: 0, referenceOnly: 0, long: 0, parsedLong: 0 };
     for (let index = 0; index < TEXTS; index++) {
-      const input = text(random);
+      const limits = random.chance(0.3) ? SMALL_LIMITS : random.chance(0.1) ? DEEP_LIMITS : DEFAULT_LIMITS;
+      const input = limits === DEEP_LIMITS && random.chance(0.5) ? deepArrays(random) : text(random);
       const policy = random.pick(POLICIES);
-      const limits = random.chance(0.3) ? SMALL_LIMITS : DEFAULT_LIMITS;
       const actual = outcome(() => parseArguments(input, policy, limits));
       const expected = outcome(() => parseArgumentsReference(input, policy, limits));
       if (actual !== expected && mismatches.length < 5) {
