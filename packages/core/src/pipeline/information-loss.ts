@@ -54,7 +54,7 @@ export interface ParsedValueFacts {
 }
 
 /** Depth limits up to this are walked recursively (a frame per level); deeper ones iteratively. */
-const MAX_RECURSIVE_DEPTH = 1000;
+const MAX_RECURSIVE_DEPTH = 256;
 
 /** One walk over a value JSON.parse returned (no allocation per value). */
 export function inspectParsedValue(value: unknown, limits: PipelineLimits): ParsedValueFacts {
