@@ -3,10 +3,11 @@ import { daysInMonth } from '@toolwright/core/time/calendar';
 
 /**
  * Issue 12: `isCanonicalDateTime` (the generated accept function's date-time check, and `toDateTime`'s first test)
- * reads the characters once instead of running a regular expression and then reading the digits. This is the check it
- * replaced, kept as the reference; both must answer the same for every string: edge cases (leap years, the last day of
- * each month, 24:00, 60 seconds, lower-case t and z, offsets without a colon or beyond 23:59, fractions of 0 to 10
- * digits, non-ASCII digits, white space, line breaks) and a fixed-seed generator of near-misses.
+ * checks every range in one regular expression and reads the month's length only for days 29 to 31, instead of a
+ * shape-only expression followed by reading every field's digits. This is the check it replaced, kept as the
+ * reference; both must answer the same for every string: edge cases (leap years, the last day of each month, 24:00,
+ * 60 seconds, lower-case t and z, offsets without a colon or beyond 23:59, fractions of 0 to 10 digits, non-ASCII
+ * digits, white space, line breaks) and a fixed-seed generator of near-misses.
  */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
