@@ -41,10 +41,23 @@ function numberLiteral(value: number): string | undefined {
 
 /**
  * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
- * not counted) lies within the bounds. Below U+D800 every code unit is one character, so the length is `.length`;
- * anything else asks class-validator itself.
+ * not counted) lies within the bounds. That count is at most `.length`, and at least the number of code units below
+ * U+D800 (each of those is one character; only units from U+D800 up are merged or dropped). So a string no longer than
+ * the maximum is within it, and one with `minimum` units below U+D800 (found from the start, stopping there) reaches
+ * the minimum: long strings are not read to the end. Anything else takes the exact count.
  */
 export function lengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
+  if (maximum === undefined || value.length <= maximum) {
+    if (minimum === undefined) return true;
+    let plain = 0;
+    for (let index = 0; index < value.length && plain < minimum; index++) if (value.charCodeAt(index) < 0xd800) plain++;
+    if (plain >= minimum) return true;
+  }
+  return exactLengthWithin(value, minimum, maximum);
+}
+
+/** The exact count: `.length` when every code unit is below U+D800, else class-validator itself. */
+function exactLengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
   for (let index = 0; index < value.length; index++) {
     if (value.charCodeAt(index) >= 0xd800) {
       return (

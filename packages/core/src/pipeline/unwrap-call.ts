@@ -74,9 +74,23 @@ function argumentsOf(holder: Record<string, unknown>): { key: string; value: unk
   return { key: present[0]!, value: holder[present[0]!] };
 }
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** Whether the value has an own key and only envelope keys (checked without allocating: most arguments are not). */
+export function hasOnlyEnvelopeKeys(value: Record<string, unknown>): boolean {
+  let any = false;
+  for (const key in value) {
+    if (!hasOwnProperty.call(value, key)) continue;
+    if (!ENVELOPE_KEYS.has(key)) return false;
+    any = true;
+  }
+  return any;
+}
+
 function envelopeOf(value: Record<string, unknown>): Envelope | undefined {
+  if (!hasOnlyEnvelopeKeys(value)) return undefined;
   const keys = Object.keys(value);
-  if (keys.length === 0 || !keys.every((key) => ENVELOPE_KEYS.has(key))) return undefined;
   const fn = value['function'];
   if (isObject(fn)) {
     const fnKeys = Object.keys(fn);

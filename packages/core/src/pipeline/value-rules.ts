@@ -151,21 +151,26 @@ export interface DateTimeOptions {
   readonly timeZone?: string;
 }
 
-/** Two ASCII digits at `at` as a number. */
+/**
+ * RFC 3339 as `isCanonicalDateTime` keeps it, every field in range: month 01-12, day 01-31, hours to 23, minutes and
+ * seconds to 59, an optional fraction of 1 to 9 digits, then `Z` or an offset to 23:59 (upper-case `T` and `Z`).
+ */
+const CANONICAL_DATE_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/** Two ASCII digits at `at` as a number (the caller has matched them). */
 function twoDigits(text: string, at: number): number {
   return (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
 }
 
-/** The common case, checked without captures: already RFC 3339, on a day and at a time that exist. */
+/**
+ * The common case, one regular expression without captures: already RFC 3339, on a day and at a time that exist. The
+ * expression checks every range but the month's length, which matters only for days 29 to 31.
+ */
 export function isCanonicalDateTime(text: string): boolean {
-  if (!RFC3339.test(text)) return false;
-  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
-  const month = twoDigits(text, 5);
+  if (!CANONICAL_DATE_TIME.test(text)) return false;
   const day = twoDigits(text, 8);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
-  if (twoDigits(text, 11) > 23 || twoDigits(text, 14) > 59 || twoDigits(text, 17) > 59) return false;
-  const end = text.length;
-  return text.charCodeAt(end - 1) === 90 /* Z */ || (twoDigits(text, end - 5) <= 23 && twoDigits(text, end - 2) <= 59);
+  return day <= 28 || day <= daysInMonth(twoDigits(text, 0) * 100 + twoDigits(text, 2), twoDigits(text, 5));
 }
 
 export function toDateTime(value: unknown, options: DateTimeOptions): RuleOutcome {

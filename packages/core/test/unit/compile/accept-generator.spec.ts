@@ -170,4 +170,35 @@ describe('generated accept functions and untrusted schema text', () => {
       { seed: 12, numRuns: 3_000 },
     );
   });
+
+  it('lengthWithin agrees with class-validator on longer strings, where it stops reading early (issue 12)', () => {
+    const pieces = fc.constantFrom(
+      'a',
+      'é',
+      ' ',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '\ufe0f',
+      '\ufe0e',
+      'e\u0301',
+      '❤️',
+      '\uff01',
+      '中',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join('')),
+        fc.option(fc.integer({ min: 0, max: 45 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 45 }), { nil: undefined }),
+        (text, minimum, maximum) => {
+          const expected =
+            (minimum === undefined || classValidatorMinLength(text, minimum)) &&
+            (maximum === undefined || classValidatorMaxLength(text, maximum));
+          expect(lengthWithin(text, minimum, maximum)).toBe(expected);
+        },
+      ),
+      { seed: 1212, numRuns: 20_000 },
+    );
+  });
 });
