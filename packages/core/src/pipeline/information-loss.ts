@@ -43,6 +43,12 @@ export interface ParsedValueFacts {
   readonly strings: number;
   /** A number beyond +-(2^53 - 1) (or infinite): the literal may have been an integer JSON.parse rounded. */
   readonly unsafeNumber: boolean;
+  /**
+   * A lower bound on the length of any JSON text without a backslash that JSON.parse reads as this value: its compact
+   * form, with each string's own length, and each number counted at the fewest characters any literal of it takes
+   * ({@link minNumberLength}).
+   */
+  readonly minTextLength: number;
   /** A container nested deeper than the limit. */
   readonly tooDeep: boolean;
   /**
@@ -59,21 +65,44 @@ const MAX_RECURSIVE_DEPTH = 256;
 /** One walk over a value JSON.parse returned (no allocation per value). */
 export function inspectParsedValue(value: unknown, limits: PipelineLimits): ParsedValueFacts {
   if (typeof value === 'string')
-    return { keys: 0, strings: 1, unsafeNumber: false, tooDeep: false, readerDiffers: false };
+    return {
+      keys: 0,
+      strings: 1,
+      unsafeNumber: false,
+      minTextLength: value.length + 2,
+      tooDeep: false,
+      readerDiffers: false,
+    };
   if (typeof value === 'number') {
     const unsafeNumber = value > MAX_SAFE || value < -MAX_SAFE;
-    return { keys: 0, strings: 0, unsafeNumber, tooDeep: false, readerDiffers: false };
+    return {
+      keys: 0,
+      strings: 0,
+      unsafeNumber,
+      minTextLength: minNumberLength(value),
+      tooDeep: false,
+      readerDiffers: false,
+    };
   }
   if (typeof value !== 'object' || value === null)
-    return { keys: 0, strings: 0, unsafeNumber: false, tooDeep: false, readerDiffers: false };
+    return {
+      keys: 0,
+      strings: 0,
+      unsafeNumber: false,
+      minTextLength: value === false ? 5 : 4,
+      tooDeep: false,
+      readerDiffers: false,
+    };
   if (limits.maxDepth > MAX_RECURSIVE_DEPTH) return inspectIteratively(value, limits);
   walkKeys = 0;
   walkFlags = 0;
+  walkLength = 0;
   const keysAndStrings = countRecursively(value, 1, limits);
   return {
     keys: walkKeys,
     strings: keysAndStrings - walkKeys,
     unsafeNumber: (walkFlags & UNSAFE_NUMBER) !== 0,
+    minTextLength: walkLength,
     tooDeep: (walkFlags & TOO_DEEP) !== 0,
     readerDiffers: (walkFlags & READER_DIFFERS) !== 0,
   };
@@ -85,6 +114,24 @@ const READER_DIFFERS = 4;
 /** What {@link countRecursively} found besides its count (it runs to completion before anything reads these). */
 let walkKeys = 0;
 let walkFlags = 0;
+let walkLength = 0;
+
+/**
+ * The fewest characters of any JSON number literal that JSON.parse reads as `value` (finite): an integer below 10 takes
+ * one digit, below 100 two, any other integer at least three (`100`, `1e3`); a fraction at least three (`0.5`; `5e-1` is
+ * longer); a minus sign one more. (`-0` counts as one: a lower bound.)
+ */
+export function minNumberLength(value: number): number {
+  const sign = value < 0 ? 1 : 0;
+  const magnitude = value < 0 ? -value : value;
+  if (!Number.isInteger(magnitude)) return 3 + sign;
+  return (magnitude < 10 ? 1 : magnitude < 100 ? 2 : 3) + sign;
+}
+
+/** {@link ParsedValueFacts.minTextLength} of a `true`, `false` or `null` (the only other primitives JSON.parse makes). */
+function literalLength(value: unknown): number {
+  return value === false ? 5 : 4;
+}
 
 /**
  * Keys and strings in a container at `depth` (a frame per level: the caller keeps the depth limit within
@@ -96,28 +143,45 @@ function countRecursively(container: object, depth: number, limits: PipelineLimi
     return 0;
   }
   let count = 0;
+  // The brackets, and one comma fewer than members (added back below for an empty container).
+  let length = 1;
   if (Array.isArray(container)) {
     if (container.length > limits.maxArrayItems) walkFlags |= READER_DIFFERS;
     for (let index = 0; index < container.length; index++) {
       const item: unknown = container[index];
-      if (typeof item === 'string') count++;
-      else if (typeof item === 'number') {
+      length++;
+      if (typeof item === 'string') {
+        count++;
+        length += item.length + 2;
+      } else if (typeof item === 'number') {
         if (item > MAX_SAFE || item < -MAX_SAFE) walkFlags |= UNSAFE_NUMBER;
+        length += minNumberLength(item);
       } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
+      else length += literalLength(item);
     }
+    walkLength += container.length === 0 ? length + 1 : length;
     return count;
   }
+  let members = 0;
   for (const key in container) {
     if (!hasOwnProperty.call(container, key)) continue;
     count++;
     walkKeys++;
+    members++;
+    // A comma, the key's quotes and colon, the key.
+    length += key.length + 4;
     if (isDangerousKey(key)) walkFlags |= READER_DIFFERS;
     const item = (container as Record<string, unknown>)[key];
-    if (typeof item === 'string') count++;
-    else if (typeof item === 'number') {
+    if (typeof item === 'string') {
+      count++;
+      length += item.length + 2;
+    } else if (typeof item === 'number') {
       if (item > MAX_SAFE || item < -MAX_SAFE) walkFlags |= UNSAFE_NUMBER;
+      length += minNumberLength(item);
     } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
+    else length += literalLength(item);
   }
+  walkLength += members === 0 ? length + 1 : length;
   return count;
 }
 
@@ -126,6 +190,7 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
   let keys = 0;
   let strings = 0;
   let unsafeNumber = false;
+  let minTextLength = 0;
   let tooDeep = false;
   let readerDiffers = false;
   const values: object[] = [value];
@@ -137,35 +202,50 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
       tooDeep = readerDiffers = true;
       continue;
     }
+    // The brackets, and one comma fewer than members (added back for an empty container).
+    let members = 0;
+    minTextLength += 1;
     if (Array.isArray(current)) {
       if (current.length > limits.maxArrayItems) readerDiffers = true;
       for (let index = 0; index < current.length; index++) {
         const item: unknown = current[index];
-        if (typeof item === 'string') strings++;
-        else if (typeof item === 'number') {
+        members++;
+        minTextLength++;
+        if (typeof item === 'string') {
+          strings++;
+          minTextLength += item.length + 2;
+        } else if (typeof item === 'number') {
           if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+          minTextLength += minNumberLength(item);
         } else if (typeof item === 'object' && item !== null) {
           values.push(item);
           depths.push(depth + 1);
-        }
+        } else minTextLength += literalLength(item);
       }
+      if (members === 0) minTextLength++;
       continue;
     }
     for (const key in current) {
       if (!hasOwnProperty.call(current, key)) continue;
       keys++;
+      members++;
+      minTextLength += key.length + 4;
       if (isDangerousKey(key)) readerDiffers = true;
       const item = (current as Record<string, unknown>)[key];
-      if (typeof item === 'string') strings++;
-      else if (typeof item === 'number') {
+      if (typeof item === 'string') {
+        strings++;
+        minTextLength += item.length + 2;
+      } else if (typeof item === 'number') {
         if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+        minTextLength += minNumberLength(item);
       } else if (typeof item === 'object' && item !== null) {
         values.push(item);
         depths.push(depth + 1);
-      }
+      } else minTextLength += literalLength(item);
     }
+    if (members === 0) minTextLength++;
   }
-  return { keys, strings, unsafeNumber, tooDeep, readerDiffers };
+  return { keys, strings, unsafeNumber, minTextLength, tooDeep, readerDiffers };
 }
 
 /**
@@ -173,8 +253,12 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
  * - an integer literal the exact reader keeps as digits (more than 15 digits, not exactly a double) parses to a number
  *   beyond +-(2^53 - 1) or to an infinity, so a value without such a number lost none (a long fraction reads the same
  *   both ways);
- * - in text without a backslash every `"` opens or closes a string, so the text holds twice as many `"` as the value
- *   holds keys and strings exactly when JSON.parse dropped no key (a dropped key takes its strings with it);
+ * - in text without a backslash every string literal is as long as its string plus its quotes, so the text is at least
+ *   {@link ParsedValueFacts.minTextLength} long, and at least {@link DROPPED_MEMBER_LENGTH} longer when JSON.parse
+ *   dropped a key (the dropped member's comma, quotes, colon and value are in the text and not in the value): text
+ *   shorter than that lost nothing (compact JSON, as most providers send it, is decided without reading it);
+ * - otherwise, in text without a backslash every `"` opens or closes a string, so the text holds twice as many `"` as
+ *   the value holds keys and strings exactly when JSON.parse dropped no key (a dropped key takes its strings with it);
  * - text with a backslash has its keys counted by the text scan.
  * Where the exact reader would treat the text differently anyway ({@link ParsedValueFacts.readerDiffers}), the text
  * scan decides, as before.
@@ -183,9 +267,15 @@ export function mayLoseInformation(text: string, parsed: unknown, facts: ParsedV
   if (facts.readerDiffers) return mayLoseInformationByScan(text, parsed);
   if (facts.unsafeNumber) return true;
   if (facts.keys === 0) return false;
-  if (text.indexOf('\\') === -1) return countQuotes(text) !== 2 * (facts.keys + facts.strings);
+  if (text.indexOf('\\') === -1) {
+    if (text.length < facts.minTextLength + DROPPED_MEMBER_LENGTH) return false;
+    return countQuotes(text) !== 2 * (facts.keys + facts.strings);
+  }
   return countKeysInText(text, false) !== facts.keys;
 }
+
+/** The fewest characters a member JSON.parse dropped leaves in the text: `,"":0`. */
+const DROPPED_MEMBER_LENGTH = 5;
 
 function countQuotes(text: string): number {
   let count = 0;

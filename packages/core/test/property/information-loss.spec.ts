@@ -3,8 +3,10 @@ import { parseArguments, parseArgumentsReference } from '@toolwright/core/pipeli
 import {
   InformationLoss,
   informationLoss,
+  inspectParsedValue,
   isDangerousKey,
   mayLoseInformationByScan,
+  minNumberLength,
 } from '@toolwright/core/pipeline/information-loss';
 import { DANGEROUS_KEYS } from '@toolwright/core/pipeline/sanitize';
 import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
@@ -315,6 +317,82 @@ describe('parseArguments against the reference checks (issue 12)', () => {
     for (const text of [fewBrackets, manyBrackets, `${fewBrackets.slice(0, -1)}`]) {
       expect(() => parseArguments(text, 'safe', DEFAULT_LIMITS)).toThrow(/levels of nesting|nest/);
       expect(() => parseArgumentsReference(text, 'safe', DEFAULT_LIMITS)).toThrow(/levels of nesting|nest/);
+    }
+  });
+  it('decides compact text by its length only where no dropped key fits: every duplicate at the bound is read again', () => {
+    // The literals a value can take in the fewest characters for its kind (the length bound's edge), kept and dropped.
+    const shortest = [
+      '0',
+      '-1',
+      '10',
+      '-10',
+      '100',
+      '1e3',
+      '0.5',
+      '-0.5',
+      '5e-1',
+      'true',
+      'false',
+      'null',
+      '""',
+      '"é"',
+    ];
+    const containers = (literal: string) => [literal, '[]', '{}', `[${literal}]`, `{"":${literal}}`, `[${literal},0]`];
+    const values = shortest.flatMap(containers);
+    let compared = 0;
+    let lengthDecided = 0;
+    for (const kept of values) {
+      for (const dropped of ['0', '""', '[]', '{}', ...shortest]) {
+        // The dropped member first (JSON.parse keeps the last), at the top and one level down, with and without a
+        // neighbour; and the same members with distinct keys (nothing dropped, decided by length alone).
+        for (const members of [
+          `"":${dropped},"":${kept}`,
+          `"":${kept},"":${kept}`,
+          `"a":${dropped},"":0,"a":${kept}`,
+        ]) {
+          for (const text of [`{${members}}`, `{"o":{${members}}}`, `{"l":[{${members}}],"n":1}`]) {
+            const parsed: unknown = JSON.parse(text);
+            expect(informationLoss(text, parsed, DEFAULT_LIMITS)).toBe(InformationLoss.Possible);
+            expect(outcome(() => parseArguments(text, 'safe', DEFAULT_LIMITS))).toBe(
+              outcome(() => parseArgumentsReference(text, 'safe', DEFAULT_LIMITS)),
+            );
+            compared++;
+          }
+        }
+        const distinct = `{"a":${dropped},"b":${kept}}`;
+        const parsed: unknown = JSON.parse(distinct);
+        const facts = inspectParsedValue(parsed, DEFAULT_LIMITS);
+        // Each literal here is as short as its value allows (but `5e-1`: `0.5`), so the bound is the text's length.
+        const spare = (dropped === '5e-1' ? 1 : 0) + (kept.includes('5e-1') ? 1 : 0);
+        expect(facts.minTextLength).toBe(distinct.length - spare);
+        expect(informationLoss(distinct, parsed, DEFAULT_LIMITS)).toBe(InformationLoss.None);
+        lengthDecided++;
+      }
+    }
+    expect(compared).toBeGreaterThan(3000);
+    expect(lengthDecided).toBeGreaterThan(1000);
+  });
+
+  it('bounds each number by its shortest literal', () => {
+    const cases: Array<[number, number]> = [
+      [0, 1],
+      [-0, 1],
+      [7, 1],
+      [-7, 2],
+      [10, 2],
+      [99, 2],
+      [-99, 3],
+      [100, 3],
+      [1000, 3],
+      [1e21, 3],
+      [0.5, 3],
+      [-0.5, 4],
+      [1.5e-7, 3],
+    ];
+    for (const [value, length] of cases) expect([value, minNumberLength(value)]).toEqual([value, length]);
+    // No literal of these numbers is shorter than the bound (the shortest spellings JSON allows).
+    for (const literal of ['0', '7', '-7', '10', '99', '100', '1e2', '1e3', '1E3', '0.5', '5e-1', '-0.5', '1e21']) {
+      expect(minNumberLength(JSON.parse(literal) as number)).toBeLessThanOrEqual(literal.length);
     }
   });
 });
