@@ -65,10 +65,14 @@ class InstantiatorGenerator {
       const built = dateProperties.has(property.name)
         ? '(typeof v==="string"?new Date(v):v)'
         : this.valueExpression(property.schema, 'v');
-      if (built === undefined) continue;
-      // The name as a literal member key too (`key` equals it in this arm): a named store, not a keyed one.
+      // The name as a literal member key too (`key` equals it in this arm): a named store, not a keyed one (a keyed
+      // store of many names goes megamorphic), also for the properties assigned as they are.
       const name = stringLiteral(property.name);
-      cases.push(`case ${name}:o[${name}]=v===null||v===undefined?v:${built};break;`);
+      cases.push(
+        built === undefined
+          ? `case ${name}:o[${name}]=v;break;`
+          : `case ${name}:o[${name}]=v===null||v===undefined?v:${built};break;`,
+      );
     }
     this.visiting.delete(schema);
     const fn = this.name('build');
