@@ -34,8 +34,8 @@ class InstantiatorGenerator {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const factory = new Function('k', 'hasOwn', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
     // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
     // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
     return factory(this.constants.slice(), Object.prototype.hasOwnProperty, Array.isArray);
   }
 
