@@ -34,8 +34,8 @@ class InstantiatorGenerator {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const factory = new Function('k', 'hasOwn', 'isArray', source) as (...args: unknown[]) => GeneratedInstantiator;
     // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
     // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
     return factory(this.constants.slice(), Object.prototype.hasOwnProperty, Array.isArray);
   }
 
@@ -65,10 +65,14 @@ class InstantiatorGenerator {
       const built = dateProperties.has(property.name)
         ? '(typeof v==="string"?new Date(v):v)'
         : this.valueExpression(property.schema, 'v');
-      if (built === undefined) continue;
-      // The name as a literal member key too (`key` equals it in this arm): a named store, not a keyed one.
+      // The name as a literal member key too (`key` equals it in this arm): a named store, not a keyed one (a keyed
+      // store of many names goes megamorphic), also for the properties assigned as they are.
       const name = stringLiteral(property.name);
-      cases.push(`case ${name}:o[${name}]=v===null||v===undefined?v:${built};break;`);
+      cases.push(
+        built === undefined
+          ? `case ${name}:o[${name}]=v;break;`
+          : `case ${name}:o[${name}]=v===null||v===undefined?v:${built};break;`,
+      );
     }
     this.visiting.delete(schema);
     const fn = this.name('build');

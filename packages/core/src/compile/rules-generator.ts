@@ -49,7 +49,11 @@ export interface CheckPlan {
 
 export type RuleOutcome = ValidationIssue | undefined | Promise<ValidationIssue | undefined>;
 
-/** Where one call's issues go: straight into `issues` until a rule answers with a Promise, then in order into `slots`. */
+/**
+ * Where one call's issues go: straight into `issues` until a rule answers with a Promise, then in order into `slots`.
+ * Made by the first rule that fails (a call whose rules all pass allocates none): the runners pass it along as
+ * `undefined` until then and return the one they end with.
+ */
 export interface Sink {
   readonly issues: ValidationIssue[];
   slots: RuleOutcome[] | undefined;
@@ -57,7 +61,7 @@ export interface Sink {
 
 /** The interpreter's functions the generated code calls (passed in: the interpreter imports this module). */
 export interface RulesRuntime {
-  readonly emit: (sink: Sink, outcome: RuleOutcome) => void;
+  readonly emit: (sink: Sink | undefined, outcome: RuleOutcome) => Sink | undefined;
   readonly runRule: (
     resolved: ResolvedRule,
     targetName: string,
@@ -81,8 +85,13 @@ export interface RulesRuntime {
   readonly joinPath: (path: string, segment: string | number) => string;
 }
 
-/** `runPlan(plan, record, path, index, sink)` as generated code. */
-export type GeneratedPlanRunner = (record: Record<string, unknown>, path: string, index: number, sink: Sink) => void;
+/** `runPlan(plan, record, path, index, sink)` as generated code: the sink it ends with (`undefined`: nothing failed). */
+export type GeneratedPlanRunner = (
+  record: Record<string, unknown>,
+  path: string,
+  index: number,
+  sink: Sink | undefined,
+) => Sink | undefined;
 
 const MAX_GENERATED_CHARACTERS = 100_000;
 
@@ -130,10 +139,10 @@ class RulesGenerator {
           // runRule for one fast constraint and no `each`: `fast(value)`, the failure's issue when it says false.
           const fast = this.constant(only.fast);
           body +=
-            `if(!${fast}(v))rt.emit(s,rt.failure(${this.constant(only)},${this.constant(resolved.rule)},` +
+            `if(!${fast}(v))s=rt.emit(s,rt.failure(${this.constant(only)},${this.constant(resolved.rule)},` +
             `${target},${propertyConstant},r,v,v,path,index));`;
         } else {
-          body += `rt.emit(s,rt.runRule(${this.constant(resolved)},${target},${propertyConstant},r,v,path,index));`;
+          body += `s=rt.emit(s,rt.runRule(${this.constant(resolved)},${target},${propertyConstant},r,v,path,index));`;
         }
       }
       if (property.optional) body += '}';
@@ -147,11 +156,11 @@ class RulesGenerator {
           `v=r[${stringLiteral(child.name)}];if(typeof v==="object"&&v!==null){` +
           `const childPath=rt.joinPath(recordPath,${this.constant(child.name)});` +
           `if(isArray(v)){for(let ${item}=0;${item}<v.length;${item}++){const e=v[${item}];` +
-          `if(typeof e==="object"&&e!==null)${childFunction}(e,childPath,${item},s);}}` +
-          `else ${childFunction}(v,childPath,-1,s);}`;
+          `if(typeof e==="object"&&e!==null)s=${childFunction}(e,childPath,${item},s);}}` +
+          `else s=${childFunction}(v,childPath,-1,s);}`;
       }
     }
-    body += '}';
+    body += 'return s;}';
     this.size += body.length;
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- GiveUp is a stackless sentinel caught by the generator
     if (this.size > MAX_GENERATED_CHARACTERS) throw new GiveUp();

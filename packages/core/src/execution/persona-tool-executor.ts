@@ -628,25 +628,27 @@ export class PersonaToolExecutor {
     }
     const rules = compiled.developerRules;
     if (instance !== undefined && rules?.kind === 'check') {
-      const found: ValidationIssue[] = [];
-      const checked = rules.check(instance, '', found) as void | PromiseLike<void>;
-      if (isThenable(checked)) {
-        const settled = instance;
-        const before = issues;
-        return Promise.resolve(checked).then(() =>
-          this.afterValidation(
-            compiled,
-            tool,
-            callId,
-            params,
-            settled,
-            withDeveloperIssues(before, found),
-            transformations,
-            securityEvents,
-          ),
-        );
+      // `undefined` when every rule passed (no issue array made), the issues, or a Promise of them.
+      const found = rules.find(instance, '');
+      if (found !== undefined) {
+        if (isThenable(found)) {
+          const settled = instance;
+          const before = issues;
+          return Promise.resolve(found).then((all) =>
+            this.afterValidation(
+              compiled,
+              tool,
+              callId,
+              params,
+              settled,
+              withDeveloperIssues(before, all),
+              transformations,
+              securityEvents,
+            ),
+          );
+        }
+        issues = withDeveloperIssues(issues, found);
       }
-      if (found.length > 0) issues = withDeveloperIssues(issues, found);
     }
     return this.afterValidation(compiled, tool, callId, params, instance, issues, transformations, securityEvents);
   }

@@ -59,10 +59,20 @@ const CAPTURED_BY_THE_IR: ReadonlySet<string> = new Set([
  */
 export type DeveloperRulesCheck = (instance: object, path: string, issues: ValidationIssue[]) => void | Promise<void>;
 
+/**
+ * The plan's check without an issues array to fill: `undefined` when every rule passed (nothing allocated), the issues
+ * in rule order when one failed, or a Promise of them (never rejected by the rules' answers; an answer that rejects
+ * rejects it) when a rule answered with a Promise. `check` is this, its issues pushed into the caller's array.
+ */
+export type DeveloperRulesFind = (
+  instance: object,
+  path: string,
+) => ValidationIssue[] | undefined | Promise<ValidationIssue[]>;
+
 export type DeveloperRulesPlan =
   | { readonly kind: 'none' }
   | { readonly kind: 'reference'; readonly reason: string }
-  | { readonly kind: 'check'; readonly check: DeveloperRulesCheck };
+  | { readonly kind: 'check'; readonly check: DeveloperRulesCheck; readonly find: DeveloperRulesFind };
 
 type PlanRunner = GeneratedPlanRunner;
 
@@ -77,12 +87,7 @@ export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
   let plan = plans.get(schema);
   if (!plan) {
     const built = buildPlan(schema, new Set());
-    plan =
-      built.kind === 'check'
-        ? { kind: 'check', check: checkFor(built.plan) }
-        : built.kind === 'none'
-          ? NO_RULES
-          : built;
+    plan = built.kind === 'check' ? checkPlanFor(built.plan) : built.kind === 'none' ? NO_RULES : built;
     plans.set(schema, plan);
   }
   return plan;
@@ -98,9 +103,21 @@ export function developerRulesCheckFor(
 ): DeveloperRulesCheck | undefined {
   const built = buildPlan(schema, new Set());
   if (built.kind !== 'check') return undefined;
-  if (mode === 'interpreted') return checkWith(interpreted(built.plan));
+  if (mode === 'interpreted') return checkWith(findWith(interpreted(built.plan)));
   const generated = generatePlanRunner(built.plan, RUNTIME);
-  return generated === undefined ? undefined : checkWith(generated);
+  return generated === undefined ? undefined : checkWith(findWith(generated));
+}
+
+/** `developerRulesCheckFor`'s `find` (the form the executor calls): for its differential test. */
+export function developerRulesFindFor(
+  schema: ObjectSchema,
+  mode: 'generated' | 'interpreted',
+): DeveloperRulesFind | undefined {
+  const built = buildPlan(schema, new Set());
+  if (built.kind !== 'check') return undefined;
+  if (mode === 'interpreted') return findWith(interpreted(built.plan));
+  const generated = generatePlanRunner(built.plan, RUNTIME);
+  return generated === undefined ? undefined : findWith(generated);
 }
 
 function nestedObject(schema: ParamSchema): ObjectSchema | undefined {
@@ -172,55 +189,83 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
   return { kind: 'check', plan: { targetName: schema.dto.name, ownRules, nested } };
 }
 
-function checkFor(plan: CheckPlan): DeveloperRulesCheck {
+function checkPlanFor(plan: CheckPlan): DeveloperRulesPlan {
   // Generated code (compile/rules-generator.ts) when it can be; the interpreter otherwise.
-  return checkWith(generatePlanRunner(plan, RUNTIME) ?? interpreted(plan));
+  const find = findWith(generatePlanRunner(plan, RUNTIME) ?? interpreted(plan));
+  return { kind: 'check', check: checkWith(find), find };
 }
 
 function interpreted(plan: CheckPlan): PlanRunner {
   return (record, path, index, sink) => runPlan(plan, record, path, index, sink);
 }
 
-function checkWith(run: PlanRunner): DeveloperRulesCheck {
-  return (instance, path, issues) => {
-    const sink: Sink = { issues, slots: undefined };
-    run(instance as Record<string, unknown>, path, -1, sink);
+function findWith(run: PlanRunner): DeveloperRulesFind {
+  return (instance, path) => {
+    const sink = run(instance as Record<string, unknown>, path, -1, undefined);
+    if (sink === undefined) return undefined;
     const slots = sink.slots;
-    if (slots === undefined) return undefined;
+    if (slots === undefined) return sink.issues;
+    const issues = sink.issues;
     // A rule answered with a Promise: keep the issues in rule order (the order the synchronous run would give).
     // eslint-disable-next-line @typescript-eslint/await-thenable -- a slot holds a rule's answer: a boolean or a Promise of one
     return Promise.all(slots).then((outcomes) => {
       for (const outcome of outcomes) if (outcome) issues.push(outcome);
+      return issues;
     });
   };
 }
 
-function emit(sink: Sink, outcome: RuleOutcome): void {
-  if (sink.slots === undefined) {
-    if (outcome === undefined) return;
-    if (!(outcome instanceof Promise)) {
-      sink.issues.push(outcome);
-      return;
+/** `find` filling the caller's array (the form the tests and the reference of the differential tests call). */
+function checkWith(find: DeveloperRulesFind): DeveloperRulesCheck {
+  return (instance, path, issues) => {
+    const found = find(instance, path);
+    if (found === undefined) return undefined;
+    if (!(found instanceof Promise)) {
+      for (const issue of found) issues.push(issue);
+      return undefined;
     }
-    sink.slots = [];
+    return found.then((settled) => {
+      for (const issue of settled) issues.push(issue);
+    });
+  };
+}
+
+/** Records one rule's outcome; the sink is made by the first outcome that is not a pass. */
+function emit(sink: Sink | undefined, outcome: RuleOutcome): Sink | undefined {
+  if (outcome === undefined) return sink;
+  const to = sink ?? { issues: [], slots: undefined };
+  if (to.slots === undefined) {
+    if (!(outcome instanceof Promise)) {
+      to.issues.push(outcome);
+      return to;
+    }
+    to.slots = [];
   }
-  sink.slots.push(outcome);
+  to.slots.push(outcome);
+  return to;
 }
 
 /**
  * `record` is at `path`, or at item `index` of the array at `path` (`index` >= 0): the item's path is joined only when
  * an issue or a nested plan needs it, so a valid array of DTOs builds no path strings.
  */
-function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string, index: number, sink: Sink): void {
+function runPlan(
+  plan: CheckPlan,
+  record: Record<string, unknown>,
+  path: string,
+  index: number,
+  from: Sink | undefined,
+): Sink | undefined {
+  let sink = from;
   for (const property of plan.ownRules) {
     const value = record[property.name];
     if ((value === undefined || value === null) && property.optional) continue;
     const rules = property.rules;
     for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
-      emit(sink, runRule(rules[ruleIndex]!, plan.targetName, property, record, value, path, index));
+      sink = emit(sink, runRule(rules[ruleIndex]!, plan.targetName, property, record, value, path, index));
     }
   }
-  if (plan.nested.length === 0) return;
+  if (plan.nested.length === 0) return sink;
   const recordPath = index < 0 ? path : joinPath(path, index);
   for (const child of plan.nested) {
     const value = record[child.name];
@@ -230,10 +275,11 @@ function runPlan(plan: CheckPlan, record: Record<string, unknown>, path: string,
       for (let item = 0; item < value.length; item++) {
         const entry: unknown = value[item];
         if (typeof entry === 'object' && entry !== null)
-          runPlan(child.plan, entry as Record<string, unknown>, childPath, item, sink);
+          sink = runPlan(child.plan, entry as Record<string, unknown>, childPath, item, sink);
       }
-    } else runPlan(child.plan, value as Record<string, unknown>, childPath, -1, sink);
+    } else sink = runPlan(child.plan, value as Record<string, unknown>, childPath, -1, sink);
   }
+  return sink;
 }
 
 /**

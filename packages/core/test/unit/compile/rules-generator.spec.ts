@@ -10,7 +10,11 @@ import {
 } from 'class-validator';
 import { ArrayOf, ToolParam } from '@toolwright/core';
 import { buildObjectSchema } from '../../../src/validation/build';
-import { developerRulesCheckFor, type DeveloperRulesCheck } from '../../../src/pipeline/developer-rules';
+import {
+  developerRulesCheckFor,
+  developerRulesFindFor,
+  type DeveloperRulesCheck,
+} from '../../../src/pipeline/developer-rules';
 import type { ValidationIssue } from '../../../src/types/execution';
 
 /**
@@ -220,4 +224,46 @@ describe('generated developer rules against the interpreter', () => {
     expect(actual.issues[0]!.path).toContain(HOSTILE);
     expect(actual.issues[0]!.rule).toBe('format');
   });
+
+  /**
+   * The executor calls `find`, which makes no issue array until a rule fails: on the same random records (and records
+   * whose rules all pass), the generated `find` answers `undefined` exactly where the interpreter's `check` finds
+   * nothing and answers synchronously, a Promise exactly where it answers one, and otherwise the same issues in order.
+   */
+  it.each([
+    ['Root', Root, rootRecord, SEED + 2],
+    ['AsyncRoot', AsyncRoot, asyncRecord, SEED + 3],
+  ] as const)(
+    `find agrees with the interpreter's check on %s records, allocating nothing when all pass (fixed seed)`,
+    async (_, dto, arbitrary, seed) => {
+      const schema = buildObjectSchema(dto);
+      const find = developerRulesFindFor(schema, 'generated');
+      const { interpreted } = checks(dto);
+      if (!find) throw new Error('expected generated code');
+      const passing = { owner: 'user1@example.com', middles: [{ code: 'abc', leaves: [{ email: 'a@b.co' }] }] };
+      const records: object[] = [...fc.sample(arbitrary, { seed, numRuns: RUNS }), passing, {}];
+      const found: unknown[] = [];
+      let none = 0;
+      let some = 0;
+      for (const [index, record] of records.entries()) {
+        const path = index % 5 === 0 ? 'outer' : '';
+        const expected = await run(interpreted, record, path);
+        const answer = find(record, path);
+        const promise = answer instanceof Promise;
+        const issues = promise ? await answer : answer;
+        if (issues === undefined) none++;
+        else some++;
+        const agrees =
+          promise === expected.promise &&
+          (issues === undefined
+            ? !promise && expected.issues.length === 0
+            : (promise || issues.length > 0) && JSON.stringify(issues) === JSON.stringify(expected.issues));
+        if (!agrees) found.push({ record, expected, actual: { promise, issues } });
+        if (found.length > 3) break;
+      }
+      expect(found).toEqual([]);
+      expect(none).toBeGreaterThan(0);
+      expect(some).toBeGreaterThan(RUNS / 2);
+    },
+  );
 });
