@@ -158,8 +158,9 @@ export function awaitHandler<R>(
   onValue: (value: unknown) => R,
   onFailure: (error: unknown) => R,
 ): Promise<R> {
+  const callerSignal = invocation.context.signal;
   return new Promise<R>((resolve) => {
-    const wait = new HandlerWait(invocation, timeoutMs, startedAt, onValue, onFailure, resolve);
+    const wait = new HandlerWait(invocation, callerSignal, timeoutMs, startedAt, onValue, onFailure, resolve);
     try {
       running.then(
         (value) => wait.fulfilled(value),
@@ -187,13 +188,14 @@ class HandlerWait<R> {
 
   constructor(
     private readonly invocation: CallInvocation,
+    /** The caller's signal, read once by awaitHandler (its abort listener is removed from the same object). */
+    private readonly callerSignal: AbortSignal | undefined,
     private readonly timeoutMs: number,
     private readonly startedAt: number,
     private readonly onValue: (value: unknown) => R,
     private readonly onFailure: (error: unknown) => R,
     private readonly resolve: (result: R) => void,
   ) {
-    const callerSignal = invocation.context.signal;
     if (callerSignal !== undefined) {
       this.onAbort = () =>
         this.stop(new CancelledError(messages.cancelled(invocation.tool), { cause: callerSignal.reason }));
@@ -243,7 +245,7 @@ class HandlerWait<R> {
 
   private cleanup(): void {
     if (this.deadline !== undefined) cancelDeadline(this.timeoutMs, this.deadline);
-    if (this.onAbort !== undefined) this.invocation.context.signal!.removeEventListener('abort', this.onAbort);
+    if (this.onAbort !== undefined) this.callerSignal!.removeEventListener('abort', this.onAbort);
   }
 }
 
