@@ -3,7 +3,8 @@ import type { ToolDefinition } from '../types/definition';
 import type { ToolResult } from '../types/execution';
 import { describeThrown } from './fault-tolerance';
 import { logSafeName } from './log-text';
-import { isLevelEnabled, type Logger } from './logger';
+// From the logging layer itself: execution/logger.ts re-exports it through a getter, read on every call.
+import { isLevelEnabled, type Logger } from '../logging/logger';
 import { redactTransformations, sensitivePaths } from '../pipeline/redaction';
 
 const NO_SENSITIVE_PATHS: ReadonlySet<string> = new Set();

@@ -58,6 +58,8 @@ export interface CompiledTool {
   readonly injects: boolean;
   /** What the parse step needs to recognise a whole call wrapped around the arguments. */
   readonly callTarget: CallTarget;
+  /** Whether the tool requires no permission: then a call without a persona may call it (step 2 has nothing to check). */
+  readonly unrestricted: boolean;
 }
 
 /** Compiles one registry entry for an executor's settings. */
@@ -94,6 +96,7 @@ export function compileTool(
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
     callTarget: new LazyCallTarget(definition, resolvesHere),
     injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
+    unrestricted: (definition.options.permissions ?? []).length === 0,
   };
 }
 

@@ -514,10 +514,11 @@ export class PersonaToolExecutor {
     const compiled = this.compiledFor(entry);
     const definition = compiled.definition;
 
-    // 2. May this persona call it?
-    if (!isToolAllowed(definition, context.persona))
+    // 2. May this persona call it? (A call without a persona may call any tool that requires no permission.)
+    const persona = context.persona;
+    if ((persona !== undefined || !compiled.unrestricted) && !isToolAllowed(definition, persona))
       return new PreparationFailure(
-        new PermissionDeniedError(messages.permissionDenied(tool, context.persona?.name)),
+        new PermissionDeniedError(messages.permissionDenied(tool, persona?.name)),
         tool,
         transformations,
       );

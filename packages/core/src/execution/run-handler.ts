@@ -159,56 +159,94 @@ export function awaitHandler<R>(
   onFailure: (error: unknown) => R,
 ): Promise<R> {
   const callerSignal = invocation.context.signal;
-  const tool = invocation.tool;
   return new Promise<R>((resolve) => {
-    let settled = false;
-    let deadline: Deadline | undefined;
-    let onAbort: (() => void) | undefined;
-    const cleanup = () => {
-      if (deadline !== undefined) cancelDeadline(timeoutMs, deadline);
-      if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
-    };
-    const stop = (reason: ToolCallError) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      invocation.interrupt(reason);
-      resolve(onFailure(reason));
-    };
-    if (callerSignal !== undefined) {
-      onAbort = () => stop(new CancelledError(messages.cancelled(tool), { cause: callerSignal.reason }));
-      callerSignal.addEventListener('abort', onAbort, { once: true });
-    }
+    const wait = new HandlerWait(invocation, callerSignal, timeoutMs, startedAt, onValue, onFailure, resolve);
     try {
       running.then(
-        (value) => {
-          if (settled) return;
-          settled = true;
-          cleanup();
-          resolve(onValue(value));
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          cleanup();
-          resolve(onFailure(classifiedOrUnreadable(error, tool, invocation.interruption)));
-        },
+        (value) => wait.fulfilled(value),
+        (error: unknown) => wait.rejected(error),
       );
     } catch (unreadable) {
       // A thenable whose `then` throws: that error, unclassified (the executor wraps it as a HANDLER_ERROR).
-      if (settled) return;
-      settled = true;
-      cleanup();
-      resolve(onFailure(unreadable));
+      wait.failed(unreadable);
       return;
     }
     // Queued after the handler's reaction when its promise has already settled: then there is nothing to time out.
     // Deadlines are added in the order the handlers started (one microtask queue), as the timer buckets expect.
-    void SETTLED.then(() => {
-      if (!settled)
-        deadline = addDeadline(timeoutMs, startedAt, () => stop(new TimeoutError(messages.timeout(tool, timeoutMs))));
-    });
+    void SETTLED.then(() => wait.arm());
   });
+}
+
+/**
+ * The state of one awaited handler (one object instead of a closure per step): settled at most once, by its value, its
+ * failure, its deadline or the caller's cancellation, whichever comes first.
+ */
+class HandlerWait<R> {
+  private settled = false;
+  private deadline: Deadline | undefined = undefined;
+  private readonly onAbort: (() => void) | undefined = undefined;
+
+  constructor(
+    private readonly invocation: CallInvocation,
+    /** The caller's signal, read once by awaitHandler (its abort listener is removed from the same object). */
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
+    private readonly startedAt: number,
+    private readonly onValue: (value: unknown) => R,
+    private readonly onFailure: (error: unknown) => R,
+    private readonly resolve: (result: R) => void,
+  ) {
+    if (callerSignal !== undefined) {
+      this.onAbort = () =>
+        this.stop(new CancelledError(messages.cancelled(invocation.tool), { cause: callerSignal.reason }));
+      callerSignal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  fulfilled(value: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.resolve(this.onValue(value));
+  }
+
+  rejected(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    const invocation = this.invocation;
+    this.resolve(this.onFailure(classifiedOrUnreadable(error, invocation.tool, invocation.interruption)));
+  }
+
+  /** A failure that is not the handler's rejection (a `then` that threw): passed on as it is. */
+  failed(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.resolve(this.onFailure(error));
+  }
+
+  /** One microtask after the handler's start: its deadline, unless it has settled by then. */
+  arm(): void {
+    if (this.settled) return;
+    const timeoutMs = this.timeoutMs;
+    this.deadline = addDeadline(timeoutMs, this.startedAt, () =>
+      this.stop(new TimeoutError(messages.timeout(this.invocation.tool, timeoutMs))),
+    );
+  }
+
+  private stop(reason: ToolCallError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.invocation.interrupt(reason);
+    this.resolve(this.onFailure(reason));
+  }
+
+  private cleanup(): void {
+    if (this.deadline !== undefined) cancelDeadline(this.timeoutMs, this.deadline);
+    if (this.onAbort !== undefined) this.callerSignal!.removeEventListener('abort', this.onAbort);
+  }
 }
 
 /**

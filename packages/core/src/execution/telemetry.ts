@@ -77,6 +77,12 @@ export interface TurnCallRecord {
 }
 
 const SCOPE = '@toolwright/core';
+/**
+ * Where `@opentelemetry/api` 1.x keeps its global providers (`Symbol.for('opentelemetry.js.api.<major>')`, shared by
+ * every installed copy of the same major version): undefined until something is registered. The telemetry tests
+ * register the real SDK's providers after the executor is built.
+ */
+const OTEL_GLOBAL_REGISTRY = Symbol.for('opentelemetry.js.api.1');
 const SPOOF_RULE = 'dropped-context-field';
 
 interface Instruments {
@@ -98,6 +104,11 @@ export class ToolTelemetry {
   /** `api.trace` and `api.metrics`, read once: the package exports them through getters that return one singleton each. */
   private readonly traceApi: OpenTelemetryApiLike['trace'];
   private readonly metricsApi: OpenTelemetryApiLike['metrics'];
+  /**
+   * Whether both providers are the global ones of the installed `@opentelemetry/api` (1.x, the peer range): then a
+   * process where nothing was ever registered with it (no global registry object) has no provider to record to.
+   */
+  private readonly globalProvidersOnly: boolean;
 
   constructor(
     private readonly api: OpenTelemetryApiLike,
@@ -107,6 +118,8 @@ export class ToolTelemetry {
     this.noopMeterClass = api.createNoopMeter().constructor;
     this.traceApi = api.trace;
     this.metricsApi = api.metrics;
+    this.globalProvidersOnly =
+      options.tracerProvider === undefined && options.meterProvider === undefined && api === loadApi();
   }
 
   /** The tracer, or undefined when no tracer provider is registered (the global proxy still delegates to the no-op). */
@@ -147,6 +160,9 @@ export class ToolTelemetry {
 
   /** Records one finished call: a span (started at the call's start) and the metrics. */
   recordCall(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext): void {
+    // One property read instead of both providers' lookups while `@opentelemetry/api` holds no global at all (every
+    // registration, a tracer, meter or context manager or a diag logger, creates its registry object first).
+    if (this.globalProvidersOnly && (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL_REGISTRY] === undefined) return;
     const tracer = this.activeTracer();
     const instruments = this.activeInstruments();
     if (tracer === undefined && instruments === undefined) return;
