@@ -35,7 +35,7 @@ export function stringLiteral(text: string): string {
 }
 
 /** A number literal for generated code: finite numbers only (anything else goes through the constants array). */
-function numberLiteral(value: number): string | undefined {
+export function numberLiteral(value: number): string | undefined {
   return Number.isFinite(value) ? `(${String(value)})` : undefined;
 }
 

@@ -13,7 +13,7 @@ import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
 import type { ArraySchema, CoercionPolicy, ObjectSchema, ParamSchema, StringSchema } from '../types/schema';
-import { lengthWithin, stringLiteral } from './accept-generator';
+import { lengthWithin, numberLiteral, stringLiteral } from './accept-generator';
 
 /**
  * The error path of a refused call, generated per tool (as ajv generates its error reporting): when the canonical check
@@ -75,11 +75,6 @@ function propertyPath(parent: PathCode, name: string): PathCode {
 
 function itemPath(parent: PathCode, index: string): PathCode {
   return { constant: undefined, code: `${parent.code}+"["+${index}+"]"` };
-}
-
-/** A number literal for generated code: finite numbers only (anything else goes through the constants array). */
-function numberLiteral(value: number): string | undefined {
-  return Number.isFinite(value) ? `(${String(value)})` : undefined;
 }
 
 class Generator {

@@ -1,4 +1,5 @@
 import { hasOnlyEnvelopeKeys } from '@toolwright/core/pipeline/unwrap-call';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Issue 12: the call-envelope test of the parse step reads the keys with `for...in` and an own-key check instead of
@@ -14,17 +15,9 @@ function reference(value: Record<string, unknown>): boolean {
   return keys.length > 0 && keys.every((key) => ENVELOPE.includes(key));
 }
 
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return (count: number) => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return Math.floor((state / 4294967296) * count);
-  };
-}
-
 describe('hasOnlyEnvelopeKeys against Object.keys(...).every (issue 12)', () => {
   it('agrees on 20,000 generated objects (seed 12)', () => {
-    const below = generator(12);
+    const { below } = seededRandom(12);
     const pick = (keys: readonly string[]) => keys[below(keys.length)]!;
     const anyKey = () => (below(3) === 0 ? pick(OTHERS) : pick(ENVELOPE));
     let envelopes = 0;

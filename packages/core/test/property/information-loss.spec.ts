@@ -11,6 +11,7 @@ import {
 import { DANGEROUS_KEYS } from '@toolwright/core/pipeline/sanitize';
 import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
 import type { CoercionPolicy } from '@toolwright/core';
+import { seededRandom, type SeededRandom } from '../support/seeded-random';
 
 /**
  * Issue 12's differential test of the parse step: `parseArguments` (a walk over JSON.parse's value and a count of the
@@ -35,23 +36,7 @@ const SMALL_LIMITS: PipelineLimits = {
 const DEEP_LIMITS: PipelineLimits = { ...DEFAULT_LIMITS, maxDepth: 2_000 };
 const POLICIES: readonly CoercionPolicy[] = ['strict', 'safe', 'lenient'];
 
-/** mulberry32: a small seeded generator, so every run sees the same texts. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-  const below = (count: number) => Math.floor(next() * count);
-  const pick = <T>(items: readonly T[]): T => items[below(items.length)]!;
-  const chance = (probability: number) => next() < probability;
-  return { below, pick, chance };
-}
-
-type Random = ReturnType<typeof generator>;
+type Random = SeededRandom;
 
 const KEYS = ['a', 'b', 'id', 'when', '0', '7', '__proto__', 'constructor', 'prototype', 'ké', 'a b', ''];
 /** Pieces of string content as they appear in JSON text (escapes included). */
@@ -253,7 +238,7 @@ function outcome(parse: () => ReturnType<typeof parseArguments>): string {
 
 describe('parseArguments against the reference checks (issue 12)', () => {
   it(`returns the same value, transformations and errors on ${TEXTS.toLocaleString('en-US')} generated texts (seed ${SEED})`, () => {
-    const random = generator(SEED);
+    const random = seededRandom(SEED);
     const mismatches: string[] = [];
     const decisions = { both: 0, newOnly: 0, referenceOnly: 0, long: 0, parsedLong: 0 };
     for (let index = 0; index < TEXTS; index++) {
