@@ -204,26 +204,18 @@ class HandlerWait<R> {
   }
 
   fulfilled(value: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.cleanup();
-    this.resolve(this.onValue(value));
+    if (this.settle()) this.resolve(this.onValue(value));
   }
 
   rejected(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.cleanup();
+    if (!this.settle()) return;
     const invocation = this.invocation;
     this.resolve(this.onFailure(classifiedOrUnreadable(error, invocation.tool, invocation.interruption)));
   }
 
   /** A failure that is not the handler's rejection (a `then` that threw): passed on as it is. */
   failed(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.cleanup();
-    this.resolve(this.onFailure(error));
+    if (this.settle()) this.resolve(this.onFailure(error));
   }
 
   /** One microtask after the handler's start: its deadline, unless it has settled by then. */
@@ -236,16 +228,18 @@ class HandlerWait<R> {
   }
 
   private stop(reason: ToolCallError): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.cleanup();
+    if (!this.settle()) return;
     this.invocation.interrupt(reason);
     this.resolve(this.onFailure(reason));
   }
 
-  private cleanup(): void {
+  /** Whether this is the first outcome (then the deadline and the abort listener are gone); later ones are ignored. */
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
     if (this.deadline !== undefined) cancelDeadline(this.timeoutMs, this.deadline);
     if (this.onAbort !== undefined) this.callerSignal!.removeEventListener('abort', this.onAbort);
+    return true;
   }
 }
 
