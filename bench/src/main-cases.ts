@@ -266,6 +266,9 @@ export async function runMainCases(modes: readonly Mode[], log: (line: string) =
     [
       { id: 'kinds:hand-async', fn: () => hand(kindCalls.classAsync) },
       { id: 'kinds:hand-sync', fn: () => hand(kindCalls.classSync) },
+      // The ajv and zod pipelines run the same synchronous handler (awaited, as the hand-written pipeline awaits it).
+      { id: 'kinds:ajv-sync', fn: () => ajvE2e(kindCalls.classSync) },
+      { id: 'kinds:zod-sync', fn: () => zodE2e(kindCalls.classSync) },
       { id: `kinds:tw-json-async-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.jsonAsync) },
       { id: `kinds:tw-class-async-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.classAsync) },
       { id: `kinds:tw-json-sync-${primaryMode}`, fn: () => primaryExecutor.execute(kindCalls.jsonSync) },
@@ -281,6 +284,16 @@ export async function runMainCases(modes: readonly Mode[], log: (line: string) =
   );
   rows.push(
     row('kinds', 'hand-written pipeline, synchronous handler', 'e2e', kinds.get('kinds:hand-sync')!, {
+      handId: 'kinds:hand-sync',
+    }),
+  );
+  rows.push(
+    row('kinds', 'ajv compiled pipeline, synchronous handler', 'e2e', kinds.get('kinds:ajv-sync')!, {
+      handId: 'kinds:hand-sync',
+    }),
+  );
+  rows.push(
+    row('kinds', 'zod 4 safeParse pipeline, synchronous handler', 'e2e', kinds.get('kinds:zod-sync')!, {
       handId: 'kinds:hand-sync',
     }),
   );

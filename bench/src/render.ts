@@ -30,7 +30,7 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
   sections.push(`${heading} Valid call (6 fields, 3 slots, 3 attendees)\n\n${caseTable(report.rows, 'valid')}`);
   if (report.rows.some((entry) => entry.group === 'kinds')) {
     sections.push(
-      `${heading} Valid call by tool kind and handler\n\nThe same call as a decorated class command and as a JSON-Schema tool (its schema is \`registry.toJsonSchema()\` of the command, so it has no developer \`@IsEmail()\`), with an \`async\` handler and a synchronous one; \`x hand-written\` divides by the hand-written pipeline running the same kind of handler, measured in the same group.\n\n${caseTable(report.rows, 'kinds')}`,
+      `${heading} Valid call by tool kind and handler\n\nThe same call as a decorated class command and as a JSON-Schema tool (its schema is \`registry.toJsonSchema()\` of the command, so it has no developer \`@IsEmail()\`), with an \`async\` handler and a synchronous one, next to the ajv and zod pipelines running the synchronous handler; \`x hand-written\` divides by the hand-written pipeline running the same kind of handler, measured in the same group.\n\n${caseTable(report.rows, 'kinds')}`,
     );
   }
   sections.push(

@@ -207,13 +207,21 @@ async function main(): Promise<void> {
   kindTarget('class', 'async', 1.3, 'valid call, decorated class command, async handler,');
   kindTarget('json', 'sync', 1.15, 'valid call, JSON-Schema tool, synchronous handler,');
   kindTarget('class', 'sync', 1.15, 'valid call, decorated class command, synchronous handler,');
-  const twValid = `valid:e2e:tw-execute-${primary}`;
-  const ahead =
-    find(twValid).medianNs < find('valid:e2e:ajv').medianNs && find(twValid).medianNs < find('valid:e2e:zod').medianNs;
+  // Ahead of ajv and zod: both tool kinds with the synchronous handler the ajv and zod pipelines run, measured in the
+  // same group (the valid-call group's rows are another measurement, so they are not compared here).
+  const aheadOf = (kind: 'json' | 'class') => {
+    const ours = find(`kinds:tw-${kind}-sync-${primary}`).medianNs;
+    return ours < find('kinds:ajv-sync').medianNs && ours < find('kinds:zod-sync').medianNs;
+  };
+  const kindNs = (kind: 'json' | 'class') => formatNs(find(`kinds:tw-${kind}-sync-${primary}`).medianNs);
   targets.push({
-    target: 'valid call ahead of the ajv-compiled and zod pipelines',
-    measured: `${formatNs(find(twValid).medianNs)} vs ajv ${formatNs(find('valid:e2e:ajv').medianNs)}, zod ${formatNs(find('valid:e2e:zod').medianNs)} (class command, ${primaryLabel})`,
-    met: ahead,
+    target:
+      'valid call ahead of the ajv-compiled and zod pipelines (JSON-Schema tool and class command, synchronous handler)',
+    measured: `JSON-Schema tool ${kindNs('json')}, class command ${kindNs('class')} vs ajv ${formatNs(find('kinds:ajv-sync').medianNs)}, zod ${formatNs(find('kinds:zod-sync').medianNs)} (${primaryLabel})`,
+    met: aheadOf('json') && aheadOf('class'),
+    ...(aheadOf('json') && !aheadOf('class')
+      ? { note: 'the JSON-Schema tool is ahead of both; the class command is not' }
+      : {}),
   });
   const invalidVsHand = ratio(`invalid:e2e:tw-execute-${primary}`, 'invalid:e2e:hand');
   targets.push({
