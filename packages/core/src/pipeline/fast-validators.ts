@@ -214,8 +214,17 @@ function localAtomValid(text: string, start: number, end: number): boolean {
 const PLAIN_ASCII_EMAIL =
   /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*\.)+(?:[a-zA-Z]{2,}|[xX][nN][a-zA-Z0-9-]+[a-zA-Z0-9])$/;
 
-/** Whether `text` (at most 254 characters) takes the fast path; exported for its differential test. */
+/**
+ * Whether `text` (at most 254 characters) takes the fast path; exported for its differential test.
+ *
+ * Up to 64 characters the lengths need no `indexOf`: a match has a non-empty local part without `@` (so its `@` is
+ * the first, at 1 to 62) and a domain of at most 63 characters, so the expression alone is the answer. That saves
+ * about a fifth of a typical address's check (the `indexOf` call). A char-code scanner with a lookup table was
+ * measured too (decision 0012's addendum): no faster than the expression on `user0@example.com`, about twice as slow
+ * on a 128-character address, so the expression stays.
+ */
 export function isPlainAsciiEmail(text: string): boolean {
+  if (text.length <= 64) return PLAIN_ASCII_EMAIL.test(text);
   const at = text.indexOf('@');
   return at >= 1 && at <= 64 && text.length - at <= 64 && PLAIN_ASCII_EMAIL.test(text);
 }
