@@ -170,8 +170,8 @@ const ZERO = 0x30;
  *
  * A scanner of character codes (no allocation, no slicing): the length first (20 to 35 characters, so the fixed part
  * is always there), the 14 digits and 5 separators at fixed positions, the fraction, then the zone. Measured against
- * the expression: about the same on a valid date-time, several times faster on a refusal (decided by the length or
- * the first wrong character), constant time on any long string.
+ * the expression (decision 0012's addendum): 0.95x on `2026-01-01T08:00:00+01:00`, 0.85-0.95x with a fraction, about
+ * half on a refusal (decided by the length or the first wrong character), constant time on any long string.
  */
 export function isCanonicalDateTime(text: string): boolean {
   const length = text.length;
