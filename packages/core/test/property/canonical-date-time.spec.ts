@@ -1,17 +1,17 @@
-import { isCanonicalDateTime } from '@toolwright/core/pipeline/value-rules';
-import { daysInMonth } from '@toolwright/core/time/calendar';
+import { isCanonicalDate, isCanonicalDateTime } from '@toolwright/core/pipeline/value-rules';
+import { daysInMonth, isCalendarDate } from '@toolwright/core/time/calendar';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 
 /**
- * Issue 12: `isCanonicalDateTime` (the generated accept function's date-time check, and `toDateTime`'s first test) is a
- * char-code scanner. Two checks it replaced are kept here as references, and all three must answer the same for every
- * string: the one regular expression that checked every range (`expressionIsCanonicalDateTime`, what the scanner
- * replaced), and before it a shape-only expression followed by reading every field's digits
- * (`fieldsIsCanonicalDateTime`). Inputs: edge cases (leap years, the last day of each month, 24:00, 60 seconds,
- * lower-case t and z, offsets without a colon or beyond 23:59, fractions of 0 to 10 digits, non-ASCII digits, white
- * space, line breaks), then every one-character edit of valid date-times (each position, replaced, inserted or deleted,
- * by digits, letters, punctuation, non-ASCII characters and lone surrogates), every calendar, clock, offset, fraction
- * and length boundary, and a fixed-seed generator of near-misses.
+ * Issue 12: the generated accept function's date and date-time checks, each against the check it replaced.
+ * `isCanonicalDateTime` (also `toDateTime`'s first test) is one regular expression that checks every range; the
+ * reference is what it replaced, a shape-only expression followed by reading every field's digits
+ * (`fieldsIsCanonicalDateTime`). `isCanonicalDate` is a char-code scanner; the reference is what it replaced, `DATE.exec`
+ * and `isCalendarDate` of the three numbers (`expressionIsCanonicalDate`). Inputs: edge cases (leap years, the last day
+ * of each month, 24:00, 60 seconds, lower-case t and z, offsets without a colon or beyond 23:59, fractions of 0 to 10
+ * digits, non-ASCII digits, white space, line breaks), every one-character edit of valid values (each position,
+ * replaced, inserted or deleted, by digits, letters, punctuation, non-ASCII characters and lone surrogates), every
+ * calendar, clock, offset, fraction and length boundary, and fixed-seed generators of near-misses.
  */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -31,24 +31,26 @@ function fieldsIsCanonicalDateTime(text: string): boolean {
   return text.charCodeAt(end - 1) === 90 /* Z */ || (twoDigits(text, end - 5) <= 23 && twoDigits(text, end - 2) <= 59);
 }
 
-const CANONICAL_DATE_TIME =
-  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The implementation the scanner replaced, as it was (commit 2d6569e). */
-function expressionIsCanonicalDateTime(text: string): boolean {
-  if (!CANONICAL_DATE_TIME.test(text)) return false;
-  const day = twoDigits(text, 8);
-  return day <= 28 || day <= daysInMonth(twoDigits(text, 0) * 100 + twoDigits(text, 2), twoDigits(text, 5));
+function expressionIsCanonicalDate(text: string): boolean {
+  const match = DATE.exec(text);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
-/** `undefined` when all three agree, else what each said. */
+/** `undefined` when both agree, else what each said. */
 function disagreement(text: string): string | undefined {
-  const scanner = isCanonicalDateTime(text);
-  const expression = expressionIsCanonicalDateTime(text);
+  const checked = isCanonicalDateTime(text);
   const fields = fieldsIsCanonicalDateTime(text);
-  return scanner === expression && expression === fields
-    ? undefined
-    : `${JSON.stringify(text)}: scanner ${scanner}, expression ${expression}, fields ${fields}`;
+  return checked === fields ? undefined : `${JSON.stringify(text)}: isCanonicalDateTime ${checked}, fields ${fields}`;
+}
+
+/** `undefined` when both agree, else what each said. */
+function dateDisagreement(text: string): string | undefined {
+  const scanner = isCanonicalDate(text);
+  const expression = expressionIsCanonicalDate(text);
+  return scanner === expression ? undefined : `${JSON.stringify(text)}: scanner ${scanner}, expression ${expression}`;
 }
 
 const SEED = 0x2026_1126;
@@ -197,8 +199,8 @@ const EDIT_CHARACTERS = [
 ];
 
 /** Every one-character edit of each valid base: each position replaced and inserted by each character, and deleted. */
-function* singleEdits(): Generator<string> {
-  for (const base of VALID_BASES) {
+function* singleEdits(bases: readonly string[]): Generator<string> {
+  for (const base of bases) {
     yield base;
     for (let at = 0; at <= base.length; at++) {
       if (at < base.length) yield base.slice(0, at) + base.slice(at + 1);
@@ -253,7 +255,7 @@ function* boundaries(): Generator<string> {
   }
 }
 
-describe('isCanonicalDateTime against the checks it replaced (issue 12)', () => {
+describe('isCanonicalDateTime against the check it replaced (issue 12)', () => {
   it.each(EDGE_CASES)('agrees on %j', (text) => {
     expect(disagreement(text)).toBeUndefined();
   });
@@ -262,7 +264,7 @@ describe('isCanonicalDateTime against the checks it replaced (issue 12)', () => 
     const found: string[] = [];
     let count = 0;
     let accepted = 0;
-    for (const text of [...singleEdits(), ...boundaries()]) {
+    for (const text of [...singleEdits(VALID_BASES), ...boundaries()]) {
       count++;
       if (isCanonicalDateTime(text)) accepted++;
       const difference = disagreement(text);
@@ -283,6 +285,78 @@ describe('isCanonicalDateTime against the checks it replaced (issue 12)', () => 
       const text = dateTime(random);
       if (isCanonicalDateTime(text)) accepted++;
       const difference = disagreement(text);
+      if (difference !== undefined && found.length < 10) found.push(difference);
+    }
+    expect(found).toEqual([]);
+    expect(accepted).toBeGreaterThan(GENERATED / 10);
+    expect(GENERATED - accepted).toBeGreaterThan(GENERATED / 10);
+  }, 60_000);
+});
+
+const VALID_DATES = ['2026-01-31', '2024-02-29', '2000-02-29', '0000-01-01', '9999-12-31', '1900-02-28', '2026-04-30'];
+
+/** Every month and day boundary in leap and common years and centuries, and every length cut from a valid date. */
+function* dateBoundaries(): Generator<string> {
+  for (const year of [0, 1, 4, 100, 400, 1600, 1900, 2000, 2023, 2024, 2100, 2400, 9996, 9999]) {
+    for (let month = 0; month <= 13; month++) {
+      for (const day of [0, 1, 9, 10, 19, 20, 27, 28, 29, 30, 31, 32, 39, 40, 99]) {
+        yield `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+      }
+    }
+  }
+  for (const full of ['2026-01-31', '2024-02-29T00:00:00Z']) {
+    for (let length = 0; length <= full.length; length++) {
+      yield full.slice(0, length);
+      yield full.slice(full.length - length);
+    }
+  }
+  yield* ['2026-01-31\n', ' 2026-01-31', '2026-01-31 ', '+2026-01-31', '-2026-01-31', '20260-01-31', '2026-001-31'];
+}
+
+/** A date near the valid ones: any year, months and days around their limits, then 0-3 one-character edits. */
+function date(random: SeededRandom): string {
+  const year = random.chance(0.5) ? random.pick(YEARS) : random.below(10_000);
+  const month = random.chance(0.9) ? 1 + random.below(12) : random.pick([0, 13, 19, 20, 99]);
+  const last = month >= 1 && month <= 12 ? daysInMonth(year, month) : 31;
+  const day = random.chance(0.4) ? last + random.below(3) - 1 : random.below(41);
+  let text = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+  const edits = random.chance(0.6) ? 0 : 1 + random.below(3);
+  for (let edit = 0; edit < edits; edit++) {
+    const at = random.below(text.length + 1);
+    const roll = random.below(3);
+    const character = random.chance(0.5) ? random.pick(ODD_CHARACTERS) : random.pick(EDIT_CHARACTERS);
+    if (roll === 0) text = text.slice(0, at) + character + text.slice(at + 1);
+    else if (roll === 1) text = text.slice(0, at) + character + text.slice(at);
+    else text = text.slice(0, at) + text.slice(at + 1);
+  }
+  return text;
+}
+
+describe('isCanonicalDate against the check it replaced (issue 12)', () => {
+  it('agrees on every one-character edit of valid dates, every boundary and the date-time cases', () => {
+    const found: string[] = [];
+    let count = 0;
+    let accepted = 0;
+    for (const text of [...singleEdits(VALID_DATES), ...dateBoundaries(), ...EDGE_CASES, ...singleEdits(VALID_BASES)]) {
+      count++;
+      if (isCanonicalDate(text)) accepted++;
+      const difference = dateDisagreement(text);
+      if (difference !== undefined && found.length < 10) found.push(difference);
+    }
+    expect(found).toEqual([]);
+    expect(count).toBeGreaterThan(25_000);
+    expect(accepted).toBeGreaterThan(1_000);
+    expect(count - accepted).toBeGreaterThan(count / 2);
+  });
+
+  it(`agrees on ${GENERATED.toLocaleString('en-US')} generated dates and near-misses (seed ${SEED + 1})`, () => {
+    const random = seededRandom(SEED + 1);
+    const found: string[] = [];
+    let accepted = 0;
+    for (let index = 0; index < GENERATED; index++) {
+      const text = date(random);
+      if (isCanonicalDate(text)) accepted++;
+      const difference = dateDisagreement(text);
       if (difference !== undefined && found.length < 10) found.push(difference);
     }
     expect(found).toEqual([]);
