@@ -207,9 +207,10 @@ function localAtomValid(text: string, start: number, end: number): boolean {
  * either end, whose last label is two or more letters or `xn` and two or more of `[A-Za-z0-9-]`. The lengths hold
  * with it (`isPlainAsciiEmail`: implied up to 64 characters, checked first beyond): a local part of 1-64 characters
  * and a domain of at most 63 (so no label can be longer than 63; a longer domain takes the full path). For such a
- * string UTF-8 length is its length and every condition is one of `isEmailDefault`'s, so a match is its answer; anything else (non-ASCII, quoted, any doubt) answers no and
- * `isEmailDefault` decides, throws included. The expression has no lookahead and its labels match deterministically
- * (`[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*`), and neither atoms nor labels contain `@`, so the first `@` is the only one.
+ * string UTF-8 length is its length and every condition is one of `isEmailDefault`'s, so a match is its answer;
+ * anything else (non-ASCII, quoted, any doubt) answers no and `isEmailDefault` decides, throws included. The
+ * expression has no lookahead and its labels match deterministically (`[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*`), and neither
+ * atoms nor labels contain `@`, so the first `@` is the only one.
  */
 const PLAIN_ASCII_EMAIL =
   /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*\.)+(?:[a-zA-Z]{2,}|[xX][nN][a-zA-Z0-9-]+[a-zA-Z0-9])$/;
