@@ -6,12 +6,12 @@ import { seededRandom, type SeededRandom } from '../support/seeded-random';
  * Issue 12: the generated accept function's date and date-time checks, each against the check it replaced.
  * `isCanonicalDateTime` (also `toDateTime`'s first test) is one regular expression that checks every range; the
  * reference is what it replaced, a shape-only expression followed by reading every field's digits
- * (`fieldsIsCanonicalDateTime`). `isCanonicalDate` is a char-code scanner; the reference is what it replaced, `DATE.exec`
- * and `isCalendarDate` of the three numbers (`expressionIsCanonicalDate`). Inputs: edge cases (leap years, the last day
- * of each month, 24:00, 60 seconds, lower-case t and z, offsets without a colon or beyond 23:59, fractions of 0 to 10
- * digits, non-ASCII digits, white space, line breaks), every one-character edit of valid values (each position,
- * replaced, inserted or deleted, by digits, letters, punctuation, non-ASCII characters and lone surrogates), every
- * calendar, clock, offset, fraction and length boundary, and fixed-seed generators of near-misses.
+ * (`fieldsIsCanonicalDateTime`). `isCanonicalDate` is a char-code scanner; the reference is what it replaced,
+ * `DATE.exec` and `isCalendarDate` of the three numbers (`expressionIsCanonicalDate`). Inputs: edge cases (leap years,
+ * the last day of each month, 24:00, 60 seconds, lower-case t and z, offsets without a colon or beyond 23:59, fractions
+ * of 0 to 10 digits, non-ASCII digits, white space, line breaks), every one-character edit of valid values (each
+ * position, replaced, inserted or deleted, by digits, letters, punctuation, non-ASCII characters and lone surrogates),
+ * every calendar, clock, offset, fraction and length boundary, and fixed-seed generators of near-misses.
  */
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;

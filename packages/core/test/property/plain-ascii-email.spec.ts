@@ -3,13 +3,13 @@ import { isEmailDefault, isPlainAsciiEmail } from '../../src/pipeline/fast-valid
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 
 /**
- * Issue 12: `isPlainAsciiEmail` (the ASCII fast path of `isEmailDefault`, which `@IsEmail()` runs on the compiled
- * path) skips `indexOf('@')` for addresses of up to 64 characters. It must answer exactly as the function it replaced
- * (`replacedIsPlainAsciiEmail`, kept here as it was in commit 2d6569e) for every string, and `isEmailDefault` must still
- * answer exactly as validator.js (through class-validator, default options), throws included. Inputs are biased toward
- * near-valid addresses: every one-character edit of valid addresses (each position, replaced, inserted or deleted, by
- * letters, digits, every atom special, punctuation, white space, non-ASCII characters and lone surrogates), every
- * local-part and domain length around the limits (1-66 and 4-70, so totals of 64, 65 and beyond), and 200,000
+ * Issue 12: `isPlainAsciiEmail` (the ASCII fast path of `isEmailDefault`, which `@IsEmail()` runs on the compiled path)
+ * skips `indexOf('@')` for addresses of up to 64 characters. It must answer exactly as the function it replaced
+ * (`replacedIsPlainAsciiEmail`, kept here as it was in commit 2d6569e) for every string, and `isEmailDefault` must
+ * still answer exactly as validator.js (through class-validator, default options), throws included. Inputs are biased
+ * toward near-valid addresses: every one-character edit of valid addresses (each position, replaced, inserted or
+ * deleted, by letters, digits, every atom special, punctuation, white space, non-ASCII characters and lone surrogates),
+ * every local-part and domain length around the limits (1-66 and 4-70, so totals of 64, 65 and beyond), and 200,000
  * fixed-seed mutations and generated addresses.
  */
 
