@@ -204,18 +204,28 @@ function localAtomValid(text: string, start: number, end: number): boolean {
 /**
  * The common case as one regular expression (V8 compiles it to native code; no allocation): an all-ASCII address with
  * an unquoted local part of dot-separated atoms and a domain of two or more `[A-Za-z0-9-]` labels with no hyphen at
- * either end, whose last label is two or more letters or `xn` and two or more of `[A-Za-z0-9-]`. The lengths are
- * checked before it: a local part of 1-64 characters and a domain of at most 63 (so no label can be longer than 63; a
- * longer domain takes the full path). For such a string UTF-8 length is its length and every condition is one of
- * `isEmailDefault`'s, so a match is its answer; anything else (non-ASCII, quoted, any doubt) answers no and
- * `isEmailDefault` decides, throws included. The expression has no lookahead and its labels match deterministically
- * (`[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*`), and neither atoms nor labels contain `@`, so the first `@` is the only one.
+ * either end, whose last label is two or more letters or `xn` and two or more of `[A-Za-z0-9-]`. The lengths hold
+ * with it (`isPlainAsciiEmail`: implied up to 64 characters, checked first beyond): a local part of 1-64 characters
+ * and a domain of at most 63 (so no label can be longer than 63; a longer domain takes the full path). For such a
+ * string UTF-8 length is its length and every condition is one of `isEmailDefault`'s, so a match is its answer;
+ * anything else (non-ASCII, quoted, any doubt) answers no and `isEmailDefault` decides, throws included. The
+ * expression has no lookahead and its labels match deterministically (`[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*`), and neither
+ * atoms nor labels contain `@`, so the first `@` is the only one.
  */
 const PLAIN_ASCII_EMAIL =
   /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9]+(?:-+[a-zA-Z0-9]+)*\.)+(?:[a-zA-Z]{2,}|[xX][nN][a-zA-Z0-9-]+[a-zA-Z0-9])$/;
 
-/** Whether `text` (at most 254 characters) takes the fast path; exported for its differential test. */
+/**
+ * Whether `text` (at most 254 characters) takes the fast path; exported for its differential test.
+ *
+ * Up to 64 characters the lengths need no `indexOf`: a match has a non-empty local part without `@` (so its `@` is
+ * the first, at 1 to 62) and a domain of at most 63 characters, so the expression alone is the answer: 0.88x for
+ * `isEmailDefault` on `user0@example.com` (a string without `@` pays the expression before the full path refuses it).
+ * A char-code scanner with a lookup table was measured too (decision 0012's addendum): 1.08x on `user0@example.com`
+ * and 1.44x on a 128-character address against the expression alone, so the expression stays.
+ */
 export function isPlainAsciiEmail(text: string): boolean {
+  if (text.length <= 64) return PLAIN_ASCII_EMAIL.test(text);
   const at = text.indexOf('@');
   return at >= 1 && at <= 64 && text.length - at <= 64 && PLAIN_ASCII_EMAIL.test(text);
 }
