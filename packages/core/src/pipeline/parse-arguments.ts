@@ -90,7 +90,7 @@ const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
 
 /**
  * {@link parseArguments} followed by the tool's canonical check (`accept`, when there is one) on the result, with the
- * two walks over the value folded into one where they can be (decision 0020): for text that is one object, the check
+ * two walks over the value folded into one where they can be (decision XXXX, fused-parse-check): for text that is one object, the check
  * runs on JSON.parse's value first and measures the lower bound of the text's length that decision 0019's walk would
  * have; when it accepts and the text has no backslash and is shorter than that bound plus a dropped member, JSON.parse
  * lost nothing and the value is the result (no other step of the parse would have changed it: it is an object, not an

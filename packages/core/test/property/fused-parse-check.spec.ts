@@ -17,7 +17,7 @@ import type { ObjectSchema } from '@toolwright/core/types/schema';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 
 /**
- * Issue 12, decision 0020's differential test: the parse step with the canonical check folded into it
+ * Issue 12, the fused-parse-check decision's differential test: the parse step with the canonical check folded into it
  * (`parseCheckedArguments`: the generated check measures the length bound decision 0019's walk measured, and a compact
  * accepted text is decided by it without that walk) against the two steps as they were (`parseArguments`, then the
  * check on its result when the value is the pipeline's own). Over random JSON Schema tools (nested objects and arrays,
@@ -413,7 +413,7 @@ function registered(schema: JsonSchema): Tool | undefined {
   };
 }
 
-describe('the parse step with the canonical check folded in (decision 0020)', () => {
+describe('the parse step with the canonical check folded in (decision XXXX, fused-parse-check)', () => {
   it(`answers as the two steps did on ${TEXTS_PER_SCHEMA} texts for each of ${SCHEMAS.toLocaleString('en-US')} random tools (seed ${SEED})`, () => {
     const random = seededRandom(SEED);
     const mismatches: string[] = [];
