@@ -27,7 +27,13 @@ export type AcceptFunction = (value: unknown) => boolean;
  * literal JSON.parse may have rounded: the parse step's own checks decide). An accepted value has no prototype key, no
  * array beyond the item limit and no container beyond the depth limit, so the walk's other facts are known.
  */
-export type BoundedAcceptFunction = (value: unknown) => number;
+export type BoundedAcceptFunction = (value: unknown, facts: AcceptedFacts) => number;
+
+/**
+ * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (the walk's
+ * `keys + strings`: text without a backslash that lost nothing holds twice as many `"`).
+ */
+export type AcceptedFacts = Float64Array;
 
 export { NOT_ACCEPTED };
 
@@ -38,6 +44,9 @@ const MAX_GENERATED_CHARACTERS = 200_000;
 const REFUSE = `return ${NOT_ACCEPTED};`;
 
 const REJECT_ALL: BoundedAcceptFunction = () => NOT_ACCEPTED;
+
+/** The facts of the boolean {@link generateAcceptFunction}, which reads none. */
+const UNREAD_FACTS: AcceptedFacts = new Float64Array(1);
 
 /**
  * A string literal for generated code: JSON's escaping (quotes, backslashes, control characters, lone surrogates) plus
@@ -87,6 +96,10 @@ function exactLengthWithin(value: string, minimum: number | undefined, maximum: 
 
 /** The generated accumulator of the bound (one per function; other identifiers are numbered, so it never clashes). */
 const BOUND = 'b';
+/** The generated count of keys and strings. */
+const QUOTED = 'q';
+/** The generated parameter that receives it. */
+const FACTS = 'o';
 
 /** A finite number's share of the bound: {@link minNumberLength}, or `NaN` beyond +-(2^53 - 1) (see {@link BoundedAcceptFunction}). */
 function floatLength(value: number): number {
@@ -111,9 +124,9 @@ class Generator {
 
   build(schema: ObjectSchema): BoundedAcceptFunction {
     const root = this.variable('v');
-    const body = `let ${BOUND}=0;${this.node(schema, root, 1)}return ${BOUND};`;
+    const body = `let ${BOUND}=0,${QUOTED}=0;${this.node(schema, root, 1)}${FACTS}[0]=${QUOTED};return ${BOUND};`;
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
-    const source = `"use strict";return function accept(${root}){${body}};`;
+    const source = `"use strict";return function accept(${root},${FACTS}){${body}};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const factory = new Function(
       'k',
@@ -152,11 +165,11 @@ class Generator {
 
   private nonNull(schema: Exclude<ParamSchema, { kind: 'union' | 'any' }>, value: string, depth: number): string {
     switch (schema.kind) {
-      // Each scalar adds its share of the bound: a string its length and quotes, a number the fewest characters of any
+      // Each scalar adds its share of the bound (and a string one to the count of keys and strings): a string its length and quotes, a number the fewest characters of any
       // literal of it (a safe integer cannot be a rounded one; a fraction beyond 2^53 makes the bound NaN), `true` 4,
       // `false` 5.
       case 'string':
-        return `if(typeof ${value}!=="string")${REFUSE}${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;`;
+        return `if(typeof ${value}!=="string")${REFUSE}${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'int':
         return `if(!isSafeInteger(${value}))${REFUSE}${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=integerLength(${value});`;
       case 'float':
@@ -164,9 +177,9 @@ class Generator {
       case 'bool':
         return `if(typeof ${value}!=="boolean")${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}?4:5;`;
       case 'date':
-        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDate)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;`;
+        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDate)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'datetime':
-        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDateTime)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;`;
+        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDateTime)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'array':
         return this.array(schema, value, depth);
       case 'object':
@@ -266,7 +279,7 @@ class Generator {
           ? ''
           : `if(${child}===null)${REFUSE}`;
       // The member's comma (one fewer than members), quotes and colon, and the key (its length is the name's).
-      cases += `case ${stringLiteral(property.name)}:{${BOUND}+=${property.name.length + 4};const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
+      cases += `case ${stringLiteral(property.name)}:{${BOUND}+=${property.name.length + 4};${QUOTED}++;const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
     }
     this.visiting.delete(schema);
     return (
@@ -284,7 +297,7 @@ class Generator {
 /** Generates the accept function of one tool's parameters for these limits; `() => false` if code generation is unavailable. */
 export function generateAcceptFunction(schema: ObjectSchema, limits: PipelineLimits): AcceptFunction {
   const accept = generateBoundedAcceptFunction(schema, limits);
-  return (value) => accept(value) !== NOT_ACCEPTED;
+  return (value) => accept(value, UNREAD_FACTS) !== NOT_ACCEPTED;
 }
 
 /**

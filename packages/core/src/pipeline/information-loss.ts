@@ -283,7 +283,8 @@ export function mayLoseInformation(text: string, parsed: unknown, facts: ParsedV
 /** The fewest characters a member JSON.parse dropped leaves in the text: `,"":0`. */
 export const DROPPED_MEMBER_LENGTH = 5;
 
-function countQuotes(text: string): number {
+/** The `"` in a text. */
+export function countQuotes(text: string): number {
   let count = 0;
   for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) count++;
   return count;

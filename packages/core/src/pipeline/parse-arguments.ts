@@ -9,13 +9,14 @@ import { describeReceived, messages } from './messages';
 import { deepEqual } from './deep-equal';
 import { readJsonLike } from './read-json-like';
 import {
+  countQuotes,
   DROPPED_MEMBER_LENGTH,
   informationLoss,
   InformationLoss,
   mayLoseInformationByScan,
   NOT_ACCEPTED,
 } from './information-loss';
-import type { BoundedAcceptFunction } from '../compile/accept-generator';
+import type { AcceptedFacts, BoundedAcceptFunction } from '../compile/accept-generator';
 import { unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -87,14 +88,17 @@ export interface CheckedArguments {
 }
 
 const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
+/** The canonical check's count of keys and strings, read right after each call (calls never overlap: synchronous). */
+const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
 
 /**
  * {@link parseArguments} followed by the tool's canonical check (`accept`, when there is one) on the result, with the
- * two walks over the value folded into one where they can be (decision XXXX, fused-parse-check): for text that is one object, the check
- * runs on JSON.parse's value first and measures the lower bound of the text's length that decision 0019's walk would
- * have; when it accepts and the text has no backslash and is shorter than that bound plus a dropped member, JSON.parse
- * lost nothing and the value is the result (no other step of the parse would have changed it: it is an object, not an
- * envelope, and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
+ * two walks over the value folded into one where they can be (decision XXXX, fused-parse-check): for text that is one
+ * object, the check runs on JSON.parse's value first and measures what decision 0019's walk measured (the lower bound
+ * of the text's length, the keys and strings). When it accepts and the text has no backslash and is shorter than the
+ * bound plus a dropped member, or holds twice as many `"` as the value has keys and strings, JSON.parse lost nothing
+ * and the value is the result (no other step of the parse would have changed it: it is an object, not an envelope,
+ * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
  * {@link parseArguments} does, and the check's answer is reused only for the very object it was given.
  */
 export function parseCheckedArguments(
@@ -106,7 +110,7 @@ export function parseCheckedArguments(
 ): CheckedArguments {
   if (accept === undefined || typeof raw !== 'string') {
     const parsed = parse(raw, policy, limits, target, false);
-    const accepted = accept !== undefined && parsed.owned && accept(parsed.value) !== NOT_ACCEPTED;
+    const accepted = accept !== undefined && parsed.owned && accept(parsed.value, ACCEPTED_FACTS) !== NOT_ACCEPTED;
     return { value: parsed.value, transformations: parsed.transformations, owned: parsed.owned, accepted };
   }
   checkSize(raw, limits);
@@ -126,11 +130,17 @@ export function parseCheckedArguments(
   }
   let bound = NOT_ACCEPTED;
   if (parsedOk && typeof parsed === 'object' && parsed !== null) {
-    bound = accept(parsed);
-    // An accepted value holds no prototype key, no array or nesting beyond a limit and (a number bound) no number
-    // beyond 2^53: the walk's other facts. The target declares every key of an accepted value (its exact property
-    // names), so `unwrapCall` would not take it for an envelope.
-    if (bound !== NOT_ACCEPTED && trimmed.length < bound + DROPPED_MEMBER_LENGTH && trimmed.indexOf('\\') === -1)
+    bound = accept(parsed, ACCEPTED_FACTS);
+    // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
+    // number beyond 2^53: the walk's other facts. Then text without a backslash lost nothing when it is shorter than
+    // the bound plus a dropped member, or else holds twice as many `"` as the value has keys and strings (decision
+    // 0019, in the same order). The target declares every key of an accepted value (its exact property names), so
+    // `unwrapCall` would not take it for an envelope.
+    if (
+      bound >= 0 &&
+      trimmed.indexOf('\\') === -1 &&
+      (trimmed.length < bound + DROPPED_MEMBER_LENGTH || countQuotes(trimmed) === 2 * ACCEPTED_FACTS[0]!)
+    )
       return {
         value: parsed as Record<string, unknown>,
         transformations: NO_TRANSFORMATIONS,
@@ -147,7 +157,9 @@ export function parseCheckedArguments(
   // The check's answer on JSON.parse's value holds for that very object; any other value is checked now.
   const accepted =
     unwrapped.owned &&
-    (parsedOk && unwrapped.value === parsed ? bound !== NOT_ACCEPTED : accept(unwrapped.value) !== NOT_ACCEPTED);
+    (parsedOk && unwrapped.value === parsed
+      ? bound !== NOT_ACCEPTED
+      : accept(unwrapped.value, ACCEPTED_FACTS) !== NOT_ACCEPTED);
   return { value: unwrapped.value, transformations, owned: unwrapped.owned, accepted };
 }
 

@@ -7,7 +7,11 @@ import {
   type Logger,
   type ToolResult,
 } from '@toolwright/core';
-import { generateBoundedAcceptFunction, NOT_ACCEPTED } from '@toolwright/core/compile/accept-generator';
+import {
+  generateBoundedAcceptFunction,
+  NOT_ACCEPTED,
+  type BoundedAcceptFunction,
+} from '@toolwright/core/compile/accept-generator';
 import { inspectParsedValue } from '@toolwright/core/pipeline/information-loss';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { parseArguments, parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
@@ -349,10 +353,10 @@ function fused(run: () => ReturnType<typeof parseCheckedArguments>): { outcome: 
 }
 
 /** The two steps as they were: the parse step, then the canonical check on a value it owns. */
-function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: (value: unknown) => number): string {
+function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: BoundedAcceptFunction): string {
   try {
     const parsed = run();
-    const accepted = parsed.owned && accept(parsed.value) !== NOT_ACCEPTED;
+    const accepted = parsed.owned && accept(parsed.value, new Float64Array(1)) !== NOT_ACCEPTED;
     return `ok ${show(parsed.value)} owned=${parsed.owned} accepted=${accepted} ${show(parsed.transformations)}`;
   } catch (error) {
     return failure(error);
@@ -390,7 +394,7 @@ function resultText(result: ToolResult): string {
 interface Tool {
   readonly parameters: ObjectSchema;
   readonly target: CallTarget;
-  readonly accept: Map<PipelineLimits, (value: unknown) => number>;
+  readonly accept: Map<PipelineLimits, BoundedAcceptFunction>;
 }
 
 function registered(schema: JsonSchema): Tool | undefined {
@@ -425,6 +429,7 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
       unsafe: 0,
       droppedDuplicate: 0,
       droppedAtBound: 0,
+      directByQuotes: 0,
     };
     let tools = 0;
     for (let index = 0; index < SCHEMAS; index++) {
@@ -451,7 +456,8 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
         } catch {
           continue;
         }
-        const bound = accept(parsed);
+        const accepted = new Float64Array([-1]);
+        const bound = accept(parsed, accepted);
         if (bound === NOT_ACCEPTED) continue;
         const facts = inspectParsedValue(parsed, limits);
         const walk = facts.unsafeNumber ? Number.NaN : facts.minTextLength;
@@ -460,8 +466,13 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
         if (facts.keys * 2 + facts.strings * 2 < countQuotes(text) && text.indexOf('\\') === -1)
           counts.droppedDuplicate++;
         if (text.length === walk + 5) counts.droppedAtBound++;
+        if (actual.direct && !(text.length < walk + 5)) counts.directByQuotes++;
         if (!Object.is(bound, walk) && mismatches.length < 5)
           mismatches.push(`bound of ${JSON.stringify(text)}: ${bound}, the walk's ${walk}`);
+        if (accepted[0] !== facts.keys + facts.strings && mismatches.length < 5)
+          mismatches.push(
+            `keys and strings of ${JSON.stringify(text)}: ${accepted[0]}, the walk's ${facts.keys + facts.strings}`,
+          );
       }
     }
     expect(mismatches).toEqual([]);
@@ -473,6 +484,7 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
     expect(counts.unsafe).toBeGreaterThan(50);
     expect(counts.droppedDuplicate).toBeGreaterThan(200);
     expect(counts.droppedAtBound).toBeGreaterThan(100);
+    expect(counts.directByQuotes).toBeGreaterThan(500);
   });
 
   it('gives the same results and log records through the executor as the executor without the check', async () => {
