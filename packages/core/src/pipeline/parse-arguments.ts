@@ -96,7 +96,8 @@ const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
  * two walks over the value folded into one where they can be (decision XXXX, fused-parse-check): for text that is one
  * object, the check runs on JSON.parse's value first and measures what decision 0019's walk measured (the lower bound
  * of the text's length, the keys and strings). When it accepts and the text has no backslash and is shorter than the
- * bound plus a dropped member, or holds twice as many `"` as the value has keys and strings, JSON.parse lost nothing
+ * bound plus a dropped member, or has no backslash and holds twice as many `"` as the value has keys and strings,
+ * JSON.parse lost nothing
  * and the value is the result (no other step of the parse would have changed it: it is an object, not an envelope,
  * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
  * {@link parseArguments} does, and the check's answer is reused only for the very object it was given.
@@ -132,14 +133,15 @@ export function parseCheckedArguments(
   if (parsedOk && typeof parsed === 'object' && parsed !== null) {
     bound = accept(parsed, ACCEPTED_FACTS);
     // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
-    // number beyond 2^53: the walk's other facts. Then text without a backslash lost nothing when it is shorter than
-    // the bound plus a dropped member, or else holds twice as many `"` as the value has keys and strings (decision
-    // 0019, in the same order). The target declares every key of an accepted value (its exact property names), so
-    // `unwrapCall` would not take it for an envelope.
+    // number beyond 2^53: the walk's other facts. Then JSON.parse lost nothing when the text is shorter than the bound
+    // plus a dropped member (an escape only makes a literal longer than its string, so this holds with backslashes
+    // too, where the key count of decision 0019 would find the same), or when text without a backslash holds twice as
+    // many `"` as the value has keys and strings. The target declares every key of an accepted value (its exact
+    // property names), so `unwrapCall` would not take it for an envelope.
     if (
       bound >= 0 &&
-      trimmed.indexOf('\\') === -1 &&
-      (trimmed.length < bound + DROPPED_MEMBER_LENGTH || countQuotes(trimmed) === 2 * ACCEPTED_FACTS[0]!)
+      (trimmed.length < bound + DROPPED_MEMBER_LENGTH ||
+        (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * ACCEPTED_FACTS[0]!))
     )
       return {
         value: parsed as Record<string, unknown>,

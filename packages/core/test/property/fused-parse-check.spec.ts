@@ -430,6 +430,7 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
       droppedDuplicate: 0,
       droppedAtBound: 0,
       directByQuotes: 0,
+      directWithBackslash: 0,
     };
     let tools = 0;
     for (let index = 0; index < SCHEMAS; index++) {
@@ -467,6 +468,7 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
           counts.droppedDuplicate++;
         if (text.length === walk + 5) counts.droppedAtBound++;
         if (actual.direct && !(text.length < walk + 5)) counts.directByQuotes++;
+        if (actual.direct && text.includes('\\')) counts.directWithBackslash++;
         if (!Object.is(bound, walk) && mismatches.length < 5)
           mismatches.push(`bound of ${JSON.stringify(text)}: ${bound}, the walk's ${walk}`);
         if (accepted[0] !== facts.keys + facts.strings && mismatches.length < 5)
@@ -485,6 +487,7 @@ describe('the parse step with the canonical check folded in (decision XXXX, fuse
     expect(counts.droppedDuplicate).toBeGreaterThan(200);
     expect(counts.droppedAtBound).toBeGreaterThan(100);
     expect(counts.directByQuotes).toBeGreaterThan(500);
+    expect(counts.directWithBackslash).toBeGreaterThan(100);
   });
 
   it('gives the same results and log records through the executor as the executor without the check', async () => {
