@@ -20,18 +20,19 @@ import type { ArraySchema, ObjectSchema, ParamSchema, StringSchema } from '../ty
 export type AcceptFunction = (value: unknown) => boolean;
 
 /**
- * The generated form of {@link AcceptFunction}, which also measures what the parse step needs to know whether JSON.parse
- * lost anything (decision 0019's walk, folded into this one): {@link NOT_ACCEPTED} for `false`; otherwise the value's
- * `minTextLength` (the lower bound of the length of any backslash-free JSON text that JSON.parse reads as this value,
- * exactly as `inspectParsedValue` counts it), or `NaN` when the value holds a number beyond +-(2^53 - 1) (an integer
- * literal JSON.parse may have rounded: the parse step's own checks decide). An accepted value has no prototype key, no
- * array beyond the item limit and no container beyond the depth limit, so the walk's other facts are known.
+ * The generated form of {@link AcceptFunction}, which also measures what the parse step needs to know whether
+ * JSON.parse lost anything (decision 0019's walk, folded into this one): {@link NOT_ACCEPTED} for `false`; otherwise
+ * the value's `minTextLength` (the lower bound of the length of any JSON text that JSON.parse reads as this value,
+ * exactly as `inspectParsedValue` counts it; escapes only lengthen a literal), or `NaN` when the value holds a number
+ * beyond +-(2^53 - 1) (an integer literal JSON.parse may have rounded: the parse step's own checks decide). An accepted
+ * value has no prototype key, no array beyond the item limit and no container beyond the depth limit, so the walk's
+ * other facts are known.
  */
 export type BoundedAcceptFunction = (value: unknown, facts: AcceptedFacts) => number;
 
 /**
- * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (the walk's
- * `keys + strings`: text without a backslash that lost nothing holds twice as many `"`).
+ * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (the
+ * walk's `keys + strings`: text without a backslash that lost nothing holds twice as many `"`).
  */
 export type AcceptedFacts = Float64Array;
 
@@ -101,7 +102,7 @@ const QUOTED = 'q';
 /** The generated parameter that receives it. */
 const FACTS = 'o';
 
-/** A finite number's share of the bound: {@link minNumberLength}, or `NaN` beyond +-(2^53 - 1) (see {@link BoundedAcceptFunction}). */
+/** A finite number's share of the bound: {@link minNumberLength}, or `NaN` beyond +-(2^53 - 1). */
 function floatLength(value: number): number {
   return value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER ? Number.NaN : minNumberLength(value);
 }
@@ -165,9 +166,9 @@ class Generator {
 
   private nonNull(schema: Exclude<ParamSchema, { kind: 'union' | 'any' }>, value: string, depth: number): string {
     switch (schema.kind) {
-      // Each scalar adds its share of the bound (and a string one to the count of keys and strings): a string its length and quotes, a number the fewest characters of any
-      // literal of it (a safe integer cannot be a rounded one; a fraction beyond 2^53 makes the bound NaN), `true` 4,
-      // `false` 5.
+      // Each scalar adds its share of the bound: a string its length and quotes (and one to the count of keys and
+      // strings), a number the fewest characters of any literal of it (a safe integer cannot be a rounded one; a number
+      // beyond 2^53 makes the bound NaN), `true` 4, `false` 5.
       case 'string':
         return `if(typeof ${value}!=="string")${REFUSE}${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'int':
@@ -301,8 +302,8 @@ export function generateAcceptFunction(schema: ObjectSchema, limits: PipelineLim
 }
 
 /**
- * The generated accept function with the parse step's bound ({@link BoundedAcceptFunction}); `() => NOT_ACCEPTED` if code
- * generation is unavailable.
+ * The generated accept function with the parse step's bound ({@link BoundedAcceptFunction}); `() => NOT_ACCEPTED` if
+ * code generation is unavailable.
  */
 export function generateBoundedAcceptFunction(schema: ObjectSchema, limits: PipelineLimits): BoundedAcceptFunction {
   try {

@@ -549,7 +549,7 @@ export class PersonaToolExecutor {
     // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
     if (typeof call?.arguments === 'object' && call.arguments !== null)
       checkArgumentBudget(call.arguments, this.limits);
-    // With the tool's canonical check run on the result (decision XXXX, fused-parse-check: folded into the parse step's own walk).
+    // With the tool's canonical check run on the result (decision XXXX, fused-parse-check: one walk for both).
     const parsed = parseCheckedArguments(
       call?.arguments,
       policy,

@@ -339,7 +339,7 @@ function failure(error: unknown): string {
   return `error ${thrown.constructor.name} ${thrown.message} ${show(thrown.issues)}`;
 }
 
-/** The fused step's outcome, and whether it decided without the old steps (its shared, frozen empty transformations). */
+/** The fused step's outcome, and whether it decided without the old steps (its frozen empty transformations). */
 function fused(run: () => ReturnType<typeof parseCheckedArguments>): { outcome: string; direct: boolean } {
   try {
     const parsed = run();
