@@ -100,7 +100,8 @@ const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
  * JSON.parse lost nothing
  * and the value is the result (no other step of the parse would have changed it: it is an object, not an envelope,
  * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
- * {@link parseArguments} does, and the check's answer is reused only for the very object it was given.
+ * {@link parseArguments} does, and the check's answer is reused only for the very object it was given. `target` must
+ * declare every property name `accept` accepts (`callTargetFor` of the same definition does).
  */
 export function parseCheckedArguments(
   raw: unknown,
