@@ -1,6 +1,7 @@
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { constraintChecks } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
+import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
@@ -18,10 +19,35 @@ import type { ArraySchema, ObjectSchema, ParamSchema, StringSchema } from '../ty
  */
 export type AcceptFunction = (value: unknown) => boolean;
 
+/**
+ * The generated form of {@link AcceptFunction}, which also measures what the parse step needs to know whether
+ * JSON.parse lost anything (decision 0019's walk, folded into this one): {@link NOT_ACCEPTED} for `false`; otherwise
+ * the value's `minTextLength` (the lower bound of the length of any JSON text that JSON.parse reads as this value,
+ * exactly as `inspectParsedValue` counts it; escapes only lengthen a literal), or `NaN` when the value holds a number
+ * beyond +-(2^53 - 1) (an integer literal JSON.parse may have rounded: the parse step's own checks decide). An accepted
+ * value has no prototype key, no array beyond the item limit and no container beyond the depth limit, so the walk's
+ * other facts are known.
+ */
+export type BoundedAcceptFunction = (value: unknown, facts: AcceptedFacts) => number;
+
+/**
+ * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (the
+ * walk's `keys + strings`: text without a backslash that lost nothing holds twice as many `"`).
+ */
+export type AcceptedFacts = Float64Array;
+
+export { NOT_ACCEPTED };
+
 /** Gives up on schemas whose generated code would be larger than this (the normalizer serves them). */
 const MAX_GENERATED_CHARACTERS = 200_000;
 
-const REJECT_ALL: AcceptFunction = () => false;
+/** `return false`, in the generated code (every refusal of a node). */
+const REFUSE = `return ${NOT_ACCEPTED};`;
+
+const REJECT_ALL: BoundedAcceptFunction = () => NOT_ACCEPTED;
+
+/** The facts of the boolean {@link generateAcceptFunction}, which reads none. */
+const UNREAD_FACTS: AcceptedFacts = new Float64Array(1);
 
 /**
  * A string literal for generated code: JSON's escaping (quotes, backslashes, control characters, lone surrogates) plus
@@ -69,6 +95,18 @@ function exactLengthWithin(value: string, minimum: number | undefined, maximum: 
   return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
 }
 
+/** The generated accumulator of the bound (one per function; other identifiers are numbered, so it never clashes). */
+const BOUND = 'b';
+/** The generated count of keys and strings. */
+const QUOTED = 'q';
+/** The generated parameter that receives it. */
+const FACTS = 'o';
+
+/** A finite number's share of the bound: {@link minNumberLength}, or `NaN` beyond +-(2^53 - 1). */
+function floatLength(value: number): number {
+  return value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER ? Number.NaN : minNumberLength(value);
+}
+
 class Generator {
   private readonly constants: unknown[] = [];
   private variables = 0;
@@ -85,15 +123,23 @@ class Generator {
     return `${prefix}${this.variables++}`;
   }
 
-  build(schema: ObjectSchema): AcceptFunction {
+  build(schema: ObjectSchema): BoundedAcceptFunction {
     const root = this.variable('v');
-    const body = `${this.node(schema, root, 1)}return true;`;
+    const body = `let ${BOUND}=0,${QUOTED}=0;${this.node(schema, root, 1)}${FACTS}[0]=${QUOTED};return ${BOUND};`;
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
-    const source = `"use strict";return function accept(${root}){${body}};`;
+    const source = `"use strict";return function accept(${root},${FACTS}){${body}};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('k', 'P', 'isArray', 'isSafeInteger', 'isFinite', 'getPrototypeOf', source) as (
-      ...args: unknown[]
-    ) => AcceptFunction;
+    const factory = new Function(
+      'k',
+      'P',
+      'isArray',
+      'isSafeInteger',
+      'isFinite',
+      'getPrototypeOf',
+      'integerLength',
+      'floatLength',
+      source,
+    ) as (...args: unknown[]) => BoundedAcceptFunction;
     return factory(
       // A copy of exactly its length: the generated function keeps it for good, the grown one has spare room.
       this.constants.slice(),
@@ -102,6 +148,8 @@ class Generator {
       Number.isSafeInteger,
       Number.isFinite,
       Object.getPrototypeOf,
+      minNumberLength,
+      floatLength,
     );
   }
 
@@ -110,25 +158,29 @@ class Generator {
    * container depth the value would have (the arguments object is 1), as the sanitizer counts it.
    */
   node(schema: ParamSchema, value: string, depth: number): string {
-    if (schema.kind === 'union' || schema.kind === 'any') return 'return false;';
+    if (schema.kind === 'union' || schema.kind === 'any') return REFUSE;
     const check = this.nonNull(schema, value, depth);
-    return schema.nullable ? `if(${value}!==null){${check}}` : check;
+    // `null` takes 4 characters.
+    return schema.nullable ? `if(${value}!==null){${check}}else ${BOUND}+=4;` : check;
   }
 
   private nonNull(schema: Exclude<ParamSchema, { kind: 'union' | 'any' }>, value: string, depth: number): string {
     switch (schema.kind) {
+      // Each scalar adds its share of the bound: a string its length and quotes (and one to the count of keys and
+      // strings), a number the fewest characters of any literal of it (a safe integer cannot be a rounded one; a number
+      // beyond 2^53 makes the bound NaN), `true` 4, `false` 5.
       case 'string':
-        return `if(typeof ${value}!=="string")return false;${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}`;
+        return `if(typeof ${value}!=="string")${REFUSE}${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'int':
-        return `if(!isSafeInteger(${value}))return false;${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}`;
+        return `if(!isSafeInteger(${value}))${REFUSE}${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=integerLength(${value});`;
       case 'float':
-        return `if(!isFinite(${value}))return false;${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}`;
+        return `if(!isFinite(${value}))${REFUSE}${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=floatLength(${value});`;
       case 'bool':
-        return `if(typeof ${value}!=="boolean")return false;${this.enumCheck(schema, value)}`;
+        return `if(typeof ${value}!=="boolean")${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}?4:5;`;
       case 'date':
-        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDate)}(${value}))return false;${this.enumCheck(schema, value)}`;
+        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDate)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'datetime':
-        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDateTime)}(${value}))return false;${this.enumCheck(schema, value)}`;
+        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDateTime)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'array':
         return this.array(schema, value, depth);
       case 'object':
@@ -141,19 +193,19 @@ class Generator {
     if (schema.enum === undefined) return '';
     if (schema.enum.length <= 8) {
       const tests = schema.enum.map((allowed) => `${value}===${this.constant(allowed)}`);
-      return tests.length === 0 ? 'return false;' : `if(!(${tests.join('||')}))return false;`;
+      return tests.length === 0 ? REFUSE : `if(!(${tests.join('||')}))${REFUSE}`;
     }
-    return `if(!${this.constant(new Set(schema.enum))}.has(${value}))return false;`;
+    return `if(!${this.constant(new Set(schema.enum))}.has(${value}))${REFUSE}`;
   }
 
   private stringConstraints(schema: StringSchema, value: string): string {
     let code = '';
     if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-      code += `if(!${this.constant(lengthWithin)}(${value},${this.constant(schema.minLength)},${this.constant(schema.maxLength)}))return false;`;
+      code += `if(!${this.constant(lengthWithin)}(${value},${this.constant(schema.minLength)},${this.constant(schema.maxLength)}))${REFUSE}`;
     }
     // The pattern check is the normalizer's own (the same matcher, the same subject-length limit).
     for (const [rule, check] of constraintChecks(schema)) {
-      if (rule === 'pattern') code += `if(!${this.constant(check)}(${value}))return false;`;
+      if (rule === 'pattern') code += `if(!${this.constant(check)}(${value}))${REFUSE}`;
     }
     return code;
   }
@@ -163,7 +215,7 @@ class Generator {
     const bound = (limit: number | undefined, operator: string) => {
       if (limit === undefined) return;
       const literal = numberLiteral(limit) ?? this.constant(limit);
-      code += `if(!(${value}${operator}${literal}))return false;`;
+      code += `if(!(${value}${operator}${literal}))${REFUSE}`;
     };
     bound(schema.minimum, '>=');
     bound(schema.maximum, '<=');
@@ -171,7 +223,7 @@ class Generator {
     bound(schema.exclusiveMaximum, '<');
     if (schema.multipleOf !== undefined) {
       for (const [rule, check] of constraintChecks(schema))
-        if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))return false;`;
+        if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))${REFUSE}`;
     }
     return code;
   }
@@ -181,32 +233,35 @@ class Generator {
     let code = '';
     for (const [rule, check] of constraintChecks(schema)) {
       if (rule === 'minItems' && schema.kind === 'array')
-        code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})return false;`;
+        code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})${REFUSE}`;
       else if (rule === 'maxItems' && schema.kind === 'array')
-        code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})return false;`;
-      else code += `if(!${this.constant(check)}(${value}))return false;`;
+        code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})${REFUSE}`;
+      else code += `if(!${this.constant(check)}(${value}))${REFUSE}`;
     }
     return code;
   }
 
   private array(schema: ArraySchema, value: string, depth: number): string {
-    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return 'return false;';
+    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return REFUSE;
     this.visiting.add(schema);
     const index = this.variable('i');
     const item = this.variable('v');
     const itemCheck = this.node(schema.items, item, depth + 1);
     this.visiting.delete(schema);
     return (
-      `if(!isArray(${value})||${value}.length>${this.limits.maxArrayItems})return false;` +
+      `if(!isArray(${value})||${value}.length>${this.limits.maxArrayItems})${REFUSE}` +
+      // The brackets and a comma per item, one fewer than items (`[]` is 2).
+      `${BOUND}+=${value}.length===0?2:${value}.length+1;` +
       `for(let ${index}=0;${index}<${value}.length;${index}++){const ${item}=${value}[${index}];${itemCheck}}` +
       this.containerConstraints(schema, value)
     );
   }
 
   private object(schema: ObjectSchema, value: string, depth: number): string {
-    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return 'return false;';
+    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return REFUSE;
     this.visiting.add(schema);
     const key = this.variable('key');
+    const before = this.variable('b');
     const seen = this.variable('n');
     let required = 0;
     let cases = '';
@@ -223,15 +278,18 @@ class Generator {
       const nullCheck =
         property.schema.nullable || property.schema.kind === 'union' || property.schema.kind === 'any'
           ? ''
-          : `if(${child}===null)return false;`;
-      cases += `case ${stringLiteral(property.name)}:{const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
+          : `if(${child}===null)${REFUSE}`;
+      // The member's comma (one fewer than members), quotes and colon, and the key (its length is the name's).
+      cases += `case ${stringLiteral(property.name)}:{${BOUND}+=${property.name.length + 4};${QUOTED}++;const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
     }
     this.visiting.delete(schema);
     return (
-      `if(typeof ${value}!=="object"||${value}===null||getPrototypeOf(${value})!==P)return false;` +
-      `let ${seen}=0;` +
-      `for(const ${key} in ${value}){switch(${key}){${cases}default:return false;}}` +
-      `if(${seen}!==${required})return false;` +
+      `if(typeof ${value}!=="object"||${value}===null||getPrototypeOf(${value})!==P)${REFUSE}` +
+      // The braces, one comma fewer than members (`{}` is 2: every member adds at least 4).
+      `let ${seen}=0;${BOUND}++;const ${before}=${BOUND};` +
+      `for(const ${key} in ${value}){switch(${key}){${cases}default:${REFUSE}}}` +
+      `if(${seen}!==${required})${REFUSE}` +
+      `if(${BOUND}===${before})${BOUND}++;` +
       this.containerConstraints(schema, value)
     );
   }
@@ -239,6 +297,15 @@ class Generator {
 
 /** Generates the accept function of one tool's parameters for these limits; `() => false` if code generation is unavailable. */
 export function generateAcceptFunction(schema: ObjectSchema, limits: PipelineLimits): AcceptFunction {
+  const accept = generateBoundedAcceptFunction(schema, limits);
+  return (value) => accept(value, UNREAD_FACTS) !== NOT_ACCEPTED;
+}
+
+/**
+ * The generated accept function with the parse step's bound ({@link BoundedAcceptFunction}); `() => NOT_ACCEPTED` if
+ * code generation is unavailable.
+ */
+export function generateBoundedAcceptFunction(schema: ObjectSchema, limits: PipelineLimits): BoundedAcceptFunction {
   try {
     return new Generator(limits).build(schema);
   } catch {

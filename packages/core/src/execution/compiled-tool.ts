@@ -8,7 +8,7 @@ import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
-import { generateAcceptFunction, type AcceptFunction } from '../compile/accept-generator';
+import { generateBoundedAcceptFunction, type BoundedAcceptFunction } from '../compile/accept-generator';
 import { generateInstantiator } from '../compile/instantiate-generator';
 import { generateIssueFinder, type IssueFinder } from '../compile/issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
@@ -43,8 +43,11 @@ export interface CompiledTool {
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
   readonly reference: boolean;
   readonly developerRules: DeveloperRulesPlan | undefined;
-  /** "Already valid and canonical?" (compiled path only; `undefined` on the reference path). */
-  readonly accept: AcceptFunction | undefined;
+  /**
+   * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
+   * (decision XXXX, fused-parse-check).
+   */
+  readonly accept: BoundedAcceptFunction | undefined;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
@@ -86,7 +89,7 @@ export function compileTool(
         : normalizerWithErrorPath(parameters, policy, settings.limits),
     reference,
     developerRules,
-    accept: reference ? undefined : generateAcceptFunction(parameters, settings.limits),
+    accept: reference ? undefined : generateBoundedAcceptFunction(parameters, settings.limits),
     needsInstance: entry.implementation.kind === 'class' || developerRules?.kind === 'check',
     commandClass,
     instantiator: undefined,

@@ -25,7 +25,7 @@ import { DEFAULT_LIMITS, type PipelineLimits } from '../pipeline/limits';
 import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
-import { parseArguments } from '../pipeline/parse-arguments';
+import { parseCheckedArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
 import { InstantiationFailure, instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
@@ -549,13 +549,20 @@ export class PersonaToolExecutor {
     // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
     if (typeof call?.arguments === 'object' && call.arguments !== null)
       checkArgumentBudget(call.arguments, this.limits);
-    const parsed = parseArguments(call?.arguments, policy, this.limits, compiled.callTarget);
+    // With the tool's canonical check run on the result (decision XXXX, fused-parse-check: one walk for both).
+    const parsed = parseCheckedArguments(
+      call?.arguments,
+      policy,
+      this.limits,
+      compiled.callTarget,
+      this.fastPath ? compiled.accept : undefined,
+    );
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 
     let params: Record<string, unknown>;
     let issues: ValidationIssue[];
     let securityEvents: readonly SecurityEvent[];
-    if (parsed.owned && compiled.accept !== undefined && this.fastPath && compiled.accept(parsed.value)) {
+    if (parsed.accepted) {
       // Already valid and canonical (arguments read from text here, so the pipeline's own object): sanitizing,
       // normalizing and the impostor scan would each return it unchanged, with nothing to record. Step 5 writes trusted
       // context into a copy: a recorded value (an unwrapped call's arguments) may be this very object.

@@ -19,6 +19,12 @@ export const enum InformationLoss {
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
+ * A generated canonical check's "no" (`compile/accept-generator.ts`); any other answer is "yes" and the value's
+ * {@link ParsedValueFacts.minTextLength} (or `NaN` when it holds a number beyond 2^53).
+ */
+export const NOT_ACCEPTED = -1;
+
+/**
  * Whether a key is one of sanitize's `DANGEROUS_KEYS`, as three comparisons: keys from JSON.parse are internalized
  * strings, so each is a pointer comparison, cheaper than a Set lookup (a unit test holds the two lists equal).
  */
@@ -275,9 +281,10 @@ export function mayLoseInformation(text: string, parsed: unknown, facts: ParsedV
 }
 
 /** The fewest characters a member JSON.parse dropped leaves in the text: `,"":0`. */
-const DROPPED_MEMBER_LENGTH = 5;
+export const DROPPED_MEMBER_LENGTH = 5;
 
-function countQuotes(text: string): number {
+/** The `"` in a text. */
+export function countQuotes(text: string): number {
   let count = 0;
   for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) count++;
   return count;

@@ -8,7 +8,15 @@ import { scanJsonText } from './scan-json-text';
 import { describeReceived, messages } from './messages';
 import { deepEqual } from './deep-equal';
 import { readJsonLike } from './read-json-like';
-import { informationLoss, InformationLoss, mayLoseInformationByScan } from './information-loss';
+import {
+  countQuotes,
+  DROPPED_MEMBER_LENGTH,
+  informationLoss,
+  InformationLoss,
+  mayLoseInformationByScan,
+  NOT_ACCEPTED,
+} from './information-loss';
+import type { AcceptedFacts, BoundedAcceptFunction } from '../compile/accept-generator';
 import { unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -68,6 +76,94 @@ export function parseArgumentsReference(
   target?: CallTarget,
 ): ParsedArguments {
   return parse(raw, policy, limits, target, true);
+}
+
+/** {@link ParsedArguments} and the tool's canonical check's answer on them. */
+export interface CheckedArguments {
+  readonly value: Record<string, unknown>;
+  readonly transformations: readonly Transformation[];
+  readonly owned: boolean;
+  /** The value is the pipeline's own (`owned`) and the canonical check accepted it. */
+  readonly accepted: boolean;
+}
+
+const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
+/** The canonical check's count of keys and strings, read right after each call (calls never overlap: synchronous). */
+const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
+
+/**
+ * {@link parseArguments} followed by the tool's canonical check (`accept`, when there is one) on the result, with the
+ * two walks over the value folded into one where they can be (decision XXXX, fused-parse-check): for text that is one
+ * object, the check runs on JSON.parse's value first and measures what decision 0019's walk measured (the lower bound
+ * of the text's length, the keys and strings). When it accepts and the text has no backslash and is shorter than the
+ * bound plus a dropped member, or has no backslash and holds twice as many `"` as the value has keys and strings,
+ * JSON.parse lost nothing
+ * and the value is the result (no other step of the parse would have changed it: it is an object, not an envelope,
+ * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
+ * {@link parseArguments} does, and the check's answer is reused only for the very object it was given. `target` must
+ * declare every property name `accept` accepts (`callTargetFor` of the same definition does).
+ */
+export function parseCheckedArguments(
+  raw: unknown,
+  policy: CoercionPolicy,
+  limits: PipelineLimits,
+  target: CallTarget | undefined,
+  accept: BoundedAcceptFunction | undefined,
+): CheckedArguments {
+  if (accept === undefined || typeof raw !== 'string') {
+    const parsed = parse(raw, policy, limits, target, false);
+    const accepted = accept !== undefined && parsed.owned && accept(parsed.value, ACCEPTED_FACTS) !== NOT_ACCEPTED;
+    return { value: parsed.value, transformations: parsed.transformations, owned: parsed.owned, accepted };
+  }
+  checkSize(raw, limits);
+  // `trim` returns the text itself when it starts with `{` and ends with `}` (no white space to cut).
+  const trimmed = raw.charCodeAt(0) === 123 && raw.charCodeAt(raw.length - 1) === 125 ? raw : raw.trim();
+  let parsed: unknown;
+  let parsedOk = false;
+  let depthUnchecked = false;
+  if (trimmed !== '') {
+    depthUnchecked = checkNestingFirst(trimmed, limits, false);
+    try {
+      parsed = JSON.parse(trimmed);
+      parsedOk = true;
+    } catch {
+      parsedOk = false;
+    }
+  }
+  let bound = NOT_ACCEPTED;
+  if (parsedOk && typeof parsed === 'object' && parsed !== null) {
+    bound = accept(parsed, ACCEPTED_FACTS);
+    // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
+    // number beyond 2^53: the walk's other facts. Then JSON.parse lost nothing when the text is shorter than the bound
+    // plus a dropped member (an escape only makes a literal longer than its string, so this holds with backslashes
+    // too, where the key count of decision 0019 would find the same), or when text without a backslash holds twice as
+    // many `"` as the value has keys and strings. The target declares every key of an accepted value (its exact
+    // property names), so `unwrapCall` would not take it for an envelope.
+    if (
+      bound >= 0 &&
+      (trimmed.length < bound + DROPPED_MEMBER_LENGTH ||
+        (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * ACCEPTED_FACTS[0]!))
+    )
+      return {
+        value: parsed as Record<string, unknown>,
+        transformations: NO_TRANSFORMATIONS,
+        owned: true,
+        accepted: true,
+      };
+  }
+  // Everything else: the parse step as `parseArguments` takes it, from JSON.parse's result on.
+  const transformations: Transformation[] = [];
+  const run: ParseRun = { policy, limits, transformations, target, envelopeRequired: false, reference: false };
+  const value =
+    trimmed === '' ? parseText(raw, run, 0, 0) : afterJsonParse(trimmed, parsed, parsedOk, depthUnchecked, run, 0, 0);
+  const unwrapped = unwrap(value, run, true);
+  // The check's answer on JSON.parse's value holds for that very object; any other value is checked now.
+  const accepted =
+    unwrapped.owned &&
+    (parsedOk && unwrapped.value === parsed
+      ? bound !== NOT_ACCEPTED
+      : accept(unwrapped.value, ACCEPTED_FACTS) !== NOT_ACCEPTED);
+  return { value: unwrapped.value, transformations, owned: unwrapped.owned, accepted };
 }
 
 function parse(
@@ -143,7 +239,7 @@ function checkSize(text: string, limits: PipelineLimits): void {
 }
 
 function parseText(text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
-  const { policy, limits, transformations } = run;
+  const { limits, transformations } = run;
   const trimmed = text.trim();
   if (trimmed === '') {
     transformations.push({ path: '', rule: 'empty-arguments', from: text, to: {} });
@@ -154,13 +250,7 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
   // text) tells whether JSON.parse lost anything (a key given twice, an integer beyond 2^53); only then does the
   // reader read it again, exactly.
   // A long text's nesting is checked before anything else reads it: see `nestingCheck`.
-  let depthUnchecked = false;
-  if (trimmed.length > DEPTH_SCAN_THRESHOLD) {
-    const check = run.reference ? NestingCheck.ScanFirst : nestingCheck(trimmed, limits.maxDepth);
-    if (check === NestingCheck.ScanFirst && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
-      throw tooDeep(limits);
-    depthUnchecked = check === NestingCheck.AfterParse;
-  }
+  const depthUnchecked = checkNestingFirst(trimmed, limits, run.reference);
   let parsed: unknown;
   let parsedOk = false;
   try {
@@ -169,6 +259,32 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
   } catch {
     parsedOk = false;
   }
+  return afterJsonParse(trimmed, parsed, parsedOk, depthUnchecked, run, level, fenceLevel);
+}
+
+/**
+ * A long text's nesting, checked before anything else reads it (see {@link nestingCheck}): throws when it is too deep;
+ * `true` when the check is left to the steps after JSON.parse.
+ */
+function checkNestingFirst(trimmed: string, limits: PipelineLimits, reference: boolean): boolean {
+  if (trimmed.length <= DEPTH_SCAN_THRESHOLD) return false;
+  const check = reference ? NestingCheck.ScanFirst : nestingCheck(trimmed, limits.maxDepth);
+  if (check === NestingCheck.ScanFirst && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
+    throw tooDeep(limits);
+  return check === NestingCheck.AfterParse;
+}
+
+/** The rest of {@link parseText} once JSON.parse has read the trimmed text (`parsedOk`) or refused it. */
+function afterJsonParse(
+  trimmed: string,
+  parsed: unknown,
+  parsedOk: boolean,
+  depthUnchecked: boolean,
+  run: ParseRun,
+  level: number,
+  fenceLevel: number,
+): Record<string, unknown> {
+  const { policy, limits, transformations } = run;
   if (!parsedOk && depthUnchecked && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
     throw tooDeep(limits);
   if (parsedOk) {
