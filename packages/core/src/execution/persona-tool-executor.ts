@@ -193,7 +193,8 @@ export class PersonaToolExecutor {
 
   /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
-    // Three clock reads per call: its start, its handler's start (timeout and slow-call warning), its end.
+    // Two clock reads per call (decision 0020): its start and its end. The handler's start (its timeout and the
+    // slow-call warning) is the call's start when steps 1-6 ran synchronously on short text, a third read otherwise.
     const started = performance.now();
     let outcome: ToolResult | Promise<ToolResult>;
     try {
@@ -212,7 +213,9 @@ export class PersonaToolExecutor {
    */
   private executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
     let prepared: Preparation | Promise<Preparation>;
+    let quick: boolean;
     try {
+      quick = preparesQuickly(call);
       prepared = this.prepareOrThrow(call, context);
     } catch (error) {
       return this.preparationFailed(error, call, context, started);
@@ -221,7 +224,8 @@ export class PersonaToolExecutor {
       return prepared.then(
         (ready) => {
           try {
-            return this.invokeOrFail(ready, call, context, started);
+            // Preparation awaited something (an async rule, a cross-field check): the handler starts now.
+            return this.invokeOrFail(ready, call, context, started, undefined);
           } catch (error) {
             return this.lastResort(call, error, started);
           }
@@ -235,18 +239,22 @@ export class PersonaToolExecutor {
         },
       );
     }
-    return this.invokeOrFail(prepared, call, context, started);
+    // Steps 1-6 ran in this synchronous run: on short text they took microseconds, and the call's start serves as the
+    // handler's (one clock read fewer); on long text or an object they may have taken milliseconds: the clock is read.
+    return this.invokeOrFail(prepared, call, context, started, quick ? started : undefined);
   }
 
+  /** `handlerStarted`: the handler's start when the call's start serves as it, `undefined` to read the clock. */
   private invokeOrFail(
     prepared: Preparation,
     call: ToolCall,
     context: ExecutionContext,
     started: number,
+    handlerStarted: number | undefined,
   ): ToolResult | Promise<ToolResult> {
     return prepared instanceof PreparationFailure
       ? this.preparationFailed(prepared, call, context, started)
-      : this.invokeAndFinish(prepared, call, context, started);
+      : this.invokeAndFinish(prepared, call, context, started, handlerStarted ?? performance.now());
   }
 
   private preparationFailed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
@@ -273,9 +281,9 @@ export class PersonaToolExecutor {
     call: ToolCall,
     context: ExecutionContext,
     started: number,
+    handlerStarted: number,
   ): ToolResult | Promise<ToolResult> {
-    // The handler's own start: its timeout and the slow-call warning count from here, as they always did.
-    const handlerStarted = performance.now();
+    // `handlerStarted`: the handler's start, what its timeout and the slow-call warning count from (decision 0020).
     const callerSignal = context.signal;
     if (callerSignal?.aborted) {
       const cancelled = new CancelledError(messages.cancelled(prepared.tool), { cause: callerSignal.reason });
@@ -816,6 +824,18 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 
 const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);
 const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]), issues: Object.freeze([]) });
+
+/**
+ * The longest arguments text whose synchronous steps 1-6 let the call's start serve as the handler's start (decision
+ * 0020): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
+ */
+export const QUICK_PREPARATION_CHARACTERS = 16_384;
+
+/** Whether steps 1-6 of this call, run synchronously, take well under a millisecond: no arguments, or short text. */
+function preparesQuickly(call: ToolCall): boolean {
+  const text: unknown = call?.arguments;
+  return text === undefined || (typeof text === 'string' && text.length <= QUICK_PREPARATION_CHARACTERS);
+}
 
 function safely<T>(run: () => T, fallback: T): T {
   try {
