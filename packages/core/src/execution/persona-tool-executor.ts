@@ -112,13 +112,29 @@ export interface ExecuteAllOptions {
   readonly concurrency?: number;
 }
 
-/** A prepared call with the compiled tool it was prepared with (the handler runs with the same one). */
-interface CompiledCall extends PreparedCall {
-  readonly compiled: CompiledTool;
+/**
+ * A prepared call with the compiled tool it was prepared with (the handler runs with the same one). A class, so that
+ * "ready, refused or pending?" is two `instanceof` checks of the executor's own classes (no `then` lookup).
+ */
+class CompiledCall implements PreparedCall {
+  constructor(
+    readonly callId: string,
+    readonly tool: string,
+    readonly definition: ToolDefinition,
+    readonly params: Record<string, unknown>,
+    readonly transformations: readonly Transformation[],
+    readonly securityEvents: readonly SecurityEvent[],
+    readonly compiled: CompiledTool,
+  ) {}
 }
 
 /** Steps 1-6 of one call: ready for its handler, or the model-facing failure. */
 type Preparation = CompiledCall | PreparationFailure;
+
+/** Whether steps 1-6 answered synchronously (else a Promise of the Preparation: a native one, from `.then`). */
+function isSettled(preparation: Preparation | Promise<Preparation>): preparation is Preparation {
+  return preparation instanceof CompiledCall || preparation instanceof PreparationFailure;
+}
 
 /** Thrown inside the executor only (caught in the same module), so a plain object: no stack to capture. */
 class PreparationFailure {
@@ -204,7 +220,9 @@ export class PersonaToolExecutor {
     }
     // A promise from executeOrThrow never rejects (each of its asynchronous steps ends in lastResort): one promise per
     // call, returned as it is.
-    return isThenable(outcome) ? outcome : Promise.resolve(outcome);
+    // The executor's results are plain objects and its promises native ones: `instanceof` decides without a `then` lookup
+    // (a promise of another implementation would be adopted by Promise.resolve: the same outcome).
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
   /**
@@ -220,7 +238,7 @@ export class PersonaToolExecutor {
     } catch (error) {
       return this.preparationFailed(error, call, context, started);
     }
-    if (isThenable(prepared)) {
+    if (!isSettled(prepared)) {
       return prepared.then(
         (ready) => {
           try {
@@ -533,7 +551,7 @@ export class PersonaToolExecutor {
 
     try {
       const outcome = this.validateArguments(call, context, compiled, tool, callId, transformations);
-      if (isThenable(outcome))
+      if (!isSettled(outcome))
         return outcome.then(undefined, (error: unknown) =>
           this.asFailure(error, compiled, tool, callId, transformations),
         );
@@ -640,7 +658,8 @@ export class PersonaToolExecutor {
       // `undefined` when every rule passed (no issue array made), the issues, or a Promise of them.
       const found = rules.find(instance, '');
       if (found !== undefined) {
-        if (isThenable(found)) {
+        // An array of issues, or a Promise of them (`find` never answers anything else).
+        if (!Array.isArray(found)) {
           const settled = instance;
           const before = issues;
           return Promise.resolve(found).then((all) =>
@@ -686,15 +705,15 @@ export class PersonaToolExecutor {
       );
     }
     const handlerParams = compiled.commandClass !== undefined ? (instance as Record<string, unknown>) : params;
-    const prepared: CompiledCall = {
+    const prepared = new CompiledCall(
       callId,
       tool,
-      definition: compiled.definition,
-      params: handlerParams,
+      compiled.definition,
+      handlerParams,
       transformations,
       securityEvents,
       compiled,
-    };
+    );
     // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
     if (!compiled.crossField) return prepared;
     return crossFieldIssues(compiled.definition, handlerParams, compiled.commandClass).then((crossField) => {
