@@ -34,7 +34,7 @@ import { logCallOutcome } from './call-logging';
 import { defaultLogger, type Logger } from './logger';
 import { redactIssues } from '../pipeline/redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
-import { awaitHandler, CallInvocation, classifiedOrUnreadable } from './run-handler';
+import { awaitHandler, CallInvocation, classifiedOrUnreadable, type HandlerSettlement } from './run-handler';
 import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
@@ -128,6 +128,17 @@ class CompiledCall implements PreparedCall {
   ) {}
 }
 
+/** A call whose handler returned a promise: what the executor's settlement needs to finish it (one object, no closures). */
+class PendingCall {
+  constructor(
+    readonly prepared: CompiledCall,
+    readonly call: ToolCall,
+    readonly context: ExecutionContext,
+    readonly started: number,
+    readonly handlerStarted: number,
+  ) {}
+}
+
 /** Steps 1-6 of one call: ready for its handler, or the model-facing failure. */
 type Preparation = CompiledCall | PreparationFailure;
 
@@ -166,6 +177,23 @@ export class PersonaToolExecutor {
   private readonly settings: CompileSettings;
   /** Each registry entry compiled for this executor (a replaced entry is a new key; the old one is collected). */
   private readonly compiled = new WeakMap<RegisteredTool, CompiledTool>();
+  /** Finishes a call whose handler returned a promise (one object per executor: a call makes no closures for it). */
+  private readonly settlement: HandlerSettlement<PendingCall, ToolResult> = {
+    value: (pending, settled) => {
+      try {
+        return this.succeeded(settled, pending.prepared, pending.context, pending.started, pending.handlerStarted);
+      } catch (error) {
+        return this.lastResort(pending.call, error, pending.started);
+      }
+    },
+    failure: (pending, error) => {
+      try {
+        return this.handlerFailed(error, pending.prepared, pending.context, pending.started);
+      } catch (failure) {
+        return this.lastResort(pending.call, failure, pending.started);
+      }
+    },
+  };
   /** The entry compiled last and its compiled form (held until another tool is called; a replaced entry is a new key). */
   private lastEntry: RegisteredTool | undefined = undefined;
   private lastCompiled: CompiledTool | undefined = undefined;
@@ -334,20 +362,8 @@ export class PersonaToolExecutor {
       value as PromiseLike<unknown>,
       prepared.compiled.timeoutMs,
       handlerStarted,
-      (settled) => {
-        try {
-          return this.succeeded(settled, prepared, context, started, handlerStarted);
-        } catch (error) {
-          return this.lastResort(call, error, started);
-        }
-      },
-      (error) => {
-        try {
-          return this.handlerFailed(error, prepared, context, started);
-        } catch (failure) {
-          return this.lastResort(call, failure, started);
-        }
-      },
+      this.settlement,
+      new PendingCall(prepared, call, context, started, handlerStarted),
     );
   }
 
