@@ -27,7 +27,7 @@ import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
-import { InstantiationFailure, instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
+import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
@@ -665,9 +665,13 @@ export class PersonaToolExecutor {
     // cannot say (also when other arguments failed, so the model hears of every problem at once).
     let instance: object | undefined;
     if (compiled.needsInstance) {
-      const built = instantiateWith(instantiatorOf(compiled), params);
-      if (built instanceof InstantiationFailure) issues = [...issues, built.issue];
-      else instance = built;
+      // instantiateWith's body, inline: no failure object to tell from the instance.
+      const instantiate = instantiatorOf(compiled);
+      try {
+        instance = instantiate(params);
+      } catch (error) {
+        issues = [...issues, instantiationIssue(error)];
+      }
     }
     const rules = compiled.developerRules;
     if (instance !== undefined && rules?.kind === 'check') {
