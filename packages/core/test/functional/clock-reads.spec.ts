@@ -92,6 +92,12 @@ async function startPacer(executor: PersonaToolExecutor): Promise<{ readonly pac
   return { pacer };
 }
 
+/** The outcome of a call that must have settled by now (a failed expectation, not a hang, when it has not). */
+async function outcome(pending: Promise<ToolResult>): Promise<ToolResult> {
+  expect(await settled(pending)).toBe(true);
+  return pending;
+}
+
 const LONG_NOTE = 'x'.repeat(QUICK_PREPARATION_CHARACTERS);
 
 describe('two clock reads per call; the handler keeps its whole timeout (decision 0020)', () => {
@@ -113,11 +119,11 @@ describe('two clock reads per call; the handler keeps its whole timeout (decisio
     rulePause.later = 2_000;
     const pending = executor.execute({ id: 'a', name: 'awaited', arguments: '{"n":1}' });
     await jest.advanceTimersByTimeAsync(5_000);
-    expect(await pacer).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
+    expect(await outcome(pacer)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
     await jest.advanceTimersByTimeAsync(1_999);
     expect(await settled(pending)).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
-    const result = await pending;
+    const result = await outcome(pending);
     expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(result.durationMs).toBe(7_000);
   });
@@ -128,7 +134,7 @@ describe('two clock reads per call; the handler keeps its whole timeout (decisio
     const { executor, logger } = executorWith();
     const pending = executor.execute({ id: 'b', name: 'awaited', arguments: '{"n":1}' });
     await jest.advanceTimersByTimeAsync(1_500);
-    const result = await pending;
+    const result = await outcome(pending);
     expect(result).toMatchObject({ ok: true, value: 'done', durationMs: 1_500 });
     expect(logger.messages('warn')).toEqual([]);
   });
@@ -139,7 +145,7 @@ describe('two clock reads per call; the handler keeps its whole timeout (decisio
     const { executor, logger } = executorWith();
     const pending = executor.execute({ id: 'c', name: 'awaited', arguments: '{"n":1}' });
     await jest.advanceTimersByTimeAsync(1_700);
-    expect(await pending).toMatchObject({ ok: true, value: 'late', durationMs: 1_700 });
+    expect(await outcome(pending)).toMatchObject({ ok: true, value: 'late', durationMs: 1_700 });
     expect(logger.messages('warn')).toEqual(['slow tool call: awaited took 1200 ms (threshold 1000 ms)']);
   });
 
@@ -151,11 +157,11 @@ describe('two clock reads per call; the handler keeps its whole timeout (decisio
     expect(args.length).toBeGreaterThan(QUICK_PREPARATION_CHARACTERS);
     const pending = executor.execute({ id: 'd', name: 'synchronous', arguments: args });
     await jest.advanceTimersByTimeAsync(3_000);
-    expect(await pacer).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
+    expect(await outcome(pacer)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
     await jest.advanceTimersByTimeAsync(1_999);
     expect(await settled(pending)).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 7_000 });
+    expect(await outcome(pending)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 7_000 });
   });
 
   it('short text: the call start serves as the handler start (what the decision accepts: TIMEOUT 5 s after the call)', async () => {
@@ -166,8 +172,8 @@ describe('two clock reads per call; the handler keeps its whole timeout (decisio
     await jest.advanceTimersByTimeAsync(2_999);
     expect(await settled(pending)).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
-    expect(await pacer).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
+    expect(await outcome(pacer)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
+    expect(await outcome(pending)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, durationMs: 5_000 });
   });
 
   describe('clock reads per call', () => {
