@@ -237,7 +237,7 @@ export class PersonaToolExecutor {
 
   /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
-    // Two clock reads per call (decision 0020): its start and its end. The handler's start (its timeout and the
+    // Two clock reads per call (decision XXXX): its start and its end. The handler's start (its timeout and the
     // slow-call warning) is the call's start when steps 1-6 ran synchronously on short text, a third read otherwise.
     const started = performance.now();
     let outcome: ToolResult | Promise<ToolResult>;
@@ -259,9 +259,7 @@ export class PersonaToolExecutor {
    */
   private executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
     let prepared: Preparation | Promise<Preparation>;
-    let quick: boolean;
     try {
-      quick = preparesQuickly(call);
       prepared = this.prepareOrThrow(call, context);
     } catch (error) {
       return this.preparationFailed(error, call, context, started);
@@ -287,6 +285,7 @@ export class PersonaToolExecutor {
     }
     // Steps 1-6 ran in this synchronous run: on short text they took microseconds, and the call's start serves as the
     // handler's (one clock read fewer); on long text or an object they may have taken milliseconds: the clock is read.
+    const quick = prepared instanceof CompiledCall && preparesQuickly(call);
     return this.invokeOrFail(prepared, call, context, started, quick ? started : undefined);
   }
 
@@ -329,7 +328,7 @@ export class PersonaToolExecutor {
     started: number,
     handlerStarted: number,
   ): ToolResult | Promise<ToolResult> {
-    // `handlerStarted`: the handler's start, what its timeout and the slow-call warning count from (decision 0020).
+    // `handlerStarted`: the handler's start, what its timeout and the slow-call warning count from (decision XXXX).
     const callerSignal = context.signal;
     if (callerSignal?.aborted) {
       const cancelled = new CancelledError(messages.cancelled(prepared.tool), { cause: callerSignal.reason });
@@ -866,14 +865,21 @@ const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]), iss
 
 /**
  * The longest arguments text whose synchronous steps 1-6 let the call's start serve as the handler's start (decision
- * 0020): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
+ * XXXX): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
  */
 export const QUICK_PREPARATION_CHARACTERS = 16_384;
 
-/** Whether steps 1-6 of this call, run synchronously, take well under a millisecond: no arguments, or short text. */
+/**
+ * Whether steps 1-6 of this call, run synchronously, took well under a millisecond: no arguments, or short text. Asked
+ * after they succeeded, so it changes no outcome: arguments that cannot be read again count as long.
+ */
 function preparesQuickly(call: ToolCall): boolean {
-  const text: unknown = call?.arguments;
-  return text === undefined || (typeof text === 'string' && text.length <= QUICK_PREPARATION_CHARACTERS);
+  try {
+    const text: unknown = call?.arguments;
+    return text === undefined || (typeof text === 'string' && text.length <= QUICK_PREPARATION_CHARACTERS);
+  } catch {
+    return false;
+  }
 }
 
 function safely<T>(run: () => T, fallback: T): T {
