@@ -27,14 +27,14 @@ import { resolveToolName } from '../pipeline/name-resolution';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseCheckedArguments } from '../pipeline/parse-arguments';
 import { isToolAllowed } from '../pipeline/permissions';
-import { InstantiationFailure, instantiateWith, validateWithClassValidator } from '../pipeline/reference-validation';
+import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { logCallOutcome } from './call-logging';
 import { defaultLogger, type Logger } from './logger';
 import { redactIssues } from '../pipeline/redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
-import { awaitHandler, CallInvocation, classifiedOrUnreadable } from './run-handler';
+import { awaitHandler, CallInvocation, classifiedOrUnreadable, type HandlerSettlement } from './run-handler';
 import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
@@ -112,13 +112,40 @@ export interface ExecuteAllOptions {
   readonly concurrency?: number;
 }
 
-/** A prepared call with the compiled tool it was prepared with (the handler runs with the same one). */
-interface CompiledCall extends PreparedCall {
-  readonly compiled: CompiledTool;
+/**
+ * A prepared call with the compiled tool it was prepared with (the handler runs with the same one). A class, so that
+ * "ready, refused or pending?" is two `instanceof` checks of the executor's own classes (no `then` lookup).
+ */
+class CompiledCall implements PreparedCall {
+  constructor(
+    readonly callId: string,
+    readonly tool: string,
+    readonly definition: ToolDefinition,
+    readonly params: Record<string, unknown>,
+    readonly transformations: readonly Transformation[],
+    readonly securityEvents: readonly SecurityEvent[],
+    readonly compiled: CompiledTool,
+  ) {}
+}
+
+/** A call whose handler returned a promise: what the executor's settlement needs to finish it (one object, no closures). */
+class PendingCall {
+  constructor(
+    readonly prepared: CompiledCall,
+    readonly call: ToolCall,
+    readonly context: ExecutionContext,
+    readonly started: number,
+    readonly handlerStarted: number,
+  ) {}
 }
 
 /** Steps 1-6 of one call: ready for its handler, or the model-facing failure. */
 type Preparation = CompiledCall | PreparationFailure;
+
+/** Whether steps 1-6 answered synchronously (else a Promise of the Preparation: a native one, from `.then`). */
+function isSettled(preparation: Preparation | Promise<Preparation>): preparation is Preparation {
+  return preparation instanceof CompiledCall || preparation instanceof PreparationFailure;
+}
 
 /** Thrown inside the executor only (caught in the same module), so a plain object: no stack to capture. */
 class PreparationFailure {
@@ -150,6 +177,23 @@ export class PersonaToolExecutor {
   private readonly settings: CompileSettings;
   /** Each registry entry compiled for this executor (a replaced entry is a new key; the old one is collected). */
   private readonly compiled = new WeakMap<RegisteredTool, CompiledTool>();
+  /** Finishes a call whose handler returned a promise (one object per executor: a call makes no closures for it). */
+  private readonly settlement: HandlerSettlement<PendingCall, ToolResult> = {
+    value: (pending, settled) => {
+      try {
+        return this.succeeded(settled, pending.prepared, pending.context, pending.started, pending.handlerStarted);
+      } catch (error) {
+        return this.lastResort(pending.call, error, pending.started);
+      }
+    },
+    failure: (pending, error) => {
+      try {
+        return this.handlerFailed(error, pending.prepared, pending.context, pending.started);
+      } catch (failure) {
+        return this.lastResort(pending.call, failure, pending.started);
+      }
+    },
+  };
   /** The entry compiled last and its compiled form (held until another tool is called; a replaced entry is a new key). */
   private lastEntry: RegisteredTool | undefined = undefined;
   private lastCompiled: CompiledTool | undefined = undefined;
@@ -193,7 +237,8 @@ export class PersonaToolExecutor {
 
   /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
-    // Three clock reads per call: its start, its handler's start (timeout and slow-call warning), its end.
+    // Two clock reads per call (decision XXXX): its start and its end. The handler's start (its timeout and the
+    // slow-call warning) is the call's start when steps 1-6 ran synchronously on short text, a third read otherwise.
     const started = performance.now();
     let outcome: ToolResult | Promise<ToolResult>;
     try {
@@ -203,7 +248,9 @@ export class PersonaToolExecutor {
     }
     // A promise from executeOrThrow never rejects (each of its asynchronous steps ends in lastResort): one promise per
     // call, returned as it is.
-    return isThenable(outcome) ? outcome : Promise.resolve(outcome);
+    // The executor's results are plain objects and its promises native ones: `instanceof` decides without a `then` lookup
+    // (a promise of another implementation would be adopted by Promise.resolve: the same outcome).
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
   /**
@@ -217,11 +264,12 @@ export class PersonaToolExecutor {
     } catch (error) {
       return this.preparationFailed(error, call, context, started);
     }
-    if (isThenable(prepared)) {
+    if (!isSettled(prepared)) {
       return prepared.then(
         (ready) => {
           try {
-            return this.invokeOrFail(ready, call, context, started);
+            // Preparation awaited something (an async rule, a cross-field check): the handler starts now.
+            return this.invokeOrFail(ready, call, context, started, undefined);
           } catch (error) {
             return this.lastResort(call, error, started);
           }
@@ -235,18 +283,23 @@ export class PersonaToolExecutor {
         },
       );
     }
-    return this.invokeOrFail(prepared, call, context, started);
+    // Steps 1-6 ran in this synchronous run: on short text they took microseconds, and the call's start serves as the
+    // handler's (one clock read fewer); on long text or an object they may have taken milliseconds: the clock is read.
+    const quick = prepared instanceof CompiledCall && preparesQuickly(call);
+    return this.invokeOrFail(prepared, call, context, started, quick ? started : undefined);
   }
 
+  /** `handlerStarted`: the handler's start when the call's start serves as it, `undefined` to read the clock. */
   private invokeOrFail(
     prepared: Preparation,
     call: ToolCall,
     context: ExecutionContext,
     started: number,
+    handlerStarted: number | undefined,
   ): ToolResult | Promise<ToolResult> {
     return prepared instanceof PreparationFailure
       ? this.preparationFailed(prepared, call, context, started)
-      : this.invokeAndFinish(prepared, call, context, started);
+      : this.invokeAndFinish(prepared, call, context, started, handlerStarted ?? performance.now());
   }
 
   private preparationFailed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
@@ -273,9 +326,9 @@ export class PersonaToolExecutor {
     call: ToolCall,
     context: ExecutionContext,
     started: number,
+    handlerStarted: number,
   ): ToolResult | Promise<ToolResult> {
-    // The handler's own start: its timeout and the slow-call warning count from here, as they always did.
-    const handlerStarted = performance.now();
+    // `handlerStarted`: the handler's start, what its timeout and the slow-call warning count from (decision XXXX).
     const callerSignal = context.signal;
     if (callerSignal?.aborted) {
       const cancelled = new CancelledError(messages.cancelled(prepared.tool), { cause: callerSignal.reason });
@@ -308,20 +361,8 @@ export class PersonaToolExecutor {
       value as PromiseLike<unknown>,
       prepared.compiled.timeoutMs,
       handlerStarted,
-      (settled) => {
-        try {
-          return this.succeeded(settled, prepared, context, started, handlerStarted);
-        } catch (error) {
-          return this.lastResort(call, error, started);
-        }
-      },
-      (error) => {
-        try {
-          return this.handlerFailed(error, prepared, context, started);
-        } catch (failure) {
-          return this.lastResort(call, failure, started);
-        }
-      },
+      this.settlement,
+      new PendingCall(prepared, call, context, started, handlerStarted),
     );
   }
 
@@ -525,7 +566,7 @@ export class PersonaToolExecutor {
 
     try {
       const outcome = this.validateArguments(call, context, compiled, tool, callId, transformations);
-      if (isThenable(outcome))
+      if (!isSettled(outcome))
         return outcome.then(undefined, (error: unknown) =>
           this.asFailure(error, compiled, tool, callId, transformations),
         );
@@ -630,16 +671,21 @@ export class PersonaToolExecutor {
     // cannot say (also when other arguments failed, so the model hears of every problem at once).
     let instance: object | undefined;
     if (compiled.needsInstance) {
-      const built = instantiateWith(instantiatorOf(compiled), params);
-      if (built instanceof InstantiationFailure) issues = [...issues, built.issue];
-      else instance = built;
+      // instantiateWith's body, inline: no failure object to tell from the instance.
+      const instantiate = instantiatorOf(compiled);
+      try {
+        instance = instantiate(params);
+      } catch (error) {
+        issues = [...issues, instantiationIssue(error)];
+      }
     }
     const rules = compiled.developerRules;
     if (instance !== undefined && rules?.kind === 'check') {
       // `undefined` when every rule passed (no issue array made), the issues, or a Promise of them.
       const found = rules.find(instance, '');
       if (found !== undefined) {
-        if (isThenable(found)) {
+        // An array of issues, or a Promise of them (`find` never answers anything else).
+        if (!Array.isArray(found)) {
           const settled = instance;
           const before = issues;
           return Promise.resolve(found).then((all) =>
@@ -685,15 +731,15 @@ export class PersonaToolExecutor {
       );
     }
     const handlerParams = compiled.commandClass !== undefined ? (instance as Record<string, unknown>) : params;
-    const prepared: CompiledCall = {
+    const prepared = new CompiledCall(
       callId,
       tool,
-      definition: compiled.definition,
-      params: handlerParams,
+      compiled.definition,
+      handlerParams,
       transformations,
       securityEvents,
       compiled,
-    };
+    );
     // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
     if (!compiled.crossField) return prepared;
     return crossFieldIssues(compiled.definition, handlerParams, compiled.commandClass).then((crossField) => {
@@ -823,6 +869,25 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 
 const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);
 const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]), issues: Object.freeze([]) });
+
+/**
+ * The longest arguments text whose synchronous steps 1-6 let the call's start serve as the handler's start (decision
+ * XXXX): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
+ */
+export const QUICK_PREPARATION_CHARACTERS = 16_384;
+
+/**
+ * Whether steps 1-6 of this call, run synchronously, took well under a millisecond: no arguments, or short text. Asked
+ * after they succeeded, so it changes no outcome: arguments that cannot be read again count as long.
+ */
+function preparesQuickly(call: ToolCall): boolean {
+  try {
+    const text: unknown = call?.arguments;
+    return text === undefined || (typeof text === 'string' && text.length <= QUICK_PREPARATION_CHARACTERS);
+  } catch {
+    return false;
+  }
+}
 
 function safely<T>(run: () => T, fallback: T): T {
   try {

@@ -146,21 +146,21 @@ const SETTLED: Promise<void> = Promise.resolve();
  * call; the handler's deadline (counted from `startedAt`, the handler's start) goes into the shared timer of its
  * timeout length one microtask later, so a handler whose promise has settled by then (an `async` handler that waited
  * for nothing) never touches a timer. A result after a timeout or cancellation is discarded. The promise resolves with
- * `onValue(value)` or with `onFailure(error)`, `error` a typed ToolCallError (or, for an error that cannot even be
- * inspected, that error); either is called at most once, after the deadline and the abort listener are gone, and must
- * not throw.
+ * `settlement.value(call, value)` or with `settlement.failure(call, error)`, `error` a typed ToolCallError (or, for an
+ * error that cannot even be inspected, that error); either is called at most once, after the deadline and the abort
+ * listener are gone, and must not throw.
  */
-export function awaitHandler<R>(
+export function awaitHandler<C, R>(
   invocation: CallInvocation,
   running: PromiseLike<unknown>,
   timeoutMs: number,
   startedAt: number,
-  onValue: (value: unknown) => R,
-  onFailure: (error: unknown) => R,
+  settlement: HandlerSettlement<C, R>,
+  call: C,
 ): Promise<R> {
   const callerSignal = invocation.context.signal;
   return new Promise<R>((resolve) => {
-    const wait = new HandlerWait(invocation, callerSignal, timeoutMs, startedAt, onValue, onFailure, resolve);
+    const wait = new HandlerWait(invocation, callerSignal, timeoutMs, startedAt, settlement, call, resolve);
     try {
       running.then(
         (value) => wait.fulfilled(value),
@@ -178,10 +178,19 @@ export function awaitHandler<R>(
 }
 
 /**
+ * What a waiting handler's outcome is handed to: one object for every call (the executor's), told which call it is, so
+ * a call makes no closures of its own for it.
+ */
+export interface HandlerSettlement<C, R> {
+  value(call: C, value: unknown): R;
+  failure(call: C, error: unknown): R;
+}
+
+/**
  * The state of one awaited handler (one object instead of a closure per step): settled at most once, by its value, its
  * failure, its deadline or the caller's cancellation, whichever comes first.
  */
-class HandlerWait<R> {
+class HandlerWait<C, R> {
   private settled = false;
   private deadline: Deadline | undefined = undefined;
   private readonly onAbort: (() => void) | undefined = undefined;
@@ -192,8 +201,8 @@ class HandlerWait<R> {
     private readonly callerSignal: AbortSignal | undefined,
     private readonly timeoutMs: number,
     private readonly startedAt: number,
-    private readonly onValue: (value: unknown) => R,
-    private readonly onFailure: (error: unknown) => R,
+    private readonly settlement: HandlerSettlement<C, R>,
+    private readonly call: C,
     private readonly resolve: (result: R) => void,
   ) {
     if (callerSignal !== undefined) {
@@ -204,18 +213,20 @@ class HandlerWait<R> {
   }
 
   fulfilled(value: unknown): void {
-    if (this.settle()) this.resolve(this.onValue(value));
+    if (this.settle()) this.resolve(this.settlement.value(this.call, value));
   }
 
   rejected(error: unknown): void {
     if (!this.settle()) return;
     const invocation = this.invocation;
-    this.resolve(this.onFailure(classifiedOrUnreadable(error, invocation.tool, invocation.interruption)));
+    this.resolve(
+      this.settlement.failure(this.call, classifiedOrUnreadable(error, invocation.tool, invocation.interruption)),
+    );
   }
 
   /** A failure that is not the handler's rejection (a `then` that threw): passed on as it is. */
   failed(error: unknown): void {
-    if (this.settle()) this.resolve(this.onFailure(error));
+    if (this.settle()) this.resolve(this.settlement.failure(this.call, error));
   }
 
   /** One microtask after the handler's start: its deadline, unless it has settled by then. */
@@ -230,7 +241,7 @@ class HandlerWait<R> {
   private stop(reason: ToolCallError): void {
     if (!this.settle()) return;
     this.invocation.interrupt(reason);
-    this.resolve(this.onFailure(reason));
+    this.resolve(this.settlement.failure(this.call, reason));
   }
 
   /** Whether this is the first outcome (then the deadline and the abort listener are gone); later ones are ignored. */

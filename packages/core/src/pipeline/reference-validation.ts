@@ -112,6 +112,11 @@ export function instantiateWith(
   }
 }
 
+/** The issue of a DTO construction that threw (the executor's compiled path calls its instantiator inline). */
+export function instantiationIssue(error: unknown): ValidationIssue {
+  return transformIssue(error);
+}
+
 function transformIssue(error: unknown): ValidationIssue {
   void error;
   return {
