@@ -45,7 +45,7 @@ export interface CompiledTool {
   readonly developerRules: DeveloperRulesPlan | undefined;
   /**
    * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
-   * (decision XXXX, fused-parse-check).
+   * (decision 0020, fused-parse-check).
    */
   readonly accept: BoundedAcceptFunction | undefined;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */

@@ -237,7 +237,7 @@ export class PersonaToolExecutor {
 
   /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
-    // Two clock reads per call (decision XXXX): its start and its end. The handler's start (its timeout and the
+    // Two clock reads per call (decision 0021): its start and its end. The handler's start (its timeout and the
     // slow-call warning) is the call's start when steps 1-6 ran synchronously on short text, a third read otherwise.
     const started = performance.now();
     let outcome: ToolResult | Promise<ToolResult>;
@@ -328,7 +328,7 @@ export class PersonaToolExecutor {
     started: number,
     handlerStarted: number,
   ): ToolResult | Promise<ToolResult> {
-    // `handlerStarted`: the handler's start, what its timeout and the slow-call warning count from (decision XXXX).
+    // `handlerStarted`: the handler's start, what its timeout and the slow-call warning count from (decision 0021).
     const callerSignal = context.signal;
     if (callerSignal?.aborted) {
       const cancelled = new CancelledError(messages.cancelled(prepared.tool), { cause: callerSignal.reason });
@@ -590,7 +590,7 @@ export class PersonaToolExecutor {
     // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
     if (typeof call?.arguments === 'object' && call.arguments !== null)
       checkArgumentBudget(call.arguments, this.limits);
-    // With the tool's canonical check run on the result (decision XXXX, fused-parse-check: one walk for both).
+    // With the tool's canonical check run on the result (decision 0020, fused-parse-check: one walk for both).
     const parsed = parseCheckedArguments(
       call?.arguments,
       policy,
@@ -872,7 +872,7 @@ const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]), iss
 
 /**
  * The longest arguments text whose synchronous steps 1-6 let the call's start serve as the handler's start (decision
- * XXXX): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
+ * 0021): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
  */
 export const QUICK_PREPARATION_CHARACTERS = 16_384;
 

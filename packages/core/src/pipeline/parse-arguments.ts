@@ -93,7 +93,7 @@ const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
 
 /**
  * {@link parseArguments} followed by the tool's canonical check (`accept`, when there is one) on the result, with the
- * two walks over the value folded into one where they can be (decision XXXX, fused-parse-check): for text that is one
+ * two walks over the value folded into one where they can be (decision 0020, fused-parse-check): for text that is one
  * object, the check runs on JSON.parse's value first and measures what decision 0019's walk measured (the lower bound
  * of the text's length, the keys and strings). When it accepts and the text has no backslash and is shorter than the
  * bound plus a dropped member, or has no backslash and holds twice as many `"` as the value has keys and strings,

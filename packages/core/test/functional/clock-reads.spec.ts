@@ -5,7 +5,7 @@ import { QUICK_PREPARATION_CHARACTERS } from '@toolwright/core/execution/persona
 import { RecordingLogger } from '../support/recording-logger';
 
 /**
- * Decision XXXX: two clock reads per call (its start, its end). The handler's start, which its timeout and the
+ * Decision 0021: two clock reads per call (its start, its end). The handler's start, which its timeout and the
  * slow-call warning count from, is the call's start when steps 1-6 ran synchronously on short text, and a third read
  * when they awaited something (an asynchronous rule) or read long text (they may have taken milliseconds).
  * Fake clock throughout (jest's, which also fakes `performance.now`); nothing here depends on real time.
@@ -100,7 +100,7 @@ async function outcome(pending: Promise<ToolResult>): Promise<ToolResult> {
 
 const LONG_NOTE = 'x'.repeat(QUICK_PREPARATION_CHARACTERS);
 
-describe('two clock reads per call; the handler keeps its whole timeout (decision XXXX)', () => {
+describe('two clock reads per call; the handler keeps its whole timeout (decision 0021)', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     rulePause.later = 0;

@@ -417,7 +417,7 @@ function registered(schema: JsonSchema): Tool | undefined {
   };
 }
 
-describe('the parse step with the canonical check folded in (decision XXXX, fused-parse-check)', () => {
+describe('the parse step with the canonical check folded in (decision 0020, fused-parse-check)', () => {
   it(`answers as the two steps did on ${TEXTS_PER_SCHEMA} texts for each of ${SCHEMAS.toLocaleString('en-US')} random tools (seed ${SEED})`, () => {
     const random = seededRandom(SEED);
     const mismatches: string[] = [];
