@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { IsEmail } from 'class-validator';
+import { ArrayOf, Command, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '../../src';
 import { generateBoundedAcceptFunction, NOT_ACCEPTED, type OrderFact } from '../../src/compile/accept-generator';
 import { generateInstantiators } from '../../src/compile/instantiate-generator';
 import { DEFAULT_LIMITS } from '../../src/pipeline/limits';
@@ -218,5 +220,68 @@ describe('in-order DTO instantiation (issue 12, class3)', () => {
     const plain = generateBoundedAcceptFunction(root, DEFAULT_LIMITS).toString();
     expect(plain).not.toContain('.root=');
     expect(accept.toString()).toContain('.root=');
+  });
+});
+
+describe('in-order DTO instantiation in the executor (issue 12, class3)', () => {
+  class Guest {
+    @IsEmail()
+    @ToolParam({ description: 'e-mail' })
+    email!: string;
+
+    @ToolParam({ description: 'optional', required: false })
+    optional?: boolean;
+  }
+  class Meeting {
+    @ToolParam({ description: 'title' })
+    title!: string;
+
+    @ToolParam({ description: 'minutes', type: 'int', min: 1, max: 100 })
+    minutes!: number;
+
+    @ArrayOf(() => Guest, { description: 'guests' })
+    guests!: Guest[];
+  }
+  const seen: unknown[] = [];
+  @Command({ name: 'in_order_meeting', description: 'Plans a meeting', params: Meeting })
+  class MeetingCommand {
+    execute(params: Meeting) {
+      seen.push(params);
+      return 'ok';
+    }
+  }
+
+  it('hands the handler the same instances for 2,000 random calls, any key order (fixed seed)', async () => {
+    const registry = ToolRegistry.from([MeetingCommand], { logger: silentLogger });
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+    const random = seededRandom(12_3);
+    let handled = 0;
+    for (let run = 0; run < 2_000; run++) {
+      const guests = Array.from({ length: random.below(4) }, () => {
+        const entries: Array<[string, unknown]> = [['email', random.pick(['a@example.com', 'not-an-email'])]];
+        if (random.chance(0.5)) entries.push(['optional', random.chance(0.5)]);
+        if (random.chance(0.3)) entries.reverse();
+        return Object.fromEntries(entries);
+      });
+      const entries: Array<[string, unknown]> = [
+        ['title', 'Planning'],
+        ['minutes', random.pick([30, 45])],
+        ['guests', guests],
+      ];
+      if (random.chance(0.3)) entries.push(entries.shift()!);
+      const text = JSON.stringify(Object.fromEntries(entries));
+      seen.length = 0;
+      const result = await executor.execute({ id: 'c', name: 'in_order_meeting', arguments: text });
+      if (!result.ok) continue;
+      expect(seen).toHaveLength(1);
+      handled++;
+      // The instances the key loop builds from the same arguments (what the handler got before).
+      const expected = generateInstantiators(
+        registry.getEntry('in_order_meeting')!.definition.parameters,
+        Meeting,
+      )!.any(JSON.parse(text) as Record<string, unknown>);
+      expect(described(seen[0])).toEqual(described(expected));
+    }
+    expect(handled).toBeGreaterThan(500);
   });
 });
