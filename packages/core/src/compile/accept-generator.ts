@@ -38,6 +38,16 @@ export type AcceptedFacts = Float64Array;
 
 export { NOT_ACCEPTED };
 
+/**
+ * Where a generated accept function made with one (a class command's: `compile/instantiate-generator.ts` reads it)
+ * leaves, each time it accepts, whether the value's keys came in declaration order: `root` is the accepted value when
+ * every object in it had its keys (as its key loop visits them) in the order its properties are declared, else
+ * `undefined`. Written only on acceptance: a reader compares `root` with the very object it holds.
+ */
+export interface OrderFact {
+  root: unknown;
+}
+
 /** Gives up on schemas whose generated code would be larger than this (the normalizer serves them). */
 const MAX_GENERATED_CHARACTERS = 200_000;
 
@@ -99,6 +109,8 @@ function exactLengthWithin(value: string, minimum: number | undefined, maximum: 
 const BOUND = 'b';
 /** The generated count of keys and strings. */
 const QUOTED = 'q';
+/** The generated "every key so far in declaration order" flag (only with an {@link OrderFact}). */
+const ORDERED = 'd';
 /** The generated parameter that receives it. */
 const FACTS = 'o';
 
@@ -112,7 +124,10 @@ class Generator {
   private variables = 0;
   private readonly visiting = new Set<ParamSchema>();
 
-  constructor(private readonly limits: PipelineLimits) {}
+  constructor(
+    private readonly limits: PipelineLimits,
+    private readonly order: OrderFact | undefined,
+  ) {}
 
   constant(value: unknown): string {
     this.constants.push(value);
@@ -125,7 +140,10 @@ class Generator {
 
   build(schema: ObjectSchema): BoundedAcceptFunction {
     const root = this.variable('v');
-    const body = `let ${BOUND}=0,${QUOTED}=0;${this.node(schema, root, 1)}${FACTS}[0]=${QUOTED};return ${BOUND};`;
+    const order = this.order === undefined ? undefined : this.constant(this.order);
+    const body =
+      `let ${BOUND}=0,${QUOTED}=0${order === undefined ? '' : `,${ORDERED}=true`};${this.node(schema, root, 1)}` +
+      `${order === undefined ? '' : `${order}.root=${ORDERED}?${root}:undefined;`}${FACTS}[0]=${QUOTED};return ${BOUND};`;
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
     const source = `"use strict";return function accept(${root},${FACTS}){${body}};`;
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
@@ -263,9 +281,10 @@ class Generator {
     const key = this.variable('key');
     const before = this.variable('b');
     const seen = this.variable('n');
+    const last = this.order === undefined ? undefined : this.variable('l');
     let required = 0;
     let cases = '';
-    for (const property of schema.properties) {
+    for (const [position, property] of schema.properties.entries()) {
       // Keys the normalizer would drop or report (context fields, the prototype keys) and names that imitate a context
       // name (the impostor scan reports them even when declared) are never accepted as they are.
       if (property.context || DANGEROUS_KEYS.has(property.name) || imitatedContextName(property.name) !== undefined)
@@ -280,13 +299,15 @@ class Generator {
           ? ''
           : `if(${child}===null)${REFUSE}`;
       // The member's comma (one fewer than members), quotes and colon, and the key (its length is the name's).
-      cases += `case ${stringLiteral(property.name)}:{${BOUND}+=${property.name.length + 4};${QUOTED}++;const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
+      // With an OrderFact: a key declared before the one visited last clears the flag.
+      const ordered = last === undefined ? '' : `if(${last}>${position})${ORDERED}=false;${last}=${position};`;
+      cases += `case ${stringLiteral(property.name)}:{${ordered}${BOUND}+=${property.name.length + 4};${QUOTED}++;const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
     }
     this.visiting.delete(schema);
     return (
       `if(typeof ${value}!=="object"||${value}===null||getPrototypeOf(${value})!==P)${REFUSE}` +
       // The braces, one comma fewer than members (`{}` is 2: every member adds at least 4).
-      `let ${seen}=0;${BOUND}++;const ${before}=${BOUND};` +
+      `let ${seen}=0;${last === undefined ? '' : `let ${last}=-1;`}${BOUND}++;const ${before}=${BOUND};` +
       `for(const ${key} in ${value}){switch(${key}){${cases}default:${REFUSE}}}` +
       `if(${seen}!==${required})${REFUSE}` +
       `if(${BOUND}===${before})${BOUND}++;` +
@@ -303,11 +324,16 @@ export function generateAcceptFunction(schema: ObjectSchema, limits: PipelineLim
 
 /**
  * The generated accept function with the parse step's bound ({@link BoundedAcceptFunction}); `() => NOT_ACCEPTED` if
- * code generation is unavailable.
+ * code generation is unavailable. With `order`, it also leaves there whether an accepted value's keys came in
+ * declaration order ({@link OrderFact}).
  */
-export function generateBoundedAcceptFunction(schema: ObjectSchema, limits: PipelineLimits): BoundedAcceptFunction {
+export function generateBoundedAcceptFunction(
+  schema: ObjectSchema,
+  limits: PipelineLimits,
+  order?: OrderFact,
+): BoundedAcceptFunction {
   try {
-    return new Generator(limits).build(schema);
+    return new Generator(limits, order).build(schema);
   } catch {
     // Code generation disabled (--disallow-code-generation-from-strings, a CSP) or a schema it cannot read: the
     // normalizer serves every call.

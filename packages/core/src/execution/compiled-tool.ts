@@ -8,8 +8,8 @@ import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
-import { generateBoundedAcceptFunction, type BoundedAcceptFunction } from '../compile/accept-generator';
-import { generateInstantiator } from '../compile/instantiate-generator';
+import { generateBoundedAcceptFunction, type BoundedAcceptFunction, type OrderFact } from '../compile/accept-generator';
+import { generateInstantiators, type GeneratedInstantiator } from '../compile/instantiate-generator';
 import { generateIssueFinder, type IssueFinder } from '../compile/issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
@@ -53,6 +53,14 @@ export interface CompiledTool {
   readonly commandClass: Constructor<CommandHandler> | undefined;
   /** The DTO instantiator (generated code when it can be), built on the first call that needs an instance. */
   instantiator: Instantiator | undefined;
+  /**
+   * Where `accept` leaves whether the value it accepted last came with its keys in declaration order (a tool that
+   * needs an instance and whose step 5 writes nothing into the arguments; `undefined` otherwise): then
+   * `instantiateInOrder` builds the same instance without the key loops.
+   */
+  readonly order: OrderFact | undefined;
+  /** The generated in-order instantiator (with `instantiator`; `undefined` when that is not generated code). */
+  instantiateInOrder: GeneratedInstantiator | undefined;
   readonly sensitivePaths: ReadonlySet<string>;
   readonly crossField: boolean;
   readonly timeoutMs: number;
@@ -78,6 +86,11 @@ export function compileTool(
   const developerRules = settings.validation === 'compiled' ? developerRulesPlan(parameters) : undefined;
   const reference = developerRules === undefined || developerRules.kind === 'reference';
   const commandClass = entry.implementation.kind === 'class' ? entry.implementation.command : undefined;
+  const needsInstance = entry.implementation.kind === 'class' || developerRules?.kind === 'check';
+  const injects = parameters.properties.some(
+    (property) => property.context !== undefined || property.extract !== undefined,
+  );
+  const order: OrderFact | undefined = needsInstance && !injects && !reference ? { root: undefined } : undefined;
   return {
     entry,
     definition,
@@ -89,16 +102,18 @@ export function compileTool(
         : normalizerWithErrorPath(parameters, policy, settings.limits),
     reference,
     developerRules,
-    accept: reference ? undefined : generateBoundedAcceptFunction(parameters, settings.limits),
-    needsInstance: entry.implementation.kind === 'class' || developerRules?.kind === 'check',
+    accept: reference ? undefined : generateBoundedAcceptFunction(parameters, settings.limits, order),
+    needsInstance,
     commandClass,
     instantiator: undefined,
+    order,
+    instantiateInOrder: undefined,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
     callTarget: new LazyCallTarget(definition, resolvesHere),
-    injects: parameters.properties.some((property) => property.context !== undefined || property.extract !== undefined),
+    injects,
     unrestricted: (definition.options.permissions ?? []).length === 0,
   };
 }
@@ -183,7 +198,9 @@ export function instantiatorOf(compiled: CompiledTool): Instantiator {
   if (instantiator === undefined) {
     const parameters = compiled.definition.parameters;
     const dto = dtoForSchema(parameters);
-    instantiator = generateInstantiator(parameters, dto) ?? instantiatorFor(parameters, dto);
+    const generated = generateInstantiators(parameters, dto);
+    instantiator = generated?.any ?? instantiatorFor(parameters, dto);
+    compiled.instantiateInOrder = generated?.inOrder;
     compiled.instantiator = instantiator;
   }
   return instantiator;

@@ -673,8 +673,14 @@ export class PersonaToolExecutor {
     if (compiled.needsInstance) {
       // instantiateWith's body, inline: no failure object to tell from the instance.
       const instantiate = instantiatorOf(compiled);
+      // The canonical check accepted these very arguments and found their keys in declaration order (decision XXXX,
+      // in-order instantiation): the same instance, built without the key loops.
+      const order = compiled.order;
+      const inOrder =
+        order !== undefined && parsed.accepted && order.root === params ? compiled.instantiateInOrder : undefined;
+      if (order !== undefined) order.root = undefined; // not kept past the call
       try {
-        instance = instantiate(params);
+        instance = inOrder !== undefined ? inOrder(params) : instantiate(params);
       } catch (error) {
         issues = [...issues, instantiationIssue(error)];
       }
