@@ -673,7 +673,7 @@ export class PersonaToolExecutor {
     if (compiled.needsInstance) {
       // instantiateWith's body, inline: no failure object to tell from the instance.
       const instantiate = instantiatorOf(compiled);
-      // The canonical check accepted these very arguments and found their keys in declaration order (decision XXXX,
+      // The canonical check accepted these very arguments and found their keys in declaration order (decision 0022,
       // in-order instantiation): the same instance, built without the key loops.
       const order = compiled.order;
       const inOrder =
