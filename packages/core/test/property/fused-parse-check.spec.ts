@@ -15,10 +15,10 @@ import {
 import { inspectParsedValue } from '@toolwright/core/pipeline/information-loss';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { parseArguments, parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
-import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
 import { callTargetFor, type CallTarget } from '@toolwright/core/pipeline/unwrap-call';
 import type { ObjectSchema } from '@toolwright/core/types/schema';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
+import { showValue } from '../support/show-value';
 
 /**
  * Issue 12, the fused-parse-check decision's differential test: the parse step with the canonical check folded into it
@@ -321,22 +321,9 @@ function textFor(random: Random, schema: JsonSchema): string {
   return text;
 }
 
-/** A description that tells apart everything a caller could (-0, prototype keys, key order, kept integer digits). */
-function show(value: unknown): string {
-  if (value instanceof UnsafeIntegerLiteral) return `U(${value.text})`;
-  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value !== 'object' || value === null) return String(value);
-  if (Array.isArray(value)) return `[${value.map(show).join(',')}]`;
-  const prototype = Object.getPrototypeOf(value) === Object.prototype ? '' : 'proto!';
-  return `${prototype}{${Object.keys(value)
-    .map((key) => `${JSON.stringify(key)}:${show((value as Record<string, unknown>)[key])}`)
-    .join(',')}}`;
-}
-
 function failure(error: unknown): string {
   const thrown = error as Error & { issues?: unknown };
-  return `error ${thrown.constructor.name} ${thrown.message} ${show(thrown.issues)}`;
+  return `error ${thrown.constructor.name} ${thrown.message} ${showValue(thrown.issues)}`;
 }
 
 /** The fused step's outcome, and whether it decided without the old steps (its frozen empty transformations). */
@@ -344,7 +331,7 @@ function fused(run: () => ReturnType<typeof parseCheckedArguments>): { outcome: 
   try {
     const parsed = run();
     return {
-      outcome: `ok ${show(parsed.value)} owned=${parsed.owned} accepted=${parsed.accepted} ${show(parsed.transformations)}`,
+      outcome: `ok ${showValue(parsed.value)} owned=${parsed.owned} accepted=${parsed.accepted} ${showValue(parsed.transformations)}`,
       direct: Object.isFrozen(parsed.transformations),
     };
   } catch (error) {
@@ -357,7 +344,7 @@ function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: BoundedA
   try {
     const parsed = run();
     const accepted = parsed.owned && accept(parsed.value, new Float64Array(1)) !== NOT_ACCEPTED;
-    return `ok ${show(parsed.value)} owned=${parsed.owned} accepted=${accepted} ${show(parsed.transformations)}`;
+    return `ok ${showValue(parsed.value)} owned=${parsed.owned} accepted=${accepted} ${showValue(parsed.transformations)}`;
   } catch (error) {
     return failure(error);
   }
@@ -367,16 +354,16 @@ class RecordingLogger implements Logger {
   readonly records: string[] = [];
   level = 'debug' as const;
   debug(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`debug ${message} ${show(strip(details))}`);
+    this.records.push(`debug ${message} ${showValue(strip(details))}`);
   }
   info(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`info ${message} ${show(strip(details))}`);
+    this.records.push(`info ${message} ${showValue(strip(details))}`);
   }
   warn(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`warn ${message} ${show(strip(details))}`);
+    this.records.push(`warn ${message} ${showValue(strip(details))}`);
   }
   error(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`error ${message} ${show(strip(details))}`);
+    this.records.push(`error ${message} ${showValue(strip(details))}`);
   }
 }
 
@@ -388,7 +375,7 @@ function strip(details: Record<string, unknown> | undefined): unknown {
 
 function resultText(result: ToolResult): string {
   const { durationMs: _durationMs, ...rest } = result;
-  return show(rest);
+  return showValue(rest);
 }
 
 interface Tool {

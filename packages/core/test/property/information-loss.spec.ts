@@ -12,6 +12,7 @@ import { DANGEROUS_KEYS } from '@toolwright/core/pipeline/sanitize';
 import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
 import type { CoercionPolicy } from '@toolwright/core';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
+import { showValue } from '../support/show-value';
 
 /**
  * Issue 12's differential test of the parse step: `parseArguments` (a walk over JSON.parse's value and a count of the
@@ -213,26 +214,13 @@ function text(random: Random): string {
   return `${blank(random)}${body}${blank(random)}`;
 }
 
-/** A description that tells apart everything a caller could tell apart (-0, prototype keys, key order, classes). */
-function show(value: unknown): string {
-  if (value instanceof UnsafeIntegerLiteral) return `U(${value.text})`;
-  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value !== 'object' || value === null) return String(value);
-  if (Array.isArray(value)) return `[${value.map(show).join(',')}]`;
-  const prototype = Object.getPrototypeOf(value) === Object.prototype ? '' : 'proto!';
-  return `${prototype}{${Object.keys(value)
-    .map((key) => `${JSON.stringify(key)}:${show((value as Record<string, unknown>)[key])}`)
-    .join(',')}}`;
-}
-
 function outcome(parse: () => ReturnType<typeof parseArguments>): string {
   try {
     const parsed = parse();
-    return `ok ${show(parsed.value)} owned=${parsed.owned} ${show(parsed.transformations)}`;
+    return `ok ${showValue(parsed.value)} owned=${parsed.owned} ${showValue(parsed.transformations)}`;
   } catch (error) {
     const failure = error as Error & { issues?: unknown };
-    return `error ${failure.constructor.name} ${failure.message} ${show(failure.issues)}`;
+    return `error ${failure.constructor.name} ${failure.message} ${showValue(failure.issues)}`;
   }
 }
 
