@@ -9,7 +9,6 @@ import {
   ToolRegistry,
   silentLogger,
   type ExecutionContext,
-  type Logger,
   type ToolCall,
   type ToolResult,
 } from '@toolwright/core';
@@ -17,6 +16,7 @@ import { generateAcceptFunction } from '@toolwright/core/compile/accept-generato
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { findContextImpostors } from '@toolwright/core/pipeline/context-impostors';
+import { TextRecordingLogger } from '../support/recording-logger';
 
 /**
  * Issue 12's differential test: the generated "already valid and canonical?" check lets the executor skip sanitizing,
@@ -300,29 +300,6 @@ function withoutDuration(result: ToolResult): unknown {
   return rest;
 }
 
-class RecordingLogger implements Logger {
-  readonly records: string[] = [];
-  level = 'debug' as const;
-  debug(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`debug ${message} ${exact(strip(details))}`);
-  }
-  info(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`info ${message} ${exact(strip(details))}`);
-  }
-  warn(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`warn ${message} ${exact(strip(details))}`);
-  }
-  error(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`error ${message} ${exact(strip(details))}`);
-  }
-}
-
-function strip(details: Record<string, unknown> | undefined): unknown {
-  if (details === undefined) return undefined;
-  const { durationMs: _durationMs, ...rest } = details;
-  return rest;
-}
-
 describe('the generated canonical check (issue 12): the fast path returns exactly what the normalizer path returns', () => {
   it(`on ${SCHEMAS * CALLS_PER_SCHEMA} random calls over ${SCHEMAS} random schemas and every malformation rule (seed ${SEED})`, async () => {
     const limits: PipelineLimits = { ...DEFAULT_LIMITS, ...LIMITS };
@@ -350,8 +327,8 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
         async ([schema, inputs]) => {
           const registry = new ToolRegistry({ logger: silentLogger });
           registry.registerJsonSchemaTool({ name: 'tool', parameters: schema }, async (params) => params);
-          const fastLogger = new RecordingLogger();
-          const slowLogger = new RecordingLogger();
+          const fastLogger = new TextRecordingLogger(exact);
+          const slowLogger = new TextRecordingLogger(exact);
           const fast = new PersonaToolExecutor(registry, { logger: fastLogger, limits: LIMITS, telemetry: false });
           const slow = new PersonaToolExecutor(registry, {
             logger: slowLogger,

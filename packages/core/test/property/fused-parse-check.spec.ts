@@ -4,7 +4,6 @@ import {
   ToolRegistry,
   silentLogger,
   type CoercionPolicy,
-  type Logger,
   type ToolResult,
 } from '@toolwright/core';
 import {
@@ -19,6 +18,7 @@ import { callTargetFor, type CallTarget } from '@toolwright/core/pipeline/unwrap
 import type { ObjectSchema } from '@toolwright/core/types/schema';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 import { showValue } from '../support/show-value';
+import { TextRecordingLogger } from '../support/recording-logger';
 
 /**
  * Issue 12, the fused-parse-check decision's differential test: the parse step with the canonical check folded into it
@@ -350,29 +350,6 @@ function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: BoundedA
   }
 }
 
-class RecordingLogger implements Logger {
-  readonly records: string[] = [];
-  level = 'debug' as const;
-  debug(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`debug ${message} ${showValue(strip(details))}`);
-  }
-  info(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`info ${message} ${showValue(strip(details))}`);
-  }
-  warn(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`warn ${message} ${showValue(strip(details))}`);
-  }
-  error(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`error ${message} ${showValue(strip(details))}`);
-  }
-}
-
-function strip(details: Record<string, unknown> | undefined): unknown {
-  if (details === undefined) return undefined;
-  const { durationMs: _durationMs, ...rest } = details;
-  return rest;
-}
-
 function resultText(result: ToolResult): string {
   const { durationMs: _durationMs, ...rest } = result;
   return showValue(rest);
@@ -483,7 +460,7 @@ describe('the parse step with the canonical check folded in (decision 0020, fuse
     let calls = 0;
     for (let index = 0; index < SCHEMAS / 4; index++) {
       const schema = objectSchema(random, 1);
-      const logs = [new RecordingLogger(), new RecordingLogger()] as const;
+      const logs = [new TextRecordingLogger(showValue), new TextRecordingLogger(showValue)] as const;
       const registries = logs.map(() => {
         const registry = new ToolRegistry({ logger: silentLogger });
         try {

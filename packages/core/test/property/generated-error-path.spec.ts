@@ -10,7 +10,6 @@ import {
   ToolRegistry,
   silentLogger,
   type ExecutionContext,
-  type Logger,
   type ToolCall,
   type ToolResult,
 } from '@toolwright/core';
@@ -21,6 +20,7 @@ import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/l
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { sanitizeArguments } from '@toolwright/core/pipeline/sanitize';
 import type { CoercionPolicy, ObjectSchema } from '@toolwright/core/types/schema';
+import { TextRecordingLogger } from '../support/recording-logger';
 
 /**
  * Issue 12's differential test of the generated error path (compile/issue-generator.ts): for random JSON Schema tools,
@@ -312,28 +312,6 @@ function withoutDuration(result: ToolResult): unknown {
   return rest;
 }
 
-class RecordingLogger implements Logger {
-  readonly records: string[] = [];
-  debug(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`debug ${message} ${exact(strip(details))}`);
-  }
-  info(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`info ${message} ${exact(strip(details))}`);
-  }
-  warn(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`warn ${message} ${exact(strip(details))}`);
-  }
-  error(message: string, details?: Record<string, unknown>): void {
-    this.records.push(`error ${message} ${exact(strip(details))}`);
-  }
-}
-
-function strip(details: Record<string, unknown> | undefined): unknown {
-  if (details === undefined) return undefined;
-  const { durationMs: _durationMs, ...rest } = details;
-  return rest;
-}
-
 const finders = new WeakMap<object, Map<CoercionPolicy, IssueFinder>>();
 
 function finderFor(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): IssueFinder {
@@ -511,8 +489,8 @@ describe('the generated error path (issue 12): the same issues, output and trans
         async ([schema, policy, inputs]) => {
           const registry = new ToolRegistry({ logger: silentLogger });
           registry.registerJsonSchemaTool({ name: 'tool', parameters: schema }, (params) => params);
-          const fastLogger = new RecordingLogger();
-          const slowLogger = new RecordingLogger();
+          const fastLogger = new TextRecordingLogger(exact);
+          const slowLogger = new TextRecordingLogger(exact);
           const options = { limits: LIMITS, telemetry: false as const, coercion: policy };
           const fast = new PersonaToolExecutor(registry, { ...options, logger: fastLogger });
           const slow = new PersonaToolExecutor(registry, {
@@ -550,8 +528,8 @@ describe('the generated error path (issue 12): the same issues, output and trans
 
   it('a decorated command with @IsEmail (the bench shape): 3,000 random invalid calls, the same results and logs', async () => {
     const registry = ToolRegistry.from([ScheduleMeetingCommand], { logger: silentLogger });
-    const fastLogger = new RecordingLogger();
-    const slowLogger = new RecordingLogger();
+    const fastLogger = new TextRecordingLogger(exact);
+    const slowLogger = new TextRecordingLogger(exact);
     const fast = new PersonaToolExecutor(registry, { logger: fastLogger, telemetry: false });
     const slow = new PersonaToolExecutor(registry, { logger: slowLogger, telemetry: false, canonicalFastPath: false });
     const limits: PipelineLimits = DEFAULT_LIMITS;

@@ -38,3 +38,30 @@ export class RecordingLogger implements Logger {
     }
   }
 }
+
+/**
+ * A logger that keeps each record as one line (`level message details`), the details described by `describe` without
+ * `durationMs` (it differs from run to run): what the differential tests compare between two executors.
+ */
+export class TextRecordingLogger implements Logger {
+  readonly records: string[] = [];
+  constructor(private readonly describe: (value: unknown) => string) {}
+  debug(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`debug ${message} ${this.describe(withoutDuration(details))}`);
+  }
+  info(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`info ${message} ${this.describe(withoutDuration(details))}`);
+  }
+  warn(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`warn ${message} ${this.describe(withoutDuration(details))}`);
+  }
+  error(message: string, details?: Record<string, unknown>): void {
+    this.records.push(`error ${message} ${this.describe(withoutDuration(details))}`);
+  }
+}
+
+function withoutDuration(details: Record<string, unknown> | undefined): unknown {
+  if (details === undefined) return undefined;
+  const { durationMs: _durationMs, ...rest } = details;
+  return rest;
+}
