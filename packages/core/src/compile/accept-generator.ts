@@ -6,6 +6,7 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema, StringSchema } from '../types/schema';
+import { compileFunction } from './compile-function';
 
 /**
  * "Already valid and canonical?" for one tool's arguments, in one pass with no allocation: `true` only when the arguments
@@ -146,29 +147,17 @@ class Generator {
       `${order === undefined ? '' : `${order}.root=${ORDERED}?${root}:undefined;`}${FACTS}[0]=${QUOTED};return ${BOUND};`;
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
     const source = `"use strict";return function accept(${root},${FACTS}){${body}};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function(
-      'k',
-      'P',
-      'isArray',
-      'isSafeInteger',
-      'isFinite',
-      'getPrototypeOf',
-      'integerLength',
-      'floatLength',
-      source,
-    ) as (...args: unknown[]) => BoundedAcceptFunction;
-    return factory(
+    return compileFunction<BoundedAcceptFunction>(source, {
       // A copy of exactly its length: the generated function keeps it for good, the grown one has spare room.
-      this.constants.slice(),
-      Object.prototype,
-      Array.isArray,
-      Number.isSafeInteger,
-      Number.isFinite,
-      Object.getPrototypeOf,
-      minNumberLength,
+      k: this.constants.slice(),
+      P: Object.prototype,
+      isArray: Array.isArray,
+      isSafeInteger: Number.isSafeInteger,
+      isFinite: Number.isFinite,
+      getPrototypeOf: Object.getPrototypeOf,
+      integerLength: minNumberLength,
       floatLength,
-    );
+    });
   }
 
   /**

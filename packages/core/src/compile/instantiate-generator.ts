@@ -2,6 +2,7 @@ import { getDesignType } from '../metadata/design-metadata';
 import { hasClassTransformerCustomizations } from '../metadata/validator-metadata';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import { stringLiteral } from './accept-generator';
+import { compileFunction } from './compile-function';
 
 /**
  * A class command's DTO instantiation as generated code, one function per DTO node: the same result as the closure
@@ -56,14 +57,15 @@ class InstantiatorGenerator {
     const source =
       `"use strict";${this.declarations.join('')}${this.functions.join('')}${entry}` +
       `return {any:${root},inOrder:${inOrder}};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('k', 'hasOwn', 'isArray', 'P', source) as (
-      ...args: unknown[]
-    ) => GeneratedInstantiators;
-    // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
-    // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
-    return factory(this.constants.slice(), Object.prototype.hasOwnProperty, Array.isArray, Object.prototype);
+    return compileFunction<GeneratedInstantiators>(source, {
+      // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
+      k: this.constants.slice(),
+      // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called as hasOwn.call(p, key) by the generated code
+      hasOwn: Object.prototype.hasOwnProperty,
+      isArray: Array.isArray,
+      P: Object.prototype,
+    });
   }
 
   private name(prefix: string): string {

@@ -14,6 +14,7 @@ import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
 import type { ArraySchema, CoercionPolicy, ObjectSchema, ParamSchema, StringSchema } from '../types/schema';
 import { lengthWithin, numberLiteral, stringLiteral } from './accept-generator';
+import { compileFunction } from './compile-function';
 
 /**
  * The error path of a refused call, generated per tool (as ajv generates its error reporting): when the canonical check
@@ -98,32 +99,18 @@ class Generator {
     const body = this.node(schema, root, ROOT, 1, policy);
     if (body.length > MAX_GENERATED_CHARACTERS) return undefined;
     const source = `"use strict";return function findIssues(${root},s){const I=s.issues;${body}return true;};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function(
-      'k',
-      'P',
-      'isArray',
-      'isSafeInteger',
-      'isFinite',
-      'getPrototypeOf',
-      'hasOwn',
-      'D',
-      'issue',
-      'required',
-      source,
-    ) as (...args: unknown[]) => IssueFinder;
-    return factory(
-      this.constants.slice(), // a copy of exactly its length (kept for good)
-      Object.prototype,
-      Array.isArray,
-      Number.isSafeInteger,
-      Number.isFinite,
-      Object.getPrototypeOf,
-      Object.hasOwn,
-      delegate,
+    return compileFunction<IssueFinder>(source, {
+      k: this.constants.slice(), // a copy of exactly its length (kept for good)
+      P: Object.prototype,
+      isArray: Array.isArray,
+      isSafeInteger: Number.isSafeInteger,
+      isFinite: Number.isFinite,
+      getPrototypeOf: Object.getPrototypeOf,
+      hasOwn: Object.hasOwn,
+      D: delegate,
       issue,
-      requiredPropertyIssue,
-    );
+      required: requiredPropertyIssue,
+    });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ValidatorMetadata } from '../metadata/types';
 import type { ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { stringLiteral } from './accept-generator';
+import { compileFunction } from './compile-function';
 
 /**
  * A class command's developer-rules plan (`pipeline/developer-rules.ts`) as generated code, one function per plan node:
@@ -107,9 +108,11 @@ class RulesGenerator {
   build(plan: CheckPlan, runtime: RulesRuntime): GeneratedPlanRunner {
     const root = this.planFunction(plan);
     const source = `"use strict";${this.declarations.join('')}${this.functions.join('')}return ${root};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('k', 'rt', 'isArray', source) as (...args: unknown[]) => GeneratedPlanRunner;
-    return factory(this.constants.slice(), runtime, Array.isArray); // a copy of exactly its length (kept for good)
+    return compileFunction<GeneratedPlanRunner>(source, {
+      k: this.constants.slice(), // a copy of exactly its length (kept for good)
+      rt: runtime,
+      isArray: Array.isArray,
+    });
   }
 
   private name(prefix: string): string {
