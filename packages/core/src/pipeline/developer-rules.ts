@@ -101,11 +101,8 @@ export function developerRulesCheckFor(
   schema: ObjectSchema,
   mode: 'generated' | 'interpreted',
 ): DeveloperRulesCheck | undefined {
-  const built = buildPlan(schema, new Set());
-  if (built.kind !== 'check') return undefined;
-  if (mode === 'interpreted') return checkWith(findWith(interpreted(built.plan)));
-  const generated = generatePlanRunner(built.plan, RUNTIME);
-  return generated === undefined ? undefined : checkWith(findWith(generated));
+  const find = developerRulesFindFor(schema, mode);
+  return find === undefined ? undefined : checkWith(find);
 }
 
 /** `developerRulesCheckFor`'s `find` (the form the executor calls): for its differential test. */
