@@ -120,15 +120,17 @@ function floatLength(value: number): number {
   return value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER ? Number.NaN : minNumberLength(value);
 }
 
-class Generator {
-  private readonly constants: unknown[] = [];
+/**
+ * The checks of one schema node's constraints as generated code, shared by the canonical check and the generated reader
+ * (`compile/reader-generator.ts`, decision 0023) so both refuse exactly the same values: each check runs `refuse` (a
+ * statement that leaves the generated function) when the value in the named variable breaks a constraint. Values the
+ * checks need (functions, sets, bounds that are not finite literals) go into the constants array `k`.
+ */
+export class ConstraintCode {
+  protected readonly constants: unknown[] = [];
   private variables = 0;
-  private readonly visiting = new Set<ParamSchema>();
 
-  constructor(
-    private readonly limits: PipelineLimits,
-    private readonly order: OrderFact | undefined,
-  ) {}
+  constructor(protected readonly refuse: string) {}
 
   constant(value: unknown): string {
     this.constants.push(value);
@@ -137,6 +139,89 @@ class Generator {
 
   variable(prefix: string): string {
     return `${prefix}${this.variables++}`;
+  }
+
+  /** A copy of the constants of exactly their length (the generated function keeps it for good). */
+  constantsArray(): unknown[] {
+    return this.constants.slice();
+  }
+
+  /** Enum of a scalar: the normalizer keeps a value only when it is one of the allowed values exactly. */
+  enumCheck(schema: ParamSchema, value: string): string {
+    if (schema.enum === undefined) return '';
+    if (schema.enum.length <= 8) {
+      const tests = schema.enum.map((allowed) => `${value}===${this.constant(allowed)}`);
+      return tests.length === 0 ? this.refuse : `if(!(${tests.join('||')}))${this.refuse}`;
+    }
+    return `if(!${this.constant(new Set(schema.enum))}.has(${value}))${this.refuse}`;
+  }
+
+  /** A date or date-time string's form (the normalizer keeps only the canonical one as it is). */
+  dateCheck(schema: ParamSchema & { kind: 'date' | 'datetime' }, value: string): string {
+    return `if(!${this.constant(schema.kind === 'date' ? isCanonicalDate : isCanonicalDateTime)}(${value}))${this.refuse}`;
+  }
+
+  stringConstraints(schema: StringSchema, value: string): string {
+    let code = '';
+    if (schema.minLength !== undefined || schema.maxLength !== undefined) {
+      code += `if(!${this.constant(lengthWithin)}(${value},${this.constant(schema.minLength)},${this.constant(schema.maxLength)}))${this.refuse}`;
+    }
+    // The pattern check is the normalizer's own (the same matcher, the same subject-length limit).
+    for (const [rule, check] of constraintChecks(schema)) {
+      if (rule === 'pattern') code += `if(!${this.constant(check)}(${value}))${this.refuse}`;
+    }
+    return code;
+  }
+
+  numberConstraints(schema: ParamSchema & { kind: 'int' | 'float' }, value: string): string {
+    let code = '';
+    const bound = (limit: number | undefined, operator: string) => {
+      if (limit === undefined) return;
+      const literal = numberLiteral(limit) ?? this.constant(limit);
+      code += `if(!(${value}${operator}${literal}))${this.refuse}`;
+    };
+    bound(schema.minimum, '>=');
+    bound(schema.maximum, '<=');
+    bound(schema.exclusiveMinimum, '>');
+    bound(schema.exclusiveMaximum, '<');
+    if (schema.multipleOf !== undefined) {
+      for (const [rule, check] of constraintChecks(schema))
+        if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))${this.refuse}`;
+    }
+    return code;
+  }
+
+  /** Item counts, uniqueness and enums of containers: the normalizer's own checks, called as they are. */
+  containerConstraints(schema: ParamSchema, value: string): string {
+    let code = '';
+    for (const [rule, check] of constraintChecks(schema)) {
+      if (rule === 'minItems' && schema.kind === 'array')
+        code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})${this.refuse}`;
+      else if (rule === 'maxItems' && schema.kind === 'array')
+        code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})${this.refuse}`;
+      else code += `if(!${this.constant(check)}(${value}))${this.refuse}`;
+    }
+    return code;
+  }
+}
+
+/**
+ * Whether the canonical check may accept a property's key as it is: never a context field, a prototype key
+ * (`__proto__`, `constructor`, `prototype`) or a name that imitates a context name (the normalizer drops or reports
+ * those even when declared).
+ */
+export function acceptableKey(property: ObjectSchema['properties'][number]): boolean {
+  return !property.context && !DANGEROUS_KEYS.has(property.name) && imitatedContextName(property.name) === undefined;
+}
+
+class Generator extends ConstraintCode {
+  private readonly visiting = new Set<ParamSchema>();
+
+  constructor(
+    private readonly limits: PipelineLimits,
+    private readonly order: OrderFact | undefined,
+  ) {
+    super(REFUSE);
   }
 
   build(schema: ObjectSchema): BoundedAcceptFunction {
@@ -149,7 +234,7 @@ class Generator {
     const source = `"use strict";return function accept(${root},${FACTS}){${body}};`;
     return compileFunction<BoundedAcceptFunction>(source, {
       // A copy of exactly its length: the generated function keeps it for good, the grown one has spare room.
-      k: this.constants.slice(),
+      k: this.constantsArray(),
       P: Object.prototype,
       isArray: Array.isArray,
       isSafeInteger: Number.isSafeInteger,
@@ -185,67 +270,13 @@ class Generator {
       case 'bool':
         return `if(typeof ${value}!=="boolean")${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}?4:5;`;
       case 'date':
-        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDate)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'datetime':
-        return `if(typeof ${value}!=="string"||!${this.constant(isCanonicalDateTime)}(${value}))${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
+        return `if(typeof ${value}!=="string")${REFUSE}${this.dateCheck(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'array':
         return this.array(schema, value, depth);
       case 'object':
         return this.object(schema, value, depth);
     }
-  }
-
-  /** Enum of a scalar: the normalizer keeps a value only when it is one of the allowed values exactly. */
-  private enumCheck(schema: ParamSchema, value: string): string {
-    if (schema.enum === undefined) return '';
-    if (schema.enum.length <= 8) {
-      const tests = schema.enum.map((allowed) => `${value}===${this.constant(allowed)}`);
-      return tests.length === 0 ? REFUSE : `if(!(${tests.join('||')}))${REFUSE}`;
-    }
-    return `if(!${this.constant(new Set(schema.enum))}.has(${value}))${REFUSE}`;
-  }
-
-  private stringConstraints(schema: StringSchema, value: string): string {
-    let code = '';
-    if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-      code += `if(!${this.constant(lengthWithin)}(${value},${this.constant(schema.minLength)},${this.constant(schema.maxLength)}))${REFUSE}`;
-    }
-    // The pattern check is the normalizer's own (the same matcher, the same subject-length limit).
-    for (const [rule, check] of constraintChecks(schema)) {
-      if (rule === 'pattern') code += `if(!${this.constant(check)}(${value}))${REFUSE}`;
-    }
-    return code;
-  }
-
-  private numberConstraints(schema: ParamSchema & { kind: 'int' | 'float' }, value: string): string {
-    let code = '';
-    const bound = (limit: number | undefined, operator: string) => {
-      if (limit === undefined) return;
-      const literal = numberLiteral(limit) ?? this.constant(limit);
-      code += `if(!(${value}${operator}${literal}))${REFUSE}`;
-    };
-    bound(schema.minimum, '>=');
-    bound(schema.maximum, '<=');
-    bound(schema.exclusiveMinimum, '>');
-    bound(schema.exclusiveMaximum, '<');
-    if (schema.multipleOf !== undefined) {
-      for (const [rule, check] of constraintChecks(schema))
-        if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))${REFUSE}`;
-    }
-    return code;
-  }
-
-  /** Item counts, uniqueness and enums of containers: the normalizer's own checks, called as they are. */
-  private containerConstraints(schema: ParamSchema, value: string): string {
-    let code = '';
-    for (const [rule, check] of constraintChecks(schema)) {
-      if (rule === 'minItems' && schema.kind === 'array')
-        code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})${REFUSE}`;
-      else if (rule === 'maxItems' && schema.kind === 'array')
-        code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})${REFUSE}`;
-      else code += `if(!${this.constant(check)}(${value}))${REFUSE}`;
-    }
-    return code;
   }
 
   private array(schema: ArraySchema, value: string, depth: number): string {
@@ -276,8 +307,7 @@ class Generator {
     for (const [position, property] of schema.properties.entries()) {
       // Keys the normalizer would drop or report (context fields, the prototype keys) and names that imitate a context
       // name (the impostor scan reports them even when declared) are never accepted as they are.
-      if (property.context || DANGEROUS_KEYS.has(property.name) || imitatedContextName(property.name) !== undefined)
-        continue;
+      if (!acceptableKey(property)) continue;
       const child = this.variable('v');
       const requiredFromModel = property.required && !property.extract;
       if (requiredFromModel) required++;
