@@ -33,22 +33,91 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
-/** Shared by every generated reader: the text (`s`), its reading position (`i`), the order flag and the scalar readers. */
-const PRELUDE =
-  'let s="",i=0,d=true;' +
-  // A string literal without escapes or control characters (JSON.parse refuses a raw one below U+0020).
-  'function str(){if(s.charCodeAt(i)!==34)return F;const a=++i;' +
-  'for(;;){const c=s.charCodeAt(i);if(c===34)break;if(c<32||c===92||c!==c)return F;i++;}return s.slice(a,i++);}' +
-  // An integer literal of at most 15 digits, no leading zero (`-0` is -0, as JSON.parse reads it).
-  'function int(){let c=s.charCodeAt(i),g=false;if(c===45){g=true;c=s.charCodeAt(++i);}' +
-  'if(c===48){c=s.charCodeAt(++i);if(c>=48&&c<=57||c===46||c===101||c===69)return F;return g?-0:0;}' +
-  `const a=i;let v=0;while(c>=48&&c<=57){v=v*10+(c-48);c=s.charCodeAt(++i);}` +
-  `if(i===a||i-a>${MAX_DIGITS}||c===46||c===101||c===69)return F;return g?-v:v;}` +
-  'function bool(){const c=s.charCodeAt(i);' +
-  'if(c===116&&s.charCodeAt(i+1)===114&&s.charCodeAt(i+2)===117&&s.charCodeAt(i+3)===101){i+=4;return true;}' +
-  'if(c===102&&s.charCodeAt(i+1)===97&&s.charCodeAt(i+2)===108&&s.charCodeAt(i+3)===115&&s.charCodeAt(i+4)===101){i+=5;return false;}' +
-  'return F;}' +
-  'function nul(){if(s.charCodeAt(i)===110&&s.charCodeAt(i+1)===117&&s.charCodeAt(i+2)===108&&s.charCodeAt(i+3)===108){i+=4;return true;}return false;}';
+/**
+ * Where the scalar readers below leave the position after what they read (calls never overlap: every reader runs
+ * synchronously to its end). One for all generated readers: the scalar readers are shared, not generated per tool.
+ */
+const END = new Int32Array(1);
+
+/** JSON's `"` `\\` `-` `0` `9` `.` `e` `E`, by code. */
+const QUOTE = 34;
+const BACKSLASH = 92;
+const MINUS = 45;
+const ZERO = 48;
+const NINE = 57;
+const POINT = 46;
+const LOWER_E = 101;
+const UPPER_E = 69;
+
+/**
+ * A string literal at `at` without escapes or raw control characters (JSON.parse refuses a raw one below U+0020):
+ * its value, with {@link END} after the closing quote; `undefined` for anything else.
+ */
+export function readPlainString(text: string, at: number): string | undefined {
+  if (text.charCodeAt(at) !== QUOTE) return undefined;
+  const start = at + 1;
+  for (let index = start; ; index++) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      END[0] = index + 1;
+      return text.slice(start, index);
+    }
+    // (`code !== code`: NaN, the end of the text.)
+    if (code < 32 || code === BACKSLASH || code !== code) return undefined;
+  }
+}
+
+/**
+ * An integer literal at `at` of at most 15 digits without a leading zero, not followed by a fraction or an exponent:
+ * its value (`-0` for `-0`, as JSON.parse reads it; any such integer is exact in a double), with {@link END} after it;
+ * `undefined` for anything else.
+ */
+export function readShortInteger(text: string, at: number): number | undefined {
+  let index = at;
+  let code = text.charCodeAt(index);
+  const negative = code === MINUS;
+  if (negative) code = text.charCodeAt(++index);
+  let value = 0;
+  if (code === ZERO) {
+    code = text.charCodeAt(++index);
+    if ((code >= ZERO && code <= NINE) || code === POINT || code === LOWER_E || code === UPPER_E) return undefined;
+  } else {
+    const first = index;
+    while (code >= ZERO && code <= NINE) {
+      value = value * 10 + (code - ZERO);
+      code = text.charCodeAt(++index);
+    }
+    if (index === first || index - first > MAX_DIGITS || code === POINT || code === LOWER_E || code === UPPER_E)
+      return undefined;
+  }
+  END[0] = index;
+  return negative ? -value : value;
+}
+
+/** `true` or `false` at `at`, with {@link END} after it; `undefined` for anything else. */
+export function readBoolean(text: string, at: number): boolean | undefined {
+  const code = text.charCodeAt(at);
+  if (code === 116 && text.startsWith('rue', at + 1)) {
+    END[0] = at + 4;
+    return true;
+  }
+  if (code === 102 && text.startsWith('alse', at + 1)) {
+    END[0] = at + 5;
+    return false;
+  }
+  return undefined;
+}
+
+/** Whether `null` is at `at`. */
+export function isNullAt(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 110 && text.startsWith('ull', at + 1);
+}
+
+/** What a generated reading function returns when it refuses (never a JSON value; one for all readers). */
+const FAILED = Object.freeze({});
+
+/** Shared by every generated reader: the text (`s`), its reading position (`i`) and the order flag (`d`). */
+const PRELUDE = 'let s="",i=0,d=true;';
 
 class Unsupported extends Error {}
 
@@ -70,7 +139,15 @@ class Generator extends ConstraintCode {
       `"use strict";${PRELUDE}${this.functions.join('')}` +
       `return function read(t){s=t;i=0;d=true;const v=${root}();s="";if(v===F||i!==t.length)return undefined;${order}return v;};`;
     if (source.length > MAX_GENERATED_CHARACTERS) return undefined;
-    return compileFunction<ArgumentReader>(source, { F: Object.freeze({}), k: this.constantsArray() });
+    return compileFunction<ArgumentReader>(source, {
+      F: FAILED,
+      k: this.constantsArray(),
+      E: END,
+      S: readPlainString,
+      N: readShortInteger,
+      B: readBoolean,
+      Z: isNullAt,
+    });
   }
 
   /** The name of a generated function that reads one value of `schema` at `i` (or returns `F`). */
@@ -86,26 +163,56 @@ class Generator extends ConstraintCode {
     if (schema.kind === 'union' || schema.kind === 'any') return FAIL;
     const value = this.nonNull(schema, depth);
     // `null` where the schema admits it; anywhere else the check refuses it.
-    return schema.nullable ? `if(s.charCodeAt(i)===110)return nul()?null:F;${value}` : value;
+    return schema.nullable ? `if(s.charCodeAt(i)===110){if(!Z(s,i))return F;i+=4;return null;}${value}` : value;
   }
 
   private nonNull(schema: Exclude<ParamSchema, { kind: 'union' | 'any' }>, depth: number): string {
     switch (schema.kind) {
-      case 'string':
-        return `const v=str();if(v===F)return F;${this.stringConstraints(schema, 'v')}${this.enumCheck(schema, 'v')}return v;`;
-      case 'date':
-      case 'datetime':
-        return `const v=str();if(v===F)return F;${this.dateCheck(schema, 'v')}${this.enumCheck(schema, 'v')}return v;`;
-      // An integer literal of at most 15 digits is a safe integer (and a finite number for a float node).
-      case 'int':
-      case 'float':
-        return `const v=int();if(v===F)return F;${this.numberConstraints(schema, 'v')}${this.enumCheck(schema, 'v')}return v;`;
-      case 'bool':
-        return `const v=bool();if(v===F)return F;${this.enumCheck(schema, 'v')}return v;`;
       case 'array':
         return this.array(schema, depth);
       case 'object':
         return this.object(schema, depth);
+      default:
+        return `${this.scalar(schema, 'v')}return v;`;
+    }
+  }
+
+  /**
+   * Statements that read one value of `schema` at `i` into a new constant `target`, or leave the enclosing reading
+   * function with `F` (every one returns `F` on failure). A scalar that cannot be `null` is read in place (fewer
+   * functions: less memory per tool, fewer calls); anything else through its own function.
+   */
+  private valueInto(schema: ParamSchema, depth: number, target: string): string {
+    if (
+      !schema.nullable &&
+      schema.kind !== 'array' &&
+      schema.kind !== 'object' &&
+      schema.kind !== 'union' &&
+      schema.kind !== 'any'
+    )
+      return this.scalar(schema, target);
+    return `const ${target}=${this.reader(schema, depth)}();if(${target}===F)return F;`;
+  }
+
+  /** A shared scalar reader's call: its value in a new constant `target` and `i` after it, or `return F`. */
+  private read(reader: 'S' | 'N' | 'B', target: string): string {
+    return `const ${target}=${reader}(s,i);if(${target}===undefined)return F;i=E[0];`;
+  }
+
+  /** A scalar read into a new constant `target` with its checks, or `return F`. */
+  private scalar(schema: ParamSchema, target: string): string {
+    switch (schema.kind) {
+      case 'string':
+        return `${this.read('S', target)}${this.stringConstraints(schema, target)}${this.enumCheck(schema, target)}`;
+      case 'date':
+      case 'datetime':
+        return `${this.read('S', target)}${this.dateCheck(schema, target)}${this.enumCheck(schema, target)}`;
+      // An integer literal of at most 15 digits is a safe integer (and a finite number for a float node).
+      case 'int':
+      case 'float':
+        return `${this.read('N', target)}${this.numberConstraints(schema, target)}${this.enumCheck(schema, target)}`;
+      case 'bool':
+        return `${this.read('B', target)}${this.enumCheck(schema, target)}`;
       default:
         throw new Unsupported();
     }
@@ -114,12 +221,12 @@ class Generator extends ConstraintCode {
   private array(schema: ArraySchema, depth: number): string {
     if (depth > this.limits.maxDepth || this.visiting.has(schema)) return FAIL;
     this.visiting.add(schema);
-    const item = this.reader(schema.items, depth + 1);
+    const item = this.valueInto(schema.items, depth + 1, 'v');
     this.visiting.delete(schema);
     return (
       'if(s.charCodeAt(i)!==91)return F;i++;const a=[];' +
       'if(s.charCodeAt(i)===93)i++;else ' +
-      `for(;;){if(a.length>=${this.limits.maxArrayItems})return F;const v=${item}();if(v===F)return F;a.push(v);` +
+      `for(;;){if(a.length>=${this.limits.maxArrayItems})return F;${item}a.push(v);` +
       'const c=s.charCodeAt(i++);if(c===93)break;if(c!==44)return F;}' +
       `${this.containerConstraints(schema, 'a')}return a;`
     );
@@ -150,7 +257,7 @@ class Generator extends ConstraintCode {
       const mask = `m${Math.floor(declared / KEYS_PER_MASK)}`;
       const bit = 1 << (declared % KEYS_PER_MASK);
       declared++;
-      const item = this.reader(property.schema, depth + 1);
+      const item = this.valueInto(property.schema, depth + 1, 'v');
       // The text from the key's first character: `name":` (i is at the opening quote).
       const literal = `${property.name}":`;
       const rest = Array.from({ length: literal.length - 1 }, (_, offset) => {
@@ -158,7 +265,7 @@ class Generator extends ConstraintCode {
       }).join('&&');
       const read =
         `{i+=${literal.length + 1};if((${mask}&${bit})!==0)return F;${mask}|=${bit};if(l>${position})d=false;l=${position};` +
-        `const v=${item}();if(v===F)return F;o[${stringLiteral(property.name)}]=v;${requiredFromModel ? 'n++;' : ''}}`;
+        `${item}o[${stringLiteral(property.name)}]=v;${requiredFromModel ? 'n++;' : ''}}`;
       const first = literal.charCodeAt(0);
       const tests = byFirst.get(first) ?? [];
       tests.push(`if(${rest})${read}else `);
