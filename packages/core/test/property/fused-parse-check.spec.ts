@@ -1,11 +1,5 @@
 import 'reflect-metadata';
-import {
-  PersonaToolExecutor,
-  ToolRegistry,
-  silentLogger,
-  type CoercionPolicy,
-  type ToolResult,
-} from '@toolwright/core';
+import type { CoercionPolicy } from '@toolwright/core';
 import {
   generateBoundedAcceptFunction,
   NOT_ACCEPTED,
@@ -19,7 +13,7 @@ import type { ObjectSchema } from '@toolwright/core/types/schema';
 import { seededRandom } from '../support/seeded-random';
 import { objectSchema, textFor, TOOL, type JsonSchema } from '../support/json-schema-texts';
 import { showValue } from '../support/show-value';
-import { TextRecordingLogger } from '../support/recording-logger';
+import { compareWithoutFastPath, registerSchemaTool } from '../support/fast-path-executors';
 
 /**
  * Issue 12, the fused-parse-check decision's differential test: the parse step with the canonical check folded into it
@@ -70,11 +64,6 @@ function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: BoundedA
   }
 }
 
-function resultText(result: ToolResult): string {
-  const { durationMs: _durationMs, ...rest } = result;
-  return showValue(rest);
-}
-
 interface Tool {
   readonly parameters: ObjectSchema;
   readonly target: CallTarget;
@@ -82,12 +71,8 @@ interface Tool {
 }
 
 function registered(schema: JsonSchema): Tool | undefined {
-  const registry = new ToolRegistry({ logger: silentLogger });
-  try {
-    registry.registerJsonSchemaTool({ name: TOOL, parameters: schema }, (params) => params);
-  } catch {
-    return undefined;
-  }
+  const registry = registerSchemaTool(schema);
+  if (registry === undefined) return undefined;
   const definition = registry.getEntry(TOOL)!.definition;
   return {
     parameters: definition.parameters,
@@ -175,40 +160,12 @@ describe('the parse step with the canonical check folded in (decision 0020, fuse
   });
 
   it('gives the same results and log records through the executor as the executor without the check', async () => {
-    const random = seededRandom(SEED + 1);
-    const mismatches: string[] = [];
-    let calls = 0;
-    for (let index = 0; index < SCHEMAS / 4; index++) {
-      const schema = objectSchema(random, 1);
-      const logs = [new TextRecordingLogger(showValue), new TextRecordingLogger(showValue)] as const;
-      const registries = logs.map(() => {
-        const registry = new ToolRegistry({ logger: silentLogger });
-        try {
-          registry.registerJsonSchemaTool({ name: TOOL, parameters: schema }, (params) => params);
-        } catch {
-          return undefined;
-        }
-        return registry;
-      });
-      if (registries[0] === undefined || registries[1] === undefined) continue;
-      const policy = random.pick(POLICIES);
-      const fast = new PersonaToolExecutor(registries[0], { logger: logs[0], coercion: policy });
-      const reference = new PersonaToolExecutor(registries[1], {
-        logger: logs[1],
-        coercion: policy,
-        canonicalFastPath: false,
-      });
-      for (let call = 0; call < EXECUTOR_TEXTS_PER_SCHEMA * 4; call++) {
-        const text = textFor(random, schema);
-        const actual = resultText(await fast.execute({ id: 'c', name: TOOL, arguments: text }));
-        const expected = resultText(await reference.execute({ id: 'c', name: TOOL, arguments: text }));
-        calls++;
-        if (actual !== expected && mismatches.length < 5)
-          mismatches.push(`${JSON.stringify(text)}:\n  ${actual}\n  ${expected}`);
-      }
-      if (logs[0].records.join('\n') !== logs[1].records.join('\n') && mismatches.length < 5)
-        mismatches.push(`log records differ for ${JSON.stringify(schema)}`);
-    }
+    const { mismatches, calls } = await compareWithoutFastPath(seededRandom(SEED + 1), {
+      tools: SCHEMAS / 4,
+      callsPerTool: EXECUTOR_TEXTS_PER_SCHEMA * 4,
+      policies: POLICIES,
+      text: textFor,
+    });
     expect(mismatches).toEqual([]);
     expect(calls).toBeGreaterThan(2_000);
   });

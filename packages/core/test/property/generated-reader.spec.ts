@@ -1,11 +1,5 @@
 import 'reflect-metadata';
-import {
-  PersonaToolExecutor,
-  ToolRegistry,
-  silentLogger,
-  type CoercionPolicy,
-  type ToolResult,
-} from '@toolwright/core';
+import { ToolRegistry, silentLogger, type CoercionPolicy } from '@toolwright/core';
 import {
   generateBoundedAcceptFunction,
   NOT_ACCEPTED,
@@ -17,7 +11,7 @@ import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/l
 import { parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
 import { callTargetFor, type CallTarget } from '@toolwright/core/pipeline/unwrap-call';
 import { objectSchema, textFor, TOOL, type JsonSchema } from '../support/json-schema-texts';
-import { TextRecordingLogger } from '../support/recording-logger';
+import { compareWithoutFastPath, registerSchemaTool } from '../support/fast-path-executors';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 import { showValue } from '../support/show-value';
 
@@ -171,11 +165,6 @@ function outcome(run: () => ReturnType<typeof parseCheckedArguments>): string {
   }
 }
 
-function resultText(result: ToolResult): string {
-  const { durationMs: _durationMs, ...rest } = result;
-  return showValue(rest);
-}
-
 interface Tool {
   readonly target: CallTarget;
   readonly accept: Map<PipelineLimits, BoundedAcceptFunction>;
@@ -186,12 +175,8 @@ interface Tool {
 }
 
 function registered(schema: JsonSchema): Tool | undefined {
-  const registry = new ToolRegistry({ logger: silentLogger });
-  try {
-    registry.registerJsonSchemaTool({ name: TOOL, parameters: schema }, (params) => params);
-  } catch {
-    return undefined;
-  }
+  const registry = registerSchemaTool(schema);
+  if (registry === undefined) return undefined;
   const definition = registry.getEntry(TOOL)!.definition;
   const limits = [DEFAULT_LIMITS, SMALL_LIMITS];
   const acceptOrder: OrderFact = { root: undefined };
@@ -362,42 +347,16 @@ describe('the generated reader of compact arguments text (decision 0023)', () =>
   });
 
   it('gives the same results and log records through executors with the reader and without it', async () => {
-    const random = seededRandom(SEED + 1);
-    const mismatches: string[] = [];
-    let calls = 0;
-    for (let index = 0; index < SCHEMAS / 4; index++) {
-      const schema = objectSchema(random, 1);
-      const logs = [new TextRecordingLogger(showValue), new TextRecordingLogger(showValue)] as const;
-      const registries = logs.map(() => {
-        const registry = new ToolRegistry({ logger: silentLogger });
-        try {
-          registry.registerJsonSchemaTool({ name: TOOL, parameters: schema }, (params) => params);
-        } catch {
-          return undefined;
-        }
-        return registry;
-      });
-      if (registries[0] === undefined || registries[1] === undefined) continue;
-      const policy = random.pick(POLICIES);
-      const withReader = new PersonaToolExecutor(registries[0], { logger: logs[0], coercion: policy });
-      // No fast path: neither the reader nor the canonical check.
-      const without = new PersonaToolExecutor(registries[1], {
-        logger: logs[1],
-        coercion: policy,
-        canonicalFastPath: false,
-      });
-      for (let call = 0; call < EXECUTOR_TEXTS_PER_SCHEMA; call++) {
+    // Without the fast path: neither the reader nor the canonical check.
+    const { mismatches, calls } = await compareWithoutFastPath(seededRandom(SEED + 1), {
+      tools: SCHEMAS / 4,
+      callsPerTool: EXECUTOR_TEXTS_PER_SCHEMA,
+      policies: POLICIES,
+      text: (random, schema) => {
         const original = textFor(random, schema);
-        const text = random.chance(0.5) ? mutate(random, original) : original;
-        const actual = resultText(await withReader.execute({ id: 'c', name: TOOL, arguments: text }));
-        const expected = resultText(await without.execute({ id: 'c', name: TOOL, arguments: text }));
-        calls++;
-        if (actual !== expected && mismatches.length < 5)
-          mismatches.push(`${JSON.stringify(text)}:\n  ${actual}\n  ${expected}`);
-      }
-      if (logs[0].records.join('\n') !== logs[1].records.join('\n') && mismatches.length < 5)
-        mismatches.push(`log records differ for ${JSON.stringify(schema)}`);
-    }
+        return random.chance(0.5) ? mutate(random, original) : original;
+      },
+    });
     expect(mismatches).toEqual([]);
     expect(calls).toBeGreaterThan(2_500);
   });
