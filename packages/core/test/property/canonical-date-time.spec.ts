@@ -54,6 +54,30 @@ function dateDisagreement(text: string): string | undefined {
   return scanner === expression ? undefined : `${JSON.stringify(text)}: scanner ${scanner}, expression ${expression}`;
 }
 
+/** Each text through a check and its disagreement: the first ten disagreements, the texts, and the check's yeses. */
+function agreement(
+  texts: Iterable<string>,
+  check: (text: string) => boolean,
+  disagrees: (text: string) => string | undefined,
+): { found: string[]; count: number; accepted: number } {
+  const found: string[] = [];
+  let count = 0;
+  let accepted = 0;
+  for (const text of texts) {
+    count++;
+    if (check(text)) accepted++;
+    const difference = disagrees(text);
+    if (difference !== undefined && found.length < 10) found.push(difference);
+  }
+  return { found, count, accepted };
+}
+
+/** `count` texts made by `make` from one seeded stream. */
+function* generated(seed: number, count: number, make: (random: SeededRandom) => string): Generator<string> {
+  const random = seededRandom(seed);
+  for (let index = 0; index < count; index++) yield make(random);
+}
+
 const SEED = 0x2026_1126;
 const GENERATED = 200_000;
 
@@ -248,15 +272,11 @@ describe('isCanonicalDateTime against the check it replaced (issue 12)', () => {
   });
 
   it('agrees on every one-character edit of valid date-times and on every boundary', () => {
-    const found: string[] = [];
-    let count = 0;
-    let accepted = 0;
-    for (const text of [...singleEdits(VALID_BASES, EDIT_CHARACTERS), ...boundaries()]) {
-      count++;
-      if (isCanonicalDateTime(text)) accepted++;
-      const difference = disagreement(text);
-      if (difference !== undefined && found.length < 10) found.push(difference);
-    }
+    const { found, count, accepted } = agreement(
+      [...singleEdits(VALID_BASES, EDIT_CHARACTERS), ...boundaries()],
+      isCanonicalDateTime,
+      disagreement,
+    );
     expect(found).toEqual([]);
     expect(count).toBeGreaterThan(25_000);
     // Both answers are common, so agreeing is not trivial.
@@ -265,15 +285,7 @@ describe('isCanonicalDateTime against the check it replaced (issue 12)', () => {
   });
 
   it(`agrees on ${GENERATED.toLocaleString('en-US')} generated date-times and near-misses (seed ${SEED})`, () => {
-    const random = seededRandom(SEED);
-    const found: string[] = [];
-    let accepted = 0;
-    for (let index = 0; index < GENERATED; index++) {
-      const text = dateTime(random);
-      if (isCanonicalDateTime(text)) accepted++;
-      const difference = disagreement(text);
-      if (difference !== undefined && found.length < 10) found.push(difference);
-    }
+    const { found, accepted } = agreement(generated(SEED, GENERATED, dateTime), isCanonicalDateTime, disagreement);
     expect(found).toEqual([]);
     expect(accepted).toBeGreaterThan(GENERATED / 10);
     expect(GENERATED - accepted).toBeGreaterThan(GENERATED / 10);
@@ -321,20 +333,16 @@ function date(random: SeededRandom): string {
 
 describe('isCanonicalDate against the check it replaced (issue 12)', () => {
   it('agrees on every one-character edit of valid dates, every boundary and the date-time cases', () => {
-    const found: string[] = [];
-    let count = 0;
-    let accepted = 0;
-    for (const text of [
-      ...singleEdits(VALID_DATES, EDIT_CHARACTERS),
-      ...dateBoundaries(),
-      ...EDGE_CASES,
-      ...singleEdits(VALID_BASES, EDIT_CHARACTERS),
-    ]) {
-      count++;
-      if (isCanonicalDate(text)) accepted++;
-      const difference = dateDisagreement(text);
-      if (difference !== undefined && found.length < 10) found.push(difference);
-    }
+    const { found, count, accepted } = agreement(
+      [
+        ...singleEdits(VALID_DATES, EDIT_CHARACTERS),
+        ...dateBoundaries(),
+        ...EDGE_CASES,
+        ...singleEdits(VALID_BASES, EDIT_CHARACTERS),
+      ],
+      isCanonicalDate,
+      dateDisagreement,
+    );
     expect(found).toEqual([]);
     expect(count).toBeGreaterThan(25_000);
     expect(accepted).toBeGreaterThan(1_000);
@@ -342,15 +350,7 @@ describe('isCanonicalDate against the check it replaced (issue 12)', () => {
   });
 
   it(`agrees on ${GENERATED.toLocaleString('en-US')} generated dates and near-misses (seed ${SEED + 1})`, () => {
-    const random = seededRandom(SEED + 1);
-    const found: string[] = [];
-    let accepted = 0;
-    for (let index = 0; index < GENERATED; index++) {
-      const text = date(random);
-      if (isCanonicalDate(text)) accepted++;
-      const difference = dateDisagreement(text);
-      if (difference !== undefined && found.length < 10) found.push(difference);
-    }
+    const { found, accepted } = agreement(generated(SEED + 1, GENERATED, date), isCanonicalDate, dateDisagreement);
     expect(found).toEqual([]);
     expect(accepted).toBeGreaterThan(GENERATED / 10);
     expect(GENERATED - accepted).toBeGreaterThan(GENERATED / 10);
