@@ -201,6 +201,19 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
   let readerDiffers = false;
   const values: object[] = [value];
   const depths: number[] = [1];
+  /** One array item or member value of a container at `depth`: counted, or stacked when it is a container. */
+  const member = (item: unknown, depth: number) => {
+    if (typeof item === 'string') {
+      strings++;
+      minTextLength += item.length + 2;
+    } else if (typeof item === 'number') {
+      if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+      minTextLength += minNumberLength(item);
+    } else if (typeof item === 'object' && item !== null) {
+      values.push(item);
+      depths.push(depth + 1);
+    } else minTextLength += literalLength(item);
+  };
   while (values.length > 0) {
     const current = values.pop()!;
     const depth = depths.pop()!;
@@ -214,19 +227,9 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
     if (Array.isArray(current)) {
       if (current.length > limits.maxArrayItems) readerDiffers = true;
       for (let index = 0; index < current.length; index++) {
-        const item: unknown = current[index];
         members++;
         minTextLength++;
-        if (typeof item === 'string') {
-          strings++;
-          minTextLength += item.length + 2;
-        } else if (typeof item === 'number') {
-          if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
-          minTextLength += minNumberLength(item);
-        } else if (typeof item === 'object' && item !== null) {
-          values.push(item);
-          depths.push(depth + 1);
-        } else minTextLength += literalLength(item);
+        member(current[index], depth);
       }
       if (members === 0) minTextLength++;
       continue;
@@ -237,17 +240,7 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
       members++;
       minTextLength += key.length + 4;
       if (isDangerousKey(key)) readerDiffers = true;
-      const item = (current as Record<string, unknown>)[key];
-      if (typeof item === 'string') {
-        strings++;
-        minTextLength += item.length + 2;
-      } else if (typeof item === 'number') {
-        if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
-        minTextLength += minNumberLength(item);
-      } else if (typeof item === 'object' && item !== null) {
-        values.push(item);
-        depths.push(depth + 1);
-      } else minTextLength += literalLength(item);
+      member((current as Record<string, unknown>)[key], depth);
     }
     if (members === 0) minTextLength++;
   }
