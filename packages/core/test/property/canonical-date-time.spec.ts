@@ -128,18 +128,22 @@ function dateTime(random: SeededRandom): string {
   ]);
   const separator = random.chance(0.9) ? 'T' : random.pick(['t', ' ', '_']);
   const seconds = random.chance(0.95) ? `:${pad(second)}` : '';
-  let text = `${pad(year, 4)}-${pad(month)}-${pad(day)}${separator}${pad(hour)}:${pad(minute)}${seconds}${fraction}${offset}`;
-  // A near-miss: one to three characters replaced, inserted or removed.
-  const edits = random.chance(0.7) ? 0 : 1 + random.below(3);
+  const text = `${pad(year, 4)}-${pad(month)}-${pad(day)}${separator}${pad(hour)}:${pad(minute)}${seconds}${fraction}${offset}`;
+  return nearMiss(random, text, random.chance(0.7) ? 0 : 1 + random.below(3));
+}
+
+/** `text` with `edits` characters replaced, inserted or removed at random (a near-miss; none: the text). */
+function nearMiss(random: SeededRandom, text: string, edits: number): string {
+  let result = text;
   for (let edit = 0; edit < edits; edit++) {
-    const at = random.below(text.length + 1);
+    const at = random.below(result.length + 1);
     const roll = random.below(3);
     const character = random.chance(0.5) ? random.pick(ODD_CHARACTERS) : random.pick(EDIT_CHARACTERS);
-    if (roll === 0) text = text.slice(0, at) + character + text.slice(at + 1);
-    else if (roll === 1) text = text.slice(0, at) + character + text.slice(at);
-    else text = text.slice(0, at) + text.slice(at + 1);
+    if (roll === 0) result = result.slice(0, at) + character + result.slice(at + 1);
+    else if (roll === 1) result = result.slice(0, at) + character + result.slice(at);
+    else result = result.slice(0, at) + result.slice(at + 1);
   }
-  return text;
+  return result;
 }
 
 const EDGE_CASES = [
@@ -318,17 +322,7 @@ function date(random: SeededRandom): string {
   const month = random.chance(0.9) ? 1 + random.below(12) : random.pick([0, 13, 19, 20, 99]);
   const last = month >= 1 && month <= 12 ? daysInMonth(year, month) : 31;
   const day = random.chance(0.4) ? last + random.below(3) - 1 : random.below(41);
-  let text = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-  const edits = random.chance(0.6) ? 0 : 1 + random.below(3);
-  for (let edit = 0; edit < edits; edit++) {
-    const at = random.below(text.length + 1);
-    const roll = random.below(3);
-    const character = random.chance(0.5) ? random.pick(ODD_CHARACTERS) : random.pick(EDIT_CHARACTERS);
-    if (roll === 0) text = text.slice(0, at) + character + text.slice(at + 1);
-    else if (roll === 1) text = text.slice(0, at) + character + text.slice(at);
-    else text = text.slice(0, at) + text.slice(at + 1);
-  }
-  return text;
+  return nearMiss(random, `${pad(year, 4)}-${pad(month)}-${pad(day)}`, random.chance(0.6) ? 0 : 1 + random.below(3));
 }
 
 describe('isCanonicalDate against the check it replaced (issue 12)', () => {
