@@ -22,7 +22,7 @@ const CORE_LAYERS = [
   ['decorators'],
   ['schema'],
   ['validation'],
-  ['pipeline', 'compile'],
+  ['pipeline', 'compile', 'search'],
   ['registry'],
   ['execution'],
   ['loop'],

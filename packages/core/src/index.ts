@@ -28,6 +28,7 @@ export {
 } from './schema';
 export { buildObjectSchema, buildCommandDefinition } from './validation';
 export * from './registry';
+export type { ToolSearchOptions, ToolSearchResult } from './search';
 export { DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent } from './pipeline';
 export {
   PersonaToolExecutor,

@@ -13,6 +13,7 @@ import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, Too
 import type { CommandHandler, ToolHandler } from '../types/handler';
 import type { Constructor } from '../types/schema';
 import { registryMessages } from './messages';
+import { ToolSearchIndex, type ToolSearchOptions, type ToolSearchResult } from '../search/tool-search-index';
 
 /** How a tool runs: a DI-resolved `@Command` class, or a function (JSON Schema, compact, MCP and built-in tools). */
 export type ToolImplementation =
@@ -64,6 +65,8 @@ export class ToolRegistry {
   private readonly logger: Logger;
   private readonly commandClassCheck: CommandClassCheckOptions;
   private currentVersion = 0;
+  /** Built by the first search after a change (a change bumps `version`). */
+  private searchIndex: { readonly version: number; readonly index: ToolSearchIndex } | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.onDuplicate = options.onDuplicate ?? 'replace';
@@ -195,6 +198,17 @@ export class ToolRegistry {
   /** Every entry (definition and implementation), in registration order. */
   entries(): RegisteredTool[] {
     return [...this.tools.values()];
+  }
+
+  /**
+   * The registered tools that best match `query` (BM25F over names, titles, descriptions and parameter names and
+   * descriptions; docs/tool-search.md), best first, ties broken by name. The index is built by the first search after
+   * a change. Tools that share no word with the query are never returned.
+   */
+  search(query: string, options?: ToolSearchOptions): ToolSearchResult[] {
+    if (this.searchIndex?.version !== this.currentVersion)
+      this.searchIndex = { version: this.currentVersion, index: ToolSearchIndex.build(this.list()) };
+    return this.searchIndex.index.search(query, options);
   }
 
   /** Calls `listener` after every change; returns the function that stops it. */

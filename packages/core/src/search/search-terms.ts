@@ -1,0 +1,219 @@
+import stemEnglishWord = require('wink-porter2-stemmer');
+
+/**
+ * How tool text and queries become search terms: identifiers are split (`get_current_weather`, `getCurrentWeather`,
+ * `get-current-weather`, `weather.get`), words are lowercased, English stop words dropped and the rest reduced to
+ * their Porter2 stem (`calculates`, `calculation` -> `calcul`), so a query's wording meets a tool's.
+ */
+
+/** Words longer than this are kept whole, not stemmed (no real English word is; it bounds the stemmer's work). */
+const MAX_STEMMED_WORD_LENGTH = 40;
+
+/**
+ * English stop words: the `eng` list of the `stopword` package (fergiemcdowall/stopword, MIT), copied rather than
+ * depended on (the package ships 62 languages, 1.6 MB, for these 108 words).
+ */
+const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set([
+  'about',
+  'after',
+  'all',
+  'also',
+  'am',
+  'an',
+  'and',
+  'another',
+  'any',
+  'are',
+  'as',
+  'at',
+  'be',
+  'because',
+  'been',
+  'before',
+  'being',
+  'between',
+  'both',
+  'but',
+  'by',
+  'came',
+  'can',
+  'come',
+  'could',
+  'did',
+  'do',
+  'each',
+  'for',
+  'from',
+  'get',
+  'got',
+  'has',
+  'had',
+  'he',
+  'have',
+  'her',
+  'here',
+  'him',
+  'himself',
+  'his',
+  'how',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'like',
+  'make',
+  'many',
+  'me',
+  'might',
+  'more',
+  'most',
+  'much',
+  'must',
+  'my',
+  'never',
+  'now',
+  'of',
+  'on',
+  'only',
+  'or',
+  'other',
+  'our',
+  'out',
+  'over',
+  'said',
+  'same',
+  'should',
+  'since',
+  'some',
+  'still',
+  'such',
+  'take',
+  'than',
+  'that',
+  'the',
+  'their',
+  'them',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'those',
+  'through',
+  'to',
+  'too',
+  'under',
+  'up',
+  'very',
+  'was',
+  'way',
+  'we',
+  'well',
+  'were',
+  'what',
+  'where',
+  'which',
+  'while',
+  'who',
+  'with',
+  'would',
+  'you',
+  'your',
+  'a',
+  'i',
+]);
+
+const ASCII_LETTERS = /^[a-z]+$/;
+const LOWERCASE = /\p{Ll}/u;
+const UPPERCASE = /\p{Lu}/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** How a character takes part in a word: 0 separates words, 1 lowercase or uncased, 2 uppercase. */
+type CharacterClass = 0 | 1 | 2;
+
+function classify(code: number, character: string): CharacterClass {
+  if (code >= 97 && code <= 122) return 1; // a-z
+  if (code >= 65 && code <= 90) return 2; // A-Z
+  if (code >= 48 && code <= 57) return 1; // 0-9
+  if (code < 128) return 0;
+  if (!LETTER_OR_DIGIT.test(character)) return 0;
+  return UPPERCASE.test(character) ? 2 : 1;
+}
+
+/**
+ * The lowercased words of a text or an identifier, in order. Anything but a letter or a digit separates words (`_`,
+ * `-`, `.`, `/`, spaces, punctuation), and so do case changes: `getCurrentWeather` -> get, current, weather;
+ * `HTTPServer` -> http, server; `v2Api` -> v2, api. One pass over the text (no backtracking pattern).
+ */
+export function searchWords(text: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  let previous: CharacterClass = 0;
+  for (let index = 0; index < text.length;) {
+    const code = text.codePointAt(index)!;
+    const width = code > 0xffff ? 2 : 1;
+    const current = classify(code, code < 128 ? '' : String.fromCodePoint(code));
+    if (current === 0) {
+      if (start >= 0) words.push(text.slice(start, index).toLowerCase());
+      start = -1;
+    } else if (start < 0) {
+      start = index;
+    } else if (current === 2 && (previous !== 2 || startsLowercase(text, index + width))) {
+      // fooBar, v2Api: a capital after a lowercase letter or digit; HTTPServer: the last capital before a lowercase.
+      words.push(text.slice(start, index).toLowerCase());
+      start = index;
+    }
+    previous = current;
+    index += width;
+  }
+  if (start >= 0) words.push(text.slice(start).toLowerCase());
+  return words;
+}
+
+function startsLowercase(text: string, index: number): boolean {
+  if (index >= text.length) return false;
+  const code = text.codePointAt(index)!;
+  if (code < 128) return code >= 97 && code <= 122;
+  return LOWERCASE.test(String.fromCodePoint(code));
+}
+
+/** Words already reduced to their term (`undefined`: a stop word); an index keeps the one of its own vocabulary. */
+export type TermCache = Map<string, string | undefined>;
+
+/**
+ * A word's search term: `undefined` for a stop word; English words stemmed; other words (digits, other scripts) as
+ * they are. With `cache`, a word it holds is not stemmed again, and a new word is added to it.
+ */
+export function searchTerm(word: string, cache?: TermCache): string | undefined {
+  if (cache !== undefined) {
+    const known = cache.get(word);
+    if (known !== undefined || cache.has(word)) return known;
+  }
+  let term: string | undefined;
+  if (ENGLISH_STOP_WORDS.has(word)) term = undefined;
+  else if (word.length > MAX_STEMMED_WORD_LENGTH || !ASCII_LETTERS.test(word)) term = word;
+  else term = stemEnglishWord(word);
+  cache?.set(word, term);
+  return term;
+}
+
+/** The search terms of a text, in order (repeats kept: they count as term frequency). */
+export function searchTerms(text: string, cache?: TermCache): string[] {
+  const terms: string[] = [];
+  for (const word of searchWords(text)) {
+    const term = searchTerm(word, cache);
+    if (term !== undefined) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * Adjacent pairs of terms (`solv quadrat`, `quadrat equat`): a query that names a tool's phrase ranks it above a
+ * tool that has the same words apart. A space never occurs inside a term, so a pair never equals a single term.
+ */
+export function termPairs(terms: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let index = 0; index + 1 < terms.length; index++) pairs.push(`${terms[index]} ${terms[index + 1]}`);
+  return pairs;
+}

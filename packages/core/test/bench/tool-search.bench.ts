@@ -1,0 +1,78 @@
+/**
+ * The tool-search benchmark (issue 30): accuracy and per-query time of `ToolRegistry.search` on the BFCL registry.
+ * Run: `npm run bench:search`. Times are CPU-bound and single-threaded; the load average is printed beside them.
+ */
+import 'reflect-metadata';
+import { loadavg } from 'node:os';
+import {
+  TOOL_SEARCH_EVALUATED_FILES,
+  TOOL_SEARCH_HELD_OUT_FILES,
+  loadToolSearchCorpus,
+  measureSearchAccuracy,
+  type ToolSearchCorpus,
+} from '../support/bfcl-tool-search';
+
+const ROUNDS = 5;
+
+function percent(part: number, whole: number): string {
+  return `${((100 * part) / whole).toFixed(1)} %`;
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function report(label: string, corpus: ToolSearchCorpus): void {
+  const accuracy = measureSearchAccuracy(corpus);
+  console.log(
+    `${label}: ${corpus.registry.size} tools (${corpus.distinctDefinitions} distinct definitions), ` +
+      `${accuracy.questions} queries: first ${percent(accuracy.first, accuracy.questions)}, ` +
+      `top 5 ${percent(accuracy.topFive, accuracy.questions)}`,
+  );
+}
+
+function main(): void {
+  const evaluated = loadToolSearchCorpus(TOOL_SEARCH_EVALUATED_FILES);
+  const heldOut = loadToolSearchCorpus(TOOL_SEARCH_HELD_OUT_FILES);
+  report('held-out split (the ranking choices were compared here)', heldOut);
+  report('evaluated sets', evaluated);
+
+  // Index build: a fresh registry version each time (re-registering one tool bumps it).
+  const builds: number[] = [];
+  const some = evaluated.registry.entries()[0]!;
+  for (let round = 0; round < ROUNDS; round++) {
+    evaluated.registry.registerDefinition(some.definition, some.implementation);
+    const started = process.cpuUsage();
+    evaluated.registry.search('warm up the index');
+    const used = process.cpuUsage(started);
+    builds.push((used.user + used.system) / 1000);
+  }
+  builds.sort((a, b) => a - b);
+
+  // Per query: every question, ROUNDS times in rotating order; the process's CPU time of each query (user + system,
+  // microseconds), so time the scheduler gives to other processes on a loaded machine is not counted.
+  const times: number[] = [];
+  const { questions, registry } = evaluated;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let index = 0; index < questions.length; index++) {
+      const question = questions[(index + round * 383) % questions.length]!;
+      const started = process.cpuUsage();
+      registry.search(question.query, { limit: 5 });
+      const used = process.cpuUsage(started);
+      times.push((used.user + used.system) / 1000);
+    }
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `index build (first search after a change, ${registry.size} tools): median ${quantile(builds, 0.5).toFixed(1)} ms CPU`,
+  );
+  console.log(
+    `per query (${times.length} searches, limit 5, CPU time): median ${quantile(times, 0.5).toFixed(3)} ms, ` +
+      `p99 ${quantile(times, 0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(3)} ms ` +
+      `(load average ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')})`,
+  );
+}
+
+main();
