@@ -67,5 +67,6 @@ export {
   type ToolLoopStep,
   type ToolLoopCall,
   type ToolCallRunner,
+  type ToolLoopToolSearch,
 } from './loop';
 export * from './builtins';

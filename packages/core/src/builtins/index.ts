@@ -17,3 +17,5 @@ export {
   registerRelativeDateTool,
   RESOLVE_RELATIVE_DATE_TOOL_NAME,
 } from './resolve-relative-date.command';
+export { registerToolSearch, type ToolSearchToolOptions } from './search-tools.command';
+export { SEARCH_TOOLS_TOOL_NAME, type FoundTool, type SearchToolsResult } from '../search/search-tools-result';

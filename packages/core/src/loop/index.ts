@@ -2,3 +2,4 @@ export type { ChatMessage, AssistantTurn, ChatRequest, ChatModel } from './chat-
 export { ScriptedChatModel, type ScriptedTurn } from './scripted-chat-model';
 export { runToolLoop, retryMessage, finalErrorMessage, RETRYABLE_CODES } from './run-tool-loop';
 export type { ToolLoopOptions, ToolLoopResult, ToolLoopStep, ToolLoopCall, ToolCallRunner } from './run-tool-loop';
+export type { ToolLoopToolSearch } from './searched-tools';

@@ -5,6 +5,7 @@ import { type ToolRegistry } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '../types/execution';
 import type { AssistantTurn, ChatMessage, ChatModel } from './chat-model';
+import { SearchedTools, type ToolLoopToolSearch } from './searched-tools';
 
 /** Error codes the model can fix by calling again: these get a retry message and count against the retries. */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
@@ -60,6 +61,11 @@ export interface ToolLoopOptions {
   readonly concurrency?: number;
   /** The tools offered to the model; default every registered tool. */
   readonly tools?: readonly ToolDefinition[];
+  /**
+   * Search, then call: offer only `core` tools and `search_tools` (register it with `registerToolSearch`) at first,
+   * and each tool a `search_tools` call finds from the next turn on (among `tools`). Default: off, every tool offered.
+   */
+  readonly toolSearch?: ToolLoopToolSearch;
   readonly logger?: Logger;
   /** A `toolwright.tool_loop.turn` span per model turn (docs/observability.md). Default: as the executor's; `false`: none. */
   readonly telemetry?: ToolTelemetry | false;
@@ -95,7 +101,10 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         })
       : undefined);
   if (!executor) throw new TypeError('runToolLoop needs an executor or a registry.');
-  const tools = options.tools ?? executor.tools();
+  const searched = options.toolSearch
+    ? new SearchedTools(options.tools ?? executor.tools(), options.toolSearch)
+    : undefined;
+  let tools = searched?.tools ?? options.tools ?? executor.tools();
   const maxSteps = options.maxSteps ?? 8;
   const defaultRetries = options.retries ?? 2;
   const context: ExecutionContext = { ...options.context, ...(options.signal ? { signal: options.signal } : {}) };
@@ -140,6 +149,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       span?.fail(error);
       throw error;
     }
+    if (searched?.addFound(results)) tools = searched.tools;
     const calls: ToolLoopCall[] = [];
     const failedBefore = span ? new Map(failures) : undefined;
     let exhausted: ToolLoopResult['error'];

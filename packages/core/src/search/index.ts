@@ -5,3 +5,9 @@ export {
   type ToolSearchResult,
 } from './tool-search-index';
 export { searchTerms, searchWords } from './search-terms';
+export {
+  SEARCH_TOOLS_TOOL_NAME,
+  isSearchToolsResult,
+  type FoundTool,
+  type SearchToolsResult,
+} from './search-tools-result';
