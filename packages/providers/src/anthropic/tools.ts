@@ -2,7 +2,7 @@
  * anthropic: definitions out (lowering) and back in (`fromTool`).
  * The wire format is summarized in `./index.ts` (provider-formats.md §3).
  */
-import type { ToolDefinition } from '@toolwright/core';
+import { DefinitionError, type ToolDefinition } from '@toolwright/core';
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
 import { isPlainObject, type JsonSchema } from '../shared/json-schema';
@@ -27,7 +27,23 @@ export interface AnthropicTool {
   input_schema: AnthropicInputSchema;
   strict?: boolean;
   input_examples?: Array<Record<string, unknown>>;
+  /** Left out of the prompt until the tool search tool returns a reference to it. */
+  defer_loading?: boolean;
 }
+
+/** Anthropic's server-side tool search tool, natural-language queries (`ToolSearchToolBm25_20251119`). */
+export interface AnthropicBm25ToolSearchTool {
+  type: 'tool_search_tool_bm25_20251119';
+  name: 'tool_search_tool_bm25';
+}
+
+/** Anthropic's server-side tool search tool, regular-expression queries (`ToolSearchToolRegex20251119`). */
+export interface AnthropicRegexToolSearchTool {
+  type: 'tool_search_tool_regex_20251119';
+  name: 'tool_search_tool_regex';
+}
+
+export type AnthropicToolSearchTool = AnthropicBm25ToolSearchTool | AnthropicRegexToolSearchTool;
 
 export interface AnthropicToolsOptions extends ToolSetOptions {
   /** Strict tool use: the strict subset, `strict: true` on every tool. Default false. */
@@ -37,6 +53,12 @@ export interface AnthropicToolsOptions extends ToolSetOptions {
    * allow 128.
    */
   readonly maxNameLength?: 64 | 128;
+  /**
+   * Tool search: `defer_loading: true` on every tool but the `except` ones (registry names: the core set, always
+   * loaded). Send the set with `anthropicToolSearchTool()`: the model searches the deferred tools on Anthropic's side
+   * and loads the ones it needs. From API version 2025-11-19.
+   */
+  readonly deferLoading?: { readonly except?: readonly string[] };
 }
 
 /** The portable name rule (§3.1: 64 in older docs and errors, 128 in the current docs). */
@@ -54,6 +76,41 @@ export function lowerParameters(
 
 /** Strict tool use and `input_examples` arrived with the structured-outputs beta. */
 const STRICT_SINCE = '2025-11-13';
+/** The tool search tool and `defer_loading`. */
+const TOOL_SEARCH_SINCE = '2025-11-19';
+
+/**
+ * Anthropic's tool search tool, to send beside a tool set made with `deferLoading`: `'bm25'` (default) takes natural
+ * language queries, `'regex'` patterns. It is never deferred itself.
+ */
+export function anthropicToolSearchTool(
+  variant?: 'bm25',
+  options?: { readonly version?: string },
+): AnthropicBm25ToolSearchTool;
+export function anthropicToolSearchTool(
+  variant: 'regex',
+  options?: { readonly version?: string },
+): AnthropicRegexToolSearchTool;
+export function anthropicToolSearchTool(
+  variant: 'bm25' | 'regex' = 'bm25',
+  options: { readonly version?: string } = {},
+): AnthropicToolSearchTool {
+  const version = resolveApiVersion('anthropic', options.version);
+  if (!includes(version, TOOL_SEARCH_SINCE))
+    throw notInVersion(
+      'anthropic',
+      options.version,
+      'the tool search tool',
+      TOOL_SEARCH_SINCE,
+      `pin ${TOOL_SEARCH_SINCE} or later.`,
+    );
+  if (variant === 'regex') return { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
+  if (variant === 'bm25') return { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
+  throw new DefinitionError(`unknown tool search variant ${JSON.stringify(variant)}.`, {
+    target: 'anthropicToolSearchTool',
+    fix: "use 'bm25' or 'regex'",
+  });
+}
 
 export function createToolSet(source: ToolSource, options: AnthropicToolsOptions = {}): ToolSet<AnthropicTool> {
   const strict = options.strict ?? false;
@@ -67,14 +124,15 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
       STRICT_SINCE,
       `leave strict off, or pin ${STRICT_SINCE} or later.`,
     );
-  return buildToolSet({
+  const deferred = deferredTools(options, version);
+  const toolSet = buildToolSet({
     provider: 'anthropic',
     source,
     profile: withMaxLength(ANTHROPIC_NAME_PROFILE, options.maxNameLength ?? 64),
     options,
     // Strict tool use keeps optional properties optional: no nulls to map back.
     strict: false,
-    lower: ({ name, description, parameters }) => {
+    lower: ({ definition, name, description, parameters }) => {
       const inputSchema = lowerParameters(parameters, { strict });
       const examples = inputSchema['examples'];
       // Before input_examples existed, root examples stay in input_schema (plain JSON Schema `examples`).
@@ -91,9 +149,44 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
       };
       if (movedExamples) tool.input_examples = examples;
       if (strict) tool.strict = true;
+      if (deferred?.(definition.name)) tool.defer_loading = true;
       return tool;
     },
   });
+  const missing = (options.deferLoading?.except ?? []).filter(
+    (name) => !toolSet.definitions.some((definition) => definition.name === name),
+  );
+  if (missing.length > 0)
+    throw new DefinitionError(
+      `deferLoading.except names tools the set does not hold: ${missing.map((name) => JSON.stringify(name)).join(', ')}.`,
+      { target: 'anthropic', property: 'deferLoading', fix: 'name registered tools of the set (registry names)' },
+    );
+  return toolSet;
+}
+
+/** Which tools `deferLoading` defers (`undefined`: none), checked against the version. */
+function deferredTools(
+  options: AnthropicToolsOptions,
+  version: ReturnType<typeof resolveApiVersion>,
+): ((name: string) => boolean) | undefined {
+  if (options.deferLoading === undefined) return undefined;
+  if (!includes(version, TOOL_SEARCH_SINCE))
+    throw notInVersion(
+      'anthropic',
+      options.version,
+      'defer_loading (tool search)',
+      TOOL_SEARCH_SINCE,
+      `leave deferLoading off, or pin ${TOOL_SEARCH_SINCE} or later.`,
+    );
+  const except = options.deferLoading.except ?? [];
+  if (!Array.isArray(except) || !except.every((name) => typeof name === 'string'))
+    throw new DefinitionError('deferLoading.except must be an array of tool names.', {
+      target: 'anthropic',
+      property: 'deferLoading',
+      fix: 'pass the registry names of the tools to load up front',
+    });
+  const loaded = new Set(except);
+  return (name) => !loaded.has(name);
 }
 
 /** Imports an Anthropic tool into the IR, undoing this package's lowering (notes, input_examples). */

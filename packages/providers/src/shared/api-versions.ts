@@ -58,6 +58,12 @@ export const API_VERSIONS: Readonly<Record<ProviderId, readonly ApiVersion[]>> =
       summary: '`strict: true` (structured outputs) and `input_examples` on custom tools',
       source: 'Anthropic beta header `structured-outputs-2025-11-13`',
     },
+    {
+      id: '2025-11-19',
+      summary: 'the tool search tool (`tool_search_tool_bm25` / `_regex`) and `defer_loading` on tools',
+      source:
+        'the tool types `tool_search_tool_bm25_20251119` and `tool_search_tool_regex_20251119` (@anthropic-ai/sdk)',
+    },
   ),
   gemini: versions(
     {

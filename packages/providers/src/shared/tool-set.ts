@@ -2,7 +2,7 @@
  * A tool set: the provider's tool definitions together with what is needed to read the calls that come back
  * (the name codec, and for strict sets the canonical schemas that say which nulls mean "absent").
  */
-import type { ToolDefinition } from '@toolwright/core';
+import { DefinitionError, type ToolDefinition } from '@toolwright/core';
 import { canonicalParameters, resolveDefinitions, type ToolSource } from './definitions';
 import type { JsonSchema } from './json-schema';
 import { resolveApiVersion } from './api-versions';
@@ -41,6 +41,12 @@ export interface ToolSetOptions extends ToolNameCodecOptions {
    * Default: a new codec for these tools and this provider's name rule.
    */
   readonly codec?: ToolNameCodec;
+  /**
+   * Only these tools (registry names), in the source's order: the core set plus what a search found
+   * (`registry.search`, the `search_tools` built-in). A name the source does not hold is a DefinitionError.
+   * Default: every tool of the source.
+   */
+  readonly only?: readonly string[];
 }
 
 export interface LoweringInput {
@@ -62,7 +68,7 @@ export function buildToolSet<TTool>(args: {
   readonly lower: (input: LoweringInput) => TTool;
 }): ToolSet<TTool> {
   resolveApiVersion(args.provider, args.options.version);
-  const definitions = resolveDefinitions(args.source);
+  const definitions = selectDefinitions(resolveDefinitions(args.source), args.options.only);
   const codec =
     args.options.codec ??
     ToolNameCodec.create(
@@ -98,4 +104,31 @@ export function buildToolSet<TTool>(args: {
       return schema;
     },
   };
+}
+
+/** The definitions `only` names, in the source's order; all of them without `only`. */
+function selectDefinitions(
+  definitions: readonly ToolDefinition[],
+  only: readonly string[] | undefined,
+): readonly ToolDefinition[] {
+  if (only === undefined) return definitions;
+  if (!Array.isArray(only) || !only.every((name) => typeof name === 'string'))
+    throw new DefinitionError('only must be an array of tool names.', {
+      target: 'createToolSet',
+      property: 'only',
+      fix: 'pass the registry names of the tools to send, e.g. { only: ["search_tools", ...found] }',
+    });
+  const wanted = new Set(only);
+  const held = new Set(definitions.map((definition) => definition.name));
+  const missing = [...wanted].filter((name) => !held.has(name));
+  if (missing.length > 0)
+    throw new DefinitionError(
+      `only names ${missing.length === 1 ? 'a tool' : 'tools'} the source does not hold: ${missing.map((name) => JSON.stringify(name)).join(', ')}.`,
+      {
+        target: 'createToolSet',
+        property: 'only',
+        fix: 'name registered tools only (registry names, not the provider-encoded ones)',
+      },
+    );
+  return definitions.filter((definition) => wanted.has(definition.name));
 }
