@@ -10,8 +10,14 @@ import { lowerByPolicy } from '../shared/lowering/keyword-policy';
 import { ANTHROPIC_STRICT_POLICY, withoutDocumentKeywords } from '../shared/lowering/policies';
 import { restoreNotes } from '../shared/lowering/reverse';
 import { OPENAI_NAME_PROFILE, withMaxLength } from '../shared/name-profiles';
-import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
-import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
+import { assertInVersion, includes, resolveApiVersion, type ApiVersion } from '../shared/api-versions';
+import {
+  buildToolSet,
+  namedTools,
+  resolveToolSetDefinitions,
+  type ToolSet,
+  type ToolSetOptions,
+} from '../shared/tool-set';
 
 export interface AnthropicInputSchema {
   type: 'object';
@@ -95,15 +101,11 @@ export function anthropicToolSearchTool(
   variant: 'bm25' | 'regex' = 'bm25',
   options: { readonly version?: string } = {},
 ): AnthropicToolSearchTool {
-  const version = resolveApiVersion('anthropic', options.version);
-  if (!includes(version, TOOL_SEARCH_SINCE))
-    throw notInVersion(
-      'anthropic',
-      options.version,
-      'the tool search tool',
-      TOOL_SEARCH_SINCE,
-      `pin ${TOOL_SEARCH_SINCE} or later.`,
-    );
+  assertInVersion('anthropic', options.version, resolveApiVersion('anthropic', options.version), {
+    name: 'the tool search tool',
+    since: TOOL_SEARCH_SINCE,
+    fix: `pin ${TOOL_SEARCH_SINCE} or later.`,
+  });
   if (variant === 'regex') return { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
   if (variant === 'bm25') return { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
   throw new DefinitionError(`unknown tool search variant ${JSON.stringify(variant)}.`, {
@@ -116,20 +118,19 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
   const strict = options.strict ?? false;
   const version = resolveApiVersion('anthropic', options.version);
   const current = includes(version, STRICT_SINCE);
-  if (strict && !current)
-    throw notInVersion(
-      'anthropic',
-      options.version,
-      'strict tool use',
-      STRICT_SINCE,
-      `leave strict off, or pin ${STRICT_SINCE} or later.`,
-    );
-  const deferred = deferredTools(options, version);
-  const toolSet = buildToolSet({
+  if (strict)
+    assertInVersion('anthropic', options.version, version, {
+      name: 'strict tool use',
+      since: STRICT_SINCE,
+      fix: `leave strict off, or pin ${STRICT_SINCE} or later.`,
+    });
+  const definitions = resolveToolSetDefinitions(source, options.only);
+  const deferred = deferredTools(options, version, definitions);
+  return buildToolSet({
     provider: 'anthropic',
-    source,
+    source: definitions,
     profile: withMaxLength(ANTHROPIC_NAME_PROFILE, options.maxNameLength ?? 64),
-    options,
+    options, // `only` again: the definitions already are the ones it names
     // Strict tool use keeps optional properties optional: no nulls to map back.
     strict: false,
     lower: ({ definition, name, description, parameters }) => {
@@ -149,44 +150,29 @@ export function createToolSet(source: ToolSource, options: AnthropicToolsOptions
       };
       if (movedExamples) tool.input_examples = examples;
       if (strict) tool.strict = true;
-      if (deferred?.(definition.name)) tool.defer_loading = true;
+      if (deferred?.has(definition.name)) tool.defer_loading = true;
       return tool;
     },
   });
-  const missing = (options.deferLoading?.except ?? []).filter(
-    (name) => !toolSet.definitions.some((definition) => definition.name === name),
-  );
-  if (missing.length > 0)
-    throw new DefinitionError(
-      `deferLoading.except names tools the set does not hold: ${missing.map((name) => JSON.stringify(name)).join(', ')}.`,
-      { target: 'anthropic', property: 'deferLoading', fix: 'name registered tools of the set (registry names)' },
-    );
-  return toolSet;
 }
 
-/** Which tools `deferLoading` defers (`undefined`: none), checked against the version. */
+/** The tools `deferLoading` defers (`undefined`: none): every tool of the set but the `except` ones. */
 function deferredTools(
   options: AnthropicToolsOptions,
-  version: ReturnType<typeof resolveApiVersion>,
-): ((name: string) => boolean) | undefined {
+  version: ApiVersion,
+  definitions: readonly ToolDefinition[],
+): ReadonlySet<string> | undefined {
   if (options.deferLoading === undefined) return undefined;
-  if (!includes(version, TOOL_SEARCH_SINCE))
-    throw notInVersion(
-      'anthropic',
-      options.version,
-      'defer_loading (tool search)',
-      TOOL_SEARCH_SINCE,
-      `leave deferLoading off, or pin ${TOOL_SEARCH_SINCE} or later.`,
-    );
-  const except = options.deferLoading.except ?? [];
-  if (!Array.isArray(except) || !except.every((name) => typeof name === 'string'))
-    throw new DefinitionError('deferLoading.except must be an array of tool names.', {
-      target: 'anthropic',
-      property: 'deferLoading',
-      fix: 'pass the registry names of the tools to load up front',
-    });
-  const loaded = new Set(except);
-  return (name) => !loaded.has(name);
+  assertInVersion('anthropic', options.version, version, {
+    name: 'defer_loading (tool search)',
+    since: TOOL_SEARCH_SINCE,
+    fix: `leave deferLoading off, or pin ${TOOL_SEARCH_SINCE} or later.`,
+  });
+  const loaded = namedTools(options.deferLoading.except ?? [], definitions, {
+    target: 'anthropic',
+    property: 'deferLoading.except',
+  });
+  return new Set(definitions.map((definition) => definition.name).filter((name) => !loaded.has(name)));
 }
 
 /** Imports an Anthropic tool into the IR, undoing this package's lowering (notes, input_examples). */

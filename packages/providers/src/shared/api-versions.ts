@@ -180,3 +180,14 @@ export function notInVersion(
     fix,
   });
 }
+
+/** Refuses a feature the resolved version does not have (`notInVersion`), unless the version includes `since`. */
+export function assertInVersion(
+  provider: ProviderId,
+  requested: string | undefined,
+  resolved: ApiVersion,
+  feature: { readonly name: string; readonly since: string; readonly fix: string },
+): void {
+  if (!includes(resolved, feature.since))
+    throw notInVersion(provider, requested, feature.name, feature.since, feature.fix);
+}

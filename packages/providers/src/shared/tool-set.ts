@@ -68,7 +68,7 @@ export function buildToolSet<TTool>(args: {
   readonly lower: (input: LoweringInput) => TTool;
 }): ToolSet<TTool> {
   resolveApiVersion(args.provider, args.options.version);
-  const definitions = selectDefinitions(resolveDefinitions(args.source), args.options.only);
+  const definitions = resolveToolSetDefinitions(args.source, args.options.only);
   const codec =
     args.options.codec ??
     ToolNameCodec.create(
@@ -106,29 +106,40 @@ export function buildToolSet<TTool>(args: {
   };
 }
 
-/** The definitions `only` names, in the source's order; all of them without `only`. */
-function selectDefinitions(
-  definitions: readonly ToolDefinition[],
+/**
+ * The definitions of a tool set: the source's, or only those `only` names (in the source's order). `only` must be an
+ * array of names the source holds, else a DefinitionError.
+ */
+export function resolveToolSetDefinitions(
+  source: ToolSource,
   only: readonly string[] | undefined,
 ): readonly ToolDefinition[] {
+  const definitions = resolveDefinitions(source);
   if (only === undefined) return definitions;
-  if (!Array.isArray(only) || !only.every((name) => typeof name === 'string'))
-    throw new DefinitionError('only must be an array of tool names.', {
-      target: 'createToolSet',
-      property: 'only',
-      fix: 'pass the registry names of the tools to send, e.g. { only: ["search_tools", ...found] }',
+  const wanted = namedTools(only, definitions, { target: 'createToolSet', property: 'only' });
+  return definitions.filter((definition) => wanted.has(definition.name));
+}
+
+/**
+ * Tool names an option lists (`only`, Anthropic's `deferLoading.except`): an array of registry names, each held by
+ * `definitions`; anything else is a DefinitionError naming the option.
+ */
+export function namedTools(
+  names: unknown,
+  definitions: readonly ToolDefinition[],
+  option: { readonly target: string; readonly property: string },
+): ReadonlySet<string> {
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string'))
+    throw new DefinitionError('must be an array of tool names.', {
+      ...option,
+      fix: 'pass the registry names of the tools, e.g. ["search_tools", "add_note"]',
     });
-  const wanted = new Set(only);
   const held = new Set(definitions.map((definition) => definition.name));
-  const missing = [...wanted].filter((name) => !held.has(name));
+  const missing = [...new Set(names)].filter((name) => !held.has(name));
   if (missing.length > 0)
     throw new DefinitionError(
-      `only names ${missing.length === 1 ? 'a tool' : 'tools'} the source does not hold: ${missing.map((name) => JSON.stringify(name)).join(', ')}.`,
-      {
-        target: 'createToolSet',
-        property: 'only',
-        fix: 'name registered tools only (registry names, not the provider-encoded ones)',
-      },
+      `names ${missing.length === 1 ? 'a tool' : 'tools'} the tool set does not hold: ${missing.map((name) => JSON.stringify(name)).join(', ')}.`,
+      { ...option, fix: 'name registered tools (registry names, not the provider-encoded ones)' },
     );
-  return definitions.filter((definition) => wanted.has(definition.name));
+  return new Set(names);
 }

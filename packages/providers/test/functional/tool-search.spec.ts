@@ -30,14 +30,15 @@ function registry(): ToolRegistry {
   return tools;
 }
 
-function errorOf(run: () => unknown): DefinitionError {
+/** Runs `run`, which must throw a DefinitionError, and returns its message. */
+function definitionErrorOf(run: () => unknown): string {
+  expect(run).toThrow(DefinitionError);
   try {
     run();
   } catch (error) {
-    if (error instanceof DefinitionError) return error;
-    throw error;
+    return (error as DefinitionError).message;
   }
-  throw new Error('expected a DefinitionError');
+  return '';
 }
 
 describe('createToolSet({ only })', () => {
@@ -58,13 +59,15 @@ describe('createToolSet({ only })', () => {
 
   it('refuses a name the source does not hold, and anything but an array of names', () => {
     expect(
-      errorOf(() => openai.createToolSet(registry(), { only: ['add_note', 'nope', 'weather_forecast'] })).message,
+      definitionErrorOf(() => openai.createToolSet(registry(), { only: ['add_note', 'nope', 'weather_forecast'] })),
     ).toBe(
-      'createToolSet.only: only names tools the source does not hold: "nope", "weather_forecast". Fix: name registered tools only (registry names, not the provider-encoded ones)',
+      'createToolSet.only: names tools the tool set does not hold: "nope", "weather_forecast". Fix: name registered tools (registry names, not the provider-encoded ones)',
     );
     expect(
-      errorOf(() => anthropic.createToolSet(registry(), { only: 'add_note' as unknown as string[] })).message,
-    ).toContain('only must be an array of tool names');
+      definitionErrorOf(() => anthropic.createToolSet(registry(), { only: 'add_note' as unknown as string[] })),
+    ).toBe(
+      'createToolSet.only: must be an array of tool names. Fix: pass the registry names of the tools, e.g. ["search_tools", "add_note"]',
+    );
   });
 });
 
@@ -134,19 +137,21 @@ describe('Anthropic tool search: defer_loading and the tool search tool', () => 
 
   it('refuses deferLoading and the tool search tool before 2025-11-19, and an except name the set lacks', () => {
     expect(
-      errorOf(() => anthropic.createToolSet(registry(), { deferLoading: {}, version: '2025-11-13' })).message,
+      definitionErrorOf(() => anthropic.createToolSet(registry(), { deferLoading: {}, version: '2025-11-13' })),
     ).toBe(
       'anthropic.version: defer_loading (tool search) is not in the anthropic API version "2025-11-13" (it came on 2025-11-19). Fix: leave deferLoading off, or pin 2025-11-19 or later.',
     );
-    expect(errorOf(() => anthropic.anthropicToolSearchTool('bm25', { version: '2025-06' })).message).toContain(
+    expect(definitionErrorOf(() => anthropic.anthropicToolSearchTool('bm25', { version: '2025-06' }))).toContain(
       'the tool search tool is not in the anthropic API version "2025-06"',
     );
     expect(
-      errorOf(() => anthropic.createToolSet(registry(), { deferLoading: { except: ['add_note', 'addNote'] } })).message,
+      definitionErrorOf(() =>
+        anthropic.createToolSet(registry(), { deferLoading: { except: ['add_note', 'addNote'] } }),
+      ),
     ).toBe(
-      'anthropic.deferLoading: deferLoading.except names tools the set does not hold: "addNote". Fix: name registered tools of the set (registry names)',
+      'anthropic.deferLoading.except: names a tool the tool set does not hold: "addNote". Fix: name registered tools (registry names, not the provider-encoded ones)',
     );
-    expect(errorOf(() => anthropic.anthropicToolSearchTool('fuzzy' as unknown as 'bm25')).message).toContain(
+    expect(definitionErrorOf(() => anthropic.anthropicToolSearchTool('fuzzy' as unknown as 'bm25'))).toContain(
       'unknown tool search variant "fuzzy"',
     );
     // Without deferLoading nothing is deferred, whatever the version.
