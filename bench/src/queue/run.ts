@@ -9,7 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PersonaToolExecutor, silentLogger, type ToolCall } from '@toolwright/core';
 import { QueuedToolExecutor } from '@toolwright/queue';
-import { benchRegistry, connection } from './tools';
+import { benchRegistry, connection, SEALING_KEY } from './tools';
 
 const LATENCY_CALLS = 300;
 const THROUGHPUT_CALLS = 3_000;
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       const queued = new QueuedToolExecutor(
         new PersonaToolExecutor(queuedRegistry, { logger: silentLogger }),
         queuedRegistry,
-        { connection: connection(), queueName, logger: silentLogger },
+        { connection: connection(), queueName, logger: silentLogger, sealingKey: SEALING_KEY },
       );
       try {
         rows.push(

@@ -25,6 +25,9 @@ export function benchRegistry(): ToolRegistry {
   return registry;
 }
 
+/** The key producer and workers share (it signs every job; the bench tool has no sensitive parameter to seal). */
+export const SEALING_KEY = 'queue bench sealing key';
+
 export const connection = () => ({
   host: '127.0.0.1',
   port: Number(process.env.REDIS_PORT),
