@@ -23,6 +23,7 @@ import {
 } from './job-data';
 import { jobIdForCall, jobIdForLog } from './job-ids';
 import { DEFAULT_QUEUE_NAME, queuePrefix, replicaWait, requiredKeyRing, type QueueConnectionOptions } from './options';
+import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
 import type { SigningKeyRing } from './signing';
 
 import { configurationError, failedResult, infrastructureError, pendingResult, withTransformations } from './results';
@@ -73,16 +74,16 @@ export interface FailedToolJob {
 /** The raw Redis commands the executor needs beyond BullMQ's API (BullMQ's client passes them through to ioredis). */
 interface RawClient {
   xrevrange(key: string, end: string, start: string, count: 'COUNT', limit: number): Promise<Array<[string, string[]]>>;
-  pipeline(): {
-    exists(key: string): unknown;
-    wait(replicas: number, timeoutMs: number): unknown;
-    exec(): Promise<Array<[Error | null, unknown]> | null>;
-  };
+  duplicate(): BarrierClient;
 }
 
 const DAY_MS = 24 * 3600_000;
-/** How often a waiting call looks at its job's state itself (an event lost in a failover must not hold it to waitMs). */
-const STATE_POLL_MS = 1_000;
+/**
+ * When a waiting call looks at its job's state itself (an event lost in a failover must not hold it to waitMs): after
+ * 1 s, then twice as long each time, at most every 8 s (so thousands of waiting calls cost little).
+ */
+const FIRST_STATE_POLL_MS = 1_000;
+const MAX_STATE_POLL_MS = 8_000;
 /** How often a waiting call adds its job again when Redis lost it (a failover before the job reached a replica). */
 const MAX_READDS = 3;
 
@@ -107,6 +108,7 @@ export class QueuedToolExecutor {
   private readonly ring: SigningKeyRing | undefined;
   private readonly prefix: string;
   private readonly replicas: QueueConnectionOptions['waitForReplicas'];
+  private readonly barrier: ReplicationBarrier | undefined;
   private readonly expiryMs: number;
   private readonly jobDefaults: JobsOptions;
 
@@ -133,6 +135,15 @@ export class QueuedToolExecutor {
       prefix: this.prefix,
       defaultJobOptions: this.jobDefaults,
     });
+    this.barrier =
+      this.replicas === undefined
+        ? undefined
+        : new ReplicationBarrier(
+            this.queue.backend.client.then((client) => (client as unknown as RawClient).duplicate()),
+            `${this.queue.toKey('toolwright')}:barrier`,
+            this.replicas.replicas,
+            this.replicas.timeoutMs,
+          );
     this.inProcess = new Set(options.inProcessTools ?? []);
     if (options.statusTool !== false) {
       registerJobStatusTool(registry, this.queue);
@@ -314,6 +325,7 @@ export class QueuedToolExecutor {
   async close(): Promise<void> {
     const events = await this.events?.catch(() => undefined);
     await events?.close();
+    await this.barrier?.close();
     await this.queue.close();
   }
 
@@ -360,6 +372,7 @@ export class QueuedToolExecutor {
     this.waiters.set(jobId, waiting);
     const deadline = performance.now() + waitMs;
     let readds = 0;
+    let pollMs = FIRST_STATE_POLL_MS;
     try {
       for (;;) {
         // The job may have finished before the subscription saw it, or its event may be lost: look at its state.
@@ -378,10 +391,11 @@ export class QueuedToolExecutor {
         if (remaining <= 0) return false;
         let timer: NodeJS.Timeout | undefined;
         const tick = new Promise<false>(
-          (resolve) => (timer = setTimeout(() => resolve(false), Math.min(remaining, STATE_POLL_MS))),
+          (resolve) => (timer = setTimeout(() => resolve(false), Math.min(remaining, pollMs))),
         );
         const woke = await Promise.race([woken, tick]);
         clearTimeout(timer);
+        pollMs = Math.min(pollMs * 2, MAX_STATE_POLL_MS);
         if (woke) return true;
       }
     } finally {
@@ -391,15 +405,10 @@ export class QueuedToolExecutor {
     }
   }
 
-  /** With `waitForReplicas`: WAIT on the connection that added the job, so an accepted job survives a failover. */
+  /** With `waitForReplicas`: the job confirmed on replicas (a shared WAIT), so an accepted job survives a failover. */
   private async confirmReplicated(job: Job<ToolJobData, ToolResult>): Promise<void> {
-    if (this.replicas === undefined) return;
-    const client = (await this.queue.backend.client) as unknown as RawClient;
-    const pipeline = client.pipeline();
-    pipeline.exists(this.queue.toKey(String(job.id)));
-    pipeline.wait(this.replicas.replicas, this.replicas.timeoutMs);
-    const replies = await pipeline.exec();
-    const acknowledged = replies?.[1] && !replies[1][0] ? Number(replies[1][1]) : 0;
+    if (this.barrier === undefined || this.replicas === undefined) return;
+    const acknowledged = await this.barrier.confirm().catch(() => 0);
     if (acknowledged < this.replicas.replicas)
       this.logger.warn(
         `job ${jobIdForLog(job.id)} reached ${acknowledged} of ${this.replicas.replicas} replicas in ${this.replicas.timeoutMs} ms; a failover now could lose it (the waiting caller adds it again)`,

@@ -1,4 +1,5 @@
 import type { ToolResult } from '@toolwright/core';
+import type { ReplicationBarrier } from './replication-barrier';
 
 /**
  * Per-job records that keep a handler from running twice for one job id, beside BullMQ's own state: a claim (held
@@ -20,12 +21,6 @@ export type RunStart =
 /** The ioredis commands the records need (BullMQ's client passes them through to ioredis, single node or Cluster). */
 interface RecordClient {
   eval(script: string, keyCount: number, ...keysAndArguments: Array<string | number>): Promise<unknown>;
-  pipeline(): RecordPipeline;
-}
-interface RecordPipeline {
-  eval(script: string, keyCount: number, ...keysAndArguments: Array<string | number>): RecordPipeline;
-  wait(replicas: number, timeoutMs: number): RecordPipeline;
-  exec(): Promise<Array<[Error | null, unknown]> | null>;
 }
 
 // KEYS: run record, claim. ARGV: token, claim ms, mac.
@@ -68,19 +63,22 @@ export class RunRecords {
     /** `<prefix>:<queue>:toolwright`. */
     private readonly keyPrefix: string,
     private readonly claimMs: number,
-    private readonly replicas: { readonly replicas: number; readonly timeoutMs: number } | undefined,
-    /** Told when a write did not reach `replicas` replicas in time. */
+    /** With `waitForReplicas`: confirms the claim and the result record on replicas. */
+    private readonly barrier: { readonly barrier: ReplicationBarrier; readonly replicas: number } | undefined,
+    /** Told when a write did not reach the replicas in time. */
     private readonly unconfirmed: (jobId: string, acknowledged: number) => void,
   ) {}
 
   /** Claims the job for this delivery (`token`), unless it ran already, settled, or another delivery holds it. */
   async begin(jobId: string, token: string, mac: string): Promise<RunStart> {
-    const reply = (await this.write(
-      jobId,
-      BEGIN,
-      [this.record(jobId), this.claim(jobId)],
-      [token, this.claimMs, mac],
-    )) as [string, string?];
+    const keys = [this.record(jobId), this.claim(jobId)];
+    const args = [token, this.claimMs, mac];
+    const first = await this.write(jobId, BEGIN, keys, args);
+    // A claim no replica confirmed may be lost in a failover: claim again, on whichever master serves the slot now
+    // (this delivery re-takes its own claim; another delivery's claim makes this one wait).
+    const reply = (
+      !first.confirmed && (first.reply as string[])[0] === 'run' ? await this.command(BEGIN, keys, args) : first.reply
+    ) as [string, string?];
     switch (reply[0]) {
       case 'run':
         return { kind: 'run' };
@@ -131,19 +129,18 @@ export class RunRecords {
     return client.eval(script, keys.length, ...keys, ...args);
   }
 
-  /** A script whose writes a later delivery depends on: with `waitForReplicas`, followed by WAIT on the same connection. */
-  private async write(jobId: string, script: string, keys: string[], args: Array<string | number>): Promise<unknown> {
-    if (this.replicas === undefined) return this.command(script, keys, args);
-    const client = (await this.client) as RecordClient;
-    const replies = await client
-      .pipeline()
-      .eval(script, keys.length, ...keys, ...args)
-      .wait(this.replicas.replicas, this.replicas.timeoutMs)
-      .exec();
-    const [scriptReply, waitReply] = replies ?? [];
-    if (!scriptReply || scriptReply[0]) throw scriptReply?.[0] ?? new Error('the pipeline returned nothing');
-    const acknowledged = waitReply && !waitReply[0] ? Number(waitReply[1]) : 0;
-    if (acknowledged < this.replicas.replicas) this.unconfirmed(jobId, acknowledged);
-    return scriptReply[1];
+  /** A script whose writes a later delivery depends on: with `waitForReplicas`, confirmed on replicas. */
+  private async write(
+    jobId: string,
+    script: string,
+    keys: string[],
+    args: Array<string | number>,
+  ): Promise<{ reply: unknown; confirmed: boolean }> {
+    const reply = await this.command(script, keys, args);
+    if (this.barrier === undefined) return { reply, confirmed: true };
+    const acknowledged = await this.barrier.barrier.confirm().catch(() => 0);
+    if (acknowledged >= this.barrier.replicas) return { reply, confirmed: true };
+    this.unconfirmed(jobId, acknowledged);
+    return { reply, confirmed: false };
   }
 }

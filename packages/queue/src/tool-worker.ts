@@ -19,6 +19,7 @@ import {
 } from './job-data';
 import { jobIdForLog } from './job-ids';
 import { DEFAULT_QUEUE_NAME, queuePrefix, replicaWait, requiredKeyRing, type QueueConnectionOptions } from './options';
+import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
 import { RunRecords } from './run-records';
 import { open, sealBinding } from './sealing';
 
@@ -87,6 +88,12 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
   const prefix = queuePrefix(options);
   const lockDurationMs = options.lockDurationMs ?? 30_000;
   const replicas = replicaWait(options);
+  /**
+   * How long a delivery's claim on a job outlives its last renewal: longer than BullMQ's lock, so a worker cut off by a
+   * failover (its lock expired, its result not yet recorded) still holds the job when it is delivered again. A job
+   * whose worker crashed mid-run runs again once the claim has expired.
+   */
+  const claimMs = Math.max(3 * lockDurationMs, 10_000);
 
   let shuttingDown = false;
   const processor = async (
@@ -102,8 +109,18 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     const mac = data.signature?.mac ?? '';
     const start = await records.begin(jobId, delivery, mac);
     if (start.kind === 'replayed') return refuse(job, 'replayed');
-    if (start.kind === 'ran') return start.result.ok ? start.result : fail(job, start.result, undefined);
+    if (start.kind === 'ran') {
+      logger.warn(
+        `job ${jobIdForLog(jobId)} (${data.tool}) was delivered again after its handler ran (a failover or a lost lock); its recorded result is used`,
+        { queue: queueName, jobId: jobIdForLog(jobId) },
+      );
+      return start.result.ok ? start.result : fail(job, start.result, undefined);
+    }
     if (start.kind === 'busy') {
+      logger.warn(
+        `job ${jobIdForLog(jobId)} (${data.tool}) was delivered again while another delivery runs it; it is retried in ${start.retryInMs} ms`,
+        { queue: queueName, jobId: jobIdForLog(jobId) },
+      );
       // Another delivery of this job (one a failover brought back) holds the claim: try again when it expires.
       await job.moveToDelayed(Date.now() + start.retryInMs, token);
       throw new DelayedError();
@@ -131,16 +148,24 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
       }
     }
     const call: ToolCall = { id: data.callId, name: data.tool, arguments: params };
+    // The claim is kept alive from the handler's start until its outcome is recorded (which a failover can delay).
     const renewal = setInterval(
       () => void records.renew(jobId, delivery).catch(() => undefined),
-      Math.max(100, Math.floor(lockDurationMs / 2)),
+      Math.max(100, Math.floor(claimMs / 4)),
     );
-    let result: ToolResult;
     try {
-      result = await executor.execute(call, contextForJob(data.context, jobId, signal));
+      return await outcome(job, delivery, await executor.execute(call, contextForJob(data.context, jobId, signal)));
     } finally {
       clearInterval(renewal);
     }
+  };
+
+  /** Records what the handler returned and ends the job: completed, retried, back to the queue, or failed for good. */
+  async function outcome(job: Job<ToolJobData, ToolResult>, delivery: string, result: ToolResult): Promise<ToolResult> {
+    const data = job.data;
+    const jobId = String(job.id);
+    const mac = data.signature?.mac ?? '';
+    const token = delivery;
     const expiresAt = typeof data.expiresAt === 'number' ? data.expiresAt : Date.now();
     if (result.ok) {
       await records.finish(jobId, delivery, mac, result, expiresAt);
@@ -167,7 +192,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     }
     await records.finish(jobId, delivery, mac, result, expiresAt);
     return fail(job, result, undefined);
-  };
+  }
 
   async function fail(
     job: Job<ToolJobData, ToolResult>,
@@ -201,11 +226,21 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     lockDuration: lockDurationMs,
     ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
   });
+  const recordPrefix = `${prefix}:${queueName}:toolwright`;
+  const barrier =
+    replicas === undefined
+      ? undefined
+      : new ReplicationBarrier(
+          worker.backend.client.then((client) => client.duplicate() as unknown as BarrierClient),
+          `${recordPrefix}:barrier`,
+          replicas.replicas,
+          replicas.timeoutMs,
+        );
   const records = new RunRecords(
     worker.backend.client,
-    `${prefix}:${queueName}:toolwright`,
-    lockDurationMs,
-    replicas,
+    recordPrefix,
+    claimMs,
+    barrier && replicas ? { barrier, replicas: replicas.replicas } : undefined,
     (jobId, acknowledged) =>
       logger.warn(
         `job ${jobIdForLog(jobId)}: a run record reached ${acknowledged} of ${replicas?.replicas} replicas in ${replicas?.timeoutMs} ms`,
@@ -257,6 +292,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
           // A handler that ignores its AbortSignal: stop without it; its job's lock expires and another worker runs it.
           if (!returned) await worker.close(true);
         }
+        await barrier?.close();
       })();
       return closing;
     },
