@@ -1,5 +1,6 @@
 // `npm run bench:queue`: throughput and added latency of @toolwright/queue against the in-process executor, with 1, 2
-// and 4 worker processes on a private redis-server (127.0.0.1, append-only file fsynced every second). Writes
+// and 4 worker processes on a private redis-server (127.0.0.1, append-only file fsynced every second), then with 2
+// workers on a private Redis Cluster (3 masters, 1 replica each), without and with `waitForReplicas`. Writes
 // bench/results/queue.json and prints a markdown table.
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +10,19 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PersonaToolExecutor, silentLogger, type ToolCall } from '@toolwright/core';
 import { QueuedToolExecutor } from '@toolwright/queue';
-import { benchRegistry, connection } from './tools';
+import { benchRegistry, connection, replicaWait, SEALING_KEY } from './tools';
+
+/** The cluster launcher the queue's cluster test uses (plain JavaScript, shared). */
+const { RedisCluster } = require(
+  join(__dirname, '..', '..', '..', 'packages', 'queue', 'test', 'fixtures', 'redis-cluster.js'),
+) as {
+  RedisCluster: {
+    start(options: { masters: number }): Promise<{
+      startupNodes: Array<{ port: number }>;
+      destroy(): Promise<void>;
+    }>;
+  };
+};
 
 const LATENCY_CALLS = 300;
 const THROUGHPUT_CALLS = 3_000;
@@ -73,30 +86,25 @@ async function main(): Promise<void> {
         (cs) => executor.executeAll(cs, {}, { concurrency: 64 }),
       ),
     );
-    for (const count of WORKER_COUNTS) {
-      const queueName = `bench-${count}`;
-      const workers = await Promise.all(Array.from({ length: count }, () => startWorker(queueName)));
-      const queuedRegistry = benchRegistry();
-      const queued = new QueuedToolExecutor(
-        new PersonaToolExecutor(queuedRegistry, { logger: silentLogger }),
-        queuedRegistry,
-        { connection: connection(), queueName, logger: silentLogger },
+    for (const count of WORKER_COUNTS)
+      rows.push(
+        await measureQueue(`QueuedToolExecutor, ${count} worker${count > 1 ? 's' : ''}`, `bench-${count}`, count),
       );
-      try {
-        rows.push(
-          await measure(
-            `QueuedToolExecutor, ${count} worker${count > 1 ? 's' : ''}`,
-            (c) => queued.execute(c),
-            (cs) => queued.executeAll(cs),
-          ),
-        );
-      } finally {
-        await queued.close();
-        await Promise.all(workers.map(stop));
-      }
-    }
   } finally {
     await redis.stop();
+  }
+  const cluster = await RedisCluster.start({ masters: 3 });
+  process.env.REDIS_CLUSTER_PORTS = cluster.startupNodes.map((node) => node.port).join(',');
+  try {
+    rows.push(await measureQueue('QueuedToolExecutor, 2 workers, Redis Cluster', 'bench-cluster', 2));
+    process.env.WAIT_REPLICAS = '1:250';
+    rows.push(
+      await measureQueue('QueuedToolExecutor, 2 workers, Redis Cluster, waitForReplicas 1', 'bench-cluster-wait', 2),
+    );
+  } finally {
+    delete process.env.REDIS_CLUSTER_PORTS;
+    delete process.env.WAIT_REPLICAS;
+    await cluster.destroy();
   }
   const baseline = rows[0]!;
   const table = [
@@ -125,6 +133,27 @@ async function main(): Promise<void> {
       .map((v) => v.toFixed(2))
       .join(' / ')} at the end; ${cpus().length} cores\n`,
   );
+}
+
+/** `count` worker processes and a producer on `queueName` (single node or cluster, per the environment), measured. */
+async function measureQueue(setup: string, queueName: string, count: number): Promise<Row> {
+  const workers = await Promise.all(Array.from({ length: count }, () => startWorker(queueName)));
+  const queuedRegistry = benchRegistry();
+  const queued = new QueuedToolExecutor(
+    new PersonaToolExecutor(queuedRegistry, { logger: silentLogger }),
+    queuedRegistry,
+    { connection: connection(), queueName, logger: silentLogger, sealingKey: SEALING_KEY, ...replicaWait() },
+  );
+  try {
+    return await measure(
+      setup,
+      (c) => queued.execute(c),
+      (cs) => queued.executeAll(cs),
+    );
+  } finally {
+    await queued.close();
+    await Promise.all(workers.map(stop));
+  }
 }
 
 function startWorker(queueName: string): Promise<ChildProcess> {

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { ToolRegistry, silentLogger } from '@toolwright/core';
+import type { QueueConnectionOptions } from '@toolwright/queue';
+import { Cluster } from 'ioredis';
 
 /** The queue bench's tool: a 4-field call with a tiny handler, so the numbers are the pipeline's and the queue's. */
 export function benchRegistry(): ToolRegistry {
@@ -25,8 +27,20 @@ export function benchRegistry(): ToolRegistry {
   return registry;
 }
 
-export const connection = () => ({
-  host: '127.0.0.1',
-  port: Number(process.env.REDIS_PORT),
-  maxRetriesPerRequest: null,
-});
+/** The key producer and workers share (it signs every job; the bench tool has no sensitive parameter to seal). */
+export const SEALING_KEY = 'queue bench sealing key';
+
+/** The single node (REDIS_PORT) or, with REDIS_CLUSTER_PORTS (comma-separated), an ioredis Cluster. */
+export const connection = (): QueueConnectionOptions['connection'] =>
+  process.env.REDIS_CLUSTER_PORTS
+    ? new Cluster(
+        process.env.REDIS_CLUSTER_PORTS.split(',').map((port) => ({ host: '127.0.0.1', port: Number(port) })),
+        { redisOptions: { maxRetriesPerRequest: null } },
+      )
+    : { host: '127.0.0.1', port: Number(process.env.REDIS_PORT), maxRetriesPerRequest: null };
+
+/** `waitForReplicas` from WAIT_REPLICAS (`<replicas>:<timeout ms>`), when set. */
+export const replicaWait = () => {
+  const [replicas, timeoutMs] = (process.env.WAIT_REPLICAS ?? '').split(':').map(Number);
+  return replicas && timeoutMs ? { waitForReplicas: { replicas, timeoutMs } } : {};
+};

@@ -1,9 +1,11 @@
 // The queue example: one API process (this one) and two worker processes on a Redis server.
 // `node examples/queue-app` starts a private redis-server (the Debian/Ubuntu package) on a free 127.0.0.1 port unless
 // REDIS_PORT is set, replays the demo's malformed calls through QueuedToolExecutor, runs a long report as a pending
-// job, then stops everything. No keys, no network.
+// job, then stops everything. No network. Producer and workers share one key (SEALING_KEY, e.g. from a secret store;
+// a random one per run here): it seals sensitive values and signs every job, so workers run only what this process sent.
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,12 +20,14 @@ async function main(): Promise<number> {
   const redis = process.env.REDIS_PORT ? undefined : await startRedis();
   if (redis) process.env.REDIS_PORT = String(redis.port);
   process.env.QUEUE_NAME ??= `queue-app-${process.pid}`;
+  process.env.SEALING_KEY ??= randomBytes(32).toString('base64');
   const workers = [await startWorker(), await startWorker()];
   const registry = createQueueAppRegistry();
   const queued = new QueuedToolExecutor(new PersonaToolExecutor(registry, { logger: stderrLogger }), registry, {
     connection: redisConnection(),
     queueName: process.env.QUEUE_NAME,
     logger: stderrLogger,
+    sealingKey: process.env.SEALING_KEY,
     waitMs: 15_000,
   });
   let failures = 0;

@@ -9,7 +9,15 @@ export {
 export { createToolWorker, RETRIED_CODES, type ToolWorker, type ToolWorkerOptions } from './tool-worker';
 export { JOB_STATUS_TOOL_NAME, registerJobStatusTool, type JobStatusValue } from './status-tool';
 export { DEFAULT_QUEUE_NAME, type QueueConnectionOptions } from './options';
-export { ARGUMENTS_TEXT_OMITTED, SealingKeyMissingError, type ToolJobData, type QueuedContext } from './job-data';
+export {
+  ARGUMENTS_TEXT_OMITTED,
+  REFUSED_JOB_PREFIX,
+  SealingKeyMissingError,
+  type ToolJobData,
+  type QueuedContext,
+  type RefusedJobReason,
+} from './job-data';
 export { jobIdForCall } from './job-ids';
 export { type PendingToolValue } from './results';
 export type { SealingKey } from './sealing';
+export type { SigningKey, JobSignature } from './signing';

@@ -1,27 +1,42 @@
 import type { ExecutionContext, PersonaContext, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
 import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core/internal';
-import { fingerprint, seal, type SealingKey } from './sealing';
+import type { JobsOptions } from 'bullmq';
+import { fingerprint, seal, sealBinding, type SealingKey } from './sealing';
+import { signEnvelope, verifyEnvelope, type EnvelopeProblem, type JobSignature, type SigningKeyRing } from './signing';
 
-/** What a job holds in Redis: never the raw model text, never a sensitive value in clear. */
+/**
+ * What a job holds in Redis: never the raw model text, never a sensitive value in clear; signed as a whole (with the
+ * job id and options) so a worker runs only what a producer enqueued.
+ */
 export interface ToolJobData {
-  readonly format: 1;
+  readonly format: 2;
   readonly callId: string;
   readonly tool: string;
   /** The validated parameters as plain JSON, without trusted-context fields; sensitive values are `[redacted]`. */
   readonly params: Record<string, unknown>;
-  /** The sensitive values, sealed with AES-256-GCM (see `sealing.ts`); absent when the call carries none. */
+  /**
+   * The sensitive values, sealed with AES-256-GCM (see `sealing.ts`) and bound to the job id and tool; absent when the
+   * call carries none.
+   */
   readonly sealed?: string;
   /** The producer's transformations, redacted, with the arguments text itself left out. */
   readonly transformations: readonly Transformation[];
   /** The serializable part of the trusted execution context. */
   readonly context: QueuedContext;
   readonly enqueuedAt: number;
+  /** Epoch milliseconds after which a worker refuses the job (`jobExpiryMs` after `enqueuedAt`). */
+  readonly expiresAt: number;
   /**
    * What makes this call this call: tool, parameters (sensitive ones included) and session, hashed (HMAC with the
    * sealing key when there is one). A job id that is reused by a different call is detected by it.
    */
   readonly fingerprint: string;
-  /** Set by the worker when the job fails for good: the model-facing result (the dead-letter view reads it). */
+  /** The HMAC-SHA-256 of the envelope; absent only when the producer opted out (`allowUnauthenticatedJobs`). */
+  readonly signature?: JobSignature;
+  /**
+   * Set by the worker when the job fails for good: the model-facing result (the dead-letter view reads it). Not
+   * signed: the worker writes it.
+   */
   readonly result?: ToolResult;
 }
 
@@ -65,16 +80,17 @@ export function contextForJob(queued: QueuedContext, jobId: string, signal: Abor
   return { ...rest, jobId, ...(now !== undefined ? { now: new Date(now) } : {}), ...(signal ? { signal } : {}) };
 }
 
-export interface BuiltJobData {
-  readonly data: ToolJobData;
-  /** Whether the call carries a sensitive value (so a sealing key is needed). */
-  readonly needsKey: boolean;
+/** Job data before it has a job id: the sensitive values not sealed yet, nothing signed. */
+export interface JobDraft {
+  readonly data: Omit<ToolJobData, 'sealed' | 'signature' | 'result'>;
+  /** The sensitive values (path and value pairs) as JSON; absent when the call carries none. */
+  readonly secrets?: string;
 }
 
 /**
- * Turns a prepared call into job data: trusted-context fields removed (the worker injects them again from the job),
- * sensitive values moved into `sealed`, transformations redacted. Throws `SealingKeyMissingError` when a sensitive
- * value is present and no key is configured.
+ * Turns a prepared call into a job draft: trusted-context fields removed (the worker injects them again from the job),
+ * sensitive values taken out, transformations redacted. Throws `SealingKeyMissingError` when a sensitive value is
+ * present and no key is configured.
  */
 export function buildJobData(
   definition: ToolDefinition,
@@ -83,7 +99,8 @@ export function buildJobData(
   transformations: readonly Transformation[],
   context: ExecutionContext,
   key: SealingKey | undefined,
-): ToolJobData {
+  expiryMs: number,
+): JobDraft {
   const contextProperties = new Set(
     definition.parameters.properties
       .filter((property) => property.context !== undefined)
@@ -99,22 +116,85 @@ export function buildJobData(
     sensitive.size === 0
       ? withoutContext
       : (extractSensitive(withoutContext, sensitive, [], '', secrets) as Record<string, unknown>);
-  let sealed: string | undefined;
-  if (secrets.length > 0) {
-    if (key === undefined) throw new SealingKeyMissingError(definition.name);
-    sealed = seal(JSON.stringify(secrets), key);
-  }
+  if (secrets.length > 0 && key === undefined) throw new SealingKeyMissingError(definition.name);
+  const enqueuedAt = Date.now();
   return {
-    format: 1,
-    callId,
-    tool: definition.name,
-    params: redactedParams,
-    ...(sealed !== undefined ? { sealed } : {}),
-    transformations: storedTransformations(transformations, sensitive),
-    context: queuedContext(context),
-    enqueuedAt: Date.now(),
-    fingerprint: fingerprint(JSON.stringify([definition.name, withoutContext, context.sessionId ?? null]), key),
+    data: {
+      format: 2,
+      callId,
+      tool: definition.name,
+      params: redactedParams,
+      transformations: storedTransformations(transformations, sensitive),
+      context: queuedContext(context),
+      enqueuedAt,
+      expiresAt: enqueuedAt + expiryMs,
+      fingerprint: fingerprint(JSON.stringify([definition.name, withoutContext, context.sessionId ?? null]), key),
+    },
+    ...(secrets.length > 0 ? { secrets: JSON.stringify(secrets) } : {}),
   };
+}
+
+/**
+ * The job data for a draft under its final job id: the sensitive values sealed and bound to the id and tool, the
+ * envelope (id, tool, data, job options) signed with the ring's current key, unless no ring is given (the producer
+ * opted out of authenticated jobs).
+ */
+export function jobDataFor(
+  draft: JobDraft,
+  jobId: string,
+  options: JobsOptions,
+  sealingKey: SealingKey | undefined,
+  ring: SigningKeyRing | undefined,
+): ToolJobData {
+  const { data, secrets } = draft;
+  let sealed: string | undefined;
+  if (secrets !== undefined) {
+    if (sealingKey === undefined) throw new SealingKeyMissingError(data.tool);
+    sealed = seal(secrets, sealingKey, sealBinding(jobId, data.tool));
+  }
+  const unsigned: ToolJobData = { ...data, ...(sealed !== undefined ? { sealed } : {}) };
+  if (ring === undefined) return unsigned;
+  const envelope = { jobId, name: data.tool, data: unsigned as unknown as Record<string, unknown>, options };
+  return { ...unsigned, signature: signEnvelope(envelope, ring) };
+}
+
+/** Why a worker refuses a job before anything else (`undefined`: it may run). */
+export type JobProblem = EnvelopeProblem | 'malformed' | 'expired';
+
+/** Why a worker refused a job before anything of it was used: a `JobProblem`, or a replay of a job that settled. */
+export type RefusedJobReason = JobProblem | 'replayed';
+
+/** The start of a refused job's `failedReason` (the dead-letter view reads the reason after it). */
+export const REFUSED_JOB_PREFIX = 'toolwright refused the job: ';
+
+/** What a job as read back from Redis must pass before anything of it is used. */
+export function jobProblem(
+  job: { readonly id?: string; readonly name: string; readonly data: unknown; readonly opts: JobsOptions },
+  ring: SigningKeyRing | undefined,
+  allowUnauthenticated: boolean,
+  now: number,
+): JobProblem | undefined {
+  const data = job.data as Partial<Record<keyof ToolJobData, unknown>> | null;
+  if (
+    typeof job.id !== 'string' ||
+    typeof data !== 'object' ||
+    data === null ||
+    typeof data.tool !== 'string' ||
+    typeof data.callId !== 'string' ||
+    typeof data.params !== 'object' ||
+    data.params === null ||
+    typeof data.context !== 'object' ||
+    data.context === null
+  )
+    return 'malformed';
+  if (data.signature === undefined && allowUnauthenticated) return undefined;
+  const problem = verifyEnvelope(
+    { jobId: job.id, name: job.name, data: data, options: job.opts },
+    data.signature,
+    ring,
+  );
+  if (problem !== undefined) return problem;
+  return typeof data.expiresAt === 'number' && now <= data.expiresAt ? undefined : 'expired';
 }
 
 /** Transformations as a job stores them: sensitive values redacted, argument-text rules without the text. */

@@ -12,9 +12,20 @@ import {
   type ToolResult,
 } from '@toolwright/core';
 import { Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
-import { buildJobData, SealingKeyMissingError, type ToolJobData } from './job-data';
-import { jobIdForCall } from './job-ids';
-import { DEFAULT_QUEUE_NAME, type QueueConnectionOptions } from './options';
+import {
+  buildJobData,
+  jobDataFor,
+  REFUSED_JOB_PREFIX,
+  SealingKeyMissingError,
+  type JobDraft,
+  type RefusedJobReason,
+  type ToolJobData,
+} from './job-data';
+import { jobIdForCall, jobIdForLog } from './job-ids';
+import { DEFAULT_QUEUE_NAME, queuePrefix, replicaWait, requiredKeyRing, type QueueConnectionOptions } from './options';
+import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
+import type { SigningKeyRing } from './signing';
+
 import { configurationError, failedResult, infrastructureError, pendingResult, withTransformations } from './results';
 import { JOB_STATUS_TOOL_NAME, registerJobStatusTool } from './status-tool';
 
@@ -27,6 +38,11 @@ export interface QueuedToolExecutorOptions extends QueueConnectionOptions {
   readonly defaultJobOptions?: JobsOptions;
   /** Register the `tool_job_status` tool in the executor's registry (so a model can ask for pending results). Default true. */
   readonly statusTool?: boolean;
+  /**
+   * How long a job may wait for a worker: after this, a worker refuses it (`expired`). Signed with the job, and the
+   * bound on replaying a captured job. Default 24 hours.
+   */
+  readonly jobExpiryMs?: number;
 }
 
 /** A call accepted as a job, or refused before it reached Redis. */
@@ -51,12 +67,25 @@ export interface FailedToolJob {
   readonly error: ToolErrorPayload;
   readonly attemptsMade: number;
   readonly failedAt?: Date;
+  /** Set when a worker refused the job before it ran (see docs/security.md): why. */
+  readonly refused?: RefusedJobReason;
 }
 
-/** The one raw Redis command the executor needs beyond BullMQ's API (ioredis and node-redis both have it). */
-interface StreamReader {
+/** The raw Redis commands the executor needs beyond BullMQ's API (BullMQ's client passes them through to ioredis). */
+interface RawClient {
   xrevrange(key: string, end: string, start: string, count: 'COUNT', limit: number): Promise<Array<[string, string[]]>>;
+  duplicate(): BarrierClient;
 }
+
+const DAY_MS = 24 * 3600_000;
+/**
+ * When a waiting call looks at its job's state itself (an event lost in a failover must not hold it to waitMs): after
+ * 1 s, then twice as long each time, at most every 8 s (so thousands of waiting calls cost little).
+ */
+const FIRST_STATE_POLL_MS = 1_000;
+const MAX_STATE_POLL_MS = 8_000;
+/** How often a waiting call adds its job again when Redis lost it (a failover before the job reached a replica). */
+const MAX_READDS = 3;
 
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { age: 24 * 3600, count: 10_000 },
@@ -76,6 +105,12 @@ export class QueuedToolExecutor {
   private readonly logger: Logger;
   private readonly waitMs: number;
   private readonly inProcess: Set<string>;
+  private readonly ring: SigningKeyRing | undefined;
+  private readonly prefix: string;
+  private readonly replicas: QueueConnectionOptions['waitForReplicas'];
+  private readonly barrier: ReplicationBarrier | undefined;
+  private readonly expiryMs: number;
+  private readonly jobDefaults: JobsOptions;
 
   constructor(
     private readonly executor: PersonaToolExecutor,
@@ -86,11 +121,29 @@ export class QueuedToolExecutor {
     this.waitMs = options.waitMs ?? 30_000;
     if (!(Number.isFinite(this.waitMs) && this.waitMs >= 0))
       throw new RangeError(`waitMs must be a number of milliseconds >= 0; got ${String(options.waitMs)}.`);
+    this.expiryMs = options.jobExpiryMs ?? DAY_MS;
+    if (!(Number.isInteger(this.expiryMs) && this.expiryMs >= 1))
+      throw new RangeError(
+        `jobExpiryMs must be an integer number of milliseconds >= 1; got ${String(options.jobExpiryMs)}.`,
+      );
+    this.ring = requiredKeyRing(options, 'QueuedToolExecutor');
+    this.prefix = queuePrefix(options);
+    this.replicas = replicaWait(options);
+    this.jobDefaults = { ...DEFAULT_JOB_OPTIONS, ...options.defaultJobOptions };
     this.queue = new Queue<ToolJobData, ToolResult>(options.queueName ?? DEFAULT_QUEUE_NAME, {
       connection: options.connection,
-      ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-      defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...options.defaultJobOptions },
+      prefix: this.prefix,
+      defaultJobOptions: this.jobDefaults,
     });
+    this.barrier =
+      this.replicas === undefined
+        ? undefined
+        : new ReplicationBarrier(
+            this.queue.backend.client.then((client) => (client as unknown as RawClient).duplicate()),
+            `${this.queue.toKey('toolwright')}:barrier`,
+            this.replicas.replicas,
+            this.replicas.timeoutMs,
+          );
     this.inProcess = new Set(options.inProcessTools ?? []);
     if (options.statusTool !== false) {
       registerJobStatusTool(registry, this.queue);
@@ -127,15 +180,16 @@ export class QueuedToolExecutor {
       };
     }
     const { definition } = prepared;
-    let data: ToolJobData;
+    let draft: JobDraft;
     try {
-      data = buildJobData(
+      draft = buildJobData(
         definition,
         prepared.callId,
         prepared.params,
         prepared.transformations,
         context,
         this.options.sealingKey,
+        this.expiryMs,
       );
     } catch (error) {
       this.logger.error(
@@ -159,16 +213,24 @@ export class QueuedToolExecutor {
       };
     }
     try {
+      const toolOptions = jobOptionsFor(definition);
+      const signedOptions = { ...this.jobDefaults, ...toolOptions };
+      const add = (jobId: string) =>
+        this.queue.add(prepared.tool, jobDataFor(draft, jobId, signedOptions, this.options.sealingKey, this.ring), {
+          ...toolOptions,
+          jobId,
+        });
       let jobId = jobIdForCall(prepared.callId);
-      let job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
+      let job = await add(jobId);
       // BullMQ does not add a job whose id exists (and returns our data, not the stored one): read what is stored.
       const stored = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId);
-      if (stored && stored.data.fingerprint !== data.fingerprint) {
+      if (stored && stored.data.fingerprint !== draft.data.fingerprint) {
         // The id belongs to another call (another session, tool or arguments): this call runs as a job of its own,
         // whose id is still stable, so its own repeats are recognised.
-        jobId = `${jobId}.${data.fingerprint.slice(0, 16)}`;
-        job = await this.queue.add(prepared.tool, data, { ...jobOptionsFor(definition), jobId });
+        jobId = `${jobId}.${draft.data.fingerprint.slice(0, 16)}`;
+        job = await add(jobId);
       }
+      await this.confirmReplicated(job);
       return {
         accepted: true,
         jobId,
@@ -233,20 +295,37 @@ export class QueuedToolExecutor {
   /** The dead-letter view: jobs that failed for good, with the error their model got. */
   async failedJobs(start = 0, end = 99): Promise<FailedToolJob[]> {
     const jobs = await this.queue.getFailed(start, end);
-    return jobs.map((job) => ({
-      jobId: String(job.id),
-      callId: job.data.callId,
-      tool: job.data.tool,
-      ...(job.data.context.sessionId !== undefined ? { sessionId: job.data.context.sessionId } : {}),
-      error: job.data.result && !job.data.result.ok ? job.data.result.error : infrastructureError(job.data.tool),
-      attemptsMade: job.attemptsMade,
-      ...(job.finishedOn !== undefined ? { failedAt: new Date(job.finishedOn) } : {}),
-    }));
+    return jobs.map((job) => {
+      const refused = job.failedReason?.startsWith(REFUSED_JOB_PREFIX)
+        ? (job.failedReason.slice(REFUSED_JOB_PREFIX.length) as RefusedJobReason)
+        : undefined;
+      // A refused job's data is whatever was written to Redis: only its (log-safe) id is reported, not its contents.
+      if (refused !== undefined)
+        return {
+          jobId: jobIdForLog(job.id),
+          callId: '',
+          tool: '',
+          error: refusedError(),
+          attemptsMade: job.attemptsMade,
+          refused,
+          ...(job.finishedOn !== undefined ? { failedAt: new Date(job.finishedOn) } : {}),
+        };
+      return {
+        jobId: String(job.id),
+        callId: job.data.callId,
+        tool: job.data.tool,
+        ...(job.data.context.sessionId !== undefined ? { sessionId: job.data.context.sessionId } : {}),
+        error: job.data.result && !job.data.result.ok ? job.data.result.error : infrastructureError(job.data.tool),
+        attemptsMade: job.attemptsMade,
+        ...(job.finishedOn !== undefined ? { failedAt: new Date(job.finishedOn) } : {}),
+      };
+    });
   }
 
   async close(): Promise<void> {
     const events = await this.events?.catch(() => undefined);
     await events?.close();
+    await this.barrier?.close();
     await this.queue.close();
   }
 
@@ -255,12 +334,12 @@ export class QueuedToolExecutor {
     this.events ??= (async () => {
       // Start reading the event stream where it stands now (not at '$' when the reader first blocks, which can be later):
       // a job that finishes between here and a caller's own state check is then still seen.
-      const client = (await this.queue.backend.client) as unknown as StreamReader;
+      const client = (await this.queue.backend.client) as unknown as RawClient;
       const [last] = await client.xrevrange(this.queue.keys.events!, '+', '-', 'COUNT', 1);
       const events = new QueueEvents(this.queue.name, {
         connection: this.options.connection,
         lastEventId: last?.[0] ?? '0',
-        ...(this.options.prefix !== undefined ? { prefix: this.options.prefix } : {}),
+        prefix: this.prefix,
       });
       events.on('completed', ({ jobId }) => this.settle(jobId));
       events.on('failed', ({ jobId }) => this.settle(jobId));
@@ -278,7 +357,11 @@ export class QueuedToolExecutor {
     for (const wake of waiting) wake();
   }
 
-  /** Resolves when the job has finished (completed or failed) or `waitMs` passed: `true` when finished. */
+  /**
+   * Resolves when the job has finished (completed or failed) or `waitMs` passed: `true` when finished. Besides the
+   * completion event, the job's state is read every second (an event can be lost in a failover), and a job that Redis
+   * lost before it reached a replica is added again (same id, same signed data: at-least-once delivery).
+   */
   private async finished(job: Job<ToolJobData, ToolResult>, waitMs: number): Promise<boolean> {
     await this.queueEvents();
     const jobId = String(job.id);
@@ -287,17 +370,50 @@ export class QueuedToolExecutor {
     const waiting = this.waiters.get(jobId) ?? new Set();
     waiting.add(wake);
     this.waiters.set(jobId, waiting);
-    // The job may have finished before the subscription saw it: look once, after subscribing.
-    const state = await job.getState().catch(() => 'unknown');
-    if (state === 'completed' || state === 'failed' || state === 'unknown') wake();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
-    const outcome = await Promise.race([woken, deadline]);
-    clearTimeout(timer);
-    const remaining = this.waiters.get(jobId);
-    remaining?.delete(wake);
-    if (remaining?.size === 0) this.waiters.delete(jobId);
-    return outcome;
+    const deadline = performance.now() + waitMs;
+    let readds = 0;
+    let pollMs = FIRST_STATE_POLL_MS;
+    try {
+      for (;;) {
+        // The job may have finished before the subscription saw it, or its event may be lost: look at its state.
+        const state = await job.getState().catch(() => 'error');
+        if (state === 'completed' || state === 'failed') return true;
+        if (state === 'unknown') {
+          if (readds === MAX_READDS) return true;
+          readds++;
+          this.logger.warn(`job ${jobIdForLog(jobId)} (${job.name}) is not in Redis any more; adding it again`, {
+            jobId: jobIdForLog(jobId),
+            queue: this.queue.name,
+          });
+          await this.queue.add(job.name, job.data, job.opts).catch(() => undefined);
+        }
+        const remaining = deadline - performance.now();
+        if (remaining <= 0) return false;
+        let timer: NodeJS.Timeout | undefined;
+        const tick = new Promise<false>(
+          (resolve) => (timer = setTimeout(() => resolve(false), Math.min(remaining, pollMs))),
+        );
+        const woke = await Promise.race([woken, tick]);
+        clearTimeout(timer);
+        pollMs = Math.min(pollMs * 2, MAX_STATE_POLL_MS);
+        if (woke) return true;
+      }
+    } finally {
+      const remaining = this.waiters.get(jobId);
+      remaining?.delete(wake);
+      if (remaining?.size === 0) this.waiters.delete(jobId);
+    }
+  }
+
+  /** With `waitForReplicas`: the job confirmed on replicas (a shared WAIT), so an accepted job survives a failover. */
+  private async confirmReplicated(job: Job<ToolJobData, ToolResult>): Promise<void> {
+    if (this.barrier === undefined || this.replicas === undefined) return;
+    const acknowledged = await this.barrier.confirm().catch(() => 0);
+    if (acknowledged < this.replicas.replicas)
+      this.logger.warn(
+        `job ${jobIdForLog(job.id)} reached ${acknowledged} of ${this.replicas.replicas} replicas in ${this.replicas.timeoutMs} ms; a failover now could lose it (the waiting caller adds it again)`,
+        { jobId: jobIdForLog(job.id), queue: this.queue.name },
+      );
   }
 
   private async waitForResult(
@@ -334,6 +450,15 @@ export function jobOptionsFor(definition: ToolDefinition): JobsOptions {
   else if ((queue?.attempts ?? 1) > 1) options.backoff = { type: 'exponential', delay: 1_000 };
   if (queue?.priority !== undefined) options.priority = queue.priority;
   return options;
+}
+
+function refusedError(): ToolErrorPayload {
+  return {
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'The job was refused by the worker before it ran (it failed verification).',
+    issues: [],
+    retryable: false,
+  };
 }
 
 function describe(error: unknown): string {

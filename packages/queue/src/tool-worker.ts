@@ -8,10 +8,20 @@ import {
   type ToolErrorCode,
   type ToolResult,
 } from '@toolwright/core';
-import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
-import { contextForJob, restoreSensitive, type ToolJobData } from './job-data';
-import { DEFAULT_QUEUE_NAME, type QueueConnectionOptions } from './options';
-import { open } from './sealing';
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import {
+  contextForJob,
+  jobProblem,
+  REFUSED_JOB_PREFIX,
+  restoreSensitive,
+  type RefusedJobReason,
+  type ToolJobData,
+} from './job-data';
+import { jobIdForLog } from './job-ids';
+import { DEFAULT_QUEUE_NAME, queuePrefix, replicaWait, requiredKeyRing, type QueueConnectionOptions } from './options';
+import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
+import { RunRecords } from './run-records';
+import { open, sealBinding } from './sealing';
 
 export interface ToolWorkerOptions extends QueueConnectionOptions {
   /** Jobs this worker runs at once. Default 4. */
@@ -43,12 +53,25 @@ class RetryableToolFailure extends Error {
   override readonly name = 'RetryableToolFailure';
 }
 
+const REFUSAL_TEXT: Readonly<Record<RefusedJobReason, string>> = {
+  malformed: 'its data is not a toolwright job',
+  unsigned: 'it carries no signature',
+  'unknown-key': 'it is signed with a key this worker does not have',
+  'bad-signature': 'its signature does not match its id, tool, data or options (edited, or moved from another job)',
+  expired: 'it expired before a worker took it',
+  replayed: 'it already ran (delivered again after it completed or failed)',
+};
+
 /**
  * A BullMQ worker that runs tool jobs through the same pipeline as the in-process executor: the job's parameters are
  * checked again against this process's tool definitions (a deploy may have changed them), trusted context is injected
  * from the job (`jobId` is the job's own id; nothing comes from the model), and the handler runs with its timeout,
  * AbortSignal, slow-call warning and error mapping. TIMEOUT and SERVICE_UNAVAILABLE are retried per the tool's
  * `queue` options; invalid arguments, permission errors and handler errors are not.
+ *
+ * Before anything of a job is used, its envelope is verified (signature, key id, expiry; see `signing.ts`), and its run
+ * record is checked so a handler never runs twice for one job id: a refused job goes to the failed set with its reason
+ * and a `security:` warning, and never runs.
  */
 export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, options: ToolWorkerOptions): ToolWorker {
   const logger: Logger = options.logger ?? options.executorOptions?.logger ?? defaultLogger;
@@ -59,52 +82,117 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     throw new RangeError(`concurrency must be an integer >= 1; got ${String(options.concurrency)}.`);
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 30_000;
 
+  const ring = requiredKeyRing(options, 'createToolWorker');
+  const allowUnauthenticated = options.allowUnauthenticatedJobs === true;
+  const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
+  const prefix = queuePrefix(options);
+  const lockDurationMs = options.lockDurationMs ?? 30_000;
+  const replicas = replicaWait(options);
+  /**
+   * How long a delivery's claim on a job outlives its last renewal: longer than BullMQ's lock, so a worker cut off by a
+   * failover (its lock expired, its result not yet recorded) still holds the job when it is delivered again. A job
+   * whose worker crashed mid-run runs again once the claim has expired.
+   */
+  const claimMs = Math.max(3 * lockDurationMs, 10_000);
+
   let shuttingDown = false;
   const processor = async (
     job: Job<ToolJobData, ToolResult>,
     token?: string,
     signal?: AbortSignal,
   ): Promise<ToolResult> => {
+    const problem = jobProblem(job, ring, allowUnauthenticated, Date.now());
+    if (problem !== undefined) return refuse(job, problem);
     const data = job.data;
+    const jobId = String(job.id);
+    const delivery = token ?? '';
+    const mac = data.signature?.mac ?? '';
+    const start = await records.begin(jobId, delivery, mac);
+    if (start.kind === 'replayed') return refuse(job, 'replayed');
+    if (start.kind === 'ran') {
+      logger.warn(
+        `job ${jobIdForLog(jobId)} (${data.tool}) was delivered again after its handler ran (a failover or a lost lock); its recorded result is used`,
+        { queue: queueName, jobId: jobIdForLog(jobId) },
+      );
+      return start.result.ok ? start.result : fail(job, start.result, undefined);
+    }
+    if (start.kind === 'busy') {
+      logger.warn(
+        `job ${jobIdForLog(jobId)} (${data.tool}) was delivered again while another delivery runs it; it is retried in ${start.retryInMs} ms`,
+        { queue: queueName, jobId: jobIdForLog(jobId) },
+      );
+      // Another delivery of this job (one a failover brought back) holds the claim: try again when it expires.
+      await job.moveToDelayed(Date.now() + start.retryInMs, token);
+      throw new DelayedError();
+    }
     let params = data.params;
     if (data.sealed !== undefined) {
-      if (options.sealingKey === undefined)
+      if (options.sealingKey === undefined) {
+        await records.release(jobId, delivery);
         return fail(job, unsealable(data.callId, data.tool), 'no sealingKey is configured on this worker');
+      }
       try {
         params = restoreSensitive(
           structuredClone(params),
-          JSON.parse(open(data.sealed, options.sealingKey)) as Array<[Array<string | number>, unknown]>,
+          JSON.parse(open(data.sealed, options.sealingKey, sealBinding(jobId, data.tool))) as Array<
+            [Array<string | number>, unknown]
+          >,
         );
       } catch {
+        await records.release(jobId, delivery);
         return fail(
           job,
           unsealable(data.callId, data.tool),
-          'the sealed values could not be opened (another sealingKey?)',
+          'the sealed values could not be opened (another sealingKey, or moved from another job?)',
         );
       }
     }
     const call: ToolCall = { id: data.callId, name: data.tool, arguments: params };
-    const result = await executor.execute(call, contextForJob(data.context, String(job.id), signal));
-    if (result.ok) return result;
+    // The claim is kept alive from the handler's start until its outcome is recorded (which a failover can delay).
+    const renewal = setInterval(
+      () => void records.renew(jobId, delivery).catch(() => undefined),
+      Math.max(100, Math.floor(claimMs / 4)),
+    );
+    try {
+      return await outcome(job, delivery, await executor.execute(call, contextForJob(data.context, jobId, signal)));
+    } finally {
+      clearInterval(renewal);
+    }
+  };
+
+  /** Records what the handler returned and ends the job: completed, retried, back to the queue, or failed for good. */
+  async function outcome(job: Job<ToolJobData, ToolResult>, delivery: string, result: ToolResult): Promise<ToolResult> {
+    const data = job.data;
+    const jobId = String(job.id);
+    const mac = data.signature?.mac ?? '';
+    const token = delivery;
+    const expiresAt = typeof data.expiresAt === 'number' ? data.expiresAt : Date.now();
+    if (result.ok) {
+      await records.finish(jobId, delivery, mac, result, expiresAt);
+      return result;
+    }
     if (shuttingDown && result.error.code === 'CANCELLED') {
       // Cancelled by this worker's shutdown, not by the call: back to the queue for another worker, no attempt used.
+      await records.release(jobId, delivery);
       await job.moveToWait(token);
       throw new WaitingError();
     }
     const attempts = job.opts.attempts ?? 1;
     if (RETRIED_CODES.has(result.error.code) && job.attemptsMade + 1 < attempts) {
       logger.warn(
-        `job ${String(job.id)} (${data.tool}) attempt ${job.attemptsMade + 1} of ${attempts} failed with ${result.error.code}; it will be retried`,
+        `job ${jobIdForLog(jobId)} (${data.tool}) attempt ${job.attemptsMade + 1} of ${attempts} failed with ${result.error.code}; it will be retried`,
         {
           tool: data.tool,
           callId: data.callId,
           jobId: job.id,
         },
       );
+      await records.release(jobId, delivery);
       throw new RetryableToolFailure(result.error.message);
     }
+    await records.finish(jobId, delivery, mac, result, expiresAt);
     return fail(job, result, undefined);
-  };
+  }
 
   async function fail(
     job: Job<ToolJobData, ToolResult>,
@@ -112,22 +200,67 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     reason: string | undefined,
   ): Promise<never> {
     if (reason !== undefined)
-      logger.error(`job ${String(job.id)} (${job.data.tool}): ${reason}`, {
+      logger.error(`job ${jobIdForLog(job.id)} (${job.data.tool}): ${reason}`, {
         tool: job.data.tool,
         callId: job.data.callId,
-        jobId: job.id,
+        jobId: jobIdForLog(job.id),
       });
     await job.updateData({ ...job.data, result });
     throw new UnrecoverableError(result.ok ? 'failed' : result.error.message);
   }
 
-  const worker = new Worker<ToolJobData, ToolResult>(options.queueName ?? DEFAULT_QUEUE_NAME, processor, {
+  /** A job that must not run: a security event (the reason, never the job's data), and the failed set. */
+  function refuse(job: Job<ToolJobData, ToolResult>, reason: RefusedJobReason): never {
+    logger.warn(
+      `security: job ${jobIdForLog(job.id)} of queue ${queueName} was refused before it ran: ${REFUSAL_TEXT[reason]}`,
+      { queue: queueName, jobId: jobIdForLog(job.id), reason },
+    );
+    throw new UnrecoverableError(`${REFUSED_JOB_PREFIX}${reason}`);
+  }
+
+  const worker = new Worker<ToolJobData, ToolResult>(queueName, processor, {
     connection: options.connection,
-    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    prefix,
     concurrency,
     name: options.name ?? `toolwright-${process.pid}`,
-    ...(options.lockDurationMs !== undefined ? { lockDuration: options.lockDurationMs } : {}),
+    lockDuration: lockDurationMs,
     ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
+  });
+  const recordPrefix = `${prefix}:${queueName}:toolwright`;
+  const barrier =
+    replicas === undefined
+      ? undefined
+      : new ReplicationBarrier(
+          worker.backend.client.then((client) => client.duplicate() as unknown as BarrierClient),
+          `${recordPrefix}:barrier`,
+          replicas.replicas,
+          replicas.timeoutMs,
+        );
+  const records = new RunRecords(
+    worker.backend.client,
+    recordPrefix,
+    claimMs,
+    barrier && replicas ? { barrier, replicas: replicas.replicas } : undefined,
+    (jobId, acknowledged) =>
+      logger.warn(
+        `job ${jobIdForLog(jobId)}: a run record reached ${acknowledged} of ${replicas?.replicas} replicas in ${replicas?.timeoutMs} ms`,
+        { queue: queueName, jobId: jobIdForLog(jobId) },
+      ),
+  );
+  const settle = (job: Job<ToolJobData, ToolResult> | undefined) => {
+    if (job?.id === undefined) return;
+    records.settle(job.id).catch((error: unknown) =>
+      logger.warn(`job ${jobIdForLog(job.id)}: its run record could not be marked settled`, {
+        queue: queueName,
+        cause: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  };
+  worker.on('completed', (job) => settle(job));
+  worker.on('failed', (job, error) => {
+    // A refused job never ran: its id's record (if any) belongs to the genuine job, which must keep its own outcome.
+    if (!job || error.message.startsWith(REFUSED_JOB_PREFIX)) return;
+    if (error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts || 1)) settle(job);
   });
   worker.on('error', (error) => logger.error(`tool worker: ${error.message}`, { queue: worker.name }));
 
@@ -159,6 +292,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
           // A handler that ignores its AbortSignal: stop without it; its job's lock expires and another worker runs it.
           if (!returned) await worker.close(true);
         }
+        await barrier?.close();
       })();
       return closing;
     },

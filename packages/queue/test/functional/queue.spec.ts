@@ -106,7 +106,7 @@ describe('producer side: steps 1-6 here, invalid calls never reach Redis', () =>
       expect(forged.transformations.map((t) => t.rule)).toEqual(expect.arrayContaining(['string-to-integer']));
       const secretData = JSON.parse((await client.hget(`bull:${queued.queue.name}:call_b`, 'data'))!) as ToolJobData;
       expect(secretData.params).toEqual({ label: 'billing', apiKey: '[redacted]' });
-      expect(secretData.sealed).toMatch(/^v1\./);
+      expect(secretData.sealed).toMatch(/^v2\./);
       const secretJob = JSON.stringify(await client.hgetall(`bull:${queued.queue.name}:call_b`));
       expect(secretJob).not.toContain('sk-LIVE-0123456789');
       expect(secretJob).not.toContain('0123456789');
@@ -122,6 +122,7 @@ describe('producer side: steps 1-6 here, invalid calls never reach Redis', () =>
       connection: redis.connection,
       queueName: `nokey-${process.pid}`,
       logger: silentLogger,
+      signingKey: 'a signing key, and no sealing key',
     });
     try {
       const result = await queued.execute(call('s1', 'store_secret', { label: 'x', apiKey: 'sk-secret' }), {});
@@ -363,7 +364,7 @@ describe('job data', () => {
     try {
       await queued.enqueue(call('plain-1', 'add_numbers', { a: 1, b: 2 }), context);
       const job = await Job.fromId<ToolJobData>(queued.queue, 'plain-1');
-      expect(job!.data).toMatchObject({ format: 1, callId: 'plain-1', tool: 'add_numbers', params: { a: 1, b: 2 } });
+      expect(job!.data).toMatchObject({ format: 2, callId: 'plain-1', tool: 'add_numbers', params: { a: 1, b: 2 } });
       expect(job!.name).toBe('add_numbers');
     } finally {
       await teardown();
@@ -380,12 +381,13 @@ describe('telemetry', () => {
     const queued = new QueuedToolExecutor(
       new PersonaToolExecutor(producerRegistry, { logger: silentLogger }),
       producerRegistry,
-      { connection: redis.connection, queueName, logger: silentLogger },
+      { connection: redis.connection, queueName, logger: silentLogger, sealingKey: SEALING_KEY },
     );
     const worker = createToolWorker(registerTools(new ToolRegistry({ logger: silentLogger }), client), {
       connection: redis.connection,
       queueName,
       logger: silentLogger,
+      sealingKey: SEALING_KEY,
       executorOptions: { telemetry: createToolTelemetry({ tracerProvider })! },
     });
     try {

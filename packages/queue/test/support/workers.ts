@@ -17,8 +17,8 @@ export class WorkerProcess {
     child.stderr.on('data', (chunk: Buffer) => worker.output.push(chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`worker did not start within 20 s: ${worker.output.join('')}`)),
-        20_000,
+        () => reject(new Error(`worker did not start within 60 s: ${worker.output.join('')}`)),
+        60_000,
       );
       child.stdout.on('data', (chunk: Buffer) => {
         worker.output.push(chunk.toString());
