@@ -1,0 +1,89 @@
+/**
+ * Blocks of `<function=NAME><parameter=KEY>VALUE</parameter></function>` calls between an opening and a closing
+ * marker (Qwen3-Coder's `<tool_call>`, Seed-OSS's `<seed:tool_call>`), several calls per block allowed. The closing
+ * marker may be missing at the very end of the text. Closing tags left over after a block (before the next one) mean
+ * the text has a second reading: the block's calls are refused.
+ */
+import type { DialectBlock } from '../dialect';
+import { skipBlank } from './tags';
+import { readXmlCall, strayClosingTag, type XmlCallSyntax } from './xml-parameters';
+
+export const FUNCTION_SYNTAX: XmlCallSyntax = {
+  functionOpen: /<function=([^>\n]+)>/y,
+  functionClose: '</function>',
+  parameterOpen: /<parameter=([^>\n]+)>/y,
+  parameterClose: '</parameter>',
+};
+
+/** The `<function=..>` calls of blocks between `open` and `close` markers (Qwen3-Coder, Seed-OSS). */
+export function findFunctionBlocks(text: string, open: string, close: string): DialectBlock[] {
+  const blocks: DialectBlock[] = [];
+  const tags = [FUNCTION_SYNTAX.parameterClose, FUNCTION_SYNTAX.functionClose, close];
+  let position = 0;
+  for (;;) {
+    const start = text.indexOf(open, position);
+    if (start < 0) break;
+    let cursor = skipBlank(text, start + open.length);
+    FUNCTION_SYNTAX.functionOpen.lastIndex = cursor;
+    if (!FUNCTION_SYNTAX.functionOpen.test(text)) {
+      position = start + open.length;
+      continue;
+    }
+    const block: {
+      calls: DialectBlock['calls'][number][];
+      rejected: { name?: string; reason: string; text: string }[];
+    } = { calls: [], rejected: [] };
+    let end = text.length;
+    for (;;) {
+      const read = readXmlCall(text, cursor, FUNCTION_SYNTAX);
+      if (!read.ok) {
+        block.rejected.push({
+          ...(read.name === undefined ? {} : { name: read.name }),
+          reason: read.reason,
+          text: text.slice(start),
+        });
+        const closeAt = text.indexOf(close, read.end);
+        end = closeAt < 0 ? text.length : closeAt + close.length;
+        break;
+      }
+      block.calls.push(read.call);
+      cursor = skipBlank(text, read.end);
+      if (text.startsWith(close, cursor)) {
+        end = cursor + close.length;
+        break;
+      }
+      FUNCTION_SYNTAX.functionOpen.lastIndex = cursor;
+      if (FUNCTION_SYNTAX.functionOpen.test(text)) continue;
+      if (cursor >= text.length) {
+        end = text.length; // the closing marker left out at the very end of the text
+        break;
+      }
+      block.rejected.push(
+        ...block.calls.map((call) => ({
+          name: call.name,
+          reason: `unexpected text after the call, before ${close}`,
+          text: text.slice(start, cursor + 40),
+        })),
+      );
+      block.calls.length = 0;
+      const closeAt = text.indexOf(close, cursor);
+      end = closeAt < 0 ? text.length : closeAt + close.length;
+      break;
+    }
+    const nextOpen = text.indexOf(open, end);
+    const stray = strayClosingTag(text, end, nextOpen < 0 ? text.length : nextOpen, tags);
+    if (stray !== undefined && block.calls.length > 0) {
+      block.rejected.push(
+        ...block.calls.map((call) => ({
+          name: call.name,
+          reason: `a stray ${stray} follows the call, so where its values end has two readings`,
+          text: text.slice(start, end),
+        })),
+      );
+      block.calls.length = 0;
+    }
+    blocks.push({ start, end, calls: block.calls, rejected: block.rejected });
+    position = end;
+  }
+  return blocks;
+}
