@@ -15,6 +15,7 @@ export type TypedArguments =
   { readonly ok: true; readonly arguments: Record<string, unknown> } | { readonly ok: false; readonly reason: string };
 
 const NULL_WORDS = new Set(['None', 'null']);
+const ANY_TYPE: ReadonlySet<string> = new Set(['number', 'boolean', 'array', 'object']);
 
 /** The JSON types a schema node allows (its `type`, else the union of its `anyOf`/`oneOf` branches, else enum values). */
 function allowedTypes(schema: JsonSchema): Set<string> {
@@ -43,7 +44,7 @@ function readContainer(raw: string, kind: 'array' | 'object'): { value: unknown 
 }
 
 /** The readings of one raw value other than as text, per type the schema allows. */
-function readings(raw: string, types: ReadonlySet<string>): unknown[] {
+function readings(raw: string, types: ReadonlySet<string>, anyType: boolean): unknown[] {
   const found: unknown[] = [];
   const add = (value: unknown) => {
     if (!found.some((other) => JSON.stringify(other) === JSON.stringify(value))) found.push(value);
@@ -53,6 +54,8 @@ function readings(raw: string, types: ReadonlySet<string>): unknown[] {
       const outcome = type === 'integer' ? toInteger(raw, true) : toFloat(raw, true);
       if (outcome.ok) add(outcome.value);
     } else if (type === 'boolean') {
+      // For a parameter of any type only the literals compete with the text (`yes` is text there).
+      if (anyType && !/^\s*(?:true|false|True|False)\s*$/.test(raw)) continue;
       const outcome = toBoolean(raw, true);
       if (outcome.ok) add(outcome.value);
     } else if (type === 'array' || type === 'object') {
@@ -71,7 +74,8 @@ export function typeRawValue(
   if (NULL_WORDS.has(raw.trim())) return { value: null };
   if (!schema) return { value: raw };
   const types = allowedTypes(schema);
-  const others = readings(raw, types);
+  // A parameter of any type: every JSON reading of the text competes with the text itself.
+  const others = readings(raw, types.size === 0 ? ANY_TYPE : types, types.size === 0);
   const text = types.has('string') || types.size === 0;
   if (others.length === 0) return { value: raw };
   if (others.length === 1 && !text) return { value: others[0] };

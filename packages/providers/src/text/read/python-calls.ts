@@ -12,8 +12,9 @@ import { bracketedEnd, stringEnd } from './extent';
 import { readJsonText } from './json';
 import { skipBlank } from './tags';
 
-const NAME = /[A-Za-z_][\w.-]*/y;
-const KEY = /[A-Za-z_]\w*/y;
+/** Python 3 identifiers are unicode (`año_vehiculo`); a tool name may hold dots and dashes. */
+const NAME = /[\p{ID_Start}_][\p{ID_Continue}.-]*/uy;
+const KEY = /[\p{ID_Start}_][\p{ID_Continue}]*/uy;
 
 export type PythonCallRead =
   | { readonly ok: true; readonly call: DialectCall; readonly end: number }
@@ -145,7 +146,7 @@ export function readPythonCalls(text: string, start: number, closer: string | un
     calls.push(read.call);
     position = skipBlank(text, read.end);
     if (text[position] === ',') position += 1;
-    else if (closer === undefined && !/^\s*[A-Za-z_]/.test(text.slice(position, position + 2)))
+    else if (closer === undefined && !/^[\p{ID_Start}_]/u.test(text.slice(position, position + 2)))
       return { calls, rejected, end: position };
   }
 }
