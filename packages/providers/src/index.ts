@@ -67,19 +67,7 @@ export type { ImportOptions } from './shared/import-definition';
 export type { JsonSchema, JsonValue, JsonObject } from './shared/json-schema';
 export { OPTIONAL_NULL_MARKER, OPTIONAL_NULLABLE_MARKER, splitNote } from './shared/description-notes';
 export { API_VERSIONS, getApiVersions, resolveApiVersion, type ApiVersion } from './shared/api-versions';
-export {
-  parseTextToolCalls,
-  createTextToolCallParser,
-  getTextDialects,
-  type TextToolCall,
-  type RejectedTextToolCall,
-  type TextToolCalls,
-  type ParseTextToolCallsOptions,
-  type TextToolCallParser,
-  type TextToolSource,
-  type JsonSchemaTool,
-  type TextToolSet,
-} from './text';
+export * from './text';
 
 /**
  * The one table of providers: every map and type of the provider-neutral API below is derived from it, and each

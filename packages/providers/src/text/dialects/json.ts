@@ -5,48 +5,26 @@
  * `arguments`/`parameters`, optionally `type` and `id`) naming a known tool are read; several may follow each other,
  * separated by blanks or `;`. An object in a fence that holds nothing else takes the fence with it.
  */
-import type { DialectBlock, TextDialect } from '../dialect';
-import { NAME_AND_ARGUMENTS, callFromObject, isCallShaped, nameIn } from '../read/json-calls';
-import { readJsonValue } from '../read/json';
+import type { TextDialect } from '../dialect';
+import { findCandidates } from '../read/candidates';
 import { widenToFence } from '../read/fences';
+import { NAME_AND_ARGUMENTS, callFromObject, isCallShaped } from '../read/json-calls';
 
 const CANDIDATE = /\{\s*["'](?:name|arguments|parameters)["']\s*:/g;
 
 export const jsonDialect: TextDialect = {
   name: 'json',
-  find(text, scope) {
-    const blocks: DialectBlock[] = [];
-    CANDIDATE.lastIndex = 0;
-    for (let match = CANDIDATE.exec(text); match; match = CANDIDATE.exec(text)) {
-      const read = readJsonValue(text, match.index);
-      const source = text.slice(match.index, read.end);
-      if (!read.ok) {
-        const name = nameIn(source);
-        if (read.cutOff && name !== undefined && scope.isToolName(name)) {
-          blocks.push({
-            start: match.index,
-            end: text.length,
-            calls: [],
-            rejected: [{ name, reason: read.reason, text: source }],
-          });
-          break;
-        }
-        continue;
-      }
-      if (!isCallShaped(read.value, NAME_AND_ARGUMENTS, ['type', 'id'])) continue;
-      const call = callFromObject(read.value);
+  find: (text, scope) =>
+    findCandidates(text, CANDIDATE, scope, ({ value, start, end, source }) => {
+      if (!isCallShaped(value, NAME_AND_ARGUMENTS, ['type', 'id'])) return undefined;
+      const call = callFromObject(value);
       const name = 'call' in call ? call.call.name : call.name;
-      if (name === undefined || !scope.isToolName(name)) continue;
-      let end = read.end;
-      if (/^\s*;/.test(text.slice(end, end + 64))) end = text.indexOf(';', end) + 1;
-      const region = widenToFence(text, match.index, end);
-      blocks.push({
-        ...region,
+      if (name === undefined || !scope.isToolName(name)) return undefined;
+      const separator = /^\s*;/.exec(text.slice(end, end + 64));
+      return {
+        ...widenToFence(text, start, separator ? end + separator[0].length : end),
         calls: 'call' in call ? [call.call] : [],
         rejected: 'call' in call ? [] : [{ name, reason: call.reason, text: source }],
-      });
-      CANDIDATE.lastIndex = read.end;
-    }
-    return blocks;
-  },
+      };
+    }),
 };

@@ -51,3 +51,20 @@ export function rawText(value: unknown): string {
 export function lead(prose: string | undefined): string {
   return prose === undefined || prose === '' ? '' : `${prose}\n\n`;
 }
+
+/**
+ * The `<function=N><parameter=K>V</parameter></function>` calls of Qwen3-Coder and Seed-OSS between a block's tags;
+ * Qwen3-Coder's template puts each value on its own lines (`newlines`), Seed-OSS's does not.
+ */
+export function renderFunctionBlocks(
+  calls: readonly RenderCall[],
+  prose: string | undefined,
+  tags: { readonly open: string; readonly close: string; readonly newlines: boolean },
+): string {
+  const edge = tags.newlines ? '\n' : '';
+  const block = (call: RenderCall) =>
+    `${tags.open}\n<function=${call.name}>\n${Object.entries(call.arguments)
+      .map(([key, value]) => `<parameter=${key}>${edge}${rawText(value)}${edge}</parameter>\n`)
+      .join('')}</function>\n${tags.close}`;
+  return lead(prose) + calls.map(block).join('\n');
+}
