@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { definitionFromJsonSchema, DefinitionError } from '@toolwright/core';
+import * as hermes from '@toolwright/providers/hermes';
 import { createToolSet } from '@toolwright/providers/openai';
 import { parseTextToolCalls as fromRoot } from '@toolwright/providers';
 import {
@@ -193,5 +194,18 @@ describe('parseTextToolCalls', () => {
     expect(parser.push(block('Rome').slice(15))).toEqual([]);
     expect(parser.end().calls).toEqual([{ name: 'get_weather', arguments: { city: 'Rome' }, dialect: 'hermes' }]);
     expect(() => parser.push('x')).toThrow(DefinitionError);
+  });
+
+  it('hermes.parseToolCalls with a tool set reads the other dialects when there are no <tool_call> tags', () => {
+    const definitions = TOOLS.map((tool) =>
+      definitionFromJsonSchema({ name: tool.name, parameters: tool.parameters ?? {} }),
+    );
+    const toolSet = hermes.createToolSet(definitions);
+    const ids = (index: number) => `call_${index}`;
+    const text = `[TOOL_CALLS]${toolSet.codec.encode('math.factorial')}[ARGS]{"n": 5}`;
+    expect(
+      hermes.parseToolCalls(text, { toolSet, generateId: ids }).map((call) => [call.id, call.name, call.arguments]),
+    ).toEqual([['call_0', 'math.factorial', { n: 5 }]]);
+    expect(hermes.parseToolCalls(text, { toolSet, prose: false })).toEqual([]);
   });
 });
