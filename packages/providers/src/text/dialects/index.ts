@@ -4,6 +4,7 @@
  * read the same region, the earlier one keeps it.
  */
 import type { TextDialect } from '../dialect';
+import { claudeXmlDialect } from './claude-xml';
 import { commandRDialect } from './command-r';
 import { functionaryDialect } from './functionary';
 import { gemmaToolCodeDialect } from './gemma-tool-code';
@@ -24,6 +25,7 @@ import { xlamDialect } from './xlam';
 export const DIALECTS: readonly TextDialect[] = [
   // specific markers
   seedOssDialect,
+  claudeXmlDialect,
   qwen3CoderDialect,
   hermesDialect,
   graniteDialect,

@@ -1,5 +1,6 @@
 /**
- * Blocks of `<function=NAME><parameter=KEY>VALUE</parameter></function>` calls between an opening and a closing
+ * Blocks of `<function=NAME><parameter=KEY>VALUE</parameter></function>` calls (or another XML call syntax:
+ * `<invoke name=..><parameter name=..>`) between an opening and a closing
  * marker (Qwen3-Coder's `<tool_call>`, Seed-OSS's `<seed:tool_call>`), several calls per block allowed. The closing
  * marker may be missing at the very end of the text. Closing tags left over after a block (before the next one) mean
  * the text has a second reading: the block's calls are refused.
@@ -16,16 +17,21 @@ export const FUNCTION_SYNTAX: XmlCallSyntax = {
 };
 
 /** The `<function=..>` calls of blocks between `open` and `close` markers (Qwen3-Coder, Seed-OSS). */
-export function findFunctionBlocks(text: string, open: string, close: string): DialectBlock[] {
+export function findFunctionBlocks(
+  text: string,
+  open: string,
+  close: string,
+  syntax: XmlCallSyntax = FUNCTION_SYNTAX,
+): DialectBlock[] {
   const blocks: DialectBlock[] = [];
-  const tags = [FUNCTION_SYNTAX.parameterClose, FUNCTION_SYNTAX.functionClose, close];
+  const tags = [syntax.parameterClose, syntax.functionClose, close];
   let position = 0;
   for (;;) {
     const start = text.indexOf(open, position);
     if (start < 0) break;
     let cursor = skipBlank(text, start + open.length);
-    FUNCTION_SYNTAX.functionOpen.lastIndex = cursor;
-    if (!FUNCTION_SYNTAX.functionOpen.test(text)) {
+    syntax.functionOpen.lastIndex = cursor;
+    if (!syntax.functionOpen.test(text)) {
       position = start + open.length;
       continue;
     }
@@ -35,7 +41,7 @@ export function findFunctionBlocks(text: string, open: string, close: string): D
     } = { calls: [], rejected: [] };
     let end = text.length;
     for (;;) {
-      const read = readXmlCall(text, cursor, FUNCTION_SYNTAX);
+      const read = readXmlCall(text, cursor, syntax);
       if (!read.ok) {
         block.rejected.push({
           ...(read.name === undefined ? {} : { name: read.name }),
@@ -52,8 +58,8 @@ export function findFunctionBlocks(text: string, open: string, close: string): D
         end = cursor + close.length;
         break;
       }
-      FUNCTION_SYNTAX.functionOpen.lastIndex = cursor;
-      if (FUNCTION_SYNTAX.functionOpen.test(text)) continue;
+      syntax.functionOpen.lastIndex = cursor;
+      if (syntax.functionOpen.test(text)) continue;
       if (cursor >= text.length) {
         end = text.length; // the closing marker left out at the very end of the text
         break;

@@ -3,6 +3,7 @@
  * dialect's renderer lives in `./<dialect>.ts` and is registered here (a dialect with two written forms, such as
  * Mistral's list and named forms, has one entry per form).
  */
+import * as claudeXml from './claude-xml';
 import * as commandR from './command-r';
 import * as functionary from './functionary';
 import * as gemmaToolCode from './gemma-tool-code';
@@ -43,6 +44,7 @@ export interface DialectRenderer {
 
 export const RENDERERS: readonly DialectRenderer[] = [
   { dialect: 'seed-oss', render: seedOss.render, rawValues: true },
+  { dialect: 'claude-xml', render: claudeXml.render, rawValues: true },
   { dialect: 'qwen3-coder', render: qwen3Coder.render, rawValues: true },
   { dialect: 'hermes', render: hermes.render },
   { dialect: 'granite', render: granite.render },
