@@ -5,15 +5,7 @@
  * Values are raw text, typed by the tool's schema; several `<invoke>` per block.
  */
 import type { TextDialect } from '../dialect';
-import { findFunctionBlocks } from '../read/function-blocks';
-import type { XmlCallSyntax } from '../read/xml-parameters';
-
-export const INVOKE_SYNTAX: XmlCallSyntax = {
-  functionOpen: /<invoke name="([^"\n]+)">/y,
-  functionClose: '</invoke>',
-  parameterOpen: /<parameter name="([^"\n]+)">/y,
-  parameterClose: '</parameter>',
-};
+import { findFunctionBlocks, INVOKE_SYNTAX } from '../read/function-blocks';
 
 export const claudeXmlDialect: TextDialect = {
   name: 'claude-xml',

@@ -13,6 +13,7 @@ import { hermesDialect } from './hermes';
 import { jambaDialect } from './jamba';
 import { jsonDialect } from './json';
 import { llama3JsonDialect } from './llama3-json';
+import { minimaxDialect } from './minimax';
 import { mistralDialect } from './mistral';
 import { openaiContentDialect } from './openai-content';
 import { phi4MiniDialect } from './phi4-mini';
@@ -26,6 +27,7 @@ export const DIALECTS: readonly TextDialect[] = [
   // specific markers
   seedOssDialect,
   claudeXmlDialect,
+  minimaxDialect,
   qwen3CoderDialect,
   hermesDialect,
   graniteDialect,

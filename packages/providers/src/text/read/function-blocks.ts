@@ -16,6 +16,14 @@ export const FUNCTION_SYNTAX: XmlCallSyntax = {
   parameterClose: '</parameter>',
 };
 
+/** `<invoke name="N"><parameter name="K">V</parameter></invoke>` (Claude-style XML, MiniMax-M2). */
+export const INVOKE_SYNTAX: XmlCallSyntax = {
+  functionOpen: /<invoke name="([^"\n]+)">/y,
+  functionClose: '</invoke>',
+  parameterOpen: /<parameter name="([^"\n]+)">/y,
+  parameterClose: '</parameter>',
+};
+
 /** The `<function=..>` calls of blocks between `open` and `close` markers (Qwen3-Coder, Seed-OSS). */
 export function findFunctionBlocks(
   text: string,

@@ -12,6 +12,7 @@ import * as hermes from './hermes';
 import * as jamba from './jamba';
 import * as json from './json';
 import * as llama3Json from './llama3-json';
+import * as minimax from './minimax';
 import * as mistral from './mistral';
 import * as openaiContent from './openai-content';
 import * as phi4Mini from './phi4-mini';
@@ -45,6 +46,7 @@ export interface DialectRenderer {
 export const RENDERERS: readonly DialectRenderer[] = [
   { dialect: 'seed-oss', render: seedOss.render, rawValues: true },
   { dialect: 'claude-xml', render: claudeXml.render, rawValues: true },
+  { dialect: 'minimax', render: minimax.render, rawValues: true },
   { dialect: 'qwen3-coder', render: qwen3Coder.render, rawValues: true },
   { dialect: 'hermes', render: hermes.render },
   { dialect: 'granite', render: granite.render },

@@ -68,3 +68,16 @@ export function renderFunctionBlocks(
       .join('')}</function>\n${tags.close}`;
   return lead(prose) + calls.map(block).join('\n');
 }
+
+/** `<invoke name="N"><parameter name="K">V</parameter></invoke>` calls in one block (Claude-style XML, MiniMax-M2). */
+export function renderInvokeBlock(
+  calls: readonly RenderCall[],
+  prose: string | undefined,
+  tags: { readonly open: string; readonly close: string },
+): string {
+  const invoke = (call: RenderCall) =>
+    `<invoke name="${call.name}">\n${Object.entries(call.arguments)
+      .map(([key, value]) => `<parameter name="${key}">${rawText(value)}</parameter>\n`)
+      .join('')}</invoke>\n`;
+  return `${lead(prose)}${tags.open}\n${calls.map(invoke).join('')}${tags.close}`;
+}
