@@ -105,13 +105,19 @@ function rootEntryZones() {
 function providerZones() {
   const source = 'packages/providers/src';
   const providers = entriesOf(source).filter(
-    (name) => name !== 'shared' && name !== 'index.ts' && existsSync(join(root, source, name)),
+    (name) => name !== 'shared' && name !== 'text' && name !== 'index.ts' && existsSync(join(root, source, name)),
   );
   const zones = [
     {
       target: relative(source, 'shared'),
-      from: providers.map((name) => relative(source, name)),
+      from: [...providers, 'text'].map((name) => relative(source, name)),
       message: 'providers/shared is below every provider: move the provider-specific piece into its provider folder.',
+    },
+    {
+      // The text tool-call parser sits between shared/ and the providers (their chat models fall back to it).
+      target: relative(source, 'text'),
+      from: providers.map((name) => relative(source, name)),
+      message: 'providers/text is below every provider: it reads text for all of them and imports only shared/.',
     },
   ];
   for (const provider of providers) {

@@ -82,3 +82,8 @@ export {
   constructorParameters,
 } from './execution';
 export { retryMessage, finalErrorMessage } from './loop';
+// The executor's own readers and lossless scalar conversions, reused by @toolwright/providers' text tool-call
+// parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.
+export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
+export { toInteger, toFloat, toBoolean, type RuleOutcome } from './pipeline/value-rules';
+export { isUnsafeIntegerLiteral } from './pipeline/unsafe-integer';

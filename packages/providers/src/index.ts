@@ -2,7 +2,8 @@
  * @toolwright/providers: every provider's tool formats, both directions. Each provider is its own subpath
  * (`@toolwright/providers/openai`, `/anthropic`, ...) with `toTools`, `createToolSet`, `parseToolCalls`,
  * `createStreamAccumulator`, `toToolResultMessage` and `fromTool`. This root adds the provider-neutral API:
- * `adapt`/`adaptAll`, `getProviders`, `fromProviderTool`, `lint` and the startup lint hook.
+ * `adapt`/`adaptAll`, `getProviders`, `fromProviderTool`, `lint`, the startup lint hook, and `parseTextToolCalls`
+ * (tool calls written into a model's text, also at `@toolwright/providers/text`).
  */
 import { DefinitionError, defaultLogger, isLevelEnabled, type Logger, type ToolDefinition } from '@toolwright/core';
 import * as anthropic from './anthropic';
@@ -66,6 +67,7 @@ export type { ImportOptions } from './shared/import-definition';
 export type { JsonSchema, JsonValue, JsonObject } from './shared/json-schema';
 export { OPTIONAL_NULL_MARKER, OPTIONAL_NULLABLE_MARKER, splitNote } from './shared/description-notes';
 export { API_VERSIONS, getApiVersions, resolveApiVersion, type ApiVersion } from './shared/api-versions';
+export * from './text';
 
 /**
  * The one table of providers: every map and type of the provider-neutral API below is derived from it, and each

@@ -5,6 +5,8 @@
 import { CallBuilder, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { isPlainObject, propertiesOf, schemaTypes, type JsonSchema } from '../shared/json-schema';
 import type { ToolCallAccumulator } from '../shared/streaming';
+import type { ToolSet } from '../shared/tool-set';
+import { readTextToolCalls } from '../text/fallback';
 import { findJsonObjects } from './text';
 
 const OPEN_TAG = '<tool_call>';
@@ -49,8 +51,9 @@ function lastSafeOffset(visible: string, position: number): number {
 
 export interface HermesParseOptions extends ParseToolCallsOptions {
   /**
-   * When the text has no `<tool_call>` tags, also read JSON objects `{"name": ..., "arguments": ...}` written in
-   * prose or a fenced block (only names of the tool set, when one is given). Default true.
+   * When the text has no `<tool_call>` tags, also read calls written otherwise: with a tool set from `createToolSet`,
+   * in every dialect `parseTextToolCalls` reads (docs/text-tool-calls.md), names of the tool set only; without one,
+   * JSON objects `{"name": ..., "arguments": ...}` in prose or a fenced block. Default true.
    */
   readonly prose?: boolean;
 }
@@ -66,6 +69,14 @@ export function parseToolCalls(text: string, options: HermesParseOptions = {}): 
   const { blocks } = scanBlocks(text, 0, true);
   if (blocks.length > 0) return blocks.flatMap((block) => parseBlock(block.body, builder, options));
   if (options.prose === false) return [];
+  return untaggedCalls(text, builder, options);
+}
+
+/** Calls in a text without `<tool_call>` tags: every text dialect with a full tool set, else JSON in prose. */
+function untaggedCalls(text: string, builder: CallBuilder, options: HermesParseOptions): ParsedToolCall[] {
+  const toolSet = options.toolSet;
+  if (toolSet && 'definitions' in toolSet)
+    return [...readTextToolCalls(text, toolSet as ToolSet<unknown>, options.generateId).calls];
   return proseCalls(withoutThinking(text), builder, options);
 }
 
@@ -169,7 +180,7 @@ export function createStreamAccumulator(options: HermesParseOptions = {}): ToolC
       consumed = text.length;
       if (scan.blocks.length > 0) return scan.blocks.flatMap((block) => parseBlock(block.body, builder, options));
       if (sawBlock || options.prose === false) return [];
-      return proseCalls(withoutThinking(text), builder, options);
+      return untaggedCalls(text, builder, options);
     },
   };
 }

@@ -16,6 +16,7 @@ import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
 import { createToolSet, type OllamaTool, type OllamaToolsOptions } from './tools';
 import { parseToolCalls } from './calls';
+import { readTextToolCalls } from '../text/fallback';
 
 /** A streamed reply of the `ollama` client (`AbortableAsyncIterator`). */
 export interface OllamaChatStream extends AsyncIterable<object> {
@@ -42,6 +43,11 @@ export interface OllamaChatModelOptions {
   readonly modelOptions?: Readonly<Record<string, unknown>>;
   /** More request fields for every call (`think`, `keep_alive`, `format`, ...). */
   readonly request?: ExtraRequestFields;
+  /**
+   * When a reply has no `tool_calls`, read the calls the model wrote into its text in any open-model dialect
+   * (`parseTextToolCalls`, docs/text-tool-calls.md). Default true; `false` leaves such text as text.
+   */
+  readonly textToolCalls?: boolean;
 }
 
 /** A message as this adapter sends it (replayed turns are sent as the server returned them). */
@@ -143,14 +149,20 @@ export class OllamaChatModel extends ProviderChatModel<
     { message, last }: OllamaGatheredReply,
     { toolSet }: ChatTurnContext<OllamaTool>,
   ): ChatAnswer<OllamaRequestMessage> {
-    const calls = parseToolCalls(message, { toolSet });
+    const structured = parseToolCalls(message, { toolSet });
+    const fromText =
+      structured.length === 0 && this.options.textToolCalls !== false
+        ? readTextToolCalls(message.content, toolSet)
+        : undefined;
+    // Calls read from the text are sent back as `tool_calls` (rebuilt), not as the text the server returned.
+    const { calls, text } = fromText ?? { calls: structured, text: message.content };
     // The reply as one non-streamed `ChatResponse` would have been: the last chunk (with the totals) and the whole message.
     return {
-      text: message.content,
+      text,
       calls,
       finishReason: stringAt(last, 'done_reason'),
       raw: { ...recordAt(last), message },
-      native: message,
+      ...(fromText && fromText.calls.length > 0 ? {} : { native: message }),
     };
   }
 

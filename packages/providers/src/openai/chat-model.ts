@@ -15,6 +15,7 @@ import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
 import { createToolSet, type OpenAIChatTool, type OpenAIToolsOptions } from './tools';
 import { parseToolCalls, type OpenAIChatCompletionLike } from './calls';
+import { readTextToolCalls } from '../text/fallback';
 
 /** What the adapter calls: `client.chat.completions.create(body, { signal })`. The `OpenAI` client has it. */
 export interface OpenAIChatClient {
@@ -41,6 +42,12 @@ export interface OpenAIChatModelOptions {
   readonly systemRole?: 'system' | 'developer';
   /** More request fields for every call (`tool_choice`, `parallel_tool_calls`, `reasoning_effort`, `user`, ...). */
   readonly request?: ExtraRequestFields;
+  /**
+   * When a response has no `tool_calls`, read the calls the model wrote into `content` in any open-model dialect
+   * (`parseTextToolCalls`, docs/text-tool-calls.md): what OpenAI-compatible servers (vLLM, llama.cpp, LM Studio,
+   * SGLang) pass through when their tool parser misses a format. Default true; `false` leaves such text as text.
+   */
+  readonly textToolCalls?: boolean;
 }
 
 /** A Chat Completions message as this adapter sends it. */
@@ -102,10 +109,15 @@ export class OpenAIChatModel extends ProviderChatModel<
   protected read(response: OpenAIChatCompletionLike, { toolSet }: ChatTurnContext<OpenAIChatTool>): ChatAnswer<never> {
     const choice = arrayAt(response, 'choices')[0];
     const message = recordAt(choice, 'message');
-    const text = stringAt(message, 'content') ?? stringAt(message, 'refusal') ?? '';
+    const content = stringAt(message, 'content');
+    const structured = parseToolCalls(response, { toolSet });
+    const { calls, text } =
+      structured.length === 0 && content !== undefined && this.options.textToolCalls !== false
+        ? readTextToolCalls(content, toolSet)
+        : { calls: structured, text: content ?? stringAt(message, 'refusal') ?? '' };
     return {
       text,
-      calls: parseToolCalls(response, { toolSet }),
+      calls,
       finishReason: stringAt(choice, 'finish_reason'),
       raw: response,
     };

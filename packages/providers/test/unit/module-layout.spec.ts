@@ -1,6 +1,7 @@
 /**
  * The package's layout, checked on its sources: no import cycle; `shared/` never imports a provider or the root;
- * each provider module imports only `shared/` and itself, keeps one file per concern, and its `index.ts` only
+ * `text/` (the text tool-call parser) imports only `shared/` and itself; each provider module imports only `shared/`,
+ * `text/` and itself, keeps one file per concern, and its `index.ts` only
  * re-exports; the root table lists every provider object.
  */
 import 'reflect-metadata';
@@ -48,13 +49,26 @@ describe('module layout of @toolwright/providers', () => {
     expect(upward).toEqual([]);
   });
 
-  it.each(PROVIDER_FOLDERS)('%s imports only shared/ and itself, and never its own index', (folder) => {
+  it('text/ imports only shared/ and text/', () => {
+    const upward = [...graph].flatMap(([file, imports]) =>
+      file.startsWith('text/')
+        ? imports
+            .filter((target) => !target.startsWith('shared/') && !target.startsWith('text/'))
+            .map((target) => `${file} -> ${target}`)
+        : [],
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it.each(PROVIDER_FOLDERS)('%s imports only shared/, text/ and itself, and never its own index', (folder) => {
     const outside = [...graph].flatMap(([file, imports]) =>
       file.startsWith(`${folder}/`)
         ? imports
             .filter(
               (target) =>
-                !target.startsWith('shared/') && !(target.startsWith(`${folder}/`) && target !== `${folder}/index.ts`),
+                !target.startsWith('shared/') &&
+                !target.startsWith('text/') &&
+                !(target.startsWith(`${folder}/`) && target !== `${folder}/index.ts`),
             )
             .map((target) => `${file} -> ${target}`)
         : [],

@@ -1,0 +1,41 @@
+/**
+ * The contract every text tool-call dialect implements (ADR 0025, docs/text-tool-calls.md). A dialect finds the
+ * regions of a model's text that hold calls in its own syntax and reads each call as written; matching names
+ * against the tools, typing raw XML-style values by the tool's schema and building `content` are the framework's
+ * job (`./parse.ts`), so a dialect never sees the tools, only whether a name is one of them.
+ */
+
+/** One call as a dialect wrote it. */
+export interface DialectCall {
+  /** the tool name as written (matched against the tools later, with the name codec) */
+  readonly name: string;
+  /** JSON-style dialects: the arguments object exactly as written (values as written, nothing added or dropped).
+   *  XML-style dialects: each parameter's raw text, to be typed by the tool's schema (see `rawValues`). */
+  readonly arguments: Record<string, unknown>;
+  /** true when every value in `arguments` is the raw text of an XML-style parameter (typed later by the schema) */
+  readonly rawValues?: boolean;
+}
+
+/** One region of the text that belongs to this dialect (removed from `content`). */
+export interface DialectBlock {
+  /** offset of the region's first character in the text given to `find()` */
+  readonly start: number;
+  /** offset just past the region's last character */
+  readonly end: number;
+  readonly calls: readonly DialectCall[];
+  /** calls in the region that are cut off or cannot be read without guessing */
+  readonly rejected: readonly { readonly name?: string; readonly reason: string; readonly text: string }[];
+}
+
+export interface DialectScope {
+  /** known tool names (as the model sees them); a dialect without explicit markers (plain JSON, pythonic, ReAct)
+   *  uses it to avoid reading prose or examples as calls */
+  readonly isToolName: (name: string) => boolean;
+}
+
+export interface TextDialect {
+  /** kebab-case, e.g. 'hermes', 'deepseek-v3', 'glm-4.5' */
+  readonly name: string;
+  /** every block of this dialect in `text` (reasoning sections are already removed by the caller); [] when none */
+  find(text: string, scope: DialectScope): DialectBlock[];
+}

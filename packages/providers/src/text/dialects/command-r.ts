@@ -1,0 +1,40 @@
+/**
+ * Cohere Command-R / R+ tool use: `Action: ```json\n[{"tool_name": "get_weather", "parameters": {"city": "Paris"}}]\n```
+ * (the Command-R tool-use prompt template in its tokenizer_config, "Action: ```json"). The template's built-in
+ * `directly_answer` pseudo-tool means "no call" and is dropped unless the app offers a tool of that name.
+ */
+import type { DialectBlock, TextDialect } from '../dialect';
+import { readCallList } from '../read/json-calls';
+import { skipBlank } from '../read/tags';
+
+const ACTION = /Action:[ \t]*```(?:json)?[ \t]*\r?\n/g;
+const KEYS = { name: ['tool_name', 'name'], arguments: ['parameters', 'arguments'] };
+
+export const commandRDialect: TextDialect = {
+  name: 'command-r',
+  find(text, scope) {
+    const blocks: DialectBlock[] = [];
+    ACTION.lastIndex = 0;
+    for (let match = ACTION.exec(text); match; match = ACTION.exec(text)) {
+      const at = skipBlank(text, match.index + match[0].length);
+      if (at >= text.length) {
+        blocks.push({
+          start: match.index,
+          end: text.length,
+          calls: [],
+          rejected: [{ reason: 'the call is cut off after "Action:"', text: text.slice(match.index) }],
+        });
+        break;
+      }
+      if (text[at] !== '[' && text[at] !== '{') continue;
+      const read = readCallList(text, at, KEYS);
+      let end = read.end;
+      const after = skipBlank(text, end);
+      if (text.startsWith('```', after)) end = after + 3;
+      const calls = read.calls.filter((call) => call.name !== 'directly_answer' || scope.isToolName(call.name));
+      blocks.push({ start: match.index, end, calls, rejected: read.rejected });
+      ACTION.lastIndex = end;
+    }
+    return blocks;
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * A call written as a bare JSON object in content: `{"name": "get_weather", "arguments": {"city": "Paris"}}` or
+ * with `"parameters"` (Llama 3.2 without `<|python_tag|>`, Granite and Qwen on Ollama: the reports in issue 27;
+ * vLLM `llama_tool_parser.py` reads both keys). Marker-less, so only objects shaped exactly like a call (`name`,
+ * `arguments`/`parameters`, optionally `type` and `id`) naming a known tool are read; several may follow each other,
+ * separated by blanks or `;`. An object in a fence that holds nothing else takes the fence with it.
+ */
+import type { TextDialect } from '../dialect';
+import { findCandidates } from '../read/candidates';
+import { widenToFence } from '../read/fences';
+import { NAME_AND_ARGUMENTS, callFromObject, isCallShaped } from '../read/json-calls';
+
+const CANDIDATE = /\{\s*["'](?:name|arguments|parameters)["']\s*:/g;
+
+export const jsonDialect: TextDialect = {
+  name: 'json',
+  find: (text, scope) =>
+    findCandidates(text, CANDIDATE, scope, ({ value, start, end, source }) => {
+      if (!isCallShaped(value, NAME_AND_ARGUMENTS, ['type', 'id'])) return undefined;
+      const call = callFromObject(value);
+      const name = 'call' in call ? call.call.name : call.name;
+      if (name === undefined || !scope.isToolName(name)) return undefined;
+      const separator = /^\s*;/.exec(text.slice(end, end + 64));
+      return {
+        ...widenToFence(text, start, separator ? end + separator[0].length : end),
+        calls: 'call' in call ? [call.call] : [],
+        rejected: 'call' in call ? [] : [{ name, reason: call.reason, text: source }],
+      };
+    }),
+};

@@ -1,0 +1,61 @@
+/**
+ * Marker-less JSON candidates (a bare call object, an xLAM list): the value at a position, or, when the text ends
+ * inside it and it names a known tool, a block holding the cut-off call. A candidate that neither reads nor names a
+ * known tool is not this dialect's: the caller skips it.
+ */
+import type { DialectBlock, DialectScope } from '../dialect';
+import { nameIn } from './json-calls';
+import { readJsonValue } from './json';
+
+export type Candidate =
+  | { readonly kind: 'value'; readonly value: unknown; readonly end: number; readonly source: string }
+  | { readonly kind: 'cut-off'; readonly block: DialectBlock }
+  | { readonly kind: 'none' };
+
+export function readCandidate(text: string, start: number, scope: DialectScope): Candidate {
+  const read = readJsonValue(text, start);
+  const source = text.slice(start, read.end);
+  if (read.ok) return { kind: 'value', value: read.value, end: read.end, source };
+  const name = nameIn(source);
+  if (!read.cutOff || name === undefined || !scope.isToolName(name)) return { kind: 'none' };
+  return {
+    kind: 'cut-off',
+    block: { start, end: text.length, calls: [], rejected: [{ name, reason: read.reason, text: source }] },
+  };
+}
+
+/** A candidate that read as a value: where it starts and ends, and its text. */
+export interface CandidateValue {
+  readonly value: unknown;
+  readonly start: number;
+  readonly end: number;
+  readonly source: string;
+}
+
+/**
+ * The blocks of a marker-less dialect: each match of `pattern` (a global expression) read as a candidate; `toBlock`
+ * turns a value into the dialect's block, or undefined when it is not one. A cut-off call naming a known tool ends
+ * the scan (the text ends inside it).
+ */
+export function findCandidates(
+  text: string,
+  pattern: RegExp,
+  scope: DialectScope,
+  toBlock: (candidate: CandidateValue) => DialectBlock | undefined,
+): DialectBlock[] {
+  const blocks: DialectBlock[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const read = readCandidate(text, match.index, scope);
+    if (read.kind === 'cut-off') {
+      blocks.push(read.block);
+      break;
+    }
+    if (read.kind === 'none') continue;
+    const block = toBlock({ value: read.value, start: match.index, end: read.end, source: read.source });
+    if (!block) continue;
+    blocks.push(block);
+    pattern.lastIndex = read.end;
+  }
+  return blocks;
+}

@@ -1,0 +1,91 @@
+/**
+ * Calls written as JSON, shared by the JSON-style dialects: a call object (`{"name": .., "arguments": ..}` and the
+ * spellings dialects use for its keys), a list of them, and `arguments` given as a JSON string (OpenAI's wire form,
+ * which some models copy) read into its object.
+ */
+import { isPlainObject } from '../../shared/json-schema';
+import type { DialectCall } from '../dialect';
+import { readJsonText, readJsonValue } from './json';
+
+/** The spellings of a call object's keys. */
+export interface CallKeys {
+  readonly name: readonly string[];
+  readonly arguments: readonly string[];
+}
+
+export const NAME_AND_ARGUMENTS: CallKeys = { name: ['name'], arguments: ['arguments', 'parameters'] };
+
+export type CallRead = { readonly call: DialectCall } | { readonly name?: string; readonly reason: string };
+
+function firstKey(value: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  return keys.find((key) => Object.hasOwn(value, key));
+}
+
+/** The call a JSON object spells, or why it is not one. */
+export function callFromObject(value: unknown, keys: CallKeys = NAME_AND_ARGUMENTS): CallRead {
+  if (!isPlainObject(value)) return { reason: 'the call is not a JSON object' };
+  const nameKey = firstKey(value, keys.name);
+  const name = nameKey === undefined ? undefined : value[nameKey];
+  if (typeof name !== 'string' || name === '') return { reason: 'the call has no name' };
+  const present = keys.arguments.filter((key) => Object.hasOwn(value, key));
+  if (present.length > 1) return { name, reason: `the call gives its arguments twice (${present.join(' and ')})` };
+  const argumentsValue = present.length === 0 ? {} : value[present[0] as string];
+  if (isPlainObject(argumentsValue)) return { call: { name, arguments: argumentsValue } };
+  if (typeof argumentsValue === 'string') {
+    const text = argumentsValue.trim();
+    if (text === '') return { call: { name, arguments: {} } };
+    const read = text.startsWith('{') ? readJsonText(text, 0, text.length) : undefined;
+    if (read?.ok && isPlainObject(read.value)) return { call: { name, arguments: read.value } };
+    return { name, reason: `the arguments string is not one JSON object${read && !read.ok ? `: ${read.reason}` : ''}` };
+  }
+  if (argumentsValue === null) return { call: { name, arguments: {} } };
+  return { name, reason: 'the arguments are not a JSON object' };
+}
+
+/** Whether a value looks like a call object: a name under one of the keys, and no keys beyond `allowed`. */
+export function isCallShaped(value: unknown, keys: CallKeys, allowed: readonly string[] = []): boolean {
+  if (!isPlainObject(value)) return false;
+  const nameKey = firstKey(value, keys.name);
+  if (nameKey === undefined || typeof value[nameKey] !== 'string') return false;
+  const known = new Set([...keys.name, ...keys.arguments, ...allowed]);
+  return Object.keys(value).every((key) => known.has(key));
+}
+
+export interface ListRead {
+  readonly calls: DialectCall[];
+  readonly rejected: { readonly name?: string; readonly reason: string; readonly text: string }[];
+  readonly end: number;
+  /** the list never closes: the text ends inside it */
+  readonly cutOff: boolean;
+}
+
+/** A JSON list of call objects (or one call object) opening at `start`. */
+export function readCallList(text: string, start: number, keys: CallKeys = NAME_AND_ARGUMENTS): ListRead {
+  const read = readJsonValue(text, start);
+  const source = text.slice(start, read.end);
+  if (!read.ok)
+    return {
+      calls: [],
+      rejected: [{ name: nameIn(source, keys), reason: read.reason, text: source }],
+      end: read.end,
+      cutOff: read.cutOff,
+    };
+  const items = Array.isArray(read.value) ? read.value : [read.value];
+  const calls: DialectCall[] = [];
+  const rejected: ListRead['rejected'] = [];
+  for (const item of items) {
+    const call = callFromObject(item, keys);
+    if ('call' in call) calls.push(call.call);
+    else rejected.push({ ...(call.name === undefined ? {} : { name: call.name }), reason: call.reason, text: source });
+  }
+  return { calls, rejected, end: read.end, cutOff: false };
+}
+
+/** The name a cut-off or unreadable call text starts with, for the rejection record. */
+export function nameIn(source: string, keys: CallKeys = NAME_AND_ARGUMENTS): string | undefined {
+  for (const key of keys.name) {
+    const match = new RegExp(`["']${key}["']\\s*:\\s*["']([^"'\\\\]{1,200})["']`).exec(source);
+    if (match) return match[1];
+  }
+  return undefined;
+}

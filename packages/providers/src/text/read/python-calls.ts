@@ -1,0 +1,152 @@
+/**
+ * Calls written as Python call expressions (`get_weather(city='Paris', days=3)`, a list of them, BFCL's and Llama
+ * 3.2/4's pythonic form, Gemma's `tool_code`). The call syntax (name, parentheses, `key=` and the commas) is read
+ * here; each argument value is read by the executor's own tolerant reader (core's `readJsonLike`: Python literals,
+ * True/False/None, single and triple quotes, tuples, nested lists and dicts), so values read from a pythonic call
+ * are exactly the values the executor reads from the same literal. Positional arguments are refused (which
+ * parameter they fill would be a guess). See docs/decisions/0025-text-tool-call-readers.md.
+ */
+import type { DialectCall } from '../dialect';
+import { defineArgument } from '../raw-values';
+import { bracketedEnd, stringEnd } from './extent';
+import { readJsonText } from './json';
+import { skipBlank } from './tags';
+
+/** Python 3 identifiers are unicode (`año_vehiculo`); a tool name may hold dots and dashes. */
+const NAME = /[\p{ID_Start}_][\p{ID_Continue}.-]*/uy;
+const KEY = /[\p{ID_Start}_][\p{ID_Continue}]*/uy;
+
+export type PythonCallRead =
+  | { readonly ok: true; readonly call: DialectCall; readonly end: number }
+  | {
+      readonly ok: false;
+      readonly name?: string;
+      readonly reason: string;
+      readonly end: number;
+      readonly cutOff: boolean;
+    };
+
+/** The name of a call expression at `position` (`name(`), or undefined. */
+export function callNameAt(text: string, position: number): string | undefined {
+  NAME.lastIndex = position;
+  const match = NAME.exec(text);
+  if (!match) return undefined;
+  return text[skipBlank(text, NAME.lastIndex)] === '(' ? match[0] : undefined;
+}
+
+/** Where an argument value starting at `position` ends: at the `,` or `)` that closes it, strings and brackets skipped. */
+function valueEnd(text: string, position: number): number {
+  let index = position;
+  while (index < text.length) {
+    const character = text[index] as string;
+    if (character === ',' || character === ')') return index;
+    if (character === '"' || character === "'") {
+      const end = stringEnd(text, index);
+      if (end < 0) return -1;
+      index = end;
+      continue;
+    }
+    if (character === '(' || character === '[' || character === '{') {
+      const end = bracketedEnd(text, index);
+      if (end < 0) return -1;
+      index = end;
+      continue;
+    }
+    if (character === ']' || character === '}') return -1;
+    index += 1;
+  }
+  return -1;
+}
+
+function cutOff(name: string | undefined, reason: string, text: string): PythonCallRead {
+  return { ok: false, ...(name === undefined ? {} : { name }), reason, end: text.length, cutOff: true };
+}
+
+/** The call expression at `start` (`name(key=value, ...)`). */
+export function readPythonCall(text: string, start: number): PythonCallRead {
+  NAME.lastIndex = start;
+  const nameMatch = NAME.exec(text);
+  if (!nameMatch) return { ok: false, reason: 'no call name', end: start, cutOff: false };
+  const name = nameMatch[0];
+  let position = skipBlank(text, NAME.lastIndex);
+  if (text[position] !== '(') return { ok: false, name, reason: 'no argument list', end: position, cutOff: false };
+  position += 1;
+  const argumentsObject: Record<string, unknown> = {};
+  for (;;) {
+    position = skipBlank(text, position);
+    if (position >= text.length) return cutOff(name, 'the call is cut off before its closing parenthesis', text);
+    if (text[position] === ')') return { ok: true, call: { name, arguments: argumentsObject }, end: position + 1 };
+    KEY.lastIndex = position;
+    const key = KEY.exec(text);
+    const equals = key ? skipBlank(text, KEY.lastIndex) : position;
+    if (!key || text[equals] !== '=' || text[equals + 1] === '=') {
+      const end = valueEnd(text, position);
+      if (end < 0) return cutOff(name, 'the call is cut off inside an argument', text);
+      return {
+        ok: false,
+        name,
+        reason: `positional argument ${JSON.stringify(text.slice(position, end).trim())}: which parameter it fills would be a guess; name each argument (key=value)`,
+        end,
+        cutOff: false,
+      };
+    }
+    const valueStart = skipBlank(text, equals + 1);
+    const end = valueEnd(text, valueStart);
+    if (end < 0) return cutOff(name, `the value of "${key[0]}" is cut off`, text);
+    const source = text.slice(valueStart, end).trim();
+    if (source === '') return { ok: false, name, reason: `"${key[0]}" has no value`, end, cutOff: false };
+    const read = readJsonText(`[${source}]`, 0, source.length + 2);
+    if (!read.ok || !Array.isArray(read.value) || read.value.length !== 1)
+      return {
+        ok: false,
+        name,
+        reason: `the value of "${key[0]}" (${source.slice(0, 80)}) is not a Python literal${read.ok ? '' : `: ${read.reason}`}`,
+        end,
+        cutOff: false,
+      };
+    if (Object.hasOwn(argumentsObject, key[0]))
+      return { ok: false, name, reason: `the argument "${key[0]}" is given twice`, end, cutOff: false };
+    defineArgument(argumentsObject, key[0], read.value[0]);
+    position = text[end] === ',' ? end + 1 : end;
+  }
+}
+
+export interface PythonListRead {
+  readonly calls: DialectCall[];
+  readonly rejected: { readonly name?: string; readonly reason: string; readonly text: string }[];
+  readonly end: number;
+}
+
+/** Call expressions separated by commas (inside `[...]`) or by blanks, from `start` until `closer` (or the end). */
+export function readPythonCalls(text: string, start: number, closer: string | undefined): PythonListRead {
+  const calls: DialectCall[] = [];
+  const rejected: PythonListRead['rejected'] = [];
+  let position = start;
+  for (;;) {
+    position = skipBlank(text, position);
+    if (closer !== undefined && text.startsWith(closer, position))
+      return { calls, rejected, end: position + closer.length };
+    if (position >= text.length) {
+      if (closer !== undefined)
+        rejected.push({ reason: `the list of calls is cut off before "${closer}"`, text: text.slice(start) });
+      return { calls, rejected, end: text.length };
+    }
+    const read = readPythonCall(text, position);
+    if (!read.ok) {
+      rejected.push({
+        ...(read.name === undefined ? {} : { name: read.name }),
+        reason: read.reason,
+        text: text.slice(position, read.end),
+      });
+      if (read.cutOff || read.end <= position) return { calls, rejected, end: read.cutOff ? text.length : position };
+      position = read.end;
+      const skip = closer === undefined ? -1 : text.indexOf(closer, position);
+      return { calls, rejected, end: skip < 0 ? position : skip + (closer?.length ?? 0) };
+    }
+    calls.push(read.call);
+    position = skipBlank(text, read.end);
+    if (text[position] === ',') position += 1;
+    else if (closer === undefined && !/^[\p{ID_Start}_]/u.test(text.slice(position, position + 2)))
+      return { calls, rejected, end: position };
+  }
+}

@@ -1,0 +1,7 @@
+/** Gemma's prompted function calling: a ```tool_code fence with one call per line. */
+import type { RenderCall, RenderOptions } from './index';
+import { lead, pythonCall } from './render-values';
+
+export function render(calls: readonly RenderCall[], options: RenderOptions): string {
+  return `${lead(options.prose)}\`\`\`tool_code\n${calls.map(pythonCall).join('\n')}\n\`\`\``;
+}

@@ -1,0 +1,67 @@
+/**
+ * What a model writes in each text tool-call dialect (per its chat template), for the BFCL read-back test: each
+ * dialect's renderer lives in `./<dialect>.ts` and is registered here (a dialect with two written forms, such as
+ * Mistral's list and named forms, has one entry per form).
+ */
+import * as claudeXml from './claude-xml';
+import * as commandR from './command-r';
+import * as functionary from './functionary';
+import * as gemmaToolCode from './gemma-tool-code';
+import * as granite from './granite';
+import * as hermes from './hermes';
+import * as jamba from './jamba';
+import * as json from './json';
+import * as llama3Json from './llama3-json';
+import * as minimax from './minimax';
+import * as mistral from './mistral';
+import * as openaiContent from './openai-content';
+import * as phi4Mini from './phi4-mini';
+import * as pythonic from './pythonic';
+import * as qwen3Coder from './qwen3-coder';
+import * as react from './react';
+import * as seedOss from './seed-oss';
+import * as xlam from './xlam';
+
+/** One call to render. */
+export interface RenderCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+export interface RenderOptions {
+  /** prose the model writes before the calls (where the dialect allows prose) */
+  readonly prose?: string;
+}
+
+export interface DialectRenderer {
+  /** the `TextDialect.name` this renders */
+  readonly dialect: string;
+  /** a label for the form, when a dialect has several */
+  readonly form?: string;
+  /** XML-style: values are raw text typed back by the schema (a string "None" cannot be written) */
+  readonly rawValues?: boolean;
+  render(calls: readonly RenderCall[], options: RenderOptions): string;
+}
+
+export const RENDERERS: readonly DialectRenderer[] = [
+  { dialect: 'seed-oss', render: seedOss.render, rawValues: true },
+  { dialect: 'claude-xml', render: claudeXml.render, rawValues: true },
+  { dialect: 'minimax', render: minimax.render, rawValues: true },
+  { dialect: 'qwen3-coder', render: qwen3Coder.render, rawValues: true },
+  { dialect: 'hermes', render: hermes.render },
+  { dialect: 'granite', render: granite.render },
+  { dialect: 'mistral', render: mistral.render },
+  { dialect: 'mistral', form: 'list', render: mistral.renderList },
+  { dialect: 'llama3-json', render: llama3Json.render },
+  { dialect: 'jamba', render: jamba.render },
+  { dialect: 'phi4-mini', render: phi4Mini.render },
+  { dialect: 'functionary', render: functionary.render },
+  { dialect: 'gemma-tool-code', render: gemmaToolCode.render },
+  { dialect: 'command-r', render: commandR.render },
+  { dialect: 'openai-content', render: openaiContent.render },
+  { dialect: 'react', render: react.render },
+  { dialect: 'xlam', render: xlam.render },
+  { dialect: 'pythonic', render: pythonic.render },
+  { dialect: 'json', render: json.render },
+  { dialect: 'json', form: 'parameters', render: json.renderParameters },
+];
