@@ -5,9 +5,12 @@
 //   2. publint (no errors, warnings or suggestions) and arethetypeswrong (offline: --no-definitely-typed) on the tarball;
 //   3. an empty project outside the repository installs the tarballs with every peer, compiles a consumer that imports
 //      every public entry point (read from each package's `exports`) with `skipLibCheck: false`, and runs it;
-//   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same.
-// New packages are picked up from packages/*/package.json; nothing here names a package.
-// Usage: node scripts/check-packages.mjs [--keep] (keep the temporary folder and print its path).
+//   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same;
+//   5. examples/nest-app compiled against the tarballs and started;
+//   6. the README's install lines, tsconfig.json and example, run as written.
+// Every project compiles with TypeScript 6 and 7 and runs on this Node and each --node <path> (CI adds Node 20).
+// The tarballs come from scripts/pack.mjs (`npm run pack`); new packages are picked up from packages/*/package.json.
+// Usage: node scripts/check-packages.mjs [--keep] [--node <path>]... (--keep: keep the temporary folder, print its path).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
