@@ -29,18 +29,30 @@ const moduleNameMapper: Record<string, string> = {
 };
 
 const config: Config = {
-  projects: packages.map((name) => ({
-    displayName: name,
-    rootDir: `<rootDir>/packages/${name}`,
-    testEnvironment: 'node',
-    testMatch: ['<rootDir>/test/**/*.spec.ts'],
-    moduleNameMapper,
-    transform: {
-      '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.jest.json' }],
-      [ESM_ONLY_FILES]: '<rootDir>/../../scripts/jest-esm-to-commonjs.cjs',
+  // A skipped or todo test fails the run (scripts/jest-no-skipped-tests.cjs).
+  reporters: ['default', '<rootDir>/scripts/jest-no-skipped-tests.cjs'],
+  projects: [
+    ...packages.map((name) => ({
+      displayName: name,
+      rootDir: `<rootDir>/packages/${name}`,
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/**/*.spec.ts'],
+      moduleNameMapper,
+      transform: {
+        '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.jest.json' }],
+        [ESM_ONLY_FILES]: '<rootDir>/../../scripts/jest-esm-to-commonjs.cjs',
+      },
+      transformIgnorePatterns: [`/node_modules/(?!(?:${ESM_ONLY_PACKAGES.join('|')})/)`],
+    })),
+    // The repository's own tooling: the setup script, the pack script, the CLI's bin shim, the README's commands.
+    {
+      displayName: 'repository',
+      rootDir: '<rootDir>/scripts',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.jest.json' }] },
     },
-    transformIgnorePatterns: [`/node_modules/(?!(?:${ESM_ONLY_PACKAGES.join('|')})/)`],
-  })),
+  ],
 };
 
 export default config;

@@ -5,18 +5,29 @@
 //   2. publint (no errors, warnings or suggestions) and arethetypeswrong (offline: --no-definitely-typed) on the tarball;
 //   3. an empty project outside the repository installs the tarballs with every peer, compiles a consumer that imports
 //      every public entry point (read from each package's `exports`) with `skipLibCheck: false`, and runs it;
-//   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same.
-// New packages are picked up from packages/*/package.json; nothing here names a package.
-// Usage: node scripts/check-packages.mjs [--keep] (keep the temporary folder and print its path).
+//   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same;
+//   5. examples/nest-app compiled against the tarballs and started;
+//   6. the README's install lines, tsconfig.json and example, run as written.
+// Every project compiles with TypeScript 6 and 7 and runs on this Node and each --node <path> (CI adds Node 20).
+// The tarballs come from scripts/pack.mjs (`npm run pack`); new packages are picked up from packages/*/package.json.
+// Usage: node scripts/check-packages.mjs [--keep] [--node <path>]... (--keep: keep the temporary folder, print its path).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, posix, relative } from 'node:path';
+import { ROOT, packAll } from './pack.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const keep = process.argv.includes('--keep');
+// The Node.js binaries the consumers and the Nest app run on: this one, and each `--node <path>` (CI adds the
+// machine's Node 20, so the engines range `^20.19.0 || >=22.12.0` is checked at both ends).
+const runtimes = [
+  process.execPath,
+  ...process.argv.flatMap((argument, index) => (argument === '--node' ? [process.argv[index + 1]] : [])),
+].map((path) => {
+  if (!path || !existsSync(path)) throw new Error(`--node needs the path of a Node.js binary (got ${path})`);
+  return { path, version: execFileSync(path, ['--version'], { encoding: 'utf8' }).trim() };
+});
 const problems = [];
 const problem = (pkg, text) => problems.push(`${pkg}: ${text}`);
 const log = (text) => process.stdout.write(`check-packages: ${text}\n`);
@@ -53,20 +64,11 @@ function testedSpec(name, range) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-const packageDirectories = readdirSync(join(ROOT, 'packages'))
-  .map((name) => join(ROOT, 'packages', name))
-  .filter((directory) => existsSync(join(directory, 'package.json')))
-  .filter((directory) => readJson(join(directory, 'package.json')).private !== true);
-if (packageDirectories.length === 0) throw new Error('No publishable package under packages/.');
-
 const work = mkdtempSync(join(tmpdir(), 'toolwright-packages-'));
 if (relative(ROOT, work).split(/[\\/]/)[0] !== '..')
   throw new Error(`The temporary folder ${work} is inside the repository.`);
 const tarballs = join(work, 'tarballs');
-mkdirSync(tarballs);
-log(
-  `${packageDirectories.length} package(s): ${packageDirectories.map((directory) => relative(ROOT, directory)).join(', ')}; working in ${work}`,
-);
+log(`working in ${work}`);
 
 /** Every public entry point of a package: its `exports` keys, wildcards expanded against the packed files. */
 function entryPoints(manifest, files) {
@@ -106,10 +108,7 @@ function collectTargets(target) {
 
 // 1. Pack and inspect.
 const packed = [];
-for (const directory of packageDirectories) {
-  const manifest = readJson(join(directory, 'package.json'));
-  const [info] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tarballs], { cwd: directory }));
-  const tarball = join(tarballs, info.filename);
+for (const { directory, manifest, tarball, info } of packAll(tarballs)) {
   const files = info.files.map((file) => file.path);
   const fileSet = new Set(files);
   for (const required of ['package.json', 'README.md', 'LICENSE'])
@@ -300,6 +299,60 @@ const TSCONFIG = {
 
 const PEER_TYPE_PACKAGES = { ai: ['@types/json-schema'] };
 
+// Every consumer and the Nest app compile with each supported TypeScript: 6 (the version the repository builds with)
+// and 7 (the native compiler the registry serves as `latest`; it emits decorator metadata as 6 does). Each is installed
+// in a folder of its own and runs on the consumer's project.
+const TYPESCRIPT_7 = '7.0.2';
+const compilers = [
+  ['6', testedSpec('typescript', '^6')],
+  ['7', `typescript@${TYPESCRIPT_7}`],
+].map(([major, spec]) => {
+  const directory = join(work, `typescript-${major}`);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, 'package.json'), '{ "private": true }\n');
+  run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', spec], { cwd: directory });
+  const tsc = join(directory, 'node_modules', 'typescript', 'bin', 'tsc');
+  const version = run(process.execPath, [tsc, '--version']).trim();
+  if (!version.startsWith(`Version ${major}.`)) throw new Error(`${spec} answers ${version}`);
+  log(`compiler: TypeScript ${version.replace('Version ', '')} (${spec})`);
+  return { major, tsc };
+});
+
+/**
+ * Compiles `project` with each TypeScript into dist-<major>/ and runs `entry` (a path inside the output) on each Node
+ * runtime; returns the last stdout line of each run, or undefined after recording a problem.
+ */
+function compileAndRun(label, project, entry, environment = {}) {
+  const lines = [];
+  for (const { major, tsc } of compilers) {
+    const outDir = join(project, `dist-${major}`);
+    const compile = tryRun(process.execPath, [tsc, '-p', project, '--outDir', outDir]);
+    if (!compile.ok) {
+      problem(
+        label,
+        `does not compile with TypeScript ${major} (skipLibCheck: false):\n${compile.output.slice(0, 4000)}`,
+      );
+      return undefined;
+    }
+    if (entry === undefined) continue;
+    for (const runtime of runtimes) {
+      const ran = tryRun(runtime.path, [join(outDir, entry)], {
+        cwd: project,
+        env: { ...process.env, ...environment },
+      });
+      if (!ran.ok) {
+        problem(
+          label,
+          `the TypeScript ${major} build failed on Node ${runtime.version}:\n${ran.output.slice(0, 4000)}`,
+        );
+        return undefined;
+      }
+      lines.push(ran.output.trim().split('\n').pop());
+    }
+  }
+  return lines;
+}
+
 function checkConsumer(label, peers) {
   const directory = join(work, label);
   mkdirSync(join(directory, 'src'), { recursive: true });
@@ -321,7 +374,6 @@ function checkConsumer(label, peers) {
     ...packed.map(({ tarball }) => tarball),
     ...[...peers].map(([name, range]) => testedSpec(name, range)),
     ...extraTypes,
-    testedSpec('typescript', '*'),
     testedSpec('@types/node', '*'),
   ];
   const install = tryRun(
@@ -335,23 +387,13 @@ function checkConsumer(label, peers) {
   }
   const missing = [...peers.keys()].filter((name) => !existsSync(join(directory, 'node_modules', name)));
   if (missing.length > 0) problem(label, `peers not installed: ${missing.join(', ')}`);
-  const compile = tryRun(process.execPath, [
-    join(directory, 'node_modules', 'typescript', 'bin', 'tsc'),
-    '-p',
-    directory,
-  ]);
-  if (!compile.ok) {
-    problem(label, `the consumer does not compile with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`);
-    return;
-  }
-  const ran = tryRun(process.execPath, [join(directory, 'dist', 'consumer.js')], { cwd: directory });
-  if (!ran.ok) {
-    problem(label, `the consumer failed at run time:\n${ran.output.slice(0, 4000)}`);
-    return;
-  }
-  const report = JSON.parse(ran.output.trim().split('\n').pop());
+  const outputs = compileAndRun(label, directory, 'consumer.js');
+  if (!outputs) return;
+  const report = JSON.parse(outputs[0]);
+  if (outputs.some((output) => output !== outputs[0]))
+    problem(label, `the builds and runtimes disagree: ${outputs.join(' / ')}`);
   log(
-    `${label}: ${Object.keys(report.counts).length} entry points compiled (skipLibCheck: false) and loaded${report.factorial ? `; a decorated command ran (factorial 5 = ${report.factorial})` : ''}`,
+    `${label}: ${Object.keys(report.counts).length} entry points compiled (skipLibCheck: false) with TypeScript ${compilers.map(({ major }) => major).join(' and ')} and loaded on Node ${runtimes.map(({ version }) => version).join(' and ')}${report.factorial ? `; a decorated command ran (factorial 5 = ${report.factorial})` : ''}`,
   );
 }
 
@@ -365,7 +407,8 @@ for (const [label, peers] of consumerPeers) {
 }
 
 // 5. An application as a user writes it, against the tarballs: examples/nest-app (issue 13) compiled in the all-peers
-// project with skipLibCheck: false and started; GET /tools must list its commands.
+// project with skipLibCheck: false by each TypeScript and started; GET /tools must list its commands and a tool call
+// must run add_note, whose constructor-injected service and parameter types both come from decorator metadata.
 async function checkNestApp() {
   const directory = join(work, 'all-peers');
   if (!existsSync(join(directory, 'node_modules', '@toolwright', 'nestjs'))) return;
@@ -386,22 +429,21 @@ async function checkNestApp() {
   rmSync(app, { recursive: true, force: true });
   mkdirSync(app, { recursive: true });
   execFileSync('cp', ['-r', join(ROOT, 'examples', 'nest-app', 'src'), join(app, 'src')]);
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    JSON.stringify(
-      { ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, outDir: 'dist', rootDir: 'src' } },
-      null,
-      2,
-    ),
-  );
-  const compile = tryRun(process.execPath, [join(directory, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app]);
-  if (!compile.ok)
-    return problem(
-      'nest-app',
-      `does not compile against the tarballs with skipLibCheck: false:\n${compile.output.slice(0, 4000)}`,
-    );
-  const child = spawn(process.execPath, [join(app, 'dist', 'main.js'), '--port', '0'], {
-    cwd: app,
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  if (!compileAndRun('nest-app', app, undefined)) return;
+  for (const { major } of compilers)
+    for (const runtime of runtimes)
+      await startNestApp(
+        join(app, `dist-${major}`, 'main.js'),
+        `TypeScript ${major}, Node ${runtime.version}`,
+        runtime,
+      );
+}
+
+async function startNestApp(main, built, runtime) {
+  const label = `nest-app (${built})`;
+  const child = spawn(runtime.path, [main, '--port', '0'], {
+    cwd: dirname(main),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -421,20 +463,86 @@ async function checkNestApp() {
       child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
     });
     const response = await fetch(`${url}/tools?provider=openai`);
-    const tools = await response.json();
-    const names = JSON.stringify(tools);
-    if (response.status !== 200 || !names.includes('add_note'))
-      return problem('nest-app', `GET /tools answered ${response.status}: ${names.slice(0, 500)}`);
+    const tools = JSON.stringify(await response.json());
+    if (response.status !== 200 || !tools.includes('add_note'))
+      return problem(label, `GET /tools answered ${response.status}: ${tools.slice(0, 500)}`);
+    const call = await fetch(`${url}/tool-calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-id': 's1' },
+      body: JSON.stringify({
+        tool_call: { id: 'c1', type: 'function', function: { name: 'add_note', arguments: '{"text": "typed"}' } },
+      }),
+    });
+    const answer = await call.json();
+    if (call.status !== 200 || answer.result?.ok !== true || answer.result.value?.saved !== 'typed')
+      return problem(label, `POST /tool-calls answered ${call.status}: ${JSON.stringify(answer).slice(0, 500)}`);
     log(
-      'nest-app: compiled against the tarballs (skipLibCheck: false), started, GET /tools?provider=openai lists its commands',
+      `${label}: compiled against the tarballs (skipLibCheck: false), started, GET /tools lists its commands, add_note ran`,
     );
   } catch (error) {
-    problem('nest-app', `${error.message}\n${output.slice(-2000)}`);
+    problem(label, `${error.message}\n${output.slice(-2000)}`);
   } finally {
     child.kill('SIGTERM');
   }
 }
 await checkNestApp();
+
+// 6. The README as a new user follows it: its before-the-release install lines (the clone's tarball folder replaced by
+// this run's), its tsconfig.json exactly, and its example as an ES module, compiled by each TypeScript and run. No
+// `"types": ["node"]` and skipLibCheck: false: @toolwright/core's declarations must need no Node.js types.
+function checkReadme() {
+  const label = 'README';
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const blocks = (language) =>
+    [...readme.matchAll(new RegExp(`^\`\`\`${language}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]);
+  const FOLDER = '../toolwright/dist/tarballs/';
+  const installs = blocks('sh')
+    .flatMap((block) => block.split('\n'))
+    .filter((line) => line.startsWith(`npm install ${FOLDER}`))
+    .map((line) =>
+      line
+        .replace(/\s+#.*$/, '')
+        .split(/\s+/)
+        .slice(2),
+    );
+  const [tsconfig] = blocks('json');
+  const [example] = blocks('ts');
+  if (installs.length === 0 || tsconfig === undefined || example === undefined)
+    return problem(label, `no install line with ${FOLDER}, json block or ts block found in README.md`);
+  const options = JSON.parse(tsconfig).compilerOptions;
+  if (options.types !== undefined || options.skipLibCheck !== false)
+    problem(label, 'the README tsconfig.json must set skipLibCheck: false and no "types"');
+  const directory = join(work, 'readme');
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(
+    join(directory, 'package.json'),
+    JSON.stringify({ name: 'toolwright-readme', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
+  writeFileSync(join(directory, 'tsconfig.json'), tsconfig);
+  writeFileSync(
+    join(directory, 'index.ts'),
+    `${example}\nconsole.log(JSON.stringify({ value: result.ok ? result.value : result.error, rules: result.transformations.map((change) => change.rule) }));\n`,
+  );
+  for (const words of installs) {
+    const specs = words.map((word) => (word.startsWith(FOLDER) ? join(tarballs, word.slice(FOLDER.length)) : word));
+    const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], {
+      cwd: directory,
+    });
+    if (!install.ok) return problem(label, `npm install ${words.join(' ')} failed: ${install.output.slice(-2000)}`);
+  }
+  const outputs = compileAndRun(label, directory, 'index.js', { TOOLWRIGHT_LOG_LEVEL: 'error' });
+  if (!outputs) return;
+  const expected = JSON.stringify({
+    value: { question: 'Ship?', options: 2 },
+    rules: ['single-quotes', 'json-string-to-array', 'dropped-context-field'],
+  });
+  if (outputs.some((output) => output !== expected))
+    return problem(label, `the example printed ${outputs.join(' / ')}, expected ${expected}`);
+  log(
+    `README: ${installs.length} install line(s) as written, its tsconfig.json (no "types", skipLibCheck: false), its example compiled with TypeScript ${compilers.map(({ major }) => major).join(' and ')} and run on Node ${runtimes.map(({ version }) => version).join(' and ')}: ${expected}`,
+  );
+}
+checkReadme();
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 else log(`kept ${work}`);

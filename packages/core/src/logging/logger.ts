@@ -30,7 +30,7 @@ export function isLevelEnabled(logger: Logger, level: LogLevel): boolean {
 /** The level named by the environment: `TOOLWRIGHT_LOG_LEVEL` (debug|info|warn|error), or `debug` if `TOOLWRIGHT_DEBUG` is set. */
 export function levelFromEnvironment(
   fallback: LogLevel = 'warn',
-  environment: NodeJS.ProcessEnv = process.env,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
 ): LogLevel {
   const named = environment['TOOLWRIGHT_LOG_LEVEL']?.toLowerCase();
   if (named !== undefined && named in LEVEL_RANK) return named as LogLevel;

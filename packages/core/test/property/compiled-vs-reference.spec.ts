@@ -70,5 +70,5 @@ describe('compiled validation agrees with the reference path (class-transformer 
     );
     expect(compared).toBeGreaterThanOrEqual(1200);
     expect(accepted).toBeGreaterThan(compared / 10);
-  });
+  }, 60_000);
 });

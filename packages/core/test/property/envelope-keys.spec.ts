@@ -41,5 +41,5 @@ describe('hasOnlyEnvelopeKeys against Object.keys(...).every (issue 12)', () => 
       }
     }
     expect(envelopes).toBeGreaterThan(1000);
-  });
+  }, 60_000);
 });

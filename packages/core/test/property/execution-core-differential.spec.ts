@@ -206,5 +206,5 @@ describe('execution core: the executor against runWithTimeout', () => {
     expect(compared).toBe(2_000);
     // Every outcome the contract has was reached.
     expect([...kinds].sort()).toEqual(['CANCELLED', 'HANDLER_ERROR', 'SERVICE_UNAVAILABLE', 'TIMEOUT', 'ok']);
-  });
+  }, 60_000);
 });

@@ -110,7 +110,7 @@ describe('executor properties', () => {
       { seed: 4242, numRuns: RUNS, endOnFailure: true },
     );
     expect(checked).toBe(RUNS);
-  });
+  }, 60_000);
 
   describe('hostile payloads', () => {
     const registry = new ToolRegistry({ logger: silentLogger });
@@ -189,7 +189,7 @@ describe('executor properties', () => {
         ),
         { seed: 1337, numRuns: RUNS },
       );
-    });
+    }, 60_000);
 
     it.each([100, 1_000, 10_000, 100_000])(
       'nested %i levels deep: a typed error, never a RangeError',
@@ -210,6 +210,7 @@ describe('executor properties', () => {
         expectTyped(direct);
         expect(snapshot()).toEqual(before);
       },
+      60_000,
     );
   });
 
@@ -281,6 +282,6 @@ describe('executor properties', () => {
         ),
         { seed: 7, numRuns: RUNS },
       );
-    });
+    }, 60_000);
   });
 });

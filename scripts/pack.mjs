@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// `npm run pack`: every publishable package under packages/* as the tarball npm would publish, all in one folder
+// (default dist/tarballs/), so a project can install toolwright before (or without) a release:
+//   npm install <folder>/toolwright-core-0.1.0.tgz <folder>/toolwright-providers-0.1.0.tgz ...
+// (the packages depend on each other at the exact version, which the sibling tarballs in the same command satisfy).
+// Usage: node scripts/pack.mjs [--out <folder>]   (run after `npm run build`: the tarballs hold dist/)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_OUT = join(ROOT, 'dist', 'tarballs');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** The folders of every package under packages/ that is not private, in name order. */
+export function publishablePackages() {
+  const directories = readdirSync(join(ROOT, 'packages'))
+    .sort()
+    .map((name) => join(ROOT, 'packages', name))
+    .filter((directory) => existsSync(join(directory, 'package.json')))
+    .filter((directory) => readJson(join(directory, 'package.json')).private !== true);
+  if (directories.length === 0) throw new Error('No publishable package under packages/.');
+  return directories;
+}
+
+/**
+ * `npm pack` of every publishable package into `out` (emptied of older tarballs first, so the folder holds one version
+ * of each). Returns, per package, its folder, manifest, tarball path and npm's file list.
+ */
+export function packAll(out = DEFAULT_OUT) {
+  mkdirSync(out, { recursive: true });
+  for (const file of readdirSync(out)) if (file.endsWith('.tgz')) rmSync(join(out, file));
+  return publishablePackages().map((directory) => {
+    const manifest = readJson(join(directory, 'package.json'));
+    const dist = join(directory, 'dist');
+    if (!existsSync(dist))
+      throw new Error(`${manifest.name} is not built (${dist} is missing): run npm run build first.`);
+    const [info] = JSON.parse(
+      execFileSync(npm, ['pack', '--json', '--pack-destination', out], {
+        cwd: directory,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    );
+    return { directory, manifest, tarball: join(out, info.filename), info };
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const at = process.argv.indexOf('--out');
+  if (at !== -1 && !process.argv[at + 1]) throw new Error('--out needs a folder');
+  const out = at === -1 ? DEFAULT_OUT : resolve(process.argv[at + 1]);
+  const packed = packAll(out);
+  for (const { manifest, info } of packed)
+    process.stdout.write(
+      `pack: ${manifest.name}@${manifest.version}: ${info.filename} (${(info.size / 1024).toFixed(0)} kB)\n`,
+    );
+  const example = ['@toolwright/core', '@toolwright/providers']
+    .map((name) => packed.find(({ manifest }) => manifest.name === name)?.tarball)
+    .filter(Boolean);
+  process.stdout.write(
+    `pack: ${packed.length} tarballs in ${out}; install the ones you need in one command, from your project:\n` +
+      `  npm install ${example.join(' ')} reflect-metadata tsyringe class-validator class-transformer\n`,
+  );
+}
