@@ -47,7 +47,12 @@ function port(value: string): number {
 function withSource(command: Command): Command {
   return command
     .option('--app <path>', 'a module or package folder whose `registry` (or default) export is a ToolRegistry')
-    .option('--mcp <command line>', 'a stdio MCP server to take the tools from, e.g. "node examples/mcp-server"');
+    .option(
+      '--mcp <command line | url>',
+      'an MCP server to take the tools from: a stdio command line, e.g. "node examples/mcp-server", or an http(s) URL (OAuth when the server asks: the URL to open is printed to stderr)',
+    )
+    .option('--token-file <path>', 'with --mcp <url>: where OAuth tokens are kept (a 0600 file)')
+    .option('--oauth-port <port>', 'with --mcp <url>: the port of the 127.0.0.1 OAuth redirect listener', port);
 }
 
 const providerOption = () => new Option('--provider <ids>', 'provider ids, comma-separated, or all').default('all');
@@ -61,7 +66,7 @@ export async function runCli(argv: readonly string[], output: Output = createOut
   let loaded: LoadedTools | undefined;
   const withTools = async (options: SourceOptions, action: (tools: LoadedTools) => Promise<number> | number) => {
     // Loading logs warnings and errors only (an MCP server's connection steps are not news on a terminal).
-    loaded = await loadTools(options, stderrWarnings);
+    loaded = await loadTools(options, stderrWarnings, (text) => output.stderr.write(text));
     exitCode = await action(loaded);
   };
 

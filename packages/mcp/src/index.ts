@@ -38,6 +38,13 @@ export { importRemoteTool, DEFAULT_MAX_RESULT_CHARS, type RemoteToolImportOption
 export { MCP_TOOL_NAME } from './tool-names';
 export { McpConnectionError } from './errors/mcp-connection-error';
 export { McpResponseTooLargeError } from './errors/mcp-response-too-large-error';
+export { McpAuthorizationError, type McpAuthorizationStep } from './errors/mcp-authorization-error';
+export { McpElicitationError } from './errors/mcp-elicitation-error';
+export { McpTokenStoreError } from './errors/mcp-token-store-error';
+export type { McpOAuthOptions, McpAuthorizationRequest } from './client/oauth/oauth-options';
+export { MemoryTokenStore, type TokenStore } from './client/oauth/token-store';
+export { FileTokenStore } from './client/oauth/file-token-store';
+export type { McpElicitationHandler, McpElicitationAnswer, McpElicitationDetails } from './client/elicitation';
 export { boundedFetch } from './client/bounded-fetch';
 
 // Server: a registry served over MCP.

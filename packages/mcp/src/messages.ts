@@ -140,6 +140,20 @@ export const clientMessages = {
   remoteTimeout: (tool: string, ms: number) =>
     `The tool "${tool}" did not finish within ${ms} ms. Try again later or with a smaller request.`,
 
+  authorizationFailed: (server: string, step: string, detail: string) =>
+    `MCP server '${server}': authorization failed at ${step}: ${truncate(detail, 500)}`,
+  elicitationOutsideCall: (server: string) =>
+    `MCP server '${server}' asked a question (elicitation) that belongs to no single tool call in flight; declined (no context to answer for).`,
+  elicitationSchemaRefused: (server: string, problem: string) =>
+    `MCP server '${server}' asked a question whose schema was refused: ${problem}`,
+  elicitationAnswerRefused: (server: string, problems: string) =>
+    `The answer to MCP server '${server}''s question was not sent: it does not match the requested schema (${truncate(problems, 1_000)}).`,
+  elicitationAnswerMalformed: (server: string, detail: string) =>
+    `The answer to MCP server '${server}''s question was not sent: ${detail}.`,
+  authorizationRequired: (tool: string, server: string, detail: string) =>
+    `The tool "${tool}" is not available: authorizing with the server '${server}' failed (${truncate(detail, 500)}).`,
+  noTokenKey: (server: string) =>
+    `MCP server '${server}': tokenKey(context) did not return a non-empty string, so no token can be chosen for this call.`,
   remoteToolError: (tool: string, text: string) => `The tool "${tool}" reported an error: ${truncate(text, 4_000)}`,
 
   remoteRejected: (tool: string, text: string) =>

@@ -7,6 +7,10 @@ import { loadAppRegistry } from './load-app';
 export interface SourceOptions {
   readonly app?: string;
   readonly mcp?: string;
+  /** `--mcp <url>`: where OAuth tokens are kept (default `~/.config/toolwright/mcp-tokens.json`). */
+  readonly tokenFile?: string;
+  /** `--mcp <url>`: the port of the 127.0.0.1 OAuth redirect listener. */
+  readonly oauthPort?: number;
 }
 
 /** The application's tools, loaded for one command. */
@@ -18,7 +22,11 @@ export interface LoadedTools {
   close(): Promise<void>;
 }
 
-export async function loadTools(options: SourceOptions, logger: Logger): Promise<LoadedTools> {
+export async function loadTools(
+  options: SourceOptions,
+  logger: Logger,
+  writeErr: (text: string) => void = (text) => process.stderr.write(text),
+): Promise<LoadedTools> {
   if (options.app !== undefined && options.mcp !== undefined) {
     throw new CliError('--app and --mcp were both given. Fix: load the tools from one of them.');
   }
@@ -28,8 +36,14 @@ export async function loadTools(options: SourceOptions, logger: Logger): Promise
   }
   if (options.mcp !== undefined) {
     // Loaded here only: the MCP client and SDK are not needed by `--app`.
-    const { loadMcpRegistry } = require('./load-mcp') as typeof import('./load-mcp');
-    const { registry, connections } = await loadMcpRegistry(options.mcp, logger);
+    const { defaultTokenFile, loadMcpRegistry } = require('./load-mcp') as typeof import('./load-mcp');
+    const { DEFAULT_REDIRECT_PORT } =
+      require('./oauth-redirect-listener') as typeof import('./oauth-redirect-listener');
+    const { registry, connections } = await loadMcpRegistry(options.mcp, logger, {
+      tokenFile: options.tokenFile ?? defaultTokenFile(),
+      redirectPort: options.oauthPort ?? DEFAULT_REDIRECT_PORT,
+      writeErr,
+    });
     return { registry, label: `MCP server "${options.mcp}"`, close: () => connections.close() };
   }
   throw new CliError(

@@ -47,7 +47,7 @@ describe('toolwright --help and usage errors', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`Usage: toolwright ${command}`);
       expect(run.stdout).toContain('--app <path>');
-      expect(run.stdout).toContain('--mcp <command line>');
+      expect(run.stdout).toContain('--mcp <command line | url>');
     },
   );
 

@@ -8,20 +8,34 @@ import {
   TimeoutError,
   ToolCallError,
   ToolwrightError,
+  type ExecutionContext,
   type ToolHandler,
   type ToolInvocationContext,
 } from '@toolwright/core';
 import { isNetworkError } from '@toolwright/core/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPError,
+  type StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpAuthorizationError } from '../errors/mcp-authorization-error';
 import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
 import { clientMessages } from '../messages';
 import { RESPONSE_TOO_LARGE_CODE } from './bounded-fetch';
+import { inFlight, remoteCallScope, type RemoteCallScope } from './call-scope';
 import type { McpServerConfig } from './config';
 import type { ConnectionEnvironment } from './connection-environment';
+import type { KeyAuthorization } from './oauth/key-authorization';
 import { errorTextOfResult, valueOfResult } from './remote-tools';
+
+/** The connection one call travels on: behind OAuth, the one of its own token key. */
+export interface CallSession {
+  readonly client: Client;
+  readonly transport?: StreamableHTTPClientTransport;
+  readonly authorization?: KeyAuthorization;
+}
 
 /** What forwarding needs of the connection it belongs to. */
 export interface CallForwardingHost {
@@ -29,8 +43,11 @@ export interface CallForwardingHost {
   readonly name: string;
   readonly config: McpServerConfig;
   readonly environment: ConnectionEnvironment;
-  /** The live client, `undefined` while (re)connecting or degraded. */
-  currentClient(): Client | undefined;
+  /**
+   * The connection for a call with this trusted context, `undefined` while (re)connecting or degraded. Behind OAuth
+   * it may open (and authorize) the connection of the context's token key.
+   */
+  session(context: ExecutionContext): Promise<CallSession | undefined>;
   /** The server does not know a tool (any more): its list changed without a notification. */
   unknownTool(): void;
   /** A transport failure the client did not turn into a close. */
@@ -47,45 +64,74 @@ export function remoteToolHandler(
   remoteName: string,
   contextNamed: readonly string[] = [],
 ): ToolHandler {
-  const requestTimeoutMs = (host.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
-  return async (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
-    const client = host.currentClient();
-    if (client === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, host.name));
-    const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
-    if (sent.length > 0) {
-      host.environment.logger.warn(clientMessages.contextNameForwarded(host.name, name, sent), {
-        server: host.name,
-        tool: name,
-        callId: invocation.callId,
-        parameters: sent,
-        sessionId: invocation.context.sessionId,
-      });
-    }
-    try {
-      // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
-      const result = (await client.callTool({ name: remoteName, arguments: params }, undefined, {
-        signal: invocation.signal,
-        timeout: requestTimeoutMs,
-      })) as CallToolResult;
-      if (result.isError === true)
-        throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
-      return valueOfResult(result, host.environment.maxResultChars);
-    } catch (error) {
-      throw callError(host, error, name, client, invocation.signal, requestTimeoutMs);
-    }
+  return (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
+    const scope: RemoteCallScope = { invocation, abort: new AbortController() };
+    return remoteCallScope.run(scope, () => forwardCall(host, name, remoteName, contextNamed, params, scope));
   };
+}
+
+async function forwardCall(
+  host: CallForwardingHost,
+  name: string,
+  remoteName: string,
+  contextNamed: readonly string[],
+  params: Record<string, unknown>,
+  scope: RemoteCallScope,
+): Promise<unknown> {
+  const { invocation } = scope;
+  const requestTimeoutMs = (host.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
+  let session: CallSession | undefined;
+  try {
+    session = await host.session(invocation.context);
+  } catch (error) {
+    throw callError(host, error, name, undefined, scope, requestTimeoutMs);
+  }
+  if (session === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, host.name));
+  const { client, transport, authorization } = session;
+  const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
+  if (sent.length > 0) {
+    host.environment.logger.warn(clientMessages.contextNameForwarded(host.name, name, sent), {
+      server: host.name,
+      tool: name,
+      callId: invocation.callId,
+      parameters: sent,
+      sessionId: invocation.context.sessionId,
+    });
+  }
+  // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
+  const signal = AbortSignal.any([invocation.signal, scope.abort.signal]);
+  const call = async () =>
+    (await client.callTool({ name: remoteName, arguments: params }, undefined, {
+      signal,
+      timeout: requestTimeoutMs,
+    })) as CallToolResult;
+  try {
+    const result = await inFlight(client, scope, () =>
+      authorization === undefined || transport === undefined ? call() : authorization.retrying(transport, signal, call),
+    );
+    if (result.isError === true)
+      throw new HandlerError(clientMessages.remoteToolError(name, errorTextOfResult(result)));
+    return valueOfResult(result, host.environment.maxResultChars);
+  } catch (error) {
+    throw callError(host, error, name, client, scope, requestTimeoutMs);
+  }
 }
 
 function callError(
   host: CallForwardingHost,
   error: unknown,
   name: string,
-  client: Client,
-  signal: AbortSignal,
+  client: Client | undefined,
+  scope: RemoteCallScope,
   requestTimeoutMs: number,
 ): Error {
   if (ToolwrightError.isInstance(error) && error instanceof ToolCallError) return error;
+  const signal = scope.invocation.signal;
   if (signal.aborted && signal.reason instanceof Error) return signal.reason;
+  // The app's answer to the server's question was refused here: the call ends with that reason.
+  if (scope.refused) return new HandlerError(scope.refused.message, { cause: scope.refused });
+  if (error instanceof McpAuthorizationError)
+    return new HandlerError(clientMessages.authorizationRequired(name, host.name, error.message), { cause: error });
   if (
     error instanceof McpResponseTooLargeError ||
     (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)
@@ -104,7 +150,7 @@ function callError(
     return new HandlerError(clientMessages.remoteRejected(name, error.message), { cause: error });
   }
   if (isNetworkError(error) || isTransportFailure(error)) {
-    host.connectionLost(client);
+    if (client !== undefined) host.connectionLost(client);
     return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
   }
   return new HandlerError(clientMessages.remoteFailed(name), { cause: error });

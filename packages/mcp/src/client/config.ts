@@ -1,6 +1,8 @@
 import { DefinitionError, type JsonSchemaLimits, type Logger } from '@toolwright/core';
 import type { McpClock, McpRetryPolicy } from './retry-policy';
 import type { ProcessGroupReaper } from './process-group';
+import type { McpElicitationHandler } from './elicitation';
+import type { McpOAuthOptions } from './oauth/oauth-options';
 
 /** What every MCP server entry may set, whatever its transport. */
 export interface McpServerCommonConfig {
@@ -53,12 +55,24 @@ export interface McpHttpServerConfig extends McpServerCommonConfig {
   readonly url: string | URL;
   /** Sent with every request (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** OAuth for this server (replaces the `auth` of `connectMcpServers`' options); `false`: none for this server. */
+  readonly auth?: McpOAuthOptions | false;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 export interface ConnectMcpServersOptions {
   readonly logger?: Logger;
+  /**
+   * OAuth 2.1 for every server over HTTP (a server's own `auth` replaces it): the MCP SDK's client runs the flows;
+   * tokens go to a `TokenStore`, one per `tokenKey(context)`. See docs/mcp.md, "OAuth".
+   */
+  readonly auth?: McpOAuthOptions;
+  /**
+   * Answers servers' questions during tool calls (elicitation, form and URL modes) for the call's trusted context.
+   * Without it the client does not declare elicitation and servers cannot ask.
+   */
+  readonly onElicitation?: McpElicitationHandler;
   /** The backoff, for every server: attempts and delays of a connection, and the reconnection budget. */
   readonly retry?: Partial<McpRetryPolicy>;
   /** Time source of the backoff (tests pass a fake one). */

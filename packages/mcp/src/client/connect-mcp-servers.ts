@@ -1,5 +1,6 @@
 import { defaultLogger, DEFAULT_JSON_SCHEMA_LIMITS, DefinitionError, type ToolRegistry } from '@toolwright/core';
-import { checkServerConfigs, type ConnectMcpServersOptions, type McpServerConfig } from './config';
+import { checkServerConfigs, isStdioConfig, type ConnectMcpServersOptions, type McpServerConfig } from './config';
+import { resolveOAuthOptions, type ResolvedOAuthOptions } from './oauth/oauth-options';
 import { McpServerConnection, type McpServerStatus } from './mcp-server-connection';
 import { processGroupReaper } from './process-group';
 import { DEFAULT_MAX_RESULT_CHARS } from './remote-tools';
@@ -66,6 +67,14 @@ function report(servers: readonly McpServerStatus[]): McpConnectionsReport {
   });
 }
 
+/** The OAuth options of one server, checked: its own `auth`, else the options' (HTTP servers only). */
+function serverAuth(server: McpServerConfig, options: ConnectMcpServersOptions): ResolvedOAuthOptions | undefined {
+  if (isStdioConfig(server)) return undefined;
+  const auth = server.auth === undefined ? options.auth : server.auth;
+  if (auth === undefined || auth === false) return undefined;
+  return resolveOAuthOptions(auth, `connectMcpServers: server "${server.name}"`);
+}
+
 /**
  * Connects to MCP servers (stdio: command, args, env, cwd; Streamable HTTP: url, headers) and registers their tools
  * in `registry`, namespaced (`server.tool`), so they run through the executor like local commands. Returns at
@@ -117,8 +126,12 @@ export function connectMcpServers(
     terminateGraceMs: options.shutdown?.terminateGraceMs,
     descendantScanMs: options.shutdown?.descendantScanMs,
     reaper: options.reapOnExit === false ? null : (options.reaper ?? processGroupReaper),
+    onElicitation: options.onElicitation,
   };
-  const connections = servers.map((server) => new McpServerConnection(server, environment));
+  if (options.onElicitation !== undefined && typeof options.onElicitation !== 'function')
+    throw new DefinitionError('onElicitation is not a function.', { target: 'connectMcpServers' });
+  const auths = servers.map((server) => serverAuth(server, options));
+  const connections = servers.map((server, index) => new McpServerConnection(server, environment, auths[index]));
   for (const connection of connections) connection.start();
   return new McpConnections(connections);
 }

@@ -1,4 +1,5 @@
 import type { JsonSchemaLimits, Logger, ToolRegistry } from '@toolwright/core';
+import type { McpElicitationHandler } from './elicitation';
 import type { ProcessGroupReaper } from './process-group';
 import type { McpClock, McpRetryPolicy } from './retry-policy';
 
@@ -21,4 +22,5 @@ export interface ConnectionEnvironment {
   readonly terminateGraceMs?: number;
   readonly descendantScanMs?: number;
   readonly reaper: ProcessGroupReaper | null;
+  readonly onElicitation?: McpElicitationHandler;
 }

@@ -1,15 +1,24 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { DefinitionError, HandlerError, type ExecutionContext } from '@toolwright/core';
 import { McpConnectionError } from '../errors/mcp-connection-error';
+import { McpAuthorizationError } from '../errors/mcp-authorization-error';
 import { clientMessages } from '../messages';
 import { BoundedJsonSchemaValidator } from './bounded-schema-validator';
+import { remoteCallScope } from './call-scope';
+import { answerElicitations, elicitationCapabilities } from './elicitation';
+import { KeyedSessions, type McpSession } from './keyed-sessions';
+import { KeyAuthorization } from './oauth/key-authorization';
+import type { ResolvedOAuthOptions } from './oauth/oauth-options';
+import type { OAuthServerState } from './oauth/stored-oauth-provider';
 import { boundedFetch } from './bounded-fetch';
 import { isStdioConfig, type McpServerConfig } from './config';
 import { ProcessGroupStdioTransport, UnparsableLineError } from './process-group-stdio-transport';
 import { retryDelays } from './retry-policy';
 import { StderrTail } from './stderr-tail';
-import { remoteToolHandler, type CallForwardingHost } from './call-forwarding';
+import { remoteToolHandler, type CallForwardingHost, type CallSession } from './call-forwarding';
 import type { ConnectionEnvironment } from './connection-environment';
 import { listAllTools, RemoteToolSync } from './registry-sync';
 
@@ -30,6 +39,9 @@ export interface McpServerStatus {
 }
 
 export type { ConnectionEnvironment } from './connection-environment';
+
+/** How many times one request may go through the app's redirect step (a first authorization, then a step-up). */
+const MAX_AUTHORIZATION_ROUNDS = 2;
 
 /**
  * One MCP server (lifecycle; registry sync is `registry-sync.ts`, call forwarding `call-forwarding.ts`): connects with retry and backoff, registers its tools (and keeps them in sync with
@@ -56,18 +68,35 @@ export class McpServerConnection {
   private refreshing?: Promise<void>;
   private refreshAgain = false;
   private stopWatchingRegistry?: () => void;
+  /** Behind OAuth: what every token key shares, the connection's own key and its authorization, the other keys' sessions. */
+  private readonly oauthShared: OAuthServerState = {};
+  private readonly primaryKey?: string;
+  private primaryAuthorization?: KeyAuthorization;
+  private readonly sessions?: KeyedSessions;
 
   constructor(
     private readonly config: McpServerConfig,
     private readonly environment: ConnectionEnvironment,
+    private readonly auth?: ResolvedOAuthOptions,
   ) {
     this.name = config.name;
+    if (auth !== undefined) {
+      const key: unknown = auth.tokenKey(auth.connectionContext);
+      if (typeof key !== 'string' || key === '')
+        throw new DefinitionError(`tokenKey(connectionContext) returned ${JSON.stringify(key)}.`, {
+          target: `connectMcpServers: server "${config.name}"`,
+          property: 'auth.tokenKey',
+          fix: 'return a non-empty string for every context, including the connection context ({} by default).',
+        });
+      this.primaryKey = key;
+      this.sessions = new KeyedSessions(auth.maxSessions, (key) => this.openKeyedSession(key), endSession);
+    }
     this.stderr = new StderrTail(environment.stderrTailChars);
     const host: CallForwardingHost = {
       name: config.name,
       config,
       environment,
-      currentClient: () => this.client,
+      session: (context) => this.sessionFor(context),
       unknownTool: () => this.scheduleRefresh(),
       connectionLost: (client) => this.connectionLost(client),
     };
@@ -123,7 +152,10 @@ export class McpServerConnection {
     const transports = [this.transport, this.attempting?.transport];
     this.client = undefined;
     this.transport = undefined;
-    await Promise.all(transports.filter((transport) => transport !== undefined).map(endTransport));
+    await Promise.all([
+      ...transports.filter((transport) => transport !== undefined).map(endTransport),
+      this.sessions?.closeAll(),
+    ]);
     this.resolveReady(this.status());
   }
 
@@ -159,6 +191,8 @@ export class McpServerConnection {
           attempt,
           attempts: delays.length,
         });
+        // The user declined, or the app's redirect step failed: asking again at once would not change that.
+        if (error instanceof McpAuthorizationError && error.step === 'authorization') break;
       }
     }
     const stderr = this.stderr.toString();
@@ -174,25 +208,28 @@ export class McpServerConnection {
 
   /** One connection attempt: start the transport, initialize, read the tools, register them. */
   private async attempt(): Promise<void> {
-    const { logger, connectTimeoutMs } = this.environment;
     this.stderr.clear();
-    const transport = this.createTransport();
-    const client = new Client(
-      { name: this.environment.clientInfo.name, version: this.environment.clientInfo.version },
-      {
-        capabilities: {},
-        jsonSchemaValidator: new BoundedJsonSchemaValidator(this.environment.resolvedSchemaLimits, (problem) =>
-          logger.warn(clientMessages.outputSchemaRefused(this.name, problem), { server: this.name }),
-        ),
-        listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => this.scheduleRefresh() } },
-      },
-    );
-    client.onerror = (error) => this.reportError(error);
-    client.onclose = () => this.connectionClosed(client);
-    this.attempting = { client, transport };
+    if (this.auth !== undefined && this.primaryKey !== undefined) {
+      const context = this.auth.connectionContext;
+      this.primaryAuthorization = this.newAuthorization(this.primaryKey, context);
+    }
+    const authorization = this.primaryAuthorization;
     try {
-      await client.connect(transport, { timeout: connectTimeoutMs });
-      const tools = await listAllTools(client, this.name, this.environment, this.closing.signal);
+      await this.connectAndList(authorization);
+    } finally {
+      this.attempting = undefined;
+    }
+  }
+
+  private async connectAndList(authorization: KeyAuthorization | undefined): Promise<void> {
+    const { logger } = this.environment;
+    const { client, transport } = await this.connectClient(authorization, true);
+    try {
+      const list = () => listAllTools(client, this.name, this.environment, this.closing.signal);
+      const tools =
+        authorization === undefined
+          ? await list()
+          : await authorization.retrying(transport as StreamableHTTPClientTransport, this.closing.signal, list);
       if (this.closing.signal.aborted) throw new Error('closed');
       this.client = client;
       this.transport = transport;
@@ -205,12 +242,105 @@ export class McpServerConnection {
     } catch (error) {
       await transport.close().catch(() => undefined);
       throw error;
-    } finally {
-      this.attempting = undefined;
     }
   }
 
-  private createTransport(): Transport {
+  /**
+   * A new client on a new transport, initialized. Behind OAuth, a request the server answers 401 (or 403 for more
+   * scope) runs the SDK's flow; when that needs the user, the app's redirect step runs and the connection is made
+   * again with the new token.
+   */
+  private async connectClient(
+    authorization: KeyAuthorization | undefined,
+    primary: boolean,
+  ): Promise<{ client: Client; transport: Transport }> {
+    for (let round = 0; ; round++) {
+      const transport = this.createTransport(authorization);
+      const client = this.createClient(primary);
+      if (primary) this.attempting = { client, transport };
+      try {
+        await client.connect(transport, { timeout: this.environment.connectTimeoutMs });
+        return { client, transport };
+      } catch (error) {
+        await transport.close().catch(() => undefined);
+        if (authorization === undefined) throw error;
+        if (
+          round < MAX_AUTHORIZATION_ROUNDS &&
+          !this.closing.signal.aborted &&
+          (await authorization.complete(transport as StreamableHTTPClientTransport, error, this.closing.signal))
+        )
+          continue;
+        throw authorization.explain(error);
+      }
+    }
+  }
+
+  /** The SDK client of one connection: the bounded schema validator, and elicitation when the app answers it. */
+  private createClient(primary: boolean): Client {
+    const { logger, onElicitation, resolvedSchemaLimits } = this.environment;
+    const validator = new BoundedJsonSchemaValidator(resolvedSchemaLimits, (problem) =>
+      logger.warn(clientMessages.outputSchemaRefused(this.name, problem), { server: this.name }),
+    );
+    const client = new Client(
+      { name: this.environment.clientInfo.name, version: this.environment.clientInfo.version },
+      {
+        capabilities: elicitationCapabilities(onElicitation),
+        jsonSchemaValidator: validator,
+        ...(primary
+          ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => this.scheduleRefresh() } } }
+          : {}),
+      },
+    );
+    if (onElicitation) answerElicitations(client, this.name, onElicitation, validator, resolvedSchemaLimits, logger);
+    client.onerror = (error) => this.reportError(error);
+    if (primary) client.onclose = () => this.connectionClosed(client);
+    else client.onclose = () => this.sessions?.drop(client);
+    return client;
+  }
+
+  private newAuthorization(key: string, context: ExecutionContext): KeyAuthorization {
+    const config = this.config;
+    if (this.auth === undefined || isStdioConfig(config)) throw new Error('no OAuth for this server');
+    return new KeyAuthorization(
+      this.name,
+      key,
+      this.auth,
+      this.oauthShared,
+      new URL(String(config.url)),
+      () => remoteCallScope.getStore()?.invocation.context ?? context,
+    );
+  }
+
+  private keyOf(context: ExecutionContext): string {
+    const key: unknown = this.auth!.tokenKey(context);
+    if (typeof key !== 'string' || key === '') throw new HandlerError(clientMessages.noTokenKey(this.name));
+    return key;
+  }
+
+  /** The connection a call with this trusted context travels on (undefined while the server is not connected). */
+  private async sessionFor(context: ExecutionContext): Promise<CallSession | undefined> {
+    const client = this.client;
+    if (client === undefined) return undefined;
+    if (this.auth === undefined) return { client };
+    const key = this.keyOf(context);
+    if (key === this.primaryKey)
+      return {
+        client,
+        transport: this.transport as StreamableHTTPClientTransport,
+        authorization: this.primaryAuthorization,
+      };
+    return await this.sessions!.get(key);
+  }
+
+  /** A connection for another token key, opened on its first call (the authorization is that call's user's). */
+  private async openKeyedSession(key: string): Promise<McpSession> {
+    const context = remoteCallScope.getStore()?.invocation.context ?? this.auth!.connectionContext;
+    const authorization = this.newAuthorization(key, context);
+    const { client, transport } = await this.connectClient(authorization, false);
+    return { client, transport: transport as StreamableHTTPClientTransport, authorization };
+  }
+
+  private createTransport(authorization?: KeyAuthorization): Transport {
     const config = this.config;
     if (isStdioConfig(config)) {
       const environment = this.environment;
@@ -230,15 +360,20 @@ export class McpServerConnection {
         },
       });
     }
+    const fetch = boundedFetch(this.environment.maxResponseBytes, this.name);
     return new StreamableHTTPClientTransport(new URL(String(config.url)), {
       requestInit: { headers: { ...config.headers } },
-      fetch: boundedFetch(this.environment.maxResponseBytes, this.name),
+      fetch: authorization ? authorization.fetch(fetch) : fetch,
+      ...(authorization ? { authProvider: authorization.provider } : {}),
     });
   }
 
   /** A transport error the client does not turn into a close (HTTP: the server went away, or forgot the session). */
   private connectionLost(client: Client): void {
-    if (client !== this.client) return;
+    if (client !== this.client) {
+      this.sessions?.drop(client);
+      return;
+    }
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
@@ -287,6 +422,8 @@ export class McpServerConnection {
 
   private reportError(error: Error): void {
     const { logger } = this.environment;
+    // The transport reports the SDK's call for the user's authorization here too; the request's caller handles it.
+    if (error instanceof UnauthorizedError) return;
     if (error instanceof UnparsableLineError) {
       this.badLines++;
       logger.warn(clientMessages.badLine(this.name, error), { server: this.name, badLines: this.badLines });
@@ -331,6 +468,10 @@ export class McpServerConnection {
 
 /** How long `close()` gives an HTTP server to acknowledge the end of the session. */
 const TERMINATE_SESSION_TIMEOUT_MS = 1_000;
+
+function endSession(session: McpSession): Promise<void> {
+  return endTransport(session.transport);
+}
 
 /** Closes a transport; over HTTP, first ends the session on the server (DELETE), as the spec asks of a client leaving. */
 async function endTransport(transport: Transport): Promise<void> {

@@ -6,9 +6,18 @@ import {
   ToolRegistry,
   silentLogger,
   type CommandHandler,
+  type ExecutionContext,
   type Logger,
 } from '@toolwright/core';
-import { connectMcpServers, currentMcpRequest, McpContent, serveMcp, type McpServerConfig } from '@toolwright/mcp';
+import {
+  connectMcpServers,
+  currentMcpRequest,
+  McpContent,
+  MemoryTokenStore,
+  serveMcp,
+  type McpServerConfig,
+} from '@toolwright/mcp';
+import { startOAuthTestServers } from '../support/oauth-servers';
 import { SDK_SERVER } from '../support/processes';
 
 /**
@@ -68,6 +77,62 @@ export async function serveOverHttp(logger: Logger) {
   });
 }
 
+// --- docs/mcp.md: "OAuth" ------------------------------------------------------------------------------------
+/** The app's side of the redirect step, in the test: the user (the context's session) approves in the "browser". */
+async function sendToUserAndWaitForCallback(authorizationUrl: URL, context: ExecutionContext): Promise<string> {
+  const response = await fetch(authorizationUrl, {
+    redirect: 'manual',
+    headers: { 'x-test-user': context.sessionId ?? 'app' },
+  });
+  return response.headers.get('location')!;
+}
+
+export function connectWithOAuth(registry: ToolRegistry, logger: Logger, url = 'https://notes.example.com/mcp') {
+  const tokenStore = new MemoryTokenStore(); // or FileTokenStore (a CLI), or your own TokenStore (a database)
+  const connections = connectMcpServers(registry, [{ name: 'notes', url }], {
+    logger,
+    auth: {
+      clientMetadata: { client_name: 'My app', redirect_uris: ['https://app.example.com/oauth/callback'] },
+      tokenStore,
+      // Whose token a call uses: from the call's trusted context, never from the model.
+      tokenKey: (context) => context.sessionId ?? 'app',
+      // The redirect step: send the user to the URL, resolve with the URL they came back to.
+      authorize: ({ authorizationUrl, context }) => sendToUserAndWaitForCallback(authorizationUrl, context),
+    },
+  });
+  return { connections, tokenStore };
+}
+
+// --- docs/mcp.md: "Elicitation" ------------------------------------------------------------------------------
+const shownLinks: string[] = [];
+async function showLink(context: ExecutionContext, url: string, message: string): Promise<boolean> {
+  shownLinks.push(`${String(context.sessionId)}: ${message} ${url}`);
+  return true;
+}
+async function askUser(
+  _context: ExecutionContext,
+  _message: string,
+  _schema: unknown,
+): Promise<Record<string, string> | undefined> {
+  return { color: 'red' };
+}
+
+export function connectWithElicitation(registry: ToolRegistry, servers: McpServerConfig[], logger: Logger) {
+  const connections = connectMcpServers(registry, servers, {
+    logger,
+    onElicitation: async (request, context, { server, tool }) => {
+      logger.info(`${server} asks during ${tool}`);
+      if (request.mode === 'url') {
+        const opened = await showLink(context, request.url, request.message);
+        return opened ? { action: 'accept' } : { action: 'decline' };
+      }
+      const answer = await askUser(context, request.message, request.requestedSchema);
+      return answer === undefined ? { action: 'cancel' } : { action: 'accept', content: answer };
+    },
+  });
+  return connections;
+}
+
 describe('docs/mcp.md snippets', () => {
   it('client: connects, registers namespaced tools, runs one through the executor', async () => {
     expect(servers.map((server) => server.name)).toEqual(['zwave', 'notes']);
@@ -106,4 +171,38 @@ describe('docs/mcp.md snippets', () => {
       await handle.close();
     }
   });
+
+  it('OAuth: the connection and each user authorize through the redirect step; tokens per user', async () => {
+    const oauthServers = await startOAuthTestServers();
+    const registry = new ToolRegistry({ logger: silentLogger });
+    const { connections, tokenStore } = connectWithOAuth(registry, silentLogger, oauthServers.mcpUrl);
+    try {
+      expect((await connections.ready).connected).toEqual(['notes']);
+      const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+      const result = await executor.execute({ id: '1', name: 'notes.whoami', arguments: {} }, { sessionId: 'u-1' });
+      expect(result.ok && result.value).toBe('u-1');
+      expect(oauthServers.ownerOf(tokenStore.getTokens('notes', 'u-1')!.access_token)).toBe('u-1');
+    } finally {
+      await connections.close();
+      await oauthServers.close();
+    }
+  }, 60_000);
+
+  it('elicitation: form and URL questions reach the handler with the call context', async () => {
+    const asking = await startOAuthTestServers({ protect: false });
+    const registry = new ToolRegistry({ logger: silentLogger });
+    const connections = connectWithElicitation(registry, [{ name: 'shop', url: asking.mcpUrl }], silentLogger);
+    try {
+      await connections.ready;
+      const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+      const form = await executor.execute({ id: '1', name: 'shop.pick_color', arguments: {} }, { sessionId: 's' });
+      expect(form.ok && form.value).toBe(JSON.stringify({ action: 'accept', content: { color: 'red' } }));
+      const url = await executor.execute({ id: '2', name: 'shop.open_consent', arguments: {} }, { sessionId: 's' });
+      expect(url.ok && url.value).toBe(JSON.stringify({ action: 'accept' }));
+      expect(shownLinks).toEqual(['s: Please approve the payment https://payments.example/approve/42']);
+    } finally {
+      await connections.close();
+      await asking.close();
+    }
+  }, 60_000);
 });
