@@ -7,7 +7,8 @@
 //      every public entry point (read from each package's `exports`) with `skipLibCheck: false`, and runs it;
 //   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same;
 //   5. examples/nest-app compiled against the tarballs and started;
-//   6. the README's install lines, tsconfig.json and example, run as written.
+//   6. the README's install lines, tsconfig.json and example, run as written;
+//   7. a Nest app without MCP (no MCP SDK, no DOM lib).
 // Every project compiles with TypeScript 6 and 7 and runs on this Node and each --node <path> (CI adds Node 20).
 // The tarballs come from scripts/pack.mjs (`npm run pack`); new packages are picked up from packages/*/package.json.
 // Usage: node scripts/check-packages.mjs [--keep] [--node <path>]... (--keep: keep the temporary folder, print its path).
@@ -543,6 +544,163 @@ function checkReadme() {
   );
 }
 checkReadme();
+
+// 7. A Nest app without MCP (issue 31), as a user on a fresh project writes it: only @toolwright/core, /providers and
+// /nestjs from the tarballs, installed by plain `npm install` (peers resolved by npm, optional ones left out): no MCP
+// SDK and no @toolwright/mcp may arrive, and the app compiles with skipLibCheck: false and no DOM in lib; then it
+// starts, lists its tool, runs a call, and answers a malformed body with 400.
+const NEST_WITHOUT_MCP_SOURCE = `import 'reflect-metadata';
+import { BadRequestException, Body, Controller, Get, Injectable, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Command, PersonaToolExecutor, ToolParam } from '@toolwright/core';
+import { ProviderTools, StderrConsoleLogger, ToolwrightModule } from '@toolwright/nestjs';
+
+class GreetParams {
+  @ToolParam({ description: 'Who to greet', minLength: 1 }) name!: string;
+  @ToolParam({ type: 'int', description: 'How many times', min: 1, max: 3 }) times!: number;
+}
+
+@Injectable()
+@Command({ name: 'greet', description: 'Greets someone', params: GreetParams })
+class GreetCommand {
+  execute({ name, times }: GreetParams): string {
+    return Array.from({ length: times }, () => \`hello \${name}\`).join(', ');
+  }
+}
+
+@Controller()
+class ToolsController {
+  constructor(
+    private readonly executor: PersonaToolExecutor,
+    private readonly providerTools: ProviderTools,
+  ) {}
+
+  @Get('tools')
+  tools() {
+    return this.providerTools.definitions('openai');
+  }
+
+  @Post('tool-calls')
+  async call(@Body() body: { tool_call?: unknown }) {
+    const toolCall = body?.tool_call;
+    if (typeof toolCall !== 'object' || toolCall === null || Array.isArray(toolCall))
+      throw new BadRequestException('The body must be { "tool_call": { "id", "type": "function", "function": { "name", "arguments" } } }.');
+    const [call] = this.providerTools.parseCalls('openai', [toolCall]);
+    if (call === undefined) throw new BadRequestException('tool_call is not a function call.');
+    return this.executor.execute(call, { sessionId: 'consumer' });
+  }
+}
+
+@Module({ imports: [ToolwrightModule.forRoot()], providers: [GreetCommand], controllers: [ToolsController] })
+class AppModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(AppModule, { logger: new StderrConsoleLogger() });
+  await app.listen(0, '127.0.0.1');
+  process.stderr.write(\`listening on \${await app.getUrl()}\\n\`);
+}
+main().catch((error: unknown) => { console.error(error); process.exit(1); });
+`;
+
+/** Starts `node file`, resolves with its URL from a `listening on <url>` line on stderr (bounded), and the child. */
+function startListening(file, cwd) {
+  const child = spawn(process.execPath, [file], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const url = new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error('did not start within 60 s')), 60_000);
+    child.stderr.on('data', () => {
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolveUrl(match[1].replace('[::1]', '127.0.0.1'));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}`));
+    });
+  });
+  return { child, url, output: () => output };
+}
+
+async function checkNestAppWithoutMcp() {
+  const label = 'nest-app-without-mcp';
+  const names = ['@toolwright/core', '@toolwright/providers', '@toolwright/nestjs'];
+  const tarballsNeeded = packed.filter(({ manifest }) => names.includes(manifest.name)).map(({ tarball }) => tarball);
+  if (tarballsNeeded.length !== names.length) return problem(label, `not every one of ${names.join(', ')} was packed`);
+  const directory = join(work, label);
+  mkdirSync(join(directory, 'src'), { recursive: true });
+  writeFileSync(
+    join(directory, 'package.json'),
+    JSON.stringify(
+      { name: `toolwright-consumer-${label}`, version: '1.0.0', private: true, type: 'commonjs' },
+      null,
+      2,
+    ),
+  );
+  const compilerOptions = { ...TSCONFIG.compilerOptions, lib: ['ES2023'] };
+  writeFileSync(join(directory, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, compilerOptions }, null, 2));
+  writeFileSync(join(directory, 'src', 'main.ts'), NEST_WITHOUT_MCP_SOURCE);
+  const specs = [
+    ...tarballsNeeded,
+    ...['@nestjs/common', '@nestjs/core', '@nestjs/platform-express', 'rxjs', 'reflect-metadata'].map((name) =>
+      testedSpec(name, '*'),
+    ),
+    ...['class-validator', 'class-transformer', 'tsyringe'].map((name) => testedSpec(name, '*')),
+    testedSpec('typescript', '*'),
+    testedSpec('@types/node', '*'),
+  ];
+  // A plain install: npm resolves the required peers and leaves the optional ones out, as for a user.
+  const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], { cwd: directory });
+  if (!install.ok) return problem(label, `npm install failed: ${install.output.slice(-2000)}`);
+  const arrived = ['@modelcontextprotocol/sdk', '@toolwright/mcp'].filter((name) =>
+    existsSync(join(directory, 'node_modules', name)),
+  );
+  if (arrived.length > 0) return problem(label, `installed without asking for them: ${arrived.join(', ')}`);
+  const compile = tryRun(process.execPath, [
+    join(directory, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    directory,
+  ]);
+  if (!compile.ok)
+    return problem(
+      label,
+      `does not compile with skipLibCheck: false and lib ES2023 (no DOM):\n${compile.output.slice(0, 4000)}`,
+    );
+  const app = startListening(join(directory, 'dist', 'main.js'), directory);
+  try {
+    const url = await app.url;
+    const tools = await (await fetch(`${url}/tools`)).json();
+    if (JSON.stringify(tools).indexOf('"greet"') === -1) return problem(label, `GET /tools: ${JSON.stringify(tools)}`);
+    const post = (body) =>
+      fetch(`${url}/tool-calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const called = await post(
+      JSON.stringify({
+        tool_call: {
+          id: 'c1',
+          type: 'function',
+          function: { name: 'greet', arguments: '{"name": "ana", "times": "2"}' },
+        },
+      }),
+    );
+    const result = await called.json();
+    if (called.status !== 201 || result.ok !== true || result.value !== 'hello ana, hello ana')
+      return problem(label, `POST /tool-calls answered ${called.status}: ${JSON.stringify(result)}`);
+    const malformed = await post('{"nope": 1}');
+    const refusal = await malformed.json();
+    if (malformed.status !== 400 || !String(refusal.message).startsWith('The body must be'))
+      return problem(label, `a malformed body got ${malformed.status}: ${JSON.stringify(refusal)}`);
+    log(
+      `${label}: installed from 3 tarballs without @toolwright/mcp or the MCP SDK, compiled (skipLibCheck: false, no DOM), started; a call ran, a malformed body got 400`,
+    );
+  } catch (error) {
+    problem(label, `${error.message}\n${app.output().slice(-2000)}`);
+  } finally {
+    app.child.kill('SIGTERM');
+  }
+}
+await checkNestAppWithoutMcp();
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 else log(`kept ${work}`);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { bootstrapMcpStdio, StderrConsoleLogger } from '@toolwright/nestjs';
+import { StderrConsoleLogger } from '@toolwright/nestjs';
+import { bootstrapMcpStdio } from '@toolwright/nestjs/mcp';
 import { AppModule, CommandsModule } from './app.module';
 
 /**

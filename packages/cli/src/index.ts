@@ -5,6 +5,7 @@ export { createInspector, type Inspector, type InspectorOptions } from './inspec
 export { startInspector, type StartInspectorOptions, type RunningInspector } from './inspector/start-inspector';
 export { InspectorEventLog, type SecurityEventRecord, type InspectorCallRecord } from './inspector/event-log';
 export { describeRegistry, type PageRegistry, type PageTool } from './inspector/describe-registry';
+export type { PlaygroundExample } from './inspector/playground-examples';
 
 // What the commands are made of, for scripts and tests.
 export { runCli } from './program';

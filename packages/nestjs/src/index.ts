@@ -13,17 +13,11 @@ export { TOOL_CONTEXT, TOOL_INVOCATION, TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPT
 export { ToolCallRequest } from './tool-call-request';
 export { NestCommandResolver, type CommandProvision } from './nest-command-resolver';
 export { ToolwrightExplorer } from './toolwright-explorer';
-export { NestLoggerAdapter } from './nest-logger-adapter';
 export { ProviderTools } from './provider-tools';
-export { ToolwrightMcpHttpModule, McpHttpEndpointHost, type ToolwrightMcpHttpOptions } from './mcp/mcp-http.module';
-export {
-  bootstrapMcpStdio,
-  guardStdout,
-  StderrConsoleLogger,
-  type McpStdioBootstrapOptions,
-  type McpStdioApplication,
-  type StdoutGuard,
-} from './mcp/stdio';
+export { NestLoggerAdapter, type NestLoggerAdapterOptions } from './nest-logger-adapter';
+export { StderrConsoleLogger } from './stderr-console-logger';
+// The MCP parts (HTTP endpoint, stdio server, MCP clients) are in '@toolwright/nestjs/mcp': this entry never imports
+// @toolwright/mcp or @modelcontextprotocol/sdk, so an app without MCP installs neither.
 
 // Names that clash with @nestjs/common (its ExecutionContext is a guard's context, its Logger a class): aliases.
 export type { ExecutionContext as ToolExecutionContext, Logger as ToolwrightLogger } from '@toolwright/core';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import {
@@ -9,7 +9,6 @@ import {
   type ToolInvocationContext,
 } from '@toolwright/core';
 import { getCommandMetadata } from '@toolwright/core/internal';
-import { connectMcpServers, type McpConnections } from '@toolwright/mcp';
 import { TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPTIONS } from './constants';
 import { nestMessages } from './messages';
 import { NestCommandResolver } from './nest-command-resolver';
@@ -18,13 +17,11 @@ import type { ToolwrightModuleOptions } from './toolwright-options';
 /**
  * Bootstrap: finds every provider whose class carries `@Command` (DiscoveryService, as @nestjs/graphql does), registers
  * it, decides per command whether Nest's singleton runs every call or a per-call `ModuleRef.resolve` is needed,
- * checks per-call commands resolve, adds `forRoot`'s JSON-Schema and compact tools, and opens the MCP client
- * connections (closed at application shutdown).
+ * checks per-call commands resolve, and adds `forRoot`'s JSON-Schema and compact tools. (Remote MCP servers' tools:
+ * `ToolwrightMcpClientModule` from `@toolwright/nestjs/mcp`.)
  */
 @Injectable()
-export class ToolwrightExplorer implements OnModuleInit, OnApplicationShutdown {
-  private connections?: McpConnections;
-
+export class ToolwrightExplorer implements OnModuleInit {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly moduleRef: ModuleRef,
@@ -33,11 +30,6 @@ export class ToolwrightExplorer implements OnModuleInit, OnApplicationShutdown {
     @Inject(TOOLWRIGHT_MODULE_OPTIONS) private readonly options: ToolwrightModuleOptions,
     @Inject(TOOLWRIGHT_LOGGER) private readonly logger: Logger,
   ) {}
-
-  /** The MCP client connections of `forRoot({ mcpServers })`, once the module is initialized. */
-  get mcpConnections(): McpConnections | undefined {
-    return this.connections;
-  }
 
   async onModuleInit(): Promise<void> {
     this.resolver.setInterceptor(this.options.interceptCall);
@@ -54,18 +46,6 @@ export class ToolwrightExplorer implements OnModuleInit, OnApplicationShutdown {
       this.registry.registerJsonSchemaTool(tool.declaration, tool.handler, tool.options);
     for (const tool of this.options.compactTools ?? [])
       this.registry.registerCompact(tool.declaration, tool.handler, tool.options);
-    if (this.options.mcpServers !== undefined && this.options.mcpServers.length > 0) {
-      this.connections = connectMcpServers(this.registry, this.options.mcpServers, {
-        ...this.options.mcpClient,
-        logger: this.logger,
-      });
-      if (this.options.waitForMcpServers) await this.connections.ready;
-    }
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.connections?.close();
-    this.connections = undefined;
   }
 
   /** Every `@Command` provider class, once; a class provided by two modules is refused. */

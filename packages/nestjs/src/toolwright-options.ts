@@ -10,7 +10,6 @@ import type {
   ToolInvocationContext,
   ToolOptions,
 } from '@toolwright/core';
-import type { ConnectMcpServersOptions, McpServerConfig } from '@toolwright/mcp';
 
 /** One call as the per-call hook sees it: the command Nest resolved, the validated parameters, the invocation. */
 export interface CommandCall {
@@ -44,7 +43,7 @@ export interface CompactToolRegistration {
 export interface ToolwrightModuleOptions {
   /** The executor's options (policy, limits, timeouts, validation); commands are always resolved through Nest. */
   readonly executor?: Omit<PersonaToolExecutorOptions, 'resolveCommand' | 'logger'>;
-  /** Default: `NestLoggerAdapter` over `new Logger('Toolwright')` (the app's Nest logger). */
+  /** Default: `NestLoggerAdapter` over `new Logger('Toolwright')` (the app's Nest logger; debug events only when enabled). */
   readonly logger?: Logger;
   /** Registering a tool name twice: `'error'` (default in the Nest module: bootstrap fails) or `'replace'`. */
   readonly onDuplicate?: 'error' | 'replace';
@@ -57,11 +56,6 @@ export interface ToolwrightModuleOptions {
    * missing provider stops the app with Nest's message. Default true. (Singletons are built by Nest at bootstrap.)
    */
   readonly checkAtBootstrap?: boolean;
-  /** MCP servers whose tools join the registry: connected at module init, closed at application shutdown. */
-  readonly mcpServers?: readonly McpServerConfig[];
-  readonly mcpClient?: Omit<ConnectMcpServersOptions, 'logger'>;
-  /** Wait at bootstrap until every MCP server is connected or given up. Default false (they connect in the background). */
-  readonly waitForMcpServers?: boolean;
 }
 
 export interface ToolwrightModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {

@@ -1,13 +1,11 @@
 import { Injectable, Scope } from '@nestjs/common';
-import { Command } from '@toolwright/core';
+import { Command, NoParams } from '@toolwright/core';
 import { InjectToolContext, type ToolExecutionContext } from '@toolwright/nestjs';
 import { NotesService } from '../services';
 
-export class SessionNotesParams {}
-
 /** Request-scoped: Nest builds it per call, with that call's trusted context. */
 @Injectable({ scope: Scope.REQUEST })
-@Command({ name: 'session_notes', description: 'Lists the notes of the current session.', params: SessionNotesParams })
+@Command({ name: 'session_notes', description: 'Lists the notes of the current session.', params: NoParams })
 export class SessionNotesCommand {
   constructor(
     @InjectToolContext() private readonly context: ToolExecutionContext,

@@ -1,7 +1,8 @@
-import type { ToolDefinition, ToolRegistry } from '@toolwright/core';
+import type { ExecutionContext, PersonaToolExecutor, ToolDefinition, ToolRegistry } from '@toolwright/core';
 import { getProviders, type LintFinding, type ProviderId } from '@toolwright/providers';
 import { lintSummary, providerDefinitions } from '../commands/describe-providers';
 import { toJsonSafe } from '../output';
+import { playgroundExamples, type PlaygroundExample } from './playground-examples';
 
 /** One tool as the page shows it: the IR (plain data), the model-facing JSON Schema, each provider's definition, its lint findings. */
 export interface PageTool {
@@ -21,6 +22,8 @@ export interface PageTool {
     readonly definition: unknown;
   }>;
   readonly lint: readonly LintFinding[];
+  /** The playground's examples for this tool, generated from its parameters and checked with the executor. */
+  readonly examples: readonly PlaygroundExample[];
 }
 
 export interface PageRegistry {
@@ -34,16 +37,16 @@ export interface PageRegistry {
   readonly defaultContext: unknown;
 }
 
-/** Everything the registry browser shows, built from the same provider code the application uses. */
-export function describeRegistry(
+/** Everything the registry browser shows, built from the same provider code and executor the application uses. */
+export async function describeRegistry(
   registry: ToolRegistry,
-  options: { source: string; allowRun: boolean; defaultContext: unknown },
-): PageRegistry {
+  options: { source: string; allowRun: boolean; defaultContext: ExecutionContext; executor: PersonaToolExecutor },
+): Promise<PageRegistry> {
   const providers = getProviders().map((descriptor) => descriptor.id);
   const views = providerDefinitions(registry, providers);
   const summary = lintSummary(registry, providers);
   const definitions = registry.list();
-  const tools = definitions.map((definition, index): PageTool => {
+  const tools = definitions.map((definition, index): Omit<PageTool, 'examples'> => {
     let jsonSchema: unknown;
     try {
       jsonSchema = registry.toJsonSchema(definition.name);
@@ -67,11 +70,27 @@ export function describeRegistry(
       lint: summary.findings.filter((finding) => finding.tool === definition.name),
     };
   });
+  const withExamples: PageTool[] = [];
+  for (const [index, tool] of tools.entries()) {
+    const nameFor = (provider: ProviderId) =>
+      tool.providers.find((entry) => entry.provider === provider)?.name ?? tool.name;
+    const examples = await playgroundExamples(
+      options.executor,
+      registry,
+      definitions[index]!,
+      {
+        openai: nameFor('openai'),
+        anthropic: nameFor('anthropic'),
+      },
+      options.defaultContext,
+    );
+    withExamples.push({ ...tool, examples });
+  }
   return {
     source: options.source,
     allowRun: options.allowRun,
     providers: getProviders().map((descriptor) => ({ id: descriptor.id, label: descriptor.label })),
-    tools,
+    tools: withExamples,
     setFindings: summary.findings.filter(
       (finding) => finding.tool === '*' || !definitions.some((definition) => definition.name === finding.tool),
     ),

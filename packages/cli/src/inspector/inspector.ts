@@ -176,7 +176,12 @@ export function createInspector(options: InspectorOptions): Inspector {
       sendJson(
         response,
         200,
-        describeRegistry(options.registry, { source: options.source ?? 'application', allowRun, defaultContext }),
+        await describeRegistry(options.registry, {
+          source: options.source ?? 'application',
+          allowRun,
+          defaultContext,
+          executor,
+        }),
       );
       return true;
     }

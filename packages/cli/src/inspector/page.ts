@@ -148,6 +148,12 @@ ol.transformations li .change { font-family: var(--mono); font-size: 12px; color
 .controls { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
 .controls label { display: flex; gap: 6px; align-items: center; color: var(--muted); font-size: 12.5px; }
 .samples { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
+.samples .pill { margin-left: 6px; }
+table.parameters tr[data-depth="1"] td.name { padding-left: 26px; }
+table.parameters tr[data-depth="2"] td.name { padding-left: 44px; }
+table.parameters tr[data-depth="3"] td.name { padding-left: 62px; }
+table.parameters tr[data-depth="4"] td.name { padding-left: 80px; }
+table.parameters tr:not([data-depth="0"]) td { background: #fafbfc; }
 .stats-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 12px; margin-bottom: 16px; }
 .metric { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; }
 .metric .value { font-size: 26px; font-weight: 700; }

@@ -126,7 +126,19 @@ describe('the inspector served by `toolwright inspect`', () => {
     // Its name is not OpenAI's pattern, and the name codec encodes it: an info finding, so the list says lint ok.
     await expect(page.locator('.tool-list [data-tool="decision/propose"]').textContent()).resolves.toContain('lint ok');
     await page.click('[data-tool="decision/propose"]');
-    await expect(page.locator('.parameters tbody tr').count()).resolves.toBe(3);
+    // The array of option objects shows its items' fields, nested under it.
+    expect(
+      await page
+        .locator('.parameters tbody tr')
+        .evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-path'), row.getAttribute('data-depth')])),
+    ).toEqual([
+      ['question', '0'],
+      ['options', '0'],
+      ['options[].label', '1'],
+      ['options[].description', '1'],
+      ['options[].proposedBy', '1'],
+      ['deadline', '0'],
+    ]);
     await expect(
       page.locator('.finding[data-severity="info"]', { hasText: 'openai · name-pattern' }).count(),
     ).resolves.toBe(1);
@@ -321,5 +333,95 @@ describe('the inspector served by `toolwright inspect`', () => {
       channel: 'newsletter',
       sessionId: 'session-42',
     });
+  });
+});
+
+describe('the inspector over a registry that is not the demo (test/fixtures/orders-app.mjs)', () => {
+  let orders: { child: ChildProcess; url: string; stderr: () => string };
+  let ordersPage: Page;
+
+  beforeAll(async () => {
+    orders = await startCli(['inspect', '--app', 'packages/cli/test/fixtures/orders-app.mjs'], 60_000);
+    ordersPage = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'en-US' });
+  });
+
+  afterAll(async () => {
+    await ordersPage?.close();
+    if (orders) expect(await stop(orders.child)).toBe(0);
+  });
+
+  it('the Parameters table: the fields of an array of objects, formats and constraints', async () => {
+    await ordersPage.goto(orders.url);
+    await ordersPage.waitForSelector('body[data-ready="true"]');
+    const rows = await ordersPage.locator('.parameters tbody tr').evaluateAll((items) =>
+      items.map((row) => ({
+        path: row.getAttribute('data-path'),
+        type: row.querySelector('td.type')?.textContent,
+        constraints: row.querySelector('td.constraints')?.textContent,
+      })),
+    );
+    expect(rows).toEqual([
+      { path: 'customerEmail', type: 'string (email)', constraints: '' },
+      { path: 'lineItems', type: 'array<object>', constraints: 'at least 1 item, at most 20 items' },
+      { path: 'lineItems[].sku', type: 'string', constraints: 'max length 20' },
+      { path: 'lineItems[].quantity', type: 'integer', constraints: '≥ 1, ≤ 99' },
+      { path: 'lineItems[].giftNote', type: 'string', constraints: 'max length 200' },
+      { path: 'priority', type: 'enum "low" | "normal" | "high"', constraints: '' },
+      { path: 'deliver_after', type: 'date-time (ISO 8601, with offset)', constraints: '' },
+      { path: 'express', type: 'boolean', constraints: '' },
+    ]);
+    await expect(
+      ordersPage
+        .locator('.parameters tr[data-path="lineItems[].sku"] td.name')
+        .evaluate(
+          (cell) =>
+            (globalThis as unknown as { getComputedStyle(element: unknown): { paddingLeft: string } }).getComputedStyle(
+              cell,
+            ).paddingLeft,
+        ),
+    ).resolves.toBe('26px');
+  });
+
+  it("the playground's examples are the selected tool's own: a valid call, malformed variants that are repaired, the call cut off", async () => {
+    await ordersPage.click('[data-view="playground"]');
+    const buttons = ordersPage.locator('#playground-examples button');
+    expect(
+      await buttons.evaluateAll((items) => items.map((item) => [item.textContent, item.getAttribute('data-outcome')])),
+    ).toEqual([
+      ['Valid call (OpenAI)', 'valid'],
+      ['Malformed variant (OpenAI): fenced Python literals, other key spellings, values as strings', 'repaired'],
+      ['Malformed variant (Anthropic tool_use)', 'repaired'],
+      ['Cut off (bare arguments)', 'refused'],
+    ]);
+
+    await buttons.nth(0).click();
+    expect(await ordersPage.inputValue('#playground-input')).toContain('create_order');
+    await ordersPage.click('#playground-prepare');
+    await ordersPage.waitForSelector('#playground-result .report[data-ok="true"]');
+    const validParams = JSON.parse((await ordersPage.locator('#playground-result pre.params').textContent()) ?? '');
+    await expect(ordersPage.locator('#playground-result ol.transformations li').count()).resolves.toBe(0);
+    expect(validParams).toMatchObject({ customerEmail: 'name@example.com', lineItems: [{ sku: 'text', quantity: 1 }] });
+
+    await buttons.nth(1).click();
+    await ordersPage.click('#playground-prepare');
+    await ordersPage.waitForSelector('#playground-result .report[data-ok="true"] pre.params');
+    const rules = await ordersPage
+      .locator('#playground-result ol.transformations li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-rule')));
+    expect(rules).toEqual(
+      expect.arrayContaining(['tool-name-prefix', 'fenced-block', 'single-quotes', 'trailing-commas', 'key-case']),
+    );
+    // The repaired call is the valid one: nothing invented, nothing lost.
+    expect(JSON.parse((await ordersPage.locator('#playground-result pre.params').textContent()) ?? '')).toEqual(
+      validParams,
+    );
+
+    await buttons.nth(3).click();
+    await expect(ordersPage.locator('#playground-shape').inputValue()).resolves.toBe('arguments');
+    await ordersPage.click('#playground-prepare');
+    await ordersPage.waitForSelector('#playground-result .report[data-ok="false"]');
+    await expect(ordersPage.locator('#playground-result .outcome').textContent()).resolves.toContain(
+      'MALFORMED_ARGUMENTS',
+    );
   });
 });

@@ -27,6 +27,9 @@ interface SchemaNode {
   readonly examples?: readonly unknown[];
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
@@ -34,6 +37,7 @@ interface SchemaNode {
   readonly items?: SchemaNode;
   readonly minItems?: number;
   readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
   readonly properties?: readonly PropertyNode[];
   readonly additionalProperties?: boolean | SchemaNode;
   readonly variants?: readonly SchemaNode[];
@@ -69,6 +73,15 @@ interface PageTool {
     readonly definition: unknown;
   }>;
   readonly lint: readonly LintFinding[];
+  readonly examples: readonly PlaygroundExample[];
+}
+
+interface PlaygroundExample {
+  readonly label: string;
+  readonly shape: 'auto' | 'arguments';
+  readonly text: string;
+  readonly outcome: 'valid' | 'repaired' | 'refused';
+  readonly note?: string;
 }
 
 interface PageRegistry {
@@ -231,8 +244,10 @@ function typeLabel(schema: SchemaNode): string {
       return 'number';
     case 'bool':
       return 'boolean';
+    case 'date':
+      return 'date (YYYY-MM-DD)';
     case 'datetime':
-      return 'date-time';
+      return 'date-time (ISO 8601, with offset)';
     case 'array':
       return `array<${schema.items ? typeLabel(schema.items) : 'any'}>`;
     case 'object':
@@ -249,11 +264,15 @@ function typeLabel(schema: SchemaNode): string {
 function constraints(schema: SchemaNode): string {
   const parts: string[] = [];
   if (schema.minimum !== undefined) parts.push(`≥ ${schema.minimum}`);
+  if (schema.exclusiveMinimum !== undefined) parts.push(`> ${schema.exclusiveMinimum}`);
   if (schema.maximum !== undefined) parts.push(`≤ ${schema.maximum}`);
+  if (schema.exclusiveMaximum !== undefined) parts.push(`< ${schema.exclusiveMaximum}`);
+  if (schema.multipleOf !== undefined) parts.push(`multiple of ${schema.multipleOf}`);
   if (schema.minLength !== undefined) parts.push(`min length ${schema.minLength}`);
   if (schema.maxLength !== undefined) parts.push(`max length ${schema.maxLength}`);
   if (schema.minItems !== undefined) parts.push(`at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
   if (schema.maxItems !== undefined) parts.push(`at most ${schema.maxItems} items`);
+  if (schema.uniqueItems) parts.push('unique items');
   if (schema.pattern !== undefined) parts.push(`pattern ${schema.pattern}`);
   if (schema.nullable) parts.push('nullable');
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
@@ -264,6 +283,12 @@ function constraints(schema: SchemaNode): string {
 // Views
 
 function showView(view: string): void {
+  // The playground follows the tool selected in the registry browser (its examples are that tool's).
+  const playgroundTool = document.getElementById('playground-tool') as HTMLSelectElement | null;
+  if (view === 'playground' && playgroundTool && selectedTool !== '' && playgroundTool.value !== selectedTool) {
+    playgroundTool.value = selectedTool;
+    playgroundTool.dispatchEvent(new Event('change'));
+  }
   for (const button of document.querySelectorAll<HTMLButtonElement>('.tabs button'))
     button.setAttribute('aria-selected', String(button.dataset['view'] === view));
   for (const section of document.querySelectorAll<HTMLElement>('main > .view'))
@@ -387,39 +412,7 @@ function overview(tool: PageTool): HTMLElement {
               h('th', {}, 'constraints'),
             ),
           ),
-          h(
-            'tbody',
-            {},
-            ...modelFacing.map((property) =>
-              h(
-                'tr',
-                {},
-                h(
-                  'td',
-                  { class: 'mono' },
-                  property.name,
-                  property.aliases.length > 0
-                    ? h('div', { class: 'hint' }, `aliases: ${property.aliases.join(', ')}`)
-                    : null,
-                ),
-                h('td', { class: 'mono' }, typeLabel(property.schema)),
-                h('td', {}, property.required ? 'yes' : 'no'),
-                h(
-                  'td',
-                  {},
-                  property.schema.description ?? '',
-                  property.extract
-                    ? h(
-                        'div',
-                        { class: 'hint' },
-                        `filled from the latest data packet's ${property.extract} when absent`,
-                      )
-                    : null,
-                ),
-                h('td', { class: 'hint' }, constraints(property.schema)),
-              ),
-            ),
-          ),
+          h('tbody', {}, ...parameterRows(modelFacing, '', 0)),
         ),
     context.length > 0 ? h('h3', { style: 'margin-top:16px' }, 'Trusted context (never sent by the model)') : null,
     context.length > 0
@@ -444,6 +437,59 @@ function overview(tool: PageTool): HTMLElement {
     h('h3', { style: 'margin-top:16px' }, `Lint (${tool.lint.length} finding${tool.lint.length === 1 ? '' : 's'})`),
     findingsList(tool.lint),
   );
+}
+
+/** The objects a schema holds at some depth (an object; an array of objects; an array of arrays of them). */
+function nestedObject(schema: SchemaNode, suffix = ''): { schema: SchemaNode; suffix: string } | undefined {
+  if (schema.kind === 'object' && schema.properties && schema.properties.length > 0) return { schema, suffix };
+  if (schema.kind === 'array' && schema.items && suffix.length < 12) return nestedObject(schema.items, `${suffix}[]`);
+  return undefined;
+}
+
+/**
+ * One row per property, then the rows of the fields of any object it holds (an array of objects shows its items'
+ * fields as `options[].label`), indented by depth; context fields are listed apart, never here.
+ */
+function parameterRows(properties: readonly PropertyNode[], prefix: string, depth: number): HTMLElement[] {
+  const rows: HTMLElement[] = [];
+  for (const property of properties) {
+    if (property.context) continue;
+    const path = `${prefix}${property.name}`;
+    rows.push(
+      h(
+        'tr',
+        { 'data-path': path, 'data-depth': String(Math.min(depth, 4)) },
+        h(
+          'td',
+          { class: 'mono name' },
+          path,
+          property.aliases.length > 0 ? h('div', { class: 'hint' }, `aliases: ${property.aliases.join(', ')}`) : null,
+        ),
+        h('td', { class: 'mono type' }, typeLabel(property.schema)),
+        h('td', {}, property.required ? 'yes' : 'no'),
+        h(
+          'td',
+          {},
+          property.schema.description ?? '',
+          property.extract
+            ? h('div', { class: 'hint' }, `filled from the latest data packet's ${property.extract} when absent`)
+            : null,
+        ),
+        h('td', { class: 'hint constraints' }, constraintsOf(property.schema)),
+      ),
+    );
+    const nested = depth < 8 ? nestedObject(property.schema) : undefined;
+    if (nested) rows.push(...parameterRows(nested.schema.properties ?? [], `${path}${nested.suffix}.`, depth + 1));
+  }
+  return rows;
+}
+
+/** The constraints of a value and, for an array, of its items (`items: ≥ 1`). */
+function constraintsOf(schema: SchemaNode): string {
+  const own = constraints(schema);
+  if (schema.kind !== 'array' || !schema.items) return own;
+  const items = constraintsOf(schema.items);
+  return [own, items === '' ? '' : `items: ${items}`].filter((part) => part !== '').join('; ');
 }
 
 function findingsList(findings: readonly LintFinding[]): HTMLElement {
@@ -1050,63 +1096,6 @@ function renderReport(report: CallReport): HTMLElement {
 // ---------------------------------------------------------------------------------------------------------------
 // Playground
 
-function samples(): Array<{ label: string; shape: string; tool: string; text: string }> {
-  const tool = registry?.tools.find((entry) => entry.name === 'get_calendar_events') ?? registry?.tools[0];
-  if (!tool) return [];
-  const openaiName = tool.providers.find((entry) => entry.provider === 'openai')?.name ?? tool.name;
-  const calendar = tool.name === 'get_calendar_events';
-  const argumentsText = calendar
-    ? "```json\n{'resolved_datetimes': ['2026-11-23T09:00:00+01:00'], 'Max-Results': '5', 'include_declined': 'yes', 'job_id': 'job-from-model',}\n```"
-    : '{}';
-  return [
-    {
-      label: 'OpenAI response: fenced Python literals',
-      shape: 'auto',
-      tool: tool.name,
-      text: json({
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: null,
-              tool_calls: [
-                {
-                  id: 'call_abc123',
-                  type: 'function',
-                  function: { name: `functions.${openaiName}`, arguments: argumentsText },
-                },
-              ],
-            },
-          },
-        ],
-      }),
-    },
-    {
-      label: 'Anthropic tool_use',
-      shape: 'auto',
-      tool: tool.name,
-      text: json({
-        role: 'assistant',
-        content: [
-          {
-            type: 'tool_use',
-            id: 'toolu_01',
-            name: tool.providers.find((entry) => entry.provider === 'anthropic')?.name ?? tool.name,
-            input: calendar ? { resolved_datetimes: '2026-11-23 14:30', max_results: 3.0 } : {},
-          },
-        ],
-      }),
-    },
-    {
-      label: 'Bare arguments, cut off',
-      shape: 'arguments',
-      tool: tool.name,
-      text: calendar ? '{"resolved_datetimes": ["2026-11-23T09:00:00+01:00", "2026-11-2' : '{"',
-    },
-  ];
-}
-
 function renderPlayground(): void {
   const view = document.getElementById('view-playground');
   if (!view || !registry) return;
@@ -1125,9 +1114,10 @@ function renderPlayground(): void {
   );
   const tool = h(
     'select',
-    { id: 'playground-tool' },
+    { id: 'playground-tool', onchange: () => showExamples() },
     ...registry.tools.map((entry) => h('option', { value: entry.name }, entry.name)),
   );
+  if (selectedTool !== '') tool.value = selectedTool;
   const context = h('textarea', { id: 'playground-context', rows: 3 });
   context.value = json(registry.defaultContext);
   const result = h('div', { class: 'result', id: 'playground-result' });
@@ -1165,21 +1155,34 @@ function renderPlayground(): void {
       clear(result, h('div', { class: 'error-box' }, (error as Error).message));
     }
   };
-  const sampleButtons = samples().map((sample) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'small',
-        onclick: () => {
-          input.value = sample.text;
-          shape.value = sample.shape;
-          tool.value = sample.tool;
-        },
-      },
-      sample.label,
-    ),
-  );
+  // The examples of the selected tool: generated by the inspector from the tool's own parameters, each checked
+  // with the executor (a valid call, malformed variants the policy repairs, the call cut off).
+  const examples = h('div', { class: 'samples', id: 'playground-examples' });
+  const showExamples = () => {
+    const entry = registry?.tools.find((candidate) => candidate.name === tool.value);
+    clear(
+      examples,
+      h('span', { class: 'hint' }, `Examples for ${tool.value}:`),
+      ...(entry?.examples ?? []).map((example) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'small',
+            'data-outcome': example.outcome,
+            title: example.note ?? `prepare: ${example.outcome}`,
+            onclick: () => {
+              input.value = example.text;
+              shape.value = example.shape;
+            },
+          },
+          example.label,
+          example.note ? h('span', { class: 'pill warn' }, example.outcome) : null,
+        ),
+      ),
+    );
+  };
+  showExamples();
   clear(
     view,
     h(
@@ -1191,7 +1194,7 @@ function renderPlayground(): void {
         { class: 'lead' },
         'Each change the pipeline makes is numbered and highlighted in the text the model sent; then the validated parameters, the handler’s result, or the exact message the model would get back.',
       ),
-      h('div', { class: 'samples' }, h('span', { class: 'hint' }, 'Examples:'), ...sampleButtons),
+      examples,
       input,
       h(
         'div',

@@ -1,4 +1,4 @@
-import { ConsoleLogger, type INestApplicationContext, type Type } from '@nestjs/common';
+import type { INestApplicationContext, Type } from '@nestjs/common';
 import type { NestApplicationContextOptions } from '@nestjs/common/interfaces/nest-application-context-options.interface';
 import { NestFactory } from '@nestjs/core';
 import { DefinitionError, PersonaToolExecutor, ToolRegistry, type Logger } from '@toolwright/core';
@@ -6,19 +6,7 @@ import { serveMcp, type McpServerHandle, type ServeMcpStdioOptions } from '@tool
 import { Writable } from 'node:stream';
 import { TOOLWRIGHT_LOGGER } from '../constants';
 import { nestMessages } from '../messages';
-
-/** Nest's console logger, every level on stderr (Nest's own writes `log` to stdout, which a stdio server reserves). */
-export class StderrConsoleLogger extends ConsoleLogger {
-  protected override printMessages(
-    messages: unknown[],
-    context?: string,
-    logLevel?: Parameters<ConsoleLogger['printMessages']>[2],
-    _writeStreamType?: 'stdout' | 'stderr',
-    errorStack?: unknown,
-  ): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
-  }
-}
+import { StderrConsoleLogger } from '../stderr-console-logger';
 
 /** What `guardStdout` returns: the stream the MCP transport writes to, and the function that lifts the guard. */
 export interface StdoutGuard {

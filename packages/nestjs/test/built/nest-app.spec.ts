@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -46,6 +46,7 @@ async function startHttpApp(): Promise<{
   const child = spawn(process.execPath, [join(ROOT, 'examples', 'nest-app'), '--port', String(port)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnvironment({}),
   });
   let stderr = '';
   let stdout = '';
@@ -68,6 +69,21 @@ async function startHttpApp(): Promise<{
     });
   });
   return { child, base: `http://127.0.0.1:${port}`, stderr: () => stderr, stdout: () => stdout };
+}
+
+/** The test's environment without what would hide a logging fault (NO_COLOR) or change the levels, plus `extra`. */
+function childEnvironment(extra: Record<string, string>): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !['NO_COLOR', 'TOOLWRIGHT_LOG_LEVEL', 'TOOLWRIGHT_DEBUG'].includes(name))
+      environment[name] = value;
+  }
+  return { ...environment, ...extra };
+}
+
+/** The lines of a captured stream that contain `text`. */
+function linesWith(output: string, text: string): string[] {
+  return output.split('\n').filter((line) => line.includes(text));
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -166,7 +182,46 @@ describe('examples/nest-app over real HTTP', () => {
     ]);
     expect(carol.result.value).toEqual({ sessionId: 'carol', notes: ["carol's secret"] });
     expect(mallory.result.value).toEqual({ sessionId: 'mallory', notes: [] });
-    expect(app.stderr()).toContain('security: the model tried to set trusted context field "session_id" of add_note');
+    // One line per security event (its details on the same line), never a second `Object(n)` entry.
+    expect(
+      linesWith(app.stderr(), 'security: the model tried to set trusted context field "session_id" of add_note'),
+    ).toEqual([
+      expect.stringMatching(/ WARN \[Toolwright\] security: .*\{"tool":"add_note",.*"key":"session_id".*\}$/),
+    ]);
+    expect(linesWith(app.stderr(), 'of session_notes')).toHaveLength(1);
+  });
+
+  it('logs through Nest on stderr only: no debug entries by default, no Object(n) entries, no colors in a pipe', async () => {
+    await toolCall('dave', 'add_note', '{"text": "logged once"}');
+    expect(app.stdout()).toBe('');
+    const stderr = app.stderr();
+    expect(stderr).toContain('[Toolwright]');
+    expect(stderr).not.toMatch(/Object\(\d+\)/);
+    expect(stderr).not.toMatch(/\x1b\[/);
+    expect(linesWith(stderr, ' DEBUG ')).toEqual([]);
+    expect(linesWith(stderr, 'tool call add_note ok')).toEqual([]);
+  });
+
+  it('closes a socket that sends nothing after the 10 s headers timeout (408), as serveMcp does', async () => {
+    const socket = connect(Number(new URL(app.base).port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => undefined);
+    const started = Date.now();
+    try {
+      await new Promise<void>((resolveClosed, reject) => {
+        const timer = setTimeout(() => reject(new Error('the idle socket is still open after 20 s')), 20_000);
+        socket.once('close', () => {
+          clearTimeout(timer);
+          resolveClosed();
+        });
+      });
+    } finally {
+      socket.destroy();
+    }
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
   });
 
   it('answers malformed input with a typed error: truncated arguments, a body that is no tool call, invalid JSON, no session', async () => {
@@ -174,18 +229,24 @@ describe('examples/nest-app over real HTTP', () => {
     expect(truncated.result).toMatchObject({ ok: false, error: { code: 'MALFORMED_ARGUMENTS' } });
     const invalid = await toolCall('alice', 'get_calendar_events', '{"from": "tomorrow", "to": "2026-11-25"}');
     expect(invalid.result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
-    const notACall = await fetch(`${app.base}/tool-calls`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-session-id': 'alice' },
-      body: '{"nope": 1}',
+    const post = async (body: string) => {
+      const response = await fetch(`${app.base}/tool-calls`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-id': 'alice' },
+        body,
+      });
+      return { status: response.status, message: ((await response.json()) as { message: string }).message };
+    };
+    const shape =
+      'The body must be { "tool_call": { "id", "type": "function", "function": { "name", "arguments" } } }.';
+    expect(await post('{"nope": 1}')).toEqual({ status: 400, message: shape });
+    expect(await post('{}')).toEqual({ status: 400, message: shape });
+    expect(await post('{"tool_call": [1, 2]}')).toEqual({ status: 400, message: shape });
+    expect(await post('{"tool_call": {"id": "x", "type": "function"}}')).toEqual({
+      status: 400,
+      message: 'tool_call is not a function call (it needs "function": { "name", "arguments" }).',
     });
-    expect(notACall.status).toBe(400);
-    const badJson = await fetch(`${app.base}/tool-calls`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-session-id': 'alice' },
-      body: '{bad json',
-    });
-    expect(badJson.status).toBe(400);
+    expect((await post('{bad json')).status).toBe(400);
     const noSession = await fetch(`${app.base}/tool-calls`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -262,6 +323,7 @@ describe('examples/nest-app over MCP stdio (official SDK client)', () => {
       args: [join(ROOT, 'examples', 'nest-app'), '--stdio'],
       stderr: 'pipe',
       cwd: ROOT,
+      env: childEnvironment({ TOOLWRIGHT_LOG_LEVEL: 'debug' }),
     });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -289,9 +351,14 @@ describe('examples/nest-app over MCP stdio (official SDK client)', () => {
       await client.close();
     }
     expect(errors).toEqual([]);
-    const plain = stderr.replace(/\x1b\[[0-9;]*m/g, '');
-    expect(plain).toContain('[InstanceLoader] ToolwrightModule dependencies initialized');
-    expect(plain).toContain('[Toolwright] MCP server on stdio: 3 tools');
-    expect(plain).toContain('[Toolwright] tool call add_note ok');
+    expect(stderr).not.toMatch(/\x1b\[/); // stderr is a pipe: no colors
+    expect(stderr).not.toMatch(/Object\(\d+\)/);
+    expect(stderr).toContain('[InstanceLoader] ToolwrightModule dependencies initialized');
+    expect(stderr).toContain('[Toolwright] MCP server on stdio: 3 tools');
+    // Debug enabled (TOOLWRIGHT_LOG_LEVEL=debug): one line per successful call, its details on that line.
+    expect(linesWith(stderr, 'tool call add_note ok')).toEqual([
+      expect.stringMatching(/ DEBUG \[Toolwright\] tool call add_note ok \{"tool":"add_note",.*\}$/),
+    ]);
+    expect(linesWith(stderr, 'tool call get_calendar_events ok')).toHaveLength(1);
   });
 });

@@ -4,7 +4,8 @@ import { PassThrough } from 'node:stream';
 import { Test } from '@nestjs/testing';
 import { DefinitionError, PersonaToolExecutor, silentLogger, ToolRegistry } from '@toolwright/core';
 import { isProcessAlive } from '@toolwright/mcp';
-import { guardStdout, ToolwrightExplorer, ToolwrightModule } from '@toolwright/nestjs';
+import { ToolwrightModule } from '@toolwright/nestjs';
+import { guardStdout, ToolwrightMcpClientModule, ToolwrightMcpClients } from '@toolwright/nestjs/mcp';
 
 const SDK_SERVER = join(resolve(__dirname, '..', '..', '..'), 'mcp', 'test', 'fixtures', 'sdk-stdio-server.js');
 
@@ -14,10 +15,10 @@ describe('MCP client connections tied to the Nest lifecycle', () => {
   it('connects at module init (the remote tools join the registry) and closes the server process at shutdown', async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
-        ToolwrightModule.forRoot({
-          logger: silentLogger,
-          mcpServers: [{ name: 'remote', command: process.execPath, args: [SDK_SERVER] }],
-          waitForMcpServers: true,
+        ToolwrightModule.forRoot({ logger: silentLogger }),
+        ToolwrightMcpClientModule.forRoot({
+          servers: [{ name: 'remote', command: process.execPath, args: [SDK_SERVER] }],
+          waitForServers: true,
         }),
       ],
     }).compile();
@@ -28,7 +29,7 @@ describe('MCP client connections tied to the Nest lifecycle', () => {
       .get(PersonaToolExecutor)
       .execute({ id: 'c1', name: 'remote.echo', arguments: '{"text": "hi"}' });
     expect(result).toMatchObject({ ok: true });
-    const connection = moduleRef.get(ToolwrightExplorer).mcpConnections!.get('remote')!;
+    const connection = moduleRef.get(ToolwrightMcpClients).connections!.get('remote')!;
     const pid = connection.status().pid!;
     expect(isProcessAlive(pid)).toBe(true);
     await moduleRef.close();

@@ -259,41 +259,90 @@ describe('ToolwrightModule', () => {
     await moduleRef.close();
   });
 
-  it('passes the details through to the Nest logger (captured output of a real ConsoleLogger)', () => {
-    const written: string[] = [];
+  function captureOutput(write: () => void): { stdout: string; stderr: string } {
+    const captured = { stdout: '', stderr: '' };
     const originalStdout = process.stdout.write;
     const originalStderr = process.stderr.write;
-    const capture = ((chunk: unknown) => {
-      written.push(String(chunk));
+    process.stdout.write = (chunk: unknown) => {
+      captured.stdout += String(chunk);
       return true;
-    }) as typeof process.stdout.write;
-    process.stdout.write = capture;
-    process.stderr.write = capture;
+    };
+    process.stderr.write = (chunk: unknown) => {
+      captured.stderr += String(chunk);
+      return true;
+    };
     try {
-      const logger = new NestLoggerAdapter(new ConsoleLogger('Toolwright', { json: true, colors: false }));
-      logger.info('tool call add_note ok', { tool: 'add_note', callId: 'c1', durationMs: 1.5 });
-      logger.warn('security: dropped', { tool: 'whoami', key: 'session_id' });
-      logger.error('tool call failed: HANDLER_ERROR', { tool: 'x', cause: 'Error: boom' });
+      write();
     } finally {
       process.stdout.write = originalStdout;
       process.stderr.write = originalStderr;
     }
-    const records = written
-      .join('')
+    return captured;
+  }
+
+  it("writes one Nest log entry per event, the details on the same line (captured output of Nest's real ConsoleLogger)", () => {
+    const { stdout, stderr } = captureOutput(() => {
+      const logger = new NestLoggerAdapter(new ConsoleLogger('Toolwright', { json: true, colors: false }));
+      logger.info('MCP server on stdio: 3 tools', { tools: 3 });
+      logger.warn('security: dropped', { tool: 'whoami', key: 'session_id' });
+      logger.error('tool call failed:\nHANDLER_ERROR', { tool: 'x', cause: 'Error: boom' });
+    });
+    const records = `${stdout}${stderr}`
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toEqual([
-      expect.objectContaining({ level: 'log', context: 'Toolwright', message: 'tool call add_note ok' }),
       expect.objectContaining({
         level: 'log',
         context: 'Toolwright',
-        message: { tool: 'add_note', callId: 'c1', durationMs: 1.5 },
+        message: 'MCP server on stdio: 3 tools {"tools":3}',
       }),
-      expect.objectContaining({ level: 'warn', message: 'security: dropped' }),
-      expect.objectContaining({ level: 'warn', message: { tool: 'whoami', key: 'session_id' } }),
-      expect.objectContaining({ level: 'error', message: 'tool call failed: HANDLER_ERROR' }),
-      expect.objectContaining({ level: 'error', message: { tool: 'x', cause: 'Error: boom' } }),
+      expect.objectContaining({
+        level: 'warn',
+        context: 'Toolwright',
+        message: 'security: dropped {"tool":"whoami","key":"session_id"}',
+      }),
+      expect.objectContaining({
+        level: 'error',
+        context: 'Toolwright',
+        message: 'tool call failed: HANDLER_ERROR {"tool":"x","cause":"Error: boom"}',
+      }),
     ]);
+  });
+
+  it('passes debug events on only when enabled, and says so to the executor (isLevelEnabled)', () => {
+    const target = new ConsoleLogger('Toolwright', { json: true, colors: false });
+    const quiet = new NestLoggerAdapter(target);
+    const verbose = new NestLoggerAdapter(target, { level: 'debug' });
+    const warnings = new NestLoggerAdapter(target, { level: 'warn' });
+    expect([quiet, verbose, warnings].map((logger) => logger.isLevelEnabled('debug'))).toEqual([false, true, false]);
+    expect(warnings.isLevelEnabled('info')).toBe(false);
+    const { stdout, stderr } = captureOutput(() => {
+      quiet.debug('tool call add_note ok', { tool: 'add_note' });
+      warnings.info('not written');
+      verbose.debug('tool call add_note ok', { tool: 'add_note' });
+    });
+    const records = `${stdout}${stderr}`
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toEqual([
+      expect.objectContaining({ level: 'debug', message: 'tool call add_note ok {"tool":"add_note"}' }),
+    ]);
+  });
+
+  it('gives a bare logger (no context of its own) the context from the options', () => {
+    const lines: unknown[][] = [];
+    const logger = new NestLoggerAdapter(
+      {
+        log: (...parameters: unknown[]) => lines.push(['log', ...parameters]),
+        warn: (...parameters: unknown[]) => lines.push(['warn', ...parameters]),
+        error: (...parameters: unknown[]) => lines.push(['error', ...parameters]),
+      },
+      { context: 'Tools', level: 'debug' },
+    );
+    logger.warn('security: dropped', { key: 'session_id' });
+    logger.debug('no debug method: nothing written');
+    expect(lines).toEqual([['warn', 'security: dropped {"key":"session_id"}', 'Tools']]);
   });
 });
