@@ -121,9 +121,8 @@ function floatLength(value: number): number {
 }
 
 /**
- * The checks of one schema node's constraints as generated code, shared by the canonical check and the generated reader
- * (`compile/reader-generator.ts`, decision 0023) so both refuse exactly the same values: each check runs `refuse` (a
- * statement that leaves the generated function) when the value in the named variable breaks a constraint. Values the
+ * The checks of one schema node's constraints as generated code: each check runs `refuse` (a statement that leaves the
+ * generated function) when the value in the named variable breaks a constraint. Values the
  * checks need (functions, sets, bounds that are not finite literals) go into the constants array `k`.
  */
 export class ConstraintCode {

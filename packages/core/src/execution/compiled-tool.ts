@@ -10,7 +10,6 @@ import type { CommandHandler } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { generateBoundedAcceptFunction, type BoundedAcceptFunction, type OrderFact } from '../compile/accept-generator';
 import { generateInstantiators, type GeneratedInstantiator } from '../compile/instantiate-generator';
-import { generateArgumentReader, type ArgumentReader } from '../compile/reader-generator';
 import { generateIssueFinder, type IssueFinder } from '../compile/issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
@@ -49,14 +48,6 @@ export interface CompiledTool {
    * (decision 0020, fused-parse-check).
    */
   readonly accept: BoundedAcceptFunction | undefined;
-  /**
-   * The generated checked reader of compact arguments text (decision 0023; with `accept` only): `undefined` until the
-   * tool's second call (a tool called once never pays for it), `false` when there is none (no `accept`, or the
-   * generator gives up). Read it through {@link readerOf}.
-   */
-  reader: ArgumentReader | false | undefined;
-  /** Calls that asked for the reader before it was built. */
-  readerRequests: number;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
@@ -112,8 +103,6 @@ export function compileTool(
     reference,
     developerRules,
     accept: reference ? undefined : generateBoundedAcceptFunction(parameters, settings.limits, order),
-    reader: reference ? false : undefined,
-    readerRequests: 0,
     needsInstance,
     commandClass,
     instantiator: undefined,
@@ -215,20 +204,4 @@ export function instantiatorOf(compiled: CompiledTool): Instantiator {
     compiled.instantiator = instantiator;
   }
   return instantiator;
-}
-
-/** Calls of a tool before its reader is generated: a tool called once (most of 10,000 registered ones) never builds it. */
-const CALLS_BEFORE_READER = 1;
-
-/**
- * The compiled tool's checked reader (decision 0023), generated on the tool's second call with the canonical check's
- * limits and order fact; `undefined` before that and when there is none.
- */
-export function readerOf(compiled: CompiledTool, limits: PipelineLimits): ArgumentReader | undefined {
-  const reader = compiled.reader;
-  if (reader !== undefined) return reader === false ? undefined : reader;
-  if (compiled.readerRequests++ < CALLS_BEFORE_READER) return undefined;
-  const built = generateArgumentReader(compiled.definition.parameters, limits, compiled.order) ?? false;
-  compiled.reader = built;
-  return built === false ? undefined : built;
 }

@@ -35,7 +35,7 @@ import { defaultLogger, type Logger } from './logger';
 import { redactIssues } from '../pipeline/redaction';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import { awaitHandler, CallInvocation, classifiedOrUnreadable, type HandlerSettlement } from './run-handler';
-import { compileTool, instantiatorOf, readerOf, type CompiledTool, type CompileSettings } from './compiled-tool';
+import { compileTool, instantiatorOf, type CompiledTool, type CompileSettings } from './compiled-tool';
 import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import { defaultToolTelemetry, type ToolTelemetry } from './telemetry';
 import { EXECUTOR_OPTIONS } from './tokens';
@@ -597,7 +597,6 @@ export class PersonaToolExecutor {
       this.limits,
       compiled.callTarget,
       this.fastPath ? compiled.accept : undefined,
-      this.fastPath ? readerOf(compiled, this.limits) : undefined,
     );
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 

@@ -17,7 +17,6 @@ import {
   NOT_ACCEPTED,
 } from './information-loss';
 import type { AcceptedFacts, BoundedAcceptFunction } from '../compile/accept-generator';
-import type { ArgumentReader } from '../compile/reader-generator';
 import { unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -90,11 +89,6 @@ export interface CheckedArguments {
 
 const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
 
-/**
- * The longest arguments text the checked reader reads (decision 0023). Its strings may be slices of the text (V8 makes
- * a substring of 13 or more characters a view), so a string the handler keeps keeps the text alive: at most this much.
- */
-export const READER_MAX_CHARACTERS = 4096;
 /** The canonical check's count of keys and strings, read right after each call (calls never overlap: synchronous). */
 const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
 
@@ -109,11 +103,6 @@ const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
  * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
  * {@link parseArguments} does, and the check's answer is reused only for the very object it was given. `target` must
  * declare every property name `accept` accepts (`callTargetFor` of the same definition does).
- *
- * With the tool's checked reader (`read`, generated from the same schema and limits as `accept`; decision 0023), text
- * of at most {@link READER_MAX_CHARACTERS} is first read without JSON.parse: a value it returns is one JSON.parse would
- * return, that lost nothing and that `accept` accepts, so it is the result the lines below would give; when it answers
- * `undefined` they run from the top.
  */
 export function parseCheckedArguments(
   raw: unknown,
@@ -121,7 +110,6 @@ export function parseCheckedArguments(
   limits: PipelineLimits,
   target: CallTarget | undefined,
   accept: BoundedAcceptFunction | undefined,
-  read?: ArgumentReader,
 ): CheckedArguments {
   if (accept === undefined || typeof raw !== 'string') {
     const parsed = parse(raw, policy, limits, target, false);
@@ -129,10 +117,6 @@ export function parseCheckedArguments(
     return { value: parsed.value, transformations: parsed.transformations, owned: parsed.owned, accepted };
   }
   checkSize(raw, limits);
-  if (read !== undefined && raw.length <= READER_MAX_CHARACTERS) {
-    const value = read(raw);
-    if (value !== undefined) return { value, transformations: NO_TRANSFORMATIONS, owned: true, accepted: true };
-  }
   // `trim` returns the text itself when it starts with `{` and ends with `}` (no white space to cut).
   const trimmed = raw.charCodeAt(0) === 123 && raw.charCodeAt(raw.length - 1) === 125 ? raw : raw.trim();
   let parsed: unknown;
