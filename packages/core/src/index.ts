@@ -5,7 +5,7 @@ import './metadata/require-reflect-metadata';
 
 export * from './types';
 export * from './errors';
-export * from './execution/logger';
+export * from './logging/logger';
 export * from './decorators';
 export {
   parseTypeExpression,
@@ -20,19 +20,15 @@ export {
   type JsonSchemaImportOptions,
   type JsonSchemaLimits,
   type JsonSchemaToolOptions,
-  JSON_SCHEMA_DIALECT,
   type JsonSchemaObject,
   type JsonSchemaTypeName,
   crossField,
-  isCrossFieldRule,
 } from './schema';
 export { buildObjectSchema, buildCommandDefinition } from './validation';
 export * from './registry';
 export { DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent } from './pipeline';
 export {
   PersonaToolExecutor,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_SLOW_CALL_MS,
   type PersonaToolExecutorOptions,
   type PreparedCall,
   type PrepareResult,
@@ -45,10 +41,9 @@ export {
   type CommandClassCheckOptions,
   tsyringeCommandResolver,
   type CommandResolver,
-  ToolTelemetry,
-  TurnSpan,
+  type ToolTelemetry,
+  type TurnSpan,
   createToolTelemetry,
-  defaultToolTelemetry,
   type ToolTelemetryOptions,
   type TurnCallRecord,
 } from './execution';
@@ -67,4 +62,17 @@ export {
   type ToolLoopCall,
   type ToolCallRunner,
 } from './loop';
-export * from './builtins';
+export {
+  resolveRelativeDate,
+  type RelativeDateOptions,
+  type RelativeDateResolution,
+  type RelativeDateDate,
+  type RelativeDateDateTime,
+  type RelativeDateRange,
+  RelativeDateError,
+  type RelativeDateErrorCode,
+  type WeekStart,
+  type ResolveRelativeDateParams,
+  registerRelativeDateTool,
+  RESOLVE_RELATIVE_DATE_TOOL_NAME,
+} from './builtins';

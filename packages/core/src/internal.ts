@@ -80,5 +80,17 @@ export {
   redactValue,
   checkCommandClass,
   constructorParameters,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_SLOW_CALL_MS,
+  ToolTelemetry,
+  TurnSpan,
+  defaultToolTelemetry,
 } from './execution';
+export { JSON_SCHEMA_DIALECT, isCrossFieldRule } from './schema';
+export {
+  MAX_RELATIVE_DATE_PHRASE_LENGTH,
+  RELATIVE_DATE_EXAMPLES,
+  ResolveRelativeDateCommand,
+  ResolveRelativeDateParams,
+} from './builtins';
 export { retryMessage, finalErrorMessage } from './loop';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsEmail } from 'class-validator';
 import { ArrayOf, Command, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '../../src';
-import { generateBoundedAcceptFunction, NOT_ACCEPTED, type OrderFact } from '../../src/compile/accept-generator';
+import { ACCEPTED_FACTS_LENGTH, generateBoundedAcceptFunction, NOT_ACCEPTED } from '../../src/compile/accept-generator';
 import { generateInstantiators } from '../../src/compile/instantiate-generator';
 import { DEFAULT_LIMITS } from '../../src/pipeline/limits';
 import { instantiatorFor } from '../../src/pipeline/instantiate';
@@ -143,11 +143,10 @@ function inDeclarationOrder(schema: ParamSchema, value: unknown): boolean {
 }
 
 describe('in-order DTO instantiation (issue 12, class3)', () => {
-  const order: OrderFact = { root: undefined };
-  const accept = generateBoundedAcceptFunction(root, DEFAULT_LIMITS, order);
+  const accept = generateBoundedAcceptFunction(root, DEFAULT_LIMITS, true);
   const generated = generateInstantiators(root, Root)!;
   const closure = instantiatorFor(root, Root);
-  const facts = new Float64Array(1);
+  const facts = new Float64Array(ACCEPTED_FACTS_LENGTH);
 
   it('reports declaration order exactly, and builds the same instances as the key loop on 6,000 accepted calls', () => {
     expect(generated).toBeDefined();
@@ -158,15 +157,14 @@ describe('in-order DTO instantiation (issue 12, class3)', () => {
     for (let run = 0; run < 6_000; run++) {
       const text = JSON.stringify(valueOf(root, random, run % 3 === 0 ? 0.3 : 0));
       const parsed = JSON.parse(text) as Record<string, unknown>;
-      order.root = 'stale';
+      facts[1] = -1;
       if (accept(parsed, facts) === NOT_ACCEPTED) {
         refused++;
         continue;
       }
       const expected = inDeclarationOrder(root, parsed);
-      expect(order.root === parsed).toBe(expected);
+      expect(facts[1]).toBe(expected ? 1 : 0);
       if (!expected) {
-        expect(order.root).toBeUndefined();
         unordered++;
         continue;
       }
@@ -216,10 +214,20 @@ describe('in-order DTO instantiation (issue 12, class3)', () => {
     }
   });
 
-  it('leaves the accept function without an order fact unchanged (no flag, no extra code)', () => {
-    const plain = generateBoundedAcceptFunction(root, DEFAULT_LIMITS).toString();
-    expect(plain).not.toContain('.root=');
-    expect(accept.toString()).toContain('.root=');
+  it('tracks the order only when asked (no flag, no extra code otherwise; the fact is 0 there)', () => {
+    const plainAccept = generateBoundedAcceptFunction(root, DEFAULT_LIMITS);
+    expect(plainAccept.toString()).not.toContain('d=false');
+    expect(accept.toString()).toContain('d=false');
+    const random = seededRandom(7);
+    let accepted = 0;
+    for (let run = 0; run < 400 && accepted < 20; run++) {
+      const value = JSON.parse(JSON.stringify(valueOf(root, random, 0))) as Record<string, unknown>;
+      facts[1] = -1;
+      if (plainAccept(value, facts) === NOT_ACCEPTED) continue;
+      accepted++;
+      expect(facts[1]).toBe(0);
+    }
+    expect(accepted).toBe(20);
   });
 });
 

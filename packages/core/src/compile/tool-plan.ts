@@ -4,13 +4,13 @@ import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/develop
 import type { PipelineLimits } from '../pipeline/limits';
 import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
 import { sensitivePaths } from '../pipeline/redaction';
-import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
-import type { CommandHandler } from '../types/handler';
+import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
-import { generateBoundedAcceptFunction, type BoundedAcceptFunction, type OrderFact } from '../compile/accept-generator';
-import { generateInstantiators, type GeneratedInstantiator } from '../compile/instantiate-generator';
-import { generateIssueFinder, type IssueFinder } from '../compile/issue-generator';
+import { generateBoundedAcceptFunction, type BoundedAcceptFunction } from './accept-generator';
+import { generatedSource } from './compile-function';
+import { generateInstantiators, type GeneratedInstantiator } from './instantiate-generator';
+import { generateIssueFinder, type IssueFinder } from './issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
@@ -26,18 +26,22 @@ export interface CompileSettings {
 }
 
 /**
- * Everything one call of a tool needs, built once per registry entry (on its first call) instead of a dozen lookups
- * per call. A call holds its compiled tool from name resolution to its result, so a tool an MCP refresh replaces in the
- * meantime is never half-seen: the call finishes with the entry it started with.
+ * Everything one call of a tool needs, built once per registry entry and executor (on the tool's first call, or ahead
+ * of it by `PersonaToolExecutor.compileAll`) and frozen: no call writes into it. A call holds its compiled tool from
+ * name resolution to its result, so a tool an MCP refresh replaces in the meantime is never half-seen: the call
+ * finishes with the entry it started with.
  */
 export interface CompiledTool {
   readonly entry: RegisteredTool;
   readonly definition: ToolDefinition;
   readonly name: string;
   readonly policy: CoercionPolicy;
+  /** The settings it was compiled for (the parse step's limits, the canonical fast path). */
+  readonly settings: CompileSettings;
   /**
    * The reference path for repairs, transformations and messages (with every IR constraint on the compiled path).
-   * Compiled on the first call the canonical check answers no for: a tool the model always calls right never builds it.
+   * Its closures are built on the first call the canonical check answers no for: a tool the model always calls right
+   * never builds them.
    */
   readonly normalize: Normalizer;
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
@@ -45,22 +49,19 @@ export interface CompiledTool {
   readonly developerRules: DeveloperRulesPlan | undefined;
   /**
    * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
-   * (decision 0020, fused-parse-check).
+   * (decision 0020, fused-parse-check) and, with `tracksOrder`, the order fact (decision 0022).
    */
   readonly accept: BoundedAcceptFunction | undefined;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
-  /** The DTO instantiator (generated code when it can be), built on the first call that needs an instance. */
-  instantiator: Instantiator | undefined;
+  /** The DTO instantiator on the compiled path (generated code when it can be; `undefined` when no instance is built). */
+  readonly instantiate: Instantiator | undefined;
   /**
-   * Where `accept` leaves whether the value it accepted last came with its keys in declaration order (a tool that
-   * needs an instance and whose step 5 writes nothing into the arguments; `undefined` otherwise): then
-   * `instantiateInOrder` builds the same instance without the key loops.
+   * The generated in-order instantiator (decision 0022), for arguments the canonical check accepted with their keys in
+   * declaration order; `undefined` when `accept` does not track the order or the instantiator is not generated code.
    */
-  readonly order: OrderFact | undefined;
-  /** The generated in-order instantiator (with `instantiator`; `undefined` when that is not generated code). */
-  instantiateInOrder: GeneratedInstantiator | undefined;
+  readonly instantiateInOrder: GeneratedInstantiator | undefined;
   readonly sensitivePaths: ReadonlySet<string>;
   readonly crossField: boolean;
   readonly timeoutMs: number;
@@ -73,8 +74,10 @@ export interface CompiledTool {
   readonly unrestricted: boolean;
 }
 
-/** Compiles one registry entry for an executor's settings. */
-/** `resolvesHere` tells whether a tool name the model wrote resolves to this entry's tool (the executor's name resolution). */
+/**
+ * Compiles one registry entry for an executor's settings. `resolvesHere` tells whether a tool name the model wrote
+ * resolves to this entry's tool (the executor's name resolution).
+ */
 export function compileTool(
   entry: RegisteredTool,
   settings: CompileSettings,
@@ -90,24 +93,29 @@ export function compileTool(
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
-  const order: OrderFact | undefined = needsInstance && !injects && !reference ? { root: undefined } : undefined;
-  return {
+  // The in-order instantiation of decision 0022: a tool that builds an instance and whose step 5 writes nothing into the
+  // arguments (so the instance is built from the very object the check accepted).
+  const tracksOrder = needsInstance && !injects && !reference;
+  const instantiators = needsInstance && !reference ? instantiatorsFor(parameters) : undefined;
+  return Object.freeze({
     entry,
     definition,
     name: definition.name,
     policy,
+    settings,
     normalize:
       reference || settings.canonicalFastPath === false
         ? lazyNormalizer(parameters, policy, reference ? 'types' : 'all')
-        : normalizerWithErrorPath(parameters, policy, settings.limits),
+        : normalizerWithErrorPath(parameters, policy, settings.limits, definition.name),
     reference,
     developerRules,
-    accept: reference ? undefined : generateBoundedAcceptFunction(parameters, settings.limits, order),
+    accept: reference
+      ? undefined
+      : generateBoundedAcceptFunction(parameters, settings.limits, tracksOrder, definition.name),
     needsInstance,
     commandClass,
-    instantiator: undefined,
-    order,
-    instantiateInOrder: undefined,
+    instantiate: instantiators?.any,
+    instantiateInOrder: tracksOrder ? instantiators?.inOrder : undefined,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
@@ -115,7 +123,7 @@ export function compileTool(
     callTarget: new LazyCallTarget(definition, resolvesHere),
     injects,
     unrestricted: (definition.options.permissions ?? []).length === 0,
-  };
+  });
 }
 
 /**
@@ -158,50 +166,66 @@ function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks
 }
 
 /**
- * The compiled path's normalizer behind the generated error path (`compile/issue-generator.ts`, generated on the first
- * call the canonical check refuses): a refused call that needs no repair gets its issues from the generated walk and
+ * The compiled path's normalizer behind the generated error path (`compile/issue-generator.ts`, generated with the
+ * plan): a refused call that needs no repair gets its issues from the generated walk and
  * keeps its arguments (a shallow copy when step 5 writes context into them); any other call, or one the walk gives up
  * on, goes through the normalizer from the start, with whatever the walk pushed undone.
  */
-function normalizerWithErrorPath(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): Normalizer {
+function normalizerWithErrorPath(
+  parameters: ObjectSchema,
+  policy: CoercionPolicy,
+  limits: PipelineLimits,
+  tool: string,
+): Normalizer {
   const normalize = lazyNormalizer(parameters, policy, 'all');
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
-  let findIssues: IssueFinder | false | undefined;
-  return (value, path, state) => {
+  // Generated with the rest of the plan, so that no call generates code.
+  const findIssues: IssueFinder | false = generateIssueFinder(parameters, policy, limits, tool) ?? false;
+  const normalizer: Normalizer = (value, path, state) => {
     if (path === '' && findIssues !== false) {
-      findIssues ??= generateIssueFinder(parameters, policy, limits) ?? false;
-      if (findIssues !== false) {
-        const issues = state.issues.length;
-        const transformations = state.transformations.length;
-        const events = state.securityEvents.length;
-        if (
-          findIssues(value as Record<string, unknown>, state) &&
-          state.issues.length > issues &&
-          state.transformations.length === transformations &&
-          state.securityEvents.length === events
-        )
-          return injects ? { ...(value as Record<string, unknown>) } : value;
-        state.issues.length = issues;
-        state.transformations.length = transformations;
-        state.securityEvents.length = events;
-      }
+      const issues = state.issues.length;
+      const transformations = state.transformations.length;
+      const events = state.securityEvents.length;
+      if (
+        findIssues(value as Record<string, unknown>, state) &&
+        state.issues.length > issues &&
+        state.transformations.length === transformations &&
+        state.securityEvents.length === events
+      )
+        return injects ? { ...(value as Record<string, unknown>) } : value;
+      state.issues.length = issues;
+      state.transformations.length = transformations;
+      state.securityEvents.length = events;
     }
     return normalize(value, path, state);
   };
+  if (findIssues !== false) ISSUE_FINDERS.set(normalizer, findIssues);
+  return normalizer;
 }
 
-/** The compiled tool's DTO instantiator: generated code, or the closure instantiator when the generator gives up. */
-export function instantiatorOf(compiled: CompiledTool): Instantiator {
-  let instantiator = compiled.instantiator;
-  if (instantiator === undefined) {
-    const parameters = compiled.definition.parameters;
-    const dto = dtoForSchema(parameters);
-    const generated = generateInstantiators(parameters, dto);
-    instantiator = generated?.any ?? instantiatorFor(parameters, dto);
-    compiled.instantiateInOrder = generated?.inOrder;
-    compiled.instantiator = instantiator;
-  }
-  return instantiator;
+/** The generated error path behind each compiled normalizer that has one (for {@link printGeneratedCode}). */
+const ISSUE_FINDERS = new WeakMap<Normalizer, IssueFinder>();
+
+/**
+ * The code generated for a compiled tool, as its generators wrote it (each piece starts with a comment naming it and
+ * the tool, and ends with its `//# sourceURL`): the canonical check, the error path, the DTO instantiators. What
+ * `toolwright inspect --code <tool>` prints; empty when nothing was generated (the reference path).
+ */
+export function printGeneratedCode(compiled: CompiledTool): string {
+  const pieces = [compiled.accept, ISSUE_FINDERS.get(compiled.normalize), compiled.instantiate]
+    .map((built) => generatedSource(built))
+    .filter((source): source is string => source !== undefined);
+  return pieces.join('\n');
+}
+
+/** The DTO instantiators of a tool's parameters: generated code, or the closure instantiator when the generator gives up. */
+function instantiatorsFor(parameters: ObjectSchema): {
+  readonly any: Instantiator;
+  readonly inOrder: GeneratedInstantiator | undefined;
+} {
+  const dto = dtoForSchema(parameters);
+  const generated = generateInstantiators(parameters, dto);
+  return { any: generated?.any ?? instantiatorFor(parameters, dto), inOrder: generated?.inOrder };
 }
