@@ -1,5 +1,9 @@
-/** The source text of each function (or object of functions) {@link compileFunction} built, for printing. */
-const sources = new WeakMap<object, string>();
+/**
+ * The factory each function (or object of functions) {@link compileFunction} built came from, for printing: its
+ * `toString()` is the generated source. The factory, not the text: V8 keeps the source anyway while a function built
+ * from it lives, and a copy of the text would be kilobytes per tool.
+ */
+const factories = new WeakMap<object, Function>();
 
 /**
  * The one place toolwright turns generated source into a function (decision 0013): `source` is a function body that
@@ -19,20 +23,24 @@ export function compileFunction<T>(source: string, bindings: Readonly<Record<str
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const factory = new Function(...names, text) as (...values: unknown[]) => T;
   const built = factory(...names.map((name) => bindings[name]));
-  remember(built, text);
+  remember(built, factory);
   return built;
 }
 
-/** The source a {@link compileFunction} result was built from (also for each function of an object it returned). */
+/**
+ * The source a {@link compileFunction} result was built from (also for each function of an object it returned): the
+ * factory V8 compiled, its parameters the bindings' names and its body the generated code.
+ */
 export function generatedSource(built: unknown): string | undefined {
-  return typeof built === 'function' || (typeof built === 'object' && built !== null) ? sources.get(built) : undefined;
+  const typed = typeof built === 'function' || (typeof built === 'object' && built !== null);
+  return typed ? factories.get(built)?.toString() : undefined;
 }
 
-function remember(built: unknown, text: string): void {
-  if (typeof built === 'function') sources.set(built, text);
+function remember(built: unknown, factory: Function): void {
+  if (typeof built === 'function') factories.set(built, factory);
   else if (typeof built === 'object' && built !== null) {
-    sources.set(built, text);
-    for (const value of Object.values(built)) if (typeof value === 'function') sources.set(value, text);
+    factories.set(built, factory);
+    for (const value of Object.values(built)) if (typeof value === 'function') factories.set(value, factory);
   }
 }
 
