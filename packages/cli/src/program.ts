@@ -218,8 +218,18 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--allow-run', 'let the page run handlers (each run is confirmed in the page)', false)
     .option('--context <json>', 'the context prefilled in the page')
     .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES))
+    .option('--code <tool>', "print the code generated for the tool's compiled plan and exit (no page is started)")
     .action(
-      (options: SourceOptions & { port: number; host: string; allowRun: boolean; context?: string; policy?: string }) =>
+      (
+        options: SourceOptions & {
+          port: number;
+          host: string;
+          allowRun: boolean;
+          context?: string;
+          policy?: string;
+          code?: string;
+        },
+      ) =>
         withTools(options, (tools) =>
           (require('./commands/inspect-command') as typeof import('./commands/inspect-command')).inspectCommand(
             tools,
@@ -229,6 +239,7 @@ export async function runCli(argv: readonly string[], output: Output = createOut
               allowRun: options.allowRun,
               context: parseContext(options.context),
               policy: parsePolicy(options.policy),
+              code: options.code,
             },
             output,
           ),

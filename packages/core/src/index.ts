@@ -5,7 +5,7 @@ import './metadata/require-reflect-metadata';
 
 export * from './types';
 export * from './errors';
-export * from './execution/logger';
+export * from './logging/logger';
 export * from './decorators';
 export {
   parseTypeExpression,
@@ -20,11 +20,9 @@ export {
   type JsonSchemaImportOptions,
   type JsonSchemaLimits,
   type JsonSchemaToolOptions,
-  JSON_SCHEMA_DIALECT,
   type JsonSchemaObject,
   type JsonSchemaTypeName,
   crossField,
-  isCrossFieldRule,
 } from './schema';
 export { buildObjectSchema, buildCommandDefinition } from './validation';
 export * from './registry';
@@ -32,8 +30,6 @@ export type { ToolSearchOptions, ToolSearchResult } from './search';
 export { DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent } from './pipeline';
 export {
   PersonaToolExecutor,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_SLOW_CALL_MS,
   type PersonaToolExecutorOptions,
   type PreparedCall,
   type PrepareResult,
@@ -46,10 +42,9 @@ export {
   type CommandClassCheckOptions,
   tsyringeCommandResolver,
   type CommandResolver,
-  ToolTelemetry,
-  TurnSpan,
+  type ToolTelemetry,
+  type TurnSpan,
   createToolTelemetry,
-  defaultToolTelemetry,
   type ToolTelemetryOptions,
   type TurnCallRecord,
 } from './execution';
@@ -69,4 +64,17 @@ export {
   type ToolCallRunner,
   type ToolLoopToolSearch,
 } from './loop';
-export * from './builtins';
+export {
+  resolveRelativeDate,
+  type RelativeDateOptions,
+  type RelativeDateResolution,
+  type RelativeDateDate,
+  type RelativeDateDateTime,
+  type RelativeDateRange,
+  RelativeDateError,
+  type RelativeDateErrorCode,
+  type WeekStart,
+  type ResolveRelativeDateParams,
+  registerRelativeDateTool,
+  RESOLVE_RELATIVE_DATE_TOOL_NAME,
+} from './builtins';

@@ -80,7 +80,19 @@ export {
   redactValue,
   checkCommandClass,
   constructorParameters,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_SLOW_CALL_MS,
+  ToolTelemetry,
+  TurnSpan,
+  defaultToolTelemetry,
 } from './execution';
+export { JSON_SCHEMA_DIALECT, isCrossFieldRule } from './schema';
+export {
+  MAX_RELATIVE_DATE_PHRASE_LENGTH,
+  RELATIVE_DATE_EXAMPLES,
+  ResolveRelativeDateCommand,
+  ResolveRelativeDateParams,
+} from './builtins';
 export { retryMessage, finalErrorMessage } from './loop';
 // The executor's own readers and lossless scalar conversions, reused by @toolwright/providers' text tool-call
 // parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.

@@ -63,7 +63,14 @@ export class ToolwrightModule {
           options: ToolwrightModuleOptions,
           logger: Logger,
           resolver: NestCommandResolver,
-        ) => new PersonaToolExecutor(registry, { ...options.executor, logger, resolveCommand: resolver.resolve }),
+        ) =>
+          // Every tool compiled as it is registered (the explorer registers them at module init): no request compiles.
+          new PersonaToolExecutor(registry, {
+            compile: 'registration',
+            ...options.executor,
+            logger,
+            resolveCommand: resolver.resolve,
+          }),
         inject: [ToolRegistry, TOOLWRIGHT_MODULE_OPTIONS, TOOLWRIGHT_LOGGER, NestCommandResolver],
       },
       {

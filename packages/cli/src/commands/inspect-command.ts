@@ -11,9 +11,18 @@ import { untilSignal } from './serve-command';
 /** `toolwright inspect`: the inspector on 127.0.0.1, its URL (with the per-start token) on stdout. */
 export async function inspectCommand(
   tools: LoadedTools,
-  options: { port: number; host: string; allowRun: boolean; context: ExecutionContext; policy?: CoercionPolicy },
+  options: {
+    port: number;
+    host: string;
+    allowRun: boolean;
+    context: ExecutionContext;
+    policy?: CoercionPolicy;
+    /** Print the code generated for this tool's compiled plan instead of starting the page. */
+    code?: string;
+  },
   output: Output,
 ): Promise<number> {
+  if (options.code !== undefined) return printCode(tools, options.code, options.policy, output);
   const events = new InspectorEventLog();
   const executor = new PersonaToolExecutor(tools.registry, {
     logger: events.tap(quietLogger()),
@@ -47,6 +56,22 @@ export async function inspectCommand(
   );
   await untilSignal();
   await running.close();
+  return EXIT_CODES.ok;
+}
+
+/** `toolwright inspect --code <tool>`: the generated code of the tool's plan on stdout (the page is not started). */
+function printCode(tools: LoadedTools, tool: string, policy: CoercionPolicy | undefined, output: Output): number {
+  const executor = new PersonaToolExecutor(tools.registry, {
+    logger: quietLogger(),
+    telemetry: false,
+    ...(policy ? { policy } : {}),
+  });
+  const code = executor.generatedCode(tool);
+  if (code === undefined) {
+    output.err(output.styleErr('red', `no tool named "${tool}" in ${tools.label}`));
+    return EXIT_CODES.problem;
+  }
+  output.out(code === '' ? `// no code is generated for ${tool} (it is validated on the reference path)` : code);
   return EXIT_CODES.ok;
 }
 

@@ -32,22 +32,18 @@ export type AcceptFunction = (value: unknown) => boolean;
 export type BoundedAcceptFunction = (value: unknown, facts: AcceptedFacts) => number;
 
 /**
- * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (the
- * walk's `keys + strings`: text without a backslash that lost nothing holds twice as many `"`).
+ * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (slot 0:
+ * the walk's `keys + strings`: text without a backslash that lost nothing holds twice as many `"`) and whether the
+ * value's keys came in declaration order (slot 1: `1` when every object in it had its keys, as its key loop visits
+ * them, in the order its properties are declared; always `0` for a function generated without `trackOrder`).
+ * `compile/instantiate-generator.ts`'s in-order instantiator relies on slot 1.
  */
 export type AcceptedFacts = Float64Array;
 
-export { NOT_ACCEPTED };
+/** The length of an {@link AcceptedFacts} array. */
+export const ACCEPTED_FACTS_LENGTH = 2;
 
-/**
- * Where a generated accept function made with one (a class command's: `compile/instantiate-generator.ts` reads it)
- * leaves, each time it accepts, whether the value's keys came in declaration order: `root` is the accepted value when
- * every object in it had its keys (as its key loop visits them) in the order its properties are declared, else
- * `undefined`. Written only on acceptance: a reader compares `root` with the very object it holds.
- */
-export interface OrderFact {
-  root: unknown;
-}
+export { NOT_ACCEPTED };
 
 /** Gives up on schemas whose generated code would be larger than this (the normalizer serves them). */
 const MAX_GENERATED_CHARACTERS = 200_000;
@@ -58,7 +54,7 @@ const REFUSE = `return ${NOT_ACCEPTED};`;
 const REJECT_ALL: BoundedAcceptFunction = () => NOT_ACCEPTED;
 
 /** The facts of the boolean {@link generateAcceptFunction}, which reads none. */
-const UNREAD_FACTS: AcceptedFacts = new Float64Array(1);
+const UNREAD_FACTS: AcceptedFacts = new Float64Array(ACCEPTED_FACTS_LENGTH);
 
 /**
  * A string literal for generated code: JSON's escaping (quotes, backslashes, control characters, lone surrogates) plus
@@ -110,7 +106,7 @@ function exactLengthWithin(value: string, minimum: number | undefined, maximum: 
 const BOUND = 'b';
 /** The generated count of keys and strings. */
 const QUOTED = 'q';
-/** The generated "every key so far in declaration order" flag (only with an {@link OrderFact}). */
+/** The generated "every key so far in declaration order" flag (only when tracking the order). */
 const ORDERED = 'd';
 /** The generated parameter that receives it. */
 const FACTS = 'o';
@@ -121,9 +117,8 @@ function floatLength(value: number): number {
 }
 
 /**
- * The checks of one schema node's constraints as generated code, shared by the canonical check and the generated reader
- * (`compile/reader-generator.ts`, decision 0023) so both refuse exactly the same values: each check runs `refuse` (a
- * statement that leaves the generated function) when the value in the named variable breaks a constraint. Values the
+ * The checks of one schema node's constraints as generated code: each check runs `refuse` (a statement that leaves the
+ * generated function) when the value in the named variable breaks a constraint. Values the
  * checks need (functions, sets, bounds that are not finite literals) go into the constants array `k`.
  */
 export class ConstraintCode {
@@ -219,30 +214,35 @@ class Generator extends ConstraintCode {
 
   constructor(
     private readonly limits: PipelineLimits,
-    private readonly order: OrderFact | undefined,
+    private readonly trackOrder: boolean,
+    private readonly label: string | undefined,
   ) {
     super(REFUSE);
   }
 
   build(schema: ObjectSchema): BoundedAcceptFunction {
     const root = this.variable('v');
-    const order = this.order === undefined ? undefined : this.constant(this.order);
+    const order = this.trackOrder;
     const body =
-      `let ${BOUND}=0,${QUOTED}=0${order === undefined ? '' : `,${ORDERED}=true`};${this.node(schema, root, 1)}` +
-      `${order === undefined ? '' : `${order}.root=${ORDERED}?${root}:undefined;`}${FACTS}[0]=${QUOTED};return ${BOUND};`;
+      `let ${BOUND}=0,${QUOTED}=0${order ? `,${ORDERED}=true` : ''};${this.node(schema, root, 1)}` +
+      `${FACTS}[0]=${QUOTED};${FACTS}[1]=${order ? `${ORDERED}?1:0` : '0'};return ${BOUND};`;
     if (body.length > MAX_GENERATED_CHARACTERS) return REJECT_ALL;
     const source = `"use strict";return function accept(${root},${FACTS}){${body}};`;
-    return compileFunction<BoundedAcceptFunction>(source, {
-      // A copy of exactly its length: the generated function keeps it for good, the grown one has spare room.
-      k: this.constantsArray(),
-      P: Object.prototype,
-      isArray: Array.isArray,
-      isSafeInteger: Number.isSafeInteger,
-      isFinite: Number.isFinite,
-      getPrototypeOf: Object.getPrototypeOf,
-      integerLength: minNumberLength,
-      floatLength,
-    });
+    return compileFunction<BoundedAcceptFunction>(
+      source,
+      {
+        // A copy of exactly its length: the generated function keeps it for good, the grown one has spare room.
+        k: this.constantsArray(),
+        P: Object.prototype,
+        isArray: Array.isArray,
+        isSafeInteger: Number.isSafeInteger,
+        isFinite: Number.isFinite,
+        getPrototypeOf: Object.getPrototypeOf,
+        integerLength: minNumberLength,
+        floatLength,
+      },
+      this.label === undefined ? undefined : `accept ${this.label}`,
+    );
   }
 
   /**
@@ -301,7 +301,7 @@ class Generator extends ConstraintCode {
     const key = this.variable('key');
     const before = this.variable('b');
     const seen = this.variable('n');
-    const last = this.order === undefined ? undefined : this.variable('l');
+    const last = this.trackOrder ? this.variable('l') : undefined;
     let required = 0;
     let cases = '';
     for (const [position, property] of schema.properties.entries()) {
@@ -318,7 +318,7 @@ class Generator extends ConstraintCode {
           ? ''
           : `if(${child}===null)${REFUSE}`;
       // The member's comma (one fewer than members), quotes and colon, and the key (its length is the name's).
-      // With an OrderFact: a key declared before the one visited last clears the flag.
+      // Tracking the order: a key declared before the one visited last clears the flag.
       const ordered = last === undefined ? '' : `if(${last}>${position})${ORDERED}=false;${last}=${position};`;
       cases += `case ${stringLiteral(property.name)}:{${ordered}${BOUND}+=${property.name.length + 4};${QUOTED}++;const ${child}=${value}[${key}];${nullCheck}${check}${requiredFromModel ? `${seen}++;` : ''}break;}`;
     }
@@ -343,16 +343,17 @@ export function generateAcceptFunction(schema: ObjectSchema, limits: PipelineLim
 
 /**
  * The generated accept function with the parse step's bound ({@link BoundedAcceptFunction}); `() => NOT_ACCEPTED` if
- * code generation is unavailable. With `order`, it also leaves there whether an accepted value's keys came in
- * declaration order ({@link OrderFact}).
+ * code generation is unavailable. With `trackOrder`, it also leaves whether an accepted value's keys came in
+ * declaration order ({@link AcceptedFacts}, slot 1). `label` (the tool's name) names the generated source.
  */
 export function generateBoundedAcceptFunction(
   schema: ObjectSchema,
   limits: PipelineLimits,
-  order?: OrderFact,
+  trackOrder = false,
+  label?: string,
 ): BoundedAcceptFunction {
   try {
-    return new Generator(limits, order).build(schema);
+    return new Generator(limits, trackOrder, label).build(schema);
   } catch {
     // Code generation disabled (--disallow-code-generation-from-strings, a CSP) or a schema it cannot read: the
     // normalizer serves every call.

@@ -20,7 +20,7 @@ export type GeneratedInstantiator = (plain: Record<string, unknown>) => object;
 /**
  * Both generated forms of one DTO's instantiation. `inOrder` is the same result as `any` for arguments the tool's
  * generated accept function accepted and found in declaration order (every object's keys a subsequence of its
- * declared properties, in their order: `OrderFact`): straight-line assignments, one per declared property, without
+ * declared properties, in their order: slot 1 of `AcceptedFacts`): straight-line assignments, one per declared property, without
  * the key loop. An accepted value holds no `undefined` and only declared keys, so `p[name] !== undefined` is "an own
  * key" unless `Object.prototype` answers for that name: `inOrder` checks that first (every declared name of every node
  * reads `undefined` on it) and otherwise hands the value to `any`.
@@ -57,7 +57,7 @@ class InstantiatorGenerator {
     const source =
       `"use strict";${this.declarations.join('')}${this.functions.join('')}${entry}` +
       `return {any:${root},inOrder:${inOrder}};`;
-    return compileFunction<GeneratedInstantiators>(source, {
+    const bindings = {
       // A copy of exactly its length: the generated functions keep it for good, the grown one has spare room.
       k: this.constants.slice(),
       // `hasOwnProperty.call(p, key)` in a for-in loop is a pattern V8 optimizes (Object.hasOwn is not: twice the cost).
@@ -65,7 +65,8 @@ class InstantiatorGenerator {
       hasOwn: Object.prototype.hasOwnProperty,
       isArray: Array.isArray,
       P: Object.prototype,
-    });
+    };
+    return compileFunction<GeneratedInstantiators>(source, bindings, `instantiate ${dto.name}`);
   }
 
   private name(prefix: string): string {

@@ -94,12 +94,12 @@ class Generator {
     return `${prefix}${this.variables++}`;
   }
 
-  build(schema: ObjectSchema, policy: CoercionPolicy): IssueFinder | undefined {
+  build(schema: ObjectSchema, policy: CoercionPolicy, label: string | undefined): IssueFinder | undefined {
     const root = this.variable('v');
     const body = this.node(schema, root, ROOT, 1, policy);
     if (body.length > MAX_GENERATED_CHARACTERS) return undefined;
     const source = `"use strict";return function findIssues(${root},s){const I=s.issues;${body}return true;};`;
-    return compileFunction<IssueFinder>(source, {
+    const bindings = {
       k: this.constants.slice(), // a copy of exactly its length (kept for good)
       P: Object.prototype,
       isArray: Array.isArray,
@@ -110,7 +110,8 @@ class Generator {
       D: delegate,
       issue,
       required: requiredPropertyIssue,
-    });
+    };
+    return compileFunction<IssueFinder>(source, bindings, label === undefined ? undefined : `issues ${label}`);
   }
 
   /**
@@ -338,9 +339,10 @@ export function generateIssueFinder(
   schema: ObjectSchema,
   policy: CoercionPolicy,
   limits: PipelineLimits,
+  label?: string,
 ): IssueFinder | undefined {
   try {
-    return new Generator(limits).build(schema, policy);
+    return new Generator(limits).build(schema, policy, label);
   } catch {
     return undefined;
   }

@@ -1,11 +1,12 @@
-export * from './logger';
-export { PersonaToolExecutor, DEFAULT_TIMEOUT_MS, DEFAULT_SLOW_CALL_MS } from './persona-tool-executor';
-export type {
-  PersonaToolExecutorOptions,
-  PreparedCall,
-  PrepareResult,
-  ExecuteAllOptions,
-} from './persona-tool-executor';
+export { PersonaToolExecutor } from './persona-tool-executor';
+export {
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_SLOW_CALL_MS,
+  type PersonaToolExecutorOptions,
+  type PreparedCall,
+  type PrepareResult,
+  type ExecuteAllOptions,
+} from './executor-options';
 export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';

@@ -5,9 +5,9 @@ import { TimeoutError } from '../errors/timeout-error';
 import { ToolCallError } from '../errors/tool-call-error';
 import { ToolwrightError } from '../errors/toolwright-error';
 import { messages } from '../pipeline/messages';
-import type { ExecutionContext } from '../types/execution';
+import type { ExecutionContext, ToolCall } from '../types/execution';
 import type { ToolInvocationContext } from '../types/handler';
-import type { Logger } from './logger';
+import type { Logger } from '../logging/logger';
 import { addDeadline, cancelDeadline, type Deadline } from './timeout-buckets';
 
 const NETWORK_ERROR_CODES = new Set([
@@ -264,4 +264,32 @@ export function classifiedOrUnreadable(error: unknown, tool: string, interruptio
   } catch (unreadable) {
     return unreadable;
   }
+}
+
+/**
+ * The longest arguments text whose synchronous steps 1-6 let the call's start serve as the handler's start (decision
+ * 0021): at most a fraction of a millisecond to read and check, below the timers' own 1 ms granularity.
+ */
+export const QUICK_PREPARATION_CHARACTERS = 16_384;
+
+/**
+ * Whether steps 1-6 of this call, run synchronously, took well under a millisecond: no arguments, or short text. Asked
+ * after they succeeded, so it changes no outcome: arguments that cannot be read again count as long.
+ */
+export function preparesQuickly(call: ToolCall): boolean {
+  try {
+    const text: unknown = call?.arguments;
+    return text === undefined || (typeof text === 'string' && text.length <= QUICK_PREPARATION_CHARACTERS);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a value is a promise or another thenable (read once: a `then` getter runs once). */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -1,7 +1,7 @@
 import type { SecurityEvent } from '../pipeline/normalizer';
 import type { ExecutionContext } from '../types/execution';
 import { logSafeName } from './log-text';
-import type { Logger } from './logger';
+import type { Logger } from '../logging/logger';
 
 /** Security events of one call logged one line each; past this, one summary line says how many more there were. */
 export const MAX_LOGGED_SECURITY_EVENTS = 10;

@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
 import type { ExecutionContext } from '../types/execution';
 import type { ToolInvocationContext } from '../types/handler';
-import type { PersonaToolExecutorOptions } from './persona-tool-executor';
+import type { PersonaToolExecutorOptions } from './executor-options';
 
 /** Options for a container-resolved executor: `container.register(EXECUTOR_OPTIONS, { useValue: {...} })`. */
 export const EXECUTOR_OPTIONS: InjectionToken<PersonaToolExecutorOptions> = Symbol.for('toolwright:executor-options');

@@ -16,8 +16,7 @@ import {
   mayLoseInformationByScan,
   NOT_ACCEPTED,
 } from './information-loss';
-import type { AcceptedFacts, BoundedAcceptFunction } from '../compile/accept-generator';
-import type { ArgumentReader } from '../compile/reader-generator';
+import { ACCEPTED_FACTS_LENGTH, type AcceptedFacts, type BoundedAcceptFunction } from '../compile/accept-generator';
 import { unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -86,17 +85,27 @@ export interface CheckedArguments {
   readonly owned: boolean;
   /** The value is the pipeline's own (`owned`) and the canonical check accepted it. */
   readonly accepted: boolean;
+  /**
+   * `accepted`, and the check (one generated with `trackOrder`) found every key in declaration order (decision 0022):
+   * the in-order instantiator builds the same DTO instance without the key loops.
+   */
+  readonly inOrder: boolean;
 }
 
 const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
 
-/**
- * The longest arguments text the checked reader reads (decision 0023). Its strings may be slices of the text (V8 makes
- * a substring of 13 or more characters a view), so a string the handler keeps keeps the text alive: at most this much.
- */
-export const READER_MAX_CHARACTERS = 4096;
-/** The canonical check's count of keys and strings, read right after each call (calls never overlap: synchronous). */
-const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
+/** The canonical check's facts, read right after each call (calls never overlap: synchronous). */
+const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(ACCEPTED_FACTS_LENGTH);
+
+/** The canonical check's answer on `value`, with its order fact. */
+function checked(
+  value: Record<string, unknown>,
+  transformations: readonly Transformation[],
+  owned: boolean,
+  accepted: boolean,
+): CheckedArguments {
+  return { value, transformations, owned, accepted, inOrder: accepted && ACCEPTED_FACTS[1] === 1 };
+}
 
 /**
  * {@link parseArguments} followed by the tool's canonical check (`accept`, when there is one) on the result, with the
@@ -109,11 +118,6 @@ const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(1);
  * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
  * {@link parseArguments} does, and the check's answer is reused only for the very object it was given. `target` must
  * declare every property name `accept` accepts (`callTargetFor` of the same definition does).
- *
- * With the tool's checked reader (`read`, generated from the same schema and limits as `accept`; decision 0023), text
- * of at most {@link READER_MAX_CHARACTERS} is first read without JSON.parse: a value it returns is one JSON.parse would
- * return, that lost nothing and that `accept` accepts, so it is the result the lines below would give; when it answers
- * `undefined` they run from the top.
  */
 export function parseCheckedArguments(
   raw: unknown,
@@ -121,18 +125,13 @@ export function parseCheckedArguments(
   limits: PipelineLimits,
   target: CallTarget | undefined,
   accept: BoundedAcceptFunction | undefined,
-  read?: ArgumentReader,
 ): CheckedArguments {
   if (accept === undefined || typeof raw !== 'string') {
     const parsed = parse(raw, policy, limits, target, false);
     const accepted = accept !== undefined && parsed.owned && accept(parsed.value, ACCEPTED_FACTS) !== NOT_ACCEPTED;
-    return { value: parsed.value, transformations: parsed.transformations, owned: parsed.owned, accepted };
+    return checked(parsed.value, parsed.transformations, parsed.owned, accepted);
   }
   checkSize(raw, limits);
-  if (read !== undefined && raw.length <= READER_MAX_CHARACTERS) {
-    const value = read(raw);
-    if (value !== undefined) return { value, transformations: NO_TRANSFORMATIONS, owned: true, accepted: true };
-  }
   // `trim` returns the text itself when it starts with `{` and ends with `}` (no white space to cut).
   const trimmed = raw.charCodeAt(0) === 123 && raw.charCodeAt(raw.length - 1) === 125 ? raw : raw.trim();
   let parsed: unknown;
@@ -148,8 +147,10 @@ export function parseCheckedArguments(
     }
   }
   let bound = NOT_ACCEPTED;
+  let parsedInOrder = false;
   if (parsedOk && typeof parsed === 'object' && parsed !== null) {
     bound = accept(parsed, ACCEPTED_FACTS);
+    parsedInOrder = ACCEPTED_FACTS[1] === 1;
     // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
     // number beyond 2^53: the walk's other facts. Then JSON.parse lost nothing when the text is shorter than the bound
     // plus a dropped member (an escape only makes a literal longer than its string, so this holds with backslashes
@@ -161,12 +162,7 @@ export function parseCheckedArguments(
       (trimmed.length < bound + DROPPED_MEMBER_LENGTH ||
         (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * ACCEPTED_FACTS[0]!))
     )
-      return {
-        value: parsed as Record<string, unknown>,
-        transformations: NO_TRANSFORMATIONS,
-        owned: true,
-        accepted: true,
-      };
+      return checked(parsed as Record<string, unknown>, NO_TRANSFORMATIONS, true, true);
   }
   // Everything else: the parse step as `parseArguments` takes it, from JSON.parse's result on.
   const transformations: Transformation[] = [];
@@ -175,12 +171,12 @@ export function parseCheckedArguments(
     trimmed === '' ? parseText(raw, run, 0, 0) : afterJsonParse(trimmed, parsed, parsedOk, depthUnchecked, run, 0, 0);
   const unwrapped = unwrap(value, run, true);
   // The check's answer on JSON.parse's value holds for that very object; any other value is checked now.
-  const accepted =
-    unwrapped.owned &&
-    (parsedOk && unwrapped.value === parsed
-      ? bound !== NOT_ACCEPTED
-      : accept(unwrapped.value, ACCEPTED_FACTS) !== NOT_ACCEPTED);
-  return { value: unwrapped.value, transformations, owned: unwrapped.owned, accepted };
+  if (!unwrapped.owned) return checked(unwrapped.value, transformations, false, false);
+  if (parsedOk && unwrapped.value === parsed) {
+    const accepted = bound !== NOT_ACCEPTED;
+    return { value: unwrapped.value, transformations, owned: true, accepted, inOrder: accepted && parsedInOrder };
+  }
+  return checked(unwrapped.value, transformations, true, accept(unwrapped.value, ACCEPTED_FACTS) !== NOT_ACCEPTED);
 }
 
 function parse(

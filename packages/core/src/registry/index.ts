@@ -1,8 +1,6 @@
 export {
   ToolRegistry,
   NoParams,
-  type RegisteredTool,
-  type ToolImplementation,
   type ToolRegistryOptions,
   type ToolRegistryChange,
   type ToolRegistryListener,

@@ -10,21 +10,10 @@ import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schem
 import type { JsonSchemaObject } from '../schema/json-schema-types';
 import { checkDtoSynthesis, releaseSchemaDtos, retainSchemaDtos } from '../validation/synthesize-dto';
 import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
-import type { CommandHandler, ToolHandler } from '../types/handler';
+import type { CommandHandler, RegisteredTool, ToolHandler, ToolImplementation } from '../types/handler';
 import type { Constructor } from '../types/schema';
 import { registryMessages } from './messages';
 import { ToolSearchIndex, type ToolSearchOptions, type ToolSearchResult } from '../search/tool-search-index';
-
-/** How a tool runs: a DI-resolved `@Command` class, or a function (JSON Schema, compact, MCP and built-in tools). */
-export type ToolImplementation =
-  | { readonly kind: 'class'; readonly command: Constructor<CommandHandler> }
-  | { readonly kind: 'function'; readonly handler: ToolHandler };
-
-/** One registry entry. */
-export interface RegisteredTool {
-  readonly definition: ToolDefinition;
-  readonly implementation: ToolImplementation;
-}
 
 export interface ToolRegistryOptions {
   /** What registering a name twice does: `'replace'` (default: logs a warning, the later tool wins) or `'error'`. */

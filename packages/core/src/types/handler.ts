@@ -1,5 +1,7 @@
 import type { ExecutionContext } from './execution';
 import type { Logger } from '../logging/logger';
+import type { ToolDefinition } from './definition';
+import type { Constructor } from './schema';
 
 /** What a handler receives besides its parameters. */
 export interface ToolInvocationContext {
@@ -21,4 +23,15 @@ export type ToolHandler<P = any, R = unknown> = (params: P, invocation: ToolInvo
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- public default: a handler typed with its own params must stay assignable (parameters are contravariant)
 export interface CommandHandler<P = any, R = unknown> {
   execute(params: P, invocation: ToolInvocationContext): R | Promise<R>;
+}
+
+/** How a tool runs: a DI-resolved `@Command` class, or a function (JSON Schema, compact, MCP and built-in tools). */
+export type ToolImplementation =
+  | { readonly kind: 'class'; readonly command: Constructor<CommandHandler> }
+  | { readonly kind: 'function'; readonly handler: ToolHandler };
+
+/** One registry entry. */
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly implementation: ToolImplementation;
 }

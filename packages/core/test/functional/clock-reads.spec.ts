@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { Command, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, type ToolResult } from '@toolwright/core';
-import { QUICK_PREPARATION_CHARACTERS } from '@toolwright/core/execution/persona-tool-executor';
+import { QUICK_PREPARATION_CHARACTERS } from '@toolwright/core/execution/run-handler';
 import { RecordingLogger } from '../support/recording-logger';
 
 /**

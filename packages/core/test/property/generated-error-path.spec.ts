@@ -15,7 +15,7 @@ import {
 } from '@toolwright/core';
 import { plausibleValueFor, type JsonSchema } from './arbitraries';
 import { generateIssueFinder, type IssueFinder } from '@toolwright/core/compile/issue-generator';
-import { compileTool, type CompileSettings } from '@toolwright/core/execution/compiled-tool';
+import { compileTool, type CompileSettings } from '@toolwright/core/compile/tool-plan';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { sanitizeArguments } from '@toolwright/core/pipeline/sanitize';

@@ -35,8 +35,8 @@ export interface FastPathComparison {
 
 /**
  * The executor differential the parse-step tests share: for `tools` random JSON Schema tools (`objectSchema`), an
- * executor on the fast path (the default) and one without it (`canonicalFastPath: false`: neither the canonical check
- * nor the reader), under one random policy per tool, each run `callsPerTool` texts made by `text`; their results and
+ * executor on the fast path (the default) and one without it (`canonicalFastPath: false`: no canonical check, no
+ * generated error path), under one random policy per tool, each run `callsPerTool` texts made by `text`; their results and
  * their log records must be the same, byte for byte.
  */
 export async function compareWithoutFastPath(
@@ -46,6 +46,8 @@ export async function compareWithoutFastPath(
     readonly callsPerTool: number;
     readonly policies: readonly CoercionPolicy[];
     readonly text: (random: SeededRandom, schema: JsonSchema) => string;
+    /** When the fast executor compiles its tools (default: on the first call). */
+    readonly compile?: 'first-call' | 'registration';
   },
 ): Promise<FastPathComparison> {
   const mismatches: string[] = [];
@@ -56,7 +58,11 @@ export async function compareWithoutFastPath(
     const registries = logs.map(() => registerSchemaTool(schema));
     if (registries[0] === undefined || registries[1] === undefined) continue;
     const policy = random.pick(options.policies);
-    const fast = new PersonaToolExecutor(registries[0], { logger: logs[0], coercion: policy });
+    const fast = new PersonaToolExecutor(registries[0], {
+      logger: logs[0],
+      coercion: policy,
+      compile: options.compile ?? 'first-call',
+    });
     const without = new PersonaToolExecutor(registries[1], {
       logger: logs[1],
       coercion: policy,

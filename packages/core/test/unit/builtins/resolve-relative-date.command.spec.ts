@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { registerRelativeDateTool, RESOLVE_RELATIVE_DATE_TOOL_NAME } from '../../../src/builtins';
-import { PersonaToolExecutor, silentLogger } from '../../../src/execution';
+import { PersonaToolExecutor } from '../../../src/execution';
+import { silentLogger } from '../../../src/logging/logger';
 import { ToolRegistry } from '../../../src/registry';
 import type { ExecutionContext, ToolResult } from '../../../src/types';
 

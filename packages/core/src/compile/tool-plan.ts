@@ -4,14 +4,13 @@ import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/develop
 import type { PipelineLimits } from '../pipeline/limits';
 import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
 import { sensitivePaths } from '../pipeline/redaction';
-import type { RegisteredTool } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
-import type { CommandHandler } from '../types/handler';
+import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
-import { generateBoundedAcceptFunction, type BoundedAcceptFunction, type OrderFact } from '../compile/accept-generator';
-import { generateInstantiators, type GeneratedInstantiator } from '../compile/instantiate-generator';
-import { generateArgumentReader, type ArgumentReader } from '../compile/reader-generator';
-import { generateIssueFinder, type IssueFinder } from '../compile/issue-generator';
+import { generateBoundedAcceptFunction, type BoundedAcceptFunction } from './accept-generator';
+import { generatedSource } from './compile-function';
+import { generateInstantiators, type GeneratedInstantiator } from './instantiate-generator';
+import { generateIssueFinder, type IssueFinder } from './issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
@@ -24,21 +23,31 @@ export interface CompileSettings {
   readonly slowCallMs: number;
   /** `false`: every call the canonical check refuses goes through the normalizer (the differential tests' reference). */
   readonly canonicalFastPath?: boolean;
+  /**
+   * `true` (the executor's `compile: 'registration'`): the generated error path is built with the plan, so that no call
+   * generates code. Otherwise it is generated on the first call the canonical check refuses (most tools are only ever
+   * called right: about 24 KiB per tool saved).
+   */
+  readonly ahead?: boolean;
 }
 
 /**
- * Everything one call of a tool needs, built once per registry entry (on its first call) instead of a dozen lookups
- * per call. A call holds its compiled tool from name resolution to its result, so a tool an MCP refresh replaces in the
- * meantime is never half-seen: the call finishes with the entry it started with.
+ * Everything one call of a tool needs, built once per registry entry and executor (on the tool's first call, or ahead
+ * of it by `PersonaToolExecutor.compileAll`) and frozen: no call writes into it. A call holds its compiled tool from
+ * name resolution to its result, so a tool an MCP refresh replaces in the meantime is never half-seen: the call
+ * finishes with the entry it started with.
  */
 export interface CompiledTool {
   readonly entry: RegisteredTool;
   readonly definition: ToolDefinition;
   readonly name: string;
   readonly policy: CoercionPolicy;
+  /** The settings it was compiled for (the parse step's limits, the canonical fast path). */
+  readonly settings: CompileSettings;
   /**
    * The reference path for repairs, transformations and messages (with every IR constraint on the compiled path).
-   * Compiled on the first call the canonical check answers no for: a tool the model always calls right never builds it.
+   * Its closures are built on the first call the canonical check answers no for: a tool the model always calls right
+   * never builds them.
    */
   readonly normalize: Normalizer;
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
@@ -46,30 +55,19 @@ export interface CompiledTool {
   readonly developerRules: DeveloperRulesPlan | undefined;
   /**
    * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
-   * (decision 0020, fused-parse-check).
+   * (decision 0020, fused-parse-check) and, with `tracksOrder`, the order fact (decision 0022).
    */
   readonly accept: BoundedAcceptFunction | undefined;
-  /**
-   * The generated checked reader of compact arguments text (decision 0023; with `accept` only): `undefined` until the
-   * tool's second call (a tool called once never pays for it), `false` when there is none (no `accept`, or the
-   * generator gives up). Read it through {@link readerOf}.
-   */
-  reader: ArgumentReader | false | undefined;
-  /** Calls that asked for the reader before it was built. */
-  readerRequests: number;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
-  /** The DTO instantiator (generated code when it can be), built on the first call that needs an instance. */
-  instantiator: Instantiator | undefined;
+  /** The DTO instantiator on the compiled path (generated code when it can be; `undefined` when no instance is built). */
+  readonly instantiate: Instantiator | undefined;
   /**
-   * Where `accept` leaves whether the value it accepted last came with its keys in declaration order (a tool that
-   * needs an instance and whose step 5 writes nothing into the arguments; `undefined` otherwise): then
-   * `instantiateInOrder` builds the same instance without the key loops.
+   * The generated in-order instantiator (decision 0022), for arguments the canonical check accepted with their keys in
+   * declaration order; `undefined` when `accept` does not track the order or the instantiator is not generated code.
    */
-  readonly order: OrderFact | undefined;
-  /** The generated in-order instantiator (with `instantiator`; `undefined` when that is not generated code). */
-  instantiateInOrder: GeneratedInstantiator | undefined;
+  readonly instantiateInOrder: GeneratedInstantiator | undefined;
   readonly sensitivePaths: ReadonlySet<string>;
   readonly crossField: boolean;
   readonly timeoutMs: number;
@@ -82,8 +80,10 @@ export interface CompiledTool {
   readonly unrestricted: boolean;
 }
 
-/** Compiles one registry entry for an executor's settings. */
-/** `resolvesHere` tells whether a tool name the model wrote resolves to this entry's tool (the executor's name resolution). */
+/**
+ * Compiles one registry entry for an executor's settings. `resolvesHere` tells whether a tool name the model wrote
+ * resolves to this entry's tool (the executor's name resolution).
+ */
 export function compileTool(
   entry: RegisteredTool,
   settings: CompileSettings,
@@ -99,26 +99,29 @@ export function compileTool(
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
-  const order: OrderFact | undefined = needsInstance && !injects && !reference ? { root: undefined } : undefined;
-  return {
+  // The in-order instantiation of decision 0022: a tool that builds an instance and whose step 5 writes nothing into the
+  // arguments (so the instance is built from the very object the check accepted).
+  const tracksOrder = needsInstance && !injects && !reference;
+  const instantiators = needsInstance && !reference ? instantiatorsFor(parameters) : undefined;
+  return Object.freeze({
     entry,
     definition,
     name: definition.name,
     policy,
+    settings,
     normalize:
       reference || settings.canonicalFastPath === false
         ? lazyNormalizer(parameters, policy, reference ? 'types' : 'all')
-        : normalizerWithErrorPath(parameters, policy, settings.limits),
+        : normalizerWithErrorPath(parameters, policy, settings, definition.name),
     reference,
     developerRules,
-    accept: reference ? undefined : generateBoundedAcceptFunction(parameters, settings.limits, order),
-    reader: reference ? false : undefined,
-    readerRequests: 0,
+    accept: reference
+      ? undefined
+      : generateBoundedAcceptFunction(parameters, settings.limits, tracksOrder, definition.name),
     needsInstance,
     commandClass,
-    instantiator: undefined,
-    order,
-    instantiateInOrder: undefined,
+    instantiate: instantiators?.any,
+    instantiateInOrder: tracksOrder ? instantiators?.inOrder : undefined,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
@@ -126,7 +129,7 @@ export function compileTool(
     callTarget: new LazyCallTarget(definition, resolvesHere),
     injects,
     unrestricted: (definition.options.permissions ?? []).length === 0,
-  };
+  });
 }
 
 /**
@@ -169,26 +172,34 @@ function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks
 }
 
 /**
- * The compiled path's normalizer behind the generated error path (`compile/issue-generator.ts`, generated on the first
- * call the canonical check refuses): a refused call that needs no repair gets its issues from the generated walk and
+ * The compiled path's normalizer behind the generated error path (`compile/issue-generator.ts`, generated with the
+ * plan when compiling ahead, else on the first call the canonical check refuses): a refused call that needs no repair gets its issues from the generated walk and
  * keeps its arguments (a shallow copy when step 5 writes context into them); any other call, or one the walk gives up
  * on, goes through the normalizer from the start, with whatever the walk pushed undone.
  */
-function normalizerWithErrorPath(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): Normalizer {
+function normalizerWithErrorPath(
+  parameters: ObjectSchema,
+  policy: CoercionPolicy,
+  settings: CompileSettings,
+  tool: string,
+): Normalizer {
   const normalize = lazyNormalizer(parameters, policy, 'all');
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
+  // Generated with the plan when compiling ahead, else on the first call the canonical check refuses.
   let findIssues: IssueFinder | false | undefined;
-  return (value, path, state) => {
+  const errorPath = (): IssueFinder | false =>
+    (findIssues ??= generateIssueFinder(parameters, policy, settings.limits, tool) ?? false);
+  const normalizer: Normalizer = (value, path, state) => {
     if (path === '' && findIssues !== false) {
-      findIssues ??= generateIssueFinder(parameters, policy, limits) ?? false;
-      if (findIssues !== false) {
+      const find = errorPath();
+      if (find !== false) {
         const issues = state.issues.length;
         const transformations = state.transformations.length;
         const events = state.securityEvents.length;
         if (
-          findIssues(value as Record<string, unknown>, state) &&
+          find(value as Record<string, unknown>, state) &&
           state.issues.length > issues &&
           state.transformations.length === transformations &&
           state.securityEvents.length === events
@@ -201,34 +212,38 @@ function normalizerWithErrorPath(parameters: ObjectSchema, policy: CoercionPolic
     }
     return normalize(value, path, state);
   };
+  if (settings.ahead === true) errorPath();
+  ERROR_PATHS.set(normalizer, errorPath);
+  return normalizer;
 }
 
-/** The compiled tool's DTO instantiator: generated code, or the closure instantiator when the generator gives up. */
-export function instantiatorOf(compiled: CompiledTool): Instantiator {
-  let instantiator = compiled.instantiator;
-  if (instantiator === undefined) {
-    const parameters = compiled.definition.parameters;
-    const dto = dtoForSchema(parameters);
-    const generated = generateInstantiators(parameters, dto);
-    instantiator = generated?.any ?? instantiatorFor(parameters, dto);
-    compiled.instantiateInOrder = generated?.inOrder;
-    compiled.instantiator = instantiator;
-  }
-  return instantiator;
-}
+/** The generated error path behind each compiled normalizer that has one, generated when asked. */
+const ERROR_PATHS = new WeakMap<Normalizer, () => IssueFinder | false>();
 
-/** Calls of a tool before its reader is generated: a tool called once (most of 10,000 registered ones) never builds it. */
-const CALLS_BEFORE_READER = 1;
+/** Generates now what a plan otherwise generates on its first refused call (the error path): compiling ahead. */
+export function generateAhead(compiled: CompiledTool): void {
+  ERROR_PATHS.get(compiled.normalize)?.();
+}
 
 /**
- * The compiled tool's checked reader (decision 0023), generated on the tool's second call with the canonical check's
- * limits and order fact; `undefined` before that and when there is none.
+ * The code generated for a compiled tool, as its generators wrote it (each piece starts with a comment naming it and
+ * the tool, and ends with its `//# sourceURL`): the canonical check, the error path (generated now if it was not
+ * yet), the DTO instantiators. What
+ * `toolwright inspect --code <tool>` prints; empty when nothing was generated (the reference path).
  */
-export function readerOf(compiled: CompiledTool, limits: PipelineLimits): ArgumentReader | undefined {
-  const reader = compiled.reader;
-  if (reader !== undefined) return reader === false ? undefined : reader;
-  if (compiled.readerRequests++ < CALLS_BEFORE_READER) return undefined;
-  const built = generateArgumentReader(compiled.definition.parameters, limits, compiled.order) ?? false;
-  compiled.reader = built;
-  return built === false ? undefined : built;
+export function printGeneratedCode(compiled: CompiledTool): string {
+  const pieces = [compiled.accept, ERROR_PATHS.get(compiled.normalize)?.(), compiled.instantiate]
+    .map((built) => generatedSource(built))
+    .filter((source): source is string => source !== undefined);
+  return pieces.join('\n');
+}
+
+/** The DTO instantiators of a tool's parameters: generated code, or the closure instantiator when the generator gives up. */
+function instantiatorsFor(parameters: ObjectSchema): {
+  readonly any: Instantiator;
+  readonly inOrder: GeneratedInstantiator | undefined;
+} {
+  const dto = dtoForSchema(parameters);
+  const generated = generateInstantiators(parameters, dto);
+  return { any: generated?.any ?? instantiatorFor(parameters, dto), inOrder: generated?.inOrder };
 }
