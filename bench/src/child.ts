@@ -24,6 +24,16 @@ function emit(value: unknown): void {
   process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(value)}\n`);
 }
 
+/** A function that collects garbage (four passes) and returns the heap used; the mode must run with --expose-gc. */
+function settledHeap(mode: string): () => number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error(`run the ${mode} mode with node --expose-gc`);
+  return () => {
+    for (let index = 0; index < 4; index++) gc();
+    return process.memoryUsage().heapUsed;
+  };
+}
+
 async function scaleToolwright(tools: number): Promise<void> {
   const { ToolRegistry, silentLogger } = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
@@ -120,12 +130,7 @@ async function scaleJsonSchema(tools: number): Promise<void> {
 }
 
 async function memoryJsonSchema(tools: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run the memory-json mode with node --expose-gc');
-  const settle = () => {
-    for (let index = 0; index < 4; index++) gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const settle = settledHeap('memory-json');
   const core = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateJsonSchemaTools } = require('./generate-json-schema') as typeof import('./generate-json-schema');
   const warm = generateJsonSchemaTools(5, 1_000_000);
@@ -214,12 +219,7 @@ async function build(tools: number): Promise<void> {
 }
 
 async function memory(tools: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run the memory mode with node --expose-gc');
-  const settle = () => {
-    for (let index = 0; index < 4; index++) gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const settle = settledHeap('memory');
   const core = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
   // Load everything the later steps touch before the first reading, so module code is not counted.
@@ -265,12 +265,7 @@ async function realistic(tools: number): Promise<void> {
  * of each command (different arguments) hold, beyond what decorating the classes takes (reported apart).
  */
 async function memoryDistinct(tools: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run the memory-distinct mode with node --expose-gc');
-  const settle = () => {
-    for (let index = 0; index < 4; index++) gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const settle = settledHeap('memory-distinct');
   const core = require('@toolwright/core') as typeof import('@toolwright/core');
   const { argumentVariants, shapeSpecs } = require('./realistic/shapes') as typeof import('./realistic/shapes');
   const { classCommand } = require('./realistic/toolwright') as typeof import('./realistic/toolwright');

@@ -18,7 +18,8 @@ const STARTUP_COMMANDS = 100;
 const REGISTRY_FROM_TOOLS = 1_000;
 /** The sizes heap per command is measured at (a quick run skips 10,000: about a minute of CPU). */
 const memorySizes = (): readonly number[] => (isQuick() ? [1_000] : [1_000, 10_000]);
-const passes = () => (isQuick() ? 1 : 2);
+/** Fresh processes per round-robin size: `BENCH_PASSES` (what `run.js --passes <n>` sets), else 2 (1 in a quick run). */
+const passes = () => Number(process.env['BENCH_PASSES'] ?? (isQuick() ? 1 : 2));
 const startupRuns = () => (isQuick() ? 3 : 7);
 const registryFromRuns = () => (isQuick() ? 2 : 5);
 /** Fresh processes per memory size: the 10,000-command run takes about a minute, so once. */

@@ -21,6 +21,7 @@ import { detectValidationOption, modeLabel, modesToMeasure } from './toolwright-
  * ratios to the baselines of the same run) and writes bench/results/latest.json. Options:
  *   --quick         a quarter of the time budgets and fewer fresh processes (a smoke run; never for the README)
  *   --real-apps     issue 26's cases only (about 5 minutes; writes bench/results/real-apps.json unless --out is given)
+ *   --passes <n>    fresh processes per round-robin size (default 2; 1 on a machine too busy for a long run)
  *   --out <file>    where the JSON goes (default bench/results/latest.json)
  */
 
@@ -48,6 +49,12 @@ const PACKAGES = [
 const started = performance.now();
 const args = process.argv.slice(2);
 if (args.includes('--quick')) process.env['BENCH_QUICK'] = '1';
+const passesIndex = args.indexOf('--passes');
+if (passesIndex >= 0) {
+  const passes = Number(args[passesIndex + 1]);
+  if (!Number.isInteger(passes) || passes < 1) throw new Error('--passes takes a whole number >= 1');
+  process.env['BENCH_PASSES'] = String(passes);
+}
 const outIndex = args.indexOf('--out');
 const realAppsOnly = args.includes('--real-apps');
 const outFile =

@@ -1,5 +1,12 @@
 import { isEmail, isOffsetDateTime } from '../scenario/formats';
-import type { BenchCall, Outcome } from '../scenario/shape';
+import {
+  NOT_JSON,
+  NOT_JSON_OUTCOME,
+  parseArguments,
+  unknownToolOutcome,
+  type BenchCall,
+  type Outcome,
+} from '../scenario/shape';
 import type { FieldSpec, ScalarSpec, ShapeSpec, ValueSpec } from './shapes';
 
 /**
@@ -152,13 +159,9 @@ export function leanTool(shape: ShapeSpec, checksEmail: boolean, handler: () => 
 export function leanPipeline(tools: ReadonlyMap<string, LeanTool>) {
   return async (call: BenchCall): Promise<Outcome> => {
     const tool = tools.get(call.name);
-    if (tool === undefined) return { ok: false, message: `There is no tool named "${call.name}".` };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(call.arguments);
-    } catch {
-      return { ok: false, message: 'The arguments are not valid JSON; send one JSON object.' };
-    }
+    if (tool === undefined) return unknownToolOutcome(call.name);
+    const raw = parseArguments(call.arguments);
+    if (raw === NOT_JSON) return NOT_JSON_OUTCOME;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
       return { ok: false, message: 'The arguments must be one JSON object of parameter names and values.' };
     let params = raw as Record<string, unknown>;
