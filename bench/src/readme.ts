@@ -38,7 +38,7 @@ if (realApps !== undefined) {
     [
       "Issue 26's suite (`bench/src/realistic/`, `bench/src/startup.ts`, `bench/src/real-apps.ts`): what an application with many",
       'commands of their own shapes sees, as opposed to one hot tool (the [Benchmarks](#benchmarks) below). Reproduce with',
-      '`npm run bench` (all of it) or `node bench/dist/run.js --real-apps` (these cases only, about 5 minutes here), then',
+      '`npm run bench` (all of it) or `node bench/dist/run.js --real-apps` (these cases only, about 5 minutes of CPU), then',
       '`node bench/dist/readme.js [results.json]` renders this section.',
       '',
       renderRealApps(realApps),

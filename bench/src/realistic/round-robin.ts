@@ -6,6 +6,7 @@ import type { BenchCall, Outcome } from '../scenario/shape';
 import { zodPipeline } from '../scenario/zod';
 import { leanPipeline, leanTool } from './hand-written';
 import { ajvTool, createRealisticAjv, cvTool, zodTool } from './libraries';
+import type { RealisticResult } from './contenders';
 import { argumentVariants, invalidArguments, shapeSpecs, type ShapeSpec } from './shapes';
 import { classCommand, handlerResult, jsonSchemaDeclaration } from './toolwright';
 
@@ -18,39 +19,10 @@ import { classCommand, handlerResult, jsonSchemaDeclaration } from './toolwright
  * warm-up calls; then CPU time (the whole process) in interleaved rounds, medians. Runs in a process of its own.
  */
 
-export const REALISTIC_SIZES = [1, 20, 50, 200] as const;
 /** Argument texts per command: the round-robin sequence is `count * VARIANTS` calls long. */
 const VARIANTS = 16;
 /** Warm-up calls per contender after the checked pass: two passes over the sequence, at least 5,000 calls. */
 const warmupCalls = (count: number) => Math.max(5_000, 2 * count * VARIANTS);
-
-export type Kind = 'class' | 'json';
-
-export interface RealisticContender {
-  readonly id: string;
-  readonly label: string;
-  readonly kind: Kind;
-}
-
-/** The contenders, in the order they are reported. `<kind>:tw` is toolwright; the others are the baselines. */
-export const REALISTIC_CONTENDERS: readonly RealisticContender[] = [
-  { id: 'class:tw', kind: 'class', label: 'toolwright, decorated class commands' },
-  { id: 'class:hand', kind: 'class', label: 'hand-written check per shape (e-mail checked)' },
-  { id: 'class:ajv', kind: 'class', label: 'ajv per schema (ajv-formats date-time, email)' },
-  { id: 'class:zod', kind: 'class', label: 'zod 4 per shape (z.email())' },
-  { id: 'class:cv', kind: 'class', label: 'class-transformer + class-validator per DTO (@IsEmail())' },
-  { id: 'json:tw', kind: 'json', label: 'toolwright, JSON-Schema tools' },
-  { id: 'json:hand', kind: 'json', label: 'hand-written check per shape (e-mail not checked)' },
-  { id: 'json:ajv', kind: 'json', label: 'ajv per schema (ajv-formats date-time; email an annotation)' },
-  { id: 'json:zod', kind: 'json', label: 'zod 4 per shape (e-mail a plain string)' },
-];
-
-export interface RealisticResult {
-  readonly tools: number;
-  readonly calls: number;
-  readonly warmupCalls: number;
-  readonly results: { id: string; medianNs: number; relativeMad: number; samples: number; batch: number }[];
-}
 
 type Pipeline = (call: BenchCall) => Promise<Outcome>;
 
