@@ -11,6 +11,9 @@ import 'reflect-metadata';
  *   node child.js build <tools>      import core, decorate, ToolRegistry.from, first call: wall times
  *   node --expose-gc child.js memory <tools>        heap per decorated class command
  *   node --expose-gc child.js memory-json <tools>   heap per JSON-Schema tool
+ *   node child.js realistic <tools>  issue 26: <tools> distinct commands round-robin, every contender, CPU time
+ *   node --expose-gc child.js memory-distinct <tools>   issue 26: heap per class command of its own shape, two calls each
+ *   node child.js registry-from <tools>                 issue 26: CPU time of ToolRegistry.from for <tools> distinct commands
  *
  * Each mode loads only the modules it needs and prints one line `@@result <json>`.
  */
@@ -19,6 +22,16 @@ const RESULT_PREFIX = '@@result ';
 
 function emit(value: unknown): void {
   process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(value)}\n`);
+}
+
+/** A function that collects garbage (four passes) and returns the heap used; the mode must run with --expose-gc. */
+function settledHeap(mode: string): () => number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error(`run the ${mode} mode with node --expose-gc`);
+  return () => {
+    for (let index = 0; index < 4; index++) gc();
+    return process.memoryUsage().heapUsed;
+  };
 }
 
 async function scaleToolwright(tools: number): Promise<void> {
@@ -117,12 +130,7 @@ async function scaleJsonSchema(tools: number): Promise<void> {
 }
 
 async function memoryJsonSchema(tools: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run the memory-json mode with node --expose-gc');
-  const settle = () => {
-    for (let index = 0; index < 4; index++) gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const settle = settledHeap('memory-json');
   const core = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateJsonSchemaTools } = require('./generate-json-schema') as typeof import('./generate-json-schema');
   const warm = generateJsonSchemaTools(5, 1_000_000);
@@ -211,12 +219,7 @@ async function build(tools: number): Promise<void> {
 }
 
 async function memory(tools: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run the memory mode with node --expose-gc');
-  const settle = () => {
-    for (let index = 0; index < 4; index++) gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const settle = settledHeap('memory');
   const core = require('@toolwright/core') as typeof import('@toolwright/core');
   const { generateToolwrightCommands } = require('./generate-toolwright') as typeof import('./generate-toolwright');
   // Load everything the later steps touch before the first reading, so module code is not counted.
@@ -252,6 +255,86 @@ async function memory(tools: number): Promise<void> {
   });
 }
 
+async function realistic(tools: number): Promise<void> {
+  const { measureRealistic } = require('./realistic/round-robin') as typeof import('./realistic/round-robin');
+  emit(await measureRealistic(tools));
+}
+
+/**
+ * Heap per class command of its own shape (the realistic shapes): what ToolRegistry.from, the executor and two calls
+ * of each command (different arguments) hold, beyond what decorating the classes takes (reported apart).
+ */
+async function memoryDistinct(tools: number): Promise<void> {
+  const settle = settledHeap('memory-distinct');
+  const core = require('@toolwright/core') as typeof import('@toolwright/core');
+  const { argumentVariants, shapeSpecs } = require('./realistic/shapes') as typeof import('./realistic/shapes');
+  const { classCommand } = require('./realistic/toolwright') as typeof import('./realistic/toolwright');
+  const callAll = async (
+    executor: import('@toolwright/core').PersonaToolExecutor,
+    shapes: readonly import('./realistic/shapes').ShapeSpec[],
+    variants: readonly string[][],
+  ) => {
+    for (let call = 0; call < 2; call++) {
+      for (let index = 0; index < shapes.length; index++) {
+        const result = await executor.execute({
+          id: 'm',
+          name: shapes[index]!.name,
+          arguments: variants[index]![call]!,
+        });
+        if (!result.ok) throw new Error(`${shapes[index]!.name} refused its arguments: ${result.error.message}`);
+      }
+    }
+  };
+  // Load everything the later steps touch before the first reading, so module code is not counted.
+  const warmShapes = shapeSpecs(5, 1_000_000);
+  const warmRegistry = core.ToolRegistry.from(warmShapes.map(classCommand), { logger: core.silentLogger });
+  const warmExecutor = new core.PersonaToolExecutor(warmRegistry, { logger: core.silentLogger });
+  await callAll(
+    warmExecutor,
+    warmShapes,
+    warmShapes.map((shape) => argumentVariants(shape, 2)),
+  );
+
+  // The shapes and argument texts are the benchmark's data: made before the first reading.
+  const shapes = shapeSpecs(tools);
+  const variants = shapes.map((shape) => argumentVariants(shape, 2));
+  const before = settle();
+  const commands = shapes.map(classCommand);
+  const afterDecorate = settle();
+  const registry = core.ToolRegistry.from(commands, { logger: core.silentLogger });
+  const executor = new core.PersonaToolExecutor(registry, { logger: core.silentLogger });
+  const afterRegistry = settle();
+  await callAll(executor, shapes, variants);
+  const afterCalls = settle();
+  emit({
+    tools,
+    decoratedBytesPerTool: (afterDecorate - before) / tools,
+    registryBytesPerTool: (afterRegistry - afterDecorate) / tools,
+    afterCallsBytesPerTool: (afterCalls - afterRegistry) / tools,
+    beyondDecoratingBytesPerTool: (afterCalls - afterDecorate) / tools,
+    heapUsedMiB: afterCalls / 1024 / 1024,
+    keep: [commands.length, registry.size, warmRegistry.size].join(','),
+  });
+}
+
+/** CPU time (and wall time) of `ToolRegistry.from` for <tools> class commands of distinct shapes, decorated before. */
+function registryFrom(tools: number): void {
+  const core = require('@toolwright/core') as typeof import('@toolwright/core');
+  const { shapeSpecs } = require('./realistic/shapes') as typeof import('./realistic/shapes');
+  const { classCommand } = require('./realistic/toolwright') as typeof import('./realistic/toolwright');
+  const { cpuMs } = require('./harness') as typeof import('./harness');
+  const shapes = shapeSpecs(tools);
+  const decorateStarted = cpuMs();
+  const commands = shapes.map(classCommand);
+  const cpuStarted = cpuMs();
+  const wallStarted = performance.now();
+  const registry = core.ToolRegistry.from(commands, { logger: core.silentLogger });
+  const wallMs = performance.now() - wallStarted;
+  const fromCpuMs = cpuMs() - cpuStarted;
+  if (registry.size !== tools) throw new Error(`expected ${tools} tools, registered ${registry.size}`);
+  emit({ tools, decorateCpuMs: cpuStarted - decorateStarted, fromCpuMs, fromWallMs: wallMs });
+}
+
 async function main(): Promise<void> {
   const [mode, countText] = process.argv.slice(2);
   const count = Number(countText);
@@ -270,6 +353,12 @@ async function main(): Promise<void> {
       return build(count);
     case 'memory':
       return memory(count);
+    case 'realistic':
+      return realistic(count);
+    case 'memory-distinct':
+      return memoryDistinct(count);
+    case 'registry-from':
+      return registryFrom(count);
     default:
       throw new Error(`unknown mode ${mode}`);
   }

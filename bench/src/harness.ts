@@ -4,7 +4,9 @@ import { Bench } from 'tinybench';
  * A thin layer over tinybench. Each sample times a batch of calls sized to about `targetBatchUs` (so sub-microsecond
  * operations are not dominated by the timer) and reports the batch mean through tinybench's `overriddenDuration`.
  * The tasks of a group run in `rounds` interleaved passes, each with a share of the time budget, so a burst of load
- * from elsewhere on the machine hits every task of the group instead of one; the median is over all samples.
+ * from elsewhere on the machine hits every task of the group instead of one (each round starts at the next task, so no task
+ * always runs first); the median is over all samples. With `clock: 'cpu'` a sample is the process's CPU time
+ * (`process.cpuUsage()`: every thread, so V8's background compilation and GC count) instead of wall time.
  */
 
 export interface TaskSpec {
@@ -32,6 +34,13 @@ export interface MeasureOptions {
   /** Minimum samples per task and round (slow tasks). */
   readonly minSamplesPerRound: number;
   readonly targetBatchUs: number;
+  /** `'wall'` (default): performance.now(); `'cpu'`: process.cpuUsage(), user + system, of the whole process. */
+  readonly clock?: 'wall' | 'cpu';
+  /**
+   * A fixed number of warm-up calls per task before calibration (the same for every task of the group), instead of the
+   * time-based warm-up, which gives a faster task more calls; tinybench's own warm-up is then off.
+   */
+  readonly warmupCalls?: number;
 }
 
 export const DEFAULT_MEASURE: MeasureOptions = { timeMs: 360, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 };
@@ -52,44 +61,60 @@ interface Calibrated {
   readonly batch: number;
 }
 
-async function calibrate(spec: TaskSpec, targetBatchUs: number): Promise<Calibrated> {
+/** CPU time of the whole process so far, ms (user + system). */
+export function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+const clockOf = (options: MeasureOptions): (() => number) =>
+  options.clock === 'cpu' ? cpuMs : () => performance.now();
+
+async function calibrate(spec: TaskSpec, options: MeasureOptions): Promise<Calibrated> {
   const first = spec.fn();
   const async = isThenable(first);
   sink = async ? await first : first;
-  // Warm up (the first calls run unoptimized code), then estimate the cost of one call.
+  if (options.warmupCalls !== undefined) {
+    for (let call = 1; call < options.warmupCalls; call++) {
+      const result = spec.fn();
+      sink = async ? await result : result;
+    }
+  }
+  // Warm up (the first calls run unoptimized code), then estimate the cost of one call (on the clock the samples use).
+  const clock = clockOf(options);
   const run = async (budgetMs: number, maxCalls: number) => {
     let calls = 0;
-    const started = performance.now();
+    const started = clock();
     let elapsed = 0;
     while (calls < maxCalls && (calls < 2 || elapsed < budgetMs)) {
       const result = spec.fn();
       sink = async ? await result : result;
       calls++;
-      elapsed = performance.now() - started;
+      elapsed = clock() - started;
     }
     return (elapsed * 1000) / calls;
   };
-  await run(30, 20_000);
+  if (options.warmupCalls === undefined) await run(30, 20_000);
   const perCallUs = await run(20, 20_000);
-  const batch = Math.max(1, Math.min(10_000, Math.round(targetBatchUs / perCallUs)));
+  const batch = Math.max(1, Math.min(10_000, Math.round(options.targetBatchUs / perCallUs)));
   return { spec, async, batch };
 }
 
-function batched(task: Calibrated) {
+function batched(task: Calibrated, clock: () => number) {
   const { fn } = task.spec;
   const n = task.batch;
   if (task.async) {
     return async () => {
-      const started = performance.now();
+      const started = clock();
       for (let index = 0; index < n; index++) sink = await fn();
-      const duration = performance.now() - started;
+      const duration = clock() - started;
       return { overriddenDuration: duration / n, overriddenIterationCost: duration };
     };
   }
   return () => {
-    const started = performance.now();
+    const started = clock();
     for (let index = 0; index < n; index++) sink = fn();
-    const duration = performance.now() - started;
+    const duration = clock() - started;
     return { overriddenDuration: duration / n, overriddenIterationCost: duration };
   };
 }
@@ -99,25 +124,35 @@ function median(sorted: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** The median of unsorted values (`NaN` for none). */
+export function medianOf(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : median([...values].sort((a, b) => a - b));
+}
+
 export async function measure(
   specs: readonly TaskSpec[],
   options: MeasureOptions = DEFAULT_MEASURE,
 ): Promise<Map<string, Measurement>> {
   const calibrated: Calibrated[] = [];
-  for (const spec of specs) calibrated.push(await calibrate(spec, options.targetBatchUs));
+  for (const spec of specs) calibrated.push(await calibrate(spec, options));
+  const clock = clockOf(options);
+  const fixedWarmup = options.warmupCalls !== undefined;
   const samples = new Map<string, number[]>(specs.map((spec) => [spec.id, []]));
   const budget = isQuick() ? options.timeMs / 4 : options.timeMs;
   for (let round = 0; round < options.rounds; round++) {
     const bench = new Bench({
       time: budget / options.rounds,
       iterations: options.minSamplesPerRound,
-      warmup: true,
+      warmup: !fixedWarmup,
       warmupTime: round === 0 ? 60 : 15,
       warmupIterations: round === 0 ? 3 : 1,
       retainSamples: true,
       throws: true,
     });
-    for (const task of calibrated) bench.add(task.spec.id, batched(task), { async: task.async });
+    for (let offset = 0; offset < calibrated.length; offset++) {
+      const task = calibrated[(round + offset) % calibrated.length]!;
+      bench.add(task.spec.id, batched(task, clock), { async: task.async });
+    }
     await bench.run();
     for (const task of bench.tasks) {
       const result = task.result;

@@ -1,4 +1,5 @@
 import type { Measurement } from './harness';
+import type { RealAppsReport } from './real-apps';
 
 /** One measured path in one case. */
 export interface Row {
@@ -136,6 +137,8 @@ export interface BenchReport {
     /** The same for JSON-Schema tools (absent in runs before issue 12). */
     readonly jsonSchema?: { readonly median: MemoryMedian; readonly runs: MemoryRun[] };
   };
+  /** Issue 26's "real apps" measurements (absent in runs before it). */
+  readonly realApps?: RealAppsReport;
   readonly targets: Target[];
   readonly notes: string[];
   readonly invalidMessages: Record<string, string>;

@@ -1,22 +1,27 @@
 import 'reflect-metadata';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ToolRegistry, silentLogger } from '@toolwright/core';
-import { isQuick } from './harness';
+import { runChild } from './children';
+import { isQuick, medianOf } from './harness';
 import { runMainCases } from './main-cases';
 import { formatBytes, formatNs, formatRatio } from './report';
+import { measureRealApps } from './real-apps';
 import { renderReport } from './render';
+import { renderRealApps } from './render-real-apps';
 import type { BenchReport, BuildRun, MemoryRun, RegistrySizeCosts, Row, Target } from './results';
 import { ARRAY_ITEM_TARGET_SIZE, ARRAY_SIZES } from './scenario/inputs';
 import { ScheduleMeetingCommand } from './scenario/toolwright';
 import { detectValidationOption, modeLabel, modesToMeasure } from './toolwright-setup';
 
 /**
- * `npm run bench`: every case of issues 4 and 12 in one run. Prints markdown tables (medians, ratios to the hand-written and
- * CT+CV baselines of the same run) and writes bench/results/latest.json. Options:
+ * `npm run bench`: issue 26's real-apps cases first (distinct commands round-robin, startup, registering and memory of
+ * commands of their own shapes), then every case of issues 4 and 12, in one run. Prints markdown tables (medians,
+ * ratios to the baselines of the same run) and writes bench/results/latest.json. Options:
  *   --quick         a quarter of the time budgets and fewer fresh processes (a smoke run; never for the README)
+ *   --real-apps     issue 26's cases only (about 5 minutes; writes bench/results/real-apps.json unless --out is given)
+ *   --passes <n>    fresh processes per round-robin size (default 2; 1 on a machine too busy for a long run)
  *   --out <file>    where the JSON goes (default bench/results/latest.json)
  */
 
@@ -44,9 +49,18 @@ const PACKAGES = [
 const started = performance.now();
 const args = process.argv.slice(2);
 if (args.includes('--quick')) process.env['BENCH_QUICK'] = '1';
+const passesIndex = args.indexOf('--passes');
+if (passesIndex >= 0) {
+  const passes = Number(args[passesIndex + 1]);
+  if (!Number.isInteger(passes) || passes < 1) throw new Error('--passes takes a whole number >= 1');
+  process.env['BENCH_PASSES'] = String(passes);
+}
 const outIndex = args.indexOf('--out');
+const realAppsOnly = args.includes('--real-apps');
 const outFile =
-  outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1]! : join(__dirname, '..', 'results', 'latest.json');
+  outIndex >= 0 && args[outIndex + 1]
+    ? args[outIndex + 1]!
+    : join(__dirname, '..', 'results', realAppsOnly ? 'real-apps.json' : 'latest.json');
 const log = (line: string) =>
   process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}\n`);
 
@@ -62,27 +76,10 @@ function packageVersion(name: string): string {
 }
 
 function child<T>(mode: string, count: number, nodeFlags: string[] = []): T {
-  const script = join(__dirname, 'child.js');
-  const result = spawnSync(process.execPath, [...nodeFlags, script, mode, String(count)], {
-    encoding: 'utf8',
-    timeout: 180_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const line = result.stdout?.split('\n').find((candidate) => candidate.startsWith('@@result '));
-  if (result.status !== 0 || line === undefined) {
-    throw new Error(
-      `child ${mode} ${count} failed (status ${result.status}${result.signal ? `, ${result.signal}` : ''}): ${(result.stderr ?? '').trim().slice(0, 2000)}`,
-    );
-  }
-  return JSON.parse(line.slice('@@result '.length)) as T;
+  return runChild<T>('child.js', [mode, String(count)], nodeFlags);
 }
 
-function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+const median = medianOf;
 
 interface ChildMeasurement {
   readonly id: string;
@@ -92,7 +89,20 @@ interface ChildMeasurement {
   readonly samples: number;
 }
 
+function write(text: string, value: unknown): void {
+  process.stdout.write(text);
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(value, null, 2)}\n`);
+  log(`wrote ${outFile}`);
+}
+
 async function main(): Promise<void> {
+  if (realAppsOnly) {
+    const realApps = measureRealApps(log);
+    write(`## Real apps\n\n${renderRealApps(realApps)}`, realApps);
+    return;
+  }
+  const realApps = measureRealApps(log);
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
@@ -305,16 +315,14 @@ async function main(): Promise<void> {
       runs: memoryRuns,
       jsonSchema: { median: memoryJson, runs: memoryJsonRuns },
     },
+    realApps,
     targets,
     notes: main.notes,
     invalidMessages: main.invalidMessages,
     malformedTransformations: main.malformedTransformations,
     durationSeconds,
   };
-  process.stdout.write(renderReport(report));
-  mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
-  log(`wrote ${outFile}`);
+  write(`## Real apps\n\n${renderRealApps(realApps)}\n## Issues 4 and 12\n\n${renderReport(report)}`, report);
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,14 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { scheduleMeeting, type BenchCall, type Outcome, type ScheduleMeetingShape } from './shape';
+import {
+  NOT_JSON,
+  NOT_JSON_OUTCOME,
+  parseArguments,
+  scheduleMeeting,
+  unknownToolOutcome,
+  type BenchCall,
+  type Outcome,
+  type ScheduleMeetingShape,
+} from './shape';
 import { isEmail, isOffsetDateTime } from './formats';
 
 /**
@@ -23,13 +32,9 @@ export interface AjvTool {
 export function ajvPipeline(ajv: Ajv2020, tools: ReadonlyMap<string, AjvTool>) {
   return async (call: BenchCall): Promise<Outcome> => {
     const tool = tools.get(call.name);
-    if (tool === undefined) return { ok: false, message: `There is no tool named "${call.name}".` };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(call.arguments);
-    } catch {
-      return { ok: false, message: 'The arguments are not valid JSON; send one JSON object.' };
-    }
+    if (tool === undefined) return unknownToolOutcome(call.name);
+    let raw = parseArguments(call.arguments);
+    if (raw === NOT_JSON) return NOT_JSON_OUTCOME;
     if (tool.normalize) raw = tool.normalize(raw);
     if (!tool.validate(raw)) {
       return {

@@ -16,6 +16,10 @@ import {
   type ValidationError,
 } from 'class-validator';
 import {
+  NOT_JSON,
+  NOT_JSON_OUTCOME,
+  parseArguments,
+  unknownToolOutcome,
   DURATION_MAX,
   DURATION_MIN,
   PRIORITIES,
@@ -105,13 +109,9 @@ export interface CvTool {
 export function ctcvPipeline(tools: ReadonlyMap<string, CvTool>) {
   return async (call: BenchCall): Promise<Outcome> => {
     const tool = tools.get(call.name);
-    if (tool === undefined) return { ok: false, message: `There is no tool named "${call.name}".` };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(call.arguments);
-    } catch {
-      return { ok: false, message: 'The arguments are not valid JSON; send one JSON object.' };
-    }
+    if (tool === undefined) return unknownToolOutcome(call.name);
+    let raw = parseArguments(call.arguments);
+    if (raw === NOT_JSON) return NOT_JSON_OUTCOME;
     if (tool.normalize) raw = tool.normalize(raw);
     const { instance, errors } = await ctcvValidate(tool.dto, raw);
     if (errors.length > 0) return { ok: false, message: renderCvErrors(call.name, errors) };

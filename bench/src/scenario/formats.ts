@@ -1,7 +1,8 @@
 /**
- * The two string formats of the DTO, written once and used by the hand-written check and as ajv's formats (ajv
- * ships none; `ajv-formats` is not a dependency of this repository). Written for speed, as a careful hand-written
- * validator would be: one non-capturing regular expression, then the digits read by char code.
+ * The two string formats of the DTO, written once and used by the hand-written checks and, in the one-tool cases, as
+ * ajv's formats (so ajv checks exactly what the hand-written check does; the real-apps cases give ajv ajv-formats').
+ * Written for speed, as a careful hand-written validator would be: one non-capturing regular expression, then the
+ * digits read by char code.
  */
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;

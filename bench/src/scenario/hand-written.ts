@@ -1,4 +1,8 @@
 import {
+  NOT_JSON,
+  NOT_JSON_OUTCOME,
+  parseArguments,
+  unknownToolOutcome,
   DURATION_MAX,
   DURATION_MIN,
   PRIORITIES,
@@ -181,13 +185,9 @@ export const scheduleMeetingHandTool: HandTool = {
 export function handWrittenPipeline(tools: ReadonlyMap<string, HandTool>) {
   return async (call: BenchCall): Promise<Outcome & { fixes?: HandFix[] }> => {
     const tool = tools.get(call.name);
-    if (tool === undefined) return { ok: false, message: `There is no tool named "${call.name}".` };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(call.arguments);
-    } catch {
-      return { ok: false, message: 'The arguments are not valid JSON; send one JSON object.' };
-    }
+    if (tool === undefined) return unknownToolOutcome(call.name);
+    const raw = parseArguments(call.arguments);
+    if (raw === NOT_JSON) return NOT_JSON_OUTCOME;
     const fixes: HandFix[] = [];
     const params = tool.normalize(raw, fixes);
     if (params === undefined)

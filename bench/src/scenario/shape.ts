@@ -53,3 +53,25 @@ export interface BenchCall {
 
 /** What every end-to-end pipeline returns: the handler's value, or the model-facing message. */
 export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** The refusal for a name no tool has (every pipeline's first step). */
+export const unknownToolOutcome = (name: string): Outcome => ({
+  ok: false,
+  message: `There is no tool named "${name}".`,
+});
+
+/** What `parseArguments` returns for text that is not JSON. */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+export const NOT_JSON_OUTCOME: Outcome = {
+  ok: false,
+  message: 'The arguments are not valid JSON; send one JSON object.',
+};
+
+/** JSON.parse of the arguments text, or `NOT_JSON` (no allocation beyond JSON.parse's on the way through). */
+export function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import {
+  NOT_JSON,
+  NOT_JSON_OUTCOME,
+  parseArguments,
+  unknownToolOutcome,
   DURATION_MAX,
   DURATION_MIN,
   PRIORITIES,
@@ -35,13 +39,9 @@ export interface ZodTool {
 export function zodPipeline(tools: ReadonlyMap<string, ZodTool>) {
   return async (call: BenchCall): Promise<Outcome> => {
     const tool = tools.get(call.name);
-    if (tool === undefined) return { ok: false, message: `There is no tool named "${call.name}".` };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(call.arguments);
-    } catch {
-      return { ok: false, message: 'The arguments are not valid JSON; send one JSON object.' };
-    }
+    if (tool === undefined) return unknownToolOutcome(call.name);
+    let raw = parseArguments(call.arguments);
+    if (raw === NOT_JSON) return NOT_JSON_OUTCOME;
     if (tool.normalize) raw = tool.normalize(raw);
     const result = tool.schema.safeParse(raw);
     if (!result.success)

@@ -1,4 +1,4 @@
-import { casual, Chrono, type ParsedComponents, type ParsedResult } from 'chrono-node';
+import type { Chrono, ParsedComponents, ParsedResult } from 'chrono-node';
 import {
   addDays,
   addMonths,
@@ -67,9 +67,10 @@ export function resolveRelativeDate(phrase: string, options: RelativeDateOptions
   const referenceOffset = offsetMinutesAt(nowMs, timeZone);
   const now = wallTimeAt(nowMs, timeZone);
   const reference: PhraseReference = { today: civilDateOf(now), now, weekStartsOn: options.weekStartsOn ?? 'monday' };
-  const chrono = new Chrono({
-    parsers: [...createPhraseParsers(reference), ...baseChrono.parsers],
-    refiners: [...baseChrono.refiners, createForwardRefiner(reference)],
+  const engine = baseChrono();
+  const chrono = new engine.Chrono({
+    parsers: [...createPhraseParsers(reference), ...engine.casual.parsers],
+    refiners: [...engine.casual.refiners, createForwardRefiner(reference)],
   });
   const results = chrono.parse(text, { instant: new Date(nowMs), timezone: referenceOffset });
 
@@ -192,13 +193,29 @@ export const MAX_RELATIVE_DATE_PHRASE_LENGTH = 200;
 /** Amounts chrono turns into a number the speaker never said ("a few days" = 3). */
 const VAGUE_AMOUNT = /(?<![\p{L}\p{N}])(?:few|several|some)(?![\p{L}\p{N}])/iu;
 
-/** chrono's casual English parser without the parsers and refiners the phrase table replaces. */
-const baseChrono = (() => {
-  const chrono = casual.clone();
-  chrono.parsers = chrono.parsers.filter((parser) => !REPLACED_CHRONO_PARSERS.includes(parser.constructor.name));
-  chrono.refiners = chrono.refiners.filter((refiner) => !REPLACED_CHRONO_REFINERS.includes(refiner.constructor.name));
-  return chrono;
-})();
+/** chrono-node's parser class and the casual English parser the phrase table builds on. */
+interface ChronoEngine {
+  readonly Chrono: typeof Chrono;
+  readonly casual: Chrono;
+}
+
+let loadedChrono: ChronoEngine | undefined;
+
+/**
+ * chrono-node's `Chrono` class and its casual English parser without the parsers and refiners the phrase table
+ * replaces. chrono-node is loaded here, on the first phrase resolved, not when @toolwright/core is imported: it is
+ * about a third of core's import time, and most applications resolve no relative date before their first tool call
+ * (or never).
+ */
+function baseChrono(): ChronoEngine {
+  if (loadedChrono !== undefined) return loadedChrono;
+  const chronoNode = require('chrono-node') as typeof import('chrono-node');
+  const casual = chronoNode.casual.clone();
+  casual.parsers = casual.parsers.filter((parser) => !REPLACED_CHRONO_PARSERS.includes(parser.constructor.name));
+  casual.refiners = casual.refiners.filter((refiner) => !REPLACED_CHRONO_REFINERS.includes(refiner.constructor.name));
+  loadedChrono = { Chrono: chronoNode.Chrono, casual };
+  return loadedChrono;
+}
 
 interface ComponentResolver {
   readonly timeZone: string;
