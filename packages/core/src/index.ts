@@ -77,4 +77,9 @@ export {
   type ResolveRelativeDateParams,
   registerRelativeDateTool,
   RESOLVE_RELATIVE_DATE_TOOL_NAME,
+  registerToolSearch,
+  type ToolSearchToolOptions,
+  SEARCH_TOOLS_TOOL_NAME,
+  type FoundTool,
+  type SearchToolsResult,
 } from './builtins';

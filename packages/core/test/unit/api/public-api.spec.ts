@@ -29,10 +29,14 @@ describe('the public API of @toolwright/core', () => {
     expect(moved.filter((name) => !(name in internal))).toEqual([]);
   });
 
-  it('keeps at most 55 value exports at the root (issue 26: room for other issues under the cap of 60)', () => {
+  it("keeps at most 55 value exports at the root besides the later issues' own, and at most 60 in all", () => {
     const values = Object.keys(core);
+    // The room issue 26 left under the cap of 60: exports that later issues added (tool search, issue 30).
+    const laterIssues = ['registerToolSearch', 'SEARCH_TOOLS_TOOL_NAME'];
+    expect(laterIssues.filter((name) => !values.includes(name))).toEqual([]);
     expect(values.length).toBeGreaterThan(40);
-    expect(values.length).toBeLessThanOrEqual(55);
+    expect(values.filter((name) => !laterIssues.includes(name)).length).toBeLessThanOrEqual(55);
+    expect(values.length).toBeLessThanOrEqual(60);
   });
 
   it('keeps the user API at the root', () => {
