@@ -35,7 +35,7 @@ export const connection = (): QueueConnectionOptions['connection'] =>
   process.env.REDIS_CLUSTER_PORTS
     ? new Cluster(
         process.env.REDIS_CLUSTER_PORTS.split(',').map((port) => ({ host: '127.0.0.1', port: Number(port) })),
-        { redisOptions: { maxRetriesPerRequest: null } },
+        { redisOptions: { maxRetriesPerRequest: null }, retryDelayOnClusterDown: 200, maxRedirections: 100 },
       )
     : { host: '127.0.0.1', port: Number(process.env.REDIS_PORT), maxRetriesPerRequest: null };
 
