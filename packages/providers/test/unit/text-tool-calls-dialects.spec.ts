@@ -470,3 +470,26 @@ describe('the landed Command-R and Gemma dialects, re-checked against their sour
     expect(read('```tool_code\n[get_time(timezone="UTC")] and more\n```').calls).toEqual([]);
   });
 });
+
+describe('spelling variants the reference parsers read', () => {
+  it('kimi-k2: the singular section token, and a section whose end token was never written', () => {
+    expect(
+      read(
+        '<|tool_call_section_begin|><|tool_call_begin|>functions.get_time:3<|tool_call_argument_begin|>{"timezone": "UTC"}<|tool_call_end|>',
+      ).calls,
+    ).toEqual([call('kimi-k2', 'get_time', { timezone: 'UTC' })]);
+  });
+});
+
+describe('a call after an unreadable one', () => {
+  it('olmo3 (vLLM test_bad_sibling_call_does_not_drop_good_calls): the sibling is reported, not lost and not guessed', () => {
+    const result = read(
+      "<function_calls>get_weather('Paris')\nget_weather(city='San Francisco', metric='celsius')</function_calls>",
+    );
+    expect(result.calls).toEqual([]);
+    expect(result.rejected.map((rejected) => rejected.reason)).toEqual([
+      expect.stringContaining('positional argument'),
+      'a call after an unreadable one in the same list is not read',
+    ]);
+  });
+});

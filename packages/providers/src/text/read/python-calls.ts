@@ -141,6 +141,10 @@ export function readPythonCalls(text: string, start: number, closer: string | un
       if (read.cutOff || read.end <= position) return { calls, rejected, end: read.cutOff ? text.length : position };
       position = read.end;
       const skip = closer === undefined ? -1 : text.indexOf(closer, position);
+      // After an unreadable call, where the next one starts has no sure reading: the rest is reported, never read.
+      const rest = text.slice(position, skip < 0 ? position : skip).replace(/^[\s,)]+/, '');
+      if (/[\p{ID_Start}_]/u.test(rest))
+        rejected.push({ reason: 'a call after an unreadable one in the same list is not read', text: rest });
       return { calls, rejected, end: skip < 0 ? position : skip + (closer?.length ?? 0) };
     }
     calls.push(read.call);
