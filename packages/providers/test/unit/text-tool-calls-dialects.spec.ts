@@ -481,6 +481,29 @@ describe('spelling variants the reference parsers read', () => {
   });
 });
 
+describe("FunctionGemma values as written (vLLM's parser tests)", () => {
+  it('an <escape> string stays the string the model wrote, for the executor to type', () => {
+    expect(
+      read(
+        '<start_function_call>call:get_weather{days:<escape>42<escape>,metric:<escape>true<escape>}<end_function_call>',
+      ).calls,
+    ).toEqual([call('functiongemma', 'get_weather', { days: '42', metric: 'true' })]);
+  });
+});
+
+describe("vLLM's malformed DeepSeek V3 outputs", () => {
+  it('an object that never closes is rejected; a section without its call token is left as text', () => {
+    const unclosed = read(
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Tokyo"\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    expect(unclosed.calls).toEqual([]);
+    expect(unclosed.rejected).toEqual([expect.objectContaining({ dialect: 'deepseek-v3', name: 'get_weather' })]);
+    const text =
+      '<｜tool▁calls▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Tokyo"}\n```<｜tool▁calls▁end｜>';
+    expect(read(text)).toEqual({ calls: [], rejected: [], content: text });
+  });
+});
+
 describe('a call after an unreadable one', () => {
   it('olmo3 (vLLM test_bad_sibling_call_does_not_drop_good_calls): the sibling is reported, not lost and not guessed', () => {
     const result = read(

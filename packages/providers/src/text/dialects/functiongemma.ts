@@ -3,7 +3,8 @@
  * block per call (google/functiongemma-270m-it chat template and Google's FunctionGemma formatting guide; vLLM
  * `functiongemma_tool_parser.py`). Its own value syntax: keys bare, strings between `<escape>` tokens (as written,
  * nothing unescaped), numbers, `true`/`false`/`null` bare, `{k:v,..}` and `[v,..]` nested. A bare token that is not a
- * literal is refused (the reference parser drops it silently).
+ * literal is refused (the reference parser drops it silently); an `<escape>` string stays a string (`42` between
+ * `<escape>` tokens is `"42"`, which vLLM's parser JSON-decodes), for the executor to type by the schema.
  */
 import type { DialectBlock, TextDialect } from '../dialect';
 import { readLiteral } from '../read/json';
