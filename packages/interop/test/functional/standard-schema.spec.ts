@@ -1,15 +1,12 @@
 import 'reflect-metadata';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, tool } from 'ai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toStandardSchema } from '@toolwright/core';
 import { MALFORMED_MEETING_ARGUMENTS, ScheduleMeetingParams, TRUSTED_SESSION } from '../support/commands';
+import { startSdkHttpServer, type SdkHttpServer } from '../../../mcp/test/support/sdk-http-server';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
 
 /**
@@ -105,14 +102,12 @@ describe('a toolwright DTO as the AI SDK tool inputSchema (generateText, stub Op
 });
 
 describe('a toolwright DTO as an MCP SDK tool input schema (official Server and Client)', () => {
-  let http: HttpServer;
-  let url: string;
+  let remote: SdkHttpServer;
   const received: unknown[] = [];
 
   beforeAll(async () => {
     const standard = meeting['~standard'];
-    http = createServer((request, response) => {
-      const server = new Server({ name: 'standard-schema', version: '1.0.0' }, { capabilities: { tools: {} } });
+    remote = await startSdkHttpServer((server) => {
       server.setRequestHandler(ListToolsRequestSchema, () => ({
         tools: [
           {
@@ -133,25 +128,16 @@ describe('a toolwright DTO as an MCP SDK tool input schema (official Server and 
         received.push(checked.value);
         return { content: [{ type: 'text' as const, text: `scheduled ${checked.value.title}` }] };
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      response.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      void server.connect(transport).then(() => transport.handleRequest(request, response));
     });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   });
 
   afterAll(async () => {
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
+    await remote.close();
   });
 
   it('lists the schema, repairs the arguments the client sent, and refuses what cannot be repaired', async () => {
     const client = new Client({ name: 'standard-schema-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(remote.url)));
     try {
       const { tools } = await client.listTools();
       expect(Object.keys(tools[0]!.inputSchema.properties ?? {})).toEqual(['title', 'attendees', 'durationMinutes']);

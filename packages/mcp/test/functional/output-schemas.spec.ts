@@ -1,14 +1,11 @@
 import 'reflect-metadata';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ArrayOf, Command, PersonaToolExecutor, ToolParam, ToolRegistry } from '@toolwright/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcpServers, serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
+import { startSdkHttpServer, type SdkHttpServer } from '../support/sdk-http-server';
 
 class ForecastParams {
   @ToolParam({ description: 'City' }) city!: string;
@@ -83,12 +80,9 @@ describe('output schemas through serveMcp, with the official SDK client', () => 
   });
 });
 
-/** An MCP server written with the official SDK (low-level Server, stateless Streamable HTTP) whose results we choose. */
-async function sdkServer(
-  structured: () => Record<string, unknown>,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const http: HttpServer = createServer((request, response) => {
-    const server = new Server({ name: 'sdk-output', version: '1.0.0' }, { capabilities: { tools: {} } });
+/** An MCP server written with the official SDK whose results we choose. */
+function sdkServer(structured: () => Record<string, unknown>): Promise<SdkHttpServer> {
+  return startSdkHttpServer((server) => {
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: [
         {
@@ -107,23 +101,7 @@ async function sdkServer(
       const value = structured();
       return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    void server.connect(transport).then(() => transport.handleRequest(request, response));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
 }
 
 describe('our MCP client and a remote output schema (an official SDK server)', () => {
