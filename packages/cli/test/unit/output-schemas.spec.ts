@@ -15,8 +15,13 @@ function registryWithOutput(): ToolRegistry {
 }
 
 describe('output schemas in the CLI', () => {
-  it('`toolwright tools` shows the MCP outputSchema; providers without one ignore it', () => {
-    const [mcp, openai] = providerDefinitions(registryWithOutput(), ['mcp', 'openai']);
+  it('`toolwright tools` shows the MCP outputSchema and the Gemini response; providers without one ignore it', () => {
+    const [mcp, openai, gemini] = providerDefinitions(registryWithOutput(), ['mcp', 'openai', 'gemini']);
+    expect(gemini!.tools[0]).toMatchObject({
+      name: 'count',
+      response: { type: 'OBJECT', properties: { count: { type: 'INTEGER' } }, required: ['count'] },
+    });
+    expect(gemini!.tools[1]).not.toHaveProperty('response');
     expect(mcp!.tools[0]).toMatchObject({
       name: 'count',
       outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
