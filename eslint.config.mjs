@@ -22,10 +22,10 @@ const CORE_LAYERS = [
   ['decorators'],
   ['schema'],
   ['validation'],
-  ['pipeline', 'compile', 'search'],
+  ['pipeline', 'compile', 'search', 'result-check'],
   ['registry'],
   ['execution'],
-  ['loop'],
+  ['loop', 'standard-schema'],
   ['builtins'],
 ];
 

@@ -99,3 +99,5 @@ export { retryMessage, finalErrorMessage } from './loop';
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
 export { toInteger, toFloat, toBoolean, type RuleOutcome } from './pipeline/value-rules';
 export { isUnsafeIntegerLiteral } from './pipeline/unsafe-integer';
+export { checkToolResult, resultInvalidError } from './result-check/check-tool-result';
+export { ResultInvalidError } from './errors/result-invalid-error';

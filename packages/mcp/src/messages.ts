@@ -106,6 +106,12 @@ export const clientMessages = {
   outputSchemaRefused: (server: string, problem: string) =>
     `MCP server '${server}': an output schema was not compiled: ${problem}`,
 
+  outputSchemaNotImported: (server: string, tool: string, reason: string) =>
+    `MCP server '${server}', tool "${tool}": its output schema is not part of the tool definition (${truncate(reason, 500)}); the SDK client still checks its results against it.`,
+
+  remoteResultInvalid: (tool: string) =>
+    `The tool "${tool}" failed: its MCP server sent a result that does not match the tool's own output schema. Do not retry this call.`,
+
   aliasTargetMissing: (server: string, tool: string, alias: string, property: string) =>
     `MCP server '${server}': parameterAliases maps "${alias}" to "${property}", which is not a top-level parameter of "${tool}"; the alias is ignored`,
 

@@ -3,6 +3,7 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { ToolCallError } from '../errors/tool-call-error';
 import type { Logger } from '../logging/logger';
 import { messages } from '../pipeline/messages';
+import { checkToolResult, resultInvalidError } from '../result-check/check-tool-result';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolResult } from '../types/execution';
 import { logCallOutcome } from './call-logging';
@@ -32,6 +33,12 @@ export class CallReport {
     started: number,
     handlerStarted: number,
   ): ToolResult {
+    // A declared output schema: the result is checked (never repaired); a mismatch is a RESULT_INVALID failure.
+    if (prepared.definition.output !== undefined) {
+      const mismatches = checkToolResult(prepared.definition, value);
+      if (mismatches.length > 0)
+        return this.handlerFailed(resultInvalidError(prepared.tool, mismatches), prepared, context, started);
+    }
     const ended = performance.now();
     const elapsed = ended - handlerStarted;
     const slowCallMs = prepared.compiled.slowCallMs;

@@ -88,7 +88,8 @@ export type ToolErrorCode =
   | 'TIMEOUT'
   | 'CANCELLED'
   | 'HANDLER_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  | 'RESULT_INVALID';
 
 /** One failing argument, structured. */
 export interface ValidationIssue {
