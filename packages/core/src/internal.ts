@@ -99,3 +99,5 @@ export { retryMessage, finalErrorMessage } from './loop';
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
 export { toInteger, toFloat, toBoolean, type RuleOutcome } from './pipeline/value-rules';
 export { isUnsafeIntegerLiteral } from './pipeline/unsafe-integer';
+// The one escape of every log line, for the loggers of the other packages (the CLI's stderr lines).
+export { escapeLogText } from './logging/log-escape';
