@@ -18,7 +18,7 @@ const root = import.meta.dirname;
  * sits on top: nothing in the framework imports it. `src/index.ts` (the public entry points) is above everything.
  */
 const CORE_LAYERS = [
-  ['types', 'metadata', 'errors', 'time', 'logging'],
+  ['types', 'metadata', 'errors', 'time', 'logging', 'text'],
   ['decorators'],
   ['schema'],
   ['validation'],

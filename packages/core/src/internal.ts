@@ -101,3 +101,5 @@ export { toInteger, toFloat, toBoolean, type RuleOutcome } from './pipeline/valu
 export { isUnsafeIntegerLiteral } from './pipeline/unsafe-integer';
 export { checkToolResult, resultInvalidError } from './result-check/check-tool-result';
 export { ResultInvalidError } from './errors/result-invalid-error';
+// The one escape of every log line, for the loggers of the other packages (the CLI's stderr lines).
+export { escapeLogText } from './logging/log-escape';

@@ -4,6 +4,7 @@ import { ToolCallError } from '../errors/tool-call-error';
 import type { Logger } from '../logging/logger';
 import { messages } from '../pipeline/messages';
 import { checkToolResult, resultInvalidError } from '../result-check/check-tool-result';
+import { redactTransformations, sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolResult } from '../types/execution';
 import { logCallOutcome } from './call-logging';
@@ -130,11 +131,17 @@ export class CallReport {
   ): ToolResult {
     // Every caller builds `result` for this call only: its duration is rounded in place.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the result is ours to finish: durationMs is written once, here
-    const finished = result as { durationMs: number } & ToolResult;
+    const finished = result as { durationMs: number; transformations: ToolResult['transformations'] } & ToolResult;
     finished.durationMs = Math.round(result.durationMs * 1000) / 1000;
-    if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
+    // Sensitive values never leave in clear: not in the result's transformations, so neither in the logs and stats.
+    if (finished.transformations.length > 0) {
+      const sensitive = definition === undefined ? undefined : sensitivePaths(definition.parameters);
+      if (sensitive !== undefined && sensitive.size > 0)
+        finished.transformations = redactTransformations(finished.transformations, sensitive);
+      this.stats.record(finished.tool, finished.transformations, context.model);
+    }
     try {
-      logCallOutcome(this.logger, finished, error, definition);
+      logCallOutcome(this.logger, finished, error);
     } catch {
       // ignored: see the class comment
     }

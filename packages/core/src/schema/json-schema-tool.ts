@@ -111,11 +111,30 @@ export function definitionFromJsonSchema(
     {
       origin: 'registerJsonSchemaTool',
       target: name,
-      // The declaration's own title and annotations (a remote server's data, passed on as they came); the caller's options win.
+      // The declaration's own title and annotations (a remote server's data: its text clipped like descriptions); the caller's options win.
       declaredOptions: {
-        ...(typeof title === 'string' ? { title } : {}),
-        ...(isRecord(annotations) ? { annotations: Object.freeze({ ...annotations }) } : {}),
+        ...(typeof title === 'string' ? { title: untrusted === true ? clipAnnotation(title, limit) : title } : {}),
+        ...(isRecord(annotations)
+          ? {
+              annotations: Object.freeze(
+                untrusted === true ? clippedAnnotations(annotations, limit) : { ...annotations },
+              ),
+            }
+          : {}),
       },
     },
   );
+}
+
+/** An untrusted declaration's annotations with every string value clipped (the hints themselves are booleans). */
+function clippedAnnotations(annotations: JsonRecord, limit: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(annotations))
+    Object.defineProperty(copy, key, {
+      value: typeof value === 'string' ? clipAnnotation(value, limit) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return copy;
 }
