@@ -284,8 +284,7 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
 function checkNestingFirst(trimmed: string, limits: PipelineLimits, reference: boolean): boolean {
   if (trimmed.length <= DEPTH_SCAN_THRESHOLD) return false;
   const check = reference ? NestingCheck.ScanFirst : nestingCheck(trimmed, limits.maxDepth);
-  if (check === NestingCheck.ScanFirst && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
-    throw tooDeep(limits);
+  if (check === NestingCheck.ScanFirst) scanWithinDepth(trimmed, limits);
   return check === NestingCheck.AfterParse;
 }
 
@@ -300,8 +299,7 @@ function afterJsonParse(
   fenceLevel: number,
 ): Record<string, unknown> {
   const { policy, limits, transformations } = run;
-  if (!parsedOk && depthUnchecked && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
-    throw tooDeep(limits);
+  if (!parsedOk && depthUnchecked) scanWithinDepth(trimmed, limits);
   if (parsedOk) {
     let lossPossible: boolean;
     if (run.reference) lossPossible = mayLoseInformationByScan(trimmed, parsed);
@@ -309,12 +307,7 @@ function afterJsonParse(
       const loss = informationLoss(trimmed, parsed, limits);
       // Valid JSON text nests exactly as deep as its value when JSON.parse dropped nothing (a dropped duplicate may
       // have nested deeper): then the walk says what the scan would have; else the scan counts.
-      if (
-        depthUnchecked &&
-        loss !== InformationLoss.None &&
-        scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth
-      )
-        throw tooDeep(limits);
+      if (depthUnchecked && loss !== InformationLoss.None) scanWithinDepth(trimmed, limits);
       lossPossible =
         loss === InformationLoss.TooDeep
           ? mayLoseInformationByScan(trimmed, parsed)
@@ -331,8 +324,7 @@ function afterJsonParse(
     return fromParsedValue(document.values[0]!.value, trimmed, run, level, fenceLevel);
   }
   if (policy === 'strict') {
-    const scan = scanJsonText(trimmed, limits.maxDepth);
-    if (scan.maxDepth > limits.maxDepth) throw tooDeep(limits);
+    scanWithinDepth(trimmed, limits);
     throw new MalformedArgumentsError(messages.notJsonStrict(trimmed));
   }
 
@@ -357,8 +349,11 @@ function afterJsonParse(
   return fromParsedValue(document, trimmed, run, level, fenceLevel);
 }
 
-function tooDeep(limits: PipelineLimits): InvalidArgumentsError {
-  return tooDeepError(limits.maxDepth);
+/** The bracket scan of a text, refused when the text nests deeper than the limit. */
+function scanWithinDepth(text: string, limits: PipelineLimits): JsonTextScan {
+  const scan = scanJsonText(text, limits.maxDepth);
+  if (scan.maxDepth > limits.maxDepth) throw tooDeepError(limits.maxDepth);
+  return scan;
 }
 
 function read(text: string, run: ParseRun) {
@@ -399,8 +394,7 @@ function readTolerantly(text: string, run: ParseRun): unknown {
 }
 
 function fromProse(text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
-  const scan = scanJsonText(text, run.limits.maxDepth);
-  if (scan.maxDepth > run.limits.maxDepth) throw tooDeep(run.limits);
+  const scan = scanWithinDepth(text, run.limits);
   const spans = scan.topLevelSpans;
   if (run.policy !== 'strict') {
     const embedded =
