@@ -2,6 +2,7 @@ import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLen
 import { constraintChecks } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
+import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
@@ -113,7 +114,7 @@ const FACTS = 'o';
 
 /** A finite number's share of the bound: {@link minNumberLength}, or `NaN` beyond +-(2^53 - 1). */
 function floatLength(value: number): number {
-  return value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER ? Number.NaN : minNumberLength(value);
+  return beyondSafeInteger(value) ? Number.NaN : minNumberLength(value);
 }
 
 /**

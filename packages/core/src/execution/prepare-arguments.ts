@@ -10,6 +10,7 @@ import { DataPacketOrderError } from '../pipeline/data-packets';
 import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { parseCheckedArguments } from '../pipeline/parse-arguments';
+import { onlyUnknownKeysIssue } from '../pipeline/only-unknown-keys';
 import { redactIssues } from '../pipeline/redaction';
 import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
@@ -152,6 +153,10 @@ export class ArgumentPreparation {
         normalized === INVALID || typeof normalized !== 'object' || normalized === null ? {} : normalized
       ) as Record<string, unknown>;
       issues = state.issues;
+      // Every key the model sent was dropped as unknown: refused with the parameter names (issue 27, decision 1).
+      const nothingKept =
+        issues.length === 0 ? onlyUnknownKeysIssue(params, state.transformations, definition.parameters) : undefined;
+      if (nothingKept !== undefined) issues = [nothingKept];
     }
 
     // 5. Trusted context in, extracted content/title in (tools with neither skip the step).

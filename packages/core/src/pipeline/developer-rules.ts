@@ -5,7 +5,7 @@ import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { describeReceived, issue } from './messages';
 import { CLASS_VALIDATOR_RULES } from './reference-validation';
-import { joinPath } from './normalizer';
+import { joinPath } from './keys';
 import { fastRuleFor } from './fast-validators';
 import {
   generatePlanRunner,

@@ -3,13 +3,13 @@ export { parseArguments, type ParsedArguments } from './parse-arguments';
 export { sanitizeArguments, DANGEROUS_KEYS } from './sanitize';
 export {
   compileNormalizer,
-  canonicalKey,
   NormalizeState,
   INVALID,
   type Normalizer,
   type NormalizeOptions,
   type SecurityEvent,
 } from './normalizer';
+export { canonicalKey } from './keys';
 export { injectContext, extractFromPackets } from './context-injection';
 export { buildParameters, buildForHandlerTool, type SeedParameters } from './seed-parameters';
 export { packetsLatestFirst, latestDataPacket, extractFromContext, DataPacketOrderError } from './data-packets';

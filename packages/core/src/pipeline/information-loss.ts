@@ -1,4 +1,6 @@
 import type { PipelineLimits } from './limits';
+import { beyondSafeInteger, isJsonWhitespace, MAX_EXACT_INTEGER_DIGITS, stringEnd } from './json-text-rules';
+import { DANGEROUS_KEYS } from './sanitize';
 
 /**
  * Whether JSON.parse lost something reading valid JSON text: a key given twice (it keeps the last) or an integer
@@ -16,21 +18,11 @@ export const enum InformationLoss {
   TooDeep,
 }
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
 /**
  * A generated canonical check's "no" (`compile/accept-generator.ts`); any other answer is "yes" and the value's
  * {@link ParsedValueFacts.minTextLength} (or `NaN` when it holds a number beyond 2^53).
  */
 export const NOT_ACCEPTED = -1;
-
-/**
- * Whether a key is one of sanitize's `DANGEROUS_KEYS`, as three comparisons: keys from JSON.parse are internalized
- * strings, so each is a pointer comparison, cheaper than a Set lookup (a unit test holds the two lists equal).
- */
-export function isDangerousKey(key: string): boolean {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype';
-}
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
 const hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -80,7 +72,7 @@ export function inspectParsedValue(value: unknown, limits: PipelineLimits): Pars
       readerDiffers: false,
     };
   if (typeof value === 'number') {
-    const unsafeNumber = value > MAX_SAFE || value < -MAX_SAFE;
+    const unsafeNumber = beyondSafeInteger(value);
     return {
       keys: 0,
       strings: 0,
@@ -160,7 +152,7 @@ function countRecursively(container: object, depth: number, limits: PipelineLimi
         count++;
         length += item.length + 2;
       } else if (typeof item === 'number') {
-        if (item > MAX_SAFE || item < -MAX_SAFE) walkFlags |= UNSAFE_NUMBER;
+        if (beyondSafeInteger(item)) walkFlags |= UNSAFE_NUMBER;
         length += minNumberLength(item);
       } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
       else length += literalLength(item);
@@ -176,13 +168,13 @@ function countRecursively(container: object, depth: number, limits: PipelineLimi
     members++;
     // A comma, the key's quotes and colon, the key.
     length += key.length + 4;
-    if (isDangerousKey(key)) walkFlags |= READER_DIFFERS;
+    if (DANGEROUS_KEYS.has(key)) walkFlags |= READER_DIFFERS;
     const item = (container as Record<string, unknown>)[key];
     if (typeof item === 'string') {
       count++;
       length += item.length + 2;
     } else if (typeof item === 'number') {
-      if (item > MAX_SAFE || item < -MAX_SAFE) walkFlags |= UNSAFE_NUMBER;
+      if (beyondSafeInteger(item)) walkFlags |= UNSAFE_NUMBER;
       length += minNumberLength(item);
     } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
     else length += literalLength(item);
@@ -192,7 +184,7 @@ function countRecursively(container: object, depth: number, limits: PipelineLimi
 }
 
 /** {@link inspectParsedValue} with an explicit stack, for depth limits beyond {@link MAX_RECURSIVE_DEPTH}. */
-export function inspectIteratively(value: object, limits: PipelineLimits): ParsedValueFacts {
+function inspectIteratively(value: object, limits: PipelineLimits): ParsedValueFacts {
   let keys = 0;
   let strings = 0;
   let unsafeNumber = false;
@@ -207,7 +199,7 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
       strings++;
       minTextLength += item.length + 2;
     } else if (typeof item === 'number') {
-      if (item > MAX_SAFE || item < -MAX_SAFE) unsafeNumber = true;
+      if (beyondSafeInteger(item)) unsafeNumber = true;
       minTextLength += minNumberLength(item);
     } else if (typeof item === 'object' && item !== null) {
       values.push(item);
@@ -239,7 +231,7 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
       keys++;
       members++;
       minTextLength += key.length + 4;
-      if (isDangerousKey(key)) readerDiffers = true;
+      if (DANGEROUS_KEYS.has(key)) readerDiffers = true;
       member((current as Record<string, unknown>)[key], depth);
     }
     if (members === 0) minTextLength++;
@@ -262,7 +254,7 @@ export function inspectIteratively(value: object, limits: PipelineLimits): Parse
  * Where the exact reader would treat the text differently anyway ({@link ParsedValueFacts.readerDiffers}), the text
  * scan decides, as before.
  */
-export function mayLoseInformation(text: string, parsed: unknown, facts: ParsedValueFacts): boolean {
+function mayLoseInformation(text: string, parsed: unknown, facts: ParsedValueFacts): boolean {
   if (facts.readerDiffers) return mayLoseInformationByScan(text, parsed);
   if (facts.unsafeNumber) return true;
   if (facts.keys === 0) return false;
@@ -306,30 +298,16 @@ function countKeysInText(text: string, stopAtLongDigitRun: boolean): number {
       for (; index < end; index++) {
         const code = text.charCodeAt(index);
         if (code >= 48 && code <= 57) {
-          if (++digits > 15) return -1;
+          if (++digits > MAX_EXACT_INTEGER_DIGITS) return -1;
         } else digits = 0;
       }
     }
     if (quote === -1) break;
     digits = 0;
-    // The closing quote: the next one not escaped (an odd run of backslashes before it escapes it).
-    let closing = text.indexOf('"', quote + 1);
-    while (closing !== -1) {
-      let backslashes = 0;
-      while (closing - 1 - backslashes > quote && text.charCodeAt(closing - 1 - backslashes) === 92) backslashes++;
-      if (backslashes % 2 === 0) break;
-      closing = text.indexOf('"', closing + 1);
-    }
+    const closing = stringEnd(text, quote, 34);
     if (closing === -1) break;
     let after = closing + 1;
-    while (
-      after < length &&
-      (text.charCodeAt(after) === 32 ||
-        text.charCodeAt(after) === 10 ||
-        text.charCodeAt(after) === 13 ||
-        text.charCodeAt(after) === 9)
-    )
-      after++;
+    while (after < length && isJsonWhitespace(text.charCodeAt(after))) after++;
     if (text.charCodeAt(after) === 58) keys++;
     index = closing + 1;
   }

@@ -13,6 +13,7 @@ import { describeExpected, describeReceived, issue, messages } from './messages'
 import { readEmbeddedValue } from './parse-arguments';
 import { containsUnsafeInteger, isUnsafeIntegerLiteral } from './unsafe-integer';
 import { DANGEROUS_KEYS } from './sanitize';
+import { canonicalKey, joinPath } from './keys';
 import { deepEqual } from './deep-equal';
 import { constraintChecks, type ConstraintMode } from './constraints';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
@@ -80,15 +81,6 @@ const RESERVED_CONTEXT_KEYS: ReadonlyMap<string, ContextKey> = new Map(
     (key) => [canonicalKey(key), key],
   ),
 );
-
-/** The key form used for snake/camel/kebab/case-insensitive matching. */
-export function canonicalKey(key: string): string {
-  return key.replace(/[-_\s.]/g, '').toLowerCase();
-}
-
-export function joinPath(parent: string, key: string | number): string {
-  return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
-}
 
 const cache = new WeakMap<ParamSchema, Partial<Record<`${CoercionPolicy}:${ConstraintMode}`, Normalizer>>>();
 

@@ -4,7 +4,8 @@ import { ToolCallError } from '../errors/tool-call-error';
 import type { CoercionPolicy } from '../types/schema';
 import type { Transformation } from '../types/execution';
 import type { PipelineLimits } from './limits';
-import { scanJsonText } from './scan-json-text';
+import { scanJsonText, type JsonTextScan } from './scan-json-text';
+import { tooDeepError } from './json-text-rules';
 import { describeReceived, messages } from './messages';
 import { deepEqual } from './deep-equal';
 import { readJsonLike } from './read-json-like';
@@ -17,7 +18,7 @@ import {
   NOT_ACCEPTED,
 } from './information-loss';
 import { ACCEPTED_FACTS_LENGTH, type AcceptedFacts, type BoundedAcceptFunction } from '../compile/accept-generator';
-import { unwrapCall, type CallTarget } from './unwrap-call';
+import { isObject, unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
 
@@ -193,8 +194,9 @@ function parse(
   }
   const run: ParseRun = { policy, limits, transformations, target, envelopeRequired: false, reference };
   if (typeof raw === 'object') {
-    if (Array.isArray(raw)) throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
-    const unwrapped = unwrap(raw as Record<string, unknown>, run, false);
+    // A one-element array holding the arguments object is read the same as its text (`[{"q": "cats"}]`).
+    const object = Array.isArray(raw) ? fromArray(raw as unknown[], run, false) : (raw as Record<string, unknown>);
+    const unwrapped = unwrap(object, run, false);
     return { value: unwrapped.value, transformations, owned: unwrapped.owned };
   }
   if (typeof raw !== 'string') throw new MalformedArgumentsError(messages.notAnObject(describeReceived(raw)));
@@ -282,8 +284,7 @@ function parseText(text: string, run: ParseRun, level: number, fenceLevel: numbe
 function checkNestingFirst(trimmed: string, limits: PipelineLimits, reference: boolean): boolean {
   if (trimmed.length <= DEPTH_SCAN_THRESHOLD) return false;
   const check = reference ? NestingCheck.ScanFirst : nestingCheck(trimmed, limits.maxDepth);
-  if (check === NestingCheck.ScanFirst && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
-    throw tooDeep(limits);
+  if (check === NestingCheck.ScanFirst) scanWithinDepth(trimmed, limits);
   return check === NestingCheck.AfterParse;
 }
 
@@ -298,8 +299,7 @@ function afterJsonParse(
   fenceLevel: number,
 ): Record<string, unknown> {
   const { policy, limits, transformations } = run;
-  if (!parsedOk && depthUnchecked && scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth)
-    throw tooDeep(limits);
+  if (!parsedOk && depthUnchecked) scanWithinDepth(trimmed, limits);
   if (parsedOk) {
     let lossPossible: boolean;
     if (run.reference) lossPossible = mayLoseInformationByScan(trimmed, parsed);
@@ -307,12 +307,7 @@ function afterJsonParse(
       const loss = informationLoss(trimmed, parsed, limits);
       // Valid JSON text nests exactly as deep as its value when JSON.parse dropped nothing (a dropped duplicate may
       // have nested deeper): then the walk says what the scan would have; else the scan counts.
-      if (
-        depthUnchecked &&
-        loss !== InformationLoss.None &&
-        scanJsonText(trimmed, limits.maxDepth).maxDepth > limits.maxDepth
-      )
-        throw tooDeep(limits);
+      if (depthUnchecked && loss !== InformationLoss.None) scanWithinDepth(trimmed, limits);
       lossPossible =
         loss === InformationLoss.TooDeep
           ? mayLoseInformationByScan(trimmed, parsed)
@@ -329,8 +324,7 @@ function afterJsonParse(
     return fromParsedValue(document.values[0]!.value, trimmed, run, level, fenceLevel);
   }
   if (policy === 'strict') {
-    const scan = scanJsonText(trimmed, limits.maxDepth);
-    if (scan.maxDepth > limits.maxDepth) throw tooDeep(limits);
+    scanWithinDepth(trimmed, limits);
     throw new MalformedArgumentsError(messages.notJsonStrict(trimmed));
   }
 
@@ -355,11 +349,11 @@ function afterJsonParse(
   return fromParsedValue(document, trimmed, run, level, fenceLevel);
 }
 
-function tooDeep(limits: PipelineLimits): InvalidArgumentsError {
-  const message = messages.tooDeep(limits.maxDepth);
-  return new InvalidArgumentsError(message, {
-    issues: [{ path: '', rule: 'max-depth', expected: `at most ${limits.maxDepth} levels of nesting`, message }],
-  });
+/** The bracket scan of a text, refused when the text nests deeper than the limit. */
+function scanWithinDepth(text: string, limits: PipelineLimits): JsonTextScan {
+  const scan = scanJsonText(text, limits.maxDepth);
+  if (scan.maxDepth > limits.maxDepth) throw tooDeepError(limits.maxDepth);
+  return scan;
 }
 
 function read(text: string, run: ParseRun) {
@@ -400,11 +394,15 @@ function readTolerantly(text: string, run: ParseRun): unknown {
 }
 
 function fromProse(text: string, run: ParseRun, level: number, fenceLevel: number): Record<string, unknown> {
-  const scan = scanJsonText(text, run.limits.maxDepth);
-  if (scan.maxDepth > run.limits.maxDepth) throw tooDeep(run.limits);
+  const scan = scanWithinDepth(text, run.limits);
   const spans = scan.topLevelSpans;
-  if (run.policy === 'lenient') {
-    const embedded = scan.spanCount > spans.length ? undefined : findEmbeddedObject(text, spans);
+  if (run.policy !== 'strict') {
+    const embedded =
+      run.policy === 'safe'
+        ? onlyObjectInProse(text, scan)
+        : scan.spanCount > spans.length
+          ? undefined
+          : findEmbeddedObject(text, spans);
     if (embedded !== undefined) {
       run.transformations.push({ path: '', rule: 'object-in-prose', from: text, to: embedded });
       return parseText(embedded, run, level, fenceLevel);
@@ -415,10 +413,6 @@ function fromProse(text: string, run: ParseRun, level: number, fenceLevel: numbe
       ? messages.notAnObject(describeReceived(text))
       : messages.objectInProse(describeReceived(text)),
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fromParsedValue(
@@ -441,16 +435,27 @@ function fromParsedValue(
     return parseText(parsed, run, level + 1, fenceLevel);
   }
   if (isObject(parsed)) return parsed;
-  if (Array.isArray(parsed) && policy !== 'strict' && parsed.length > 0 && parsed.every(isObject)) {
-    if (parsed.length === 1) {
-      transformations.push({ path: '', rule: 'single-element-array', from: parsed, to: parsed[0] });
-      return parsed[0] as Record<string, unknown>;
+  if (Array.isArray(parsed)) return fromArray(parsed, run, true);
+  throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
+}
+
+/**
+ * An array where the arguments object belongs, read from text (`parsed`) or sent as a value: the object of a
+ * one-element array. Objects the caller sent are described, not serialized (they may be large, or cyclic).
+ */
+function fromArray(array: readonly unknown[], run: ParseRun, parsed: boolean): Record<string, unknown> {
+  if (run.policy !== 'strict' && array.length > 0 && array.every(isObject)) {
+    if (array.length === 1) {
+      run.transformations.push({ path: '', rule: 'single-element-array', from: array, to: array[0] });
+      return array[0] as Record<string, unknown>;
     }
     throw new MalformedArgumentsError(
-      messages.distinctObjects(JSON.stringify(parsed[0]), JSON.stringify(parsed[1]), parsed.length),
+      parsed
+        ? messages.distinctObjects(JSON.stringify(array[0]), JSON.stringify(array[1]), array.length)
+        : messages.distinctObjects(describeReceived(array[0]), describeReceived(array[1]), array.length),
     );
   }
-  throw new MalformedArgumentsError(messages.notAnObject(describeReceived(parsed)));
+  throw new MalformedArgumentsError(messages.notAnObject(describeReceived(array)));
 }
 
 /** How a long text's nesting gets checked against the depth limit. */
@@ -506,6 +511,25 @@ function toolCallBlockContent(text: string): string {
     );
   }
   return inner;
+}
+
+/**
+ * What the text around the one object under `safe` must not hold: another bracket or brace (a second value, a
+ * fragment), a quote (a string value outside the object), or call syntax (`name(...)`, `<tag>`, `<|token|>`, `key=`,
+ * a code fence, an escape).
+ */
+const NOT_IN_PROSE = /[{}[\]()<>"`=|｜\\]/;
+
+/**
+ * Under `safe`: exactly one object in prose (`Here is the call: {"q": "cats"}`), when it is the only JSON value in the
+ * text, complete, and the text around it holds no other brackets, braces, quotes or call syntax ({@link NOT_IN_PROSE}).
+ */
+function onlyObjectInProse(text: string, scan: JsonTextScan): string | undefined {
+  if (scan.spanCount !== 1 || scan.truncated || scan.unbalanced) return undefined;
+  const [start, end] = scan.topLevelSpans[0]!;
+  if (text.charCodeAt(start) !== 123 /* { */) return undefined;
+  if (NOT_IN_PROSE.test(text.slice(0, start)) || NOT_IN_PROSE.test(text.slice(end))) return undefined;
+  return text.slice(start, end);
 }
 
 /** Under `lenient`: the one fenced block, else the one object, in prose. Linear scans, no regular expressions. */

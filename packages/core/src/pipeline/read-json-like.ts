@@ -5,6 +5,8 @@ import { deepEqual } from './deep-equal';
 import { describeReceived, messages } from './messages';
 import { DANGEROUS_KEYS } from './sanitize';
 import { UnsafeIntegerLiteral } from './unsafe-integer';
+import { isJsonWhitespace, MAX_EXACT_INTEGER_DIGITS, tooDeepError } from './json-text-rules';
+import { joinPath } from './keys';
 
 /**
  * The tolerant reader of JSON-like text (docs/decisions/0006-tolerant-reader.md): one left-to-right pass, no
@@ -65,6 +67,7 @@ export const REPAIR_RULES = [
   'python-tuples',
   'triple-quotes',
   'invalid-escapes',
+  'escaped-underscores',
   'inner-quotes',
   'raw-control-characters',
   'comments',
@@ -81,6 +84,8 @@ export const readerMessages = {
     `The string at "${path}" mixes escape sequences (${escape}) with backslashes that escape nothing (${literal}), so it has two readings; write every literal backslash as \\\\ and send the call again.`,
   ambiguousEscape: (path: string, sequence: string) =>
     `The string at "${path}" contains ${sequence}, which means one thing in JSON and another in Python; write a literal backslash as \\\\ (or the character itself) and send the call again.`,
+  escapedPunctuation: (path: string, sequence: string) =>
+    `The string at "${path}" contains ${sequence}, which is no JSON escape and has two readings (the backslash kept, as in a regular expression, or dropped, as in markdown); write a literal backslash as \\\\ or send the character alone, and send the call again.`,
   invalidPythonEscape: (path: string, sequence: string) =>
     `The string at "${path}" contains the escape ${sequence}, which is not complete; send the character itself or a JSON string.`,
   ambiguousQuotes: () =>
@@ -96,10 +101,6 @@ export const readerMessages = {
 };
 
 const enum Code {
-  Tab = 9,
-  LineFeed = 10,
-  CarriageReturn = 13,
-  Space = 32,
   DoubleQuote = 34,
   Quote = 39,
   OpenParen = 40,
@@ -139,9 +140,6 @@ const NO_CLOSER = -1;
 /** Per-key records (duplicates, dropped keys) kept per document; the rest are counted in one summary record. */
 const MAX_RECORDS = 100;
 
-function isBlank(code: number): boolean {
-  return code === Code.Space || code === Code.LineFeed || code === Code.CarriageReturn || code === Code.Tab;
-}
 function isDigit(code: number): boolean {
   return code >= Code.Zero && code <= Code.Nine;
 }
@@ -166,9 +164,6 @@ function isStructural(code: number): boolean {
     code === Code.CloseParen
   );
 }
-function joinPath(parent: string, key: string | number): string {
-  return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
-}
 
 const WORDS: ReadonlyMap<string, { value: unknown; python: boolean }> = new Map([
   ['true', { value: true, python: false }],
@@ -189,6 +184,8 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = {
   r: '\r',
   t: '\t',
 };
+/** What a backslash that escapes nothing may precede in a JSON string and stay as written (the letter itself is one unit). */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const PYTHON_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\',
   "'": "'",
@@ -282,7 +279,7 @@ class Reader {
     const length = text.length;
     while (this.position < length) {
       const code = text.charCodeAt(this.position);
-      if (isBlank(code)) {
+      if (isJsonWhitespace(code)) {
         this.position++;
         continue;
       }
@@ -322,12 +319,7 @@ class Reader {
         const top = stack[stack.length - 1];
         if (code === Code.OpenBrace || code === Code.OpenBracket || code === Code.OpenParen) {
           const path = this.pathIn(top);
-          if (stack.length + 1 + this.depthOffset > options.maxDepth) {
-            const message = messages.tooDeep(options.maxDepth);
-            throw new InvalidArgumentsError(message, {
-              issues: [{ path, rule: 'max-depth', expected: `at most ${options.maxDepth} levels of nesting`, message }],
-            });
-          }
+          if (stack.length + 1 + this.depthOffset > options.maxDepth) throw tooDeepError(options.maxDepth, path);
           this.position++;
           let frame: Frame;
           if (code === Code.OpenBrace) frame = { kind: 'object', value: {}, path, key: '', dropped: false };
@@ -548,7 +540,7 @@ class Reader {
     const number = Number(literal);
     if (
       integral &&
-      integerDigits > 15 &&
+      integerDigits > MAX_EXACT_INTEGER_DIGITS &&
       (!Number.isFinite(number) || (!Number.isSafeInteger(number) && BigInt(literal) !== BigInt(number)))
     )
       return new UnsafeIntegerLiteral(literal);
@@ -574,7 +566,7 @@ class Reader {
   private continuesAfter(index: number, closer: number): boolean {
     const { text } = this;
     let at = index;
-    while (at < text.length && isBlank(text.charCodeAt(at))) at++;
+    while (at < text.length && isJsonWhitespace(text.charCodeAt(at))) at++;
     this.afterAt = at;
     if (at >= text.length) {
       this.afterCode = -1;
@@ -714,6 +706,18 @@ class Reader {
       if (ambiguous)
         throw new MalformedArgumentsError(
           readerMessages.ambiguousEscape(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2))),
+        );
+      // A markdown-escaped underscore (`hello\_world.sh`): `_` in markdown and in a regular expression alike.
+      if (letter === '_') {
+        this.escapeDecoded = '_';
+        this.repairs.add('escaped-underscores');
+        return;
+      }
+      // A backslash before a letter or digit escapes nothing (`c:\Users`, `\d+`): kept as written. Before any other
+      // character (`\(`, `\.`, `\*`) it is a regular expression's escape or markdown's: two readings.
+      if (!LETTER_OR_DIGIT.test(letter))
+        throw new MalformedArgumentsError(
+          readerMessages.escapedPunctuation(this.stringPath(key, top), JSON.stringify(text.slice(index, index + 2))),
         );
       return;
     }

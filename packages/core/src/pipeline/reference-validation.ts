@@ -3,7 +3,7 @@ import { validate, type ValidationError, type ValidatorOptions } from 'class-val
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { issue } from './messages';
-import { joinPath } from './normalizer';
+import { joinPath } from './keys';
 import { instantiatorFor, type Instantiator } from './instantiate';
 
 /**

@@ -1,3 +1,5 @@
+import { stringEnd } from './json-text-rules';
+
 /**
  * One linear, string-aware pass over arguments text, done before anything parses or repairs it.
  * It finds what a repair library must never see: cut-off text (it would be "completed"), nesting deeper
@@ -25,7 +27,7 @@ export const MAX_RECORDED_SPANS = 16;
 export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan {
   let depth = 0;
   let maxDepth = 0;
-  let quote = 0;
+  let cutOff = false;
   let spanStart = -1;
   let hasTextOutsideSpans = false;
   let unbalanced = false;
@@ -34,22 +36,24 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
   const length = text.length;
   for (let index = 0; index < length; index++) {
     const char = text.charCodeAt(index);
-    if (quote !== 0) {
-      if (char === 92 /* \ */) index++;
-      else if (char === quote) quote = 0;
-      continue;
-    }
     switch (char) {
       case 34 /* " */:
-      case 39 /* ' */:
+      case 39 /* ' */: {
         // An apostrophe outside any bracket is prose ("don't"), not a string opener.
         if (depth === 0 && char === 39) {
           hasTextOutsideSpans = true;
           break;
         }
         if (depth === 0) hasTextOutsideSpans = true;
-        quote = char;
+        const end = stringEnd(text, index, char);
+        if (end === -1) {
+          cutOff = true;
+          index = length;
+          break;
+        }
+        index = end;
         break;
+      }
       case 123 /* { */:
       case 91 /* [ */:
         if (depth === 0) spanStart = index;
@@ -81,7 +85,7 @@ export function scanJsonText(text: string, stopAtDepth = Infinity): JsonTextScan
   }
   return {
     maxDepth,
-    truncated: depth > 0 || quote !== 0,
+    truncated: depth > 0 || cutOff,
     topLevelSpans: spans,
     spanCount,
     hasTextOutsideSpans,

@@ -3,7 +3,7 @@ import { CONTEXT_KEY_PROPERTIES, type DataPacket, type ExecutionContext } from '
 import type { ContextKey } from '../types/schema';
 import { injectContext } from './context-injection';
 import { extractFromContext, isGivenValue, packetsLatestFirst } from './data-packets';
-import { canonicalKey } from './normalizer';
+import { canonicalKey } from './keys';
 
 /**
  * Seed 003's flat parameter object (Data Machine's `ToolParameters`), for handlers written against it:

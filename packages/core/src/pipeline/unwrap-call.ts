@@ -2,6 +2,7 @@ import { MalformedArgumentsError } from '../errors/malformed-arguments-error';
 import type { ToolDefinition } from '../types/definition';
 import type { CoercionPolicy } from '../types/schema';
 import { sensitivePaths } from './redaction';
+import { canonicalKey } from './keys';
 
 /** The tool a call was resolved to, as the parse step needs it to recognise a whole call wrapped around the arguments. */
 export interface CallTarget {
@@ -13,11 +14,6 @@ export interface CallTarget {
   names(name: string): boolean;
   /** Whether the value at an arguments path is (inside) a parameter marked `sensitive`: never echoed in messages. */
   sensitive?(path: string): boolean;
-}
-
-/** The key form used for spelling-insensitive matching (the normalizer's, repeated here to keep imports acyclic). */
-function canonicalKey(key: string): string {
-  return key.replace(/[-_\s.]/g, '').toLowerCase();
 }
 
 /**
@@ -64,7 +60,8 @@ interface Envelope {
   readonly argumentsKey: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a JSON object (not an array, not null): what the arguments must be. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -148,6 +148,22 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
   add(2, 'raw-newlines', /\\n/.test(text) ? text.replace(/(?<!\\)((?:\\\\)*)\\n/g, '$1\n') : undefined);
   add(2, 'comments', `{ // the call\n${JSON.stringify(args, null, 1).slice(1, -1)} /* end */}`);
   add(2, 'stray-bracket', `${text}}`);
+  // Issue 27, decision 4: a markdown-escaped underscore is `_`; other escaped punctuation has two readings.
+  add(
+    2,
+    'escaped-underscores',
+    withStrings(args, (value) =>
+      value.includes('_') && !value.includes('\\') ? JSON.stringify(value).replace(/_/g, '\\_') : undefined,
+    ),
+  );
+  add(
+    2,
+    'escaped-punctuation',
+    withStrings(args, (value) =>
+      /[.*(]/.test(value) && !value.includes('\\') ? JSON.stringify(value).replace(/([.*(])/g, '\\$1') : undefined,
+    ),
+    { twoReadings: true },
+  );
   const firstString = keys.find((key) => typeof args[key] === 'string');
   if (firstString !== undefined) {
     // A Windows path mixing a kept backslash (\U) with a real escape (\t): two readings.
@@ -168,8 +184,36 @@ function variants(name: string, args: Record<string, Json>, parameters: Schema, 
 
   // Class 4: containers and prose.
   add(4, 'one-element-array', `[${text}]`);
-  add(4, 'prose', `Here is the call: ${text}`, { policy: 'lenient' });
+  // Issue 27, decisions 2 and 3: the same array as a value; one object in prose under the default policy.
+  add(4, 'one-element-array-value', [JSON.parse(text)] as unknown as Record<string, unknown>);
+  add(4, 'prose', `Here is the call: ${text}`);
+  add(4, 'prose-after', `${text}\nThat should find it.`);
+  add(4, 'prose-lenient', `Here is the call: ${text}`, { policy: 'lenient' });
   add(4, 'two-objects', `[${text}, ${JSON.stringify({ ...args, __second: 1 })}]`, { twoReadings: true });
+  add(4, 'prose-two-objects', `Either ${text} or ${JSON.stringify({ ...args, __second: 1 })}`, { twoReadings: true });
+  if (first !== undefined)
+    add(4, 'prose-object-and-fragment', `Here is the call: ${text}, "${first}": ${JSON.stringify(args[first])}}`, {
+      twoReadings: true,
+    });
+  // Issue 27, decision 1: every key unknown (a wrapper the reader does not know) is refused, never run with nothing.
+  if (keys.length > 0) {
+    add(
+      4,
+      'unknown-wrapper',
+      JSON.stringify({ tool_uses: [{ recipient_name: `functions.${name}`, parameters: args }] }),
+      {
+        twoReadings: true,
+      },
+    );
+    add(
+      4,
+      'only-unknown-keys',
+      JSON.stringify(Object.fromEntries(keys.map((key, index) => [`zq${index}_unrelated`, args[key]]))),
+      {
+        twoReadings: true,
+      },
+    );
+  }
 
   // Class 5: key spellings, two spellings of one key, near misses.
   const renamed: Record<string, Json> = {};

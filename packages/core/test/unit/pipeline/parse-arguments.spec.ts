@@ -73,8 +73,13 @@ describe('parseArguments (pipeline step 3)', () => {
     },
   );
 
-  it('refuses arrays and non-string, non-object values given directly', () => {
-    expect(malformed([{ a: 1 }]).code).toBe('MALFORMED_ARGUMENTS');
+  it('reads a one-element array given directly as its text, and refuses other arrays and non-object values', () => {
+    // Issue 27, decision 3: the same array, as text or as a value, reads the same.
+    expect(safe([{ a: 1 }]).value).toEqual({ a: 1 });
+    expect(rules([{ a: 1 }])).toEqual(rules('[{"a": 1}]'));
+    expect(malformed([{ a: 1 }], 'strict').code).toBe('MALFORMED_ARGUMENTS');
+    expect(malformed([{ a: 1 }, { a: 2 }]).message).toContain('2 different JSON objects');
+    expect(malformed([1]).code).toBe('MALFORMED_ARGUMENTS');
     expect(malformed(42).code).toBe('MALFORMED_ARGUMENTS');
   });
 
@@ -86,11 +91,18 @@ describe('parseArguments (pipeline step 3)', () => {
     expect(malformed('```json\n{"a": 1}\n```', 'strict').code).toBe('MALFORMED_ARGUMENTS');
   });
 
-  it('under lenient only, takes the one object out of surrounding prose', () => {
+  it('takes the one object out of surrounding prose (safe: nothing else bracketed, quoted or call-like around it)', () => {
     const text = 'Here are the arguments: {"city": "Paris"} hope that helps';
-    expect(malformed(text).code).toBe('MALFORMED_ARGUMENTS');
-    expect(parseArguments(text, 'lenient', DEFAULT_LIMITS).value).toEqual({ city: 'Paris' });
-    expect(rules(text, 'lenient')).toEqual(['object-in-prose']);
+    expect(malformed(text, 'strict').code).toBe('MALFORMED_ARGUMENTS');
+    for (const policy of ['safe', 'lenient'] as const) {
+      expect(parseArguments(text, policy, DEFAULT_LIMITS).value).toEqual({ city: 'Paris' });
+      expect(rules(text, policy)).toEqual(['object-in-prose']);
+    }
+    // Only lenient takes the object beside other values, or a fenced block out of prose.
+    const beside = 'Use {"city": "Paris"} (not [1])';
+    expect(malformed(beside).code).toBe('MALFORMED_ARGUMENTS');
+    expect(parseArguments(beside, 'lenient', DEFAULT_LIMITS).value).toEqual({ city: 'Paris' });
+    expect(malformed('Sure:\n```json\n{"city": "Paris"}\n```').code).toBe('MALFORMED_ARGUMENTS');
   });
 
   it('refuses text over the size limit before parsing it', () => {
