@@ -31,6 +31,10 @@ import {
 import { HARNESSES, type ProviderHarness, type StubServers } from '../support/scripted-providers';
 import { startStubServer } from '../support/stub-server';
 
+// The first request of each SDK loads its client (Mistral's is an ESM package loaded in a child step) and can take
+// several seconds on a busy machine: a generous explicit timeout, never jest's 5 s default.
+jest.setTimeout(60_000);
+
 /**
  * A conversation the adapter did not produce (another model's turns, a stored history, the scripted model) is rebuilt
  * in each provider's own shape: names encoded, ids rewritten where the provider restricts them (and generated ids

@@ -25,6 +25,10 @@ import {
 } from '../support/scripted-providers';
 import { startStubServer } from '../support/stub-server';
 
+// The first request of each SDK loads its client (Mistral's is an ESM package loaded in a child step) and can take
+// several seconds on a busy machine: a generous explicit timeout, never jest's 5 s default.
+jest.setTimeout(60_000);
+
 /**
  * Seed 001's loop end to end, once per adapter: the official SDK client talks to a stub API on 127.0.0.1 that plays
  * a scripted model, which reacts to what each request told it. The model first sends a relative date where a
