@@ -324,7 +324,7 @@ describe('toolwright inspect --code', () => {
     expect(run.stdout).toContain('// toolwright: accept get_calendar_events');
     expect(run.stdout).toContain('//# sourceURL=toolwright-generated:///accept_get_calendar_events.js');
     expect(run.stdout).toContain('function accept(');
-    expect(run.stdout).toContain('function findIssues(');
+    expect(run.stdout).toContain('// toolwright: instantiate GetCalendarEventsParams');
     const unknown = await runCli(['inspect', '--code', 'no_such_tool', '--app', PERSONA_APP]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no tool named "no_such_tool"');

@@ -1,4 +1,3 @@
-import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { constraintChecks } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
@@ -6,7 +5,7 @@ import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
-import type { ArraySchema, ObjectSchema, ParamSchema, StringSchema } from '../types/schema';
+import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
 import { compileFunction } from './compile-function';
 
 /**
@@ -68,41 +67,6 @@ export function stringLiteral(text: string): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** A number literal for generated code: finite numbers only (anything else goes through the constants array). */
-export function numberLiteral(value: number): string | undefined {
-  return Number.isFinite(value) ? `(${String(value)})` : undefined;
-}
-
-/**
- * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
- * not counted) lies within the bounds. That count is at most `.length`, and at least the number of code units below
- * U+D800 (each of those is one character; only units from U+D800 up are merged or dropped). So a string no longer than
- * the maximum is within it, and one with `minimum` units below U+D800 (found from the start, stopping there) reaches
- * the minimum: long strings are not read to the end. Anything else takes the exact count.
- */
-export function lengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
-  if (maximum === undefined || value.length <= maximum) {
-    if (minimum === undefined) return true;
-    let plain = 0;
-    for (let index = 0; index < value.length && plain < minimum; index++) if (value.charCodeAt(index) < 0xd800) plain++;
-    if (plain >= minimum) return true;
-  }
-  return exactLengthWithin(value, minimum, maximum);
-}
-
-/** The exact count: `.length` when every code unit is below U+D800, else class-validator itself. */
-function exactLengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
-  for (let index = 0; index < value.length; index++) {
-    if (value.charCodeAt(index) >= 0xd800) {
-      return (
-        (minimum === undefined || classValidatorMinLength(value, minimum)) &&
-        (maximum === undefined || classValidatorMaxLength(value, maximum))
-      );
-    }
-  }
-  return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
-}
-
 /** The generated accumulator of the bound (one per function; other identifiers are numbered, so it never clashes). */
 const BOUND = 'b';
 /** The generated count of keys and strings. */
@@ -157,46 +121,15 @@ export class ConstraintCode {
     return `if(!${this.constant(schema.kind === 'date' ? isCanonicalDate : isCanonicalDateTime)}(${value}))${this.refuse}`;
   }
 
-  stringConstraints(schema: StringSchema, value: string): string {
+  /**
+   * A node's IR constraints (lengths, bounds, patterns, item counts, uniqueness, enums of containers) from their one
+   * definition (`pipeline/constraints.ts`): a comparison with a finite bound as its own code, any other rule by calling
+   * the normalizer's check itself.
+   */
+  constraints(schema: ParamSchema, value: string): string {
     let code = '';
-    if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-      code += `if(!${this.constant(lengthWithin)}(${value},${this.constant(schema.minLength)},${this.constant(schema.maxLength)}))${this.refuse}`;
-    }
-    // The pattern check is the normalizer's own (the same matcher, the same subject-length limit).
-    for (const [rule, check] of constraintChecks(schema)) {
-      if (rule === 'pattern') code += `if(!${this.constant(check)}(${value}))${this.refuse}`;
-    }
-    return code;
-  }
-
-  numberConstraints(schema: ParamSchema & { kind: 'int' | 'float' }, value: string): string {
-    let code = '';
-    const bound = (limit: number | undefined, operator: string) => {
-      if (limit === undefined) return;
-      const literal = numberLiteral(limit) ?? this.constant(limit);
-      code += `if(!(${value}${operator}${literal}))${this.refuse}`;
-    };
-    bound(schema.minimum, '>=');
-    bound(schema.maximum, '<=');
-    bound(schema.exclusiveMinimum, '>');
-    bound(schema.exclusiveMaximum, '<');
-    if (schema.multipleOf !== undefined) {
-      for (const [rule, check] of constraintChecks(schema))
-        if (rule === 'multipleOf') code += `if(!${this.constant(check)}(${value}))${this.refuse}`;
-    }
-    return code;
-  }
-
-  /** Item counts, uniqueness and enums of containers: the normalizer's own checks, called as they are. */
-  containerConstraints(schema: ParamSchema, value: string): string {
-    let code = '';
-    for (const [rule, check] of constraintChecks(schema)) {
-      if (rule === 'minItems' && schema.kind === 'array')
-        code += `if(${value}.length<${numberLiteral(schema.minItems!) ?? this.constant(schema.minItems)})${this.refuse}`;
-      else if (rule === 'maxItems' && schema.kind === 'array')
-        code += `if(${value}.length>${numberLiteral(schema.maxItems!) ?? this.constant(schema.maxItems)})${this.refuse}`;
-      else code += `if(!${this.constant(check)}(${value}))${this.refuse}`;
-    }
+    for (const [, check, condition] of constraintChecks(schema))
+      code += `if(!${condition === undefined ? `${this.constant(check)}(${value})` : `(${condition(value)})`})${this.refuse}`;
     return code;
   }
 }
@@ -263,11 +196,11 @@ class Generator extends ConstraintCode {
       // strings), a number the fewest characters of any literal of it (a safe integer cannot be a rounded one; a number
       // beyond 2^53 makes the bound NaN), `true` 4, `false` 5.
       case 'string':
-        return `if(typeof ${value}!=="string")${REFUSE}${this.stringConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
+        return `if(typeof ${value}!=="string")${REFUSE}${this.constraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=${value}.length+2;${QUOTED}++;`;
       case 'int':
-        return `if(!isSafeInteger(${value}))${REFUSE}${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=integerLength(${value});`;
+        return `if(!isSafeInteger(${value}))${REFUSE}${this.constraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=integerLength(${value});`;
       case 'float':
-        return `if(!isFinite(${value}))${REFUSE}${this.numberConstraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=floatLength(${value});`;
+        return `if(!isFinite(${value}))${REFUSE}${this.constraints(schema, value)}${this.enumCheck(schema, value)}${BOUND}+=floatLength(${value});`;
       case 'bool':
         return `if(typeof ${value}!=="boolean")${REFUSE}${this.enumCheck(schema, value)}${BOUND}+=${value}?4:5;`;
       case 'date':
@@ -292,7 +225,7 @@ class Generator extends ConstraintCode {
       // The brackets and a comma per item, one fewer than items (`[]` is 2).
       `${BOUND}+=${value}.length===0?2:${value}.length+1;` +
       `for(let ${index}=0;${index}<${value}.length;${index}++){const ${item}=${value}[${index}];${itemCheck}}` +
-      this.containerConstraints(schema, value)
+      this.constraints(schema, value)
     );
   }
 
@@ -331,7 +264,7 @@ class Generator extends ConstraintCode {
       `for(const ${key} in ${value}){switch(${key}){${cases}default:${REFUSE}}}` +
       `if(${seen}!==${required})${REFUSE}` +
       `if(${BOUND}===${before})${BOUND}++;` +
-      this.containerConstraints(schema, value)
+      this.constraints(schema, value)
     );
   }
 }

@@ -10,7 +10,6 @@ import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema'
 import { generateBoundedAcceptFunction, type BoundedAcceptFunction } from './accept-generator';
 import { generatedSource } from './compile-function';
 import { generateInstantiators, type GeneratedInstantiator } from './instantiate-generator';
-import { generateIssueFinder, type IssueFinder } from './issue-generator';
 import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
@@ -21,14 +20,8 @@ export interface CompileSettings {
   readonly validation: 'compiled' | 'reference';
   readonly timeoutMs: number;
   readonly slowCallMs: number;
-  /** `false`: every call the canonical check refuses goes through the normalizer (the differential tests' reference). */
+  /** `false`: the canonical check is not run, every call goes through the normalizer (the differential tests' reference). */
   readonly canonicalFastPath?: boolean;
-  /**
-   * `true` (the executor's `compile: 'registration'`): the generated error path is built with the plan, so that no call
-   * generates code. Otherwise it is generated on the first call the canonical check refuses (most tools are only ever
-   * called right: about 24 KiB per tool saved).
-   */
-  readonly ahead?: boolean;
 }
 
 /**
@@ -109,10 +102,7 @@ export function compileTool(
     name: definition.name,
     policy,
     settings,
-    normalize:
-      reference || settings.canonicalFastPath === false
-        ? lazyNormalizer(parameters, policy, reference ? 'types' : 'all')
-        : normalizerWithErrorPath(parameters, policy, settings, definition.name),
+    normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
     accept: reference
@@ -172,67 +162,12 @@ function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks
 }
 
 /**
- * The compiled path's normalizer behind the generated error path (`compile/issue-generator.ts`, generated with the
- * plan when compiling ahead, else on the first call the canonical check refuses): a refused call that needs no repair gets its issues from the generated walk and
- * keeps its arguments (a shallow copy when step 5 writes context into them); any other call, or one the walk gives up
- * on, goes through the normalizer from the start, with whatever the walk pushed undone.
- */
-function normalizerWithErrorPath(
-  parameters: ObjectSchema,
-  policy: CoercionPolicy,
-  settings: CompileSettings,
-  tool: string,
-): Normalizer {
-  const normalize = lazyNormalizer(parameters, policy, 'all');
-  const injects = parameters.properties.some(
-    (property) => property.context !== undefined || property.extract !== undefined,
-  );
-  // Generated with the plan when compiling ahead, else on the first call the canonical check refuses.
-  let findIssues: IssueFinder | false | undefined;
-  const errorPath = (): IssueFinder | false =>
-    (findIssues ??= generateIssueFinder(parameters, policy, settings.limits, tool) ?? false);
-  const normalizer: Normalizer = (value, path, state) => {
-    if (path === '' && findIssues !== false) {
-      const find = errorPath();
-      if (find !== false) {
-        const issues = state.issues.length;
-        const transformations = state.transformations.length;
-        const events = state.securityEvents.length;
-        if (
-          find(value as Record<string, unknown>, state) &&
-          state.issues.length > issues &&
-          state.transformations.length === transformations &&
-          state.securityEvents.length === events
-        )
-          return injects ? { ...(value as Record<string, unknown>) } : value;
-        state.issues.length = issues;
-        state.transformations.length = transformations;
-        state.securityEvents.length = events;
-      }
-    }
-    return normalize(value, path, state);
-  };
-  if (settings.ahead === true) errorPath();
-  ERROR_PATHS.set(normalizer, errorPath);
-  return normalizer;
-}
-
-/** The generated error path behind each compiled normalizer that has one, generated when asked. */
-const ERROR_PATHS = new WeakMap<Normalizer, () => IssueFinder | false>();
-
-/** Generates now what a plan otherwise generates on its first refused call (the error path): compiling ahead. */
-export function generateAhead(compiled: CompiledTool): void {
-  ERROR_PATHS.get(compiled.normalize)?.();
-}
-
-/**
  * The code generated for a compiled tool, as its generators wrote it (each piece starts with a comment naming it and
- * the tool, and ends with its `//# sourceURL`): the canonical check, the error path (generated now if it was not
- * yet), the DTO instantiators. What
+ * the tool, and ends with its `//# sourceURL`): the canonical check, the DTO instantiators. What
  * `toolwright inspect --code <tool>` prints; empty when nothing was generated (the reference path).
  */
 export function printGeneratedCode(compiled: CompiledTool): string {
-  const pieces = [compiled.accept, ERROR_PATHS.get(compiled.normalize)?.(), compiled.instantiate]
+  const pieces = [compiled.accept, compiled.instantiate]
     .map((built) => generatedSource(built))
     .filter((source): source is string => source !== undefined);
   return pieces.join('\n');

@@ -112,7 +112,6 @@ export class PersonaToolExecutor {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       slowCallMs: options.slowCallMs ?? DEFAULT_SLOW_CALL_MS,
       canonicalFastPath: options.canonicalFastPath !== false,
-      ahead: options.compile === 'registration',
     });
     this.preparation = new ArgumentPreparation(registry, this.logger, this.stats);
     this.report = new CallReport(this.logger, this.stats, telemetry);

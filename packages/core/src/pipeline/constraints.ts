@@ -15,8 +15,90 @@ import type { ParamSchema } from '../types/schema';
  */
 export type ConstraintMode = 'types' | 'all';
 
-/** One constraint of a schema node: the issue rule it reports, and the check of a normalized value. */
-export type ConstraintCheck = readonly [rule: string, check: (value: unknown) => boolean];
+/**
+ * One constraint of a schema node: the issue rule it reports, the check of a normalized value, and, for a comparison
+ * with a finite bound, the same comparison as code on a variable (`compile/accept-generator.ts` inlines it; it calls
+ * `check` otherwise). Each rule is defined here once: the normalizer's refusal and the canonical check's acceptance
+ * both come from this record.
+ */
+export type ConstraintCheck = readonly [
+  rule: string,
+  check: (value: unknown) => boolean,
+  condition?: (variable: string) => string,
+];
+
+/** The comparison rules of numbers, bounds and item counts: the operator a value must satisfy against its limit. */
+const COMPARISONS = {
+  minimum: '>=',
+  maximum: '<=',
+  exclusiveMinimum: '>',
+  exclusiveMaximum: '<',
+} as const;
+
+type Operator = (typeof COMPARISONS)[keyof typeof COMPARISONS];
+
+/** `operator` as a function (the one place each operator is evaluated outside generated code). */
+function holds(operator: Operator, value: number, limit: number): boolean {
+  switch (operator) {
+    case '>=':
+      return value >= limit;
+    case '<=':
+      return value <= limit;
+    case '>':
+      return value > limit;
+    case '<':
+      return value < limit;
+  }
+}
+
+/** A comparison rule: `read(value) operator limit`, with its code when the limit is a finite number. */
+function comparison(
+  rule: string,
+  operator: Operator,
+  limit: number,
+  read: (value: unknown) => number,
+  readCode: (variable: string) => string,
+): ConstraintCheck {
+  const check = (value: unknown) => holds(operator, read(value), limit);
+  if (!Number.isFinite(limit)) return [rule, check];
+  return [rule, check, (variable) => `${readCode(variable)}${operator}(${String(limit)})`];
+}
+
+const asNumber = (value: unknown) => value as number;
+const itself = (variable: string) => variable;
+const itemCount = (value: unknown) => (value as unknown[]).length;
+const itemCountCode = (variable: string) => `${variable}.length`;
+
+/**
+ * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
+ * not counted) lies within the bounds: the `minLength` and `maxLength` rules. That count is at most `.length`, and at
+ * least the number of code units below U+D800 (each of those is one character; only units from U+D800 up are merged
+ * or dropped). So a string no longer than the maximum is within it, and one with `minimum` units below U+D800 (found
+ * from the start, stopping there) reaches the minimum: long strings are not read to the end. Anything else takes the
+ * exact count.
+ */
+export function lengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
+  if (maximum === undefined || value.length <= maximum) {
+    if (minimum === undefined) return true;
+    let plain = 0;
+    for (let index = 0; index < value.length && plain < minimum; index++) if (value.charCodeAt(index) < 0xd800) plain++;
+    if (plain >= minimum) return true;
+  }
+  return exactLengthWithin(value, minimum, maximum);
+}
+
+/** The exact count: `.length` when every code unit is below U+D800, else class-validator itself. */
+function exactLengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
+  for (let index = 0; index < value.length; index++) {
+    if (value.charCodeAt(index) >= 0xd800) {
+      return (
+        (minimum === undefined || classValidatorMinLength(value, minimum)) &&
+        (maximum === undefined || classValidatorMaxLength(value, maximum))
+      );
+    }
+  }
+  return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
+}
 
 /** The constraint checks of one schema node, the same rules class-validator applies on the reference path. */
 export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
@@ -25,9 +107,9 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
     case 'string': {
       const { minLength: minimumLength, maxLength: maximumLength, pattern } = schema;
       if (minimumLength !== undefined)
-        checks.push(['minLength', (value) => classValidatorMinLength(value, minimumLength)]);
+        checks.push(['minLength', (value) => lengthWithin(value as string, minimumLength, undefined)]);
       if (maximumLength !== undefined)
-        checks.push(['maxLength', (value) => classValidatorMaxLength(value, maximumLength)]);
+        checks.push(['maxLength', (value) => lengthWithin(value as string, undefined, maximumLength)]);
       if (pattern !== undefined) {
         const expression = compilePattern(pattern);
         checks.push(['pattern', (value) => expression.test(value as string)]);
@@ -36,20 +118,18 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
     }
     case 'int':
     case 'float': {
-      const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema;
-      if (minimum !== undefined) checks.push(['minimum', (value) => (value as number) >= minimum]);
-      if (maximum !== undefined) checks.push(['maximum', (value) => (value as number) <= maximum]);
-      if (exclusiveMinimum !== undefined)
-        checks.push(['exclusiveMinimum', (value) => (value as number) > exclusiveMinimum]);
-      if (exclusiveMaximum !== undefined)
-        checks.push(['exclusiveMaximum', (value) => (value as number) < exclusiveMaximum]);
+      for (const rule of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
+        const limit = schema[rule];
+        if (limit !== undefined) checks.push(comparison(rule, COMPARISONS[rule], limit, asNumber, itself));
+      }
+      const { multipleOf } = schema;
       if (multipleOf !== undefined) checks.push(['multipleOf', (value) => isMultipleOf(value as number, multipleOf)]);
       break;
     }
     case 'array': {
       const { minItems, maxItems, uniqueItems } = schema;
-      if (minItems !== undefined) checks.push(['minItems', (value) => (value as unknown[]).length >= minItems]);
-      if (maxItems !== undefined) checks.push(['maxItems', (value) => (value as unknown[]).length <= maxItems]);
+      if (minItems !== undefined) checks.push(comparison('minItems', '>=', minItems, itemCount, itemCountCode));
+      if (maxItems !== undefined) checks.push(comparison('maxItems', '<=', maxItems, itemCount, itemCountCode));
       if (uniqueItems === true)
         checks.push([
           'uniqueItems',

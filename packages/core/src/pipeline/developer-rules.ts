@@ -1,4 +1,4 @@
-import { getMetadataStorage, type ValidationArguments } from 'class-validator';
+import { getMetadataStorage, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import { getValidatorMetadata } from '../metadata/validator-metadata';
 import type { ValidatorMetadata } from '../metadata/types';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
@@ -7,18 +7,6 @@ import { describeReceived, issue } from './messages';
 import { CLASS_VALIDATOR_RULES } from './reference-validation';
 import { joinPath } from './keys';
 import { fastRuleFor } from './fast-validators';
-import {
-  generatePlanRunner,
-  type GeneratedPlanRunner,
-  type CheckPlan,
-  type NestedProperty,
-  type PropertyRules,
-  type ResolvedConstraint,
-  type ResolvedRule,
-  type RuleOutcome,
-  type RulesRuntime,
-  type Sink,
-} from '../compile/rules-generator';
 
 /**
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO
@@ -74,10 +62,57 @@ export type DeveloperRulesPlan =
   | { readonly kind: 'reference'; readonly reason: string }
   | { readonly kind: 'check'; readonly check: DeveloperRulesCheck; readonly find: DeveloperRulesFind };
 
-type PlanRunner = GeneratedPlanRunner;
+/** One constraint of one rule, resolved when the plan is built: the function to call and what its failure renders. */
+interface ResolvedConstraint {
+  /** The exact fast implementation of a validator.js rule with class-validator's default options, when there is one. */
+  readonly fast: ((value: unknown) => boolean) | undefined;
+  readonly instance: ValidatorConstraintInterface;
+  readonly name: string | undefined;
+}
 
-/** What the generated plan runner calls back into (the interpreter's own functions; hoisted declarations). */
-const RUNTIME: RulesRuntime = { emit, runRule, failure, joinPath };
+interface ResolvedRule {
+  readonly rule: ValidatorMetadata;
+  readonly constraints: readonly ResolvedConstraint[];
+  /**
+   * The whole rule as one synchronous check, when it is one constraint with a fast implementation and no `each` (the
+   * common `@IsEmail()`): the walk calls it inline and builds the issue only when it says no.
+   */
+  readonly only: ResolvedConstraint | undefined;
+}
+
+interface PropertyRules {
+  readonly name: string;
+  readonly rules: readonly ResolvedRule[];
+  readonly optional: boolean;
+  readonly schema?: ParamSchema;
+}
+
+interface NestedProperty {
+  readonly name: string;
+  readonly plan: CheckPlan;
+}
+
+/** One DTO class's rules: data, walked by `runPlan` (the one implementation of running them). */
+interface CheckPlan {
+  readonly targetName: string;
+  readonly ownRules: readonly PropertyRules[];
+  readonly nested: readonly NestedProperty[];
+}
+
+type RuleOutcome = ValidationIssue | undefined | Promise<ValidationIssue | undefined>;
+
+/**
+ * Where one call's issues go: straight into `issues` until a rule answers with a Promise, then in order into `slots`.
+ * Made by the first rule that fails (a call whose rules all pass allocates none): the walk passes it along as
+ * `undefined` until then and returns the one it ends with.
+ */
+interface Sink {
+  readonly issues: ValidationIssue[];
+  slots: RuleOutcome[] | undefined;
+}
+
+/** How rules are run: the fast implementations where they exist (the executor), or class-validator's every time (tests). */
+export type RuleImplementations = 'fast' | 'class-validator';
 
 const plans = new WeakMap<ObjectSchema, DeveloperRulesPlan>();
 /** One shared answer for every schema without developer rules (most of them: every JSON-Schema tool). */
@@ -94,27 +129,25 @@ export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
 }
 
 /**
- * The check for `schema` built afresh, generated or interpreted (for the differential test of the generated code; the
- * executor uses `developerRulesPlan`, which caches the generated one).
+ * The plan's `find` for `schema` built afresh, with the fast rule implementations or with class-validator's own
+ * constraint for every rule (the oracle of the developer-rules differential test; the executor uses
+ * `developerRulesPlan`, which caches the fast one).
  */
-export function developerRulesCheckFor(
-  schema: ObjectSchema,
-  mode: 'generated' | 'interpreted',
-): DeveloperRulesCheck | undefined {
-  const find = developerRulesFindFor(schema, mode);
-  return find === undefined ? undefined : checkWith(find);
-}
-
-/** `developerRulesCheckFor`'s `find` (the form the executor calls): for its differential test. */
 export function developerRulesFindFor(
   schema: ObjectSchema,
-  mode: 'generated' | 'interpreted',
+  implementations: RuleImplementations,
 ): DeveloperRulesFind | undefined {
-  const built = buildPlan(schema, new Set());
-  if (built.kind !== 'check') return undefined;
-  if (mode === 'interpreted') return findWith(interpreted(built.plan));
-  const generated = generatePlanRunner(built.plan, RUNTIME);
-  return generated === undefined ? undefined : findWith(generated);
+  const built = buildPlan(schema, new Set(), implementations);
+  return built.kind === 'check' ? findWith(built.plan) : undefined;
+}
+
+/** {@link developerRulesFindFor} filling the caller's array (the form `DeveloperRulesPlan.check` has). */
+export function developerRulesCheckFor(
+  schema: ObjectSchema,
+  implementations: RuleImplementations,
+): DeveloperRulesCheck | undefined {
+  const find = developerRulesFindFor(schema, implementations);
+  return find === undefined ? undefined : checkWith(find);
 }
 
 function nestedObject(schema: ParamSchema): ObjectSchema | undefined {
@@ -128,17 +161,24 @@ type BuiltPlan =
   | { readonly kind: 'reference'; readonly reason: string }
   | { readonly kind: 'check'; readonly plan: CheckPlan };
 
-function resolveRule(rule: ValidatorMetadata): ResolvedRule {
+function resolveRule(rule: ValidatorMetadata, implementations: RuleImplementations): ResolvedRule {
   const constraints = getMetadataStorage()
     .getTargetValidatorConstraints(rule.constraintClass!)
     .map((constraint): ResolvedConstraint => {
       const instance = constraint.instance;
-      return { fast: fastRuleFor(rule.name, rule.constraints), instance, name: constraint.name };
+      const fast = implementations === 'fast' ? fastRuleFor(rule.name, rule.constraints) : undefined;
+      return { fast, instance, name: constraint.name };
     });
-  return { rule, constraints };
+  const only =
+    constraints.length === 1 && constraints[0]!.fast !== undefined && !rule.each ? constraints[0] : undefined;
+  return { rule, constraints, only };
 }
 
-function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan {
+function buildPlan(
+  schema: ObjectSchema,
+  visiting: Set<ObjectSchema>,
+  implementations: RuleImplementations = 'fast',
+): BuiltPlan {
   if (!schema.dto || visiting.has(schema)) return { kind: 'none' };
   visiting.add(schema);
   const ownRules: PropertyRules[] = [];
@@ -154,7 +194,7 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
           reason: `${schema.dto.name}.${rule.propertyName} has a rule without a constraint class`,
         };
       const list = byProperty.get(rule.propertyName) ?? [];
-      list.push(resolveRule(rule));
+      list.push(resolveRule(rule, implementations));
       byProperty.set(rule.propertyName, list);
     } else if (
       !['customValidation', 'conditionalValidation', 'nestedValidation', 'whitelistValidation', 'isDefined'].includes(
@@ -177,7 +217,7 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
   for (const property of schema.properties) {
     const child = nestedObject(property.schema);
     if (!child) continue;
-    const built = buildPlan(child, visiting);
+    const built = buildPlan(child, visiting, implementations);
     if (built.kind === 'reference') return built;
     if (built.kind === 'check') nested.push({ name: property.name, plan: built.plan });
   }
@@ -187,18 +227,13 @@ function buildPlan(schema: ObjectSchema, visiting: Set<ObjectSchema>): BuiltPlan
 }
 
 function checkPlanFor(plan: CheckPlan): DeveloperRulesPlan {
-  // Generated code (compile/rules-generator.ts) when it can be; the interpreter otherwise.
-  const find = findWith(generatePlanRunner(plan, RUNTIME) ?? interpreted(plan));
+  const find = findWith(plan);
   return { kind: 'check', check: checkWith(find), find };
 }
 
-function interpreted(plan: CheckPlan): PlanRunner {
-  return (record, path, index, sink) => runPlan(plan, record, path, index, sink);
-}
-
-function findWith(run: PlanRunner): DeveloperRulesFind {
+function findWith(plan: CheckPlan): DeveloperRulesFind {
   return (instance, path) => {
-    const sink = run(instance as Record<string, unknown>, path, -1, undefined);
+    const sink = runPlan(plan, instance as Record<string, unknown>, path, -1, undefined);
     if (sink === undefined) return undefined;
     const slots = sink.slots;
     if (slots === undefined) return sink.issues;
@@ -259,7 +294,13 @@ function runPlan(
     if ((value === undefined || value === null) && property.optional) continue;
     const rules = property.rules;
     for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
-      sink = emit(sink, runRule(rules[ruleIndex]!, plan.targetName, property, record, value, path, index));
+      const resolved = rules[ruleIndex]!;
+      const only = resolved.only;
+      // One fast constraint, no `each`: what runRule would do, without its loops (nothing is built on a pass).
+      if (only !== undefined) {
+        if (!only.fast!(value))
+          sink = emit(sink, failure(only, resolved.rule, plan.targetName, property, record, value, value, path, index));
+      } else sink = emit(sink, runRule(resolved, plan.targetName, property, record, value, path, index));
     }
   }
   if (plan.nested.length === 0) return sink;

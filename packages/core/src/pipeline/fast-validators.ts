@@ -42,18 +42,50 @@ export function fastRuleFor(
   constraints: readonly unknown[],
 ): ((value: unknown) => boolean) | undefined {
   if (name !== 'isEmail' && name !== 'isUUID' && name !== 'isUrl') return undefined;
-  if (
-    constraints.length > 1 ||
-    (constraints[0] !== undefined && constraints[0] !== null) ||
-    !validatorVersionVerified()
-  )
-    return undefined;
+  const options = constraints[0];
+  const defaults = options === undefined || options === null || (name === 'isEmail' && isDefaultEmailOptions(options));
+  if (constraints.length > 1 || !defaults || !validatorVersionVerified()) return undefined;
   if (name === 'isEmail') return (value) => typeof value === 'string' && isEmailDefault(value);
   if (name === 'isUrl') {
     // class-validator passes `undefined` options; validator.js treats `null` the same (merge replaces it).
     return (value) => typeof value === 'string' && isUrlDefault(value);
   }
   return (value) => typeof value === 'string' && isUuidDefault(value);
+}
+
+/**
+ * validator.js's `isEmail` options (its `default_email_options`), with which an options object means exactly what no
+ * options mean: validator.js fills every key the object lacks from these (`merge`, which writes them into the object
+ * itself, so `@IsEmail({})` holds all of them after its first call).
+ */
+const DEFAULT_EMAIL_OPTIONS: Readonly<Record<string, unknown>> = {
+  allow_display_name: false,
+  allow_underscores: false,
+  require_display_name: false,
+  allow_utf8_local_part: true,
+  require_tld: true,
+  blacklisted_chars: '',
+  ignore_max_length: false,
+  host_blacklist: [],
+  host_whitelist: [],
+};
+
+/**
+ * Whether `@IsEmail(options)`'s options are the defaults: a plain object (validator.js reads inherited keys too, so its
+ * prototype must be `Object.prototype` or none) whose every own key is one of the defaults with its default value (the
+ * two lists empty arrays). `{}` is.
+ */
+function isDefaultEmailOptions(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return false;
+  const prototype: unknown = Object.getPrototypeOf(options);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const key of Reflect.ownKeys(options)) {
+    if (typeof key !== 'string' || !Object.hasOwn(DEFAULT_EMAIL_OPTIONS, key)) return false;
+    const value: unknown = (options as Record<string, unknown>)[key];
+    const expected = DEFAULT_EMAIL_OPTIONS[key];
+    if (Array.isArray(expected) ? !Array.isArray(value) || value.length !== 0 : value !== expected) return false;
+  }
+  return true;
 }
 
 // --- isUUID (version undefined/null -> 'all') --------------------------------------------------------------------

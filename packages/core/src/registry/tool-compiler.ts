@@ -1,4 +1,4 @@
-import { compileTool, generateAhead, type CompiledTool, type CompileSettings } from '../compile/tool-plan';
+import { compileTool, type CompiledTool, type CompileSettings } from '../compile/tool-plan';
 import { resolveToolName } from '../pipeline/name-resolution';
 import type { RegisteredTool } from '../types/handler';
 import type { ToolRegistry } from './tool-registry';
@@ -38,13 +38,10 @@ export class ToolCompiler {
     return compiled;
   }
 
-  /**
-   * Compiles every registered tool not compiled yet, with everything a plan would otherwise generate on a later call
-   * (its error path); returns how many tools are registered.
-   */
+  /** Compiles every registered tool not compiled yet; returns how many tools are registered. */
   compileAll(): number {
     const entries = this.registry.entries();
-    for (const entry of entries) generateAhead(this.compiledFor(entry));
+    for (const entry of entries) this.compiledFor(entry);
     return entries.length;
   }
 

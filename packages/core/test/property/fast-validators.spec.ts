@@ -456,9 +456,30 @@ describe('exact fast validator.js rules (default options) against validator.js',
       expect(fast!(['a@b.co'])).toBe(false);
     }
     expect(fastRuleFor('isEmail', [{ allow_display_name: true }])).toBeUndefined();
+    expect(fastRuleFor('isEmail', [{ host_blacklist: ['example.com'] }])).toBeUndefined();
+    expect(fastRuleFor('isEmail', [{ require_tld: true, unknown_option: 1 }])).toBeUndefined();
+    expect(
+      fastRuleFor('isEmail', [Object.assign(Object.create({ allow_display_name: true }) as object, {})]),
+    ).toBeUndefined();
+    expect(fastRuleFor('isEmail', [{ allow_display_name: false }, 'extra'])).toBeUndefined();
     expect(fastRuleFor('isUUID', ['4'])).toBeUndefined();
     expect(fastRuleFor('isUrl', [{ require_protocol: true }])).toBeUndefined();
     expect(fastRuleFor('isAlpha', [undefined])).toBeUndefined();
+  });
+
+  it("takes an isEmail options object that holds only validator.js's defaults (`@IsEmail({})`) as no options", () => {
+    // validator.js merges its defaults into the very object class-validator passes: after the first call `{}` holds them.
+    const filled = {};
+    expect(isEmail('a@b.co', filled)).toBe(true);
+    expect(Object.keys(filled).length).toBeGreaterThan(5);
+    for (const options of [{}, Object.create(null) as object, { require_tld: true, host_whitelist: [] }, filled]) {
+      const fast = fastRuleFor('isEmail', [options]);
+      expect(fast).toBeDefined();
+      const differing = edgeCases.isEmail.filter(
+        (input) => outcome(fast!, input) !== outcome((value) => isEmail(value, { ...options }), input),
+      );
+      expect(differing).toEqual([]);
+    }
   });
 
   for (const rule of RULES) {

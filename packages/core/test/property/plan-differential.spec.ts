@@ -5,7 +5,7 @@ import { seededRandom } from '../support/seeded-random';
 
 /**
  * Issue 26's differential test: each tool's compiled plan (compiled ahead, `compile: 'registration'`: the canonical
- * check, the generated error path, the DTO instantiator), against the reference interpreter (the normalizer, with no
+ * check, the DTO instantiator), against the reference interpreter (the normalizer, with no
  * generated code: `canonicalFastPath: false`), over random JSON Schema tools under every policy and 20,000+ seeded
  * calls: valid and canonical texts, repairable ones, invalid ones and texts damaged by one edit. Results and log records
  * must be the same, byte for byte.

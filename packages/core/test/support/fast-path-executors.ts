@@ -35,9 +35,9 @@ export interface FastPathComparison {
 
 /**
  * The executor differential the parse-step tests share: for `tools` random JSON Schema tools (`objectSchema`), an
- * executor on the fast path (the default) and one without it (`canonicalFastPath: false`: no canonical check, no
- * generated error path), under one random policy per tool, each run `callsPerTool` texts made by `text`; their results and
- * their log records must be the same, byte for byte.
+ * executor on the fast path (the default) and one without it (`canonicalFastPath: false`: no canonical check), under
+ * one random policy per tool, each run `callsPerTool` texts made by `text`; their results and their log records must be
+ * the same, byte for byte.
  */
 export async function compareWithoutFastPath(
   random: SeededRandom,

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
-import { generateAcceptFunction, lengthWithin, stringLiteral } from '@toolwright/core/compile/accept-generator';
+import { generateAcceptFunction, stringLiteral } from '@toolwright/core/compile/accept-generator';
+import { lengthWithin } from '@toolwright/core/pipeline/constraints';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
 import type { ObjectSchema } from '@toolwright/core/types/schema';
 

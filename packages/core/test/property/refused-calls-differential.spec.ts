@@ -14,23 +14,18 @@ import {
   type ToolResult,
 } from '@toolwright/core';
 import { plausibleValueFor, type JsonSchema } from './arbitraries';
-import { generateIssueFinder, type IssueFinder } from '@toolwright/core/compile/issue-generator';
-import { compileTool, type CompileSettings } from '@toolwright/core/compile/tool-plan';
-import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
-import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
-import { sanitizeArguments } from '@toolwright/core/pipeline/sanitize';
-import type { CoercionPolicy, ObjectSchema } from '@toolwright/core/types/schema';
+import type { PipelineLimits } from '@toolwright/core/pipeline/limits';
+import type { CoercionPolicy } from '@toolwright/core/types/schema';
 import { TextRecordingLogger } from '../support/recording-logger';
 
 /**
- * Issue 12's differential test of the generated error path (compile/issue-generator.ts): for random JSON Schema tools,
- * random policies and random invalid calls (a wrong enum member, out of range, a wrong type, a bad date, a pattern or
- * length miss, null, a missing or unknown key, item counts, and every malformation rule of docs/normalization.md, so
- * the walk gives up as often as it answers), the compiled tool's normalize (the generated walk in front of the
- * normalizer) and the normalizer alone return byte-identical output, issues (paths, rules, order, messages),
- * transformations and security events; and the executor with the error path and without it (`canonicalFastPath:
- * false`) return byte-identical results and log records. A decorated command with class-validator's `@IsEmail` (the
- * bench's shape) and hostile property names go through the same comparison.
+ * Refused and malformed calls through the compiled plan (the canonical check in front, then the normalizer, the only
+ * error path since issue 26 removed the generated one) against the reference interpreter (`canonicalFastPath: false`:
+ * the normalizer alone): for random JSON Schema tools, random policies and random invalid calls (a wrong enum member,
+ * out of range, a wrong type, a bad date, a pattern or length miss, null, a missing or unknown key, item counts, and
+ * every malformation rule of docs/normalization.md), byte-identical results and log records. A decorated command with
+ * class-validator's `@IsEmail` (the bench's shape), a command with context and extracted fields and hostile property
+ * names go through the same comparison.
  */
 
 const SEED = 2_611_2026;
@@ -169,7 +164,7 @@ function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
 
 type Json = unknown;
 
-/** What replaces a leaf: the refusals the error path answers itself, and repairs it must leave to the normalizer. */
+/** What replaces a leaf: refusals the normalizer reports as they are, and repairs it makes before it checks. */
 const LEAF_CORRUPTIONS: ReadonlyArray<(leaf: Json) => Json> = [
   () => 'urgent',
   () => 600,
@@ -312,67 +307,6 @@ function withoutDuration(result: ToolResult): unknown {
   return rest;
 }
 
-const finders = new WeakMap<object, Map<CoercionPolicy, IssueFinder>>();
-
-function finderFor(parameters: ObjectSchema, policy: CoercionPolicy, limits: PipelineLimits): IssueFinder {
-  let byPolicy = finders.get(parameters);
-  if (byPolicy === undefined) finders.set(parameters, (byPolicy = new Map()));
-  let finder = byPolicy.get(policy);
-  if (finder === undefined) byPolicy.set(policy, (finder = generateIssueFinder(parameters, policy, limits)!));
-  return finder;
-}
-
-/** One call's arguments through the compiled tool's normalize and through the normalizer alone. */
-function compareNormalize(
-  registry: ToolRegistry,
-  tool: string,
-  policy: CoercionPolicy,
-  limits: PipelineLimits,
-  argumentsValue: Json,
-  context: ExecutionContext,
-): 'answered' | 'normalizer' | 'skipped' {
-  if (!isRecord(argumentsValue)) return 'skipped';
-  const entry = registry.getEntry(tool)!;
-  const settings: CompileSettings = { policy, limits, validation: 'compiled', timeoutMs: 1_000, slowCallMs: 1_000 };
-  const compiled = compileTool(entry, settings, () => false);
-  const run = (normalize: (value: unknown, path: string, state: NormalizeState) => unknown) => {
-    // Each side gets its own parsed copy, sanitized as the executor does (the error path may keep the object).
-    const parsed = JSON.parse(JSON.stringify(argumentsValue)) as Record<string, unknown>;
-    let sanitized: Record<string, unknown>;
-    try {
-      sanitized = sanitizeArguments(parsed, limits, { owned: true }).value;
-    } catch {
-      return undefined;
-    }
-    const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: true, limits });
-    const output = normalize(sanitized, '', state);
-    return {
-      kept: output === sanitized,
-      text: exact({
-        output,
-        issues: state.issues,
-        transformations: state.transformations,
-        events: state.securityEvents,
-      }),
-    };
-  };
-  const reference = run(compileNormalizer(entry.definition.parameters, compiled.policy, 'all'));
-  const generated = run(compiled.normalize);
-  if (reference === undefined || generated === undefined) return 'skipped';
-  expect(generated.text).toBe(reference.text);
-  // Whether the generated walk answered (the compiled normalize kept the arguments, or a copy of them for step 5).
-  const finder = finderFor(entry.definition.parameters, compiled.policy, limits);
-  const parsed = JSON.parse(JSON.stringify(argumentsValue)) as Record<string, unknown>;
-  const state = new NormalizeState({ timeZone: context.timeZone, relativeDateTool: true, limits });
-  const answered =
-    finder(sanitizeArguments(parsed, limits, { owned: true }).value, state) &&
-    state.issues.length > 0 &&
-    state.transformations.length === 0 &&
-    state.securityEvents.length === 0;
-  if (answered && !generated.kept) expect(compiled.injects).toBe(true);
-  return answered ? 'answered' : 'normalizer';
-}
-
 export class Attendee {
   @IsEmail()
   @ToolParam({ description: "The attendee's email address" })
@@ -464,11 +398,10 @@ afterEach(() => {
   delete (globalThis as Record<string, unknown>)['pwned'];
 });
 
-describe('the generated error path (issue 12): the same issues, output and transformations as the normalizer', () => {
+describe('refused calls: the compiled plan against the normalizer alone, the same results and log records', () => {
   it(`on ${SCHEMAS * CALLS_PER_SCHEMA} random invalid and malformed calls over ${SCHEMAS} random schemas (seed ${SEED})`, async () => {
-    const limits: PipelineLimits = { ...DEFAULT_LIMITS, ...LIMITS };
     const context: ExecutionContext = { sessionId: 's-1', timeZone: 'Europe/Berlin' };
-    const counts = { calls: 0, answered: 0, normalizer: 0, refused: 0 };
+    const counts = { calls: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(
         objectOf(2).chain((schema) =>
@@ -504,15 +437,10 @@ describe('the generated error path (issue 12): the same issues, output and trans
             const rule = mutation >= 0 && mutation < VALUE_MUTATIONS.length ? VALUE_MUTATIONS[mutation] : undefined;
             const argumentsValue = rule ? rule(corrupted) : corrupted;
             const call: ToolCall = { id: 'c', name: 'tool', arguments: JSON.stringify(argumentsValue) };
-            const [withErrorPath, withoutErrorPath] = [
-              await fast.execute(call, context),
-              await slow.execute(call, context),
-            ];
+            const [compiled, reference] = [await fast.execute(call, context), await slow.execute(call, context)];
             counts.calls++;
-            if (!withErrorPath.ok) counts.refused++;
-            expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
-            const answer = compareNormalize(registry, 'tool', policy, limits, argumentsValue, context);
-            if (answer !== 'skipped') counts[answer]++;
+            if (!compiled.ok) counts.refused++;
+            expect(exact(withoutDuration(compiled))).toBe(exact(withoutDuration(reference)));
           }
           expect(fastLogger.records).toEqual(slowLogger.records);
         },
@@ -520,9 +448,6 @@ describe('the generated error path (issue 12): the same issues, output and trans
       { seed: SEED, numRuns: SCHEMAS },
     );
     expect(counts.calls).toBeGreaterThanOrEqual(20_000);
-    // Both sides are exercised: the walk answers many refused calls and leaves many others to the normalizer.
-    expect(counts.answered).toBeGreaterThan(counts.calls / 8);
-    expect(counts.normalizer).toBeGreaterThan(counts.calls / 5);
     expect(counts.refused).toBeGreaterThan(counts.calls / 2);
   }, 300_000);
 
@@ -532,8 +457,7 @@ describe('the generated error path (issue 12): the same issues, output and trans
     const slowLogger = new TextRecordingLogger(exact);
     const fast = new PersonaToolExecutor(registry, { logger: fastLogger, telemetry: false });
     const slow = new PersonaToolExecutor(registry, { logger: slowLogger, telemetry: false, canonicalFastPath: false });
-    const limits: PipelineLimits = DEFAULT_LIMITS;
-    let answered = 0;
+    let refused = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
@@ -544,16 +468,15 @@ describe('the generated error path (issue 12): the same issues, output and trans
           const rule = mutation >= 0 && mutation < VALUE_MUTATIONS.length ? VALUE_MUTATIONS[mutation] : undefined;
           const argumentsValue = rule ? rule(corrupted) : corrupted;
           const call: ToolCall = { id: 'c', name: 'schedule_meeting', arguments: JSON.stringify(argumentsValue) };
-          const [withErrorPath, withoutErrorPath] = [await fast.execute(call), await slow.execute(call)];
-          expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
-          if (compareNormalize(registry, 'schedule_meeting', 'safe', limits, argumentsValue, {}) === 'answered')
-            answered++;
+          const [compiled, reference] = [await fast.execute(call), await slow.execute(call)];
+          expect(exact(withoutDuration(compiled))).toBe(exact(withoutDuration(reference)));
+          if (!compiled.ok) refused++;
         },
       ),
       { seed: SEED, numRuns: 3_000 },
     );
     expect(fastLogger.records).toEqual(slowLogger.records);
-    expect(answered).toBeGreaterThan(500);
+    expect(refused).toBeGreaterThan(1_500);
   }, 120_000);
 
   it('a command with a context field and an extracted field: context goes into a copy, never into a recorded value', async () => {
@@ -568,7 +491,6 @@ describe('the generated error path (issue 12): the same issues, output and trans
       sessionId: 's-1',
       dataPackets: [{ content: { title: 'From the packet', body: 'body' } }],
     };
-    let answered = 0;
     for (const args of [
       { text: 'x', priority: 2 },
       { text: 'ok', priority: 9, title: '' },
@@ -579,19 +501,14 @@ describe('the generated error path (issue 12): the same issues, output and trans
       // As sent, and wrapped in a whole call (the unwrapped arguments are recorded as the transformation's value).
       for (const text of [JSON.stringify(args), JSON.stringify({ name: 'add_note', arguments: args })]) {
         const call: ToolCall = { id: 'c', name: 'add_note', arguments: text };
-        const [withErrorPath, withoutErrorPath] = [
-          await fast.execute(call, context),
-          await slow.execute(call, context),
-        ];
-        expect(withErrorPath.ok).toBe(false);
-        expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
+        const [compiled, reference] = [await fast.execute(call, context), await slow.execute(call, context)];
+        expect(compiled.ok).toBe(false);
+        expect(exact(withoutDuration(compiled))).toBe(exact(withoutDuration(reference)));
       }
-      if (compareNormalize(registry, 'add_note', 'safe', DEFAULT_LIMITS, args, context) === 'answered') answered++;
     }
-    expect(answered).toBeGreaterThan(2);
   });
 
-  it('hostile property names stay data: the same issues and paths as the normalizer, and no code of theirs runs', async () => {
+  it('hostile property names stay data: the same issues and paths as the normalizer alone, and no code of theirs runs', async () => {
     const properties: Record<string, JsonSchema> = {};
     HOSTILE_NAMES.forEach((name, index) => {
       properties[name] =
@@ -606,16 +523,12 @@ describe('the generated error path (issue 12): the same issues, output and trans
       { name: 'remote', parameters: { type: 'object', properties, required: HOSTILE_NAMES } },
       (params) => params,
     );
-    const parameters = registry.getEntry('remote')!.definition.parameters;
-    const finder = generateIssueFinder(parameters, 'safe', DEFAULT_LIMITS);
-    expect(finder).toBeDefined();
     const fast = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
     const slow = new PersonaToolExecutor(registry, {
       logger: silentLogger,
       telemetry: false,
       canonicalFastPath: false,
     });
-    let answered = 0;
     for (let variant = 0; variant < 6; variant++) {
       const value: Record<string, unknown> = {};
       HOSTILE_NAMES.forEach((name, index) => {
@@ -632,12 +545,10 @@ describe('the generated error path (issue 12): the same issues, output and trans
               : [{ [name]: (index + variant) % 2 === 0 ? 'maybe' : true }];
       });
       const call: ToolCall = { id: 'c', name: 'remote', arguments: JSON.stringify(value) };
-      const [withErrorPath, withoutErrorPath] = [await fast.execute(call), await slow.execute(call)];
-      expect(withErrorPath.ok).toBe(false);
-      expect(exact(withoutDuration(withErrorPath))).toBe(exact(withoutDuration(withoutErrorPath)));
-      if (compareNormalize(registry, 'remote', 'safe', DEFAULT_LIMITS, value, {}) === 'answered') answered++;
+      const [compiled, reference] = [await fast.execute(call), await slow.execute(call)];
+      expect(compiled.ok).toBe(false);
+      expect(exact(withoutDuration(compiled))).toBe(exact(withoutDuration(reference)));
     }
-    expect(answered).toBeGreaterThan(0);
     expect((globalThis as Record<string, unknown>)['pwned']).toBeUndefined();
   });
 });
