@@ -11,7 +11,7 @@ const NO_SENSITIVE_PATHS: ReadonlySet<string> = new Set();
 
 /**
  * Logs the outcome of one tool call: a debug event for a success (its details built only when debug is on), a warning
- * for a refused call (input family), an error for a failure. Values of `sensitive` fields are redacted.
+ * for a refused call (input family), an error for a failure, a debug event for an approval outcome. Values of `sensitive` fields are redacted.
  */
 export function logCallOutcome(
   logger: Logger,
@@ -30,6 +30,8 @@ export function logCallOutcome(
     transformations: redactTransformations(result.transformations, sensitive),
   };
   if (!error) logger.debug(`tool call ${name} ok`, details);
+  // Approval outcomes are not faults: the approval module logs each decision, with who made it, at info.
+  else if (error.code.startsWith('APPROVAL_')) logger.debug(`tool call ${name}: ${error.code}`, details);
   else if (error.family === 'input') logger.warn(`tool call ${name} refused: ${error.code}`, details);
   else
     logger.error(`tool call ${name} failed: ${error.code}`, {

@@ -1,5 +1,5 @@
 import type { ToolCallError } from '../errors/tool-call-error';
-import type { ExecutionContext, ToolResult } from '../types/execution';
+import type { ApprovalOutcome, ExecutionContext, ToolResult } from '../types/execution';
 
 /**
  * OpenTelemetry for tool calls and tool-loop turns, through the optional peer `@opentelemetry/api` (loaded at run
@@ -190,6 +190,8 @@ export class ToolTelemetry {
             // Trusted context only (on a @toolwright/queue worker, the BullMQ job's id); one value per call, so on the
             // span and never on a metric (a per-job metric attribute would grow without bound).
             ...(context.jobId !== undefined ? { 'toolwright.job_id': context.jobId } : {}),
+            // Who approved the call and when (a call run after resolveApproval; docs/approval.md).
+            ...(context.approval !== undefined ? approvalAttributes(context.approval) : {}),
           },
         },
         this.api.context.active(),
@@ -293,4 +295,14 @@ let shared: ToolTelemetry | null | undefined;
 export function defaultToolTelemetry(): ToolTelemetry | undefined {
   if (shared === undefined) shared = createToolTelemetry() ?? null;
   return shared ?? undefined;
+}
+
+/** A decided approval's span attributes. */
+function approvalAttributes(approval: ApprovalOutcome): TelemetryAttributes {
+  return {
+    'toolwright.approval.id': approval.id,
+    'toolwright.approval.approved': approval.approved,
+    'toolwright.approval.decided_at': approval.decidedAt,
+    ...(approval.by !== undefined ? { 'toolwright.approval.by': approval.by } : {}),
+  };
 }
