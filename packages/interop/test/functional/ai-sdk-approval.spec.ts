@@ -1,34 +1,10 @@
 import 'reflect-metadata';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
-import {
-  Command,
-  FromContext,
-  PersonaToolExecutor,
-  silentLogger,
-  ToolParam,
-  ToolRegistry,
-  type ToolResult,
-} from '@toolwright/core';
+import type { ToolResult } from '@toolwright/core';
 import { toAISDKTools } from '@toolwright/interop/ai-sdk';
+import { RefundParams, refundExecutor, refunds } from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
-
-/** Every run of the handler: the DTO it received. */
-const refunds: RefundParams[] = [];
-
-class RefundParams {
-  @ToolParam({ description: 'Order id' }) orderId!: string;
-  @ToolParam({ description: 'Amount in cents', type: 'int', min: 1 }) cents!: number;
-  @FromContext('session_id', { required: true }) sessionId!: string;
-}
-
-@Command({ name: 'refund_order', description: 'Refund an order.', params: RefundParams, approval: true })
-class RefundOrderCommand {
-  execute(params: RefundParams) {
-    refunds.push(params);
-    return { refunded: params.cents, order: params.orderId, session: params.sessionId };
-  }
-}
 
 jest.setTimeout(30_000);
 
@@ -36,15 +12,12 @@ let server: StubOpenAIServer | undefined;
 
 afterEach(async () => {
   await server?.close();
-  refunds.length = 0;
 });
 
 async function run(script: Parameters<typeof startStubOpenAIServer>[0]) {
   server = await startStubOpenAIServer(script);
   const results: ToolResult[] = [];
-  const executor = new PersonaToolExecutor(ToolRegistry.from([RefundOrderCommand], { logger: silentLogger }), {
-    logger: silentLogger,
-  });
+  const executor = refundExecutor();
   const tools = toAISDKTools(executor, { context: { sessionId: 'trusted-7' }, onResult: (r) => results.push(r) });
   const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'stub-key-no-network' }).chat('gpt-4o-mini');
   return { server, results, tools, model };

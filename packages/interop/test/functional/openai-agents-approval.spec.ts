@@ -1,33 +1,10 @@
 import 'reflect-metadata';
 import { Agent, OpenAIChatCompletionsModel, run, RunState, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
-import {
-  Command,
-  FromContext,
-  PersonaToolExecutor,
-  silentLogger,
-  ToolParam,
-  ToolRegistry,
-  type ToolResult,
-} from '@toolwright/core';
+import type { ToolResult } from '@toolwright/core';
 import { toAgentsTools } from '@toolwright/interop/openai-agents';
+import { refundExecutor, refunds } from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
-
-const refunds: RefundParams[] = [];
-
-class RefundParams {
-  @ToolParam({ description: 'Order id' }) orderId!: string;
-  @ToolParam({ description: 'Amount in cents', type: 'int', min: 1 }) cents!: number;
-  @FromContext('session_id', { required: true }) sessionId!: string;
-}
-
-@Command({ name: 'refund_order', description: 'Refund an order.', params: RefundParams, approval: true })
-class RefundOrderCommand {
-  execute(params: RefundParams) {
-    refunds.push(params);
-    return { refunded: params.cents, order: params.orderId, session: params.sessionId };
-  }
-}
 
 jest.setTimeout(30_000);
 
@@ -39,15 +16,12 @@ beforeAll(() => {
 
 afterEach(async () => {
   await server?.close();
-  refunds.length = 0;
 });
 
 async function agentFor(script: Parameters<typeof startStubOpenAIServer>[0]) {
   server = await startStubOpenAIServer(script);
   const results: ToolResult[] = [];
-  const executor = new PersonaToolExecutor(ToolRegistry.from([RefundOrderCommand], { logger: silentLogger }), {
-    logger: silentLogger,
-  });
+  const executor = refundExecutor();
   const agent = new Agent<{ sessionId: string }>({
     name: 'Refunds',
     instructions: 'Refund orders with the tool.',
