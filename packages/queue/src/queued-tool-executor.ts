@@ -186,7 +186,9 @@ export class QueuedToolExecutor {
       const pending = await this.executor.approvals.request(prepared, context, started);
       if (pending !== undefined) return { accepted: false, result: pending };
     }
-    return this.enqueuePrepared(prepared, context, started);
+    // Only resolveApproval's calls carry an approval into the job (where the worker trusts it): a caller's is dropped.
+    const { approval: _notAnApproval, ...trusted } = context;
+    return this.enqueuePrepared(prepared, trusted, started);
   }
 
   /**

@@ -59,7 +59,8 @@ export interface ExecutionContext {
   readonly model?: string;
   /**
    * Set by the executor for a call that runs after a person approved it (`resolveApproval`): who approved it and
-   * when. A value given to `execute()` is not an approval: it never lets a call skip one.
+   * when. A value given to `execute()` is passed on like any context field, but it is not an approval: it never lets a
+   * call skip one (only the executor marks a call approved).
    */
   readonly approval?: ApprovalOutcome;
 }
