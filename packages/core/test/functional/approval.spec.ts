@@ -142,7 +142,7 @@ describe('human approval of a @Command({ approval: true })', () => {
       approval: { approved: false, by: 'bob', reason: 'refunds above 30 need a manager' },
     });
     expect(!denied.ok && denied.error.message).toBe(
-      'bob declined the call to "refund": refunds above 30 need a manager It did not run. Do not call it again with the same arguments; answer the user or ask them what to do instead.',
+      'bob declined the call to "refund": refunds above 30 need a manager. It did not run. Do not call it again with the same arguments; answer the user or ask them what to do instead.',
     );
     expect(runs).toEqual([]);
   });
