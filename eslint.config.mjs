@@ -18,14 +18,14 @@ const root = import.meta.dirname;
  * sits on top: nothing in the framework imports it. `src/index.ts` (the public entry points) is above everything.
  */
 const CORE_LAYERS = [
-  ['types', 'metadata', 'errors', 'time', 'logging'],
+  ['types', 'metadata', 'errors', 'time', 'logging', 'text'],
   ['decorators'],
   ['schema'],
   ['validation'],
-  ['pipeline', 'compile', 'search'],
+  ['pipeline', 'compile', 'search', 'result-check'],
   ['registry'],
   ['execution'],
-  ['loop'],
+  ['loop', 'standard-schema'],
   ['builtins'],
 ];
 

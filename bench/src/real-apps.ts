@@ -29,6 +29,12 @@ export interface StartupRun {
   readonly commands: number;
   readonly nodeMs: number;
   readonly importsMs: number;
+  /** Of `importsMs`: reflect-metadata, class-validator, class-transformer and tsyringe (core's peer dependencies). */
+  readonly peerImportsMs?: number;
+  /** Of `importsMs`: @toolwright/core and what it loads beyond its peers. */
+  readonly coreImportMs?: number;
+  /** Which of the lazily loaded packages (chrono-node, re2js, @opentelemetry/api) were loaded after the early calls. */
+  readonly lazyLoadedAfterCalls?: readonly string[];
   readonly benchDataMs: number;
   readonly decorateMs: number;
   readonly registerMs: number;
@@ -105,12 +111,14 @@ function coreCommit(): string {
   return git('status', '--porcelain', '--', '.') === '' ? commit : `${commit}+dirty`;
 }
 
-/** Medians of every numeric field (nested one level, as `early`). */
+/** Medians of every numeric field (nested one level, as `early`); a list field is the union of the runs' lists. */
 function medianRun<T extends object>(runs: readonly T[]): T {
   const first = runs[0]! as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(first)) {
     if (typeof value === 'number') out[key] = medianOf(runs.map((run) => (run as Record<string, number>)[key]!));
+    else if (Array.isArray(value))
+      out[key] = [...new Set(runs.flatMap((run) => (run as Record<string, unknown[]>)[key]!))].sort();
     else if (typeof value === 'object' && value !== null)
       out[key] = medianRun(runs.map((run) => (run as Record<string, object>)[key]!));
     else out[key] = value;

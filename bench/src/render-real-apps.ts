@@ -44,11 +44,20 @@ export function renderRealApps(report: RealAppsReport, heading = '###'): string 
     runs.map((run) => pick(run).toFixed(digits)).join(', '),
   ];
   sections.push(
-    `${heading} Startup: ${n(startup.commands)} commands, process start to the first successful call\n\nCPU time in a fresh process (median of ${runs.length}); chrono-node loaded by the import: ${startup.median.chronoLoadedAtImport ? 'yes' : 'no'}; ${startup.median.loadedModules} modules loaded by the imports.\n\n${table(
+    `${heading} Startup: ${n(startup.commands)} commands, process start to the first successful call\n\nCPU time in a fresh process (median of ${runs.length}); chrono-node loaded by the import: ${startup.median.chronoLoadedAtImport ? 'yes' : 'no'}; ${startup.median.lazyLoadedAfterCalls !== undefined ? `loaded after every call of the run, of chrono-node, re2js and @opentelemetry/api: ${startup.median.lazyLoadedAfterCalls.length === 0 ? 'none' : startup.median.lazyLoadedAfterCalls.join(', ')}; ` : ''}${startup.median.loadedModules} modules loaded by the imports.\n\n${table(
       ['phase', 'median', 'each process'],
       [
         phase('Node itself (before the script runs)', (run) => run.nodeMs),
         phase('imports (reflect-metadata, @toolwright/core and what it loads)', (run) => run.importsMs),
+        ...(startup.median.coreImportMs !== undefined
+          ? [
+              phase(
+                '- of which the peers (reflect-metadata, class-validator, class-transformer, tsyringe)',
+                (run) => run.peerImportsMs ?? Number.NaN,
+              ),
+              phase('- of which @toolwright/core itself', (run) => run.coreImportMs ?? Number.NaN),
+            ]
+          : []),
         phase(`decorating ${n(startup.commands)} command and DTO classes`, (run) => run.decorateMs),
         phase('registering (ToolRegistry.from, new PersonaToolExecutor)', (run) => run.registerMs),
         phase('first call', (run) => run.firstCallMs, 1),

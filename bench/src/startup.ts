@@ -5,13 +5,17 @@ const wallAtScriptStart = performance.now();
 /**
  * `node startup.js <commands>` (issue 26): process start to the first successful call with <commands> class commands
  * of distinct shapes, in CPU time (`process.cpuUsage()`, every thread) with its breakdown: Node itself (before this
- * script's first statement), imports (reflect-metadata, @toolwright/core and what it loads), decorating the classes,
+ * script's first statement), imports (reflect-metadata and core's peer dependencies, then @toolwright/core and what
+ * else it loads), decorating the classes,
  * registering (`ToolRegistry.from` and the executor), the first call. Then the early calls: the first three calls of
  * every other command, round-robin (every other command once, then a second time, then a third), each timed alone.
  * Prints one line `@@result <json>`; run.js runs it in several fresh processes and takes medians.
  */
 
 type Core = typeof import('@toolwright/core');
+
+/** Packages core loads only when first needed (none of them by these commands' calls). */
+const LAZY_PACKAGES = ['chrono-node', 're2js', '@opentelemetry/api'];
 
 const cpuSince = (from: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(from);
@@ -30,6 +34,12 @@ async function main(): Promise<void> {
 
   const beforeImports = process.cpuUsage();
   require('reflect-metadata');
+  // core's peer dependencies first, timed apart: an application that mixes in class-validator's decorators (this one's
+  // e-mail fields carry `@IsEmail()`) loads class-validator itself, whatever core does.
+  require('class-validator');
+  require('class-transformer');
+  require('tsyringe');
+  const peersImported = process.cpuUsage();
   const core = require('@toolwright/core') as Core;
   const imported = process.cpuUsage();
   const loadedModules = Object.keys(require.cache).length;
@@ -75,10 +85,17 @@ async function main(): Promise<void> {
     early.filter((entry) => entry.call === call).map((entry) => entry[key]);
   const all = (key: 'wallMs' | 'cpuMs') => early.map((entry) => entry[key]);
 
+  const paths = Object.keys(require.cache);
+  const lazyLoadedAfterCalls = LAZY_PACKAGES.filter((name) =>
+    paths.some((path) => path.includes(`/node_modules/${name}/`)),
+  );
   const result = {
     commands: count,
+    lazyLoadedAfterCalls,
     nodeMs: cpuTotal(atScriptStart),
     importsMs: cpuTotal(imported) - cpuTotal(beforeImports),
+    peerImportsMs: cpuTotal(peersImported) - cpuTotal(beforeImports),
+    coreImportMs: cpuTotal(imported) - cpuTotal(peersImported),
     benchDataMs: cpuTotal(dataReady) - cpuTotal(imported),
     decorateMs: cpuTotal(decorated) - cpuTotal(dataReady),
     registerMs: cpuTotal(registered) - cpuTotal(decorated),

@@ -3,7 +3,8 @@
 import 'reflect-metadata';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
-import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
+import { tool as aiTool } from 'ai';
+import { PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, toStandardSchema } from '@toolwright/core';
 import { adaptAll } from '@toolwright/providers';
 import { registerLangChainTool } from '@toolwright/interop/langchain';
 
@@ -31,4 +32,41 @@ export async function importLangChainTool() {
   const anthropicTools = adaptAll(registry, 'anthropic'); // and every other provider's format
   // --- end ------------------------------------------------------------------------------------------------------
   return { result, anthropicTools };
+}
+
+export async function standardSchemas() {
+  // --- A toolwright DTO as a Standard Schema ----------------------------------------------------------------------
+  class SetLightParams {
+    @ToolParam({ description: 'The device, as named in the controller' }) deviceName!: string;
+    @ToolParam({ type: 'int', min: 0, max: 100 }) level!: number;
+  }
+
+  const setLightInput = toStandardSchema(SetLightParams); // { '~standard': { version: 1, vendor: 'toolwright', validate, jsonSchema } }
+  const checked = await setLightInput['~standard'].validate({ device_name: 'desk lamp', level: '40' });
+  // checked.value: a SetLightParams { deviceName: 'desk lamp', level: 40 }; invalid input: checked.issues (path, message)
+
+  const setLight = aiTool({
+    description: 'Set the brightness of a light.',
+    inputSchema: setLightInput, // the AI SDK lists its JSON Schema and runs its validate on each call
+    execute: (params) => `${params.deviceName} at ${params.level}%`,
+  });
+
+  // --- A zod (valibot, arktype) schema as a toolwright tool -------------------------------------------------------
+  const registry = new ToolRegistry();
+  registry.registerStandardSchemaTool(
+    {
+      name: 'set_light',
+      description: 'Set the brightness of a light.',
+      schema: z.object({ deviceName: z.string(), level: z.number().int().min(0).max(100) }),
+    },
+    (params) => `${params.deviceName} at ${params.level}%`,
+  );
+  const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+  const result = await executor.execute({
+    id: 'call_1',
+    name: 'set_light',
+    arguments: '{"device_name": "desk lamp", "level": "40"}',
+  });
+  // result.value === 'desk lamp at 40%'; result.transformations: key-case, string-to-integer
+  return { checked, setLight, result };
 }

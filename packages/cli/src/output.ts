@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from '@toolwright/core';
+import { escapeLogText } from '@toolwright/core/internal';
 import { styleText } from 'node:util';
 
 type Style = Parameters<typeof styleText>[0];
@@ -75,7 +76,10 @@ export function toJsonSafe(value: unknown, seen: WeakSet<object> = new WeakSet()
   }
 }
 
-/** Warnings and errors on stderr (`[toolwright] message {details}`); debug and info dropped: the CLI's logger while loading tools. */
+/**
+ * Warnings and errors on stderr (`[toolwright] message {details}`, line terminators and controls escaped); debug and
+ * info dropped: the CLI's logger while loading tools.
+ */
 export const stderrWarnings: Logger = {
   debug: () => undefined,
   info: () => undefined,
@@ -85,5 +89,5 @@ export const stderrWarnings: Logger = {
 
 function writeLogLine(message: string, details: Record<string, unknown> | undefined): void {
   const detail = details === undefined ? '' : ` ${JSON.stringify(toJsonSafe(details))}`;
-  process.stderr.write(`[toolwright] ${message}${detail}\n`);
+  process.stderr.write(`[toolwright] ${escapeLogText(`${message}${detail}`)}\n`);
 }

@@ -70,6 +70,7 @@ export {
   type ToolCallRunner,
   type ToolLoopToolSearch,
 } from './loop';
+export { toStandardSchema, type ToolwrightStandardSchema, type StandardSchemaOptions } from './standard-schema';
 export {
   resolveRelativeDate,
   type RelativeDateOptions,

@@ -107,3 +107,7 @@ export { retryMessage, finalErrorMessage } from './loop';
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
 export { toInteger, toFloat, toBoolean, type RuleOutcome } from './pipeline/value-rules';
 export { isUnsafeIntegerLiteral } from './pipeline/unsafe-integer';
+export { checkToolResult, resultInvalidError } from './result-check/check-tool-result';
+export { ResultInvalidError } from './errors/result-invalid-error';
+// The one escape of every log line, for the loggers of the other packages (the CLI's stderr lines).
+export { escapeLogText } from './logging/log-escape';

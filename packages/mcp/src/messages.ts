@@ -1,3 +1,5 @@
+import { escapeLogText } from '@toolwright/core/internal';
+
 /**
  * Every message @toolwright/mcp writes: to logs (for operators) and to tool results (for the model). Model-facing
  * text never carries a stack, a path or a server's stderr.
@@ -61,14 +63,15 @@ export const clientMessages = {
     `MCP server '${server}' lost its connection ${restarts} times within ${windowMs} ms; not reconnecting`,
 
   disconnected: (server: string, stderr: string) =>
-    `MCP server '${server}' disconnected; reconnecting${stderr.trim() === '' ? '' : ` (server stderr: ${stderr.trim()})`}`,
+    `MCP server '${server}' disconnected; reconnecting${stderr.trim() === '' ? '' : ` (server stderr: ${escapeLogText(stderr.trim())})`}`,
 
   badLine: (server: string, error: unknown) =>
     `MCP server '${server}' wrote something that is not a JSON-RPC message; it was skipped: ${truncate(describeError(error), 400)}`,
 
   protocolError: (server: string, error: unknown) => `MCP server '${server}': ${truncate(describeError(error), 500)}`,
 
-  stderr: (server: string, text: string) => `MCP server '${server}' stderr: ${truncate(text, 2_000)}`,
+  /** A server's stderr text on one log line (its line breaks and controls escaped, whatever logger receives it). */
+  stderr: (server: string, text: string) => `MCP server '${server}' stderr: ${escapeLogText(truncate(text, 2_000))}`,
 
   toolSkipped: (server: string, tool: string, reason: string) =>
     `MCP server '${server}': tool "${truncate(tool, 140)}" was not registered: ${reason}`,
@@ -105,6 +108,12 @@ export const clientMessages = {
 
   outputSchemaRefused: (server: string, problem: string) =>
     `MCP server '${server}': an output schema was not compiled: ${problem}`,
+
+  outputSchemaNotImported: (server: string, tool: string, reason: string) =>
+    `MCP server '${server}', tool "${tool}": its output schema is not part of the tool definition (${truncate(reason, 500)}); the SDK client still checks its results against it.`,
+
+  remoteResultInvalid: (tool: string) =>
+    `The tool "${tool}" failed: its MCP server sent a result that does not match the tool's own output schema. Do not retry this call.`,
 
   aliasTargetMissing: (server: string, tool: string, alias: string, property: string) =>
     `MCP server '${server}': parameterAliases maps "${alias}" to "${property}", which is not a top-level parameter of "${tool}"; the alias is ignored`,

@@ -15,6 +15,8 @@ export interface PageTool {
   readonly parameters: unknown;
   /** The parameters as a model sees them (JSON Schema, context fields absent). */
   readonly jsonSchema: unknown;
+  /** The IR of what the handler returns, when the tool declares it (`@Command({ returns })`, `outputSchema`). */
+  readonly output?: unknown;
   readonly providers: ReadonlyArray<{
     readonly provider: ProviderId;
     readonly label: string;
@@ -61,6 +63,7 @@ export async function describeRegistry(
       options: toJsonSafe(definition.options),
       parameters: toJsonSafe(withoutClasses(definition.parameters)),
       jsonSchema,
+      ...(definition.output !== undefined ? { output: toJsonSafe(withoutClasses(definition.output)) } : {}),
       providers: views.map((view) => ({
         provider: view.provider,
         label: view.label,

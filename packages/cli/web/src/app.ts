@@ -66,6 +66,7 @@ interface PageTool {
   };
   readonly parameters: SchemaNode;
   readonly jsonSchema: unknown;
+  readonly output?: SchemaNode;
   readonly providers: ReadonlyArray<{
     readonly provider: string;
     readonly label: string;
@@ -432,6 +433,27 @@ function overview(tool: PageTool): HTMLElement {
               ),
             ),
           ),
+        )
+      : null,
+    tool.output ? h('h3', { style: 'margin-top:16px' }, 'What it returns (checked after each call)') : null,
+    tool.output
+      ? h(
+          'table',
+          { class: 'parameters output' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'name'),
+              h('th', {}, 'type'),
+              h('th', {}, 'required'),
+              h('th', {}, 'description'),
+              h('th', {}, 'constraints'),
+            ),
+          ),
+          h('tbody', {}, ...parameterRows(tool.output.properties ?? [], '', 0)),
         )
       : null,
     h('h3', { style: 'margin-top:16px' }, `Lint (${tool.lint.length} finding${tool.lint.length === 1 ? '' : 's'})`),

@@ -3,6 +3,8 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { ToolCallError } from '../errors/tool-call-error';
 import type { Logger } from '../logging/logger';
 import { messages } from '../pipeline/messages';
+import { checkToolResult, resultInvalidError } from '../result-check/check-tool-result';
+import { redactTransformations, sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolResult } from '../types/execution';
 import { logCallOutcome } from './call-logging';
@@ -32,6 +34,12 @@ export class CallReport {
     started: number,
     handlerStarted: number,
   ): ToolResult {
+    // A declared output schema: the result is checked (never repaired); a mismatch is a RESULT_INVALID failure.
+    if (prepared.definition.output !== undefined) {
+      const mismatches = checkToolResult(prepared.definition, value);
+      if (mismatches.length > 0)
+        return this.handlerFailed(resultInvalidError(prepared.tool, mismatches), prepared, context, started);
+    }
     const ended = performance.now();
     const elapsed = ended - handlerStarted;
     const slowCallMs = prepared.compiled.slowCallMs;
@@ -124,11 +132,17 @@ export class CallReport {
   ): ToolResult {
     // Every caller builds `result` for this call only: its duration is rounded in place.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the result is ours to finish: durationMs is written once, here
-    const finished = result as { durationMs: number } & ToolResult;
+    const finished = result as { durationMs: number; transformations: ToolResult['transformations'] } & ToolResult;
     finished.durationMs = Math.round(result.durationMs * 1000) / 1000;
-    if (finished.transformations.length > 0) this.stats.record(finished.tool, finished.transformations, context.model);
+    // Sensitive values never leave in clear: not in the result's transformations, so neither in the logs and stats.
+    if (finished.transformations.length > 0) {
+      const sensitive = definition === undefined ? undefined : sensitivePaths(definition.parameters);
+      if (sensitive !== undefined && sensitive.size > 0)
+        finished.transformations = redactTransformations(finished.transformations, sensitive);
+      this.stats.record(finished.tool, finished.transformations, context.model);
+    }
     try {
-      logCallOutcome(this.logger, finished, error, definition);
+      logCallOutcome(this.logger, finished, error);
     } catch {
       // ignored: see the class comment
     }

@@ -140,7 +140,12 @@ export class ArgumentPreparation {
       });
       const normalized = compiled.normalize(sanitized.value, '', state);
       if (state.transformations.length > 0) transformations.push(...state.transformations);
-      const impostors = findContextImpostors(sanitized.value, state.securityEvents, definition.parameters);
+      const impostors = findContextImpostors(
+        sanitized.value,
+        state.securityEvents,
+        definition.parameters,
+        state.transformations,
+      );
       securityEvents = impostors.length > 0 ? [...state.securityEvents, ...impostors] : state.securityEvents;
       if (securityEvents.length > 0) this.reportSecurityEvents(tool, callId, securityEvents, context);
       params = (

@@ -92,41 +92,68 @@ interface Instruments {
   readonly duration: HistogramLike;
 }
 
+/** What a telemetry reads from `@opentelemetry/api`, once (the package exports `trace` and `metrics` through getters). */
+class ApiView {
+  readonly noopTracerProvider: TracerProviderLike;
+  readonly noopMeterClass: unknown;
+  readonly trace: OpenTelemetryApiLike['trace'];
+  readonly metrics: OpenTelemetryApiLike['metrics'];
+
+  constructor(readonly api: OpenTelemetryApiLike) {
+    this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
+    this.noopMeterClass = api.createNoopMeter().constructor;
+    this.trace = api.trace;
+    this.metrics = api.metrics;
+  }
+}
+
 /** Spans and metrics for tool calls; build it with `createToolTelemetry()`. */
 export class ToolTelemetry {
-  private readonly noopTracerProvider: TracerProviderLike;
-  private readonly noopMeterClass: unknown;
   private tracerSource?: TracerProviderLike;
   private tracer?: TracerLike;
   private meterSource?: MeterProviderLike;
   private instruments?: Instruments;
-
-  /** `api.trace` and `api.metrics`, read once: the package exports them through getters that return one singleton each. */
-  private readonly traceApi: OpenTelemetryApiLike['trace'];
-  private readonly metricsApi: OpenTelemetryApiLike['metrics'];
+  /** Read from the api on first use: the default telemetry loads the package only when something registered with it. */
+  private view?: ApiView;
   /**
    * Whether both providers are the global ones of the installed `@opentelemetry/api` (1.x, the peer range): then a
    * process where nothing was ever registered with it (no global registry object) has no provider to record to.
    */
   private readonly globalProvidersOnly: boolean;
 
+  /**
+   * `api` undefined: the installed `@opentelemetry/api`, required on the first call or turn after something (a tracer,
+   * meter or context manager, a diag logger) registered with it; until then a call costs one property read.
+   */
   constructor(
-    private readonly api: OpenTelemetryApiLike,
+    private readonly api: OpenTelemetryApiLike | undefined,
     private readonly options: ToolTelemetryOptions = {},
   ) {
-    this.noopTracerProvider = new api.ProxyTracerProvider().getDelegate();
-    this.noopMeterClass = api.createNoopMeter().constructor;
-    this.traceApi = api.trace;
-    this.metricsApi = api.metrics;
     this.globalProvidersOnly =
-      options.tracerProvider === undefined && options.meterProvider === undefined && api === loadApi();
+      options.tracerProvider === undefined &&
+      options.meterProvider === undefined &&
+      (api === undefined || api === loadApi());
+  }
+
+  /** The api's view; only after `mayRecord()` said true (which loads the api of the default telemetry). */
+  private apiView(): ApiView {
+    this.view ??= new ApiView(this.api ?? loadApi()!);
+    return this.view;
+  }
+
+  /** False when nothing can be recorded: only the global providers are used and nothing registered with the api. */
+  private mayRecord(): boolean {
+    if (this.globalProvidersOnly && (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL_REGISTRY] === undefined)
+      return false;
+    return this.api !== undefined || loadApi() !== undefined;
   }
 
   /** The tracer, or undefined when no tracer provider is registered (the global proxy still delegates to the no-op). */
   private activeTracer(): TracerLike | undefined {
-    const provider = this.options.tracerProvider ?? this.traceApi.getTracerProvider();
+    const view = this.apiView();
+    const provider = this.options.tracerProvider ?? view.trace.getTracerProvider();
     const effective = this.options.tracerProvider ?? provider.getDelegate?.() ?? provider;
-    if (effective === this.noopTracerProvider) return undefined;
+    if (effective === view.noopTracerProvider) return undefined;
     if (effective !== this.tracerSource) {
       this.tracerSource = effective;
       this.tracer = provider.getTracer(SCOPE);
@@ -135,12 +162,13 @@ export class ToolTelemetry {
   }
 
   private activeInstruments(): Instruments | undefined {
-    const provider = this.options.meterProvider ?? this.metricsApi.getMeterProvider();
+    const view = this.apiView();
+    const provider = this.options.meterProvider ?? view.metrics.getMeterProvider();
     if (provider === this.meterSource) return this.instruments;
     this.meterSource = provider;
     const meter = provider.getMeter(SCOPE);
     this.instruments =
-      meter.constructor === this.noopMeterClass
+      meter.constructor === view.noopMeterClass
         ? undefined
         : {
             transformations: meter.createCounter('toolwright.transformations', {
@@ -162,7 +190,7 @@ export class ToolTelemetry {
   recordCall(result: ToolResult, error: ToolCallError | undefined, context: ExecutionContext): void {
     // One property read instead of both providers' lookups while `@opentelemetry/api` holds no global at all (every
     // registration, a tracer, meter or context manager or a diag logger, creates its registry object first).
-    if (this.globalProvidersOnly && (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL_REGISTRY] === undefined) return;
+    if (!this.mayRecord()) return;
     const tracer = this.activeTracer();
     const instruments = this.activeInstruments();
     if (tracer === undefined && instruments === undefined) return;
@@ -173,6 +201,7 @@ export class ToolTelemetry {
     if (context.model !== undefined) base['gen_ai.request.model'] = context.model;
     if (this.options.provider !== undefined) base['gen_ai.system'] = this.options.provider;
     if (tracer !== undefined) {
+      const { api } = this.apiView();
       const end = performance.timeOrigin + performance.now();
       const span = tracer.startSpan(
         'toolwright.tool_call',
@@ -194,11 +223,9 @@ export class ToolTelemetry {
             ...(context.approval !== undefined ? approvalAttributes(context.approval) : {}),
           },
         },
-        this.api.context.active(),
+        api.context.active(),
       );
-      span.setStatus(
-        error ? { code: this.api.SpanStatusCode.ERROR, message: error.code } : { code: this.api.SpanStatusCode.OK },
-      );
+      span.setStatus(error ? { code: api.SpanStatusCode.ERROR, message: error.code } : { code: api.SpanStatusCode.OK });
       span.end(end);
     }
     if (instruments !== undefined) {
@@ -211,14 +238,13 @@ export class ToolTelemetry {
 
   /** Starts a `toolwright.tool_loop.turn` span, or returns undefined when no tracer is registered. */
   startTurn(index: number, model: string): TurnSpan | undefined {
+    if (!this.mayRecord()) return undefined;
     const tracer = this.activeTracer();
     if (tracer === undefined) return undefined;
     const attributes: TelemetryAttributes = { 'toolwright.turn': index + 1, 'gen_ai.request.model': model };
     if (this.options.provider !== undefined) attributes['gen_ai.system'] = this.options.provider;
-    return new TurnSpan(
-      this.api,
-      tracer.startSpan('toolwright.tool_loop.turn', { attributes }, this.api.context.active()),
-    );
+    const { api } = this.apiView();
+    return new TurnSpan(api, tracer.startSpan('toolwright.tool_loop.turn', { attributes }, api.context.active()));
   }
 }
 
@@ -291,9 +317,24 @@ export function createToolTelemetry(options: ToolTelemetryOptions = {}): ToolTel
 
 let shared: ToolTelemetry | null | undefined;
 
-/** The default telemetry (global providers), one per process. */
+/** Whether `@opentelemetry/api` is installed, found without loading it. */
+function apiInstalled(): boolean {
+  if (loaded !== undefined) return loaded !== null;
+  try {
+    require.resolve('@opentelemetry/api');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The default telemetry (global providers), one per process. The package is only found here, not loaded: it is
+ * required when something registers with it (docs/decisions/0030-lazy-startup.md: loading it cost more CPU than
+ * building an executor).
+ */
 export function defaultToolTelemetry(): ToolTelemetry | undefined {
-  if (shared === undefined) shared = createToolTelemetry() ?? null;
+  if (shared === undefined) shared = apiInstalled() ? new ToolTelemetry(undefined) : null;
   return shared ?? undefined;
 }
 

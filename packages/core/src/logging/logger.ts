@@ -1,3 +1,5 @@
+import { escapeLogDetails, escapeLogText } from './log-escape';
+
 /** Log levels, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -66,10 +68,10 @@ function lineJson(details: Record<string, unknown>): string {
   }
 }
 
-/** `[toolwright] message {"details":...}` on one line. */
+/** `[toolwright] message {"details":...}` on one line, every line terminator and control escaped (escapeLogText). */
 function formatLine(message: string, details: Record<string, unknown> | undefined): string {
   const suffix = details !== undefined && Object.keys(details).length > 0 ? ` ${lineJson(details)}` : '';
-  return `[toolwright] ${message.replace(/\r?\n/g, ' ')}${suffix}`;
+  return `[toolwright] ${escapeLogText(message)}${escapeLogText(suffix)}`;
 }
 
 /**
@@ -143,14 +145,17 @@ export interface PinoLike {
 
 /**
  * The pino adapter: toolwright's `(message, details)` becomes pino's `(details, message)`, so every detail reaches
- * the log record; `child()` returns an adapter over `pino.child()`; `isLevelEnabled` is pino's own.
+ * the log record; `child()` returns an adapter over `pino.child()`; `isLevelEnabled` is pino's own. The message and
+ * every string of the details are escaped first (escapeLogText: pino writes U+2028, U+2029 and U+0085 raw).
  */
 export function pinoLogger(pino: PinoLike): Logger {
+  const record = (details: Record<string, unknown> | undefined) =>
+    details === undefined ? {} : escapeLogDetails(details);
   return {
-    debug: (message, details) => pino.debug(details ?? {}, message),
-    info: (message, details) => pino.info(details ?? {}, message),
-    warn: (message, details) => pino.warn(details ?? {}, message),
-    error: (message, details) => pino.error(details ?? {}, message),
+    debug: (message, details) => pino.debug(record(details), escapeLogText(message)),
+    info: (message, details) => pino.info(record(details), escapeLogText(message)),
+    warn: (message, details) => pino.warn(record(details), escapeLogText(message)),
+    error: (message, details) => pino.error(record(details), escapeLogText(message)),
     isLevelEnabled: (level) => pino.isLevelEnabled(level),
     child: (bindings) => pinoLogger(pino.child(bindings)),
   };

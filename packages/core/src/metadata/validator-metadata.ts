@@ -16,7 +16,7 @@ function rulesByTarget(storage: MetadataStorage): Map<unknown, ClassValidatorRul
  * The rules class-validator stores for exactly this class, read from its per-class map so building N DTOs costs
  * O(N); any other storage shape falls back to the public `getTargetValidationMetadatas` (which walks every class).
  */
-function ownRules(storage: MetadataStorage, target: Function): readonly ClassValidatorRule[] {
+export function ownRules(storage: MetadataStorage, target: Function): readonly ClassValidatorRule[] {
   const byTarget = rulesByTarget(storage);
   const candidates =
     byTarget !== undefined

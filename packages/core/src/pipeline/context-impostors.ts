@@ -1,4 +1,6 @@
 import { objectNodes } from '../schema/object-nodes';
+import { foldKey, keyFolds, needsFolding } from '../text/key-folding';
+import { CONTEXT_KEY_PROPERTIES, type Transformation } from '../types/execution';
 import type { ObjectSchema } from '../types/schema';
 import type { SecurityEvent } from './normalizer';
 
@@ -20,79 +22,36 @@ function declaredNames(schema: ObjectSchema): ReadonlySet<string> {
   return names;
 }
 
-/** The context names a model may never set (the same list the normalizer drops), by canonical form. */
-const CONTEXT_NAMES = [
-  'session_id',
-  'job_id',
-  'flow_step_id',
-  'source_url',
-  'image_url',
-  'handler_config',
-  'persona',
-] as const;
+/** The context names a model may never set (the same list the normalizer drops). */
+const CONTEXT_NAMES = Object.keys(CONTEXT_KEY_PROPERTIES);
 const BY_CANONICAL: ReadonlyMap<string, string> = new Map(CONTEXT_NAMES.map((name) => [canonical(name), name]));
+const BY_FOLDED: ReadonlyMap<string, string> = new Map(CONTEXT_NAMES.map((name) => [foldKey(name), name]));
 
+/** The normalizer's key matching form (case and the separators `_ - .` and white space ignored). */
 function canonical(key: string): string {
   return key.replace(/[-_\s.]/g, '').toLowerCase();
 }
 
-/** Characters that render as nothing: a key holding one looks like the name without it. */
-/* eslint-disable no-misleading-character-class -- the class lists invisible and combining code points one by one on purpose */
-const INVISIBLE =
-  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
-/* eslint-enable no-misleading-character-class */
+/** Longest key compared with the context names (longer keys are no name, whatever they hold). */
+const MAX_COMPARED_KEY_LENGTH = 1024;
 
 /**
- * Letters of other scripts that look like the Latin letters of the context names (Unicode's confusables for them,
- * Cyrillic, Greek, Armenian and Cherokee); fullwidth, mathematical and other compatibility forms are folded by NFKC.
- */
-const CONFUSABLES: ReadonlyMap<string, string> = new Map(
-  Object.entries({
-    a: 'аɑαа⍺',
-    b: 'ЬƄᏏ',
-    c: 'сϲⅽᴄ',
-    d: 'ԁⅾ',
-    e: 'еєҽ℮ꬲ',
-    f: 'ſꞙ',
-    g: 'ɡցᶃ',
-    h: 'һհᏂ',
-    i: 'іɩιӏⅰı˛',
-    j: 'јϳ',
-    k: 'κᴋ',
-    l: 'ӏⅼǀ',
-    m: 'ⅿ',
-    n: 'ոռ',
-    o: 'оοօᴏσ',
-    p: 'рρᴘ',
-    q: 'ԛ',
-    r: 'гᴦ',
-    s: 'ѕꜱƽ',
-    t: 'τᴛ',
-    u: 'υսᴜ',
-    v: 'νѵᴠⅴ',
-    w: 'ѡᴡԝ',
-    x: 'хχⅹ',
-    y: 'уүγ',
-    z: 'ᴢ',
-    _: '＿‗ˍ',
-    '-': '‐‑‒–—−',
-  }).flatMap(([latin, lookAlikes]) => [...lookAlikes].map((character) => [character, latin] as const)),
-);
-
-/**
- * The context name a key imitates, when it is not one itself: after NFKC (fullwidth `ｓｅｓｓｉｏｎ＿ｉｄ`), without
- * invisible characters (`session\u200b_id`) and with look-alike letters of other scripts read as Latin (`ѕеѕѕіоn_іd`),
- * it reads as a context name. Plain-ASCII keys never imitate (they are the name, or another word).
+ * The context name a key imitates, when it is not one itself: one of its folds (text/key-folding: invisible code
+ * points removed, the UTS #39 confusable skeleton, with and without NFKC and lower case, separators such as `/ : ·`
+ * removed) reads as a context name
+ * (`ｓｅｓｓｉｏｎ＿ｉｄ`, `session\u200b_id`, `ѕеѕѕіоn_іd`, `session/id`). A plain key (ASCII letters, digits, `_ - .`
+ * and spaces) is never folded: it is the name, in some case and separator style, or another word.
  */
 export function imitatedContextName(key: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
-  if (/^[\u0000-\u007f]*$/.test(key) || key.length > 64) return undefined;
-  let folded = key.normalize('NFKC').replace(INVISIBLE, '');
-  folded = Array.from(folded, (character) => CONFUSABLES.get(character) ?? character).join('');
-  return BY_CANONICAL.get(canonical(folded));
+  if (key.length > MAX_COMPARED_KEY_LENGTH || !needsFolding(key) || contextNameOf(key) !== undefined) return undefined;
+  for (const fold of keyFolds(key)) {
+    const name = BY_FOLDED.get(fold);
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
-/** The context name a key is (any case or separators), or undefined. */
+/** The context name a key is (any case or the separators `_ - .` and spaces, as the normalizer matches it), or undefined. */
 export function contextNameOf(key: string): string | undefined {
   return key.length > 64 ? undefined : BY_CANONICAL.get(canonical(key));
 }
@@ -100,84 +59,99 @@ export function contextNameOf(key: string): string | undefined {
 /** Most keys one call's arguments are scanned for (they are already within the size budget). */
 const MAX_SCANNED_KEYS = 100_000;
 
+/** Rules of the normalizer that read an object or array out of a string value (their `to` is the value read). */
+const READ_FROM_TEXT: ReadonlySet<string> = new Set([
+  'json-string-to-object',
+  'json-string-to-array',
+  'key-value-string-to-object',
+]);
+
+/** One container on the walk: its path is built from its parents only when an event needs it. */
+interface Frame {
+  readonly value: object;
+  readonly parent: Frame | undefined;
+  readonly key: string | number;
+  readonly depth: number;
+}
+
+/** The path of `key` inside `frame`, in the pipeline's notation (`a.b[2].c`). */
+function pathOf(frame: Frame | undefined, key: string | number): string {
+  const parent = frame === undefined || frame.parent === undefined ? '' : pathOf(frame.parent, frame.key);
+  return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
+}
+
 /**
  * Security events for keys anywhere in the (sanitized) arguments that the normalizer did not already report: a context
  * name nested inside a free-form object (`{"metadata": {"session_id": ...}}`), and a key that imitates a context name
- * (fullwidth, another script's letters, invisible characters). Nothing is set from them: context comes from the
- * ExecutionContext only; the values stay where the schema puts them (data of a free-form object, or a dropped key).
+ * (see imitatedContextName). One walk sees every object the call holds: the arguments' own, and the objects and arrays
+ * the normalizer read out of string values (`{"metadata": "{\"ｓｅｓｓｉｏｎ＿ｉｄ\": 1}"}`, recorded as
+ * `json-string-to-object` and the like in `transformations`), at the path of the string they were read from. Nothing
+ * is set from them: context comes from the ExecutionContext only; the values stay where the schema puts them (data of
+ * a free-form object, or a dropped key).
  */
 export function findContextImpostors(
   value: unknown,
   reported: readonly SecurityEvent[],
   schema: ObjectSchema,
+  transformations: readonly Transformation[] = [],
 ): SecurityEvent[] {
-  if (!hasCandidateKey(value)) return [];
-  const declared = declaredNames(schema);
-  const events: SecurityEvent[] = [];
-  const reportedPaths = new Set(reported.map((event) => event.path));
-  const reportedKeys = new Set(reported.map((event) => event.key));
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  if (typeof value !== 'object' || value === null) return [];
+  let readFromText: Map<string, unknown> | undefined;
+  for (const transformation of transformations) {
+    if (READ_FROM_TEXT.has(transformation.rule) && typeof transformation.from === 'string')
+      (readFromText ??= new Map()).set(transformation.from, transformation.to);
+  }
+  let events: SecurityEvent[] | undefined;
+  let reportedPaths: ReadonlySet<string> | undefined;
+  let reportedKeys: ReadonlySet<string> | undefined;
+  const stack: Frame[] = [{ value, parent: undefined, key: '', depth: 0 }];
   let scanned = 0;
+  const visit = (frame: Frame, key: string | number, child: unknown) => {
+    let next = child;
+    if (typeof next === 'string' && readFromText !== undefined && readFromText.has(next)) next = readFromText.get(next);
+    if (typeof next === 'object' && next !== null)
+      stack.push({ value: next, parent: frame, key, depth: frame.depth + 1 });
+  };
   while (stack.length > 0 && scanned < MAX_SCANNED_KEYS) {
     const frame = stack.pop()!;
     const current = frame.value;
-    if (typeof current !== 'object' || current === null) continue;
     if (Array.isArray(current)) {
-      for (let index = 0; index < current.length; index++)
-        stack.push({ value: current[index], path: `${frame.path}[${index}]`, depth: frame.depth + 1 });
+      for (let index = 0; index < current.length; index++) visit(frame, index, current[index]);
       continue;
     }
     for (const key of Object.keys(current)) {
       scanned++;
-      const path = frame.path === '' ? key : `${frame.path}.${key}`;
-      if (!reportedPaths.has(path) && !reportedKeys.has(key)) {
-        const exact = contextNameOf(key);
-        if (exact !== undefined && frame.depth > 0 && !declared.has(key))
-          events.push({ kind: 'nested-context-name', path, key, contextKey: exact });
-        else if (exact === undefined) {
-          const imitated = imitatedContextName(key);
-          if (imitated !== undefined) events.push({ kind: 'look-alike-context-key', path, key, contextKey: imitated });
+      if (isCandidateKey(key)) {
+        const path = pathOf(frame, key);
+        reportedPaths ??= new Set(reported.map((event) => event.path));
+        reportedKeys ??= new Set(reported.map((event) => event.key));
+        if (!reportedPaths.has(path) && !reportedKeys.has(key)) {
+          const exact = contextNameOf(key);
+          if (exact !== undefined) {
+            if (frame.depth > 0 && !declaredNames(schema).has(key))
+              (events ??= []).push({ kind: 'nested-context-name', path, key, contextKey: exact });
+          } else {
+            const imitated = imitatedContextName(key);
+            if (imitated !== undefined)
+              (events ??= []).push({ kind: 'look-alike-context-key', path, key, contextKey: imitated });
+          }
         }
       }
-      stack.push({ value: (current as Record<string, unknown>)[key], path, depth: frame.depth + 1 });
+      visit(frame, key, (current as Record<string, unknown>)[key]);
     }
   }
-  return events;
+  return events ?? [];
 }
 
-/** Whether a key could be reported: a context name in any spelling, or a non-ASCII key (a possible look-alike). */
+/** Whether a key could be reported (a context name in any spelling, or a key that needs folding), remembered by key. */
 const candidateKeys = new Map<string, boolean>();
 const MAX_REMEMBERED_KEYS = 10_000;
 
 function isCandidateKey(key: string): boolean {
   let candidate = candidateKeys.get(key);
   if (candidate === undefined) {
-    // eslint-disable-next-line no-control-regex
-    candidate = key.length <= 64 && (contextNameOf(key) !== undefined || !/^[\u0000-\u007f]*$/.test(key));
+    candidate = contextNameOf(key) !== undefined || imitatedContextName(key) !== undefined;
     if (candidateKeys.size < MAX_REMEMBERED_KEYS) candidateKeys.set(key, candidate);
   }
   return candidate;
-}
-
-/**
- * A walk over the keys alone (no paths, no frames), so the common call, whose keys are all ordinary words, is not
- * scanned twice; any key that could be reported sends the value through the full scan.
- */
-function hasCandidateKey(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  let scanned = 0;
-  while (stack.length > 0) {
-    const current = stack.pop();
-    if (typeof current !== 'object' || current === null) continue;
-    if (Array.isArray(current)) {
-      for (let index = 0; index < current.length; index++) stack.push(current[index]);
-      continue;
-    }
-    for (const key of Object.keys(current)) {
-      if (++scanned > MAX_SCANNED_KEYS) return true;
-      if (isCandidateKey(key)) return true;
-      stack.push((current as Record<string, unknown>)[key]);
-    }
-  }
-  return false;
 }

@@ -51,14 +51,24 @@ export function holdsSensitive(path: string, sensitive: ReadonlySet<string>): bo
   return false;
 }
 
-/** Transformations safe to log: values of sensitive fields, and of the values that contain one, replaced; argument-text rules (path '') elided when any field is sensitive. */
+/** Whether a transformation's `from` and `to` can hold an argument value (a tool-name repair holds only names). */
+function carriesValue(transformation: Transformation): boolean {
+  return !transformation.rule.startsWith('tool-name');
+}
+
+/**
+ * Transformations safe to return and log: `from` and `to` replaced by `[redacted]` where the value is a sensitive
+ * field, inside one, or holds one (a parent read from a JSON string); the argument-text rules (path '': a fenced block,
+ * double-encoded JSON, an unwrapped call) when any field is sensitive. Every rule, its path and the tool-name repairs
+ * stay as they were.
+ */
 export function redactTransformations(
   transformations: readonly Transformation[],
   sensitive: ReadonlySet<string>,
 ): Transformation[] {
   if (sensitive.size === 0) return transformations.slice();
   return transformations.map((transformation) =>
-    holdsSensitive(transformation.path, sensitive)
+    carriesValue(transformation) && holdsSensitive(transformation.path, sensitive)
       ? { ...transformation, from: REDACTED, to: REDACTED }
       : transformation,
   );

@@ -5,3 +5,8 @@ export {
   type ToolRegistryChange,
   type ToolRegistryListener,
 } from './tool-registry';
+export type {
+  StandardJsonSchemaValidator,
+  StandardSchemaToolDeclaration,
+  StandardSchemaToolHandler,
+} from './standard-schema-tool';

@@ -9,9 +9,20 @@ import { definitionFromJsonSchema, type JsonSchemaToolOptions } from '../schema/
 import { toJsonSchema, type JsonSchemaExportOptions } from '../schema/json-schema-export';
 import type { JsonSchemaObject } from '../schema/json-schema-types';
 import { checkDtoSynthesis, releaseSchemaDtos, retainSchemaDtos } from '../validation/synthesize-dto';
-import type { CompactDeclaration, JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
+import type {
+  CompactDeclaration,
+  JsonSchemaToolDeclaration,
+  OutputSchemaOptions,
+  ToolDefinition,
+  ToolOptions,
+} from '../types/definition';
 import type { CommandHandler, RegisteredTool, ToolHandler, ToolImplementation } from '../types/handler';
 import type { Constructor } from '../types/schema';
+import {
+  standardSchemaTool,
+  type StandardSchemaToolDeclaration,
+  type StandardSchemaToolHandler,
+} from './standard-schema-tool';
 import { registryMessages } from './messages';
 import { ToolSearchIndex, type ToolSearchOptions, type ToolSearchResult } from '../search/tool-search-index';
 
@@ -121,8 +132,26 @@ export class ToolRegistry {
     return this.registerDefinition(definitionFromJsonSchema(declaration, options), { kind: 'function', handler });
   }
 
+  /**
+   * Registers a tool whose parameters are a Standard Schema that exposes JSON Schema (zod 4, valibot through
+   * `toStandardJsonSchema`, arktype, ...): its JSON Schema runs through the executor's pipeline like any JSON Schema
+   * tool, and the schema's own `validate` is the final check; `handler` receives the schema's output.
+   */
+  registerStandardSchemaTool<Input, Output>(
+    declaration: StandardSchemaToolDeclaration<Input, Output>,
+    handler: StandardSchemaToolHandler<Output>,
+    options?: JsonSchemaToolOptions,
+  ): ToolDefinition {
+    const tool = standardSchemaTool(declaration, handler, options);
+    return this.registerDefinition(tool.definition, { kind: 'function', handler: tool.handler });
+  }
+
   /** Registers a tool from seed 001's compact declaration, run by `handler`. */
-  registerCompact(declaration: CompactDeclaration, handler: ToolHandler, options?: ToolOptions): ToolDefinition {
+  registerCompact(
+    declaration: CompactDeclaration,
+    handler: ToolHandler,
+    options?: ToolOptions & OutputSchemaOptions,
+  ): ToolDefinition {
     return this.registerDefinition(definitionFromCompact(declaration, options), { kind: 'function', handler });
   }
 

@@ -23,6 +23,7 @@ import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from 
 import type { CrossFieldRule } from '../types/cross-field';
 import type { ToolDefinition } from '../types/definition';
 import { assertToolOptions, finalizeDefinition } from './finalize-definition';
+import { checkedOutput } from './output-schema';
 
 const objectSchemas = new WeakMap<Function, ObjectSchema>();
 const commandDefinitions = new WeakMap<Function, ToolDefinition>();
@@ -313,6 +314,19 @@ function commandDto(commandClass: Function, options: CommandOptions): Constructo
   return first as Constructor;
 }
 
+/** The output schema of a command's `returns` class: its object schema, built like a parameter DTO's. */
+function commandOutput(target: string, returns: unknown): ObjectSchema {
+  if (!isDtoClass(returns)) {
+    throw definitionMessages.invalidCommandOption(
+      target,
+      'returns',
+      `${renderValue(returns)} is not a class`,
+      'give the class of the result, decorated like a parameter DTO: @Command({ ..., returns: ResultDto }).',
+    );
+  }
+  return checkedOutput(target, 'returns', resolveObjectSchema(returns as Constructor));
+}
+
 /**
  * The tool definition (IR) of a `@Command` class: name, description, parameters (the DTO's object schema), options
  * and source. Resolved once per class and frozen; every problem is a DefinitionError naming the class and the fix.
@@ -355,6 +369,7 @@ export function resolveCommandDefinition(commandClass: Constructor): ToolDefinit
       parameters: deepFreeze(commandParameters(target, resolveObjectSchema(params), options.crossFieldRules)),
       options,
       source: { kind: 'class', command: commandClass, params },
+      ...(options.returns === undefined ? {} : { output: commandOutput(target, options.returns) }),
     },
     { origin: '@Command', target },
   );

@@ -1,4 +1,11 @@
-import type { CompactDeclaration, CompactParameterDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
+import type {
+  CompactDeclaration,
+  CompactParameterDeclaration,
+  OutputSchemaOptions,
+  ToolDefinition,
+  ToolOptions,
+} from '../types/definition';
+import { outputFromJsonSchema } from './output-schema';
 import type { ArraySchema, ObjectSchema, ParamSchema, PropertyDefinition, ScalarKind } from '../types/schema';
 import { RESERVED_PROPERTY_NAMES } from './json-schema-types';
 import { finalizeDefinition } from './finalize-definition';
@@ -277,7 +284,10 @@ function parameterFromDeclaration(
  * field by field (unknown fields are refused, so an `enum` a client expected to apply is never dropped), and
  * the definition keeps a frozen copy of it as its source.
  */
-export function definitionFromCompact(declaration: CompactDeclaration, options: ToolOptions = {}): ToolDefinition {
+export function definitionFromCompact(
+  declaration: CompactDeclaration,
+  options: ToolOptions & OutputSchemaOptions = {},
+): ToolDefinition {
   if (!isRecord(declaration)) throw messages.compactDeclarationNotObject(declaration);
   const name = validateCommandName(declaration.command_name);
   const target = `compact declaration '${name}'`;
@@ -308,13 +318,15 @@ export function definitionFromCompact(declaration: CompactDeclaration, options: 
     ...(description === undefined ? {} : { description }),
     parameters: Object.freeze(built.map((entry) => entry.copy)),
   });
+  const { outputSchema, ...toolOptions } = options;
   return finalizeDefinition(
     {
       name,
       description: description ?? '',
       parameters: parametersSchema,
-      options,
+      options: toolOptions,
       source: Object.freeze({ kind: 'compact', declaration: source }),
+      ...(outputSchema === undefined ? {} : { output: outputFromJsonSchema(name, outputSchema) }),
     },
     { origin: 'registerCompact', target },
   );

@@ -35,6 +35,7 @@ interface OrderedBounds {
 export function finalizeDefinition(definition: ToolDefinition, options: FinalizeOptions): ToolDefinition {
   const checked = checkToolOptions(definition.options, options);
   checkBounds(options.target, definition.parameters);
+  if (definition.output !== undefined) checkBounds(`${options.target} output`, definition.output);
   return Object.freeze({
     ...definition,
     options:

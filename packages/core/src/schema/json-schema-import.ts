@@ -581,19 +581,31 @@ class JsonSchemaImporter {
         throw messages.invalidKeywordValue(this.where(`${pointer}/enum`), 'enum', 'an array of values', enumValues);
       if (enumValues.length === 0) throw messages.emptyEnum(this.where(`${pointer}/enum`));
       this.count(`${pointer}/enum`, enumValues.length);
-      for (const value of enumValues)
+      for (const value of enumValues) {
         if (!isScalar(value)) throw messages.enumValueNotRepresentable(this.where(`${pointer}/enum`), 'enum', value);
+        this.checkEnumValueLength(value, `${pointer}/enum`, 'enum');
+      }
       values = [...(enumValues as EnumValue[])];
     }
     if ('const' in raw) {
       const constant: unknown = raw.const;
       if (!isScalar(constant))
         throw messages.enumValueNotRepresentable(this.where(`${pointer}/const`), 'const', constant);
+      this.checkEnumValueLength(constant, `${pointer}/const`, 'const');
       if (values !== undefined && !values.includes(constant))
         throw messages.constNotInEnum(this.where(`${pointer}/const`), constant);
       values = [constant];
     }
     return values;
+  }
+
+  /**
+   * An untrusted enum or const string is shown to the model whole (it is the value to send, so it cannot be clipped):
+   * one longer than the text cap (`maxDescriptionLength`) refuses the tool.
+   */
+  private checkEnumValueLength(value: unknown, pointer: string, keyword: 'enum' | 'const'): void {
+    if (this.untrusted && typeof value === 'string' && value.length > this.limits.maxDescriptionLength)
+      throw messages.enumValueTooLong(this.where(pointer), keyword, value.length, this.limits.maxDescriptionLength);
   }
 
   /** Copies a default or examples value: iterative, depth- and node-bounded, input keys kept as own data keys. */
@@ -724,7 +736,10 @@ class JsonSchemaImporter {
   }
 }
 
-/** An untrusted description or title cut to `maximum` characters, saying so. */
+/**
+ * The one clip of imported text (an untrusted tool's or parameter's description and title, the string values of its
+ * annotations): cut to `maximum` characters (`maxDescriptionLength`, 4,096 by default), saying so.
+ */
 export function clipAnnotation(text: string, maximum: number): string {
   return text.length > maximum ? `${text.slice(0, maximum)}... [clipped from ${text.length} characters]` : text;
 }

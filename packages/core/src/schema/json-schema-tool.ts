@@ -3,7 +3,8 @@ import { finalizeDefinition } from './finalize-definition';
 import { clipAnnotation, fromJsonSchema } from './json-schema-import';
 import { resolveLimits, type JsonSchemaImportOptions } from './json-schema-limits';
 import { schemaMessages as messages } from './messages';
-import type { JsonSchemaToolDeclaration, ToolDefinition, ToolOptions } from '../types/definition';
+import { outputFromJsonSchema } from './output-schema';
+import type { JsonSchemaToolDeclaration, OutputSchemaOptions, ToolDefinition, ToolOptions } from '../types/definition';
 
 /** A JSON Schema tool declaration (an MCP `tools/list` entry, a function definition) -> a checked tool definition. */
 
@@ -18,7 +19,8 @@ function own(record: JsonRecord, key: string): unknown {
 }
 
 /** What `definitionFromJsonSchema` takes: the tool's own options plus how to import its schema. */
-export interface JsonSchemaToolOptions extends ToolOptions, Omit<JsonSchemaImportOptions, 'target'> {
+export interface JsonSchemaToolOptions
+  extends ToolOptions, OutputSchemaOptions, Omit<JsonSchemaImportOptions, 'target'> {
   /** Prefix for the tool's name: `namespace + '.' + name` (e.g. the MCP server's name). */
   readonly namespace?: string;
 }
@@ -49,7 +51,15 @@ export function definitionFromJsonSchema(
   ) {
     throw messages.toolNameInvalid(declaredName);
   }
-  const { namespace, untrusted, limits, annotationKeywords, additionalPropertiesWhenAbsent, ...toolOptions } = options;
+  const {
+    namespace,
+    untrusted,
+    limits,
+    annotationKeywords,
+    additionalPropertiesWhenAbsent,
+    outputSchema: givenOutputSchema,
+    ...toolOptions
+  } = options;
   const name = namespace === undefined || namespace === '' ? declaredName : `${namespace}.${declaredName}`;
   const description = own(declaration, 'description');
   if (description !== undefined && typeof description !== 'string') {
@@ -73,6 +83,12 @@ export function definitionFromJsonSchema(
     annotationKeywords,
     additionalPropertiesWhenAbsent,
   });
+  // The caller's `outputSchema` option wins over the declaration's own (a remote server's data).
+  const outputSchema = givenOutputSchema ?? own(declaration, 'outputSchema');
+  const output =
+    outputSchema === undefined
+      ? undefined
+      : outputFromJsonSchema(name, outputSchema, { untrusted, limits, annotationKeywords });
   const title = own(declaration, 'title');
   const annotations = own(declaration, 'annotations');
   // Only the definition's own objects are frozen: the caller's schema object (kept as the source) is left alone.
@@ -90,15 +106,35 @@ export function definitionFromJsonSchema(
         kind: 'json-schema',
         schema: (schema ?? NO_PARAMETERS) as Readonly<Record<string, unknown>>,
       }),
+      ...(output === undefined ? {} : { output }),
     },
     {
       origin: 'registerJsonSchemaTool',
       target: name,
-      // The declaration's own title and annotations (a remote server's data, passed on as they came); the caller's options win.
+      // The declaration's own title and annotations (a remote server's data: its text clipped like descriptions); the caller's options win.
       declaredOptions: {
-        ...(typeof title === 'string' ? { title } : {}),
-        ...(isRecord(annotations) ? { annotations: Object.freeze({ ...annotations }) } : {}),
+        ...(typeof title === 'string' ? { title: untrusted === true ? clipAnnotation(title, limit) : title } : {}),
+        ...(isRecord(annotations)
+          ? {
+              annotations: Object.freeze(
+                untrusted === true ? clippedAnnotations(annotations, limit) : { ...annotations },
+              ),
+            }
+          : {}),
       },
     },
   );
+}
+
+/** An untrusted declaration's annotations with every string value clipped (the hints themselves are booleans). */
+function clippedAnnotations(annotations: JsonRecord, limit: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(annotations))
+    Object.defineProperty(copy, key, {
+      value: typeof value === 'string' ? clipAnnotation(value, limit) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return copy;
 }

@@ -217,6 +217,13 @@ export const schemaMessages = {
     );
   },
 
+  enumValueTooLong(where: SchemaLocation, keyword: string, length: number, maximum: number): DefinitionError {
+    return definitionError(
+      `An untrusted schema's ${keyword} value is ${length} characters long; imported text is capped at ${maximum} characters, and an allowed value cannot be clipped.`,
+      where,
+      `Shorten the value on the server, or raise limits.maxDescriptionLength for this import.`,
+    );
+  },
   enumValueNotRepresentable(where: SchemaLocation, keyword: string, value: unknown): DefinitionError {
     return definitionError(
       `The ${keyword} value ${quote(value)} is an object or an array; toolwright enums hold strings, numbers, booleans and null.`,

@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 
 /**
  * How toolwright runs a JSON Schema `pattern` (an ECMAScript regular expression, unanchored, `u` flag).
@@ -17,6 +17,17 @@ export interface PatternMatcher {
   readonly engine: 'linear' | 'backtracking';
   /** Whether the pattern matches somewhere in `value`; false for a string longer than the subject cap. */
   test(value: string): boolean;
+}
+
+let re2js: typeof RE2JS | undefined;
+
+/**
+ * re2js, required on the first pattern compiled rather than when @toolwright/core is imported: one large module that
+ * most tool sets, without a `pattern`, never run (measured in docs/decisions/0030-lazy-startup.md).
+ */
+function linearEngine(): typeof RE2JS {
+  re2js ??= (require('re2js') as typeof import('re2js')).RE2JS;
+  return re2js;
 }
 
 /** Longest string (in UTF-16 code units) a pattern is run on; a longer one does not match (and is refused). */
@@ -111,7 +122,7 @@ export function translateToRe2(pattern: string): string {
 export function linearEngineProblem(pattern: string): string | undefined {
   if (matchers.get(pattern)?.engine === 'linear') return undefined;
   try {
-    RE2JS.compile(translateToRe2(pattern));
+    linearEngine().compile(translateToRe2(pattern));
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -121,7 +132,7 @@ export function linearEngineProblem(pattern: string): string | undefined {
 function linearMatcher(pattern: string): PatternMatcher | undefined {
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(translateToRe2(pattern));
+    compiled = linearEngine().compile(translateToRe2(pattern));
   } catch {
     return undefined;
   }

@@ -2,8 +2,8 @@ import stemEnglishWord = require('wink-porter2-stemmer');
 
 /**
  * How tool text and queries become search terms: identifiers are split (`get_current_weather`, `getCurrentWeather`,
- * `get-current-weather`, `weather.get`), words are lowercased, English stop words dropped and the rest reduced to
- * their Porter2 stem (`calculates`, `calculation` -> `calcul`), so a query's wording meets a tool's.
+ * `get-current-weather`, `weather.get`), words are lowercased, English stop words and numbers dropped and the rest
+ * reduced to their Porter2 stem (`calculates`, `calculation` -> `calcul`), so a query's wording meets a tool's.
  */
 
 /** Words longer than this are kept whole, not stemmed (no real English word is; it bounds the stemmer's work). */
@@ -124,7 +124,11 @@ const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set([
   'i',
 ]);
 
-const ASCII_LETTERS = /^[a-z]+$/;
+/** An English word: ASCII letters, with an apostrophe inside (`don't`). */
+const ENGLISH_WORD = /^[a-z]+(?:'[a-z]+)*$/;
+const DIGITS = /^[0-9]+$/;
+/** The possessive or contracted `'s` (`user's`, `what's`): dropped before the stop-word check, as Porter2 does. */
+const POSSESSIVE = /'s$/;
 const LOWERCASE = /\p{Ll}/u;
 const UPPERCASE = /\p{Lu}/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -144,7 +148,9 @@ function classify(code: number, character: string): CharacterClass {
 /**
  * The lowercased words of a text or an identifier, in order. Anything but a letter or a digit separates words (`_`,
  * `-`, `.`, `/`, spaces, punctuation), and so do case changes: `getCurrentWeather` -> get, current, weather;
- * `HTTPServer` -> http, server; `v2Api` -> v2, api. One pass over the text (no backtracking pattern).
+ * `HTTPServer` -> http, server; `v2Api` -> v2, api. An apostrophe before a lowercase letter stays in its word
+ * (`what's`, `don't`, with `’` written `'`), so a contraction is one word rather than a word and a stray letter. One
+ * pass over the text (no backtracking pattern).
  */
 export function searchWords(text: string): string[] {
   const words: string[] = [];
@@ -154,21 +160,38 @@ export function searchWords(text: string): string[] {
     const code = text.codePointAt(index)!;
     const width = code > 0xffff ? 2 : 1;
     const current = classify(code, code < 128 ? '' : String.fromCodePoint(code));
+    if (current === 0 && start >= 0 && isApostrophe(code) && startsLowercase(text, index + 1)) {
+      // what's, don't, user's: an apostrophe between a word and a lowercase letter is part of the word.
+      previous = 1;
+      index += 1;
+      continue;
+    }
     if (current === 0) {
-      if (start >= 0) words.push(text.slice(start, index).toLowerCase());
+      if (start >= 0) words.push(word(text.slice(start, index)));
       start = -1;
     } else if (start < 0) {
       start = index;
     } else if (current === 2 && (previous !== 2 || startsLowercase(text, index + width))) {
       // fooBar, v2Api: a capital after a lowercase letter or digit; HTTPServer: the last capital before a lowercase.
-      words.push(text.slice(start, index).toLowerCase());
+      words.push(word(text.slice(start, index)));
       start = index;
     }
     previous = current;
     index += width;
   }
-  if (start >= 0) words.push(text.slice(start).toLowerCase());
+  if (start >= 0) words.push(word(text.slice(start)));
   return words;
+}
+
+/** The right single quotation mark (`’`) is how many editors write an apostrophe. */
+const TYPOGRAPHIC_APOSTROPHE = 0x2019;
+
+function isApostrophe(code: number): boolean {
+  return code === 39 || code === TYPOGRAPHIC_APOSTROPHE;
+}
+
+function word(text: string): string {
+  return text.toLowerCase().replaceAll('\u2019', "'");
 }
 
 function startsLowercase(text: string, index: number): boolean {
@@ -182,18 +205,21 @@ function startsLowercase(text: string, index: number): boolean {
 export type TermCache = Map<string, string | undefined>;
 
 /**
- * A word's search term: `undefined` for a stop word; English words stemmed; other words (digits, other scripts) as
- * they are. With `cache`, a word it holds is not stemmed again, and a new word is added to it.
+ * A word's search term: `undefined` for a stop word or a number (`2023`, `5`: in a query an argument's value, in a
+ * tool's text an example or a version, as in `Weather_1_GetWeather`; `v2` and `base64` are words); English words
+ * stemmed; other words (other scripts) as they are. With `cache`, a word it holds is not stemmed again, and a new word
+ * is added to it.
  */
 export function searchTerm(word: string, cache?: TermCache): string | undefined {
   if (cache !== undefined) {
     const known = cache.get(word);
     if (known !== undefined || cache.has(word)) return known;
   }
+  const base = word.replace(POSSESSIVE, '');
   let term: string | undefined;
-  if (ENGLISH_STOP_WORDS.has(word)) term = undefined;
-  else if (word.length > MAX_STEMMED_WORD_LENGTH || !ASCII_LETTERS.test(word)) term = word;
-  else term = stemEnglishWord(word);
+  if (base.length === 0 || DIGITS.test(base) || ENGLISH_STOP_WORDS.has(base)) term = undefined;
+  else if (base.length > MAX_STEMMED_WORD_LENGTH || !ENGLISH_WORD.test(base)) term = base;
+  else term = stemEnglishWord(base);
   cache?.set(word, term);
   return term;
 }

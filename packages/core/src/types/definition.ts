@@ -93,6 +93,17 @@ export interface ToolDefinition {
   readonly parameters: ObjectSchema;
   readonly options: ToolOptions;
   readonly source: ToolDefinitionSource;
+  /**
+   * What the handler returns, when the tool declares it (`@Command({ returns })`, `outputSchema`): an object schema the
+   * executor checks each result against (`RESULT_INVALID` on a mismatch) and MCP lists as the tool's `outputSchema`.
+   */
+  readonly output?: ObjectSchema;
+}
+
+/** The output schema of a JSON-Schema or compact tool (a command class declares its result with `returns`). */
+export interface OutputSchemaOptions {
+  /** A JSON Schema (draft 2020-12 subset) of an object: what the handler returns (MCP `outputSchema`). */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** A JSON Schema tool as registered at run time (an MCP server's `tools/list` entry has this shape). */
@@ -104,4 +115,6 @@ export interface JsonSchemaToolDeclaration {
   readonly inputSchema?: Readonly<Record<string, unknown>>;
   readonly title?: string;
   readonly annotations?: ToolAnnotations;
+  /** What the tool returns (MCP `outputSchema`): an object schema, imported like `parameters`. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
 }

@@ -95,4 +95,9 @@ export interface CommandOptions extends ToolOptions {
    * exported as JSON Schema (`oneOf`/`anyOf` of `required`, `not`, `dependentRequired`) and said in words to providers.
    */
   readonly crossFieldRules?: readonly CrossFieldRule[];
+  /**
+   * What `execute` returns: a class decorated like a parameter DTO (`@ToolParam`, `@ArrayOf`, ...). Each result is
+   * checked against it (`RESULT_INVALID` on a mismatch) and MCP lists it as the tool's `outputSchema`.
+   */
+  readonly returns?: Constructor;
 }

@@ -25,6 +25,7 @@ import {
 } from 'class-validator';
 import { EMPTY_DTO_SENTINEL } from '../metadata/constants';
 import { markSharedConstraintClass } from '../metadata/release-class-metadata';
+import { ownRules } from '../metadata/validator-metadata';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ClassThunk } from '../types/param-options';
 import {
@@ -146,9 +147,7 @@ function templateOf(
 ): ClassValidatorRule {
   const key = options?.each === true ? `${kind}:each` : kind;
   make()(SharedRuleTemplates.prototype, key);
-  const template = getMetadataStorage()
-    .getTargetValidationMetadatas(SharedRuleTemplates, '', true, false)
-    .find((rule) => rule.propertyName === key);
+  const template = ownRules(getMetadataStorage(), SharedRuleTemplates).find((rule) => rule.propertyName === key);
   if (template === undefined)
     throw new TypeError(
       `class-validator stored no rule for the shared rule "${key}": this class-validator version is not supported.`,

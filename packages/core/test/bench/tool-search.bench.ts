@@ -4,6 +4,8 @@
  */
 import 'reflect-metadata';
 import { loadavg } from 'node:os';
+import { searchTerms } from '../../src/search/search-terms';
+import type { ToolDefinition } from '../../src/types/definition';
 import {
   TOOL_SEARCH_EVALUATED_FILES,
   TOOL_SEARCH_HELD_OUT_FILES,
@@ -29,6 +31,47 @@ function report(label: string, corpus: ToolSearchCorpus): void {
       `${accuracy.questions} queries: first ${percent(accuracy.first, accuracy.questions)}, ` +
       `top 5 ${percent(accuracy.topFive, accuracy.questions)}`,
   );
+  const categories = new Map<string, number>();
+  for (const question of corpus.questions) {
+    const category = missCategory(corpus, question.query, question.expected);
+    if (category !== undefined) categories.set(category, (categories.get(category) ?? 0) + 1);
+  }
+  for (const [category, count] of [...categories].sort((a, b) => b[1] - a[1])) console.log(`  ${count} ${category}`);
+}
+
+const LATIN_LETTER = /[a-z]/gi;
+const ANY_LETTER = /\p{L}/gu;
+
+/**
+ * Why a question's tool is not in the top 5 (undefined: it is), in the first of these that holds: the question is not
+ * written in Latin letters; the tool shares no term with it; a tool ranked above it shares a word of its name (same
+ * kind, e.g. two weather tools), and has the same parameter names (an equivalent tool) or not; other wording.
+ */
+function missCategory(corpus: ToolSearchCorpus, query: string, expected: string): string | undefined {
+  const results = corpus.registry.search(query, { limit: corpus.registry.size }).map((result) => result.name);
+  const rank = results.indexOf(expected);
+  if (rank >= 0 && rank < 5) return undefined;
+  const letters = query.match(ANY_LETTER)?.length ?? 0;
+  if ((query.match(LATIN_LETTER)?.length ?? 0) < letters / 2)
+    return 'not in Latin letters (Chinese, Thai, Korean, ...)';
+  if (rank < 0) return 'share no term with their tool';
+  const definition = (name: string): ToolDefinition => corpus.registry.get(name)!;
+  const nameWords = new Set(searchTerms(expected));
+  const parameters = parameterNames(definition(expected));
+  const related = results.slice(0, 5).filter((name) => searchTerms(name).some((term) => nameWords.has(term)));
+  if (related.some((name) => parameterNames(definition(name)) === parameters))
+    return 'lose to an equivalent tool (a shared name word, the same parameter names)';
+  if (related.length > 0) return 'lose to related tools (a shared name word, other parameters)';
+  return 'other wording (no shared name word among the top 5)';
+}
+
+function parameterNames(definition: ToolDefinition): string {
+  const schema = definition.parameters;
+  if (schema.kind !== 'object') return '';
+  return schema.properties
+    .map((property) => property.name)
+    .sort()
+    .join(',');
 }
 
 function main(): void {

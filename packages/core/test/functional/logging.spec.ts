@@ -104,7 +104,7 @@ describe('createStderrLogger', () => {
     cyclic['self'] = cyclic;
     logger.error('odd details', cyclic);
     expect(sink.lines()).toEqual([
-      '[toolwright] INFO two lines {"nested":{"list":[1,2]}}',
+      '[toolwright] INFO two\\nlines {"nested":{"list":[1,2]}}',
       '[toolwright] WARN no details',
       '[toolwright] ERROR odd details {"big":"10","self":"[circular]"}',
     ]);

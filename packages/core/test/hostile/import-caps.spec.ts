@@ -71,6 +71,22 @@ describe('imported enums, examples, descriptions and defaults stay small in mess
     expect(small!.schema.examples).toEqual([{ a: 2 }]);
   });
 
+  it('clips an untrusted tool title of 262,144 characters and the string values of its annotations (issue 28)', () => {
+    const definition = definitionFromJsonSchema(
+      {
+        name: 'remote',
+        title: 't'.repeat(262_144),
+        annotations: { readOnlyHint: true, note: 'n'.repeat(262_144) } as never,
+      },
+      { untrusted: true },
+    );
+    expect(definition.options.title).toBe(`${'t'.repeat(4_096)}... [clipped from 262144 characters]`);
+    expect(definition.options.annotations).toEqual({
+      readOnlyHint: true,
+      note: `${'n'.repeat(4_096)}... [clipped from 262144 characters]`,
+    });
+  });
+
   it('leaves a trusted (developer) schema as written', () => {
     const definition = definitionFromJsonSchema({
       name: 'local',

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { importLangChainTool } from '../../../../docs/snippets/interop';
+import { importLangChainTool, standardSchemas } from '../../../../docs/snippets/interop';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 
@@ -52,5 +52,13 @@ describe('docs/interop.md', () => {
     ]);
     expect(JSON.stringify(anthropicTools)).toContain('device_name');
     expect(JSON.stringify(anthropicTools)).not.toContain('session_id');
+  });
+
+  it('runs the Standard Schema snippets as written', async () => {
+    const { checked, setLight, result } = await standardSchemas();
+    expect(checked).toEqual({ value: expect.objectContaining({ deviceName: 'desk lamp', level: 40 }) });
+    expect(setLight.inputSchema).toBeDefined();
+    expect(result).toMatchObject({ ok: true, value: 'desk lamp at 40%' });
+    expect(result.transformations.map((change) => change.rule).sort()).toEqual(['key-case', 'string-to-integer']);
   });
 });

@@ -12,7 +12,7 @@ import {
   type ToolHandler,
   type ToolInvocationContext,
 } from '@toolwright/core';
-import { isNetworkError } from '@toolwright/core/internal';
+import { isNetworkError, ResultInvalidError } from '@toolwright/core/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPError,
@@ -22,7 +22,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/p
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpAuthorizationError } from '../errors/mcp-authorization-error';
 import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
-import { clientMessages } from '../messages';
+import { clientMessages, truncate } from '../messages';
 import { RESPONSE_TOO_LARGE_CODE } from './bounded-fetch';
 import { inFlight, remoteCallScope, type RemoteCallScope } from './call-scope';
 import type { McpServerConfig } from './config';
@@ -138,6 +138,21 @@ function callError(
   ) {
     return new HandlerError(clientMessages.resultTooLarge(name, host.environment.maxResponseBytes), { cause: error });
   }
+  if (error instanceof McpError && isOutputSchemaMismatch(error)) {
+    // The SDK client checked `structuredContent` against the tool's `outputSchema` (bounded): never passed on as typed.
+    return new ResultInvalidError(clientMessages.remoteResultInvalid(name), {
+      cause: error,
+      issues: [
+        {
+          path: '',
+          rule: 'result',
+          expected: "a result matching the tool's output schema",
+          received: truncate(error.message, 1_000),
+          message: truncate(error.message, 1_000),
+        },
+      ],
+    });
+  }
   if (error instanceof McpError) {
     // The SDK types `code` as a plain number; as the SDK's ErrorCode it compares with the enum's members.
     const code: ErrorCode = error.code;
@@ -154,6 +169,16 @@ function callError(
     return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
   }
   return new HandlerError(clientMessages.remoteFailed(name), { cause: error });
+}
+
+/**
+ * Whether the SDK client refused a result against the tool's output schema: structured content that does not match
+ * it, none at all, or a schema it could not check with (the SDK's own messages; a test pins them).
+ */
+function isOutputSchemaMismatch(error: McpError): boolean {
+  return /output schema but did not return structured content|Structured content does not match the tool's output schema|Failed to validate structured content/.test(
+    error.message,
+  );
 }
 
 function isTransportFailure(error: unknown): boolean {

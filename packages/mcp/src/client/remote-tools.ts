@@ -80,16 +80,37 @@ export function importRemoteTool(remoteTool: Tool, options: RemoteToolImportOpti
   const tool = withContextNamesHandled(remoteTool, options);
   const title = tool.title ?? tool.annotations?.title;
   const { title: _annotationTitle, ...hints } = tool.annotations ?? {};
-  const definition = definitionFromJsonSchema(
-    {
-      name: tool.name,
-      ...(tool.description !== undefined ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-      ...(title !== undefined ? { title } : {}),
-      ...(options.trustAnnotations && Object.keys(hints).length > 0 ? { annotations: hints } : {}),
-    },
-    { ...options.toolOptions, namespace: options.namespace, untrusted: true, limits: options.limits },
-  );
+  const declaration = {
+    name: tool.name,
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+    ...(title !== undefined ? { title } : {}),
+    ...(options.trustAnnotations && Object.keys(hints).length > 0 ? { annotations: hints } : {}),
+  };
+  const importOptions = {
+    ...options.toolOptions,
+    namespace: options.namespace,
+    untrusted: true,
+    limits: options.limits,
+  };
+  let definition: ToolDefinition;
+  if (tool.outputSchema === undefined) definition = definitionFromJsonSchema(declaration, importOptions);
+  else {
+    // The output schema joins the definition (listed again by serveMcp, each result checked by the executor); one the
+    // IR cannot hold leaves the tool without it, still checked by the SDK client's bounded validator.
+    try {
+      definition = definitionFromJsonSchema({ ...declaration, outputSchema: tool.outputSchema }, importOptions);
+    } catch (error) {
+      definition = definitionFromJsonSchema(declaration, importOptions);
+      options.warn(
+        clientMessages.outputSchemaNotImported(
+          options.server,
+          tool.name,
+          error instanceof Error ? error.message : String(error),
+        ),
+      );
+    }
+  }
   return options.aliases === undefined ? definition : withAliases(definition, tool.name, options);
 }
 

@@ -305,9 +305,43 @@ describe('ToolwrightModule', () => {
       expect.objectContaining({
         level: 'error',
         context: 'Toolwright',
-        message: 'tool call failed: HANDLER_ERROR {"tool":"x","cause":"Error: boom"}',
+        message: 'tool call failed:\\nHANDLER_ERROR {"tool":"x","cause":"Error: boom"}',
       }),
     ]);
+  });
+
+  it('escapes every line terminator of the executor events (issue 28): call ids, keys and values holding U+2028, U+2029, U+0085', async () => {
+    const forged = ['\u2028', '\u2029', '\u0085', '\r', '\u000b', '\u000c', '\n']
+      .map((end) => `${end}[Nest] forged`)
+      .join('');
+    const registry = ToolRegistry.from([AddNote], { logger: silentLogger });
+    registry.registerJsonSchemaTool(
+      { name: 'echo', description: 'Echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      async () => 'ok',
+    );
+    const captured = { stdout: '', stderr: '' };
+    const originalStdout = process.stdout.write;
+    const originalStderr = process.stderr.write;
+    process.stdout.write = (chunk: unknown) => ((captured.stdout += String(chunk)), true);
+    process.stderr.write = (chunk: unknown) => ((captured.stderr += String(chunk)), true);
+    try {
+      for (const json of [true, false]) {
+        const logger = new NestLoggerAdapter(new ConsoleLogger('Toolwright', { json, colors: false }), {
+          level: 'debug',
+        });
+        const executor = new PersonaToolExecutor(registry, { logger });
+        await executor.execute({ id: `a${forged}`, name: 'echo', arguments: { text: forged, [`k${forged}`]: forged } });
+        await executor.execute({ id: `b${forged}`, name: `tool${forged}`, arguments: {} });
+        await executor.execute({ id: `c${forged}`, name: 'echo', arguments: { [`session${forged}_id`]: forged } });
+      }
+    } finally {
+      process.stdout.write = originalStdout;
+      process.stderr.write = originalStderr;
+    }
+    const lines = `${captured.stdout}${captured.stderr}`.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    for (const line of lines) expect(line).not.toMatch(/[\u2028\u2029\u0085\r\u000b\u000c]/);
+    expect(lines.filter((line) => line.startsWith('[Nest] forged'))).toEqual([]);
   });
 
   it('passes debug events on only when enabled, and says so to the executor (isLevelEnabled)', () => {

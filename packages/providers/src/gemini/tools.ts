@@ -2,7 +2,7 @@
  * gemini: definitions out (lowering) and back in (`fromTool`).
  * The wire format is summarized in `./index.ts` (provider-formats.md §4).
  */
-import type { ToolDefinition } from '@toolwright/core';
+import { toJsonSchema, type ToolDefinition } from '@toolwright/core';
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
 import { isPlainObject, type JsonSchema } from '../shared/json-schema';
@@ -22,6 +22,9 @@ export interface GeminiFunctionDeclaration {
   description?: string;
   parameters?: GeminiSchema;
   parametersJsonSchema?: unknown;
+  /** What the function returns (a tool with an output schema), in the same form as its parameters. */
+  response?: GeminiSchema;
+  responseJsonSchema?: unknown;
 }
 
 /** `Tool` holding function declarations. */
@@ -70,11 +73,17 @@ export function createToolSet(
     profile: PORTABLE_NAME_PROFILE,
     options,
     strict: false,
-    lower: ({ name, description, parameters }) => {
+    lower: ({ definition, name, description, parameters }) => {
       const declaration: GeminiFunctionDeclaration = { name };
       if (description !== undefined) declaration.description = description;
       if (field === 'parameters') declaration.parameters = toGeminiSchema(parameters);
       else declaration.parametersJsonSchema = withoutDocumentKeywords(parameters);
+      // A declared output schema goes where Gemini takes the function's response type, in the parameters' form.
+      if (definition.output !== undefined) {
+        const output = toJsonSchema(definition.output) as JsonSchema;
+        if (field === 'parameters') declaration.response = toGeminiSchema(output);
+        else declaration.responseJsonSchema = withoutDocumentKeywords(output);
+      }
       return declaration;
     },
   });

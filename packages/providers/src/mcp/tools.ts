@@ -25,6 +25,8 @@ export interface McpTool {
   title?: string;
   description?: string;
   inputSchema: McpInputSchema;
+  /** What the tool returns (since 2025-06-18): its results carry it as `structuredContent`. */
+  outputSchema?: McpInputSchema;
   annotations?: ToolAnnotations & { title?: string };
 }
 
@@ -84,6 +86,15 @@ export function mcpInputSchema(definition: ToolDefinition): McpInputSchema {
   return { ...schema, type: 'object' };
 }
 
+/**
+ * The `outputSchema` of a tool that declares one (`@Command({ returns })`, `outputSchema`): the draft 2020-12 export
+ * of its output schema, without `$schema` (clients compile it with their own validator's default dialect).
+ */
+export function mcpOutputSchema(definition: ToolDefinition): McpInputSchema | undefined {
+  if (definition.output === undefined) return undefined;
+  return { ...(toJsonSchema(definition.output) as JsonSchema), type: 'object' };
+}
+
 export function createToolSet(source: ToolSource, options: McpToolsOptions = {}): ToolSet<McpTool> {
   const version = resolveApiVersion('mcp', options.version);
   const topLevelTitle = includes(version, TITLE_SINCE);
@@ -101,6 +112,8 @@ export function createToolSet(source: ToolSource, options: McpToolsOptions = {})
         ...(title !== undefined && topLevelTitle ? { title } : {}),
         ...(description !== undefined ? { description } : {}),
         inputSchema: mcpInputSchema(definition),
+        // Output schemas came with the top-level title (2025-06-18); earlier clients would not read one.
+        ...(definition.output !== undefined && topLevelTitle ? { outputSchema: mcpOutputSchema(definition) } : {}),
       };
       const hints = withAnnotations ? definition.options.annotations : undefined;
       // 2025-03-26 had no top-level title: annotations.title carries it.

@@ -56,6 +56,33 @@ describe('OpenAI-compatible server -> openai SDK -> OpenAIChatModel: calls writt
     expect(turn.text).toBe('Checking your calendar.');
   });
 
+  const ARGUMENTS = `{"resolved_datetimes": ["${WHEN}"]}`;
+  it.each([
+    [
+      'deepseek-v3.1',
+      `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_calendar_events<｜tool▁sep｜>${ARGUMENTS}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+    ],
+    [
+      'kimi-k2',
+      `<|tool_calls_section_begin|><|tool_call_begin|>functions.get_calendar_events:0<|tool_call_argument_begin|>${ARGUMENTS}<|tool_call_end|><|tool_calls_section_end|>`,
+    ],
+    [
+      'gpt-oss',
+      `<|channel|>analysis<|message|>Tomorrow.<|end|><|start|>assistant<|channel|>commentary to=functions.get_calendar_events <|constrain|>json<|message|>${ARGUMENTS}`,
+    ],
+    [
+      'glm-4.5',
+      `<tool_call>get_calendar_events\n<arg_key>resolved_datetimes</arg_key>\n<arg_value>["${WHEN}"]</arg_value>\n</tool_call>`,
+    ],
+  ])('reads a %s call written into content', async (_dialect, content) => {
+    server.reply(completion(content));
+    const turn = await openaiModel().complete({ messages: CONVERSATION, tools: TOOLS });
+    expect(turn.toolCalls).toEqual([
+      expect.objectContaining({ name: 'get_calendar_events', arguments: { resolved_datetimes: [WHEN] } }),
+    ]);
+    expect(turn.text).toBeUndefined(); // nothing but the call: no turn text
+  });
+
   it('runs them in the tool loop, and sends the results back as tool messages with the generated ids', async () => {
     server.reply(completion(`{"name": "get_calendar_events", "arguments": {"resolved_datetimes": ["${WHEN}"]}}`));
     server.reply(completion('You have a standup at midnight.'));

@@ -174,7 +174,9 @@ describe('parseTextToolCalls', () => {
     expect(parseTextToolCalls(text, { tools: TOOLS, dialect: 'pythonic' }).calls).toEqual([]);
     expect(parseTextToolCalls(text, { tools: TOOLS, dialect: 'hermes' }).calls).toHaveLength(1);
     expect(() => parseTextToolCalls(text, { tools: TOOLS, dialect: 'nope' })).toThrow(DefinitionError);
-    expect(() => parseTextToolCalls(text, { tools: TOOLS, dialect: 'nope' })).toThrow(/use one of seed-oss/);
+    expect(() => parseTextToolCalls(text, { tools: TOOLS, dialect: 'nope' })).toThrow(
+      /use one of deepseek-v3, .*seed-oss, .*json,/,
+    );
   });
 
   it("drops Command-R's directly_answer pseudo-tool unless the app has one", () => {

@@ -55,7 +55,28 @@ describe('search terms', () => {
       'equat',
     ]);
     expect(searchTerms('the and of')).toEqual([]);
-    expect(searchTerms('2023 北京')).toEqual(['2023', '北京']);
+    expect(searchTerms('2023 北京')).toEqual(['北京']);
+  });
+
+  it('keeps contractions and possessives whole, so no stray letter becomes a term', () => {
+    expect(searchWords("What's the user's plan? Don’t ask O'Neil")).toEqual([
+      "what's",
+      'the',
+      "user's",
+      'plan',
+      "don't",
+      'ask',
+      'o',
+      'neil',
+    ]);
+    expect(searchWords("the users' 'quoted' words'")).toEqual(['the', 'users', 'quoted', 'words']);
+    expect(searchTerms("What's the user's plan? Don’t ask")).toEqual(['user', 'plan', "don't", 'ask']);
+  });
+
+  it('drops numbers but keeps words with digits: a number is a value, not what a tool does', () => {
+    expect(searchTerms('Weather_1_GetWeather')).toEqual(['weather', 'weather']);
+    expect(searchTerms('forecast for 2023-04-12, 5 days')).toEqual(['forecast', 'day']);
+    expect(searchTerms('base64 sha256 v2 ipv4')).toEqual(['base64', 'sha256', 'v2', 'ipv4']);
   });
 
   it('splits a long text in linear time and never stems an over-long word', () => {
@@ -101,9 +122,10 @@ describe('ToolRegistry.search', () => {
     expect(registry.search('celsius')[0]!.name).toBe('get_current_weather'); // enum value
   });
 
-  it('returns nothing for a query that shares no word with any tool, or only stop words', () => {
+  it('returns nothing for a query that shares no word with any tool, or only stop words and numbers', () => {
     expect(registry.search('zebra')).toEqual([]);
     expect(registry.search('the of and')).toEqual([]);
+    expect(registry.search("what's 2 + 2")).toEqual([]);
     expect(registry.search('')).toEqual([]);
   });
 

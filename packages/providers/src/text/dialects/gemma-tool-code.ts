@@ -1,7 +1,8 @@
 /**
  * Gemma 2/3 prompted function calling: a ```` ```tool_code ```` fence holding Python calls, one per line, optionally
  * as `print(get_weather(city="Paris"))` (Google's Gemma function-calling guide; the `tool_code` / `tool_output`
- * convention). Values are Python literals. A fence that never closes is a cut-off call.
+ * convention; the calls may also be Gemma 3's prompted list, `[get_weather(city="Paris")]`, from Google's "Function
+ * calling with Gemma" guide). Values are Python literals. A fence that never closes is a cut-off call.
  */
 import type { DialectBlock, TextDialect } from '../dialect';
 import { fencedBlocks } from '../read/fences';
@@ -48,7 +49,9 @@ export const gemmaToolCodeDialect: TextDialect = {
           });
         continue;
       }
-      const read = readPythonCalls(body, fence.bodyStart, undefined);
+      // Gemma 3's prompted list form (`[get_weather(city="Paris")]`) inside the fence reads the same.
+      const read =
+        body[at] === '[' ? readPythonCalls(body, at + 1, ']') : readPythonCalls(body, fence.bodyStart, undefined);
       const rest = skipBlank(body, read.end) < fence.bodyEnd;
       blocks.push({
         start: fence.start,

@@ -59,8 +59,12 @@ export interface ListRead {
   readonly cutOff: boolean;
 }
 
+/** How one item of a call list spells a call: its keys' spellings, or a reader of the item (Apertus' `{NAME: {..}}`). */
+export type CallItemSyntax = CallKeys | ((item: unknown) => CallRead);
+
 /** A JSON list of call objects (or one call object) opening at `start`. */
-export function readCallList(text: string, start: number, keys: CallKeys = NAME_AND_ARGUMENTS): ListRead {
+export function readCallList(text: string, start: number, syntax: CallItemSyntax = NAME_AND_ARGUMENTS): ListRead {
+  const keys = typeof syntax === 'function' ? NAME_AND_ARGUMENTS : syntax;
   const read = readJsonValue(text, start);
   const source = text.slice(start, read.end);
   if (!read.ok)
@@ -74,7 +78,7 @@ export function readCallList(text: string, start: number, keys: CallKeys = NAME_
   const calls: DialectCall[] = [];
   const rejected: ListRead['rejected'] = [];
   for (const item of items) {
-    const call = callFromObject(item, keys);
+    const call = typeof syntax === 'function' ? syntax(item) : callFromObject(item, keys);
     if ('call' in call) calls.push(call.call);
     else rejected.push({ ...(call.name === undefined ? {} : { name: call.name }), reason: call.reason, text: source });
   }

@@ -54,3 +54,13 @@ export function readJsonText(source: string, start: number, end: number): JsonRe
 
 /** The reason text for a value that runs to the end of the text. */
 export const CUT_OFF_REASON = CUT_OFF;
+
+/** One literal written alone (`3`, `"x"`, `true`, `None`, `[1, 2]`): its value, or why it is not exactly one. */
+export function readLiteral(source: string): { readonly value: unknown } | { readonly reason: string } {
+  const text = source.trim();
+  if (text === '') return { reason: 'the value is empty' };
+  const read = readJsonText(`[${text}]`, 0, text.length + 2);
+  if (!read.ok) return { reason: read.reason };
+  if (!Array.isArray(read.value) || read.value.length !== 1) return { reason: 'the text is not one value' };
+  return { value: read.value[0] };
+}

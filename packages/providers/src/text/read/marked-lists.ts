@@ -1,45 +1,60 @@
 /**
  * Call lists that follow a marker (`<|tool_call|>[...]`, `functools[...]`, `<tool_calls>[...]</tool_calls>`,
- * `[TOOL_CALLS][...]`): each marker, then one JSON list of call objects (or one call object), then an optional
- * closing marker. A list that never closes is a cut-off call; a marker followed by no list is left alone.
+ * `<|START_ACTION|>[...]<|END_ACTION|>`, `<|action_start|><|plugin|>{...}<|action_end|>`): each marker, then one JSON
+ * list of call objects (or one call object), then an optional closing marker. A list that never closes is a cut-off
+ * call; a marker followed by no list is left alone.
  */
 import type { DialectBlock } from '../dialect';
-import { NAME_AND_ARGUMENTS, readCallList, type CallKeys } from './json-calls';
+import { NAME_AND_ARGUMENTS, readCallList, type CallItemSyntax } from './json-calls';
 import { skipBlank } from './tags';
 
 export interface MarkedListSyntax {
-  readonly marker: string;
-  /** a closing marker that may follow the list (required when `closeRequired`) */
+  /** the opening marker: a string, or a global expression for a marker with spelling variants */
+  readonly marker: string | RegExp;
+  /** a closing marker that may follow the list */
   readonly close?: string;
-  readonly keys?: CallKeys;
+  /** how each item spells a call (default `{"name", "arguments" | "parameters"}`) */
+  readonly items?: CallItemSyntax;
+}
+
+/** The next marker at or after `from`: where it starts and ends. */
+function nextMarker(text: string, marker: string | RegExp, from: number): { start: number; end: number } | undefined {
+  if (typeof marker === 'string') {
+    const start = text.indexOf(marker, from);
+    return start < 0 ? undefined : { start, end: start + marker.length };
+  }
+  marker.lastIndex = from;
+  const match = marker.exec(text);
+  return match ? { start: match.index, end: match.index + match[0].length } : undefined;
 }
 
 export function findMarkedLists(text: string, syntax: MarkedListSyntax): DialectBlock[] {
   const blocks: DialectBlock[] = [];
-  for (let start = text.indexOf(syntax.marker); start >= 0;) {
-    const listStart = skipBlank(text, start + syntax.marker.length);
+  for (let marker = nextMarker(text, syntax.marker, 0); marker;) {
+    const { start } = marker;
+    const listStart = skipBlank(text, marker.end);
     const opener = text[listStart];
     if (listStart >= text.length) {
       blocks.push({
         start,
         end: text.length,
         calls: [],
-        rejected: [{ reason: `the call is cut off after ${syntax.marker}`, text: text.slice(start) }],
+        rejected: [{ reason: `the call is cut off after ${text.slice(start, marker.end)}`, text: text.slice(start) }],
       });
       break;
     }
     if (opener !== '[' && opener !== '{') {
-      start = text.indexOf(syntax.marker, start + syntax.marker.length);
+      marker = nextMarker(text, syntax.marker, marker.end);
       continue;
     }
-    const read = readCallList(text, listStart, syntax.keys ?? NAME_AND_ARGUMENTS);
+    const read = readCallList(text, listStart, syntax.items ?? NAME_AND_ARGUMENTS);
     let end = read.end;
     if (syntax.close !== undefined && !read.cutOff) {
       const after = skipBlank(text, end);
       if (text.startsWith(syntax.close, after)) end = after + syntax.close.length;
     }
     blocks.push({ start, end, calls: read.calls, rejected: read.rejected });
-    start = text.indexOf(syntax.marker, end);
+    marker = nextMarker(text, syntax.marker, end);
   }
   return blocks;
 }

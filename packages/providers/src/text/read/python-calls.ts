@@ -9,7 +9,7 @@
 import type { DialectCall } from '../dialect';
 import { defineArgument } from '../raw-values';
 import { bracketedEnd, stringEnd } from './extent';
-import { readJsonText } from './json';
+import { readLiteral } from './json';
 import { skipBlank } from './tags';
 
 /** Python 3 identifiers are unicode (`año_vehiculo`); a tool name may hold dots and dashes. */
@@ -95,18 +95,18 @@ export function readPythonCall(text: string, start: number): PythonCallRead {
     if (end < 0) return cutOff(name, `the value of "${key[0]}" is cut off`, text);
     const source = text.slice(valueStart, end).trim();
     if (source === '') return { ok: false, name, reason: `"${key[0]}" has no value`, end, cutOff: false };
-    const read = readJsonText(`[${source}]`, 0, source.length + 2);
-    if (!read.ok || !Array.isArray(read.value) || read.value.length !== 1)
+    const read = readLiteral(source);
+    if ('reason' in read)
       return {
         ok: false,
         name,
-        reason: `the value of "${key[0]}" (${source.slice(0, 80)}) is not a Python literal${read.ok ? '' : `: ${read.reason}`}`,
+        reason: `the value of "${key[0]}" (${source.slice(0, 80)}) is not a Python literal: ${read.reason}`,
         end,
         cutOff: false,
       };
     if (Object.hasOwn(argumentsObject, key[0]))
       return { ok: false, name, reason: `the argument "${key[0]}" is given twice`, end, cutOff: false };
-    defineArgument(argumentsObject, key[0], read.value[0]);
+    defineArgument(argumentsObject, key[0], read.value);
     position = text[end] === ',' ? end + 1 : end;
   }
 }
@@ -141,6 +141,10 @@ export function readPythonCalls(text: string, start: number, closer: string | un
       if (read.cutOff || read.end <= position) return { calls, rejected, end: read.cutOff ? text.length : position };
       position = read.end;
       const skip = closer === undefined ? -1 : text.indexOf(closer, position);
+      // After an unreadable call, where the next one starts has no sure reading: the rest is reported, never read.
+      const rest = text.slice(position, skip < 0 ? position : skip).replace(/^[\s,)]+/, '');
+      if (/[\p{ID_Start}_]/u.test(rest))
+        rejected.push({ reason: 'a call after an unreadable one in the same list is not read', text: rest });
       return { calls, rejected, end: skip < 0 ? position : skip + (closer?.length ?? 0) };
     }
     calls.push(read.call);

@@ -16,6 +16,18 @@ export interface XmlCallSyntax {
   /** a parameter opener at a position, capturing the key (a sticky expression) */
   readonly parameterOpen: RegExp;
   readonly parameterClose: string;
+  /**
+   * The template writes each value inline (`<arg_value>V</arg_value>`): every character between the tags is the
+   * value's. Without it the template puts the value on lines of its own (`<parameter=K>\nV\n</parameter>`) and one
+   * newline on each side belongs to the markup.
+   */
+  readonly inline?: boolean;
+  /**
+   * A syntax whose parameters say their own type (DeepSeek V3.2's `string="true|false"`) reads each value here from
+   * its raw text and its opener's match; the call's values are then typed (not raw). Without it every value is raw
+   * text, typed later by the tool's schema.
+   */
+  readonly value?: (raw: string, opener: RegExpExecArray) => { readonly value: unknown } | { readonly reason: string };
 }
 
 export type XmlCallRead =
@@ -54,7 +66,7 @@ export function readXmlCall(text: string, start: number, syntax: XmlCallSyntax):
     if (text.startsWith(syntax.functionClose, position))
       return {
         ok: true,
-        call: { name, arguments: argumentsObject, rawValues: true },
+        call: { name, arguments: argumentsObject, rawValues: syntax.value === undefined },
         end: position + syntax.functionClose.length,
       };
     if (position >= text.length)
@@ -74,7 +86,11 @@ export function readXmlCall(text: string, start: number, syntax: XmlCallSyntax):
       return { ok: false, name, reason: `the value of "${key}" is cut off before its closing tag`, end: text.length };
     if (Object.hasOwn(argumentsObject, key))
       return { ok: false, name, reason: `the parameter "${key}" is given twice`, end: close };
-    defineArgument(argumentsObject, key, trimMarkupNewlines(text.slice(valueStart, close)));
+    const written = text.slice(valueStart, close);
+    const raw = syntax.inline ? written : trimMarkupNewlines(written);
+    const value = syntax.value ? syntax.value(raw, parameter) : { value: raw };
+    if ('reason' in value) return { ok: false, name, reason: `parameter "${key}": ${value.reason}`, end: close };
+    defineArgument(argumentsObject, key, value.value);
     position = close + syntax.parameterClose.length;
   }
 }
@@ -84,3 +100,10 @@ export function strayClosingTag(text: string, from: number, to: number, tags: re
   const region = text.slice(from, to);
   return tags.find((tag) => region.includes(tag));
 }
+
+/** Parameters as `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs (GLM-4.5 / 4.6 / 4.7, Hunyuan). */
+export const ARG_KEY_VALUE: Pick<XmlCallSyntax, 'parameterOpen' | 'parameterClose' | 'inline'> = {
+  parameterOpen: /<arg_key>([^<>\n]*)<\/arg_key>\s*<arg_value>/y,
+  parameterClose: '</arg_value>',
+  inline: true,
+};

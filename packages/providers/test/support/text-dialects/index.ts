@@ -3,6 +3,20 @@
  * dialect's renderer lives in `./<dialect>.ts` and is registered here (a dialect with two written forms, such as
  * Mistral's list and named forms, has one entry per form).
  */
+import * as apertus from './apertus';
+import * as commandR7b from './command-r7b';
+import * as deepseekV3 from './deepseek-v3';
+import * as deepseekV31 from './deepseek-v3.1';
+import * as deepseekV32 from './deepseek-v3.2';
+import * as functionGemma from './functiongemma';
+import * as glm45 from './glm-4.5';
+import * as gptOss from './gpt-oss';
+import * as hunyuan from './hunyuan';
+import * as internlm2 from './internlm2';
+import * as kimiK2 from './kimi-k2';
+import * as longcat from './longcat';
+import * as olmo3 from './olmo3';
+import * as step3 from './step3';
 import * as claudeXml from './claude-xml';
 import * as commandR from './command-r';
 import * as functionary from './functionary';
@@ -64,4 +78,18 @@ export const RENDERERS: readonly DialectRenderer[] = [
   { dialect: 'pythonic', render: pythonic.render },
   { dialect: 'json', render: json.render },
   { dialect: 'json', form: 'parameters', render: json.renderParameters },
+  { dialect: 'apertus', render: apertus.render },
+  { dialect: 'command-r7b', render: commandR7b.render },
+  { dialect: 'deepseek-v3', render: deepseekV3.render },
+  { dialect: 'deepseek-v3.1', render: deepseekV31.render },
+  { dialect: 'deepseek-v3.2', render: deepseekV32.render },
+  { dialect: 'functiongemma', render: functionGemma.render },
+  { dialect: 'glm-4.5', render: glm45.render, rawValues: true },
+  { dialect: 'gpt-oss', render: gptOss.render },
+  { dialect: 'hunyuan', render: hunyuan.render, rawValues: true },
+  { dialect: 'internlm2', render: internlm2.render },
+  { dialect: 'kimi-k2', render: kimiK2.render },
+  { dialect: 'longcat', render: longcat.render },
+  { dialect: 'olmo3', render: olmo3.render },
+  { dialect: 'step3', render: step3.render, rawValues: true },
 ];

@@ -81,3 +81,10 @@ export function renderInvokeBlock(
       .join('')}</invoke>\n`;
   return `${lead(prose)}${tags.open}\n${calls.map(invoke).join('')}${tags.close}`;
 }
+
+/** `<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n` per argument (GLM-4.5 and Hunyuan), values as raw text. */
+export function renderArgPairs(call: RenderCall): string {
+  return Object.entries(call.arguments)
+    .map(([key, value]) => `<arg_key>${key}</arg_key>\n<arg_value>${rawText(value)}</arg_value>\n`)
+    .join('');
+}

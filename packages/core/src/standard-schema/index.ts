@@ -1,0 +1,1 @@
+export { toStandardSchema, type ToolwrightStandardSchema, type StandardSchemaOptions } from './to-standard-schema';

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+/**
+ * Startup (issue 26, docs/decisions/0030-lazy-startup.md): importing @toolwright/core, registering class commands,
+ * building an executor and calling a tool loads neither chrono-node (the relative-date resolver), nor re2js (the
+ * pattern engine, for tools without a `pattern`), nor @opentelemetry/api (until something registers with it). Each
+ * run is a fresh Node process on core's sources (ts-node, transpile only), so jest's own module registry plays no part;
+ * the runs that use a pattern or resolve a phrase show that the probe sees a package once it is loaded.
+ */
+const ROOT = resolve(__dirname, '..', '..', '..', '..');
+const PROBE = join(__dirname, '..', 'fixtures', 'loaded-modules-probe.ts');
+
+interface ProbeResult {
+  readonly afterCall: readonly string[];
+  readonly afterPattern: readonly string[];
+  readonly afterRelativeDate: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+function probe(): Promise<ProbeResult> {
+  return new Promise((resolveProbe, reject) => {
+    execFile(
+      process.execPath,
+      ['-r', 'ts-node/register', PROBE],
+      {
+        cwd: ROOT,
+        timeout: 170_000,
+        env: {
+          ...process.env,
+          TS_NODE_PROJECT: join(ROOT, 'tsconfig.jest.json'),
+          TS_NODE_TRANSPILE_ONLY: '1',
+          TS_NODE_COMPILER_OPTIONS: JSON.stringify({ rootDir: ROOT }),
+        },
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`the probe failed: ${error.message}\n${stderr}`));
+        else resolveProbe(JSON.parse(stdout) as ProbeResult);
+      },
+    );
+  });
+}
+
+describe('lazy loading: what importing core, registering and calling a tool loads', () => {
+  // One fresh process (transpiling core's sources takes most of its time, so generous timeouts).
+  let result: ProbeResult;
+  beforeAll(async () => {
+    result = await probe();
+  }, 180_000);
+
+  it('calls the tools it registered', () => {
+    expect(result.values).toEqual(['Ada:2', 'ABC']);
+  });
+
+  it('loads no chrono-node, re2js or @opentelemetry/api for class commands without a pattern', () => {
+    expect(result.afterCall).toEqual([]);
+  });
+
+  it('loads re2js once a tool with a pattern is registered and called, and nothing else', () => {
+    expect(result.afterPattern).toEqual(['re2js']);
+  });
+
+  it('loads chrono-node when a relative date is resolved', () => {
+    expect(result.afterRelativeDate).toEqual(['chrono-node', 're2js']);
+  });
+});
