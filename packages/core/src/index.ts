@@ -47,6 +47,11 @@ export {
   createToolTelemetry,
   type ToolTelemetryOptions,
   type TurnCallRecord,
+  MemoryApprovalStore,
+  type MemoryApprovalStoreOptions,
+  type ApprovalStore,
+  type StoredApproval,
+  type ApprovalOptions,
 } from './execution';
 export {
   type ChatMessage,
@@ -61,6 +66,7 @@ export {
   type ToolLoopResult,
   type ToolLoopStep,
   type ToolLoopCall,
+  type ToolLoopApproval,
   type ToolCallRunner,
   type ToolLoopToolSearch,
 } from './loop';

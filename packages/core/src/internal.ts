@@ -85,7 +85,15 @@ export {
   ToolTelemetry,
   TurnSpan,
   defaultToolTelemetry,
+  ApprovalGate,
+  pendingView,
+  plainParams,
+  type ApprovalClaim,
+  type ApprovedCall,
 } from './execution';
+export { ApprovalRequiredError } from './errors/approval-required-error';
+export { ApprovalDeniedError } from './errors/approval-denied-error';
+export { ApprovalNotFoundError } from './errors/approval-not-found-error';
 export { JSON_SCHEMA_DIALECT, isCrossFieldRule } from './schema';
 export {
   MAX_RELATIVE_DATE_PHRASE_LENGTH,

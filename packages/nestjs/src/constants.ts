@@ -14,3 +14,10 @@ export const TOOLWRIGHT_LOGGER = Symbol.for('toolwright:nestjs:logger');
 
 /** Nest's own metadata keys this package reads (from @nestjs/common's constants, which are not a public entry). */
 export const NEST_SELF_DECLARED_DEPS = 'self:paramtypes';
+
+/**
+ * The executor's approval store (docs/approval.md): where calls of tools with `approval` wait for a person. Set it with
+ * `forRoot({ executor: { approvals: { store } } })` (e.g. `@toolwright/queue`'s RedisApprovalStore); inject it to list
+ * or look up pending approvals; decide them with `executor.resolveApproval`.
+ */
+export const TOOLWRIGHT_APPROVAL_STORE = Symbol.for('toolwright:nestjs:approval-store');

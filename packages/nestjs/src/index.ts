@@ -9,7 +9,13 @@ export type {
   CompactToolRegistration,
 } from './toolwright-options';
 export { InjectToolContext, InjectToolInvocation } from './inject-tool-context.decorator';
-export { TOOL_CONTEXT, TOOL_INVOCATION, TOOLWRIGHT_LOGGER, TOOLWRIGHT_MODULE_OPTIONS } from './constants';
+export {
+  TOOL_CONTEXT,
+  TOOL_INVOCATION,
+  TOOLWRIGHT_APPROVAL_STORE,
+  TOOLWRIGHT_LOGGER,
+  TOOLWRIGHT_MODULE_OPTIONS,
+} from './constants';
 export { ToolCallRequest } from './tool-call-request';
 export { NestCommandResolver, type CommandProvision } from './nest-command-resolver';
 export { ToolwrightExplorer } from './toolwright-explorer';

@@ -3,6 +3,7 @@ import { DiscoveryModule, REQUEST } from '@nestjs/core';
 import { PersonaToolExecutor, ToolRegistry, type Constructor, type Logger } from '@toolwright/core';
 import {
   NEST_SELF_DECLARED_DEPS,
+  TOOLWRIGHT_APPROVAL_STORE,
   TOOL_CONTEXT,
   TOOL_INVOCATION,
   TOOLWRIGHT_LOGGER,
@@ -74,6 +75,11 @@ export class ToolwrightModule {
         inject: [ToolRegistry, TOOLWRIGHT_MODULE_OPTIONS, TOOLWRIGHT_LOGGER, NestCommandResolver],
       },
       {
+        provide: TOOLWRIGHT_APPROVAL_STORE,
+        useFactory: (executor: PersonaToolExecutor) => executor.approvals.store,
+        inject: [PersonaToolExecutor],
+      },
+      {
         provide: TOOL_CONTEXT,
         scope: Scope.REQUEST,
         useFactory: (request: unknown) => toolCallRequestOf(request, 'the tool context (@InjectToolContext())').context,
@@ -97,6 +103,7 @@ export class ToolwrightModule {
       exports: [
         ToolRegistry,
         PersonaToolExecutor,
+        TOOLWRIGHT_APPROVAL_STORE,
         ProviderTools,
         ToolwrightExplorer,
         TOOL_CONTEXT,

@@ -18,6 +18,7 @@ export {
   type RefusedJobReason,
 } from './job-data';
 export { jobIdForCall } from './job-ids';
+export { RedisApprovalStore, type RedisApprovalStoreOptions, type ApprovalRedisClient } from './redis-approval-store';
 export { type PendingToolValue } from './results';
 export type { SealingKey } from './sealing';
 export type { SigningKey, JobSignature } from './signing';

@@ -1,4 +1,11 @@
-import type { ExecutionContext, PersonaContext, ToolDefinition, ToolResult, Transformation } from '@toolwright/core';
+import type {
+  ApprovalOutcome,
+  ExecutionContext,
+  PersonaContext,
+  ToolDefinition,
+  ToolResult,
+  Transformation,
+} from '@toolwright/core';
 import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core/internal';
 import type { JobsOptions } from 'bullmq';
 import { fingerprint, seal, sealBinding, type SealingKey } from './sealing';
@@ -52,6 +59,8 @@ export interface QueuedContext {
   /** ISO-8601: the reference instant for relative dates. */
   readonly now?: string;
   readonly model?: string;
+  /** Who approved the call and when (a call of a tool with `approval`, decided in the API process; docs/approval.md). */
+  readonly approval?: ApprovalOutcome;
 }
 
 /** Placeholder for an argument-text transformation's values: the raw model text never goes to Redis. */
@@ -68,16 +77,29 @@ export function queuedContext(context: ExecutionContext): QueuedContext {
     'persona',
     'timeZone',
     'model',
+    'approval',
   ] as const;
   for (const key of keys) if (context[key] !== undefined) copy[key] = toJson(context[key]);
   if (context.now instanceof Date && !Number.isNaN(context.now.getTime())) copy.now = context.now.toISOString();
   return copy;
 }
 
-/** The execution context a worker runs the job with: the queued part, the job's own id, the worker's signal. */
-export function contextForJob(queued: QueuedContext, jobId: string, signal: AbortSignal | undefined): ExecutionContext {
+/**
+ * The execution context a worker runs the job with: the queued part, the job's own id, the worker's signal (an approval
+ * read back from Redis has neither).
+ */
+export function contextForJob(
+  queued: QueuedContext,
+  jobId: string | undefined,
+  signal: AbortSignal | undefined,
+): ExecutionContext {
   const { now, ...rest } = queued;
-  return { ...rest, jobId, ...(now !== undefined ? { now: new Date(now) } : {}), ...(signal ? { signal } : {}) };
+  return {
+    ...rest,
+    ...(jobId !== undefined ? { jobId } : {}),
+    ...(now !== undefined ? { now: new Date(now) } : {}),
+    ...(signal ? { signal } : {}),
+  };
 }
 
 /** Job data before it has a job id: the sensitive values not sealed yet, nothing signed. */

@@ -1,5 +1,6 @@
 import {
   defaultLogger,
+  type ApprovalDecision,
   type ExecuteAllOptions,
   type ExecutionContext,
   type Logger,
@@ -9,6 +10,7 @@ import {
   type ToolErrorPayload,
   type ToolRegistry,
   type Transformation,
+  type PreparedCall,
   type ToolResult,
 } from '@toolwright/core';
 import { Job, Queue, QueueEvents, type JobsOptions } from 'bullmq';
@@ -114,7 +116,7 @@ export class QueuedToolExecutor {
 
   constructor(
     private readonly executor: PersonaToolExecutor,
-    registry: ToolRegistry,
+    private readonly registry: ToolRegistry,
     private readonly options: QueuedToolExecutorOptions,
   ) {
     this.logger = options.logger ?? defaultLogger;
@@ -179,6 +181,61 @@ export class QueuedToolExecutor {
         ),
       };
     }
+    // A tool with `approval` asks a person here, in the API process: nothing reaches Redis's queue before a decision.
+    if (prepared.definition.options.approval !== undefined) {
+      const pending = await this.executor.approvals.request(prepared, context, started);
+      if (pending !== undefined) return { accepted: false, result: pending };
+    }
+    // Only resolveApproval's calls carry an approval into the job (where the worker trusts it): a caller's is dropped.
+    const { approval: _notAnApproval, ...trusted } = context;
+    return this.enqueuePrepared(prepared, trusted, started);
+  }
+
+  /**
+   * A person's decision on a pending approval (docs/approval.md): approved, the call is enqueued (with the validated
+   * parameters and trusted context it was approved with, and who approved it) and its result awaited as `execute`
+   * does; denied, an `APPROVAL_DENIED` result. An unknown, expired or used id resolves to `APPROVAL_NOT_FOUND`.
+   */
+  async resolveApproval(
+    id: string,
+    decision: ApprovalDecision,
+    options: { readonly waitMs?: number } = {},
+  ): Promise<ToolResult> {
+    const claim = await this.executor.approvals.claim(id, decision, (tool) => this.registry.get(tool));
+    if (!claim.granted) return claim.result;
+    const started = performance.now();
+    const { approval, context, outcome } = claim;
+    const definition = this.registry.get(approval.tool);
+    let prepared: PreparedCall;
+    if (approval.revalidate || definition === undefined) {
+      // Serialized parameters (another process decided) are checked again, as a worker checks a job.
+      const checked = await this.executor.prepare(
+        { id: approval.callId, name: approval.tool, arguments: approval.params },
+        context,
+      );
+      if (!checked.ok)
+        return {
+          ...failedResult(checked.callId, checked.tool, checked.error, approval.transformations, elapsed(started)),
+          approval: outcome,
+        };
+      prepared = { ...checked, transformations: approval.transformations };
+    } else {
+      const { callId, tool, params, transformations } = approval;
+      prepared = { callId, tool, definition, params, transformations, securityEvents: [] };
+    }
+    const enqueued = await this.enqueuePrepared(prepared, context, started);
+    const result = enqueued.accepted
+      ? await this.waitForResult(enqueued, options.waitMs ?? this.waitMs, started)
+      : enqueued.result;
+    return { ...result, approval: outcome };
+  }
+
+  /** Enqueues a call steps 1-6 (and, for a tool with `approval`, a person) accepted. */
+  private async enqueuePrepared(
+    prepared: PreparedCall,
+    context: ExecutionContext,
+    started: number,
+  ): Promise<EnqueueResult> {
     const { definition } = prepared;
     let draft: JobDraft;
     try {
@@ -459,6 +516,10 @@ function refusedError(): ToolErrorPayload {
     issues: [],
     retryable: false,
   };
+}
+
+function elapsed(started: number): number {
+  return performance.now() - started;
 }
 
 function describe(error: unknown): string {

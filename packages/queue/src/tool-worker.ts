@@ -154,7 +154,10 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
       Math.max(100, Math.floor(claimMs / 4)),
     );
     try {
-      return await outcome(job, delivery, await executor.execute(call, contextForJob(data.context, jobId, signal)));
+      const context = contextForJob(data.context, jobId, signal);
+      // A call a person approved in the API process (the approval is in the signed job) is not asked again here.
+      const runContext = data.context.approval !== undefined ? executor.approvals.approvedContext(context) : context;
+      return await outcome(job, delivery, await executor.execute(call, runContext));
     } finally {
       clearInterval(renewal);
     }

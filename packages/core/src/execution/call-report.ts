@@ -123,7 +123,8 @@ export class CallReport {
     };
   }
 
-  private finish(
+  /** Counts, logs and records a finished result (also the approval outcomes of `./approval`), and returns it. */
+  finish(
     result: ToolResult,
     error: ToolCallError | undefined,
     context: ExecutionContext,

@@ -4,6 +4,7 @@ import type { CoercionPolicy } from '../types/schema';
 import type { Logger } from '../logging/logger';
 import type { PipelineLimits } from '../pipeline/limits';
 import type { SecurityEvent } from '../pipeline/normalizer';
+import type { ApprovalOptions } from './approval';
 import type { CommandResolver } from './command-resolution';
 import type { ToolTelemetry } from './telemetry';
 import type { TransformationStats } from './transformation-stats';
@@ -51,6 +52,11 @@ export interface PersonaToolExecutorOptions {
    * latency from the first request; `@toolwright/nestjs` sets it). `executor.compileAll()` compiles once, on demand.
    */
   readonly compile?: 'first-call' | 'registration';
+  /**
+   * Human approval of the calls of tools with an `approval` option (docs/approval.md): where pending approvals wait
+   * (default: in memory, bounded), how long (default 1 hour), and `canApprove` to refuse approvers without the right.
+   */
+  readonly approvals?: ApprovalOptions;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -21,3 +21,15 @@ export {
   type ToolTelemetryOptions,
   type TurnCallRecord,
 } from './telemetry';
+export {
+  ApprovalGate,
+  MemoryApprovalStore,
+  pendingView,
+  plainParams,
+  type ApprovalOptions,
+  type ApprovalClaim,
+  type ApprovedCall,
+  type ApprovalStore,
+  type StoredApproval,
+  type MemoryApprovalStoreOptions,
+} from './approval';

@@ -1,18 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import { CancelledError } from '../errors/cancelled-error';
-import { PermissionDeniedError } from '../errors/permission-denied-error';
-import { UnknownToolError } from '../errors/unknown-tool-error';
 import { ToolRegistry } from '../registry/tool-registry';
 import { ToolCompiler } from '../registry/tool-compiler';
 import { printGeneratedCode } from '../compile/tool-plan';
 import { synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
-import type { RegisteredTool } from '../types/handler';
-import type { ExecutionContext, ToolCall, ToolResult, Transformation } from '../types/execution';
+import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult } from '../types/execution';
 import { DEFAULT_LIMITS } from '../pipeline/limits';
 import { messages } from '../pipeline/messages';
-import { resolveToolName } from '../pipeline/name-resolution';
-import { isToolAllowed } from '../pipeline/permissions';
 import { defaultLogger, type Logger } from '../logging/logger';
 import {
   awaitHandler,
@@ -42,6 +37,8 @@ import {
   type Preparation,
 } from './prepare-arguments';
 import { CallReport, refusedPreparation } from './call-report';
+import { prepareCall } from './call-resolution';
+import { ApprovalGate, approvedCall } from './approval';
 
 /** A call whose handler returned a promise: what the executor's settlement needs to finish it (one object, no closures). */
 class PendingCall {
@@ -69,6 +66,8 @@ export class PersonaToolExecutor {
   private readonly preparation: ArgumentPreparation;
   private readonly report: CallReport;
   private readonly logger: Logger;
+  /** Human approval (docs/approval.md): its store, and what `@toolwright/queue` files and claims approvals with. */
+  readonly approvals: ApprovalGate;
   /** Finishes a call whose handler returned a promise (one object per executor: a call makes no closures for it). */
   private readonly settlement: HandlerSettlement<PendingCall, ToolResult> = {
     value: (pending, settled) => {
@@ -115,6 +114,9 @@ export class PersonaToolExecutor {
     });
     this.preparation = new ArgumentPreparation(registry, this.logger, this.stats);
     this.report = new CallReport(this.logger, this.stats, telemetry);
+    this.approvals = new ApprovalGate(options.approvals ?? {}, this.logger, (...outcome) =>
+      this.report.finish(...outcome),
+    );
     if (options.compile === 'registration') {
       this.compiler.compileAll();
       this.compiler.compileOnRegistration();
@@ -211,9 +213,42 @@ export class PersonaToolExecutor {
     started: number,
     handlerStarted: number | undefined,
   ): ToolResult | Promise<ToolResult> {
-    return prepared instanceof PreparationFailure
-      ? this.failed(prepared, call, context, started)
-      : this.invokeAndFinish(prepared, call, context, started, handlerStarted ?? performance.now());
+    if (prepared instanceof PreparationFailure) return this.failed(prepared, call, context, started);
+    // One field check for tools without approval; a tool with one asks a person first (./approval).
+    if (prepared.definition.options.approval !== undefined)
+      return this.approvals.runOrAsk(
+        prepared,
+        context,
+        started,
+        () => this.invokeAndFinish(prepared, call, context, started, performance.now()),
+        (error) => this.report.lastResort(call, error, started),
+      );
+    return this.invokeAndFinish(prepared, call, context, started, handlerStarted ?? performance.now());
+  }
+
+  /**
+   * A person's decision on a pending approval (docs/approval.md): approved, the handler runs with the validated
+   * parameters and trusted context the call was approved with, and the result is the call's `ToolResult`; denied, an
+   * `APPROVAL_DENIED` result for the model. An unknown, expired or used id resolves to `APPROVAL_NOT_FOUND` and runs nothing.
+   */
+  async resolveApproval(id: string, decision: ApprovalDecision): Promise<ToolResult> {
+    const claim = await this.approvals.claim(id, decision, (tool) => this.registry.get(tool));
+    if (!claim.granted) return claim.result;
+    const { approval, context } = claim;
+    const entry = approval.revalidate ? undefined : this.registry.getEntry(approval.tool);
+    const call: ToolCall = { id: approval.callId, name: approval.tool, arguments: approval.params };
+    const started = performance.now();
+    // Parameters that were serialized (another process, Redis) are checked again; in memory they are run as they are.
+    const result = await (entry === undefined
+      ? this.execute({ ...call, transformations: approval.transformations }, context)
+      : this.invokeAndFinish(
+          approvedCall(approval, this.compiler.compiledFor(entry)),
+          call,
+          context,
+          started,
+          started,
+        ));
+    return { ...result, approval: claim.outcome };
   }
 
   private failed(error: unknown, call: ToolCall, context: ExecutionContext, started: number): ToolResult {
@@ -302,48 +337,8 @@ export class PersonaToolExecutor {
     return results;
   }
 
-  /**
-   * Steps 1-6. Synchronous unless a step is asynchronous (the reference validation, an async developer rule, a
-   * cross-field `validate` function): then a promise. Throws (or rejects with) a PreparationFailure.
-   */
+  /** Steps 1-6 (`./call-resolution.ts`). Throws (or rejects with) a PreparationFailure. */
   private prepareOrThrow(call: ToolCall, context: ExecutionContext): Preparation | Promise<Preparation> {
-    const transformations: Transformation[] = Array.isArray(call?.transformations) ? [...call.transformations] : [];
-    const requested = typeof call?.name === 'string' ? call.name : '';
-    const callId = typeof call?.id === 'string' ? call.id : '';
-
-    // 1. Resolve the name; the entry found here serves the whole call (a replacement registered meanwhile waits for the next call).
-    let entry = this.registry.getEntry(requested);
-    let tool = requested;
-    if (entry === undefined) {
-      const resolution = resolveToolName(this.registry, requested);
-      if (!resolution.found) {
-        return new PreparationFailure(
-          new UnknownToolError(messages.unknownTool(requested, resolution.suggestions, this.registry.size), {
-            suggestions: resolution.suggestions,
-          }),
-          requested,
-          transformations,
-        );
-      }
-      tool = resolution.name;
-      if (resolution.rule)
-        transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- resolveToolName found it: the entry exists
-      entry = this.registry.getEntry(tool) as RegisteredTool;
-    }
-    const compiled = this.compiler.compiledFor(entry);
-    const definition = compiled.definition;
-
-    // 2. May this persona call it? (A call without a persona may call any tool that requires no permission.)
-    const persona = context.persona;
-    if ((persona !== undefined || !compiled.unrestricted) && !isToolAllowed(definition, persona))
-      return new PreparationFailure(
-        new PermissionDeniedError(messages.permissionDenied(tool, persona?.name)),
-        tool,
-        transformations,
-      );
-
-    // 3-6. Read, normalize, inject context and validate, with the tool's compiled plan.
-    return this.preparation.prepare(call, context, compiled, tool, callId, transformations);
+    return prepareCall(this.registry, this.compiler, this.preparation, call, context);
   }
 }

@@ -1,5 +1,5 @@
 import type { ToolCallError } from '../errors/tool-call-error';
-import type { ExecutionContext, ToolResult } from '../types/execution';
+import type { ApprovalOutcome, ExecutionContext, ToolResult } from '../types/execution';
 
 /**
  * OpenTelemetry for tool calls and tool-loop turns, through the optional peer `@opentelemetry/api` (loaded at run
@@ -219,6 +219,8 @@ export class ToolTelemetry {
             // Trusted context only (on a @toolwright/queue worker, the BullMQ job's id); one value per call, so on the
             // span and never on a metric (a per-job metric attribute would grow without bound).
             ...(context.jobId !== undefined ? { 'toolwright.job_id': context.jobId } : {}),
+            // Who approved the call and when (a call run after resolveApproval; docs/approval.md).
+            ...(context.approval !== undefined ? approvalAttributes(context.approval) : {}),
           },
         },
         api.context.active(),
@@ -334,4 +336,14 @@ function apiInstalled(): boolean {
 export function defaultToolTelemetry(): ToolTelemetry | undefined {
   if (shared === undefined) shared = apiInstalled() ? new ToolTelemetry(undefined) : null;
   return shared ?? undefined;
+}
+
+/** A decided approval's span attributes. */
+function approvalAttributes(approval: ApprovalOutcome): TelemetryAttributes {
+  return {
+    'toolwright.approval.id': approval.id,
+    'toolwright.approval.approved': approval.approved,
+    'toolwright.approval.decided_at': approval.decidedAt,
+    ...(approval.by !== undefined ? { 'toolwright.approval.by': approval.by } : {}),
+  };
 }

@@ -3,7 +3,14 @@ import { PersonaToolExecutor } from '../execution/persona-tool-executor';
 import { defaultToolTelemetry, type ToolTelemetry } from '../execution/telemetry';
 import { type ToolRegistry } from '../registry/tool-registry';
 import type { ToolDefinition } from '../types/definition';
-import type { ExecutionContext, ToolCall, ToolErrorPayload, ToolResult } from '../types/execution';
+import type {
+  ApprovalDecision,
+  ExecutionContext,
+  PendingApproval,
+  ToolCall,
+  ToolErrorPayload,
+  ToolResult,
+} from '../types/execution';
 import type { AssistantTurn, ChatMessage, ChatModel } from './chat-model';
 import { SearchedTools, type ToolLoopToolSearch } from './searched-tools';
 
@@ -33,18 +40,35 @@ export interface ToolLoopStep {
 }
 
 export interface ToolLoopResult {
-  /** `completed`: the model answered without calling a tool; `max-steps`: stopped at the limit; `failed`: a call ran out of retries. */
-  readonly status: 'completed' | 'max-steps' | 'failed';
+  /**
+   * `completed`: the model answered without calling a tool; `max-steps`: stopped at the limit; `failed`: a call ran out
+   * of retries; `awaiting-approval`: calls wait for a person (`pendingApprovals`; resume with `approvals`).
+   */
+  readonly status: 'completed' | 'max-steps' | 'failed' | 'awaiting-approval';
   readonly text?: string;
   /** The whole conversation, including every tool result message. */
   readonly messages: readonly ChatMessage[];
   readonly steps: readonly ToolLoopStep[];
   /** For `failed`: the final error of the call that ran out of retries. */
   readonly error?: ToolErrorPayload & { readonly tool: string; readonly callId: string };
+  /**
+   * For `awaiting-approval`: the calls that wait for a person's decision (docs/approval.md). The other calls of that
+   * turn have their results in `messages`; run the loop again with these `messages` and a decision for each
+   * (`approvals`) to continue.
+   */
+  readonly pendingApprovals?: readonly PendingApproval[];
+}
+
+/** A person's decision on one pending approval, given to a resumed loop. */
+export interface ToolLoopApproval {
+  /** The pending approval, as the paused loop returned it in `pendingApprovals`. */
+  readonly pending: PendingApproval;
+  readonly decision: ApprovalDecision;
 }
 
 /** What the loop needs of an executor: a PersonaToolExecutor, or another runner with its shape (e.g. `@toolwright/queue`'s QueuedToolExecutor). */
-export type ToolCallRunner = Pick<PersonaToolExecutor, 'tools' | 'retriesFor' | 'executeAll'>;
+export type ToolCallRunner = Pick<PersonaToolExecutor, 'tools' | 'retriesFor' | 'executeAll'> &
+  Partial<Pick<PersonaToolExecutor, 'resolveApproval'>>;
 
 export interface ToolLoopOptions {
   readonly model: ChatModel;
@@ -71,6 +95,11 @@ export interface ToolLoopOptions {
   readonly telemetry?: ToolTelemetry | false;
   readonly onStep?: (step: ToolLoopStep) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Resumes a loop that stopped with `awaiting-approval`: a decision for each of its `pendingApprovals` (with its
+   * `messages` as `messages`). Each is resolved (`executor.resolveApproval`) and its result sent to the model first.
+   */
+  readonly approvals?: readonly ToolLoopApproval[];
 }
 
 /** The text a model receives for a failed call it may retry (seed 001's retry message). */
@@ -111,6 +140,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
   const messages: ChatMessage[] = [...options.messages];
   const steps: ToolLoopStep[] = [];
   const failures = new Map<string, number>();
+  if (options.approvals !== undefined) await resolveApprovals(options.approvals, executor, messages);
 
   const telemetry = options.telemetry === false ? undefined : (options.telemetry ?? defaultToolTelemetry());
 
@@ -151,6 +181,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
     }
     if (searched?.addFound(results)) tools = searched.tools;
     const calls: ToolLoopCall[] = [];
+    const pendingApprovals: PendingApproval[] = [];
     const failedBefore = span ? new Map(failures) : undefined;
     let exhausted: ToolLoopResult['error'];
     for (let position = 0; position < results.length; position++) {
@@ -161,7 +192,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       let retriesAllowed: number | undefined;
       if (result.ok) {
         failures.delete(result.tool);
-        message = typeof result.value === 'string' ? result.value : JSON.stringify(result.value ?? null);
+        message = valueText(result.value);
       } else if (RETRYABLE_CODES.has(result.error.code)) {
         const key = result.tool;
         attempt = (failures.get(key) ?? 0) + 1;
@@ -173,6 +204,11 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
         } else message = retryMessage(result.error, attempt, retriesAllowed);
       } else message = result.error.message;
       calls.push({ call, result, message, ...(attempt !== undefined ? { attempt, retriesAllowed } : {}) });
+      // A call waiting for a person gets its tool message when the loop resumes with the decision.
+      if (!result.ok && result.pendingApproval !== undefined) {
+        pendingApprovals.push(result.pendingApproval);
+        continue;
+      }
       messages.push({
         role: 'tool',
         callId: call.id,
@@ -206,9 +242,44 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       );
       return { status: 'failed', messages, steps, error: exhausted };
     }
+    if (pendingApprovals.length > 0) return { status: 'awaiting-approval', messages, steps, pendingApprovals };
   }
   logger.warn(`tool loop stopped after ${maxSteps} model turns without a final answer`, { maxSteps });
   return { status: 'max-steps', messages, steps };
+}
+
+/**
+ * A resumed loop's first work: each decision resolved and its result sent as the tool message of its call. Every call
+ * of the last assistant turn must then have its result (a decision missing for a pending call is the caller's bug).
+ */
+async function resolveApprovals(
+  approvals: readonly ToolLoopApproval[],
+  executor: ToolCallRunner,
+  messages: ChatMessage[],
+): Promise<void> {
+  if (executor.resolveApproval === undefined)
+    throw new TypeError('runToolLoop got approvals, but its executor has no resolveApproval method.');
+  for (const { pending, decision } of approvals) {
+    const resolved = await executor.resolveApproval(pending.id, decision);
+    // An unknown or expired approval has no call of its own: its message goes to the call it was filed for.
+    const result = resolved.callId === '' ? { ...resolved, callId: pending.callId, tool: pending.tool } : resolved;
+    const content = result.ok ? valueText(result.value) : result.error.message;
+    messages.push({ role: 'tool', callId: pending.callId, tool: result.tool, content, isError: !result.ok, result });
+  }
+  const last = messages.findLastIndex((message) => message.role === 'assistant');
+  const answered = new Set(messages.slice(last + 1).map((message) => (message.role === 'tool' ? message.callId : '')));
+  const turn = messages[last];
+  const calls = turn?.role === 'assistant' ? (turn.toolCalls ?? []) : [];
+  const missing = calls.filter((call) => !answered.has(call.id));
+  if (missing.length > 0)
+    throw new TypeError(
+      `runToolLoop: the calls ${missing.map((call) => call.id).join(', ')} of the last turn have no result; give a decision for each pending approval in \`approvals\`.`,
+    );
+}
+
+/** A successful call's value as the text the model receives. */
+function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }
 
 function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {

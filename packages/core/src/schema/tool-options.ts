@@ -82,6 +82,11 @@ export const TOOL_OPTION_CHECKS: readonly ToolOptionCheck[] = [
     }),
   },
   {
+    option: 'approval',
+    expected: 'true, false or a function (params, context) => boolean | string | Promise<boolean | string>',
+    isValid: (value) => typeof value === 'boolean' || typeof value === 'function',
+  },
+  {
     option: 'annotations',
     expected: `an object of boolean hints (${ANNOTATION_HINTS.join(', ')})`,
     isValid: (value) =>
@@ -131,7 +136,8 @@ export function givesToolOption(options: Readonly<ToolOptions>): boolean {
     options.coercion !== undefined ||
     options.queue !== undefined ||
     options.validate !== undefined ||
-    options.annotations !== undefined
+    options.annotations !== undefined ||
+    options.approval !== undefined
   );
 }
 

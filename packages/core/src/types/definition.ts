@@ -1,4 +1,5 @@
 import type { CrossFieldValidator } from './cross-field';
+import type { ExecutionContext } from './execution';
 import type { CoercionPolicy, Constructor, ObjectSchema } from './schema';
 
 /** MCP-style behaviour hints (untrusted when they come from a remote server). */
@@ -34,7 +35,23 @@ export interface ToolOptions {
   readonly validate?: CrossFieldValidator;
   /** How the tool runs as a durable job (`@toolwright/queue`); the in-process executor ignores it. */
   readonly queue?: ToolQueueOptions;
+  /**
+   * Human approval (docs/approval.md): `true` asks a person before every call; a function decides per call, on the
+   * validated parameters and the trusted context (`true` or a reason text: ask; `false`: run). The call is parsed,
+   * normalized and validated first, so an invalid call never reaches a person.
+   */
+  readonly approval?: boolean | ApprovalCondition;
 }
+
+/**
+ * Decides whether one validated call needs a person's approval: `true` (or a non-empty text, shown as the reason) asks;
+ * `false` runs the call at once. A condition that throws, or answers anything else, asks (fails closed).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- public default: a condition typed with its own params must stay assignable (parameters are contravariant)
+export type ApprovalCondition<P = any> = (
+  params: P,
+  context: ExecutionContext,
+) => boolean | string | Promise<boolean | string>;
 
 /** Per-tool job options for `@toolwright/queue` (BullMQ): retries of TIMEOUT and SERVICE_UNAVAILABLE, and priority. */
 export interface ToolQueueOptions {

@@ -57,6 +57,12 @@ export interface ExecutionContext {
   readonly signal?: AbortSignal;
   /** The model that produced the call, for the per-model transformation counts. */
   readonly model?: string;
+  /**
+   * Set by the executor for a call that runs after a person approved it (`resolveApproval`): who approved it and
+   * when. A value given to `execute()` is passed on like any context field, but it is not an approval: it never lets a
+   * call skip one (only the executor marks a call approved).
+   */
+  readonly approval?: ApprovalOutcome;
 }
 
 /** Maps each reserved context key to the `ExecutionContext` property it reads. */
@@ -89,7 +95,10 @@ export type ToolErrorCode =
   | 'CANCELLED'
   | 'HANDLER_ERROR'
   | 'SERVICE_UNAVAILABLE'
-  | 'RESULT_INVALID';
+  | 'RESULT_INVALID'
+  | 'APPROVAL_REQUIRED'
+  | 'APPROVAL_DENIED'
+  | 'APPROVAL_NOT_FOUND';
 
 /** One failing argument, structured. */
 export interface ValidationIssue {
@@ -119,6 +128,41 @@ export interface ToolErrorPayload {
   readonly retryable: boolean;
 }
 
+/** A validated call waiting for a person's decision (`executor.resolveApproval(id, decision)`; docs/approval.md). */
+export interface PendingApproval {
+  /** The approval's id: unguessable, single use. */
+  readonly id: string;
+  readonly callId: string;
+  readonly tool: string;
+  /** The validated parameters as plain JSON, without trusted-context fields; `sensitive` values are `[redacted]`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Why a person is asked (the text an approval condition returned), when it gave one. */
+  readonly reason?: string;
+  /** ISO-8601: when the call asked for approval. */
+  readonly requestedAt: string;
+  /** ISO-8601: after this the id is refused (`APPROVAL_NOT_FOUND`). */
+  readonly expiresAt: string;
+}
+
+/** A person's answer to a pending approval. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  /** Who decided (a user id, an email): recorded in the result, the log and the span. */
+  readonly by?: string;
+  /** Why; for a denial, the model reads it. */
+  readonly reason?: string;
+}
+
+/** Who decided a call's approval and when: on the result of a resolved approval. */
+export interface ApprovalOutcome {
+  readonly id: string;
+  readonly approved: boolean;
+  readonly by?: string;
+  readonly reason?: string;
+  /** ISO-8601: when the decision was made. */
+  readonly decidedAt: string;
+}
+
 export type ToolResult<T = unknown> =
   | {
       readonly callId: string;
@@ -128,6 +172,8 @@ export type ToolResult<T = unknown> =
       readonly value: T;
       readonly transformations: readonly Transformation[];
       readonly durationMs: number;
+      /** Set when the call ran after a person approved it. */
+      readonly approval?: ApprovalOutcome;
     }
   | {
       readonly callId: string;
@@ -136,4 +182,8 @@ export type ToolResult<T = unknown> =
       readonly error: ToolErrorPayload;
       readonly transformations: readonly Transformation[];
       readonly durationMs: number;
+      /** With `error.code === 'APPROVAL_REQUIRED'`: the call waiting for a person's decision; the handler did not run. */
+      readonly pendingApproval?: PendingApproval;
+      /** Set when a person decided on the call (a denial, or an approved call that then failed). */
+      readonly approval?: ApprovalOutcome;
     };

@@ -126,16 +126,31 @@ function aiSdkTool(
   definition: ToolDefinition,
   options: AISDKToolsOptions,
 ): Tool<unknown, unknown, ExecutionContext> {
+  const contextOf = (execution: ToolExecutionOptions<ExecutionContext>) =>
+    resolveContext(options.context, execution, (call) => pickExecutionContext(call.context));
+  // A tool with `approval`: the AI SDK asks the person (its tool-approval-request / -response parts); toolwright
+  // validates first, so an invalid call is never put to a person (it runs on to execute, which refuses it).
+  const approval = definition.options.approval !== undefined;
   return {
     description: definition.description,
     inputSchema: jsonSchema<unknown>(toJsonSchema(definition) as JSONSchema7),
     contextSchema: EXECUTION_CONTEXT_SCHEMA,
     metadata: { toolwright: { tool: definition.name } },
+    ...(approval
+      ? {
+          needsApproval: async (input: unknown, asked: { toolCallId: string; context?: ExecutionContext }) => {
+            const execution = asked as ToolExecutionOptions<ExecutionContext>;
+            const context = await contextOf(execution);
+            const call = { id: asked.toolCallId, name: definition.name, arguments: input as ToolCall['arguments'] };
+            const prepared = await executor.prepare(call, context);
+            return prepared.ok && (await executor.approvals.needsApproval(prepared, context));
+          },
+        }
+      : {}),
     execute: async (input: unknown, execution: ToolExecutionOptions<ExecutionContext>) => {
-      const context = withSignal(
-        await resolveContext(options.context, execution, (call) => pickExecutionContext(call.context)),
-        execution.abortSignal,
-      );
+      const resolved = withSignal(await contextOf(execution), execution.abortSignal);
+      // The AI SDK ran `execute` after its own approval (or after needsApproval said no person is needed).
+      const context = approval ? executor.approvals.approvedContext(resolved) : resolved;
       const repairs = takeRepair(executor, execution.toolCallId);
       const call: ToolCall = {
         id: execution.toolCallId,

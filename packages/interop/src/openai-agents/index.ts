@@ -89,11 +89,24 @@ function agentsTool<TContext>(
       throw new Error(`${name}: toolwright tools run through invoke`);
     },
   }) as unknown as FunctionTool<TContext>;
-  const invoke: FunctionTool<TContext>['invoke'] = async (runContext, input, details) => {
-    const context = withSignal(
-      await resolveContext(options.context, runContext, (run) => pickExecutionContext(run.context)),
-      details?.signal,
+  const contextOf = (runContext: RunContext<TContext>) =>
+    resolveContext(options.context, runContext, (run) => pickExecutionContext(run.context));
+  // A tool with `approval`: the Agents SDK asks the person (a run interruption, approved or rejected on the RunState);
+  // toolwright validates first, so an invalid call is never put to a person (it goes on to invoke, which refuses it).
+  const approval = definition.options.approval !== undefined;
+  const needsApproval: FunctionTool<TContext>['needsApproval'] = async (runContext, input, callId) => {
+    const context = await contextOf(runContext as RunContext<TContext>);
+    const arguments_ = (typeof input === 'string' || typeof input === 'object' ? input : null) as ToolCall['arguments'];
+    const prepared = await executor.prepare(
+      { id: callId ?? '', name: definition.name, arguments: arguments_ },
+      context,
     );
+    return prepared.ok && (await executor.approvals.needsApproval(prepared, context));
+  };
+  const invoke: FunctionTool<TContext>['invoke'] = async (runContext, input, details) => {
+    const resolved = withSignal(await contextOf(runContext), details?.signal);
+    // The SDK invokes a tool with `approval` only once a person approved it (or needsApproval said none is needed).
+    const context = approval ? executor.approvals.approvedContext(resolved) : resolved;
     const callId = details?.toolCall?.callId ?? '';
     const repairs = takeRepair(executor, callId);
     const call: ToolCall = {
@@ -106,7 +119,7 @@ function agentsTool<TContext>(
     options.onResult?.(result);
     return result.ok ? result.value : result.error.message;
   };
-  return { ...created, invoke };
+  return approval ? { ...created, invoke, needsApproval } : { ...created, invoke };
 }
 
 /**

@@ -60,3 +60,28 @@ export function meetingExecutor(): PersonaToolExecutor {
   receivedMeetings.length = 0;
   return new PersonaToolExecutor(ToolRegistry.from([ScheduleMeetingCommand]), { logger: silentLogger });
 }
+
+/** Every run of the refund handler: the DTO it received (the approval tests assert on it). */
+export const refunds: RefundParams[] = [];
+
+export class RefundParams {
+  @ToolParam({ description: 'Order id' }) orderId!: string;
+  @ToolParam({ description: 'Amount in cents', type: 'int', min: 1 }) cents!: number;
+  @FromContext('session_id', { required: true }) sessionId!: string;
+}
+
+/** A command a person approves call by call (docs/approval.md). */
+@Command({ name: 'refund_order', description: 'Refund an order.', params: RefundParams, approval: true })
+export class RefundOrderCommand implements CommandHandler<RefundParams> {
+  execute(params: RefundParams) {
+    refunds.push(params);
+    return { refunded: params.cents, order: params.orderId, session: params.sessionId };
+  }
+}
+
+export function refundExecutor(): PersonaToolExecutor {
+  refunds.length = 0;
+  return new PersonaToolExecutor(ToolRegistry.from([RefundOrderCommand], { logger: silentLogger }), {
+    logger: silentLogger,
+  });
+}

@@ -25,6 +25,7 @@ import {
 import { MCP_TOOL_NAME } from '../tool-names';
 import { serverMessages } from '../messages';
 import { isLevelEnabled, runInMcpRequest, type McpRequestContext } from './request-context';
+import { resolveThroughElicitation, withPendingApproval } from './approval-elicitation';
 import { toCallToolResult } from './tool-result';
 import { toMcpTools } from './tool-listing';
 
@@ -198,11 +199,23 @@ export function createRegistryMcpServer(
       },
     };
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
-    const result = await runInMcpRequest(mcpRequest, () => wiring.executor.execute(call, context));
+    let result = await runInMcpRequest(mcpRequest, () => wiring.executor.execute(call, context));
     // Unknown tools are protocol errors in MCP (the message still lists the closest names).
     if (!result.ok && result.error.code === 'UNKNOWN_TOOL')
       throw new McpError(ErrorCode.InvalidParams, result.error.message);
-    return toCallToolResult(result);
+    // A call that waits for a person: asked through the client's elicitation when it can (./approval-elicitation.ts).
+    const pending = result.ok ? undefined : result.pendingApproval;
+    if (pending === undefined) return toCallToolResult(result);
+    const approver = extra.authInfo?.clientId ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
+    result = await runInMcpRequest(mcpRequest, () =>
+      resolveThroughElicitation(server, wiring.executor, pending, result, approver, {
+        relatedRequestId: extra.requestId,
+        signal: extra.signal,
+        logger: wiring.logger,
+      }),
+    );
+    const answered = toCallToolResult(result);
+    return !result.ok && result.pendingApproval !== undefined ? withPendingApproval(answered, pending) : answered;
   };
 
   server.onerror = (error) => wiring.logger.warn(serverMessages.transportError(error), { sessionId: wiring.sessionId });
