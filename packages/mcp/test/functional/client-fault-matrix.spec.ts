@@ -219,5 +219,6 @@ describe('MCP stdio client fault matrix', () => {
     expect(alive(tree)).toEqual(tree);
     await harness.connections.close();
     expect(alive(tree)).toEqual([]);
-  });
+    // npx alone takes several seconds on a busy machine: an explicit timeout, never jest's 5 s default.
+  }, 60_000);
 });
