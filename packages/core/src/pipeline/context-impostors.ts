@@ -25,7 +25,8 @@ function declaredNames(schema: ObjectSchema): ReadonlySet<string> {
 /** The context names a model may never set (the same list the normalizer drops). */
 const CONTEXT_NAMES = Object.keys(CONTEXT_KEY_PROPERTIES);
 const BY_CANONICAL: ReadonlyMap<string, string> = new Map(CONTEXT_NAMES.map((name) => [canonical(name), name]));
-const BY_FOLDED: ReadonlyMap<string, string> = new Map(CONTEXT_NAMES.map((name) => [foldKey(name), name]));
+/** The context names by their fold, built on the first key that needs folding (folding loads the confusables data). */
+let byFolded: ReadonlyMap<string, string> | undefined;
 
 /** The normalizer's key matching form (case and the separators `_ - .` and white space ignored). */
 function canonical(key: string): string {
@@ -44,8 +45,9 @@ const MAX_COMPARED_KEY_LENGTH = 1024;
  */
 export function imitatedContextName(key: string): string | undefined {
   if (key.length > MAX_COMPARED_KEY_LENGTH || !needsFolding(key) || contextNameOf(key) !== undefined) return undefined;
+  byFolded ??= new Map(CONTEXT_NAMES.map((name) => [foldKey(name), name]));
   for (const fold of keyFolds(key)) {
-    const name = BY_FOLDED.get(fold);
+    const name = byFolded.get(fold);
     if (name !== undefined) return name;
   }
   return undefined;

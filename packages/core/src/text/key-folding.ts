@@ -1,4 +1,15 @@
-import unhomoglyph from 'unhomoglyph';
+import type unhomoglyphFunction from 'unhomoglyph';
+
+let unhomoglyph: typeof unhomoglyphFunction | undefined;
+
+/**
+ * unhomoglyph (Unicode's confusables.txt as about 100 KB of JSON, some 20 ms of CPU to load), required on the first key
+ * that needs folding rather than when @toolwright/core is imported: most processes never see such a key.
+ */
+function confusablePrototypes(text: string): string {
+  unhomoglyph ??= require('unhomoglyph') as typeof unhomoglyphFunction;
+  return unhomoglyph(text);
+}
 
 /**
  * Code points that render as nothing, from Unicode's own data (the regular expression properties are backed by the
@@ -26,7 +37,7 @@ const PLAIN_KEY = /^[A-Za-z0-9_. -]*$/;
  */
 export function foldKey(key: string): string {
   const visible = key.replace(INVISIBLE_CODE_POINTS, '');
-  return unhomoglyph(visible.normalize('NFD')).normalize('NFD').toLowerCase().replace(SEPARATORS, '');
+  return confusablePrototypes(visible.normalize('NFD')).normalize('NFD').toLowerCase().replace(SEPARATORS, '');
 }
 
 /**

@@ -15,6 +15,7 @@ interface ProbeResult {
   readonly afterCall: readonly string[];
   readonly afterPattern: readonly string[];
   readonly afterRelativeDate: readonly string[];
+  readonly afterLookAlike: readonly string[];
   readonly values: readonly unknown[];
 }
 
@@ -49,10 +50,10 @@ describe('lazy loading: what importing core, registering and calling a tool load
   }, 180_000);
 
   it('calls the tools it registered', () => {
-    expect(result.values).toEqual(['Ada:2', 'ABC']);
+    expect(result.values.slice(0, 2)).toEqual(['Ada:2', 'ABC']);
   });
 
-  it('loads no chrono-node, re2js or @opentelemetry/api for class commands without a pattern', () => {
+  it('loads no chrono-node, re2js, @opentelemetry/api or unhomoglyph for class commands without a pattern', () => {
     expect(result.afterCall).toEqual([]);
   });
 
@@ -62,5 +63,9 @@ describe('lazy loading: what importing core, registering and calling a tool load
 
   it('loads chrono-node when a relative date is resolved', () => {
     expect(result.afterRelativeDate).toEqual(['chrono-node', 're2js']);
+  });
+
+  it('loads the confusables data (unhomoglyph) when a key must be folded to be compared with a context name', () => {
+    expect(result.afterLookAlike).toEqual(['chrono-node', 're2js', 'unhomoglyph']);
   });
 });
