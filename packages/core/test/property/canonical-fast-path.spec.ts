@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { objectSchemaWith, scalarSchemaWith, usuallyValidValueFor, type JsonSchema } from './arbitraries';
+import { NAMES, objectSchemaWith, scalarSchemaWith, usuallyValidValueFor, type JsonSchema } from './arbitraries';
 import {
   Command,
   FromContext,
@@ -10,13 +10,22 @@ import {
   silentLogger,
   type ExecutionContext,
   type ToolCall,
-  type ToolResult,
 } from '@toolwright/core';
 import { generateAcceptFunction } from '@toolwright/core/compile/accept-generator';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { findContextImpostors } from '@toolwright/core/pipeline/context-impostors';
 import { TextRecordingLogger } from '../support/recording-logger';
+import {
+  addKey,
+  CONTAINER_EDITS,
+  exact,
+  isRecord,
+  KEY_EDITS,
+  mapLeaves,
+  mapTop,
+  withoutDuration,
+} from '../support/value-edits';
 
 /**
  * Issue 12's differential test: the generated "already valid and canonical?" check lets the executor skip sanitizing,
@@ -35,22 +44,7 @@ const LIMITS: Partial<PipelineLimits> = { maxDepth: 4, maxArrayItems: 6 };
 
 /** Random tools, with hostile and look-alike property names among the ordinary ones. */
 const TOOL_SCHEMA = objectSchemaWith(2, {
-  names: [
-    'title',
-    'count',
-    'ratio',
-    'enabled',
-    'tags',
-    'when',
-    'day',
-    'address',
-    'items',
-    'userName',
-    'level',
-    'session_id',
-    'ѕession_id',
-    'naïve',
-  ],
+  names: [...NAMES, 'session_id', 'ѕession_id', 'naïve'],
   scalar: scalarSchemaWith({ enumMembers: ['low', 'High', 'MEDIUM', 'x', 'a b'], extended: true }),
   scalarWeight: 5,
   maxProperties: 5,
@@ -67,15 +61,7 @@ type Json = unknown;
 /** The malformations of docs/normalization.md a model makes to one value (keys, values, containers, hostile keys). */
 const MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
   // Keys: case and separators, an unknown key, a near miss, a context field, a look-alike, a prototype key, a key given twice.
-  (value) => renameKeys(value, (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)),
-  (value) => renameKeys(value, (key) => key.toUpperCase()),
-  (value) => addKey(value, 'unknownKey', 1),
-  (value) => addKey(value, 'titel', 'x'),
-  (value) => addKey(value, 'session_id', 'forged'),
-  (value) => addKey(value, 'ｓｅｓｓｉｏｎ＿ｉｄ', 'forged'),
-  (value) => addKey(value, '__proto__', { polluted: true }),
-  (value) => addKey(value, 'constructor', 'x'),
-  (value) => deepAddKey(value, 'job_id', 'nested'),
+  ...KEY_EDITS,
   // Values: scalars as strings, numbers as strings with spaces, booleans as words, null for absent, enums in another case.
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'number' ? String(leaf) : leaf)),
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'number' ? ` ${leaf} ` : leaf)),
@@ -91,64 +77,11 @@ const MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
   (value) => mapTop(value, () => null),
   (value) => mapTop(value, (entry) => (entry === null ? undefined : entry)),
   // Containers: an array sent as JSON text, one item for an array, an object as JSON text, too many items, too deep.
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? entry[0] : entry)),
-  (value) => mapTop(value, (entry) => (isRecord(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [...entry, ...entry, ...entry, ...entry] : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? [...entry, entry[0]] : entry)),
+  ...CONTAINER_EDITS,
   (value) => addKey(value, 'deep', { a: { b: { c: { d: { e: 1 } } } } }),
   (value) => mapTop(value, (entry) => (isRecord(entry) ? { ...entry, nested: [[[[1]]]] } : entry)),
   (value) => mapTop(value, () => 123456789012345678901234567890),
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function renameKeys(value: Json, rename: (key: string) => string): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [rename(key), inner]));
-}
-
-function addKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  const copy: Record<string, unknown> = { ...value };
-  Object.defineProperty(copy, key, { value: added, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-function deepAddKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, inner]) => [
-      name,
-      isRecord(inner)
-        ? addKey(inner, key, added)
-        : Array.isArray(inner) && isRecord(inner[0])
-          ? [addKey(inner[0], key, added), ...inner.slice(1)]
-          : inner,
-    ]),
-  );
-}
-
-function mapLeaves(value: Json, map: (leaf: Json) => Json): Json {
-  if (Array.isArray(value)) return value.map((item) => mapLeaves(item, map));
-  if (isRecord(value))
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapLeaves(inner, map)]));
-  return map(value);
-}
-
-/** Applies `map` to one top-level entry (the first one the seed picks). */
-function mapTop(value: Json, map: (entry: Json) => Json): Json {
-  if (!isRecord(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length === 0) return value;
-  const chosen = keys[keys.length - 1]!;
-  const mapped = map(value[chosen]);
-  const copy: Record<string, unknown> = {};
-  for (const key of keys) if (key !== chosen || mapped !== undefined) copy[key] = key === chosen ? mapped : value[key];
-  return copy;
-}
 
 /** Text for a call: JSON, with the arguments-text malformations of docs/normalization.md now and then. */
 function callText(value: Json, style: number): string {
@@ -165,31 +98,6 @@ function callText(value: Json, style: number): string {
     default:
       return json;
   }
-}
-
-/** A serialization that tells -0, undefined, NaN and key order apart (the comparison is byte for byte). */
-function exact(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === undefined) return '<undefined>';
-    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner)))
-      return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
-    if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
-    if (
-      typeof inner === 'object' &&
-      inner !== null &&
-      !Array.isArray(inner) &&
-      Object.getPrototypeOf(inner) !== Object.prototype &&
-      Object.getPrototypeOf(inner) !== null
-    ) {
-      return { '<class>': inner.constructor?.name, ...(inner as Record<string, unknown>) };
-    }
-    return inner;
-  });
-}
-
-function withoutDuration(result: ToolResult): unknown {
-  const { durationMs: _durationMs, ...rest } = result;
-  return rest;
 }
 
 describe('the generated canonical check (issue 12): the fast path returns exactly what the normalizer path returns', () => {

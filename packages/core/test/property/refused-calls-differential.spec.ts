@@ -11,12 +11,12 @@ import {
   silentLogger,
   type ExecutionContext,
   type ToolCall,
-  type ToolResult,
 } from '@toolwright/core';
 import { objectSchemaWith, scalarSchemaWith, usuallyValidValueFor, type JsonSchema } from './arbitraries';
 import type { PipelineLimits } from '@toolwright/core/pipeline/limits';
 import type { CoercionPolicy } from '@toolwright/core/types/schema';
 import { TextRecordingLogger } from '../support/recording-logger';
+import { addKey, CONTAINER_EDITS, exact, isRecord, KEY_EDITS, mapTop, withoutDuration } from '../support/value-edits';
 
 /**
  * Refused and malformed calls through the compiled plan (the canonical check in front, then the normalizer, the only
@@ -92,67 +92,14 @@ const LEAF_CORRUPTIONS: ReadonlyArray<(leaf: Json) => Json> = [
 
 /** Whole-value malformations: keys, containers, hostile keys (docs/normalization.md), and missing keys. */
 const VALUE_MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
-  (value) => renameKeys(value, (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)),
-  (value) => renameKeys(value, (key) => key.toUpperCase()),
-  (value) => addKey(value, 'unknownKey', 1),
-  (value) => addKey(value, 'titel', 'x'),
-  (value) => addKey(value, 'session_id', 'forged'),
-  (value) => addKey(value, 'ｓｅｓｓｉｏｎ＿ｉｄ', 'forged'),
-  (value) => addKey(value, '__proto__', { polluted: true }),
-  (value) => addKey(value, 'constructor', 'x'),
-  (value) => deepAddKey(value, 'job_id', 'nested'),
+  ...KEY_EDITS,
   (value) => mapTop(value, () => undefined),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? entry[0] : entry)),
-  (value) => mapTop(value, (entry) => (isRecord(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [...entry, ...entry, ...entry, ...entry] : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? [...entry, entry[0]] : entry)),
+  ...CONTAINER_EDITS,
   (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [] : entry)),
   (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [entry] : entry)),
   (value) => addKey(value, 'deep', { a: { b: { c: { d: { e: 1 } } } } }),
   (value) => mapTop(value, () => 'a,b'),
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function renameKeys(value: Json, rename: (key: string) => string): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [rename(key), inner]));
-}
-
-function addKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  const copy: Record<string, unknown> = { ...value };
-  Object.defineProperty(copy, key, { value: added, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-function deepAddKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, inner]) => [
-      name,
-      isRecord(inner)
-        ? addKey(inner, key, added)
-        : Array.isArray(inner) && isRecord(inner[0])
-          ? [addKey(inner[0], key, added), ...inner.slice(1)]
-          : inner,
-    ]),
-  );
-}
-
-function mapTop(value: Json, map: (entry: Json) => Json): Json {
-  if (!isRecord(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length === 0) return value;
-  const chosen = keys[keys.length - 1]!;
-  const mapped = map(value[chosen]);
-  const copy: Record<string, unknown> = {};
-  for (const key of keys) if (key !== chosen || mapped !== undefined) copy[key] = key === chosen ? mapped : value[key];
-  return copy;
-}
 
 /** Replaces the leaves whose index (in walk order) is in `picks` modulo the leaf count. */
 function corruptLeaves(value: Json, picks: readonly number[], corruptions: readonly number[]): Json {
@@ -174,31 +121,6 @@ function corruptLeaves(value: Json, picks: readonly number[], corruptions: reado
     return corruption === undefined ? inner : LEAF_CORRUPTIONS[corruption % LEAF_CORRUPTIONS.length]!(inner);
   };
   return walk(value);
-}
-
-/** A serialization that tells -0, undefined, NaN, key order and classes apart (the comparison is byte for byte). */
-function exact(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === undefined) return '<undefined>';
-    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner)))
-      return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
-    if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
-    if (
-      typeof inner === 'object' &&
-      inner !== null &&
-      !Array.isArray(inner) &&
-      Object.getPrototypeOf(inner) !== Object.prototype &&
-      Object.getPrototypeOf(inner) !== null
-    ) {
-      return { '<class>': inner.constructor?.name, ...(inner as Record<string, unknown>) };
-    }
-    return inner;
-  });
-}
-
-function withoutDuration(result: ToolResult): unknown {
-  const { durationMs: _durationMs, ...rest } = result;
-  return rest;
 }
 
 export class Attendee {
