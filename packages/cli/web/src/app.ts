@@ -395,26 +395,7 @@ function overview(tool: PageTool): HTMLElement {
     'div',
     {},
     h('h3', {}, 'Parameters the model sends'),
-    modelFacing.length === 0
-      ? h('p', { class: 'empty' }, 'none')
-      : h(
-          'table',
-          { class: 'parameters' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', {}, 'name'),
-              h('th', {}, 'type'),
-              h('th', {}, 'required'),
-              h('th', {}, 'description'),
-              h('th', {}, 'constraints'),
-            ),
-          ),
-          h('tbody', {}, ...parameterRows(modelFacing, '', 0)),
-        ),
+    modelFacing.length === 0 ? h('p', { class: 'empty' }, 'none') : propertyTable(modelFacing, 'parameters'),
     context.length > 0 ? h('h3', { style: 'margin-top:16px' }, 'Trusted context (never sent by the model)') : null,
     context.length > 0
       ? h(
@@ -436,28 +417,31 @@ function overview(tool: PageTool): HTMLElement {
         )
       : null,
     tool.output ? h('h3', { style: 'margin-top:16px' }, 'What it returns (checked after each call)') : null,
-    tool.output
-      ? h(
-          'table',
-          { class: 'parameters output' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', {}, 'name'),
-              h('th', {}, 'type'),
-              h('th', {}, 'required'),
-              h('th', {}, 'description'),
-              h('th', {}, 'constraints'),
-            ),
-          ),
-          h('tbody', {}, ...parameterRows(tool.output.properties ?? [], '', 0)),
-        )
-      : null,
+    tool.output ? propertyTable(tool.output.properties ?? [], 'parameters output') : null,
     h('h3', { style: 'margin-top:16px' }, `Lint (${tool.lint.length} finding${tool.lint.length === 1 ? '' : 's'})`),
     findingsList(tool.lint),
+  );
+}
+
+/** A table of properties (the parameters the model sends, or the fields a tool returns), nested ones indented. */
+function propertyTable(properties: readonly PropertyNode[], className: string): HTMLElement {
+  return h(
+    'table',
+    { class: className },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'name'),
+        h('th', {}, 'type'),
+        h('th', {}, 'required'),
+        h('th', {}, 'description'),
+        h('th', {}, 'constraints'),
+      ),
+    ),
+    h('tbody', {}, ...parameterRows(properties, '', 0)),
   );
 }
 

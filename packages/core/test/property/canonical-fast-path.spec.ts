@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { plausibleValueFor, type JsonSchema } from './arbitraries';
+import { NAMES, objectSchemaWith, scalarSchemaWith, usuallyValidValueFor, type JsonSchema } from './arbitraries';
 import {
   Command,
   FromContext,
@@ -10,13 +10,22 @@ import {
   silentLogger,
   type ExecutionContext,
   type ToolCall,
-  type ToolResult,
 } from '@toolwright/core';
 import { generateAcceptFunction } from '@toolwright/core/compile/accept-generator';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { findContextImpostors } from '@toolwright/core/pipeline/context-impostors';
 import { TextRecordingLogger } from '../support/recording-logger';
+import {
+  addKey,
+  CONTAINER_EDITS,
+  exact,
+  isRecord,
+  KEY_EDITS,
+  mapLeaves,
+  mapTop,
+  withoutDuration,
+} from '../support/value-edits';
 
 /**
  * Issue 12's differential test: the generated "already valid and canonical?" check lets the executor skip sanitizing,
@@ -33,157 +42,26 @@ const CALLS_PER_SCHEMA = 19;
 /** Small limits, so the depth and array-size refusals are reached by ordinary random values. */
 const LIMITS: Partial<PipelineLimits> = { maxDepth: 4, maxArrayItems: 6 };
 
-const NAMES = [
-  'title',
-  'count',
-  'ratio',
-  'enabled',
-  'tags',
-  'when',
-  'day',
-  'address',
-  'items',
-  'userName',
-  'level',
-  'session_id',
-  'ѕession_id',
-  'naïve',
-];
+/** Random tools, with hostile and look-alike property names among the ordinary ones. */
+const TOOL_SCHEMA = objectSchemaWith(2, {
+  names: [...NAMES, 'session_id', 'ѕession_id', 'naïve'],
+  scalar: scalarSchemaWith({ enumMembers: ['low', 'High', 'MEDIUM', 'x', 'a b'], extended: true }),
+  scalarWeight: 5,
+  maxProperties: 5,
+  maxItemsUpTo: 8,
+  nullableObjects: true,
+  additionalProperties: [undefined, undefined, false, true, { type: 'integer' }],
+});
 
-const scalar: fc.Arbitrary<JsonSchema> = fc.oneof(
-  fc.record(
-    {
-      type: fc.constant('string'),
-      minLength: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-      maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }),
-      pattern: fc.option(fc.constantFrom('^[a-z]+$', '\\d', '^x'), { nil: undefined }),
-    },
-    { requiredKeys: ['type'] },
-  ),
-  fc.record({
-    type: fc.constant('string'),
-    enum: fc.uniqueArray(fc.constantFrom('low', 'High', 'MEDIUM', 'x', 'a b'), { minLength: 1, maxLength: 3 }),
-  }),
-  fc.record(
-    {
-      type: fc.constant('integer'),
-      minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
-      maximum: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }),
-      exclusiveMinimum: fc.option(fc.integer({ min: -10, max: -6 }), { nil: undefined }),
-      multipleOf: fc.option(fc.constantFrom(2, 5), { nil: undefined }),
-    },
-    { requiredKeys: ['type'] },
-  ),
-  fc.record(
-    {
-      type: fc.constant('number'),
-      minimum: fc.option(fc.double({ min: -5, max: 0, noNaN: true }), { nil: undefined }),
-      exclusiveMaximum: fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined }),
-      multipleOf: fc.option(fc.constantFrom(0.5, 0.1), { nil: undefined }),
-    },
-    { requiredKeys: ['type'] },
-  ),
-  fc.record({
-    type: fc.constant('integer'),
-    enum: fc.uniqueArray(fc.constantFrom(1, 2, 3, 10), { minLength: 1, maxLength: 3 }),
-  }),
-  fc.constant({ type: 'boolean' }),
-  fc.constant({ type: 'string', format: 'date' }),
-  fc.constant({ type: 'string', format: 'date-time' }),
-  fc.constant({ type: 'string', format: 'email' }),
-  fc.constant({ anyOf: [{ type: 'string' }, { type: 'integer' }] }),
-  fc.constant({}),
-);
-
-const arrayOf = (items: fc.Arbitrary<JsonSchema>): fc.Arbitrary<JsonSchema> =>
-  fc.record(
-    {
-      type: fc.constant('array'),
-      items,
-      minItems: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
-      maxItems: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }),
-      uniqueItems: fc.option(fc.boolean(), { nil: undefined }),
-    },
-    { requiredKeys: ['type', 'items'] },
-  );
-
-function objectOf(depth: number): fc.Arbitrary<JsonSchema> {
-  const property: fc.Arbitrary<JsonSchema> =
-    depth <= 0
-      ? fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: arrayOf(scalar) })
-      : fc.oneof(
-          { weight: 5, arbitrary: scalar },
-          { weight: 1, arbitrary: arrayOf(scalar) },
-          { weight: 1, arbitrary: objectOf(depth - 1) },
-          { weight: 1, arbitrary: arrayOf(objectOf(depth - 1)) },
-        );
-  return fc
-    .tuple(
-      fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), property, fc.boolean(), fc.boolean()), {
-        minLength: 1,
-        maxLength: 5,
-        selector: ([name]) => name,
-      }),
-      fc.constantFrom<boolean | JsonSchema | undefined>(undefined, undefined, false, true, { type: 'integer' }),
-    )
-    .map(([entries, additional]) => {
-      const properties: Record<string, JsonSchema> = {};
-      const required: string[] = [];
-      for (const [name, schema, isRequired, nullable] of entries) {
-        properties[name] =
-          nullable && typeof schema['type'] === 'string' ? { ...schema, type: [schema['type'], 'null'] } : schema;
-        if (isRequired) required.push(name);
-      }
-      return {
-        type: 'object',
-        properties,
-        required,
-        ...(additional === undefined ? {} : { additionalProperties: additional }),
-      };
-    });
-}
-
-/** A value for a schema that is usually valid (plausibleValueFor, extended to unions, free-form values and nulls). */
-function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
-  if (schema['anyOf']) return fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }));
-  if (schema['type'] === undefined) return fc.jsonValue({ maxDepth: 2 });
-  if (schema['format'] === 'email') return fc.constantFrom('ana@example.com', 'not-an-email');
-  if (schema['type'] === 'object') {
-    const properties = schema['properties'] as Record<string, JsonSchema>;
-    const required = (schema['required'] as string[] | undefined) ?? [];
-    return fc.record(Object.fromEntries(Object.entries(properties).map(([name, inner]) => [name, validValue(inner)])), {
-      requiredKeys: required,
-    });
-  }
-  if (schema['type'] === 'array') {
-    const minimum = typeof schema['minItems'] === 'number' ? schema['minItems'] : 0;
-    return fc.array(validValue(schema['items'] as JsonSchema), {
-      minLength: minimum,
-      maxLength: Math.max(minimum, typeof schema['maxItems'] === 'number' ? schema['maxItems'] : 3),
-    });
-  }
-  if (Array.isArray(schema['type'])) {
-    const inner = { ...schema, type: (schema['type'] as string[])[0] };
-    return fc.oneof({ weight: 4, arbitrary: validValue(inner) }, { weight: 1, arbitrary: fc.constant(null) });
-  }
-  if (schema['type'] === 'integer' && schema['enum']) return fc.constantFrom(...(schema['enum'] as number[]));
-  return plausibleValueFor(schema);
-}
+/** A value for a schema that is usually valid. */
+const callValue = (schema: JsonSchema) => usuallyValidValueFor(schema);
 
 type Json = unknown;
 
 /** The malformations of docs/normalization.md a model makes to one value (keys, values, containers, hostile keys). */
 const MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
   // Keys: case and separators, an unknown key, a near miss, a context field, a look-alike, a prototype key, a key given twice.
-  (value) => renameKeys(value, (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)),
-  (value) => renameKeys(value, (key) => key.toUpperCase()),
-  (value) => addKey(value, 'unknownKey', 1),
-  (value) => addKey(value, 'titel', 'x'),
-  (value) => addKey(value, 'session_id', 'forged'),
-  (value) => addKey(value, 'ｓｅｓｓｉｏｎ＿ｉｄ', 'forged'),
-  (value) => addKey(value, '__proto__', { polluted: true }),
-  (value) => addKey(value, 'constructor', 'x'),
-  (value) => deepAddKey(value, 'job_id', 'nested'),
+  ...KEY_EDITS,
   // Values: scalars as strings, numbers as strings with spaces, booleans as words, null for absent, enums in another case.
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'number' ? String(leaf) : leaf)),
   (value) => mapLeaves(value, (leaf) => (typeof leaf === 'number' ? ` ${leaf} ` : leaf)),
@@ -199,64 +77,11 @@ const MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
   (value) => mapTop(value, () => null),
   (value) => mapTop(value, (entry) => (entry === null ? undefined : entry)),
   // Containers: an array sent as JSON text, one item for an array, an object as JSON text, too many items, too deep.
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? entry[0] : entry)),
-  (value) => mapTop(value, (entry) => (isRecord(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [...entry, ...entry, ...entry, ...entry] : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? [...entry, entry[0]] : entry)),
+  ...CONTAINER_EDITS,
   (value) => addKey(value, 'deep', { a: { b: { c: { d: { e: 1 } } } } }),
   (value) => mapTop(value, (entry) => (isRecord(entry) ? { ...entry, nested: [[[[1]]]] } : entry)),
   (value) => mapTop(value, () => 123456789012345678901234567890),
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function renameKeys(value: Json, rename: (key: string) => string): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [rename(key), inner]));
-}
-
-function addKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  const copy: Record<string, unknown> = { ...value };
-  Object.defineProperty(copy, key, { value: added, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-function deepAddKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, inner]) => [
-      name,
-      isRecord(inner)
-        ? addKey(inner, key, added)
-        : Array.isArray(inner) && isRecord(inner[0])
-          ? [addKey(inner[0], key, added), ...inner.slice(1)]
-          : inner,
-    ]),
-  );
-}
-
-function mapLeaves(value: Json, map: (leaf: Json) => Json): Json {
-  if (Array.isArray(value)) return value.map((item) => mapLeaves(item, map));
-  if (isRecord(value))
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mapLeaves(inner, map)]));
-  return map(value);
-}
-
-/** Applies `map` to one top-level entry (the first one the seed picks). */
-function mapTop(value: Json, map: (entry: Json) => Json): Json {
-  if (!isRecord(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length === 0) return value;
-  const chosen = keys[keys.length - 1]!;
-  const mapped = map(value[chosen]);
-  const copy: Record<string, unknown> = {};
-  for (const key of keys) if (key !== chosen || mapped !== undefined) copy[key] = key === chosen ? mapped : value[key];
-  return copy;
-}
 
 /** Text for a call: JSON, with the arguments-text malformations of docs/normalization.md now and then. */
 function callText(value: Json, style: number): string {
@@ -275,31 +100,6 @@ function callText(value: Json, style: number): string {
   }
 }
 
-/** A serialization that tells -0, undefined, NaN and key order apart (the comparison is byte for byte). */
-function exact(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === undefined) return '<undefined>';
-    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner)))
-      return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
-    if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
-    if (
-      typeof inner === 'object' &&
-      inner !== null &&
-      !Array.isArray(inner) &&
-      Object.getPrototypeOf(inner) !== Object.prototype &&
-      Object.getPrototypeOf(inner) !== null
-    ) {
-      return { '<class>': inner.constructor?.name, ...(inner as Record<string, unknown>) };
-    }
-    return inner;
-  });
-}
-
-function withoutDuration(result: ToolResult): unknown {
-  const { durationMs: _durationMs, ...rest } = result;
-  return rest;
-}
-
 describe('the generated canonical check (issue 12): the fast path returns exactly what the normalizer path returns', () => {
   it(`on ${SCHEMAS * CALLS_PER_SCHEMA} random calls over ${SCHEMAS} random schemas and every malformation rule (seed ${SEED})`, async () => {
     const limits: PipelineLimits = { ...DEFAULT_LIMITS, ...LIMITS };
@@ -311,12 +111,12 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
     let mutated = 0;
     await fc.assert(
       fc.asyncProperty(
-        objectOf(2).chain((schema) =>
+        TOOL_SCHEMA.chain((schema) =>
           fc.tuple(
             fc.constant(schema),
             fc.array(
               fc.tuple(
-                validValue(schema),
+                callValue(schema),
                 fc.integer({ min: -1, max: MUTATIONS.length * 2 - 1 }),
                 fc.integer({ min: 0, max: 12 }),
               ),

@@ -11,12 +11,12 @@ import {
   silentLogger,
   type ExecutionContext,
   type ToolCall,
-  type ToolResult,
 } from '@toolwright/core';
-import { plausibleValueFor, type JsonSchema } from './arbitraries';
+import { objectSchemaWith, scalarSchemaWith, usuallyValidValueFor, type JsonSchema } from './arbitraries';
 import type { PipelineLimits } from '@toolwright/core/pipeline/limits';
 import type { CoercionPolicy } from '@toolwright/core/types/schema';
 import { TextRecordingLogger } from '../support/recording-logger';
+import { addKey, CONTAINER_EDITS, exact, isRecord, KEY_EDITS, mapTop, withoutDuration } from '../support/value-edits';
 
 /**
  * Refused and malformed calls through the compiled plan (the canonical check in front, then the normalizer, the only
@@ -34,133 +34,27 @@ const CALLS_PER_SCHEMA = 19;
 const LIMITS: Partial<PipelineLimits> = { maxDepth: 4, maxArrayItems: 6 };
 const POLICIES: readonly CoercionPolicy[] = ['safe', 'strict', 'lenient'];
 
-const NAMES = ['title', 'count', 'ratio', 'enabled', 'tags', 'when', 'day', 'level', 'userName', 'session_id', 'naïve'];
-
-const scalar: fc.Arbitrary<JsonSchema> = fc.oneof(
-  fc.record(
-    {
-      type: fc.constant('string'),
-      minLength: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-      maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }),
-      pattern: fc.option(fc.constantFrom('^[a-z]+$', '\\d', '^x'), { nil: undefined }),
-    },
-    { requiredKeys: ['type'] },
-  ),
-  fc.record({
-    type: fc.constant('string'),
-    enum: fc.uniqueArray(fc.constantFrom('low', 'High', 'MEDIUM', 'x', 'a b', 'LOW'), { minLength: 1, maxLength: 3 }),
+/** Random tools: nested objects and arrays of every scalar kind the plan checks, a null type now and then. */
+const TOOL_SCHEMA = objectSchemaWith(2, {
+  names: ['title', 'count', 'ratio', 'enabled', 'tags', 'when', 'day', 'level', 'userName', 'session_id', 'naïve'],
+  scalar: scalarSchemaWith({
+    enumMembers: ['low', 'High', 'MEDIUM', 'x', 'a b', 'LOW'],
+    wideEnum: true,
+    integerExclusiveMaximum: true,
+    extended: true,
+    booleanEnum: true,
   }),
-  fc.record({
-    type: fc.constant('string'),
-    enum: fc.constant(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'Ten']),
-  }),
-  fc.record(
-    {
-      type: fc.constant('integer'),
-      minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
-      maximum: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }),
-      exclusiveMinimum: fc.option(fc.integer({ min: -10, max: -6 }), { nil: undefined }),
-      exclusiveMaximum: fc.option(fc.integer({ min: 51, max: 60 }), { nil: undefined }),
-      multipleOf: fc.option(fc.constantFrom(2, 5), { nil: undefined }),
-    },
-    { requiredKeys: ['type'] },
-  ),
-  fc.record(
-    {
-      type: fc.constant('number'),
-      minimum: fc.option(fc.double({ min: -5, max: 0, noNaN: true }), { nil: undefined }),
-      exclusiveMaximum: fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined }),
-      multipleOf: fc.option(fc.constantFrom(0.5, 0.1), { nil: undefined }),
-    },
-    { requiredKeys: ['type'] },
-  ),
-  fc.record({
-    type: fc.constant('integer'),
-    enum: fc.uniqueArray(fc.constantFrom(1, 2, 3, 10), { minLength: 1, maxLength: 3 }),
-  }),
-  fc.record({ type: fc.constant('boolean'), enum: fc.option(fc.constant([true]), { nil: undefined }) }),
-  fc.constant({ type: 'string', format: 'date' }),
-  fc.constant({ type: 'string', format: 'date-time' }),
-  fc.constant({ type: 'string', format: 'email' }),
-  fc.constant({ anyOf: [{ type: 'string' }, { type: 'integer' }] }),
-  fc.constant({}),
-);
+  scalarWeight: 5,
+  objectArrayWeight: 2,
+  maxProperties: 5,
+  maxItemsUpTo: 8,
+  nullable: fc.nat(5).map((flags) => flags === 0),
+  nullableObjects: true,
+  additionalProperties: [undefined, undefined, undefined, false, true],
+});
 
-const arrayOf = (items: fc.Arbitrary<JsonSchema>): fc.Arbitrary<JsonSchema> =>
-  fc.record(
-    {
-      type: fc.constant('array'),
-      items,
-      minItems: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
-      maxItems: fc.option(fc.integer({ min: 2, max: 8 }), { nil: undefined }),
-      uniqueItems: fc.option(fc.boolean(), { nil: undefined }),
-    },
-    { requiredKeys: ['type', 'items'] },
-  );
-
-function objectOf(depth: number): fc.Arbitrary<JsonSchema> {
-  const property: fc.Arbitrary<JsonSchema> =
-    depth <= 0
-      ? fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: arrayOf(scalar) })
-      : fc.oneof(
-          { weight: 5, arbitrary: scalar },
-          { weight: 1, arbitrary: arrayOf(scalar) },
-          { weight: 1, arbitrary: objectOf(depth - 1) },
-          { weight: 2, arbitrary: arrayOf(objectOf(depth - 1)) },
-        );
-  return fc
-    .tuple(
-      fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), property, fc.boolean(), fc.nat(5)), {
-        minLength: 1,
-        maxLength: 5,
-        selector: ([name]) => name,
-      }),
-      fc.constantFrom<boolean | JsonSchema | undefined>(undefined, undefined, undefined, false, true),
-    )
-    .map(([entries, additional]) => {
-      const properties: Record<string, JsonSchema> = {};
-      const required: string[] = [];
-      for (const [name, schema, isRequired, flags] of entries) {
-        properties[name] =
-          flags === 0 && typeof schema['type'] === 'string' ? { ...schema, type: [schema['type'], 'null'] } : schema;
-        if (isRequired) required.push(name);
-      }
-      return {
-        type: 'object',
-        properties,
-        required,
-        ...(additional === undefined ? {} : { additionalProperties: additional }),
-      };
-    });
-}
-
-/** A value for a schema that is usually valid. */
-function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
-  if (schema['anyOf']) return fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }));
-  if (schema['type'] === undefined) return fc.jsonValue({ maxDepth: 2 });
-  if (schema['format'] === 'email') return fc.constantFrom('ana@example.com', 'not-an-email');
-  if (schema['type'] === 'object') {
-    const properties = schema['properties'] as Record<string, JsonSchema>;
-    const required = (schema['required'] as string[] | undefined) ?? [];
-    return fc.record(Object.fromEntries(Object.entries(properties).map(([name, inner]) => [name, validValue(inner)])), {
-      requiredKeys: required,
-    });
-  }
-  if (schema['type'] === 'array') {
-    const minimum = typeof schema['minItems'] === 'number' ? schema['minItems'] : 0;
-    return fc.array(validValue(schema['items'] as JsonSchema), {
-      minLength: minimum,
-      maxLength: Math.max(minimum, typeof schema['maxItems'] === 'number' ? schema['maxItems'] : 3),
-    });
-  }
-  if (Array.isArray(schema['type'])) {
-    const inner = { ...schema, type: (schema['type'] as string[])[0] };
-    return fc.oneof({ weight: 4, arbitrary: validValue(inner) }, { weight: 1, arbitrary: fc.constant(null) });
-  }
-  if (schema['enum'] && schema['type'] !== 'string') return fc.constantFrom(...(schema['enum'] as unknown[]));
-  if (schema['type'] === 'number') return fc.constantFrom(-2.5, 0, 0.5, 1, 3.5);
-  return plausibleValueFor(schema);
-}
+/** A value for a schema that is usually valid (numbers from a few that meet or miss `multipleOf`). */
+const callValue = (schema: JsonSchema) => usuallyValidValueFor(schema, [-2.5, 0, 0.5, 1, 3.5]);
 
 type Json = unknown;
 
@@ -198,67 +92,14 @@ const LEAF_CORRUPTIONS: ReadonlyArray<(leaf: Json) => Json> = [
 
 /** Whole-value malformations: keys, containers, hostile keys (docs/normalization.md), and missing keys. */
 const VALUE_MUTATIONS: ReadonlyArray<(value: Json) => Json> = [
-  (value) => renameKeys(value, (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)),
-  (value) => renameKeys(value, (key) => key.toUpperCase()),
-  (value) => addKey(value, 'unknownKey', 1),
-  (value) => addKey(value, 'titel', 'x'),
-  (value) => addKey(value, 'session_id', 'forged'),
-  (value) => addKey(value, 'ｓｅｓｓｉｏｎ＿ｉｄ', 'forged'),
-  (value) => addKey(value, '__proto__', { polluted: true }),
-  (value) => addKey(value, 'constructor', 'x'),
-  (value) => deepAddKey(value, 'job_id', 'nested'),
+  ...KEY_EDITS,
   (value) => mapTop(value, () => undefined),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? entry[0] : entry)),
-  (value) => mapTop(value, (entry) => (isRecord(entry) ? JSON.stringify(entry) : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [...entry, ...entry, ...entry, ...entry] : entry)),
-  (value) => mapTop(value, (entry) => (Array.isArray(entry) && entry.length > 0 ? [...entry, entry[0]] : entry)),
+  ...CONTAINER_EDITS,
   (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [] : entry)),
   (value) => mapTop(value, (entry) => (Array.isArray(entry) ? [entry] : entry)),
   (value) => addKey(value, 'deep', { a: { b: { c: { d: { e: 1 } } } } }),
   (value) => mapTop(value, () => 'a,b'),
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function renameKeys(value: Json, rename: (key: string) => string): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [rename(key), inner]));
-}
-
-function addKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  const copy: Record<string, unknown> = { ...value };
-  Object.defineProperty(copy, key, { value: added, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-function deepAddKey(value: Json, key: string, added: Json): Json {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, inner]) => [
-      name,
-      isRecord(inner)
-        ? addKey(inner, key, added)
-        : Array.isArray(inner) && isRecord(inner[0])
-          ? [addKey(inner[0], key, added), ...inner.slice(1)]
-          : inner,
-    ]),
-  );
-}
-
-function mapTop(value: Json, map: (entry: Json) => Json): Json {
-  if (!isRecord(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length === 0) return value;
-  const chosen = keys[keys.length - 1]!;
-  const mapped = map(value[chosen]);
-  const copy: Record<string, unknown> = {};
-  for (const key of keys) if (key !== chosen || mapped !== undefined) copy[key] = key === chosen ? mapped : value[key];
-  return copy;
-}
 
 /** Replaces the leaves whose index (in walk order) is in `picks` modulo the leaf count. */
 function corruptLeaves(value: Json, picks: readonly number[], corruptions: readonly number[]): Json {
@@ -280,31 +121,6 @@ function corruptLeaves(value: Json, picks: readonly number[], corruptions: reado
     return corruption === undefined ? inner : LEAF_CORRUPTIONS[corruption % LEAF_CORRUPTIONS.length]!(inner);
   };
   return walk(value);
-}
-
-/** A serialization that tells -0, undefined, NaN, key order and classes apart (the comparison is byte for byte). */
-function exact(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === undefined) return '<undefined>';
-    if (typeof inner === 'number' && (Object.is(inner, -0) || !Number.isFinite(inner)))
-      return `<number ${Object.is(inner, -0) ? '-0' : String(inner)}>`;
-    if (inner instanceof Date) return `<date ${inner.toISOString()}>`;
-    if (
-      typeof inner === 'object' &&
-      inner !== null &&
-      !Array.isArray(inner) &&
-      Object.getPrototypeOf(inner) !== Object.prototype &&
-      Object.getPrototypeOf(inner) !== null
-    ) {
-      return { '<class>': inner.constructor?.name, ...(inner as Record<string, unknown>) };
-    }
-    return inner;
-  });
-}
-
-function withoutDuration(result: ToolResult): unknown {
-  const { durationMs: _durationMs, ...rest } = result;
-  return rest;
 }
 
 export class Attendee {
@@ -404,13 +220,13 @@ describe('refused calls: the compiled plan against the normalizer alone, the sam
     const counts = { calls: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(
-        objectOf(2).chain((schema) =>
+        TOOL_SCHEMA.chain((schema) =>
           fc.tuple(
             fc.constant(schema),
             fc.constantFrom(...POLICIES),
             fc.array(
               fc.tuple(
-                validValue(schema),
+                callValue(schema),
                 fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
                 fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
                 fc.integer({ min: -1, max: VALUE_MUTATIONS.length * 3 }),
