@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { createTextToolCallParser, parseTextToolCalls, type TextToolCalls } from '@toolwright/providers/text';
 import { RENDERERS, type DialectRenderer, type RenderCall } from '../support/text-dialects';
-import { bfclTextCases, PROSE, REASONING, seededRandom, type TextCase } from '../support/text-corpus';
+import { mulberry32 } from '../../../core/test/support/seeded-random';
+import { bfclTextCases, PROSE, REASONING, type TextCase } from '../support/text-corpus';
 
 /**
  * issue 27's acceptance test: the BFCL ground-truth calls rendered into every registered dialect (as its chat
@@ -109,7 +110,7 @@ function tallyFor(renderer: DialectRenderer): Tally {
     streamMismatch: [],
     excluded: 0,
   };
-  const random = seededRandom(27);
+  const random = mulberry32(27);
   CASES.forEach((testCase, ordinal) => {
     if (renderer.rawValues && unwritableAsRawText(testCase)) {
       tally.excluded += 1;
@@ -212,7 +213,7 @@ describe('negative texts give no call', () => {
   it.each(RENDERERS.map((renderer) => [label(renderer), renderer] as const))(
     '%s: a cut-off call is rejected, never read (also streamed)',
     (_label, renderer) => {
-      const random = seededRandom(2027);
+      const random = mulberry32(2027);
       const problems: string[] = [];
       CASES.forEach((testCase, ordinal) => {
         if (ordinal % 4 !== 0) return;

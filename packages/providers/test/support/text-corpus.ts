@@ -19,18 +19,6 @@ export interface TextCase {
   readonly calls: readonly RenderCall[];
 }
 
-/** mulberry32: a small seeded generator, so every run renders the same texts. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Appended to one string value in every other case. */
 export const SPICE = ' and "quoted", it\'s\non a new line: naïve café ☃ 🎉 C:\\Users\\ana \\n';
 
