@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -10,10 +10,12 @@ import { join, resolve } from 'node:path';
  * distribution. The non-root case runs as user nobody (setpriv) when the test runs as root, the root case in a user
  * namespace (unshare --map-root-user) when it does not.
  */
-const SCRIPT = resolve(__dirname, '..', 'setup-test-machine.sh');
+const SOURCE = resolve(__dirname, '..', 'setup-test-machine.sh');
 const isRoot = process.getuid?.() === 0;
 let bin: string;
 let noChromium: string;
+/** A copy of the script user nobody can read: the clone may sit in a directory only its owner enters (mktemp -d). */
+let SCRIPT: string;
 
 beforeAll(() => {
   bin = mkdtempSync(join(tmpdir(), 'toolwright-setup-test-'));
@@ -23,6 +25,11 @@ beforeAll(() => {
   writeFileSync(join(bin, 'ubuntu'), 'ID=ubuntu\nID_LIKE=debian\n');
   writeFileSync(join(bin, 'fedora'), 'ID=fedora\n');
   noChromium = join(bin, 'no-chromium');
+  const scripts = join(bin, 'scripts');
+  mkdirSync(scripts, { mode: 0o755 });
+  SCRIPT = join(scripts, 'setup-test-machine.sh');
+  copyFileSync(SOURCE, SCRIPT);
+  chmodSync(SCRIPT, 0o644);
 });
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
