@@ -35,6 +35,8 @@ export interface CallSession {
   readonly client: Client;
   readonly transport?: StreamableHTTPClientTransport;
   readonly authorization?: KeyAuthorization;
+  /** Ends the call's hold on a per-key connection (so an evicted one closes only after its last call). */
+  readonly release?: () => void;
 }
 
 /** What forwarding needs of the connection it belongs to. */
@@ -87,6 +89,24 @@ async function forwardCall(
     throw callError(host, error, name, undefined, scope, requestTimeoutMs);
   }
   if (session === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, host.name));
+  try {
+    return await callOn(session, host, name, remoteName, contextNamed, params, scope, requestTimeoutMs);
+  } finally {
+    session.release?.();
+  }
+}
+
+async function callOn(
+  session: CallSession,
+  host: CallForwardingHost,
+  name: string,
+  remoteName: string,
+  contextNamed: readonly string[],
+  params: Record<string, unknown>,
+  scope: RemoteCallScope,
+  requestTimeoutMs: number,
+): Promise<unknown> {
+  const { invocation } = scope;
   const { client, transport, authorization } = session;
   const sent = contextNamed.filter((parameter) => Object.hasOwn(params, parameter));
   if (sent.length > 0) {

@@ -150,6 +150,8 @@ export class McpServerConnection {
     this.stopWatchingRegistry?.();
     this.tools.unregisterAll();
     const transports = [this.transport, this.attempting?.transport];
+    // Closed on purpose: what closing aborts (a request in flight, the cancellation the SDK then tries) is no error.
+    if (this.client !== undefined) this.client.onerror = () => undefined;
     this.client = undefined;
     this.transport = undefined;
     await Promise.all([
@@ -329,7 +331,8 @@ export class McpServerConnection {
         transport: this.transport as StreamableHTTPClientTransport,
         authorization: this.primaryAuthorization,
       };
-    return await this.sessions!.get(key);
+    const lease = await this.sessions!.acquire(key);
+    return { ...lease.session, release: lease.release };
   }
 
   /** A connection for another token key, opened on its first call (the authorization is that call's user's). */
@@ -470,6 +473,9 @@ export class McpServerConnection {
 const TERMINATE_SESSION_TIMEOUT_MS = 1_000;
 
 function endSession(session: McpSession): Promise<void> {
+  // Closed on purpose (evicted once its last call ended, lost, or shutdown): what closing aborts (a response stream
+  // still open after its result, the cancellation the SDK then tries to send) is not a protocol error to report.
+  session.client.onerror = () => undefined;
   return endTransport(session.transport);
 }
 

@@ -26,6 +26,13 @@ const silent: Logger = {
 };
 const REDIRECT_URL = 'http://127.0.0.1:1/callback';
 
+/** Polls `condition` every 10 ms, at most 10 s. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 1_000 && !condition(); attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!condition()) throw new Error('condition not met within 10 s');
+}
+
 describe('connectMcpServers with OAuth against a real local authorization server and MCP server', () => {
   let servers: OAuthTestServers;
   let registry: ToolRegistry;
@@ -46,7 +53,7 @@ describe('connectMcpServers with OAuth against a real local authorization server
     return location;
   }
 
-  function connect(): McpConnections {
+  function connect(maxSessions?: number): McpConnections {
     connections = connectMcpServers(registry, [{ name: 'secure', url: servers.mcpUrl }], {
       logger: silent,
       retry: { attempts: 1 },
@@ -56,6 +63,7 @@ describe('connectMcpServers with OAuth against a real local authorization server
         tokenStore: store,
         tokenKey: (context) => context.sessionId ?? 'app',
         authorize,
+        ...(maxSessions !== undefined ? { maxSessions } : {}),
       },
     });
     return connections;
@@ -125,6 +133,27 @@ describe('connectMcpServers with OAuth against a real local authorization server
     expect(calls.map((request) => request.user).sort()).toEqual(['alice', 'alice', 'bob']);
     for (const request of calls) expect(request.token).toBe(store.getTokens('secure', request.user)!.access_token);
     expect(new Set(calls.map((request) => request.token)).size).toBe(2);
+  }, 120_000);
+
+  it("closes an evicted user's connection only after that user's call in flight has ended", async () => {
+    await connect(1).ready;
+    const release = servers.hold();
+    // Alice's call waits on the server; Bob's first call opens a second per-key connection, past maxSessions: 1.
+    const alice = call('held_whoami', { sessionId: 'alice' });
+    await waitFor(() => servers.log.mcp.some((request) => request.user === 'alice' && request.method === 'tools/call'));
+    const bob = await call('whoami', { sessionId: 'bob' });
+    expect(bob.ok ? bob.value : bob.error).toBe('bob');
+    release();
+    const aliceResult = await alice;
+    expect(aliceResult.ok ? aliceResult.value : aliceResult.error).toBe('alice');
+    // Once her call ended, the evicted connection was closed: her next call opens (initializes) a new one.
+    const initializes = () =>
+      servers.log.mcp.filter((request) => request.user === 'alice' && request.method === 'initialize').length;
+    expect(initializes()).toBe(1);
+    const again = await call('whoami', { sessionId: 'alice' });
+    expect(again.ok ? again.value : again.error).toBe('alice');
+    expect(initializes()).toBe(2);
+    expect(warnings).toEqual([]);
   }, 120_000);
 
   it('refreshes an expired token without asking the user, and steps up to a wider scope through the user', async () => {

@@ -185,13 +185,34 @@ function close(server: Server): Promise<void> {
 }
 
 /** The MCP server's tools: who is calling, an action that needs the `admin` scope, and two questions to the client. */
-function createMcpServer(auth: AuthInfo | undefined, log: OAuthServerLog): McpServer {
+/** Calls of `held_whoami` wait while the gate is held (a call in flight for as long as a test needs). */
+class Gate {
+  private opened: Promise<void> = Promise.resolve();
+
+  hold(): () => void {
+    let release!: () => void;
+    this.opened = new Promise((resolve) => {
+      release = resolve;
+    });
+    return release;
+  }
+
+  passed(): Promise<void> {
+    return this.opened;
+  }
+}
+
+function createMcpServer(auth: AuthInfo | undefined, log: OAuthServerLog, gate: Gate): McpServer {
   const server = new McpServer({ name: 'oauth-test-server', version: '1.0.0' });
   const owner = auth?.extra?.user;
   const user = typeof owner === 'string' ? owner : 'anonymous';
   server.registerTool('whoami', { description: 'Who the token belongs to' }, () => ({
     content: [{ type: 'text', text: user }],
   }));
+  server.registerTool('held_whoami', { description: 'Who the token belongs to, once the gate opens' }, async () => {
+    await gate.passed();
+    return { content: [{ type: 'text', text: user }] };
+  });
   server.registerTool('admin_action', { description: 'Needs the admin scope' }, () => ({
     content: [{ type: 'text', text: `done for ${user}` }],
   }));
@@ -247,6 +268,8 @@ export interface OAuthTestServers {
   readonly log: OAuthServerLog;
   /** Expires every access token of `user`. */
   expire(user: string): void;
+  /** Holds every later call of `held_whoami` until the returned function is called. */
+  hold(): () => void;
   /** Who each access token belongs to. */
   ownerOf(token: string): string | undefined;
   close(): Promise<void>;
@@ -266,6 +289,7 @@ export async function startOAuthTestServers(options: { protect?: boolean } = {})
     declaredElicitation: [],
   };
   const provider = new TestAuthorizationProvider(log);
+  const gate = new Gate();
   const record =
     (name: string): Handler =>
     (request, _response, next) => {
@@ -334,7 +358,7 @@ export async function startOAuthTestServers(options: { protect?: boolean } = {})
       void existing.handleRequest(request, response, request.body);
       return;
     }
-    const server = createMcpServer(request.auth, log);
+    const server = createMcpServer(request.auth, log, gate);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(12).toString('hex'),
       onsessioninitialized: (id) => void sessions.set(id, transport),
@@ -361,6 +385,7 @@ export async function startOAuthTestServers(options: { protect?: boolean } = {})
     authorizationServerUrl: authorization.url,
     log,
     expire: (user) => provider.expire(user),
+    hold: () => gate.hold(),
     ownerOf: (token) => provider.accessTokens.get(token)?.user,
     close: async () => {
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
