@@ -54,7 +54,10 @@ export interface McpOAuthOptions {
   readonly tokenKey?: (context: ExecutionContext) => string;
   /** The context the connection's own requests (initialize, tools/list) authorize as. Default: `{}`. */
   readonly connectionContext?: ExecutionContext;
-  /** Most connections per server for other keys kept open; the least recently used is closed past it (after its calls in flight end). Default 100. */
+  /**
+   * Most connections per server for other keys kept open; the least recently used is closed past it, once its calls in
+   * flight have ended. Default 100.
+   */
   readonly maxSessions?: number;
   /** Longest wait for `authorize` to resolve. Default 300,000 ms (five minutes). */
   readonly authorizeTimeoutMs?: number;
