@@ -68,19 +68,25 @@ export function remoteToolHandler(
 ): ToolHandler {
   return (params: Record<string, unknown>, invocation: ToolInvocationContext) => {
     const scope: RemoteCallScope = { invocation, abort: new AbortController() };
-    return remoteCallScope.run(scope, () => forwardCall(host, name, remoteName, contextNamed, params, scope));
+    return remoteCallScope.run(scope, () => forwardCall(host, { name, remoteName, contextNamed }, params, scope));
   };
+}
+
+/** A remote tool as the registry names it, its name on the server, and its parameters named like context fields. */
+interface RemoteTool {
+  readonly name: string;
+  readonly remoteName: string;
+  readonly contextNamed: readonly string[];
 }
 
 async function forwardCall(
   host: CallForwardingHost,
-  name: string,
-  remoteName: string,
-  contextNamed: readonly string[],
+  tool: RemoteTool,
   params: Record<string, unknown>,
   scope: RemoteCallScope,
 ): Promise<unknown> {
   const { invocation } = scope;
+  const { name } = tool;
   const requestTimeoutMs = (host.config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC) + REQUEST_TIMEOUT_MARGIN_MS;
   let session: CallSession | undefined;
   try {
@@ -90,18 +96,17 @@ async function forwardCall(
   }
   if (session === undefined) throw new ServiceUnavailableError(clientMessages.unavailable(name, host.name));
   try {
-    return await callOn(session, host, name, remoteName, contextNamed, params, scope, requestTimeoutMs);
+    return await callOn(host, tool, session, params, scope, requestTimeoutMs);
   } finally {
     session.release?.();
   }
 }
 
+/** The `tools/call` of one call on the session it travels on. */
 async function callOn(
-  session: CallSession,
   host: CallForwardingHost,
-  name: string,
-  remoteName: string,
-  contextNamed: readonly string[],
+  { name, remoteName, contextNamed }: RemoteTool,
+  session: CallSession,
   params: Record<string, unknown>,
   scope: RemoteCallScope,
   requestTimeoutMs: number,
