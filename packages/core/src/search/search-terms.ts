@@ -2,7 +2,8 @@ import stemEnglishWord = require('wink-porter2-stemmer');
 
 /**
  * How tool text and queries become search terms: identifiers are split (`get_current_weather`, `getCurrentWeather`,
- * `get-current-weather`, `weather.get`), words are lowercased, English stop words and numbers dropped and the rest
+ * `get-current-weather`, `weather.get`), unspaced scripts segmented (`北京天气` -> `北京`, `天气`), words are lowercased
+ * and NFKC-normalized, English stop words and numbers dropped and the rest
  * reduced to their Porter2 stem (`calculates`, `calculation` -> `calcul`), so a query's wording meets a tool's.
  */
 
@@ -132,34 +133,54 @@ const POSSESSIVE = /'s$/;
 const LOWERCASE = /\p{Ll}/u;
 const UPPERCASE = /\p{Lu}/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** A combining mark: Thai and Devanagari vowel signs, tone marks, accents written apart (`e` + U+0301). */
+const MARK = /\p{M}/u;
 
-/** How a character takes part in a word: 0 separates words, 1 lowercase or uncased, 2 uppercase. */
-type CharacterClass = 0 | 1 | 2;
+/**
+ * How a character takes part in a word: 0 separates words, 1 lowercase or uncased, 2 uppercase, 3 a combining mark
+ * (part of the word it follows, whose letter's case it leaves as it was).
+ */
+type CharacterClass = 0 | 1 | 2 | 3;
 
 function classify(code: number, character: string): CharacterClass {
   if (code >= 97 && code <= 122) return 1; // a-z
   if (code >= 65 && code <= 90) return 2; // A-Z
   if (code >= 48 && code <= 57) return 1; // 0-9
   if (code < 128) return 0;
+  if (MARK.test(character)) return 3;
   if (!LETTER_OR_DIGIT.test(character)) return 0;
   return UPPERCASE.test(character) ? 2 : 1;
 }
 
 /**
- * The lowercased words of a text or an identifier, in order. Anything but a letter or a digit separates words (`_`,
- * `-`, `.`, `/`, spaces, punctuation), and so do case changes: `getCurrentWeather` -> get, current, weather;
- * `HTTPServer` -> http, server; `v2Api` -> v2, api. An apostrophe before a lowercase letter stays in its word
- * (`what's`, `don't`, with `’` written `'`), so a contraction is one word rather than a word and a stray letter. One
+ * The lowercased words of a text or an identifier, in order. Anything but a letter, a digit or a combining mark
+ * separates words (`_`, `-`, `.`, `/`, spaces, punctuation), and so do case changes: `getCurrentWeather` -> get,
+ * current, weather; `HTTPServer` -> http, server; `v2Api` -> v2, api. An apostrophe before a lowercase letter stays in
+ * its word (`what's`, `don't`, with `’` written `'`), so a contraction is one word rather than a word and a stray
+ * letter. A word outside ASCII is NFKC-normalized, and a run of Chinese, Japanese or Thai is split into its words. One
  * pass over the text (no backtracking pattern).
  */
 export function searchWords(text: string): string[] {
   const words: string[] = [];
   let start = -1;
   let previous: CharacterClass = 0;
+  /** Whether the current word has a character outside ASCII (only such a word can need segmenting). */
+  let wide = false;
+  const end = (until: number): void => {
+    if (wide) pushWide(words, word(text.slice(start, until)));
+    else words.push(word(text.slice(start, until)));
+  };
   for (let index = 0; index < text.length;) {
     const code = text.codePointAt(index)!;
     const width = code > 0xffff ? 2 : 1;
     const current = classify(code, code < 128 ? '' : String.fromCodePoint(code));
+    if (current === 3) {
+      // A mark continues its word (ช่วย is ช, a mark, ว, ย); one with no word before it is a separator.
+      if (start >= 0) wide = true;
+      else previous = 0;
+      index += width;
+      continue;
+    }
     if (current === 0 && start >= 0 && isApostrophe(code) && startsLowercase(text, index + 1)) {
       // what's, don't, user's: an apostrophe between a word and a lowercase letter is part of the word.
       previous = 1;
@@ -167,20 +188,47 @@ export function searchWords(text: string): string[] {
       continue;
     }
     if (current === 0) {
-      if (start >= 0) words.push(word(text.slice(start, index)));
+      if (start >= 0) end(index);
       start = -1;
     } else if (start < 0) {
       start = index;
+      wide = false;
     } else if (current === 2 && (previous !== 2 || startsLowercase(text, index + width))) {
       // fooBar, v2Api: a capital after a lowercase letter or digit; HTTPServer: the last capital before a lowercase.
-      words.push(word(text.slice(start, index)));
+      end(index);
       start = index;
+      wide = false;
     }
+    if (current !== 0 && code >= 128) wide = true;
     previous = current;
     index += width;
   }
-  if (start >= 0) words.push(word(text.slice(start)));
+  if (start >= 0) end(text.length);
   return words;
+}
+
+/**
+ * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese): a run of them is split
+ * into words by Unicode's word-break rules and ICU's dictionaries (`Intl.Segmenter`), as a search engine's CJK and Thai
+ * analyzers do, so `北京今天的天气` is the words `北京`, `今天`, `的`, `天气` rather than one word no tool has.
+ */
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** One segmenter for every search ('und': no locale's tailoring, so the words do not depend on the machine's locale). */
+let wordSegmenter: Intl.Segmenter | undefined;
+
+/**
+ * A word with characters outside ASCII: NFKC-normalized (an accent typed apart, `e` + U+0301, is `é`; full-width
+ * `ｗｅａｔｈｅｒ` is `weather`, as Lucene's ICU normalizer folds them), then segmented if it is in an unspaced script.
+ */
+function pushWide(words: string[], text: string): void {
+  const normalized = text.normalize('NFKC').toLowerCase(); // NFKC can give capitals (ℌ -> H)
+  if (!UNSPACED_SCRIPT.test(normalized)) {
+    words.push(normalized);
+    return;
+  }
+  wordSegmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
+  for (const { segment, isWordLike } of wordSegmenter.segment(normalized)) if (isWordLike === true) words.push(segment);
 }
 
 /** The right single quotation mark (`’`) is how many editors write an apostrophe. */

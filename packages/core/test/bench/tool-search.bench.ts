@@ -4,6 +4,8 @@
  */
 import 'reflect-metadata';
 import { loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { searchTerms } from '../../src/search/search-terms';
 import type { ToolDefinition } from '../../src/types/definition';
 import {
@@ -74,8 +76,22 @@ function parameterNames(definition: ToolDefinition): string {
     .join(',');
 }
 
+/** The heap the registry's search index holds: used heap after a full collection, before and after the first search. */
+function indexHeapBytes(corpus: ToolSearchCorpus): number {
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+  const some = corpus.registry.entries()[0]!;
+  corpus.registry.registerDefinition(some.definition, some.implementation); // a new version: no index yet
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  corpus.registry.search('warm up the index');
+  collect();
+  return process.memoryUsage().heapUsed - before;
+}
+
 function main(): void {
   const evaluated = loadToolSearchCorpus(TOOL_SEARCH_EVALUATED_FILES);
+  const indexBytes = indexHeapBytes(evaluated);
   const heldOut = loadToolSearchCorpus(TOOL_SEARCH_HELD_OUT_FILES);
   report('held-out split (the ranking choices were compared here)', heldOut);
   report('evaluated sets', evaluated);
@@ -107,7 +123,8 @@ function main(): void {
   }
   times.sort((a, b) => a - b);
   console.log(
-    `index build (first search after a change, ${registry.size} tools): median ${quantile(builds, 0.5).toFixed(1)} ms CPU`,
+    `index build (first search after a change, ${registry.size} tools): median ${quantile(builds, 0.5).toFixed(1)} ms CPU, ` +
+      `${(indexBytes / 1024 / 1024).toFixed(1)} MB of heap`,
   );
   console.log(
     `per query (${times.length} searches, limit 5, CPU time): median ${quantile(times, 0.5).toFixed(3)} ms, ` +

@@ -47,6 +47,31 @@ describe('search terms', () => {
     expect(searchWords('  ,.;  ')).toEqual([]);
   });
 
+  it('splits Chinese, Japanese and Thai runs into words (Unicode word breaks with ICU dictionaries)', () => {
+    expect(searchWords('北京后天的天气如何？')).toEqual(['北京', '后天', '的', '天气', '如何']);
+    expect(searchWords('東京の天気を教えて')).toEqual(['東京', 'の', '天気', 'を', '教え', 'て']);
+    expect(searchWords('ช่วยหาคุณแม่บ้านที่ให้บริการรีดผ้า')).toEqual([
+      'ช่วย',
+      'หา',
+      'คุณ',
+      'แม่',
+      'บ้าน',
+      'ที่',
+      'ให้',
+      'บริการ',
+      'รีด',
+      'ผ้า',
+    ]);
+    expect(searchWords('getWeather北京 거실 에어컨')).toEqual(['get', 'weather', '北京', '거실', '에어컨']);
+  });
+
+  it('keeps combining marks in their word and folds compatibility forms (NFKC)', () => {
+    expect(searchWords('नमस्ते दुनिया')).toEqual(['नमस्ते', 'दुनिया']); // vowel signs and virama are marks
+    expect(searchWords('Cafe\u0301 E\u0301COLE \u0301x')).toEqual(['café', 'école', 'x']); // accents typed apart
+    expect(searchTerms('ｗｅａｔｈｅｒ ＦＯＲＥＣＡＳＴＳ')).toEqual(['weather', 'forecast']); // full-width Latin
+    expect(searchWords('ｇｅｔＷｅａｔｈｅｒ')).toEqual(['get', 'weather']);
+  });
+
   it('drops English stop words and stems English words (Porter2), leaving other words as they are', () => {
     expect(searchTerms('Calculates the calculations of a quadratic equation')).toEqual([
       'calcul',
@@ -86,6 +111,10 @@ describe('search terms', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(words).toEqual(['a'.repeat(199_999), 'ab']);
     expect(searchTerms('x'.repeat(41) + 's')).toEqual(['x'.repeat(41) + 's']);
+    const unspaced = '天气预报'.repeat(25_000) + 'ช่วยหาคุณ'.repeat(10_000) + '\u0301'.repeat(50_000);
+    const segmented = performance.now();
+    expect(searchWords(unspaced)).toHaveLength(80_000);
+    expect(performance.now() - segmented).toBeLessThan(4_000);
   });
 });
 
@@ -127,6 +156,18 @@ describe('ToolRegistry.search', () => {
     expect(registry.search('the of and')).toEqual([]);
     expect(registry.search("what's 2 + 2")).toEqual([]);
     expect(registry.search('')).toEqual([]);
+  });
+
+  it('finds tools described in Chinese or Thai by a question in the same language', () => {
+    const local = registryOf([
+      { name: 'weather_cn', description: '查询城市的天气预报' },
+      { name: 'news_cn', description: '搜索最新的新闻' },
+      { name: 'find_housekeeper', description: 'ค้นหาแม่บ้านที่ให้บริการรีดผ้า' },
+      { name: 'weather', description: 'Weather forecast of a city' },
+    ]);
+    expect(local.search('北京明天的天气怎么样？')[0]).toMatchObject({ name: 'weather_cn', matched: ['的', '天气'] });
+    expect(local.search('ช่วยหาคุณแม่บ้านที่ให้บริการรีดผ้า')[0]!.name).toBe('find_housekeeper');
+    expect(local.search('ｗｅａｔｈｅｒ in Tokyo')[0]).toMatchObject({ name: 'weather', matched: ['weather'] });
   });
 
   it('honours limit and filter', () => {
