@@ -45,6 +45,11 @@ export interface ValidationPlan {
   readonly required: boolean;
   /** The property is typed `Date`: a valid date / date-time string is turned into a `Date` before validation. */
   readonly convertToDate?: boolean;
+  /**
+   * The class has ancestors whose class-validator rules it inherits (a decorated DTO that extends another class): a
+   * required property then gets a conditional rule that shadows an ancestor's `IsOptional` / `ValidateIf`.
+   */
+  readonly inherits: boolean;
   /** The class a nested object is validated as (`ValidateNested` + `Type`), or `undefined` to check it structurally. */
   readonly nestedClass: (schema: ObjectSchema) => ClassThunk | undefined;
 }
@@ -191,12 +196,12 @@ export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] 
     // Absent and null both mean "not given" for an optional parameter.
     decorators.push(sharedRule('isOptional', false, VALUE_IS_GIVEN, () => IsOptional()));
   } else {
-    // One conditional rule per property also shadows an ancestor's IsOptional / ValidateIf on an overridden property.
-    decorators.push(
-      schema.nullable === true
-        ? sharedRule('validateIf:notNull', false, undefined, () => ValidateIf(valueIsNotNull))
-        : sharedRule('validateIf:always', false, undefined, () => ValidateIf(always)),
-    );
+    // A conditional rule shadows an ancestor's IsOptional / ValidateIf on an overridden property (class-validator
+    // keeps an ancestor's rule unless the class has one of the same type): one that always holds is needed only then.
+    if (schema.nullable === true)
+      decorators.push(sharedRule('validateIf:notNull', false, undefined, () => ValidateIf(valueIsNotNull)));
+    else if (plan.inherits)
+      decorators.push(sharedRule('validateIf:always', false, undefined, () => ValidateIf(always)));
     decorators.push(sharedRule('isDefined', false, undefined, () => IsDefined()));
   }
   if (plan.convertToDate === true && (schema.kind === 'date' || schema.kind === 'datetime')) {

@@ -32,12 +32,12 @@ describe("toolwright's class-validator rules share frozen constraint arrays", ()
     expect(second.constraints).toBe(first.constraints);
     expect(Object.isFrozen(first.constraints)).toBe(true);
     expect(Object.is(rule(SecondParams, 'below', 'max').constraints[0], -0)).toBe(true);
-    const conditional = getMetadataStorage()
+    const defined = getMetadataStorage()
       .getTargetValidationMetadatas(FirstParams, '', true, false)
-      .find((candidate) => candidate.propertyName === 'count' && candidate.type === 'conditionalValidation')!;
-    expect(conditional.groups).toStrictEqual([]);
-    expect(conditional.groups).toBe(rule(SecondParams, 'amount', 'min').groups);
-    expect(Object.isFrozen(conditional.groups)).toBe(true);
+      .find((candidate) => candidate.propertyName === 'count' && candidate.type === 'isDefined')!;
+    expect(defined.groups).toStrictEqual([]);
+    expect(defined.groups).toBe(rule(SecondParams, 'amount', 'min').groups);
+    expect(Object.isFrozen(defined.groups)).toBe(true);
 
     const errors = (dto: new () => object, plain: object) =>
       validateSync(plainToInstance(dto, plain), { forbidUnknownValues: true }).flatMap((error) =>
@@ -149,5 +149,38 @@ describe("toolwright's class-validator rules keep only their own fields", () => 
       'place must be an object',
       'nested property place must be either object or array',
     ]);
+  });
+});
+
+describe("a required property gets a conditional rule only where it shadows an ancestor's", () => {
+  it('none on a class without ancestors; one that always holds on a subclass, where an ancestor made it optional', () => {
+    class NoteParams {
+      @ToolParam({ type: 'string', required: false })
+      text?: string;
+      @ToolParam({ type: 'string' })
+      title!: string;
+    }
+    class SignedNoteParams extends NoteParams {
+      @ToolParam({ type: 'string' })
+      override text!: string;
+    }
+    buildObjectSchema(SignedNoteParams);
+    const conditional = (target: Function) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(target, '', true, false)
+        .filter((rule) => rule.target === target && rule.type === 'conditionalValidation')
+        .map((rule) => [rule.propertyName, rule.name]);
+    expect(conditional(NoteParams)).toStrictEqual([['text', 'isOptional']]);
+    expect(conditional(SignedNoteParams)).toStrictEqual([['text', undefined]]);
+
+    const errors = (dto: new () => object, plain: object) =>
+      validateSync(plainToInstance(dto, plain), { forbidUnknownValues: true }).flatMap((error) =>
+        Object.keys(error.constraints ?? {}),
+      );
+    expect(errors(NoteParams, {})).toStrictEqual(['isDefined', 'isString']);
+    expect(errors(NoteParams, { title: 'a' })).toStrictEqual([]);
+    // The subclass's own conditional rule hides the ancestor's IsOptional: `text` is required there.
+    expect(errors(SignedNoteParams, { title: 'a' })).toStrictEqual(['isDefined', 'isString']);
+    expect(errors(SignedNoteParams, { title: 'a', text: 'b' })).toStrictEqual([]);
   });
 });

@@ -26,14 +26,6 @@ describe('class-validator metadata: read for one class lineage only', () => {
     expect(rules).toStrictEqual([
       {
         propertyName: 'email',
-        type: 'conditionalValidation',
-        name: undefined,
-        each: false,
-        appliedByToolwright: true,
-        constraints: [expect.any(Function)],
-      },
-      {
-        propertyName: 'email',
         type: 'isDefined',
         name: 'isDefined',
         each: false,
