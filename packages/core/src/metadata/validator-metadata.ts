@@ -30,7 +30,24 @@ export function ownRules(storage: MetadataStorage, target: Function): readonly C
  * toolwright then applied. A class toolwright never applied rules to has neither: all its rules are the developer's.
  */
 const developerSnapshots = new WeakMap<Function, readonly ClassValidatorRule[]>();
-const toolwrightRules = new WeakMap<Function, readonly ClassValidatorRule[]>();
+const toolwrightRules = new WeakMap<Function, readonly ClassValidatorRule[] | AppliedRange>();
+
+/**
+ * Where toolwright's rules of a class are in class-validator's own array of the class's rules (which only ever grows
+ * at its end): a range instead of a copy of the rules, for the life of the class.
+ */
+interface AppliedRange {
+  readonly rules: readonly ClassValidatorRule[];
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The rules toolwright applied to a class (in the order applied); none for a class it never applied rules to. */
+function appliedRules(target: Function): readonly ClassValidatorRule[] {
+  const applied = toolwrightRules.get(target);
+  if (applied === undefined) return NO_RULES;
+  return 'start' in applied ? applied.rules.slice(applied.start, applied.end) : applied;
+}
 
 /**
  * Applies toolwright's class-validator rules to one class, once: takes the snapshot of the developer's own rules
@@ -41,7 +58,15 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
   const storage = getMetadataStorage();
   const developer = ownRules(storage, target);
   developerSnapshots.set(target, developer.length === 0 ? NO_RULES : developer);
+  const stored = rulesByTarget(storage)?.get(target);
+  const storedBefore = stored?.length ?? 0;
   apply();
+  const after = rulesByTarget(storage)?.get(target);
+  if (after !== undefined && (stored === undefined || after === stored)) {
+    // class-validator appends a class's rules to its array: what `apply` added is the tail (never the sentinel).
+    toolwrightRules.set(target, { rules: after, start: storedBefore, end: after.length });
+    return true;
+  }
   const applied = ownRules(storage, target);
   if (developer.length === 0) {
     // `slice`: kept for good, so an array of exactly its length (the one `filter` grew keeps room for more).
@@ -67,11 +92,15 @@ function classRules(
 ): readonly ClassValidatorRule[] {
   const developer = developerSnapshots.get(target);
   if (developer === undefined) return ownRules(storage, target);
-  return developerRulesOnly ? developer : [...(toolwrightRules.get(target) ?? []), ...developer];
+  return developerRulesOnly ? developer : [...appliedRules(target), ...developer];
 }
 
 function isToolwrightRule(rule: ClassValidatorRule): boolean {
-  return toolwrightRules.get(rule.target as Function)?.includes(rule) === true;
+  const applied = toolwrightRules.get(rule.target as Function);
+  if (applied === undefined) return false;
+  if (!('start' in applied)) return applied.includes(rule);
+  const index = applied.rules.indexOf(rule, applied.start);
+  return index !== -1 && index < applied.end;
 }
 
 function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {

@@ -24,7 +24,7 @@ import {
   type StandardSchemaToolHandler,
 } from './standard-schema-tool';
 import { registryMessages } from './messages';
-import { ToolSearchIndex, type ToolSearchOptions, type ToolSearchResult } from '../search/tool-search-index';
+import type { ToolSearchIndex, ToolSearchOptions, ToolSearchResult } from '../search/tool-search-index';
 
 export interface ToolRegistryOptions {
   /** What registering a name twice does: `'replace'` (default: logs a warning, the later tool wins) or `'error'`. */
@@ -225,7 +225,7 @@ export class ToolRegistry {
    */
   search(query: string, options?: ToolSearchOptions): ToolSearchResult[] {
     if (this.searchIndex?.version !== this.currentVersion)
-      this.searchIndex = { version: this.currentVersion, index: ToolSearchIndex.build(this.list()) };
+      this.searchIndex = { version: this.currentVersion, index: searchIndexClass().build(this.list()) };
     return this.searchIndex.index.search(query, options);
   }
 
@@ -264,6 +264,18 @@ export class ToolRegistry {
       }
     }
   }
+}
+
+let loadedSearchIndex: typeof ToolSearchIndex | undefined;
+
+/**
+ * The search index (with its English stemmer), required by the first search rather than when @toolwright/core is
+ * imported: most registries are never searched (measured in docs/decisions/0030-lazy-startup.md).
+ */
+function searchIndexClass(): typeof ToolSearchIndex {
+  loadedSearchIndex ??= (require('../search/tool-search-index') as typeof import('../search/tool-search-index'))
+    .ToolSearchIndex;
+  return loadedSearchIndex;
 }
 
 function checkDefinition(definition: ToolDefinition): void {

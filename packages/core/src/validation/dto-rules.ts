@@ -25,6 +25,7 @@ export function applyDtoRules(schema: ObjectSchema): void {
 function applyClassRules(cls: Function): void {
   const records = getOwnParamMetadata(cls);
   if (records.length === 0) return;
+  const inherits = classLineage(cls).length > 1;
   applyToolwrightRules(cls, () => {
     for (const record of records) {
       const resolution = resolutionOf(record);
@@ -34,6 +35,7 @@ function applyClassRules(cls: Function): void {
         schema: resolution.definition.schema,
         required: resolution.definition.required,
         convertToDate: resolution.convertToDate,
+        inherits,
         nestedClass: (nested) => (nested.dto !== undefined ? () => nested.dto! : undefined),
       });
       applyPropertyDecorators(cls.prototype as object, record.propertyName, decorators);

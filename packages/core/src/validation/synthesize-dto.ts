@@ -44,7 +44,7 @@ export function dtoForSchema(schema: ObjectSchema): Constructor {
     applyPropertyDecorators(
       dto.prototype as object,
       property.name,
-      validationDecorators({ schema: property.schema, required: property.required, nestedClass }),
+      validationDecorators({ schema: property.schema, required: property.required, inherits: false, nestedClass }),
     );
   }
   if (schema.properties.length === 0) allowEmptyDto(dto);
@@ -81,7 +81,12 @@ function checkNode(schema: ObjectSchema, seen: Set<ObjectSchema>): void {
     return () => Object; // the thunk is never applied: only the derivation is checked
   };
   for (const property of schema.properties) {
-    validationDecorators({ schema: property.schema, required: property.required, nestedClass: nestedCheck });
+    validationDecorators({
+      schema: property.schema,
+      required: property.required,
+      inherits: false,
+      nestedClass: nestedCheck,
+    });
   }
 }
 

@@ -45,6 +45,11 @@ export interface ValidationPlan {
   readonly required: boolean;
   /** The property is typed `Date`: a valid date / date-time string is turned into a `Date` before validation. */
   readonly convertToDate?: boolean;
+  /**
+   * The class has ancestors whose class-validator rules it inherits (a decorated DTO that extends another class): a
+   * required property then gets a conditional rule that shadows an ancestor's `IsOptional` / `ValidateIf`.
+   */
+  readonly inherits: boolean;
   /** The class a nested object is validated as (`ValidateNested` + `Type`), or `undefined` to check it structurally. */
   readonly nestedClass: (schema: ObjectSchema) => ClassThunk | undefined;
 }
@@ -68,40 +73,38 @@ type ClassValidatorRule = ReturnType<MetadataStorage['getTargetValidationMetadat
 /** Holds one rule per template key: the rule `sharedRule` copies (never validated: nothing is an instance of it). */
 class SharedRuleTemplates {}
 
-/** The template rule of each rule kind, without and with `each` (class-validator's messages read `each`). */
-const ruleTemplates = new Map<string, ClassValidatorRule>();
-const eachRuleTemplates = new Map<string, ClassValidatorRule>();
+/** Makes the rule of one kind for one property: its own fields are only the target, the property and the constraints. */
+type SharedRuleConstructor = new (target: Function, propertyName: string, constraints: unknown) => ClassValidatorRule;
+
+/** The rule constructor of each rule kind, without and with `each` (class-validator's messages read `each`). */
+const ruleConstructors = new Map<string, SharedRuleConstructor>();
+const eachRuleConstructors = new Map<string, SharedRuleConstructor>();
 
 /**
  * A class-validator rule applied as `make()` would apply it, with one constraint class for every use of the same
  * kind. class-validator's `ValidateBy` decorators (every built-in since 0.14, and toolwright's own constraints)
  * create a constraint class per use: 1,000 commands made about 9,000 classes (most of registration's time and a
  * third of its memory). The first use of a kind applies `make()` to a private template class, which gives the
- * kind's constraint class; every use then stores the rule `registerDecorator` would store (same type, name, options
- * and constraints) with that constraint class. Exact for a kind whose validator reads only `args.constraints` and
- * `each` from its options: true of every kind used here. `constraints` (a fresh array) replaces the template's.
+ * kind's rule: every use then stores a rule whose prototype holds the template's fields (type, name, constraint
+ * class, options, message, groups: what every use of the kind shares) and whose own fields are the target, the
+ * property and the constraints. class-validator only reads a rule's fields, so it sees the rule `registerDecorator`
+ * would store (still an instance of its `ValidationMetadata`), at about half the memory and without building its
+ * options objects for each use. Exact for a kind whose validator reads only `args.constraints` and `each` from its
+ * options: true of every kind used here. `constraints` replaces the template's (`undefined`: the template's).
  */
 function sharedRule(
   kind: string,
-  options: ValidationOptions | undefined,
+  each: boolean,
   constraints: unknown[] | undefined,
   make: () => PropertyDecorator,
 ): PropertyDecorator {
   return (prototype: object, propertyName: string | symbol) => {
-    const templates = options?.each === true ? eachRuleTemplates : ruleTemplates;
-    const template = templates.get(kind) ?? templateOf(templates, kind, options, make);
-    const rule = new (template.constructor as ValidationMetadataClass)({
-      type: template.type,
-      name: template.name,
-      target: (prototype as { constructor: Function }).constructor,
-      propertyName: propertyName as string,
-      validationOptions: options,
-      constraintCls: template.constraintCls,
-      constraints: constraints ?? template.constraints,
-    });
-    // Without options class-validator gives every rule a new empty `groups` array; it never changes one.
-    if (options === undefined && Array.isArray(rule.groups) && rule.groups.length === 0) rule.groups = NO_GROUPS;
-    getMetadataStorage().addValidationMetadata(rule);
+    const constructors = each ? eachRuleConstructors : ruleConstructors;
+    const Rule = constructors.get(kind) ?? ruleConstructorOf(constructors, kind, each, make);
+    const target = (prototype as { constructor: Function }).constructor;
+    getMetadataStorage().addValidationMetadata(
+      new Rule(target, propertyName as string, constraints ?? Rule.prototype.constraints),
+    );
   };
 }
 
@@ -128,24 +131,16 @@ function boundOf(bound: number): unknown[] {
 /** IsNumber's options as toolwright applies them (class-validator's isNumber only reads them). */
 const FINITE_NUMBER = Object.freeze([Object.freeze({ allowNaN: false, allowInfinity: false })]) as unknown as unknown[];
 
-/** class-validator's `ValidationMetadata`, constructed with the arguments `registerDecorator` passes. */
-type ValidationMetadataClass = new (args: {
-  readonly type: string;
-  readonly name?: string;
-  readonly target: Function;
-  readonly propertyName: string;
-  readonly validationOptions?: ValidationOptions;
-  readonly constraintCls?: Function;
-  readonly constraints?: unknown[];
-}) => ClassValidatorRule;
+/** The fields of a rule that are its own: everything else a use of a kind shares with the kind's template. */
+const PER_USE_FIELDS = new Set(['target', 'propertyName', 'constraints']);
 
-function templateOf(
-  templates: Map<string, ClassValidatorRule>,
+function ruleConstructorOf(
+  constructors: Map<string, SharedRuleConstructor>,
   kind: string,
-  options: ValidationOptions | undefined,
+  each: boolean,
   make: () => PropertyDecorator,
-): ClassValidatorRule {
-  const key = options?.each === true ? `${kind}:each` : kind;
+): SharedRuleConstructor {
+  const key = each ? `${kind}:each` : kind;
   make()(SharedRuleTemplates.prototype, key);
   const template = ownRules(getMetadataStorage(), SharedRuleTemplates).find((rule) => rule.propertyName === key);
   if (template === undefined)
@@ -153,8 +148,21 @@ function templateOf(
       `class-validator stored no rule for the shared rule "${key}": this class-validator version is not supported.`,
     );
   if (typeof template.constraintCls === 'function') markSharedConstraintClass(template.constraintCls);
-  templates.set(kind, template);
-  return template;
+  // The shared fields, on a prototype that inherits class-validator's own (`instanceof ValidationMetadata` holds).
+  const shared = Object.create(Object.getPrototypeOf(template) as object) as Record<string, unknown>;
+  for (const [field, value] of Object.entries(template)) if (!PER_USE_FIELDS.has(field)) shared[field] = value;
+  // Without options class-validator gives every rule a new empty `groups` array; it never changes one.
+  if (Array.isArray(shared.groups) && shared.groups.length === 0) shared.groups = NO_GROUPS;
+  shared.constraints = template.constraints;
+  function SharedRule(this: Record<string, unknown>, target: Function, propertyName: string, constraints: unknown) {
+    this.target = target;
+    this.propertyName = propertyName;
+    this.constraints = constraints;
+  }
+  SharedRule.prototype = shared;
+  const Rule = SharedRule as unknown as SharedRuleConstructor;
+  constructors.set(kind, Rule);
+  return Rule;
 }
 
 /** IsOptional's condition: the value is given (class-validator passes `object[propertyName]` as the value). */
@@ -163,8 +171,8 @@ const valueIsNotNull = (_object: unknown, value: unknown): boolean => value !== 
 const always = (): boolean => true;
 const VALUE_IS_GIVEN = Object.freeze([valueIsGiven]) as unknown as unknown[];
 
-function matchesSchema(schema: ParamSchema, options: ValidationOptions | undefined): PropertyDecorator {
-  return sharedRule('matchesSchema', options, [schema], () => MatchesSchema(schema, options));
+function matchesSchema(schema: ParamSchema, each: boolean): PropertyDecorator {
+  return sharedRule('matchesSchema', each, [schema], () => MatchesSchema(schema, each ? { each: true } : undefined));
 }
 
 /** Applies decorators to one property, as Nest's `applyDecorators` does. */
@@ -186,15 +194,15 @@ export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] 
   const { schema } = plan;
   if (!plan.required) {
     // Absent and null both mean "not given" for an optional parameter.
-    decorators.push(sharedRule('isOptional', undefined, VALUE_IS_GIVEN, () => IsOptional()));
+    decorators.push(sharedRule('isOptional', false, VALUE_IS_GIVEN, () => IsOptional()));
   } else {
-    // One conditional rule per property also shadows an ancestor's IsOptional / ValidateIf on an overridden property.
-    decorators.push(
-      schema.nullable === true
-        ? sharedRule('validateIf:notNull', undefined, undefined, () => ValidateIf(valueIsNotNull))
-        : sharedRule('validateIf:always', undefined, undefined, () => ValidateIf(always)),
-    );
-    decorators.push(sharedRule('isDefined', undefined, undefined, () => IsDefined()));
+    // A conditional rule shadows an ancestor's IsOptional / ValidateIf on an overridden property (class-validator
+    // keeps an ancestor's rule unless the class has one of the same type): one that always holds is needed only then.
+    if (schema.nullable === true)
+      decorators.push(sharedRule('validateIf:notNull', false, undefined, () => ValidateIf(valueIsNotNull)));
+    else if (plan.inherits)
+      decorators.push(sharedRule('validateIf:always', false, undefined, () => ValidateIf(always)));
+    decorators.push(sharedRule('isDefined', false, undefined, () => IsDefined()));
   }
   if (plan.convertToDate === true && (schema.kind === 'date' || schema.kind === 'datetime')) {
     const isValid = schema.kind === 'date' ? isDateOnly : isOffsetDateTime;
@@ -216,90 +224,93 @@ function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPla
   const acceptDates = plan.convertToDate === true && !each;
   switch (schema.kind) {
     case 'string':
-      decorators.push(sharedRule('isString', options, undefined, () => IsString(options)));
+      decorators.push(sharedRule('isString', each, undefined, () => IsString(options)));
       if (schema.minLength !== undefined)
-        decorators.push(sharedRule('minLength', options, boundOf(schema.minLength), () => MinLength(0, options)));
+        decorators.push(sharedRule('minLength', each, boundOf(schema.minLength), () => MinLength(0, options)));
       if (schema.maxLength !== undefined)
-        decorators.push(sharedRule('maxLength', options, boundOf(schema.maxLength), () => MaxLength(0, options)));
+        decorators.push(sharedRule('maxLength', each, boundOf(schema.maxLength), () => MaxLength(0, options)));
       if (schema.pattern !== undefined) {
         // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
         const pattern = compilePattern(schema.pattern).source;
-        decorators.push(sharedRule('matches', options, [pattern], () => MatchesPattern('', options)));
+        decorators.push(sharedRule('matches', each, [pattern], () => MatchesPattern('', options)));
       }
       break;
     case 'int':
     case 'float':
       decorators.push(
         schema.kind === 'int'
-          ? sharedRule('isInt', options, undefined, () => IsInt(options))
-          : sharedRule('isNumber', options, FINITE_NUMBER, () => IsNumber({}, options)),
+          ? sharedRule('isInt', each, undefined, () => IsInt(options))
+          : sharedRule('isNumber', each, FINITE_NUMBER, () => IsNumber({}, options)),
       );
       if (schema.minimum !== undefined)
-        decorators.push(sharedRule('min', options, boundOf(schema.minimum), () => Min(0, options)));
+        decorators.push(sharedRule('min', each, boundOf(schema.minimum), () => Min(0, options)));
       if (schema.maximum !== undefined)
-        decorators.push(sharedRule('max', options, boundOf(schema.maximum), () => Max(0, options)));
+        decorators.push(sharedRule('max', each, boundOf(schema.maximum), () => Max(0, options)));
       if (schema.exclusiveMinimum !== undefined)
         decorators.push(
-          sharedRule('exclusiveMinimum', options, boundOf(schema.exclusiveMinimum), () => ExclusiveMinimum(0, options)),
+          sharedRule('exclusiveMinimum', each, boundOf(schema.exclusiveMinimum), () => ExclusiveMinimum(0, options)),
         );
       if (schema.exclusiveMaximum !== undefined)
         decorators.push(
-          sharedRule('exclusiveMaximum', options, boundOf(schema.exclusiveMaximum), () => ExclusiveMaximum(0, options)),
+          sharedRule('exclusiveMaximum', each, boundOf(schema.exclusiveMaximum), () => ExclusiveMaximum(0, options)),
         );
       if (schema.multipleOf !== undefined)
-        decorators.push(sharedRule('multipleOf', options, boundOf(schema.multipleOf), () => MultipleOf(1, options)));
+        decorators.push(sharedRule('multipleOf', each, boundOf(schema.multipleOf), () => MultipleOf(1, options)));
       break;
     case 'bool':
-      decorators.push(sharedRule('isBoolean', options, undefined, () => IsBoolean(options)));
+      decorators.push(sharedRule('isBoolean', each, undefined, () => IsBoolean(options)));
       break;
     case 'date':
       decorators.push(
-        sharedRule(acceptDates ? 'isDateOnly:dates' : 'isDateOnly', options, undefined, () =>
+        sharedRule(acceptDates ? 'isDateOnly:dates' : 'isDateOnly', each, undefined, () =>
           IsDateOnlyString(acceptDates, options),
         ),
       );
       break;
     case 'datetime':
       decorators.push(
-        sharedRule(acceptDates ? 'isOffsetDateTime:dates' : 'isOffsetDateTime', options, undefined, () =>
+        sharedRule(acceptDates ? 'isOffsetDateTime:dates' : 'isOffsetDateTime', each, undefined, () =>
           IsOffsetDateTimeString(acceptDates, options),
         ),
       );
       break;
     case 'object': {
       const nested = schema.enum === undefined ? plan.nestedClass(schema) : undefined;
-      decorators.push(sharedRule('isObject', options, undefined, () => IsObject(options)));
+      decorators.push(sharedRule('isObject', each, undefined, () => IsObject(options)));
       if (nested !== undefined) {
-        decorators.push(ValidateNested(options), Type(nested));
+        decorators.push(
+          sharedRule('validateNested', each, undefined, () => ValidateNested(options)),
+          Type(nested),
+        );
       } else if (schema.properties.length > 0 || schema.additionalProperties !== true || schema.enum !== undefined) {
-        decorators.push(matchesSchema(schema, options));
+        decorators.push(matchesSchema(schema, each));
       }
       return decorators;
     }
     case 'array':
-      decorators.push(sharedRule('isArray', options, undefined, () => IsArray(options)));
+      decorators.push(sharedRule('isArray', each, undefined, () => IsArray(options)));
       if (each) {
-        decorators.push(matchesSchema(schema, options));
+        decorators.push(matchesSchema(schema, each));
         return decorators;
       }
       if (schema.minItems !== undefined)
-        decorators.push(sharedRule('arrayMinSize', undefined, boundOf(schema.minItems), () => ArrayMinSize(0)));
+        decorators.push(sharedRule('arrayMinSize', false, boundOf(schema.minItems), () => ArrayMinSize(0)));
       if (schema.maxItems !== undefined)
-        decorators.push(sharedRule('arrayMaxSize', undefined, boundOf(schema.maxItems), () => ArrayMaxSize(0)));
+        decorators.push(sharedRule('arrayMaxSize', false, boundOf(schema.maxItems), () => ArrayMaxSize(0)));
       if (schema.uniqueItems === true)
-        decorators.push(sharedRule('arrayUnique', undefined, undefined, () => ArrayUnique(canonicalJson)));
-      if (schema.enum !== undefined) decorators.push(matchesSchema(schema, undefined));
+        decorators.push(sharedRule('arrayUnique', false, undefined, () => ArrayUnique(canonicalJson)));
+      if (schema.enum !== undefined) decorators.push(matchesSchema(schema, false));
       if (isSimpleElement(schema.items, plan)) decorators.push(...valueDecorators(schema.items, true, plan));
-      else if (schema.items.kind !== 'any') decorators.push(matchesSchema(schema.items, { each: true }));
+      else if (schema.items.kind !== 'any') decorators.push(matchesSchema(schema.items, true));
       return decorators;
     case 'union':
-      decorators.push(matchesSchema(schema, options));
+      decorators.push(matchesSchema(schema, each));
       return decorators;
     case 'any':
       return decorators;
   }
   // A property typed `Date` holds a Date by now, which an enum of strings cannot match: the enum stays in the IR only.
   if (schema.enum !== undefined && !acceptDates)
-    decorators.push(sharedRule('isIn', options, [[...schema.enum]], () => IsIn([], options)));
+    decorators.push(sharedRule('isIn', each, [[...schema.enum]], () => IsIn([], options)));
   return decorators;
 }

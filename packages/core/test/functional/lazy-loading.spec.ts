@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 /**
  * Startup (issue 26, docs/decisions/0030-lazy-startup.md): importing @toolwright/core, registering class commands,
  * building an executor and calling a tool loads neither chrono-node (the relative-date resolver), nor re2js (the
- * pattern engine, for tools without a `pattern`), nor @opentelemetry/api (until something registers with it). Each
+ * pattern engine, for tools without a `pattern`), nor @opentelemetry/api (until something registers with it), nor the
+ * tool search index's stemmer (until the registry is searched). Each
  * run is a fresh Node process on core's sources (ts-node, transpile only), so jest's own module registry plays no part;
  * the runs that use a pattern or resolve a phrase show that the probe sees a package once it is loaded.
  */
@@ -16,6 +17,7 @@ interface ProbeResult {
   readonly afterPattern: readonly string[];
   readonly afterRelativeDate: readonly string[];
   readonly afterLookAlike: readonly string[];
+  readonly afterSearch: readonly string[];
   readonly values: readonly unknown[];
 }
 
@@ -53,7 +55,7 @@ describe('lazy loading: what importing core, registering and calling a tool load
     expect(result.values.slice(0, 2)).toEqual(['Ada:2', 'ABC']);
   });
 
-  it('loads no chrono-node, re2js, @opentelemetry/api or unhomoglyph for class commands without a pattern', () => {
+  it('loads no chrono-node, re2js, @opentelemetry/api, unhomoglyph or search stemmer for class commands without a pattern', () => {
     expect(result.afterCall).toEqual([]);
   });
 
@@ -67,5 +69,10 @@ describe('lazy loading: what importing core, registering and calling a tool load
 
   it('loads the confusables data (unhomoglyph) when a key must be folded to be compared with a context name', () => {
     expect(result.afterLookAlike).toEqual(['chrono-node', 're2js', 'unhomoglyph']);
+  });
+
+  it('loads the search index and its stemmer (wink-porter2-stemmer) on the first search of the registry', () => {
+    expect(result.afterSearch).toEqual(['chrono-node', 're2js', 'unhomoglyph', 'wink-porter2-stemmer']);
+    expect(result.values[3]).toEqual(['book_room']);
   });
 });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { getMetadataStorage, validateSync } from 'class-validator';
+import { IsString, getMetadataStorage, validateSync } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { ToolParam, buildObjectSchema } from '@toolwright/core';
 
@@ -32,12 +32,12 @@ describe("toolwright's class-validator rules share frozen constraint arrays", ()
     expect(second.constraints).toBe(first.constraints);
     expect(Object.isFrozen(first.constraints)).toBe(true);
     expect(Object.is(rule(SecondParams, 'below', 'max').constraints[0], -0)).toBe(true);
-    const conditional = getMetadataStorage()
+    const defined = getMetadataStorage()
       .getTargetValidationMetadatas(FirstParams, '', true, false)
-      .find((candidate) => candidate.propertyName === 'count' && candidate.type === 'conditionalValidation')!;
-    expect(conditional.groups).toStrictEqual([]);
-    expect(conditional.groups).toBe(rule(SecondParams, 'amount', 'min').groups);
-    expect(Object.isFrozen(conditional.groups)).toBe(true);
+      .find((candidate) => candidate.propertyName === 'count' && candidate.type === 'isDefined')!;
+    expect(defined.groups).toStrictEqual([]);
+    expect(defined.groups).toBe(rule(SecondParams, 'amount', 'min').groups);
+    expect(Object.isFrozen(defined.groups)).toBe(true);
 
     const errors = (dto: new () => object, plain: object) =>
       validateSync(plainToInstance(dto, plain), { forbidUnknownValues: true }).flatMap((error) =>
@@ -84,5 +84,103 @@ describe('patterns share one constraint class', () => {
     ]);
     expect(messages(SlugParams, { slug: 'ABC' })).toStrictEqual(['slug must match /^[a-z-]+$/']);
     expect(messages(SlugParams, { slug: 'a-b' })).toStrictEqual([]);
+  });
+});
+
+describe("toolwright's class-validator rules keep only their own fields", () => {
+  it('a rule owns its target, property and constraints; what every use of its kind shares is on its prototype', () => {
+    class PlaceParams {
+      @ToolParam({ type: 'string', maxLength: 20 })
+      city!: string;
+    }
+    class TripParams {
+      @ToolParam({ type: 'string', maxLength: 10 })
+      name!: string;
+      @ToolParam({ type: 'array<string>', maxLength: 5, required: false })
+      tags?: string[];
+      @ToolParam({ type: () => PlaceParams })
+      place!: PlaceParams;
+    }
+    buildObjectSchema(TripParams);
+    const rules = getMetadataStorage().getTargetValidationMetadatas(TripParams, '', true, false);
+    const find = (property: string, predicate: (rule: (typeof rules)[number]) => boolean) =>
+      rules.find((rule) => rule.propertyName === property && predicate(rule))!;
+    const nameMax = find('name', (rule) => rule.name === 'maxLength');
+    const cityMax = getMetadataStorage()
+      .getTargetValidationMetadatas(PlaceParams, '', true, false)
+      .find((rule) => rule.name === 'maxLength')!;
+    const tagsMax = find('tags', (rule) => rule.name === 'maxLength');
+    const nested = find('place', (rule) => rule.type === 'nestedValidation');
+
+    for (const rule of [nameMax, tagsMax, nested])
+      expect(Object.keys(rule).sort()).toStrictEqual(['constraints', 'propertyName', 'target']);
+    expect(nameMax.target).toBe(TripParams);
+    expect(nameMax.constraints).toStrictEqual([10]);
+    expect(cityMax.constraints).toStrictEqual([20]);
+    // One prototype per kind: the fields class-validator's constructor sets from the decorator's options.
+    expect(Object.getPrototypeOf(nameMax)).toBe(Object.getPrototypeOf(cityMax));
+    expect(Object.getPrototypeOf(tagsMax)).not.toBe(Object.getPrototypeOf(nameMax));
+    expect([nameMax.each, tagsMax.each]).toStrictEqual([false, true]);
+    expect(nameMax.type).toBe('customValidation');
+    expect(nameMax.constraintCls).toBe(cityMax.constraintCls);
+    // Still instances of class-validator's ValidationMetadata (the class of a rule its own decorator stores).
+    class PlainParams {
+      @IsString()
+      text!: string;
+    }
+    const validationMetadata = getMetadataStorage().getTargetValidationMetadatas(PlainParams, '', true, false)[0]!
+      .constructor as new () => object;
+    for (const rule of [nameMax, tagsMax, nested]) expect(rule).toBeInstanceOf(validationMetadata);
+
+    const messages = (plain: object) =>
+      validateSync(plainToInstance(TripParams, plain), { forbidUnknownValues: true }).flatMap((error) => [
+        ...Object.values(error.constraints ?? {}),
+        ...(error.children ?? []).flatMap((child) => Object.values(child.constraints ?? {})),
+      ]);
+    expect(messages({ name: 'Lisbon', tags: ['sea'], place: { city: 'Lisbon' } })).toStrictEqual([]);
+    expect(
+      messages({ name: 'Lisbon in May', tags: ['sea', 'sunshine'], place: { city: 'x'.repeat(21) } }),
+    ).toStrictEqual([
+      'name must be shorter than or equal to 10 characters',
+      'each value in tags must be shorter than or equal to 5 characters',
+      'city must be shorter than or equal to 20 characters',
+    ]);
+    expect(messages({ name: 'Lisbon', place: 'Lisbon' })).toStrictEqual([
+      'place must be an object',
+      'nested property place must be either object or array',
+    ]);
+  });
+});
+
+describe("a required property gets a conditional rule only where it shadows an ancestor's", () => {
+  it('none on a class without ancestors; one that always holds on a subclass, where an ancestor made it optional', () => {
+    class NoteParams {
+      @ToolParam({ type: 'string', required: false })
+      text?: string;
+      @ToolParam({ type: 'string' })
+      title!: string;
+    }
+    class SignedNoteParams extends NoteParams {
+      @ToolParam({ type: 'string' })
+      override text!: string;
+    }
+    buildObjectSchema(SignedNoteParams);
+    const conditional = (target: Function) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(target, '', true, false)
+        .filter((rule) => rule.target === target && rule.type === 'conditionalValidation')
+        .map((rule) => [rule.propertyName, rule.name]);
+    expect(conditional(NoteParams)).toStrictEqual([['text', 'isOptional']]);
+    expect(conditional(SignedNoteParams)).toStrictEqual([['text', undefined]]);
+
+    const errors = (dto: new () => object, plain: object) =>
+      validateSync(plainToInstance(dto, plain), { forbidUnknownValues: true }).flatMap((error) =>
+        Object.keys(error.constraints ?? {}),
+      );
+    expect(errors(NoteParams, {})).toStrictEqual(['isDefined', 'isString']);
+    expect(errors(NoteParams, { title: 'a' })).toStrictEqual([]);
+    // The subclass's own conditional rule hides the ancestor's IsOptional: `text` is required there.
+    expect(errors(SignedNoteParams, { title: 'a' })).toStrictEqual(['isDefined', 'isString']);
+    expect(errors(SignedNoteParams, { title: 'a', text: 'b' })).toStrictEqual([]);
   });
 });

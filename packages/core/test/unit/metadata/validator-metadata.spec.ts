@@ -26,14 +26,6 @@ describe('class-validator metadata: read for one class lineage only', () => {
     expect(rules).toStrictEqual([
       {
         propertyName: 'email',
-        type: 'conditionalValidation',
-        name: undefined,
-        each: false,
-        appliedByToolwright: true,
-        constraints: [expect.any(Function)],
-      },
-      {
-        propertyName: 'email',
         type: 'isDefined',
         name: 'isDefined',
         each: false,
@@ -103,5 +95,35 @@ describe('class-validator metadata: read for one class lineage only', () => {
     } finally {
       scan.mockRestore();
     }
+  });
+});
+
+describe("toolwright's rules of a class, told apart from the developer's", () => {
+  it("a rule the developer adds after registration is neither toolwright's nor in the snapshot of the developer's", () => {
+    class ProfileParams {
+      @MinLength(2)
+      @ToolParam({ maxLength: 40 })
+      nickname!: string;
+    }
+    buildObjectSchema(ProfileParams);
+    const before = getValidatorMetadata(ProfileParams).map((rule) => [rule.name, rule.appliedByToolwright]);
+    expect(before).toStrictEqual([
+      ['isDefined', true],
+      ['isString', true],
+      ['maxLength', true],
+      ['minLength', false],
+    ]);
+    // Decorated later (class-validator appends it to the class's rules, after toolwright's).
+    IsOptional()(ProfileParams.prototype, 'nickname');
+    const stored = getMetadataStorage()
+      .getTargetValidationMetadatas(ProfileParams, '', true, false)
+      .map((rule) => rule.name ?? rule.type);
+    expect(stored).toContain('isOptional');
+    expect(getValidatorMetadata(ProfileParams).map((rule) => [rule.name, rule.appliedByToolwright])).toStrictEqual(
+      before,
+    );
+    expect(getValidatorMetadata(ProfileParams, { developerRulesOnly: true }).map((rule) => rule.name)).toStrictEqual([
+      'minLength',
+    ]);
   });
 });
