@@ -218,7 +218,7 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--allow-run', 'let the page run handlers (each run is confirmed in the page)', false)
     .option('--context <json>', 'the context prefilled in the page')
     .addOption(new Option('--policy <policy>', 'coercion policy').choices(POLICIES))
-    .option('--code <tool>', "print the code generated for the tool's compiled plan and exit (no page is started)")
+    .option('--code <tool>', "print the tool's compiled plan and exit (no page is started)")
     .action(
       (
         options: SourceOptions & {

@@ -59,7 +59,7 @@ export async function inspectCommand(
   return EXIT_CODES.ok;
 }
 
-/** `toolwright inspect --code <tool>`: the generated code of the tool's plan on stdout (the page is not started). */
+/** `toolwright inspect --code <tool>`: the tool's plan as text on stdout (the page is not started). */
 function printCode(tools: LoadedTools, tool: string, policy: CoercionPolicy | undefined, output: Output): number {
   const executor = new PersonaToolExecutor(tools.registry, {
     logger: quietLogger(),
@@ -71,7 +71,7 @@ function printCode(tools: LoadedTools, tool: string, policy: CoercionPolicy | un
     output.err(output.styleErr('red', `no tool named "${tool}" in ${tools.label}`));
     return EXIT_CODES.problem;
   }
-  output.out(code === '' ? `// no code is generated for ${tool} (it is validated on the reference path)` : code);
+  output.out(code === '' ? `// ${tool} has no plan of its own (it is validated on the reference path)` : code);
   return EXIT_CODES.ok;
 }
 

@@ -318,13 +318,11 @@ describe('toolwright try', () => {
 });
 
 describe('toolwright inspect --code', () => {
-  it("prints the code generated for the tool's plan, each piece naming the tool, and exits; an unknown tool exits 1", async () => {
+  it("prints the tool's plan (its canonical check's records, its DTO instantiation) and exits; an unknown tool exits 1", async () => {
     const run = await runCli(['inspect', '--code', 'get_calendar_events', '--app', PERSONA_APP]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('// toolwright: accept get_calendar_events');
-    expect(run.stdout).toContain('//# sourceURL=toolwright-generated:///accept_get_calendar_events.js');
-    expect(run.stdout).toContain('function accept(');
-    expect(run.stdout).toContain('// toolwright: instantiate GetCalendarEventsParams');
+    expect(run.stdout).toContain('// toolwright: plan of get_calendar_events\ncanonical check: object;');
+    expect(run.stdout).toContain('instantiate: new GetCalendarEventsParams(), each key assigned in its order');
     const unknown = await runCli(['inspect', '--code', 'no_such_tool', '--app', PERSONA_APP]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no tool named "no_such_tool"');

@@ -7,10 +7,8 @@ import { sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
-import { generateBoundedAcceptFunction, type BoundedAcceptFunction } from './accept-generator';
-import { generatedSource } from './compile-function';
-import { generateInstantiators, type GeneratedInstantiator } from './instantiate-generator';
-import { instantiatorFor, type Instantiator } from '../pipeline/instantiate';
+import { canonicalCheck, type CanonicalCheck } from './canonical-check';
+import { describeInstantiator, instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
@@ -48,19 +46,14 @@ export interface CompiledTool {
   readonly developerRules: DeveloperRulesPlan | undefined;
   /**
    * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
-   * (decision 0020, fused-parse-check) and, with `tracksOrder`, the order fact (decision 0022).
+   * (decision 0020, fused-parse-check): the tool's records, walked by the one shared walk of `compile/canonical-check.ts`.
    */
-  readonly accept: BoundedAcceptFunction | undefined;
+  readonly check: CanonicalCheck | undefined;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
   readonly needsInstance: boolean;
   readonly commandClass: Constructor<CommandHandler> | undefined;
-  /** The DTO instantiator on the compiled path (generated code when it can be; `undefined` when no instance is built). */
+  /** The DTO instantiator on the compiled path (`undefined` when no instance is built). */
   readonly instantiate: Instantiator | undefined;
-  /**
-   * The generated in-order instantiator (decision 0022), for arguments the canonical check accepted with their keys in
-   * declaration order; `undefined` when `accept` does not track the order or the instantiator is not generated code.
-   */
-  readonly instantiateInOrder: GeneratedInstantiator | undefined;
   readonly sensitivePaths: ReadonlySet<string>;
   readonly crossField: boolean;
   readonly timeoutMs: number;
@@ -92,10 +85,6 @@ export function compileTool(
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
-  // The in-order instantiation of decision 0022: a tool that builds an instance and whose step 5 writes nothing into the
-  // arguments (so the instance is built from the very object the check accepted).
-  const tracksOrder = needsInstance && !injects && !reference;
-  const instantiators = needsInstance && !reference ? instantiatorsFor(parameters) : undefined;
   return Object.freeze({
     entry,
     definition,
@@ -105,13 +94,10 @@ export function compileTool(
     normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
-    accept: reference
-      ? undefined
-      : generateBoundedAcceptFunction(parameters, settings.limits, tracksOrder, definition.name),
+    check: reference ? undefined : canonicalCheck(parameters, settings.limits),
     needsInstance,
     commandClass,
-    instantiate: instantiators?.any,
-    instantiateInOrder: tracksOrder ? instantiators?.inOrder : undefined,
+    instantiate: needsInstance && !reference ? instantiatorFor(parameters, dtoForSchema(parameters)) : undefined,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
@@ -162,23 +148,19 @@ function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks
 }
 
 /**
- * The code generated for a compiled tool, as its generators wrote it (each piece starts with a comment naming it and
- * the tool, and ends with its `//# sourceURL`): the canonical check, the DTO instantiators. What
- * `toolwright inspect --code <tool>` prints; empty when nothing was generated (the reference path).
+ * A compiled tool's plan as text: what `toolwright inspect --code <tool>` prints. Nothing is generated (decision 0024,
+ * amended): the canonical check's records, one line per schema node, and how the DTO instance is built; empty on the
+ * reference path, where neither exists. The first line names the tool (printable ASCII only: a remote MCP tool's name is
+ * untrusted).
  */
-export function printGeneratedCode(compiled: CompiledTool): string {
-  const pieces = [compiled.accept, compiled.instantiate]
-    .map((built) => generatedSource(built))
-    .filter((source): source is string => source !== undefined);
-  return pieces.join('\n');
+export function printToolPlan(compiled: CompiledTool): string {
+  if (compiled.check === undefined) return '';
+  const pieces = [`// toolwright: plan of ${printable(compiled.name)}`, `canonical check: ${compiled.check.print()}`];
+  if (compiled.instantiate !== undefined) pieces.push(`instantiate: ${describeInstantiator(compiled.instantiate)}`);
+  return `${pieces.join('\n')}\n`;
 }
 
-/** The DTO instantiators of a tool's parameters: generated code, or the closure instantiator when the generator gives up. */
-function instantiatorsFor(parameters: ObjectSchema): {
-  readonly any: Instantiator;
-  readonly inOrder: GeneratedInstantiator | undefined;
-} {
-  const dto = dtoForSchema(parameters);
-  const generated = generateInstantiators(parameters, dto);
-  return { any: generated?.any ?? instantiatorFor(parameters, dto), inOrder: generated?.inOrder };
+/** A tool name as one line of printable ASCII. */
+function printable(name: string): string {
+  return name.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
 }

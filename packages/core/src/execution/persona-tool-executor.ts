@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { CancelledError } from '../errors/cancelled-error';
 import { ToolRegistry } from '../registry/tool-registry';
 import { ToolCompiler } from '../registry/tool-compiler';
-import { printGeneratedCode } from '../compile/tool-plan';
+import { printToolPlan } from '../compile/tool-plan';
 import { synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
 import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult } from '../types/execution';
@@ -143,12 +143,12 @@ export class PersonaToolExecutor {
   }
 
   /**
-   * The code generated for a tool's plan (compiled now if it is not yet): what `toolwright inspect --code <tool>`
-   * prints. Empty when nothing is generated for it (the reference validation path); `undefined` for an unknown tool.
+   * A tool's plan as text (compiled now if it is not yet): what `toolwright inspect --code <tool>` prints. Empty on
+   * the reference validation path, which has no plan of its own; `undefined` for an unknown tool.
    */
   generatedCode(tool: string): string | undefined {
     const entry = this.registry.getEntry(tool);
-    return entry === undefined ? undefined : printGeneratedCode(this.compiler.compiledFor(entry));
+    return entry === undefined ? undefined : printToolPlan(this.compiler.compiledFor(entry));
   }
 
   /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */

@@ -114,7 +114,7 @@ export class ArgumentPreparation {
       policy,
       limits,
       compiled.callTarget,
-      fastPath ? compiled.accept : undefined,
+      fastPath ? compiled.check?.accept : undefined,
     );
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 
@@ -199,11 +199,8 @@ export class ArgumentPreparation {
     let instance: object | undefined;
     const instantiate = compiled.instantiate;
     if (instantiate !== undefined) {
-      // The canonical check accepted these very arguments and found their keys in declaration order (decision 0022,
-      // in-order instantiation): the same instance, built without the key loops.
-      const inOrder = parsed.inOrder ? compiled.instantiateInOrder : undefined;
       try {
-        instance = inOrder !== undefined ? inOrder(params) : instantiate(params);
+        instance = instantiate(params);
       } catch (error) {
         issues = [...issues, instantiationIssue(error)];
       }

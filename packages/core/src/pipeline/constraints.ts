@@ -16,16 +16,11 @@ import type { ParamSchema } from '../types/schema';
 export type ConstraintMode = 'types' | 'all';
 
 /**
- * One constraint of a schema node: the issue rule it reports, the check of a normalized value, and, for a comparison
- * with a finite bound, the same comparison as code on a variable (`compile/accept-generator.ts` inlines it; it calls
- * `check` otherwise). Each rule is defined here once: the normalizer's refusal and the canonical check's acceptance
+ * One constraint of a schema node: the issue rule it reports and the check of a normalized value. Each rule is defined
+ * here once: the normalizer's refusal and the canonical check's acceptance (`compile/canonical-check.ts` calls `check`)
  * both come from this record.
  */
-export type ConstraintCheck = readonly [
-  rule: string,
-  check: (value: unknown) => boolean,
-  condition?: (variable: string) => string,
-];
+export type ConstraintCheck = readonly [rule: string, check: (value: unknown) => boolean];
 
 /** The comparison rules of numbers, bounds and item counts: the operator a value must satisfy against its limit. */
 const COMPARISONS = {
@@ -37,7 +32,7 @@ const COMPARISONS = {
 
 type Operator = (typeof COMPARISONS)[keyof typeof COMPARISONS];
 
-/** `operator` as a function (the one place each operator is evaluated outside generated code). */
+/** `operator` as a function (the one place each operator is evaluated). */
 function holds(operator: Operator, value: number, limit: number): boolean {
   switch (operator) {
     case '>=':
@@ -51,23 +46,18 @@ function holds(operator: Operator, value: number, limit: number): boolean {
   }
 }
 
-/** A comparison rule: `read(value) operator limit`, with its code when the limit is a finite number. */
+/** A comparison rule: `read(value) operator limit`. */
 function comparison(
   rule: string,
   operator: Operator,
   limit: number,
   read: (value: unknown) => number,
-  readCode: (variable: string) => string,
 ): ConstraintCheck {
-  const check = (value: unknown) => holds(operator, read(value), limit);
-  if (!Number.isFinite(limit)) return [rule, check];
-  return [rule, check, (variable) => `${readCode(variable)}${operator}(${String(limit)})`];
+  return [rule, (value: unknown) => holds(operator, read(value), limit)];
 }
 
 const asNumber = (value: unknown) => value as number;
-const itself = (variable: string) => variable;
 const itemCount = (value: unknown) => (value as unknown[]).length;
-const itemCountCode = (variable: string) => `${variable}.length`;
 
 /**
  * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
@@ -120,7 +110,7 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
     case 'float': {
       for (const rule of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
         const limit = schema[rule];
-        if (limit !== undefined) checks.push(comparison(rule, COMPARISONS[rule], limit, asNumber, itself));
+        if (limit !== undefined) checks.push(comparison(rule, COMPARISONS[rule], limit, asNumber));
       }
       const { multipleOf } = schema;
       if (multipleOf !== undefined) checks.push(['multipleOf', (value) => isMultipleOf(value as number, multipleOf)]);
@@ -128,8 +118,8 @@ export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
     }
     case 'array': {
       const { minItems, maxItems, uniqueItems } = schema;
-      if (minItems !== undefined) checks.push(comparison('minItems', '>=', minItems, itemCount, itemCountCode));
-      if (maxItems !== undefined) checks.push(comparison('maxItems', '<=', maxItems, itemCount, itemCountCode));
+      if (minItems !== undefined) checks.push(comparison('minItems', '>=', minItems, itemCount));
+      if (maxItems !== undefined) checks.push(comparison('maxItems', '<=', maxItems, itemCount));
       if (uniqueItems === true)
         checks.push([
           'uniqueItems',

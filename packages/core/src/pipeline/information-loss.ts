@@ -19,7 +19,7 @@ export const enum InformationLoss {
 }
 
 /**
- * A generated canonical check's "no" (`compile/accept-generator.ts`); any other answer is "yes" and the value's
+ * The canonical check's "no" (`compile/canonical-check.ts`); any other answer is "yes" and the value's
  * {@link ParsedValueFacts.minTextLength} (or `NaN` when it holds a number beyond 2^53).
  */
 export const NOT_ACCEPTED = -1;

@@ -14,6 +14,14 @@ export type Instantiator = (plain: Record<string, unknown>) => object;
 
 const instantiators = new WeakMap<ObjectSchema, Instantiator>();
 
+/** What each instantiator does, in words (`toolwright inspect --code` prints it). */
+const descriptions = new WeakMap<Instantiator, string>();
+
+/** How an instantiator from {@link instantiatorFor} builds its instance, in words. */
+export function describeInstantiator(instantiator: Instantiator): string {
+  return descriptions.get(instantiator) ?? 'not described';
+}
+
 export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instantiator {
   let instantiator = instantiators.get(schema);
   if (!instantiator) {
@@ -25,12 +33,18 @@ export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instant
 
 type ValueBuilder = (value: unknown) => unknown;
 
-function byClassTransformer(dto: Constructor): Instantiator {
-  return (plain) => plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
+function byClassTransformer(dto: Constructor, reason: string): Instantiator {
+  const instantiator: Instantiator = (plain) =>
+    plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
+  descriptions.set(instantiator, `plainToInstance(${dto.name}) (${reason})`);
+  return instantiator;
 }
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
 function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSchema>): Instantiator {
-  if (compiling.has(schema)) return byClassTransformer(dto);
+  if (compiling.has(schema)) return byClassTransformer(dto, 'a recursive DTO');
   compiling.add(schema);
   const names = schema.properties.map((property) => property.name);
   const dateProperties = new Set(
@@ -42,21 +56,34 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
       )
       .map((property) => property.name),
   );
-  if (hasClassTransformerCustomizations(dto, names, dateProperties)) return byClassTransformer(dto);
-  const builders = new Map<string, ValueBuilder | undefined>();
+  if (hasClassTransformerCustomizations(dto, names, dateProperties))
+    return byClassTransformer(dto, 'class-transformer customizes the class');
+  // Only the properties built from their value (nested DTOs, arrays of them, dates) have a builder.
+  const builders = new Map<string, ValueBuilder>();
+  const built: string[] = [];
   for (const property of schema.properties) {
-    builders.set(property.name, dateProperties.has(property.name) ? toDate : valueBuilder(property.schema, compiling));
+    const builder = dateProperties.has(property.name) ? toDate : valueBuilder(property.schema, compiling);
+    if (builder === undefined) continue;
+    builders.set(property.name, builder);
+    built.push(`${JSON.stringify(property.name)} ${dateProperties.has(property.name) ? 'as a Date' : 'built'}`);
   }
   compiling.delete(schema);
-  return (plain) => {
+  const instantiator: Instantiator = (plain) => {
     const instance = new dto() as Record<string, unknown>;
-    for (const key of Object.keys(plain)) {
+    // `for...in` with `hasOwnProperty.call` visits the own enumerable keys in `Object.keys` order without the array.
+    for (const key in plain) {
+      if (!hasOwnProperty.call(plain, key)) continue;
       const value = plain[key];
-      const build = builders.get(key);
+      const build = builders.size === 0 ? undefined : builders.get(key);
       instance[key] = build === undefined || value === null || value === undefined ? value : build(value);
     }
     return instance;
   };
+  descriptions.set(
+    instantiator,
+    `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`,
+  );
+  return instantiator;
 }
 
 function valueBuilder(schema: ParamSchema, compiling: Set<ObjectSchema>): ValueBuilder | undefined {

@@ -17,7 +17,7 @@ import {
   mayLoseInformationByScan,
   NOT_ACCEPTED,
 } from './information-loss';
-import { ACCEPTED_FACTS_LENGTH, type AcceptedFacts, type BoundedAcceptFunction } from '../compile/accept-generator';
+import { ACCEPTED_FACTS_LENGTH, type AcceptedFacts, type BoundedAcceptFunction } from '../compile/canonical-check';
 import { isObject, unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -86,11 +86,6 @@ export interface CheckedArguments {
   readonly owned: boolean;
   /** The value is the pipeline's own (`owned`) and the canonical check accepted it. */
   readonly accepted: boolean;
-  /**
-   * `accepted`, and the check (one generated with `trackOrder`) found every key in declaration order (decision 0022):
-   * the in-order instantiator builds the same DTO instance without the key loops.
-   */
-  readonly inOrder: boolean;
 }
 
 const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
@@ -98,14 +93,13 @@ const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
 /** The canonical check's facts, read right after each call (calls never overlap: synchronous). */
 const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(ACCEPTED_FACTS_LENGTH);
 
-/** The canonical check's answer on `value`, with its order fact. */
 function checked(
   value: Record<string, unknown>,
   transformations: readonly Transformation[],
   owned: boolean,
   accepted: boolean,
 ): CheckedArguments {
-  return { value, transformations, owned, accepted, inOrder: accepted && ACCEPTED_FACTS[1] === 1 };
+  return { value, transformations, owned, accepted };
 }
 
 /**
@@ -148,10 +142,8 @@ export function parseCheckedArguments(
     }
   }
   let bound = NOT_ACCEPTED;
-  let parsedInOrder = false;
   if (parsedOk && typeof parsed === 'object' && parsed !== null) {
     bound = accept(parsed, ACCEPTED_FACTS);
-    parsedInOrder = ACCEPTED_FACTS[1] === 1;
     // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
     // number beyond 2^53: the walk's other facts. Then JSON.parse lost nothing when the text is shorter than the bound
     // plus a dropped member (an escape only makes a literal longer than its string, so this holds with backslashes
@@ -173,10 +165,8 @@ export function parseCheckedArguments(
   const unwrapped = unwrap(value, run, true);
   // The check's answer on JSON.parse's value holds for that very object; any other value is checked now.
   if (!unwrapped.owned) return checked(unwrapped.value, transformations, false, false);
-  if (parsedOk && unwrapped.value === parsed) {
-    const accepted = bound !== NOT_ACCEPTED;
-    return { value: unwrapped.value, transformations, owned: true, accepted, inOrder: accepted && parsedInOrder };
-  }
+  if (parsedOk && unwrapped.value === parsed)
+    return checked(unwrapped.value, transformations, true, bound !== NOT_ACCEPTED);
   return checked(unwrapped.value, transformations, true, accept(unwrapped.value, ACCEPTED_FACTS) !== NOT_ACCEPTED);
 }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Command, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger } from '@toolwright/core';
-import * as compileFunctionModule from '@toolwright/core/compile/compile-function';
+import * as toolPlanModule from '@toolwright/core/compile/tool-plan';
 
 class NoteParams {
   @ToolParam({ description: 'The note', minLength: 1 }) text!: string;
@@ -33,9 +33,9 @@ function registryOfThree(): ToolRegistry {
   return registry;
 }
 
-/** Generated functions built while `run` runs (the one place toolwright turns source into a function). */
-async function generatedDuring(run: () => unknown): Promise<number> {
-  const spy = jest.spyOn(compileFunctionModule, 'compileFunction');
+/** Plans compiled while `run` runs (`compileTool`, the one place a tool's plan is built). */
+async function compiledDuring(run: () => unknown): Promise<number> {
+  const spy = jest.spyOn(toolPlanModule, 'compileTool');
   try {
     await run();
     return spy.mock.calls.length;
@@ -54,15 +54,15 @@ const calls = [
 describe('compiling every tool before the first call (issue 26)', () => {
   it('by default compiles a tool on its first call (and never again on later calls)', async () => {
     const executor = new PersonaToolExecutor(registryOfThree(), { logger: silentLogger, telemetry: false });
-    expect(await generatedDuring(() => executor.execute(calls[0]!))).toBeGreaterThan(0);
-    expect(await generatedDuring(() => executor.execute({ ...calls[0]!, arguments: '{"text":"x"}' }))).toBe(0);
+    expect(await compiledDuring(() => executor.execute(calls[0]!))).toBeGreaterThan(0);
+    expect(await compiledDuring(() => executor.execute({ ...calls[0]!, arguments: '{"text":"x"}' }))).toBe(0);
   });
 
   it("compile: 'registration' compiles the registered tools when the executor is built, and later ones as they are registered", async () => {
     const registry = registryOfThree();
     let executor: PersonaToolExecutor | undefined;
     expect(
-      await generatedDuring(() => {
+      await compiledDuring(() => {
         executor = new PersonaToolExecutor(registry, {
           logger: silentLogger,
           telemetry: false,
@@ -77,14 +77,14 @@ describe('compiling every tool before the first call (issue 26)', () => {
       8,
       'INVALID_ARGUMENTS',
     ]);
-    // The same calls again, through a fresh look: nothing is generated on any call.
-    expect(await generatedDuring(() => Promise.all(calls.map((call) => executor!.execute(call))))).toBe(0);
+    // The same calls again, through a fresh look: no plan is compiled on any call.
+    expect(await compiledDuring(() => Promise.all(calls.map((call) => executor!.execute(call))))).toBe(0);
 
     // A tool registered after the executor was built is compiled by the registration itself.
-    expect(await generatedDuring(() => schemaTool(registry, 'thrice', 'value'))).toBeGreaterThan(0);
+    expect(await compiledDuring(() => schemaTool(registry, 'thrice', 'value'))).toBeGreaterThan(0);
     let late: unknown;
     expect(
-      await generatedDuring(async () => {
+      await compiledDuring(async () => {
         late = await executor!.execute({ id: '5', name: 'thrice', arguments: '{"value":5}' });
       }),
     ).toBe(0);
@@ -95,13 +95,13 @@ describe('compiling every tool before the first call (issue 26)', () => {
     const executor = new PersonaToolExecutor(registryOfThree(), { logger: silentLogger, telemetry: false });
     let count = 0;
     expect(
-      await generatedDuring(() => {
+      await compiledDuring(() => {
         count = executor.compileAll();
       }),
     ).toBeGreaterThan(0);
     expect(count).toBe(3);
-    expect(await generatedDuring(() => executor.compileAll())).toBe(0);
-    expect(await generatedDuring(() => Promise.all(calls.map((call) => executor.execute(call))))).toBe(0);
+    expect(await compiledDuring(() => executor.compileAll())).toBe(0);
+    expect(await compiledDuring(() => Promise.all(calls.map((call) => executor.execute(call))))).toBe(0);
   });
 
   it('gives the same results and transformations compiled ahead as compiled on the first call', async () => {

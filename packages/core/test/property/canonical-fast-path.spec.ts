@@ -11,7 +11,7 @@ import {
   type ExecutionContext,
   type ToolCall,
 } from '@toolwright/core';
-import { generateAcceptFunction } from '@toolwright/core/compile/accept-generator';
+import { acceptFunction } from '@toolwright/core/compile/canonical-check';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { compileNormalizer, NormalizeState } from '@toolwright/core/pipeline/normalizer';
 import { findContextImpostors } from '@toolwright/core/pipeline/context-impostors';
@@ -28,7 +28,7 @@ import {
 } from '../support/value-edits';
 
 /**
- * Issue 12's differential test: the generated "already valid and canonical?" check lets the executor skip sanitizing,
+ * Issue 12's differential test: the "already valid and canonical?" check lets the executor skip sanitizing,
  * normalizing and the impostor scan. For random JSON Schema tools and random calls (valid ones, and each malformation
  * rule of docs/normalization.md applied to them), the executor with the fast path and the executor without it
  * (`canonicalFastPath: false`: every call through the normalizer) return byte-identical results (value, error,
@@ -100,7 +100,7 @@ function callText(value: Json, style: number): string {
   }
 }
 
-describe('the generated canonical check (issue 12): the fast path returns exactly what the normalizer path returns', () => {
+describe('the canonical check (issue 12): the fast path returns exactly what the normalizer path returns', () => {
   it(`on ${SCHEMAS * CALLS_PER_SCHEMA} random calls over ${SCHEMAS} random schemas and every malformation rule (seed ${SEED})`, async () => {
     const limits: PipelineLimits = { ...DEFAULT_LIMITS, ...LIMITS };
     const context: ExecutionContext = { sessionId: 's-1', timeZone: 'Europe/Berlin' };
@@ -137,7 +137,7 @@ describe('the generated canonical check (issue 12): the fast path returns exactl
             canonicalFastPath: false,
           });
           const parameters = registry.get('tool')!.parameters;
-          const accept = generateAcceptFunction(parameters, limits);
+          const accept = acceptFunction(parameters, limits);
           const normalize = compileNormalizer(parameters, 'safe', 'all');
           for (const [value, mutation, style] of inputs) {
             // Half the calls go as generated; the others with one malformation (the index picks which).

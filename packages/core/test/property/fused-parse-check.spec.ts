@@ -1,10 +1,6 @@
 import 'reflect-metadata';
 import type { CoercionPolicy } from '@toolwright/core';
-import {
-  generateBoundedAcceptFunction,
-  NOT_ACCEPTED,
-  type BoundedAcceptFunction,
-} from '@toolwright/core/compile/accept-generator';
+import { canonicalCheck, NOT_ACCEPTED, type BoundedAcceptFunction } from '@toolwright/core/compile/canonical-check';
 import { inspectParsedValue } from '@toolwright/core/pipeline/information-loss';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { parseArguments, parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
@@ -17,7 +13,7 @@ import { compareWithoutFastPath, registerSchemaTool } from '../support/fast-path
 
 /**
  * Issue 12, the fused-parse-check decision's differential test: the parse step with the canonical check folded into it
- * (`parseCheckedArguments`: the generated check measures the length bound decision 0019's walk measured, and a compact
+ * (`parseCheckedArguments`: the canonical check measures the length bound decision 0019's walk measured, and a compact
  * accepted text is decided by it without that walk) against the two steps as they were (`parseArguments`, then the
  * check on its result when the value is the pipeline's own). Over random JSON Schema tools (nested objects and arrays,
  * nullable values, bounds, enums, date-times, numbers without bounds, hostile and envelope-like property names) and
@@ -78,10 +74,7 @@ function registered(schema: JsonSchema): Tool | undefined {
     parameters: definition.parameters,
     target: callTargetFor(definition, (name) => name === TOOL),
     accept: new Map(
-      [DEFAULT_LIMITS, SMALL_LIMITS].map((limits) => [
-        limits,
-        generateBoundedAcceptFunction(definition.parameters, limits),
-      ]),
+      [DEFAULT_LIMITS, SMALL_LIMITS].map((limits) => [limits, canonicalCheck(definition.parameters, limits).accept]),
     ),
   };
 }

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { generateInstantiator } from '../../../src/compile/instantiate-generator';
-import { instantiatorFor } from '../../../src/pipeline/instantiate';
+import { getDesignType } from '../../../src/metadata/design-metadata';
+import { describeInstantiator, instantiatorFor } from '../../../src/pipeline/instantiate';
 import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../../../src/types/schema';
 
 /**
- * The generated DTO instantiator against the closure instantiator it replaces (issue 12): on random plain objects
- * (valid values, nulls, wrong types, unknown keys, any key order), both build instances that are the same class at
- * every level, with the same keys in the same order and the same values (dates compared by time).
+ * The DTO instantiator (one shared builder driven by each DTO's records, decision 0024 amended) against the plain
+ * statement of what it must build (`expectedInstance`): on random plain objects (valid values, nulls, wrong types,
+ * unknown keys, any key order), instances that are the same class at every level, with the same keys in the same order
+ * and the same values (dates compared by time).
  */
 
 const HOSTILE_NAMES = [
@@ -133,15 +134,42 @@ const outerPlain = fc
     return ordered;
   });
 
-describe('generated DTO instantiation (issue 12)', () => {
-  it('builds the same instances as the closure instantiator on 3,000 random plain objects (fixed seed)', () => {
-    const generated = generateInstantiator(outer, Outer);
-    expect(generated).toBeDefined();
-    const reference = instantiatorFor(outer, Outer);
+/**
+ * What the instantiator must build, stated plainly: a new instance of the class, each own key of the plain object in its
+ * order, a string turned into a `Date` where the property is typed `Date`, nested DTOs and arrays of them built, any
+ * other value (null, a wrong type, an unknown key) assigned as it is.
+ */
+function expectedInstance(schema: ObjectSchema, dto: Constructor, plain: Record<string, unknown>): object {
+  const instance = new dto() as Record<string, unknown>;
+  for (const key of Object.keys(plain)) {
+    const declared = schema.properties.find((candidate) => candidate.name === key);
+    const value = plain[key];
+    if (declared === undefined || value === null || value === undefined) instance[key] = value;
+    else if (getDesignType(dto.prototype, key) === Date && ['date', 'datetime'].includes(declared.schema.kind))
+      instance[key] = typeof value === 'string' ? new Date(value) : value;
+    else instance[key] = expectedValue(declared.schema, value);
+  }
+  return instance;
+}
+
+function expectedValue(schema: ParamSchema, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (schema.kind === 'object' && schema.dto)
+    return typeof value === 'object' && !Array.isArray(value)
+      ? expectedInstance(schema, schema.dto, value as Record<string, unknown>)
+      : value;
+  if (schema.kind === 'array' && Array.isArray(value)) return value.map((item) => expectedValue(schema.items, item));
+  return value;
+}
+
+describe('DTO instantiation (issue 12; one shared builder since issue 26)', () => {
+  it('builds the instances the plain statement describes on 3,000 random plain objects (fixed seed)', () => {
+    const instantiate = instantiatorFor(outer, Outer);
+    const reference = (plain: Record<string, unknown>) => expectedInstance(outer, Outer, plain);
     let withDates = 0;
     fc.assert(
       fc.property(outerPlain, (plain) => {
-        const fast = generated!(JSON.parse(JSON.stringify(plain)) as Record<string, unknown>);
+        const fast = instantiate(JSON.parse(JSON.stringify(plain)) as Record<string, unknown>);
         const slow = reference(JSON.parse(JSON.stringify(plain)) as Record<string, unknown>);
         expect(Object.getPrototypeOf(fast)).toBe(Outer.prototype);
         expect(describe_(fast)).toEqual(describe_(slow));
@@ -153,8 +181,8 @@ describe('generated DTO instantiation (issue 12)', () => {
   });
 
   it('reads own keys only, in their order: inherited enumerable keys, null prototypes, integer-like keys', () => {
-    const generated = generateInstantiator(outer, Outer)!;
-    const reference = instantiatorFor(outer, Outer);
+    const instantiate = instantiatorFor(outer, Outer);
+    const reference = (plain: Record<string, unknown>) => expectedInstance(outer, Outer, plain);
     const inherited = { name: 'inherited', unknownInherited: 1, inner: { email: 'inherited' } };
     const plains = [
       () => Object.assign(Object.create(inherited) as Record<string, unknown>, { at: 'x', 2: 'two', 1: 'one' }),
@@ -167,18 +195,18 @@ describe('generated DTO instantiation (issue 12)', () => {
       },
     ];
     for (const make of plains) {
-      const fast = generated(make());
+      const fast = instantiate(make());
       const slow = reference(make());
       expect(describe_(fast)).toEqual(describe_(slow));
       expect(Object.keys(fast)).not.toContain('unknownInherited');
     }
   });
 
-  it('keeps untrusted property names out of the code: hostile names are only case labels', () => {
-    const generated = generateInstantiator(outer, Outer)!;
+  it('treats untrusted property names as data', () => {
+    const instantiate = instantiatorFor(outer, Outer);
     const plain: Record<string, unknown> = { [HOSTILE_NAMES[0]!]: '2026-01-31T09:00:00Z' };
     for (const name of HOSTILE_NAMES.slice(1)) plain[name] = { email: name };
-    const instance = generated(plain) as Record<string, unknown>;
+    const instance = instantiate(plain) as Record<string, unknown>;
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
     expect(instance[HOSTILE_NAMES[0]!]).toEqual(new Date('2026-01-31T09:00:00Z'));
     for (const name of HOSTILE_NAMES.slice(1)) {
@@ -188,7 +216,7 @@ describe('generated DTO instantiation (issue 12)', () => {
     expect(Object.keys(instance)).toEqual(['count', ...HOSTILE_NAMES]);
   });
 
-  it('leaves recursive DTOs to the closure instantiator', () => {
+  it('leaves the recursion of a recursive DTO to class-transformer, and says how each instance is built', () => {
     class Node {}
     const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = {
       kind: 'object',
@@ -197,6 +225,15 @@ describe('generated DTO instantiation (issue 12)', () => {
       dto: Node,
     };
     node.properties = [property('child', node, false)];
-    expect(generateInstantiator(node, Node)).toBeUndefined();
+    expect(describeInstantiator(instantiatorFor(node, Node))).toBe(
+      'new Node(), each key assigned in its order; "child" built',
+    );
+    const instance = instantiatorFor(node, Node)({ child: { child: null } }) as { child: unknown };
+    expect(instance).toBeInstanceOf(Node);
+    expect(instance.child).toBeInstanceOf(Node);
+    expect(describeInstantiator(instantiatorFor(leaf, Leaf))).toBe('new Leaf(), each key assigned in its order');
+    expect(describeInstantiator(instantiatorFor(inner, Inner))).toBe(
+      'new Inner(), each key assigned in its order; "when" as a Date, "leaf" built, "leaves" built',
+    );
   });
 });

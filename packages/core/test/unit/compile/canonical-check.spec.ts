@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
-import { generateAcceptFunction, stringLiteral } from '@toolwright/core/compile/accept-generator';
+import { acceptFunction } from '@toolwright/core/compile/canonical-check';
 import { lengthWithin } from '@toolwright/core/pipeline/constraints';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
 import type { ObjectSchema } from '@toolwright/core/types/schema';
 
-/** Property names a remote MCP server may send: every one must stay data in the generated code. */
+/** Property names a remote MCP server may send: every one must stay data. */
 const HOSTILE_NAMES = [
   'say "hi"',
   "it's",
@@ -47,16 +47,7 @@ afterEach(() => {
   delete (globalThis as Record<string, unknown>)['pwned'];
 });
 
-describe('generated accept functions and untrusted schema text', () => {
-  it('string literals escape quotes, backslashes, control characters, lone surrogates and both line separators', () => {
-    for (const name of HOSTILE_NAMES) {
-      const literal = stringLiteral(name);
-      expect(literal).not.toMatch(/[\u2028\u2029\n\r\u0000]/);
-
-      expect(new Function(`return ${literal};`)()).toBe(name);
-    }
-  });
-
+describe('the canonical check and untrusted schema text', () => {
   it('hostile property names: accepted exactly when valid, refused otherwise, and no code of theirs runs', async () => {
     const properties = Object.fromEntries(
       HOSTILE_NAMES.map((name, index) => [
@@ -66,7 +57,7 @@ describe('generated accept functions and untrusted schema text', () => {
     );
     const registry = registryWith(properties, HOSTILE_NAMES.slice(0, 5));
     const parameters = registry.get('remote')!.parameters;
-    const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
+    const accept = acceptFunction(parameters, DEFAULT_LIMITS);
     const valid = Object.fromEntries(HOSTILE_NAMES.map((name, index) => [name, index % 2 === 0 ? `v${index}` : index]));
 
     expect(accept(valid)).toBe(true);
@@ -94,7 +85,7 @@ describe('generated accept functions and untrusted schema text', () => {
   });
 
   it('a property named __proto__, constructor or prototype is never taken as it is (the sanitizer drops those keys)', () => {
-    // Registration refuses these names; an IR built by other means still never gets them past the generated check.
+    // Registration refuses these names; an IR built by other means still never gets them past the canonical check.
     expect(() => registryWith({ constructor: { type: 'string' } }, [])).toThrow(/reserved/);
     const string = { kind: 'string' } as const;
     const parameters: ObjectSchema = {
@@ -107,7 +98,7 @@ describe('generated accept functions and untrusted schema text', () => {
         aliases: [],
       })),
     };
-    const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
+    const accept = acceptFunction(parameters, DEFAULT_LIMITS);
     expect(accept(JSON.parse('{"name": "a"}'))).toBe(true);
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       expect(accept(JSON.parse(`{"name": "a", ${JSON.stringify(key)}: "b"}`))).toBe(false);
@@ -125,14 +116,14 @@ describe('generated accept functions and untrusted schema text', () => {
       [],
     );
     const parameters = registry.get('remote')!.parameters;
-    const accept = generateAcceptFunction(parameters, DEFAULT_LIMITS);
+    const accept = acceptFunction(parameters, DEFAULT_LIMITS);
     expect(accept({})).toBe(true);
     expect(accept({ either: 'a' })).toBe(false);
     expect(accept({ free: 1 })).toBe(false);
     expect(accept({ nested: { inner: { leaf: 'x' } } })).toBe(true);
-    expect(
-      generateAcceptFunction(parameters, { ...DEFAULT_LIMITS, maxDepth: 2 })({ nested: { inner: { leaf: 'x' } } }),
-    ).toBe(false);
+    expect(acceptFunction(parameters, { ...DEFAULT_LIMITS, maxDepth: 2 })({ nested: { inner: { leaf: 'x' } } })).toBe(
+      false,
+    );
     expect(accept({ nested: { inner: { leaf: 'x', extra: 1 } } })).toBe(false);
   });
 

@@ -31,10 +31,10 @@ const SAME_SHAPE = {
   required: ['amount'],
 } as const;
 
-describe('the code generated for a tool (issue 26: printable, named, golden)', () => {
-  it('matches the golden copy for a class command (canonical check, DTO instantiator)', () => {
-    const code = executorFor((registry) => registry.register(PlaceOrderCommand)).generatedCode('place_order');
-    expect(code).toMatchSnapshot();
+describe("a tool's plan as text (issue 26: printable, golden; nothing is generated)", () => {
+  it('matches the golden copy for a class command (canonical check records, DTO instantiation)', () => {
+    const plan = executorFor((registry) => registry.register(PlaceOrderCommand)).generatedCode('place_order');
+    expect(plan).toMatchSnapshot();
   });
 
   it('matches the golden copy for a JSON-Schema tool', () => {
@@ -44,36 +44,27 @@ describe('the code generated for a tool (issue 26: printable, named, golden)', (
     expect(executor.generatedCode('refund')).toMatchSnapshot();
   });
 
-  it('gives two tools of the same shape sources of their own (no shared V8 feedback), each with its sourceURL', () => {
+  it('prints the same records for two tools of the same shape, each under its own name', () => {
     const executor = executorFor((registry) => {
       registry.registerJsonSchemaTool({ name: 'refund', parameters: SAME_SHAPE }, () => 'ok');
       registry.registerJsonSchemaTool({ name: 'charge', parameters: SAME_SHAPE }, () => 'ok');
     });
     const refund = executor.generatedCode('refund')!;
-    const charge = executor.generatedCode('charge')!;
-    expect(refund).not.toBe(charge);
-    expect(refund.replaceAll('refund', 'charge')).toBe(charge);
-    expect(charge.split('\n').filter((line) => line.startsWith('//# sourceURL='))).toEqual([
-      '//# sourceURL=toolwright-generated:///accept_charge.js',
-    ]);
+    expect(refund.split('\n')[0]).toBe('// toolwright: plan of refund');
+    expect(refund.replaceAll('refund', 'charge')).toBe(executor.generatedCode('charge'));
   });
 
-  it('keeps a hostile tool name out of the code: one comment line, a sanitized URL', () => {
-    const name = 'evil */ globalThis.pwned = 1; /* //# sourceURL=javascript:alert(1) \u2028x';
+  it('keeps a hostile tool name to one printable line, and runs nothing of it', () => {
+    const name = 'evil */ globalThis.pwned = 1; /* \u00e9t\u00e9';
     const executor = executorFor((registry) =>
       registry.registerJsonSchemaTool({ name, parameters: SAME_SHAPE }, () => 'ok'),
     );
-    const code = executor.generatedCode(name)!;
-    expect(code).toContain(
-      '// toolwright: accept evil ? globalThis.pwned = 1; /* //# sourceURL=javascript:alert(1) ?x\n',
-    );
-    expect(code).toContain(
-      '//# sourceURL=toolwright-generated:///accept_evil_globalThis.pwned_1_sourceURL_javascript_alert_1_x.js',
-    );
+    const plan = executor.generatedCode(name)!;
+    expect(plan.split('\n')[0]).toBe('// toolwright: plan of evil */ globalThis.pwned = 1; /* ?t?');
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
   });
 
-  it('answers undefined for an unknown tool, and an empty text when the reference path generates nothing', () => {
+  it('answers undefined for an unknown tool, and an empty text on the reference path (no plan of its own)', () => {
     const registry = new ToolRegistry({ logger: silentLogger });
     registry.register(PlaceOrderCommand);
     const reference = new PersonaToolExecutor(registry, {

@@ -1,0 +1,389 @@
+import { constraintChecks, type ConstraintCheck } from '../pipeline/constraints';
+import { imitatedContextName } from '../pipeline/context-impostors';
+import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
+import { beyondSafeInteger } from '../pipeline/json-text-rules';
+import type { PipelineLimits } from '../pipeline/limits';
+import { DANGEROUS_KEYS } from '../pipeline/sanitize';
+import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
+import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
+
+/**
+ * The canonical check (decision 0024, amended): "already valid and canonical?" for one tool's arguments, in one pass
+ * with no allocation. `true` only when the arguments (parsed from text, so the pipeline's own) would come out of
+ * sanitizing, normalizing (with every IR constraint) and the context-impostor scan exactly as they went in, with no
+ * transformation, no issue and no security event. Then the executor skips those steps and uses the object as it is; on
+ * `false` the normalizer runs as the reference for repairs, transformations and messages.
+ *
+ * A tool's check is data: a tree of {@link CheckNode} records built once from its parameter schema, the pipeline
+ * limits and the constraints' one definition (`pipeline/constraints.ts`), walked by one function shared by every tool
+ * ({@link walk}). Sound by construction: anything the records do not model (unions, free-form values, extra keys,
+ * aliases, recursion, nodes nested deeper than the depth limit) is a node that refuses, never one that accepts.
+ */
+export type AcceptFunction = (value: unknown) => boolean;
+
+/**
+ * The check with what the parse step needs to know whether JSON.parse lost anything (decision 0019's walk, folded into
+ * this one): {@link NOT_ACCEPTED} for `false`; otherwise the value's `minTextLength` (the lower bound of the length of
+ * any JSON text that JSON.parse reads as this value, exactly as `inspectParsedValue` counts it; escapes only lengthen a
+ * literal), or `NaN` when the value holds a number beyond +-(2^53 - 1) (an integer literal JSON.parse may have rounded:
+ * the parse step's own checks decide). An accepted value has no prototype key, no array beyond the item limit and no
+ * container beyond the depth limit, so the walk's other facts are known.
+ */
+export type BoundedAcceptFunction = (value: unknown, facts: AcceptedFacts) => number;
+
+/**
+ * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (slot 0:
+ * text without a backslash that lost nothing holds twice as many `"`).
+ */
+export type AcceptedFacts = Float64Array;
+
+/** The length of an {@link AcceptedFacts} array. */
+export const ACCEPTED_FACTS_LENGTH = 1;
+
+export { NOT_ACCEPTED };
+
+/** What a node checks, and how its share of the bound is counted. */
+const enum Kind {
+  /** Refuses every value (unions, free-form values, recursion, nesting beyond the depth limit). */
+  Refuse,
+  String,
+  Int,
+  Float,
+  Bool,
+  /** A date or date-time string: kept as it is only in its canonical form. */
+  Date,
+  Array,
+  Object,
+}
+
+const KIND_NAMES = ['refuses every value', 'string', 'int', 'float', 'bool', 'date', 'array', 'object'] as const;
+
+/** The scalar enums checked by `===` in a loop; longer ones by a `Set`. */
+const MAX_LISTED_ENUM = 8;
+
+type Check = (value: unknown) => boolean;
+
+/**
+ * One schema node of a tool's canonical check. Every node is this one class with every field set, so the walk's loads
+ * stay monomorphic across every tool.
+ */
+class CheckNode {
+  constructor(
+    readonly kind: Kind,
+    readonly nullable: boolean,
+    /** The node's IR constraints, from their one definition (`constraintChecks`), and each rule with its limit. */
+    readonly constraints: readonly Check[],
+    readonly rules: readonly string[],
+    /** A scalar enum of at most {@link MAX_LISTED_ENUM} values (the value must be one of them, `===`). */
+    readonly listedEnum: readonly unknown[] | undefined,
+    /** A longer scalar enum. */
+    readonly enumSet: ReadonlySet<unknown> | undefined,
+    /** The canonical form of a date or date-time string. */
+    readonly dateForm: ((value: string) => boolean) | undefined,
+    /** An array's items. */
+    readonly items: CheckNode | undefined,
+    /** An object's acceptable keys (never a context field, a prototype key or a context impostor). */
+    readonly properties: ReadonlyMap<string, PropertyCheck> | undefined,
+    /** The same, in declaration order (keys usually come in that order: each is looked for there first). */
+    readonly declared: readonly PropertyCheck[] | undefined,
+    /** How many of those are required from the model. */
+    readonly required: number,
+  ) {}
+}
+
+/** One acceptable key of an object node. */
+class PropertyCheck {
+  constructor(
+    readonly name: string,
+    /** Its place in its object's {@link CheckNode.declared}. */
+    readonly slot: number,
+    /** The key's share of the bound: its quotes, colon and comma (or closing brace), and its length. */
+    readonly memberLength: number,
+    readonly required: boolean,
+    readonly node: CheckNode,
+  ) {}
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+const REFUSE_NODE = new CheckNode(
+  Kind.Refuse,
+  false,
+  NONE,
+  NONE,
+  NONE,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  0,
+);
+
+/**
+ * Whether the canonical check may accept a property's key as it is: never a context field, a prototype key
+ * (`__proto__`, `constructor`, `prototype`) or a name that imitates a context name (the normalizer drops or reports
+ * those even when declared).
+ */
+function acceptableKey(property: ObjectSchema['properties'][number]): boolean {
+  return !property.context && !DANGEROUS_KEYS.has(property.name) && imitatedContextName(property.name) === undefined;
+}
+
+/** Builds the records of one tool's check. */
+class CheckBuilder {
+  private readonly visiting = new Set<ParamSchema>();
+
+  constructor(private readonly limits: PipelineLimits) {}
+
+  /** The node for `schema` at container depth `depth` (the arguments object is 1), as the sanitizer counts it. */
+  node(schema: ParamSchema, depth: number): CheckNode {
+    switch (schema.kind) {
+      case 'string':
+        return this.scalar(schema, Kind.String, undefined);
+      case 'int':
+        return this.scalar(schema, Kind.Int, undefined);
+      case 'float':
+        return this.scalar(schema, Kind.Float, undefined);
+      case 'bool':
+        return this.scalar(schema, Kind.Bool, undefined);
+      case 'date':
+        return this.scalar(schema, Kind.Date, isCanonicalDate);
+      case 'datetime':
+        return this.scalar(schema, Kind.Date, isCanonicalDateTime);
+      case 'array':
+      case 'object':
+        return this.container(schema, depth);
+      default:
+        return REFUSE_NODE;
+    }
+  }
+
+  private scalar(schema: ParamSchema, kind: Kind, dateForm: ((value: string) => boolean) | undefined): CheckNode {
+    const values = schema.enum;
+    const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
+    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
+    const checks = constraintChecks(schema);
+    return new CheckNode(
+      kind,
+      schema.nullable === true,
+      checks.map(([, check]) => check),
+      ruleTexts(schema, checks),
+      listed,
+      set,
+      dateForm,
+      undefined,
+      undefined,
+      undefined,
+      0,
+    );
+  }
+
+  private container(schema: ArraySchema | ObjectSchema, depth: number): CheckNode {
+    if (depth > this.limits.maxDepth || this.visiting.has(schema)) return REFUSE_NODE;
+    this.visiting.add(schema);
+    let items: CheckNode | undefined;
+    let properties: Map<string, PropertyCheck> | undefined;
+    let required = 0;
+    if (schema.kind === 'array') items = this.node(schema.items, depth + 1);
+    else {
+      properties = new Map();
+      for (const property of schema.properties) {
+        if (!acceptableKey(property)) continue;
+        const requiredFromModel = property.required && !property.extract;
+        if (requiredFromModel) required++;
+        const node = this.node(property.schema, depth + 1);
+        properties.set(
+          property.name,
+          new PropertyCheck(property.name, properties.size, property.name.length + 4, requiredFromModel, node),
+        );
+      }
+    }
+    this.visiting.delete(schema);
+    // A container's enum is one of its constraints (`jsonEquals`), not a scalar enum.
+    const checks = constraintChecks(schema);
+    return new CheckNode(
+      schema.kind === 'array' ? Kind.Array : Kind.Object,
+      schema.nullable === true,
+      checks.map(([, check]) => check),
+      ruleTexts(schema, checks),
+      undefined,
+      undefined,
+      undefined,
+      items,
+      properties,
+      properties === undefined ? undefined : [...properties.values()],
+      required,
+    );
+  }
+}
+
+/** Each constraint's rule and limit as text (`minimum 0`), for printing. */
+function ruleTexts(schema: ParamSchema, checks: readonly ConstraintCheck[]): string[] {
+  return checks.map(([rule]) => `${rule} ${JSON.stringify((schema as unknown as Record<string, unknown>)[rule])}`);
+}
+
+/** One tool's canonical check: its records, the item limit the walk reads, and the check as a function. */
+export class CanonicalCheck {
+  /** What the parse step calls. */
+  readonly accept: BoundedAcceptFunction;
+
+  constructor(
+    private readonly root: CheckNode,
+    private readonly maxArrayItems: number,
+  ) {
+    this.accept = (value, facts) => {
+      quoted = 0;
+      maxItems = this.maxArrayItems;
+      const bound = walk(this.root, value);
+      if (bound !== NOT_ACCEPTED) facts[0] = quoted;
+      return bound;
+    };
+  }
+
+  /** The records as text, one line per node, indented by depth (what `toolwright inspect --code` prints). */
+  print(): string {
+    const lines = [''];
+    printNode(this.root, '', lines);
+    return lines.join('\n');
+  }
+}
+
+/** Builds one tool's canonical check for these limits. */
+export function canonicalCheck(schema: ObjectSchema, limits: PipelineLimits): CanonicalCheck {
+  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems);
+}
+
+/** The boolean form of a tool's canonical check. */
+export function acceptFunction(schema: ObjectSchema, limits: PipelineLimits): AcceptFunction {
+  const check = canonicalCheck(schema, limits);
+  const facts = new Float64Array(ACCEPTED_FACTS_LENGTH);
+  return (value) => check.accept(value, facts) !== NOT_ACCEPTED;
+}
+
+function printNode(node: CheckNode, indent: string, lines: string[]): void {
+  const facts: string[] = [KIND_NAMES[node.kind]];
+  if (node.nullable && node.kind !== Kind.Refuse) facts.push('or null');
+  if (node.dateForm !== undefined)
+    facts.push(node.dateForm === isCanonicalDate ? 'canonical date' : 'canonical date-time');
+  const enumValues = node.listedEnum ?? (node.enumSet === undefined ? undefined : [...node.enumSet]);
+  if (enumValues !== undefined) facts.push(`one of ${JSON.stringify(enumValues)}`);
+  if (node.rules.length > 0) facts.push(`constraints: ${node.rules.join(', ')}`);
+  if (node.kind === Kind.Object) facts.push(`${node.required} required`);
+  lines[lines.length - 1] += facts.join('; ');
+  if (node.items !== undefined) {
+    lines.push(`${indent}  items: `);
+    printNode(node.items, `${indent}  `, lines);
+  }
+  for (const [name, property] of node.properties ?? []) {
+    lines.push(`${indent}  ${JSON.stringify(name)}${property.required ? '' : '?'}: `);
+    printNode(property.node, `${indent}  `, lines);
+  }
+}
+
+// The walk's running facts (calls never overlap: the walk is synchronous and calls nothing that re-enters it).
+let quoted = 0;
+let maxItems = 0;
+
+const getPrototypeOf = Object.getPrototypeOf;
+const isArray = Array.isArray;
+const isSafeInteger = Number.isSafeInteger;
+const isFinite = Number.isFinite;
+const OBJECT_PROTOTYPE = Object.prototype;
+
+/**
+ * The one walk of every tool's canonical check: {@link NOT_ACCEPTED} unless `value` is accepted for `node`, else the
+ * value's share of the bound. Each scalar adds its share: a string its length and quotes (and one to the count of keys
+ * and strings), a number the fewest characters of any literal of it (a safe integer cannot be a rounded one; a number
+ * beyond 2^53 makes the bound NaN), `true` 4, `false` 5, `null` 4. `null` where the node is not nullable is refused
+ * or dropped as absent by the normalizer: a change either way.
+ */
+function walk(node: CheckNode, value: unknown): number {
+  if (value === null) return node.nullable && node.kind !== Kind.Refuse ? 4 : NOT_ACCEPTED;
+  // Containers recurse; a scalar's check is small and not recursive, so the containers' loops take it inline.
+  if (node.kind === Kind.Object) return walkObject(node, value);
+  if (node.kind === Kind.Array) return walkArray(node, value);
+  return scalarShare(node, value);
+}
+
+/** {@link walk} for a scalar node (or one that refuses everything) and a value that is not `null`. */
+function scalarShare(node: CheckNode, value: unknown): number {
+  switch (node.kind) {
+    case Kind.String:
+    case Kind.Date:
+      if (typeof value !== 'string') return NOT_ACCEPTED;
+      if (node.dateForm !== undefined && !node.dateForm(value)) return NOT_ACCEPTED;
+      if (!passes(node, value)) return NOT_ACCEPTED;
+      quoted++;
+      return value.length + 2;
+    case Kind.Int:
+      return isSafeInteger(value) && passes(node, value) ? minNumberLength(value as number) : NOT_ACCEPTED;
+    case Kind.Float:
+      if (!isFinite(value) || !passes(node, value)) return NOT_ACCEPTED;
+      return beyondSafeInteger(value as number) ? Number.NaN : minNumberLength(value as number);
+    case Kind.Bool:
+      if (typeof value !== 'boolean' || !passes(node, value)) return NOT_ACCEPTED;
+      return value ? 4 : 5;
+    default:
+      return NOT_ACCEPTED;
+  }
+}
+
+/** The share of a value that may be anything: a scalar's check inline, a container's walk. */
+function share(node: CheckNode, value: unknown): number {
+  if (node.kind < Kind.Array && value !== null) return scalarShare(node, value);
+  return walk(node, value);
+}
+
+/** A node's constraints and, for a scalar, its enum. */
+function passes(node: CheckNode, value: unknown): boolean {
+  const constraints = node.constraints;
+  for (let index = 0; index < constraints.length; index++) if (!constraints[index]!(value)) return false;
+  const listed = node.listedEnum;
+  if (listed !== undefined) {
+    for (let index = 0; index < listed.length; index++) if (listed[index] === value) return true;
+    return false;
+  }
+  return node.enumSet === undefined || node.enumSet.has(value);
+}
+
+function walkArray(node: CheckNode, value: unknown): number {
+  if (!isArray(value) || value.length > maxItems) return NOT_ACCEPTED;
+  const items = node.items!;
+  // The brackets and a comma per item, one fewer than items (`[]` is 2).
+  let bound = value.length === 0 ? 2 : value.length + 1;
+  for (let index = 0; index < value.length; index++) {
+    const itemShare = share(items, value[index]);
+    if (itemShare === NOT_ACCEPTED) return NOT_ACCEPTED;
+    bound += itemShare;
+  }
+  return passes(node, value) ? bound : NOT_ACCEPTED;
+}
+
+function walkObject(node: CheckNode, value: unknown): number {
+  if (typeof value !== 'object' || value === null || getPrototypeOf(value) !== OBJECT_PROTOTYPE) return NOT_ACCEPTED;
+  const declared = node.declared!;
+  const object = value as Record<string, unknown>;
+  let next = 0;
+  let seen = 0;
+  // The braces: `{}` is 2; with members, one brace and each member's share (which counts the other or a comma).
+  let bound = 1;
+  let members = 0;
+  // Own keys first, then inherited enumerable ones (none of which is accepted), as JSON.parse's objects have them.
+  for (const key in object) {
+    let property = next < declared.length ? declared[next]! : undefined;
+    if (property === undefined || property.name !== key) {
+      property = node.properties!.get(key);
+      if (property === undefined) return NOT_ACCEPTED;
+    }
+    next = property.slot + 1;
+    const valueShare = share(property.node, object[key]);
+    if (valueShare === NOT_ACCEPTED) return NOT_ACCEPTED;
+    quoted++;
+    members++;
+    bound += property.memberLength + valueShare;
+    if (property.required) seen++;
+  }
+  if (seen !== node.required) return NOT_ACCEPTED;
+  if (members === 0) bound++;
+  return passes(node, value) ? bound : NOT_ACCEPTED;
+}
