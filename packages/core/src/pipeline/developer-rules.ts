@@ -74,10 +74,13 @@ interface ResolvedRule {
   readonly rule: ValidatorMetadata;
   readonly constraints: readonly ResolvedConstraint[];
   /**
-   * The whole rule as one synchronous check, when it is one constraint with a fast implementation and no `each` (the
-   * common `@IsEmail()`): the walk calls it inline and builds the issue only when it says no.
+   * The whole rule as one synchronous check, when it is one constraint with a fast implementation (the common
+   * `@IsEmail()`, and `@IsEmail({}, { each: true })` on an array): the walk calls it inline and builds the issue only
+   * when it says no.
    */
   readonly only: ResolvedConstraint | undefined;
+  /** The rule's `each` option (read once here: the walk asks it for every value). */
+  readonly each: boolean;
 }
 
 interface PropertyRules {
@@ -169,9 +172,8 @@ function resolveRule(rule: ValidatorMetadata, implementations: RuleImplementatio
       const fast = implementations === 'fast' ? fastRuleFor(rule.name, rule.constraints) : undefined;
       return { fast, instance, name: constraint.name };
     });
-  const only =
-    constraints.length === 1 && constraints[0]!.fast !== undefined && !rule.each ? constraints[0] : undefined;
-  return { rule, constraints, only };
+  const only = constraints.length === 1 && constraints[0]!.fast !== undefined ? constraints[0] : undefined;
+  return { rule, constraints, only, each: rule.each === true };
 }
 
 function buildPlan(
@@ -233,7 +235,7 @@ function checkPlanFor(plan: CheckPlan): DeveloperRulesPlan {
 
 function findWith(plan: CheckPlan): DeveloperRulesFind {
   return (instance, path) => {
-    const sink = runPlan(plan, instance as Record<string, unknown>, path, -1, undefined);
+    const sink = runPlan(plan, instance as Record<string, unknown>, path, undefined, -1, undefined);
     if (sink === undefined) return undefined;
     const slots = sink.slots;
     if (slots === undefined) return sink.issues;
@@ -278,46 +280,73 @@ function emit(sink: Sink | undefined, outcome: RuleOutcome): Sink | undefined {
 }
 
 /**
- * `record` is at `path`, or at item `index` of the array at `path` (`index` >= 0): the item's path is joined only when
- * an issue or a nested plan needs it, so a valid array of DTOs builds no path strings.
+ * `record` is member `name` (`undefined`: none) of the value at `path`, or item `index` of that member (`index` >= 0):
+ * its own path is joined only when an issue or a nested record below it needs it, so a valid call builds no path
+ * strings. Plain indexed loops over the plan's arrays (no iterator objects on the walk).
  */
 function runPlan(
   plan: CheckPlan,
   record: Record<string, unknown>,
   path: string,
+  name: string | undefined,
   index: number,
   from: Sink | undefined,
 ): Sink | undefined {
   let sink = from;
-  for (const property of plan.ownRules) {
+  const ownRules = plan.ownRules;
+  for (let propertyIndex = 0; propertyIndex < ownRules.length; propertyIndex++) {
+    const property = ownRules[propertyIndex]!;
     const value = record[property.name];
     if ((value === undefined || value === null) && property.optional) continue;
     const rules = property.rules;
     for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
       const resolved = rules[ruleIndex]!;
       const only = resolved.only;
-      // One fast constraint, no `each`: what runRule would do, without its loops (nothing is built on a pass).
+      // One fast constraint: what runRule would do, without its loops (nothing is built on a pass).
       if (only !== undefined) {
-        if (!only.fast!(value))
-          sink = emit(sink, failure(only, resolved.rule, plan.targetName, property, record, value, value, path, index));
-      } else sink = emit(sink, runRule(resolved, plan.targetName, property, record, value, path, index));
+        if (!resolved.each) {
+          if (!only.fast!(value))
+            sink = emit(sink, failure(only, resolved.rule, plan, property, record, value, value, path, name, index));
+          continue;
+        }
+        if (Array.isArray(value)) {
+          // `each` over an array: the first item that fails is the rule's issue (a Set or a Map takes runRule).
+          for (let item = 0; item < value.length; item++) {
+            const entry: unknown = value[item];
+            if (!only.fast!(entry)) {
+              sink = emit(sink, failure(only, resolved.rule, plan, property, record, value, entry, path, name, index));
+              break;
+            }
+          }
+          continue;
+        }
+      }
+      sink = emit(sink, runRule(resolved, plan, property, record, value, path, name, index));
     }
   }
-  if (plan.nested.length === 0) return sink;
-  const recordPath = index < 0 ? path : joinPath(path, index);
-  for (const child of plan.nested) {
+  const nested = plan.nested;
+  if (nested.length === 0) return sink;
+  let recordPath: string | undefined;
+  for (let childIndex = 0; childIndex < nested.length; childIndex++) {
+    const child = nested[childIndex]!;
     const value = record[child.name];
     if (typeof value !== 'object' || value === null) continue;
-    const childPath = joinPath(recordPath, child.name);
+    recordPath ??= pathOf(path, name, index);
     if (Array.isArray(value)) {
       for (let item = 0; item < value.length; item++) {
         const entry: unknown = value[item];
         if (typeof entry === 'object' && entry !== null)
-          sink = runPlan(child.plan, entry as Record<string, unknown>, childPath, item, sink);
+          sink = runPlan(child.plan, entry as Record<string, unknown>, recordPath, child.name, item, sink);
       }
-    } else sink = runPlan(child.plan, value as Record<string, unknown>, childPath, -1, sink);
+    } else sink = runPlan(child.plan, value as Record<string, unknown>, recordPath, child.name, -1, sink);
   }
   return sink;
+}
+
+/** The path of a record the walk visits: member `name` of the value at `path`, or item `index` of it. */
+function pathOf(path: string, name: string | undefined, index: number): string {
+  const member = name === undefined ? path : joinPath(path, name);
+  return index < 0 ? member : joinPath(member, index);
 }
 
 /**
@@ -327,13 +356,15 @@ function runPlan(
  */
 function runRule(
   resolved: ResolvedRule,
-  targetName: string,
+  plan: CheckPlan,
   property: PropertyRules,
   object: object,
   value: unknown,
   path: string,
+  name: string | undefined,
   index: number,
 ): RuleOutcome {
+  const targetName = plan.targetName;
   const rule = resolved.rule;
   const each = rule.each && (Array.isArray(value) || value instanceof Set || value instanceof Map);
   let pending:
@@ -348,7 +379,7 @@ function runRule(
       const valid = validateOne(constraint, rule, targetName, property.name, object, value);
       if (valid === true) continue;
       if (valid === false && pending === undefined)
-        return failure(constraint, rule, targetName, property, object, value, value, path, index);
+        return failure(constraint, rule, plan, property, object, value, value, path, name, index);
       (pending ??= []).push({ constraint, item: value, valid });
       if (valid === false) break;
       continue;
@@ -361,7 +392,7 @@ function runRule(
       const valid = validateOne(constraint, rule, targetName, property.name, object, item);
       if (valid === true) continue;
       if (valid === false && pending === undefined)
-        return failure(constraint, rule, targetName, property, object, value, item, path, index);
+        return failure(constraint, rule, plan, property, object, value, item, path, name, index);
       (pending ??= []).push({ constraint, item, valid });
       if (valid === false) {
         failed = true;
@@ -377,7 +408,7 @@ function runRule(
     const first = answers.findIndex((answer) => !answer);
     if (first < 0) return undefined;
     const entry = settled[first]!;
-    return failure(entry.constraint, rule, targetName, property, object, value, entry.item, path, index);
+    return failure(entry.constraint, rule, plan, property, object, value, entry.item, path, name, index);
   });
 }
 
@@ -405,20 +436,22 @@ function validateOne(
 function failure(
   constraint: ResolvedConstraint,
   rule: ValidatorMetadata,
-  targetName: string,
+  plan: CheckPlan,
   propertyRules: PropertyRules,
   object: object,
   value: unknown,
   item: unknown,
   path: string,
+  member: string | undefined,
   index: number,
 ): ValidationIssue {
+  const targetName = plan.targetName;
   const property = propertyRules.name;
   const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
   // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
   const name = rule.name ?? constraint.name ?? 'custom';
   const known = CLASS_VALIDATOR_RULES[name];
-  const childPath = joinPath(index < 0 ? path : joinPath(path, index), property);
+  const childPath = joinPath(pathOf(path, member, index), property);
   if (known && propertyRules.schema) return issue(childPath, known, propertyRules.schema, value);
   const text = renderMessage(
     rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`,

@@ -51,6 +51,19 @@ class AsyncParams {
   @ArrayOf(() => Person) people!: Person[];
 }
 
+class Team {
+  @ToolParam({ description: 'Name' }) name!: string;
+  @ToolParam({ required: false, type: () => Person }) lead?: Person;
+  @ArrayOf(() => Person, { required: false }) members?: Person[];
+  @ArrayOf('string', { required: false }) @IsEmail({}, { each: true }) aliases?: string[];
+}
+
+class Organisation {
+  @ToolParam({ description: 'Owner' }) @IsEmail() owner!: string;
+  @ToolParam({ required: false, type: () => Team }) board?: Team;
+  @ArrayOf(() => Team) teams!: Team[];
+}
+
 function checkOf(dto: Function): DeveloperRulesCheck {
   const plan = developerRulesPlan(buildObjectSchema(dto as new () => object));
   if (plan.kind !== 'check') throw new Error(`expected a check plan, got ${plan.kind}`);
@@ -96,6 +109,40 @@ describe('developer rules plan', () => {
       ),
     ).toBeUndefined();
     expect(clean).toEqual([]);
+  });
+
+  it('names each issue by its full path two levels deep; an `each` rule gives one issue however many items fail', () => {
+    const check = checkOf(Organisation);
+    const team = (values: Record<string, unknown>) => instanceOf(Team, { name: 't', ...values });
+    const issues: ValidationIssue[] = [];
+    const organisation = instanceOf(Organisation, {
+      owner: 'owner@example.com',
+      board: team({ lead: person('nope'), aliases: ['a@b.co', 'bad', 'worse'] }),
+      teams: [
+        team({ members: [person('a@b.co'), person('x@y', 'not a url')] }),
+        team({}),
+        team({ lead: person('c@d.co'), members: [person('e@f.co')], aliases: ['g@h.co'] }),
+        team({ lead: person('lead'), aliases: ['alias'] }),
+      ],
+    });
+    expect(check(organisation, '', issues)).toBeUndefined();
+    expect(issues.map((issue) => [issue.path, issue.rule, issue.received])).toEqual([
+      ['board.aliases', 'format', 'an array of 3 items'],
+      ['board.lead.email', 'format', '"nope"'],
+      ['teams[0].members[1].email', 'format', '"x@y"'],
+      ['teams[0].members[1].homepage', 'format', '"not a url"'],
+      ['teams[3].aliases', 'format', 'an array of 1 item'],
+      ['teams[3].lead.email', 'format', '"lead"'],
+    ]);
+    // A nested plan called at a path of its own prefixes every issue with it.
+    const prefixed: ValidationIssue[] = [];
+    expect(check(organisation, 'orgs[2]', prefixed)).toBeUndefined();
+    expect(prefixed.map((issue) => issue.path)).toEqual(issues.map((issue) => `orgs[2].${issue.path}`));
+    const valid: ValidationIssue[] = [];
+    expect(
+      check(instanceOf(Organisation, { owner: 'o@p.co', teams: [team({ aliases: ['q@r.co'] })] }), '', valid),
+    ).toBeUndefined();
+    expect(valid).toEqual([]);
   });
 
   it('returns a Promise only when a constraint answers with one, and keeps the same order as the synchronous run', async () => {
