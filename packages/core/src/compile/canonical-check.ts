@@ -29,16 +29,15 @@ export type AcceptFunction = (value: unknown) => boolean;
  * the parse step's own checks decide). An accepted value has no prototype key, no array beyond the item limit and no
  * container beyond the depth limit, so the walk's other facts are known.
  */
-export type BoundedAcceptFunction = (value: unknown, facts: AcceptedFacts) => number;
+export type BoundedAcceptFunction = (value: unknown) => number;
 
 /**
- * Where a {@link BoundedAcceptFunction} leaves, when it accepts, the number of keys and strings in the value (slot 0:
- * text without a backslash that lost nothing holds twice as many `"`).
+ * After a {@link BoundedAcceptFunction} accepted a value (read it right after the call: the walk is synchronous), the
+ * number of keys and strings in that value: text without a backslash that lost nothing holds twice as many `"`.
  */
-export type AcceptedFacts = Float64Array;
-
-/** The length of an {@link AcceptedFacts} array. */
-export const ACCEPTED_FACTS_LENGTH = 1;
+export function acceptedKeysAndStrings(): number {
+  return quoted;
+}
 
 export { NOT_ACCEPTED };
 
@@ -231,12 +230,10 @@ export class CanonicalCheck {
     private readonly root: CheckNode,
     private readonly maxArrayItems: number,
   ) {
-    this.accept = (value, facts) => {
+    this.accept = (value) => {
       quoted = 0;
       maxItems = this.maxArrayItems;
-      const bound = walk(this.root, value);
-      if (bound !== NOT_ACCEPTED) facts[0] = quoted;
-      return bound;
+      return walk(this.root, value);
     };
   }
 
@@ -255,9 +252,8 @@ export function canonicalCheck(schema: ObjectSchema, limits: PipelineLimits): Ca
 
 /** The boolean form of a tool's canonical check. */
 export function acceptFunction(schema: ObjectSchema, limits: PipelineLimits): AcceptFunction {
-  const check = canonicalCheck(schema, limits);
-  const facts = new Float64Array(ACCEPTED_FACTS_LENGTH);
-  return (value) => check.accept(value, facts) !== NOT_ACCEPTED;
+  const { accept } = canonicalCheck(schema, limits);
+  return (value) => accept(value) !== NOT_ACCEPTED;
 }
 
 function printNode(node: CheckNode, indent: string, lines: string[]): void {

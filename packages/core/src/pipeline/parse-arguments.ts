@@ -17,7 +17,7 @@ import {
   mayLoseInformationByScan,
   NOT_ACCEPTED,
 } from './information-loss';
-import { ACCEPTED_FACTS_LENGTH, type AcceptedFacts, type BoundedAcceptFunction } from '../compile/canonical-check';
+import { acceptedKeysAndStrings, type BoundedAcceptFunction } from '../compile/canonical-check';
 import { isObject, unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -90,9 +90,6 @@ export interface CheckedArguments {
 
 const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
 
-/** The canonical check's facts, read right after each call (calls never overlap: synchronous). */
-const ACCEPTED_FACTS: AcceptedFacts = new Float64Array(ACCEPTED_FACTS_LENGTH);
-
 function checked(
   value: Record<string, unknown>,
   transformations: readonly Transformation[],
@@ -123,7 +120,7 @@ export function parseCheckedArguments(
 ): CheckedArguments {
   if (accept === undefined || typeof raw !== 'string') {
     const parsed = parse(raw, policy, limits, target, false);
-    const accepted = accept !== undefined && parsed.owned && accept(parsed.value, ACCEPTED_FACTS) !== NOT_ACCEPTED;
+    const accepted = accept !== undefined && parsed.owned && accept(parsed.value) !== NOT_ACCEPTED;
     return checked(parsed.value, parsed.transformations, parsed.owned, accepted);
   }
   checkSize(raw, limits);
@@ -143,7 +140,7 @@ export function parseCheckedArguments(
   }
   let bound = NOT_ACCEPTED;
   if (parsedOk && typeof parsed === 'object' && parsed !== null) {
-    bound = accept(parsed, ACCEPTED_FACTS);
+    bound = accept(parsed);
     // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
     // number beyond 2^53: the walk's other facts. Then JSON.parse lost nothing when the text is shorter than the bound
     // plus a dropped member (an escape only makes a literal longer than its string, so this holds with backslashes
@@ -153,7 +150,7 @@ export function parseCheckedArguments(
     if (
       bound >= 0 &&
       (trimmed.length < bound + DROPPED_MEMBER_LENGTH ||
-        (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * ACCEPTED_FACTS[0]!))
+        (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * acceptedKeysAndStrings()))
     )
       return checked(parsed as Record<string, unknown>, NO_TRANSFORMATIONS, true, true);
   }
@@ -167,7 +164,7 @@ export function parseCheckedArguments(
   if (!unwrapped.owned) return checked(unwrapped.value, transformations, false, false);
   if (parsedOk && unwrapped.value === parsed)
     return checked(unwrapped.value, transformations, true, bound !== NOT_ACCEPTED);
-  return checked(unwrapped.value, transformations, true, accept(unwrapped.value, ACCEPTED_FACTS) !== NOT_ACCEPTED);
+  return checked(unwrapped.value, transformations, true, accept(unwrapped.value) !== NOT_ACCEPTED);
 }
 
 function parse(
