@@ -5,7 +5,8 @@ import { resolveRecord } from '../schema/build-definition';
 import { objectNodes } from '../schema/object-nodes';
 import type { PropertyResolution } from '../schema/resolve-param';
 import type { ObjectSchema } from '../types/schema';
-import { allowEmptyDto, applyPropertyDecorators, validationDecorators } from './validation-plan';
+import type { ClassThunk } from '../types/param-options';
+import { allowEmptyDto, applyValidationRules } from './validation-plan';
 
 /**
  * Applies toolwright's class-validator and class-transformer rules to every decorated DTO class a built schema
@@ -31,16 +32,21 @@ function applyClassRules(cls: Function): void {
       const resolution = resolutionOf(record);
       // A record that cannot be resolved gets no rule: the build that uses it reports the DefinitionError.
       if (resolution === undefined) continue;
-      const decorators = validationDecorators({
+      applyValidationRules(cls.prototype as object, record.propertyName, {
         schema: resolution.definition.schema,
         required: resolution.definition.required,
         convertToDate: resolution.convertToDate,
         inherits,
-        nestedClass: (nested) => (nested.dto !== undefined ? () => nested.dto! : undefined),
+        nestedClass: declaredDtoClass,
       });
-      applyPropertyDecorators(cls.prototype as object, record.propertyName, decorators);
     }
   });
+}
+
+/** A nested object is validated as its DTO class (a decorated DTO's schema always has one). */
+function declaredDtoClass(nested: ObjectSchema): ClassThunk | undefined {
+  const dto = nested.dto;
+  return dto !== undefined ? () => dto : undefined;
 }
 
 function resolutionOf(record: Parameters<typeof resolveRecord>[0]): PropertyResolution | undefined {
