@@ -15,7 +15,7 @@ import { renderValue } from './render-value';
 import { collectValidatorFacts, mergeValueFacts, type ImpliedKind, type ValidatorFacts } from './validator-facts';
 import { getCommandMetadata } from '../metadata/command-metadata';
 import { getDesignParamTypes, getDesignType } from '../metadata/design-metadata';
-import { classLineage, getParamMetadata } from '../metadata/param-metadata';
+import { classLineage, getParamMetadata, hasAncestors } from '../metadata/param-metadata';
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
 import { getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
 import { getOwnPropertyOrder } from '../metadata/declaration-order';
@@ -38,6 +38,8 @@ function keptResolution(record: ParamMetadata): PropertyResolution | undefined {
   if (kept === undefined || 'convertToDate' in kept) return kept;
   return { definition: kept, convertToDate: false };
 }
+
+const NO_VALIDATOR_RULES: readonly ValidatorMetadata[] = Object.freeze([]);
 
 /** The DTOs being built, outermost first, with the property that led to the next one (for cycle messages). */
 const buildStack: Array<{ dto: Function; property?: string }> = [];
@@ -111,7 +113,8 @@ function resolveAndKeep(
  * Property names in declaration order, base class first: each class contributes the properties its class-validator
  * rules and toolwright records name, in the order they were decorated; a property keeps its first place.
  */
-function propertyOrder(dtoClass: Function): string[] {
+function propertyOrder(dtoClass: Function): readonly string[] {
+  if (!hasAncestors(dtoClass)) return getOwnPropertyOrder(dtoClass);
   const order = new Set<string>();
   for (const cls of classLineage(dtoClass))
     for (const propertyName of getOwnPropertyOrder(cls)) order.add(propertyName);
@@ -122,7 +125,7 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   const records = getParamMetadata(dtoClass);
   const rules = getValidatorMetadata(dtoClass, { developerRulesOnly: true });
   const recordsByProperty = groupBy(records, (record) => record.propertyName);
-  const rulesByProperty = groupBy(rules, (rule) => rule.propertyName);
+  const rulesByProperty = rules.length === 0 ? undefined : groupBy(rules, (rule) => rule.propertyName);
   const properties: PropertyDefinition[] = [];
   // Every property is checked, so one build reports every problem of the class (and of its nested DTOs) at once.
   const problems: DefinitionError[] = [];
@@ -132,7 +135,7 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
       if (isReservedPropertyName(propertyName))
         throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
       const propertyRecords = recordsByProperty.get(propertyName);
-      const propertyRules = rulesByProperty.get(propertyName) ?? [];
+      const propertyRules = rulesByProperty?.get(propertyName) ?? NO_VALIDATOR_RULES;
       if (propertyRecords !== undefined) {
         properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));
       } else {
@@ -234,6 +237,8 @@ function fromValidatorRules(
 }
 
 function checkAliases(target: string, properties: readonly PropertyDefinition[]): void {
+  // Most DTOs declare no alias: nothing can collide.
+  if (properties.every((property) => property.aliases.length === 0)) return;
   const owners = new Map<string, string>();
   for (const property of properties) owners.set(property.name, property.name);
   for (const property of properties) {

@@ -13,7 +13,8 @@ export function objectNodes(schema: ObjectSchema): ObjectSchema[] {
     else if (node.kind === 'union') stack.push(...node.variants);
     else if (node.kind === 'object') {
       found.push(node);
-      for (const property of node.properties) stack.push(property.schema);
+      const { properties } = node;
+      for (let index = 0; index < properties.length; index++) stack.push(properties[index]!.schema);
       if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
     }
   }

@@ -1,5 +1,5 @@
 import { DefinitionError } from '../errors/definition-error';
-import { classLineage, getOwnParamMetadata } from '../metadata/param-metadata';
+import { classLineage, getOwnParamMetadata, hasAncestors } from '../metadata/param-metadata';
 import { applyToolwrightRules } from '../metadata/validator-metadata';
 import { resolveRecord } from '../schema/build-definition';
 import { objectNodes } from '../schema/object-nodes';
@@ -17,18 +17,19 @@ import { allowEmptyDto, applyValidationRules } from './validation-plan';
 export function applyDtoRules(schema: ObjectSchema): void {
   for (const node of objectNodes(schema)) {
     if (node.dto === undefined) continue;
-    for (const cls of classLineage(node.dto)) applyClassRules(cls);
+    if (!hasAncestors(node.dto)) applyClassRules(node.dto, false);
+    else for (const cls of classLineage(node.dto)) applyClassRules(cls, hasAncestors(cls));
     // class-validator refuses an instance of a class without any rule under forbidUnknownValues: `{}` must pass.
     if (node.properties.length === 0) allowEmptyDto(node.dto);
   }
 }
 
-function applyClassRules(cls: Function): void {
+function applyClassRules(cls: Function, inherits: boolean): void {
   const records = getOwnParamMetadata(cls);
   if (records.length === 0) return;
-  const inherits = classLineage(cls).length > 1;
   applyToolwrightRules(cls, () => {
-    for (const record of records) {
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index]!;
       const resolution = resolutionOf(record);
       // A record that cannot be resolved gets no rule: the build that uses it reports the DefinitionError.
       if (resolution === undefined) continue;

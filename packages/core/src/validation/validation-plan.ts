@@ -253,13 +253,28 @@ export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] 
  * decorator closures in between: registration applies about ten rules per command).
  */
 export function applyValidationRules(prototype: object, propertyName: string, plan: ValidationPlan): void {
-  const target = (prototype as { constructor: Function }).constructor;
-  const storage = getMetadataStorage();
-  deriveRules(plan, {
-    rule: (ruleKind, each, constraints) =>
-      storage.addValidationMetadata(sharedRule(ruleKind, each, target, propertyName, constraints)),
-    decorator: (decorator) => decorator(prototype, propertyName),
-  });
+  deriveRules(plan, new PropertyRuleSink(prototype, propertyName));
+}
+
+/** Stores each rule on one property of a class as it is derived. */
+class PropertyRuleSink implements RuleSink {
+  private readonly target: Function;
+  private readonly storage = getMetadataStorage();
+
+  constructor(
+    private readonly prototype: object,
+    private readonly propertyName: string,
+  ) {
+    this.target = (prototype as { constructor: Function }).constructor;
+  }
+
+  rule(ruleKind: RuleKind, each: boolean, constraints?: unknown[]): void {
+    this.storage.addValidationMetadata(sharedRule(ruleKind, each, this.target, this.propertyName, constraints));
+  }
+
+  decorator(decorator: PropertyDecorator): void {
+    decorator(this.prototype, this.propertyName);
+  }
 }
 
 /** The rules that enforce a property's schema, in the order they are applied (the one definition of that order). */
