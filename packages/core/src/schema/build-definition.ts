@@ -124,17 +124,22 @@ function propertyOrder(dtoClass: Function): readonly string[] {
 function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }): ObjectSchema {
   const records = getParamMetadata(dtoClass);
   const rules = getValidatorMetadata(dtoClass, { developerRulesOnly: true });
-  const recordsByProperty = groupBy(records, (record) => record.propertyName);
+  const order = propertyOrder(dtoClass);
+  // The usual DTO: one record per property, in the order of the properties (records[i] is property i's): no grouping.
+  const aligned =
+    order.length === records.length && order.every((name, index) => records[index]!.propertyName === name);
+  const recordsByProperty = aligned ? undefined : groupBy(records, (record) => record.propertyName);
   const rulesByProperty = rules.length === 0 ? undefined : groupBy(rules, (rule) => rule.propertyName);
   const properties: PropertyDefinition[] = [];
   // Every property is checked, so one build reports every problem of the class (and of its nested DTOs) at once.
   const problems: DefinitionError[] = [];
-  for (const propertyName of propertyOrder(dtoClass)) {
+  for (let index = 0; index < order.length; index++) {
+    const propertyName = order[index]!;
     const site: DefinitionSite = { target: dtoClass.name, property: propertyName };
     try {
       if (isReservedPropertyName(propertyName))
         throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
-      const propertyRecords = recordsByProperty.get(propertyName);
+      const propertyRecords = aligned ? records.slice(index, index + 1) : recordsByProperty!.get(propertyName);
       const propertyRules = rulesByProperty?.get(propertyName) ?? NO_VALIDATOR_RULES;
       if (propertyRecords !== undefined) {
         properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));

@@ -7,6 +7,8 @@ export function objectNodes(schema: ObjectSchema): ObjectSchema[] {
   const stack: ParamSchema[] = [schema];
   while (stack.length > 0) {
     const node = stack.pop()!;
+    // Only nodes with children are remembered: a leaf has nothing to find.
+    if (node.kind !== 'array' && node.kind !== 'union' && node.kind !== 'object') continue;
     if (seen.has(node)) continue;
     seen.add(node);
     if (node.kind === 'array') stack.push(node.items);
