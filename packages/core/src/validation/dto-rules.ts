@@ -1,7 +1,7 @@
 import { DefinitionError } from '../errors/definition-error';
 import { classLineage, getOwnParamMetadata, hasAncestors } from '../metadata/param-metadata';
 import { applyToolwrightRules } from '../metadata/validator-metadata';
-import { resolveRecord } from '../schema/build-definition';
+import { forgetResolution, resolveRecord } from '../schema/build-definition';
 import { objectNodes } from '../schema/object-nodes';
 import type { PropertyResolution } from '../schema/resolve-param';
 import type { ObjectSchema } from '../types/schema';
@@ -33,6 +33,7 @@ function applyClassRules(cls: Function, inherits: boolean): void {
       const resolution = resolutionOf(record);
       // A record that cannot be resolved gets no rule: the build that uses it reports the DefinitionError.
       if (resolution === undefined) continue;
+      forgetResolution(record);
       applyValidationRules(cls.prototype as object, record.propertyName, {
         schema: resolution.definition.schema,
         required: resolution.definition.required,
