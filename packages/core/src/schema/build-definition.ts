@@ -10,6 +10,7 @@ import {
   isReservedPropertyName,
   resolveParamRecord,
   type PropertyResolution,
+  type ResolveEnvironment,
 } from './resolve-param';
 import { renderValue } from './render-value';
 import { collectValidatorFacts, mergeValueFacts, type ImpliedKind, type ValidatorFacts } from './validator-facts';
@@ -102,6 +103,19 @@ export function resolveRecord(record: ParamMetadata): PropertyResolution {
   return resolveAndKeep(record, record.target, site, frame);
 }
 
+/** What resolving a record needs while a DTO is built: its nested DTOs are built (or found built) on the spot. */
+class BuildEnvironment implements ResolveEnvironment {
+  constructor(
+    readonly site: DefinitionSite,
+    readonly designType: unknown,
+    private readonly frame: { property?: string },
+  ) {}
+
+  resolveClass(thunk: ClassThunk): ObjectSchema {
+    return resolveNested(this.site, this.frame, thunk);
+  }
+}
+
 function resolveAndKeep(
   record: ParamMetadata,
   dtoClass: Function,
@@ -110,11 +124,10 @@ function resolveAndKeep(
 ): PropertyResolution {
   const cached = keptResolution(record);
   if (cached !== undefined) return cached;
-  const resolution = resolveParamRecord(record, {
-    site,
-    designType: getDesignType(dtoClass.prototype, record.propertyName),
-    resolveClass: (thunk) => resolveNested(site, frame, thunk),
-  });
+  const resolution = resolveParamRecord(
+    record,
+    new BuildEnvironment(site, getDesignType(dtoClass.prototype, record.propertyName), frame),
+  );
   recordResolutions.set(record, resolution.convertToDate ? resolution : resolution.definition);
   return resolution;
 }
@@ -149,7 +162,7 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
     try {
       if (isReservedPropertyName(propertyName))
         throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
-      const propertyRecords = aligned ? records.slice(index, index + 1) : recordsByProperty!.get(propertyName);
+      const propertyRecords = aligned ? records[index] : recordsByProperty!.get(propertyName);
       const propertyRules = rulesByProperty?.get(propertyName) ?? NO_VALIDATOR_RULES;
       if (propertyRecords !== undefined) {
         properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));
@@ -175,19 +188,20 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   };
 }
 
+/** A property's definition from its record (or its records: more than one is refused). */
 function fromRecords(
   dtoClass: Function,
   site: DefinitionSite,
   frame: { property?: string },
-  records: readonly ParamMetadata[],
+  records: ParamMetadata | readonly ParamMetadata[],
   rules: readonly ValidatorMetadata[],
 ): PropertyDefinition {
-  if (records.length > 1)
+  if (Array.isArray(records) && records.length > 1)
     throw definitionMessages.severalDecorators(
       site,
-      records.map((record) => record.decorator),
+      records.map((record: ParamMetadata) => record.decorator),
     );
-  const record = records[0] as ParamMetadata;
+  const record = (Array.isArray(records) ? records[0] : records) as ParamMetadata;
   const { definition } = resolveAndKeep(record, dtoClass, site, frame);
   if (definition.context !== undefined) return definition;
   if (rules.length === 0) return definition;

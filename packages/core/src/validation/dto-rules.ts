@@ -6,7 +6,7 @@ import { objectNodes } from '../schema/object-nodes';
 import type { PropertyResolution } from '../schema/resolve-param';
 import type { ObjectSchema } from '../types/schema';
 import type { ClassThunk } from '../types/param-options';
-import { allowEmptyDto, applyValidationRules } from './validation-plan';
+import { allowEmptyDto, PropertyRuleSink } from './validation-plan';
 
 /**
  * Applies toolwright's class-validator and class-transformer rules to every decorated DTO class a built schema
@@ -28,13 +28,14 @@ function applyClassRules(cls: Function, inherits: boolean): void {
   const records = getOwnParamMetadata(cls);
   if (records.length === 0) return;
   applyToolwrightRules(cls, () => {
+    const sink = new PropertyRuleSink(cls.prototype as object);
     for (let index = 0; index < records.length; index++) {
       const record = records[index]!;
       const resolution = resolutionOf(record);
       // A record that cannot be resolved gets no rule: the build that uses it reports the DefinitionError.
       if (resolution === undefined) continue;
       forgetResolution(record);
-      applyValidationRules(cls.prototype as object, record.propertyName, {
+      sink.apply(record.propertyName, {
         schema: resolution.definition.schema,
         required: resolution.definition.required,
         convertToDate: resolution.convertToDate,

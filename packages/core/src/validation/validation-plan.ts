@@ -76,10 +76,6 @@ class SharedRuleTemplates {}
 /** Makes the rule of one kind for one property: its own fields are only the target, the property and the constraints. */
 type SharedRuleConstructor = new (target: Function, propertyName: string, constraints: unknown) => ClassValidatorRule;
 
-/** The rule constructor of each rule kind, without and with `each` (class-validator's messages read `each`). */
-const ruleConstructors = new Map<string, SharedRuleConstructor>();
-const eachRuleConstructors = new Map<string, SharedRuleConstructor>();
-
 /**
  * One kind of class-validator rule toolwright applies (`isString`, `min`, ...): its key and how class-validator's own
  * decorator makes it (`make(options)`, options `{ each: true }` or none). Declared once per kind (the table below).
@@ -87,6 +83,9 @@ const eachRuleConstructors = new Map<string, SharedRuleConstructor>();
 interface RuleKind {
   readonly key: string;
   readonly make: (options: ValidationOptions | undefined) => PropertyDecorator;
+  /** The kind's rule constructor without and with `each` (class-validator's messages read `each`), made on first use. */
+  rule: SharedRuleConstructor | undefined;
+  eachRule: SharedRuleConstructor | undefined;
 }
 
 /**
@@ -108,7 +107,7 @@ function sharedRule(
   propertyName: string,
   constraints: unknown[] | undefined,
 ): ClassValidatorRule {
-  const Rule = (each ? eachRuleConstructors : ruleConstructors).get(kind.key) ?? ruleConstructorOf(kind, each);
+  const Rule = (each ? kind.eachRule : kind.rule) ?? ruleConstructorOf(kind, each);
   return new Rule(target, propertyName, constraints ?? Rule.prototype.constraints);
 }
 
@@ -160,7 +159,8 @@ function ruleConstructorOf(kind: RuleKind, each: boolean): SharedRuleConstructor
   }
   SharedRule.prototype = shared;
   const Rule = SharedRule as unknown as SharedRuleConstructor;
-  (each ? eachRuleConstructors : ruleConstructors).set(kind.key, Rule);
+  if (each) kind.eachRule = Rule;
+  else kind.rule = Rule;
   return Rule;
 }
 
@@ -171,7 +171,12 @@ const always = (): boolean => true;
 const VALUE_IS_GIVEN = Object.freeze([valueIsGiven]) as unknown as unknown[];
 
 /** Every rule kind toolwright applies: one definition each (the key its shared rule constructor is kept under). */
-const defineRuleKind = (key: string, make: RuleKind['make']): RuleKind => ({ key, make });
+const defineRuleKind = (key: string, make: RuleKind['make']): RuleKind => ({
+  key,
+  make,
+  rule: undefined,
+  eachRule: undefined,
+});
 const IS_OPTIONAL = defineRuleKind('isOptional', () => IsOptional());
 const VALIDATE_IF_NOT_NULL = defineRuleKind('validateIf:notNull', () => ValidateIf(valueIsNotNull));
 const VALIDATE_IF_ALWAYS = defineRuleKind('validateIf:always', () => ValidateIf(always));
@@ -249,23 +254,22 @@ export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] 
 }
 
 /**
- * Applies what `validationDecorators(plan)` returns to one property of a class, storing each rule directly (no
- * decorator closures in between: registration applies about ten rules per command).
+ * Applies what `validationDecorators(plan)` returns to the properties of one class, storing each rule directly as it
+ * is derived (no decorator closures in between: registration applies about ten rules per command).
  */
-export function applyValidationRules(prototype: object, propertyName: string, plan: ValidationPlan): void {
-  deriveRules(plan, new PropertyRuleSink(prototype, propertyName));
-}
-
-/** Stores each rule on one property of a class as it is derived. */
-class PropertyRuleSink implements RuleSink {
+export class PropertyRuleSink implements RuleSink {
   private readonly target: Function;
   private readonly storage = getMetadataStorage();
+  private propertyName = '';
 
-  constructor(
-    private readonly prototype: object,
-    private readonly propertyName: string,
-  ) {
+  constructor(private readonly prototype: object) {
     this.target = (prototype as { constructor: Function }).constructor;
+  }
+
+  /** Applies the rules of `plan` to `propertyName`. */
+  apply(propertyName: string, plan: ValidationPlan): void {
+    this.propertyName = propertyName;
+    deriveRules(plan, this);
   }
 
   rule(ruleKind: RuleKind, each: boolean, constraints?: unknown[]): void {
