@@ -4,9 +4,9 @@ import { applyToolwrightRules } from '../metadata/validator-metadata';
 import { forgetResolution, resolveRecord } from '../schema/build-definition';
 import { objectNodes } from '../schema/object-nodes';
 import type { PropertyResolution } from '../schema/resolve-param';
-import type { ObjectSchema } from '../types/schema';
+import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ClassThunk } from '../types/param-options';
-import { allowEmptyDto, PropertyRuleSink } from './validation-plan';
+import { allowEmptyDto, PropertyRuleSink, type ValidationPlan } from './validation-plan';
 
 /**
  * Applies toolwright's class-validator and class-transformer rules to every decorated DTO class a built schema
@@ -29,22 +29,29 @@ function applyClassRules(cls: Function, inherits: boolean): void {
   if (records.length === 0) return;
   applyToolwrightRules(cls, () => {
     const sink = new PropertyRuleSink(cls.prototype as object);
+    // One plan object for the class's properties, filled in for each (the rules derived from it keep nothing of it).
+    const plan: { -readonly [K in keyof ValidationPlan]: ValidationPlan[K] } = {
+      schema: NO_SCHEMA,
+      required: false,
+      convertToDate: false,
+      inherits,
+      nestedClass: declaredDtoClass,
+    };
     for (let index = 0; index < records.length; index++) {
       const record = records[index]!;
       const resolution = resolutionOf(record);
       // A record that cannot be resolved gets no rule: the build that uses it reports the DefinitionError.
       if (resolution === undefined) continue;
       forgetResolution(record);
-      sink.apply(record.propertyName, {
-        schema: resolution.definition.schema,
-        required: resolution.definition.required,
-        convertToDate: resolution.convertToDate,
-        inherits,
-        nestedClass: declaredDtoClass,
-      });
+      plan.schema = resolution.definition.schema;
+      plan.required = resolution.definition.required;
+      plan.convertToDate = resolution.convertToDate;
+      sink.apply(record.propertyName, plan);
     }
   });
 }
+
+const NO_SCHEMA: ParamSchema = Object.freeze({ kind: 'any' });
 
 /** A nested object is validated as its DTO class (a decorated DTO's schema always has one). */
 function declaredDtoClass(nested: ObjectSchema): ClassThunk | undefined {
