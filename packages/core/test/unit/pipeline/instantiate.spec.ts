@@ -45,28 +45,43 @@ class Outer {
   count = 7;
 }
 
-typedAsDate(Inner, 'when');
-typedAsDate(Outer, 'at');
-typedAsDate(Outer, 'day');
-typedAsDate(Outer, HOSTILE_NAMES[0]!);
+/**
+ * The test's DTO tree for three classes (dates typed `Date` on the inner and outer class): a leaf, an inner DTO with a
+ * date-time, a leaf and an array of arrays of leaves, and an outer DTO with dates, the inner DTO, an array of it,
+ * `extra` properties and one property per hostile name.
+ */
+function dtoTree(
+  leafClass: Constructor,
+  innerClass: Constructor,
+  outerClass: Constructor,
+  extra: PropertyDefinition[],
+) {
+  typedAsDate(innerClass, 'when');
+  typedAsDate(outerClass, 'at');
+  typedAsDate(outerClass, 'day');
+  typedAsDate(outerClass, HOSTILE_NAMES[0]!);
+  const leafNode = objectNode(leafClass, [property('text', { kind: 'string' })]);
+  const innerNode = objectNode(innerClass, [
+    property('email', { kind: 'string' }),
+    property('when', { kind: 'datetime' }, false),
+    property('leaf', leafNode, false),
+    property('leaves', { kind: 'array', items: { kind: 'array', items: leafNode } }, false),
+  ]);
+  const outerNode = objectNode(outerClass, [
+    property('name', { kind: 'string' }),
+    property('at', { kind: 'datetime' }),
+    property('day', { kind: 'date' }, false),
+    property('atText', { kind: 'datetime' }, false),
+    property('dates', { kind: 'array', items: { kind: 'datetime' } }, false),
+    property('inner', innerNode),
+    property('people', { kind: 'array', items: innerNode }),
+    ...extra,
+    ...HOSTILE_NAMES.map((name, index) => property(name, index === 0 ? { kind: 'datetime' } : innerNode, false)),
+  ]);
+  return { leaf: leafNode, inner: innerNode, outer: outerNode };
+}
 
-const leaf = objectNode(Leaf, [property('text', { kind: 'string' })]);
-const inner = objectNode(Inner, [
-  property('email', { kind: 'string' }),
-  property('when', { kind: 'datetime' }, false),
-  property('leaf', leaf, false),
-  property('leaves', { kind: 'array', items: { kind: 'array', items: leaf } }, false),
-]);
-const outer = objectNode(Outer, [
-  property('name', { kind: 'string' }),
-  property('at', { kind: 'datetime' }),
-  property('day', { kind: 'date' }, false),
-  property('atText', { kind: 'datetime' }, false),
-  property('dates', { kind: 'array', items: { kind: 'datetime' } }, false),
-  property('inner', inner),
-  property('people', { kind: 'array', items: inner }),
-  ...HOSTILE_NAMES.map((name, index) => property(name, index === 0 ? { kind: 'datetime' } : inner, false)),
-]);
+const { leaf, inner, outer } = dtoTree(Leaf, Inner, Outer, []);
 
 /** A comparable description: the class, the keys in order, dates by time, recursively. */
 function describe_(value: unknown): unknown {
@@ -250,29 +265,8 @@ class PlainLeaf {
 class PlainInner {}
 class PlainBase {}
 class PlainOuter extends PlainBase {}
-typedAsDate(PlainInner, 'when');
-typedAsDate(PlainOuter, 'at');
-typedAsDate(PlainOuter, 'day');
-typedAsDate(PlainOuter, HOSTILE_NAMES[0]!);
-const plainLeaf = objectNode(PlainLeaf, [property('text', { kind: 'string' })]);
-const plainInner = objectNode(PlainInner, [
-  property('email', { kind: 'string' }),
-  property('when', { kind: 'datetime' }, false),
-  property('leaf', plainLeaf, false),
-  property('leaves', { kind: 'array', items: { kind: 'array', items: plainLeaf } }, false),
-]);
-const plainOuter = objectNode(PlainOuter, [
-  property('name', { kind: 'string' }),
-  property('at', { kind: 'datetime' }),
-  property('day', { kind: 'date' }, false),
-  property('atText', { kind: 'datetime' }, false),
-  property('dates', { kind: 'array', items: { kind: 'datetime' } }, false),
-  property('inner', plainInner),
-  property('people', { kind: 'array', items: plainInner }),
-  // A nested DTO that may not adopt (its field initializer) inside one that does.
-  property('built', leaf, false),
-  ...HOSTILE_NAMES.map((name, index) => property(name, index === 0 ? { kind: 'datetime' } : plainInner, false)),
-]);
+// A nested DTO that may not adopt (its field initializer) inside one that does.
+const { outer: plainOuter } = dtoTree(PlainLeaf, PlainInner, PlainOuter, [property('built', leaf, false)]);
 
 /** Every object and array in a value (to show which ones the adopted instance kept). */
 function containers(value: unknown, into: Set<unknown> = new Set()): Set<unknown> {
