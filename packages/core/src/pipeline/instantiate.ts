@@ -109,7 +109,7 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
   descriptions.set(
     instantiator,
     blocker === undefined
-      ? `the parsed object adopted as a ${dto.name} when the pipeline owns it, else ${assigned}`
+      ? `${assigned}; or the parsed object adopted as a ${dto.name} when the pipeline owns it`
       : `${assigned} (never adopted: ${blocker})`,
   );
   return instantiator;

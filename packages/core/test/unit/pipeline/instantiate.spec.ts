@@ -241,7 +241,7 @@ describe('DTO instantiation (issue 12; one shared builder since issue 26)', () =
     };
     node.properties = [property('child', node, false)];
     expect(describeInstantiator(instantiatorFor(node, Node))).toBe(
-      'the parsed object adopted as a Node when the pipeline owns it, else new Node(), each key assigned in its order; "child" built',
+      'new Node(), each key assigned in its order; "child" built; or the parsed object adopted as a Node when the pipeline owns it',
     );
     const instance = instantiatorFor(node, Node)({ child: { child: null } }) as { child: unknown };
     expect(instance).toBeInstanceOf(Node);
@@ -311,8 +311,11 @@ describe('DTO instantiation by adopting the parsed object (issue 26)', () => {
     );
     expect(adoptedNested).toBeGreaterThan(500);
     expect(describeInstantiator(instantiate)).toBe(
-      'the parsed object adopted as a PlainOuter when the pipeline owns it, else new PlainOuter(), each key assigned in its order; "at" as a Date, "day" as a Date, "inner" built, "people" built, "built" built, ' +
-        HOSTILE_NAMES.map((name, index) => `${JSON.stringify(name)} ${index === 0 ? 'as a Date' : 'built'}`).join(', '),
+      'new PlainOuter(), each key assigned in its order; "at" as a Date, "day" as a Date, "inner" built, "people" built, "built" built, ' +
+        HOSTILE_NAMES.map((name, index) => `${JSON.stringify(name)} ${index === 0 ? 'as a Date' : 'built'}`).join(
+          ', ',
+        ) +
+        '; or the parsed object adopted as a PlainOuter when the pipeline owns it',
     );
   });
 
