@@ -81,6 +81,7 @@ describe('lazy loading: what importing core, registering and calling a tool load
 
 interface BuiltProbeResult {
   readonly afterCall: readonly string[];
+  readonly loadedByFirstCall: readonly string[];
   readonly afterApproval: readonly string[];
   readonly oneCopy: { readonly metadata: boolean; readonly errors: boolean; readonly stackMapsToSource: boolean };
   readonly values: readonly unknown[];
@@ -116,6 +117,10 @@ describe('lazy loading: the built package (one bundled file)', () => {
 
   it('loads none of the lazy packages, nor node:crypto, to import, register and call', () => {
     expect(result.afterCall).toEqual([]);
+  });
+
+  it('loads no Node built-in on the first call (the executor loaded the clock, perf_hooks, when it was built)', () => {
+    expect(result.loadedByFirstCall).toEqual([]);
   });
 
   it('loads node:crypto when a call first waits for approval (its id)', () => {
