@@ -14,7 +14,7 @@
 // modules (the search index) stay lazily evaluated inside the bundle. dist/tsc/ is not published (package.json files).
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +77,13 @@ for (const name of Object.keys(ENTRIES)) {
       '',
     ].join('\n'),
   );
-  rmSync(join(DIST, `${name}.js.map`), { force: true });
+}
+// dist/ holds no other JavaScript: a build from before the bundle (tsc's CommonJS beside the declarations) would
+// otherwise leave its files there, and they would be published.
+const published = new Set([BUNDLE, `${BUNDLE}.map`, ...Object.keys(ENTRIES).map((name) => `${name}.js`)]);
+for (const file of readdirSync(DIST, { recursive: true, encoding: 'utf8' })) {
+  const path = file.split('\\').join('/');
+  if (!path.startsWith('tsc/') && /\.js(\.map)?$/.test(path) && !published.has(path)) rmSync(join(DIST, file));
 }
 process.stdout.write(
   `bundle: ${bundled.length} modules -> dist/${BUNDLE}; entries ${Object.keys(ENTRIES).join(', ')}\n`,
