@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -125,6 +125,11 @@ describe('lazy loading: the built package (one bundled file)', () => {
 
   it('loads node:crypto when a call first waits for approval (its id)', () => {
     expect(result.afterApproval).toEqual(['node:crypto']);
+  });
+
+  it('is ASCII, so Node holds it as a one-byte string (a two-byte one made every lazy compile slower)', () => {
+    const bundle = readFileSync(join(ROOT, 'packages', 'core', 'dist', 'core.js'), 'utf8');
+    expect(bundle.match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
   });
 
   it('shares one copy of core between its entry points, with stack traces mapped to core sources', () => {
