@@ -117,6 +117,9 @@ export class PersonaToolExecutor {
     this.approvals = new ApprovalGate(options.approvals ?? {}, this.logger, (...outcome) =>
       this.report.finish(...outcome),
     );
+    // A call reads the clock through `performance`, which Node loads on its first use (perf_hooks, about 2 ms of CPU):
+    // loaded here, at startup, rather than by the first call (ADR 0027).
+    performance.now();
     if (options.compile === 'registration') {
       this.compiler.compileAll();
       this.compiler.compileOnRegistration();

@@ -81,12 +81,14 @@ function formatLine(message: string, details: Record<string, unknown> | undefine
 export function createStderrLogger(options: StderrLoggerOptions = {}): Logger {
   const level = options.level ?? levelFromEnvironment('warn');
   const threshold = LEVEL_RANK[level];
-  const stream = options.stream ?? process.stderr;
+  // process.stderr is read when a line is written, not here: the default logger is made at import, and making Node's
+  // stderr stream costs about 5 ms of startup that a process which never logs should not pay (ADR 0027).
+  const stream = options.stream;
   const bindings = options.bindings ?? {};
   const hasBindings = Object.keys(bindings).length > 0;
   const write = (eventLevel: LogLevel, message: string, details: Record<string, unknown> | undefined) => {
     if (LEVEL_RANK[eventLevel] < threshold) return;
-    stream.write(
+    (stream ?? process.stderr).write(
       `${formatLine(`${eventLevel.toUpperCase()} ${message}`, hasBindings ? { ...bindings, ...details } : details)}\n`,
     );
   };

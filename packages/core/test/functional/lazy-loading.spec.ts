@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -11,6 +12,7 @@ import { join, resolve } from 'node:path';
  */
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 const PROBE = join(__dirname, '..', 'fixtures', 'loaded-modules-probe.ts');
+const BUILT_PROBE = join(__dirname, '..', 'fixtures', 'built-bundle-probe.cjs');
 
 interface ProbeResult {
   readonly afterCall: readonly string[];
@@ -74,5 +76,63 @@ describe('lazy loading: what importing core, registering and calling a tool load
   it('loads the search index and its stemmer (wink-porter2-stemmer) on the first search of the registry', () => {
     expect(result.afterSearch).toEqual(['chrono-node', 're2js', 'unhomoglyph', 'wink-porter2-stemmer']);
     expect(result.values[3]).toEqual(['book_room']);
+  });
+});
+
+interface BuiltProbeResult {
+  readonly afterCall: readonly string[];
+  readonly loadedByFirstCall: readonly string[];
+  readonly afterApproval: readonly string[];
+  readonly oneCopy: { readonly metadata: boolean; readonly errors: boolean; readonly stackMapsToSource: boolean };
+  readonly values: readonly unknown[];
+}
+
+/**
+ * The published form (ADR 0027): core's JavaScript bundled into dist/core.js, which both entry points re-export. A
+ * fresh plain Node process (no TypeScript loader, which would load node:crypto itself) on dist/ shows that bundling
+ * kept every dependency lazily required, that node:crypto waits for the first approval, and that
+ * `@toolwright/core` and `@toolwright/core/internal` share one copy of core.
+ */
+describe('lazy loading: the built package (one bundled file)', () => {
+  let result: BuiltProbeResult;
+  beforeAll(async () => {
+    const entry = join(ROOT, 'packages', 'core', 'dist', 'index.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test builds first).`);
+    result = await new Promise<BuiltProbeResult>((resolveProbe, reject) => {
+      execFile(
+        process.execPath,
+        ['--enable-source-maps', BUILT_PROBE],
+        { cwd: ROOT, timeout: 50_000 },
+        (error, stdout, stderr) => {
+          if (error) reject(new Error(`the probe failed: ${error.message}\n${stderr}`));
+          else resolveProbe(JSON.parse(stdout) as BuiltProbeResult);
+        },
+      );
+    });
+  }, 60_000);
+
+  it('calls the tools it registered', () => {
+    expect(result.values).toEqual(['Ada:2', 'APPROVAL_REQUIRED']);
+  });
+
+  it('loads none of the lazy packages, nor node:crypto, to import, register and call', () => {
+    expect(result.afterCall).toEqual([]);
+  });
+
+  it('loads no Node built-in on the first call (the executor loaded the clock, perf_hooks, when it was built)', () => {
+    expect(result.loadedByFirstCall).toEqual([]);
+  });
+
+  it('loads node:crypto when a call first waits for approval (its id)', () => {
+    expect(result.afterApproval).toEqual(['node:crypto']);
+  });
+
+  it('is ASCII, so Node holds it as a one-byte string (a two-byte one made every lazy compile slower)', () => {
+    const bundle = readFileSync(join(ROOT, 'packages', 'core', 'dist', 'core.js'), 'utf8');
+    expect(bundle.match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
+  });
+
+  it('shares one copy of core between its entry points, with stack traces mapped to core sources', () => {
+    expect(result.oneCopy).toEqual({ metadata: true, errors: true, stackMapsToSource: true });
   });
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ApprovalDeniedError } from '../../errors/approval-denied-error';
 import { ApprovalNotFoundError } from '../../errors/approval-not-found-error';
 import { ApprovalRequiredError } from '../../errors/approval-required-error';
@@ -124,7 +123,7 @@ export class ApprovalGate {
     const now = Date.now();
     const { signal: _signal, approval: _approval, ...trusted } = context;
     const stored: StoredApproval = {
-      id: randomUUID(),
+      id: (require('node:crypto') as typeof import('node:crypto')).randomUUID(), // loaded by the first pause (ADR 0027)
       callId: prepared.callId,
       tool: prepared.tool,
       params: prepared.params,
