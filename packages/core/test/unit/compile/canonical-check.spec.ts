@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
-import { acceptFunction } from '@toolwright/core/compile/canonical-check';
+import { acceptFunction, canonicalCheck } from '@toolwright/core/compile/canonical-check';
+import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
 import { lengthWithin } from '@toolwright/core/pipeline/constraints';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
 import type { ObjectSchema } from '@toolwright/core/types/schema';
@@ -47,7 +48,18 @@ afterEach(() => {
   delete (globalThis as Record<string, unknown>)['pwned'];
 });
 
-describe('the canonical check and untrusted schema text', () => {
+describe.each([
+  ['the shared walk', 'never'],
+  ['the hot tier, its own generated code (decision 0031)', 'always'],
+] as const)('the canonical check and untrusted schema text: %s', (_name, mode) => {
+  beforeEach(() => {
+    configureHotTier({ mode });
+  });
+
+  afterEach(() => {
+    configureHotTier(DEFAULT_HOT_TIER);
+  });
+
   it('hostile property names: accepted exactly when valid, refused otherwise, and no code of theirs runs', async () => {
     const properties = Object.fromEntries(
       HOSTILE_NAMES.map((name, index) => [
@@ -58,6 +70,7 @@ describe('the canonical check and untrusted schema text', () => {
     const registry = registryWith(properties, HOSTILE_NAMES.slice(0, 5));
     const parameters = registry.get('remote')!.parameters;
     const accept = acceptFunction(parameters, DEFAULT_LIMITS);
+    expect(canonicalCheck(parameters, DEFAULT_LIMITS, HOSTILE_NAMES[4]).specialized).toBe(mode === 'always');
     const valid = Object.fromEntries(HOSTILE_NAMES.map((name, index) => [name, index % 2 === 0 ? `v${index}` : index]));
 
     expect(accept(valid)).toBe(true);
@@ -126,7 +139,9 @@ describe('the canonical check and untrusted schema text', () => {
     );
     expect(accept({ nested: { inner: { leaf: 'x', extra: 1 } } })).toBe(false);
   });
+});
 
+describe('the length constraint', () => {
   it('lengthWithin counts as class-validator does (code points, presentation selectors), on random and edge strings', () => {
     const edge = [
       '',
