@@ -6,7 +6,7 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
-import { CheckNode, Kind, PropertyCheck } from './check-records';
+import { CheckNode, Kind, PropertyCheck, type Check } from './check-records';
 import { compileHotCheck, hotCheckSource, type HotCheckSource } from './hot-check';
 import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
 
@@ -50,6 +50,12 @@ function setAcceptedKeysAndStrings(count: number): void {
 export { NOT_ACCEPTED };
 
 const KIND_NAMES = ['refuses every value', 'string', 'int', 'float', 'bool', 'date', 'array', 'object'] as const;
+
+/**
+ * Objects with at most this many acceptable keys find a key out of declaration order by scanning them (as cheap as a
+ * hash for so few, and no `Map` per object node: about 330 bytes each); larger ones keep a `Map`.
+ */
+const MAX_SCANNED_KEYS = 8;
 
 /** The scalar enums checked by `===` in a loop; longer ones by a `Set`. */
 const MAX_LISTED_ENUM = 8;
@@ -115,7 +121,7 @@ class CheckBuilder {
     return new CheckNode(
       kind,
       schema.nullable === true,
-      constraintChecks(schema).map(([, check]) => check),
+      checksOf(schema),
       schema,
       listed,
       set,
@@ -152,17 +158,23 @@ class CheckBuilder {
     return new CheckNode(
       schema.kind === 'array' ? Kind.Array : Kind.Object,
       schema.nullable === true,
-      constraintChecks(schema).map(([, check]) => check),
+      checksOf(schema),
       schema,
       undefined,
       undefined,
       undefined,
       items,
-      properties,
+      properties !== undefined && properties.size > MAX_SCANNED_KEYS ? properties : undefined,
       properties === undefined ? undefined : [...properties.values()],
       required,
     );
   }
+}
+
+/** A node's constraint checks (the shared empty array when it has none: most nodes). */
+function checksOf(schema: ParamSchema): readonly Check[] {
+  const checks = constraintChecks(schema);
+  return checks.length === 0 ? NONE : checks.map(([, check]) => check);
 }
 
 /** Each constraint's rule and limit as text (`minimum 0`), for printing. */
@@ -262,8 +274,8 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
     lines.push(`${indent}  items: `);
     printNode(node.items, `${indent}  `, lines);
   }
-  for (const [name, property] of node.properties ?? []) {
-    lines.push(`${indent}  ${JSON.stringify(name)}${property.required ? '' : '?'}: `);
+  for (const property of node.declared ?? []) {
+    lines.push(`${indent}  ${JSON.stringify(property.name)}${property.required ? '' : '?'}: `);
     printNode(property.node, `${indent}  `, lines);
   }
 }
@@ -347,6 +359,12 @@ function walkArray(node: CheckNode, value: unknown): number {
   return passes(node, value) ? bound : NOT_ACCEPTED;
 }
 
+/** The declared property named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
+function declaredProperty(declared: readonly PropertyCheck[], key: string): PropertyCheck | undefined {
+  for (let index = 0; index < declared.length; index++) if (declared[index]!.name === key) return declared[index];
+  return undefined;
+}
+
 function walkObject(node: CheckNode, value: unknown): number {
   if (typeof value !== 'object' || value === null || getPrototypeOf(value) !== OBJECT_PROTOTYPE) return NOT_ACCEPTED;
   const declared = node.declared!;
@@ -360,7 +378,7 @@ function walkObject(node: CheckNode, value: unknown): number {
   for (const key in object) {
     let property = next < declared.length ? declared[next]! : undefined;
     if (property === undefined || property.name !== key) {
-      property = node.properties!.get(key);
+      property = node.properties === undefined ? declaredProperty(declared, key) : node.properties.get(key);
       if (property === undefined) return NOT_ACCEPTED;
     }
     next = property.slot + 1;

@@ -42,9 +42,12 @@ export class CheckNode {
     readonly dateForm: ((value: string) => boolean) | undefined,
     /** An array's items. */
     readonly items: CheckNode | undefined,
-    /** An object's acceptable keys (never a context field, a prototype key or a context impostor). */
+    /**
+     * An object's acceptable keys by name, when it has more than a few (the walk scans {@link declared} otherwise):
+     * never a context field, a prototype key or a context impostor.
+     */
     readonly properties: ReadonlyMap<string, PropertyCheck> | undefined,
-    /** The same, in declaration order (keys usually come in that order: each is looked for there first). */
+    /** An object's acceptable keys in declaration order (keys usually come in that order: each is looked for there first). */
     readonly declared: readonly PropertyCheck[] | undefined,
     /** How many of those are required from the model. */
     readonly required: number,

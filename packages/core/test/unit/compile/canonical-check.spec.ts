@@ -119,6 +119,25 @@ describe.each([
     expect(({} as Record<string, unknown>)['b']).toBeUndefined();
   });
 
+  it('finds keys out of declaration order, in a few keys (scanned) and in many (a map); refuses an unknown one', () => {
+    for (const count of [3, 8, 9, 30]) {
+      const names = Array.from({ length: count }, (_, index) => `key${index}`);
+      const registry = registryWith(
+        Object.fromEntries(names.map((name) => [name, { type: 'integer' }])),
+        names.filter((_, index) => index % 2 === 0),
+      );
+      const accept = acceptFunction(registry.get('remote')!.parameters, DEFAULT_LIMITS);
+      const reversed = Object.fromEntries([...names].reverse().map((name, index) => [name, index]));
+      expect(accept(reversed)).toBe(true);
+      const { [names[1]!]: _optional, ...withoutOptional } = reversed;
+      expect(accept(withoutOptional)).toBe(true);
+      const { [names[0]!]: _required, ...withoutRequired } = reversed;
+      expect(accept(withoutRequired)).toBe(false);
+      expect(accept({ ...reversed, [`key${count}`]: 1 })).toBe(false);
+      expect(accept({ [`key${count}`]: 1, ...reversed })).toBe(false);
+    }
+  });
+
   it('unions, free-form values, extra keys and nesting past the depth limit answer no (the normalizer decides)', () => {
     const registry = registryWith(
       {
