@@ -223,14 +223,20 @@ export class CanonicalCheck implements HotCandidate {
   }
 
   /**
-   * Gives the check code of its own, emitted from its records, unless its source is beyond the tier's budget. Called
-   * by the hot tier off any call's stack (or when the check is built, with `mode: 'always'`).
+   * Gives the check code of its own, emitted from its records, unless its source is beyond the tier's budget or the
+   * process does not compile code from strings (`node --disallow-code-generation-from-strings`, a content security
+   * policy): then it stays on the walk. Called by the hot tier off any call's stack (or when the check is built, with
+   * `mode: 'always'`).
    */
   specialize(): boolean {
     if (this.hot) return true;
     const code = this.source();
     if (code.source.length > hotTierSettings().maxSourceLength) return false;
-    this.current = compileHotCheck(code, setAcceptedKeysAndStrings);
+    try {
+      this.current = compileHotCheck(code, setAcceptedKeysAndStrings);
+    } catch {
+      return false;
+    }
     this.hot = true;
     return true;
   }

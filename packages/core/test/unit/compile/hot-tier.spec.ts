@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
 import {
   acceptedKeysAndStrings,
@@ -93,6 +95,35 @@ describe('the hot tier (decision 0031)', () => {
     await turn();
     expect(isHot(other, 'tool_0')).toBe(false);
   });
+
+  it('keeps every check on the walk in a process that compiles no code from strings, and answers every call', () => {
+    // A real Node process with code generation from strings disallowed (as a content security policy would).
+    const script = `
+      require('reflect-metadata');
+      const { configureHotTier } = require('./src/compile/hot-tier');
+      configureHotTier({ window: 64 });
+      const { PersonaToolExecutor, ToolRegistry, silentLogger } = require('./src');
+      const registry = new ToolRegistry({ logger: silentLogger });
+      registry.registerJsonSchemaTool(
+        { name: 't', parameters: { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] } },
+        (params) => params,
+      );
+      const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+      (async () => {
+        let ok = 0;
+        for (let round = 0; round < 4; round++) {
+          for (let index = 0; index < 64; index++) ok += (await executor.execute({ id: 'c', name: 't', arguments: '{"a":1}' })).ok ? 1 : 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        console.log(JSON.stringify({ ok, hot: executor.generatedCode('t').includes('hot check (running)') }));
+      })();`;
+    const output = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '-r', 'ts-node/register/transpile-only', '-e', script],
+      { cwd: path.join(__dirname, '../../..'), encoding: 'utf8' },
+    );
+    expect(JSON.parse(output)).toEqual({ ok: 256, hot: false });
+  }, 120_000);
 
   it('keeps a check whose source is beyond the budget on the shared walk', () => {
     configureHotTier({ maxSourceLength: 100 });
