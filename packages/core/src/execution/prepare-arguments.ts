@@ -200,7 +200,9 @@ export class ArgumentPreparation {
     const instantiate = compiled.instantiate;
     if (instantiate !== undefined) {
       try {
-        instance = instantiate(params);
+        // A class command's accepted arguments are the pipeline's own and reach nothing else: the instance may adopt
+        // them (a function tool's handler gets `params` itself, so its rules' instance is built beside them).
+        instance = instantiate(params, parsed.accepted && compiled.commandClass !== undefined);
       } catch (error) {
         issues = [...issues, instantiationIssue(error)];
       }

@@ -24,12 +24,28 @@ export function getOwnPropertyOrder(target: Function): readonly string[] {
   const records = getOwnParamMetadata(target);
   const ruleNames = getOwnValidatorRulePropertyNames(target);
   // No rule of the developer's and every record at position 0 (the usual DTO): the records' order, as the sort keeps it.
-  if (ruleNames.length === 0 && records.every((record) => !positions.has(record)))
-    return [...new Set(records.map((record) => record.propertyName))];
-  const entries: Array<{ readonly name: string; readonly key: number }> = [];
-  // A record noted after `n` rules sits between rule n - 1 (key n - 0.5) and rule n (key n + 0.5).
-  for (const record of records) entries.push({ name: record.propertyName, key: positions.get(record) ?? 0 });
-  ruleNames.forEach((name, index) => entries.push({ name, key: index + 0.5 }));
-  entries.sort((left, right) => left.key - right.key);
-  return [...new Set(entries.map((entry) => entry.name))];
+  if (ruleNames.length === 0 && records.every((record) => !positions.has(record))) return recordOrder(records);
+  // A record noted after `n` rules sits between rule n - 1 and rule n. Records are noted in declaration order, so their
+  // positions never decrease: one merge of the two lists puts every name in its place.
+  const names: string[] = [];
+  let rule = 0;
+  for (const record of records) {
+    const position = positions.get(record) ?? 0;
+    for (; rule < position && rule < ruleNames.length; rule++) addOnce(names, ruleNames[rule]!);
+    addOnce(names, record.propertyName);
+  }
+  for (; rule < ruleNames.length; rule++) addOnce(names, ruleNames[rule]!);
+  return names;
+}
+
+/** The records' property names in order, each once (a property decorated twice keeps its first place). */
+function recordOrder(records: readonly ParamMetadata[]): string[] {
+  const names: string[] = [];
+  for (let index = 0; index < records.length; index++) addOnce(names, records[index]!.propertyName);
+  return names;
+}
+
+/** Appends a name not listed yet (a DTO has a few properties: a scan of the names so far costs less than a Set). */
+function addOnce(names: string[], name: string): void {
+  if (!names.includes(name)) names.push(name);
 }

@@ -13,6 +13,12 @@ export function getOwnParamMetadata(target: Function): readonly ParamMetadata[] 
   return (reflectMetadata.getOwnMetadata(PARAM_METADATA, target) as readonly ParamMetadata[] | undefined) ?? [];
 }
 
+/** Whether `classLineage(target)` holds more than the class itself (a class that extends another). */
+export function hasAncestors(target: Function): boolean {
+  const parent: unknown = Object.getPrototypeOf(target);
+  return typeof parent === 'function' && parent !== Function.prototype && parent !== Object;
+}
+
 /** The class and its ancestors, base class first (stops at `Object` / `Function.prototype`). */
 export function classLineage(target: Function): readonly Function[] {
   const lineage: Function[] = [];
@@ -33,8 +39,8 @@ export function classLineage(target: Function): readonly Function[] {
  * position where they were first declared (base class first); within a class, declaration order.
  */
 export function getParamMetadata(dtoClass: Function): readonly ParamMetadata[] {
+  if (!hasAncestors(dtoClass)) return getOwnParamMetadata(dtoClass);
   const lineage = classLineage(dtoClass);
-  if (lineage.length === 1) return getOwnParamMetadata(dtoClass);
   const byProperty = new Map<string, ParamMetadata[]>();
   for (const cls of lineage) {
     const ownByProperty = new Map<string, ParamMetadata[]>();

@@ -1,7 +1,7 @@
 import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import type { TypeMetadata } from 'class-transformer';
 import { EMPTY_DTO_SENTINEL } from './constants';
-import { classLineage } from './param-metadata';
+import { classLineage, hasAncestors } from './param-metadata';
 import type { ValidatorMetadata } from './types';
 
 type ClassValidatorRule = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
@@ -19,9 +19,8 @@ function rulesByTarget(storage: MetadataStorage): Map<unknown, ClassValidatorRul
 export function ownRules(storage: MetadataStorage, target: Function): readonly ClassValidatorRule[] {
   const byTarget = rulesByTarget(storage);
   const candidates =
-    byTarget !== undefined
-      ? (byTarget.get(target) ?? [])
-      : storage.getTargetValidationMetadatas(target, '', true, false);
+    byTarget !== undefined ? byTarget.get(target) : storage.getTargetValidationMetadatas(target, '', true, false);
+  if (candidates === undefined || candidates.length === 0) return NO_RULES;
   return candidates.filter((rule) => rule.target === target && rule.propertyName !== EMPTY_DTO_SENTINEL);
 }
 
@@ -132,8 +131,13 @@ export function getValidatorMetadata(
   const storage = getMetadataStorage();
   const developerRulesOnly = options.developerRulesOnly === true;
   // Shadowing follows what class-validator runs: every rule the class has (toolwright's too) hides an ancestor's.
-  const own = classRules(storage, dtoClass, false);
   const result: ValidatorMetadata[] = [];
+  if (!hasAncestors(dtoClass)) {
+    const rules = classRules(storage, dtoClass, developerRulesOnly);
+    for (let index = 0; index < rules.length; index++) result.push(toValidatorMetadata(rules[index]!));
+    return result;
+  }
+  const own = classRules(storage, dtoClass, false);
   for (const cls of classLineage(dtoClass)) {
     if (cls === dtoClass) continue;
     for (const rule of classRules(storage, cls, developerRulesOnly)) {

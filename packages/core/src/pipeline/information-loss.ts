@@ -115,15 +115,33 @@ let walkFlags = 0;
 let walkLength = 0;
 
 /**
- * The fewest characters of any JSON number literal that JSON.parse reads as `value` (finite): an integer below 10 takes
- * one digit, below 100 two, any other integer at least three (`100`, `1e3`); a fraction at least three (`0.5`; `5e-1` is
- * longer); a minus sign one more. (`-0` counts as one: a lower bound.)
+ * A lower bound of the characters of any JSON number literal that JSON.parse reads as `value` (finite), exact for the
+ * forms providers send. Every literal of a number holds at least as many significant digits as its shortest round-trip
+ * spelling, so, with a minus sign one more:
+ * - a safe integer whose last digit is not 0 takes all its digits (`1234`: a shorter decimal is at least 1 away, and
+ *   doubles below 2^53 are at most 1 apart, so it would be read as another number; `1.234e3` is longer);
+ * - a safe integer ending in 0 takes its digits, or three where it has more (`1e3` for `1000`);
+ * - a fraction above 1 takes the digits of its integer part, a point and a fraction digit (no decimal with only the
+ *   integer part's digits is read as it: those are integers, each a double of its own; an exponent form is longer);
+ * - a fraction below 1 takes three (`0.5`; `5e-1` is longer);
+ * - a number beyond 2^53 takes three (`1e21`: a decimal with fewer digits may be read as it).
+ * (`-0` counts as one: a lower bound.)
  */
 export function minNumberLength(value: number): number {
   const sign = value < 0 ? 1 : 0;
   const magnitude = value < 0 ? -value : value;
-  if (!Number.isInteger(magnitude)) return 3 + sign;
-  return (magnitude < 10 ? 1 : magnitude < 100 ? 2 : 3) + sign;
+  if (magnitude > Number.MAX_SAFE_INTEGER) return 3 + sign;
+  const whole = Math.floor(magnitude);
+  if (whole !== magnitude) return (whole === 0 ? 3 : integerDigits(whole) + 2) + sign;
+  const digits = integerDigits(magnitude);
+  return (digits <= 3 || magnitude % 10 !== 0 ? digits : 3) + sign;
+}
+
+/** The decimal digits of a safe integer (`0` has one). */
+function integerDigits(integer: number): number {
+  let digits = 1;
+  for (let power = 10; power <= integer; power *= 10) digits++;
+  return digits;
 }
 
 /** {@link ParsedValueFacts.minTextLength} of a `true`, `false` or `null` (the only other primitives JSON.parse makes). */

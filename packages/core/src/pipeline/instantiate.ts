@@ -9,8 +9,14 @@ import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
  * arrays of them; turn date strings into `Date` where the property is typed `Date`) compiled once per class, without
  * class-transformer's per-call metadata lookups. A class whose properties class-transformer customizes beyond that
  * (`@Expose`, `@Exclude`, its own `@Transform`, a discriminated `@Type`) is built by `plainToInstance` itself.
+ *
+ * `owned`: the plain object, and everything in it, is the pipeline's own (JSON.parse made it for this call) and
+ * nothing reads it afterwards but as the instance. Then a class whose construction is provably nothing but an empty
+ * object of its prototype ({@link adoptionBlocker}) adopts the plain object as its instance
+ * (`Object.setPrototypeOf`, nested DTOs and arrays of them in place, dates replaced in place): the same class, own
+ * keys in the same order and the same values as the built instance, without a store per key.
  */
-export type Instantiator = (plain: Record<string, unknown>) => object;
+export type Instantiator = (plain: Record<string, unknown>, owned?: boolean) => object;
 
 const instantiators = new WeakMap<ObjectSchema, Instantiator>();
 
@@ -31,7 +37,8 @@ export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instant
   return instantiator;
 }
 
-type ValueBuilder = (value: unknown) => unknown;
+/** Builds a property's value (`owned`: as {@link Instantiator}'s; an owned array is filled in place). */
+type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 
 function byClassTransformer(dto: Constructor, reason: string): Instantiator {
   const instantiator: Instantiator = (plain) =>
@@ -42,6 +49,11 @@ function byClassTransformer(dto: Constructor, reason: string): Instantiator {
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
 const hasOwnProperty = Object.prototype.hasOwnProperty;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as functionSource.call(constructor)
+const functionSource = Function.prototype.toString;
+const getPrototypeOf = Object.getPrototypeOf;
+const setPrototypeOf = Object.setPrototypeOf;
+const isArray = Array.isArray;
 
 function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSchema>): Instantiator {
   if (compiling.has(schema)) return byClassTransformer(dto, 'a recursive DTO');
@@ -68,38 +80,101 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
     built.push(`${JSON.stringify(property.name)} ${dateProperties.has(property.name) ? 'as a Date' : 'built'}`);
   }
   compiling.delete(schema);
-  const instantiator: Instantiator = (plain) => {
+  const builtKeys = [...builders.keys()];
+  const builderList = [...builders.values()];
+  const blocker = adoptionBlocker(dto, names);
+  const prototype = dto.prototype as object;
+  const instantiator: Instantiator = (plain, owned = false) => {
+    if (owned && blocker === undefined) {
+      // Adopted: the values that are built replace their plain value under the same key (its place stays).
+      for (let index = 0; index < builtKeys.length; index++) {
+        const key = builtKeys[index]!;
+        if (!hasOwnProperty.call(plain, key)) continue;
+        const value = plain[key];
+        if (value !== null && value !== undefined) plain[key] = builderList[index]!(value, true);
+      }
+      return setPrototypeOf(plain, prototype) as object;
+    }
     const instance = new dto() as Record<string, unknown>;
     // `for...in` with `hasOwnProperty.call` visits the own enumerable keys in `Object.keys` order without the array.
     for (const key in plain) {
       if (!hasOwnProperty.call(plain, key)) continue;
       const value = plain[key];
       const build = builders.size === 0 ? undefined : builders.get(key);
-      instance[key] = build === undefined || value === null || value === undefined ? value : build(value);
+      instance[key] = build === undefined || value === null || value === undefined ? value : build(value, owned);
     }
     return instance;
   };
+  const assigned = `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`;
   descriptions.set(
     instantiator,
-    `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`,
+    blocker === undefined
+      ? `${assigned}; or the parsed object adopted as a ${dto.name} when the pipeline owns it`
+      : `${assigned} (never adopted: ${blocker})`,
   );
   return instantiator;
+}
+
+/**
+ * Why `dto` may not adopt a plain object as its instance, or `undefined` when adopting is provably what constructing
+ * and assigning would give: every class of its chain is class syntax with no constructor of its own and no private
+ * name (its source says neither `constructor` nor `#`), so constructing runs at most the field initializers; one
+ * construction makes an extensible object of `dto.prototype` with no own key (no field is declared: with
+ * `useDefineForClassFields`, a declared field is an own key even without an initializer); and no property is an
+ * accessor or read-only anywhere on the prototype chain (assigning would call the setter, or fail, where the adopted
+ * object keeps its own value).
+ */
+function adoptionBlocker(dto: Constructor, names: readonly string[]): string | undefined {
+  for (let current: unknown = dto; current !== Function.prototype; current = getPrototypeOf(current)) {
+    if (typeof current !== 'function') return `${dto.name} extends something that is not a class`;
+    const source = functionSource.call(current);
+    const name = (current as { name?: unknown }).name;
+    if (!source.startsWith('class')) return `${String(name)} is not class syntax`;
+    if (source.includes('constructor')) return `${String(name)} may have a constructor of its own`;
+    if (source.includes('#')) return `${String(name)} may have private fields`;
+  }
+  let instance: object;
+  try {
+    instance = new dto() as object;
+  } catch {
+    return `new ${dto.name}() throws`;
+  }
+  if (
+    getPrototypeOf(instance) !== dto.prototype ||
+    !Object.isExtensible(instance) ||
+    Reflect.ownKeys(instance).length > 0
+  )
+    return `new ${dto.name}() makes own fields`;
+  for (const name of names) {
+    for (let holder: unknown = dto.prototype; holder !== null; holder = getPrototypeOf(holder)) {
+      const descriptor = Object.getOwnPropertyDescriptor(holder, name);
+      if (descriptor === undefined) continue;
+      if (descriptor.get !== undefined || descriptor.set !== undefined || descriptor.writable !== true)
+        return `${JSON.stringify(name)} is an accessor or read-only on its prototype chain`;
+      break;
+    }
+  }
+  return undefined;
 }
 
 function valueBuilder(schema: ParamSchema, compiling: Set<ObjectSchema>): ValueBuilder | undefined {
   if (schema.kind === 'object' && schema.dto) {
     const nested = compile(schema, schema.dto, compiling);
-    return (value) =>
-      typeof value === 'object' && !Array.isArray(value) ? nested(value as Record<string, unknown>) : value;
+    return (value, owned) =>
+      typeof value === 'object' && !isArray(value) ? nested(value as Record<string, unknown>, owned) : value;
   }
   if (schema.kind === 'array') {
     const item = valueBuilder(schema.items, compiling);
-    return item === undefined
-      ? undefined
-      : (value) =>
-          Array.isArray(value)
-            ? value.map((entry) => (entry === null || entry === undefined ? entry : item(entry)))
-            : value;
+    if (item === undefined) return undefined;
+    const build = (entry: unknown, owned: boolean) =>
+      entry === null || entry === undefined ? entry : item(entry, owned);
+    return (value, owned) => {
+      if (!isArray(value)) return value;
+      if (!owned) return value.map((entry) => build(entry, false));
+      // The pipeline's own array (JSON.parse's: no holes) is filled in place.
+      for (let index = 0; index < value.length; index++) value[index] = build(value[index], true);
+      return value;
+    };
   }
   return undefined;
 }

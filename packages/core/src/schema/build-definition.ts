@@ -10,12 +10,13 @@ import {
   isReservedPropertyName,
   resolveParamRecord,
   type PropertyResolution,
+  type ResolveEnvironment,
 } from './resolve-param';
 import { renderValue } from './render-value';
 import { collectValidatorFacts, mergeValueFacts, type ImpliedKind, type ValidatorFacts } from './validator-facts';
 import { getCommandMetadata } from '../metadata/command-metadata';
 import { getDesignParamTypes, getDesignType } from '../metadata/design-metadata';
-import { classLineage, getParamMetadata } from '../metadata/param-metadata';
+import { classLineage, getParamMetadata, hasAncestors } from '../metadata/param-metadata';
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
 import { getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
 import { getOwnPropertyOrder } from '../metadata/declaration-order';
@@ -29,7 +30,9 @@ const objectSchemas = new WeakMap<Function, ObjectSchema>();
 const commandDefinitions = new WeakMap<Function, ToolDefinition>();
 /**
  * Each raw record, resolved once (its nested DTOs built): the IR build and the class-validator rules both read it.
- * Kept as its definition alone when its values stay as they are (nearly every record), as the resolution otherwise.
+ * Kept as its definition alone when its values stay as they are (nearly every record), as the resolution otherwise,
+ * until the rules of its class are applied (`forgetResolution`): a map entry per record for the life of the class
+ * held about 0.4 KiB per command of 1,000.
  */
 const recordResolutions = new WeakMap<ParamMetadata, PropertyDefinition | PropertyResolution>();
 
@@ -37,6 +40,16 @@ function keptResolution(record: ParamMetadata): PropertyResolution | undefined {
   const kept = recordResolutions.get(record);
   if (kept === undefined || 'convertToDate' in kept) return kept;
   return { definition: kept, convertToDate: false };
+}
+
+const NO_VALIDATOR_RULES: readonly ValidatorMetadata[] = Object.freeze([]);
+
+/**
+ * Drops a record's kept resolution once its class's rules are applied (every class's rules are applied once). A later
+ * build that needs it again (a subclass registered afterwards) resolves the record again, to the same values.
+ */
+export function forgetResolution(record: ParamMetadata): void {
+  recordResolutions.delete(record);
 }
 
 /** The DTOs being built, outermost first, with the property that led to the next one (for cycle messages). */
@@ -90,6 +103,19 @@ export function resolveRecord(record: ParamMetadata): PropertyResolution {
   return resolveAndKeep(record, record.target, site, frame);
 }
 
+/** What resolving a record needs while a DTO is built: its nested DTOs are built (or found built) on the spot. */
+class BuildEnvironment implements ResolveEnvironment {
+  constructor(
+    readonly site: DefinitionSite,
+    readonly designType: unknown,
+    private readonly frame: { property?: string },
+  ) {}
+
+  resolveClass(thunk: ClassThunk): ObjectSchema {
+    return resolveNested(this.site, this.frame, thunk);
+  }
+}
+
 function resolveAndKeep(
   record: ParamMetadata,
   dtoClass: Function,
@@ -98,11 +124,10 @@ function resolveAndKeep(
 ): PropertyResolution {
   const cached = keptResolution(record);
   if (cached !== undefined) return cached;
-  const resolution = resolveParamRecord(record, {
-    site,
-    designType: getDesignType(dtoClass.prototype, record.propertyName),
-    resolveClass: (thunk) => resolveNested(site, frame, thunk),
-  });
+  const resolution = resolveParamRecord(
+    record,
+    new BuildEnvironment(site, getDesignType(dtoClass.prototype, record.propertyName), frame),
+  );
   recordResolutions.set(record, resolution.convertToDate ? resolution : resolution.definition);
   return resolution;
 }
@@ -111,7 +136,8 @@ function resolveAndKeep(
  * Property names in declaration order, base class first: each class contributes the properties its class-validator
  * rules and toolwright records name, in the order they were decorated; a property keeps its first place.
  */
-function propertyOrder(dtoClass: Function): string[] {
+function propertyOrder(dtoClass: Function): readonly string[] {
+  if (!hasAncestors(dtoClass)) return getOwnPropertyOrder(dtoClass);
   const order = new Set<string>();
   for (const cls of classLineage(dtoClass))
     for (const propertyName of getOwnPropertyOrder(cls)) order.add(propertyName);
@@ -121,18 +147,23 @@ function propertyOrder(dtoClass: Function): string[] {
 function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }): ObjectSchema {
   const records = getParamMetadata(dtoClass);
   const rules = getValidatorMetadata(dtoClass, { developerRulesOnly: true });
-  const recordsByProperty = groupBy(records, (record) => record.propertyName);
-  const rulesByProperty = groupBy(rules, (rule) => rule.propertyName);
+  const order = propertyOrder(dtoClass);
+  // The usual DTO: one record per property, in the order of the properties (records[i] is property i's): no grouping.
+  const aligned =
+    order.length === records.length && order.every((name, index) => records[index]!.propertyName === name);
+  const recordsByProperty = aligned ? undefined : groupBy(records, (record) => record.propertyName);
+  const rulesByProperty = rules.length === 0 ? undefined : groupBy(rules, (rule) => rule.propertyName);
   const properties: PropertyDefinition[] = [];
   // Every property is checked, so one build reports every problem of the class (and of its nested DTOs) at once.
   const problems: DefinitionError[] = [];
-  for (const propertyName of propertyOrder(dtoClass)) {
+  for (let index = 0; index < order.length; index++) {
+    const propertyName = order[index]!;
     const site: DefinitionSite = { target: dtoClass.name, property: propertyName };
     try {
       if (isReservedPropertyName(propertyName))
         throw definitionMessages.reservedPropertyName(dtoClass.name, propertyName);
-      const propertyRecords = recordsByProperty.get(propertyName);
-      const propertyRules = rulesByProperty.get(propertyName) ?? [];
+      const propertyRecords = aligned ? records[index] : recordsByProperty!.get(propertyName);
+      const propertyRules = rulesByProperty?.get(propertyName) ?? NO_VALIDATOR_RULES;
       if (propertyRecords !== undefined) {
         properties.push(fromRecords(dtoClass, site, frame, propertyRecords, propertyRules));
       } else {
@@ -157,19 +188,20 @@ function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }
   };
 }
 
+/** A property's definition from its record (or its records: more than one is refused). */
 function fromRecords(
   dtoClass: Function,
   site: DefinitionSite,
   frame: { property?: string },
-  records: readonly ParamMetadata[],
+  records: ParamMetadata | readonly ParamMetadata[],
   rules: readonly ValidatorMetadata[],
 ): PropertyDefinition {
-  if (records.length > 1)
+  if (Array.isArray(records) && records.length > 1)
     throw definitionMessages.severalDecorators(
       site,
-      records.map((record) => record.decorator),
+      records.map((record: ParamMetadata) => record.decorator),
     );
-  const record = records[0] as ParamMetadata;
+  const record = (Array.isArray(records) ? records[0] : records) as ParamMetadata;
   const { definition } = resolveAndKeep(record, dtoClass, site, frame);
   if (definition.context !== undefined) return definition;
   if (rules.length === 0) return definition;
@@ -234,6 +266,8 @@ function fromValidatorRules(
 }
 
 function checkAliases(target: string, properties: readonly PropertyDefinition[]): void {
+  // Most DTOs declare no alias: nothing can collide.
+  if (properties.every((property) => property.aliases.length === 0)) return;
   const owners = new Map<string, string>();
   for (const property of properties) owners.set(property.name, property.name);
   for (const property of properties) {
@@ -300,17 +334,20 @@ function suggestedDtoName(commandClass: Function): string {
 
 /** The parameter DTO of a command: `params`, else `execute`'s first parameter type from TypeScript metadata. */
 function commandDto(commandClass: Function, options: CommandOptions): Constructor {
-  const suggestion = suggestedDtoName(commandClass);
   if (options.params !== undefined) {
     if (!isDtoClass(options.params))
-      throw definitionMessages.paramsNotAClass(commandClass.name, renderValue(options.params), suggestion);
+      throw definitionMessages.paramsNotAClass(
+        commandClass.name,
+        renderValue(options.params),
+        suggestedDtoName(commandClass),
+      );
     return options.params;
   }
   const parameterTypes = getDesignParamTypes(commandClass.prototype, 'execute');
   const first = parameterTypes?.[0];
-  if (first === undefined) throw definitionMessages.noParamsDto(commandClass.name, suggestion);
+  if (first === undefined) throw definitionMessages.noParamsDto(commandClass.name, suggestedDtoName(commandClass));
   if (!isDtoClass(first))
-    throw definitionMessages.paramsNotAClass(commandClass.name, designTypeName(first), suggestion);
+    throw definitionMessages.paramsNotAClass(commandClass.name, designTypeName(first), suggestedDtoName(commandClass));
   return first as Constructor;
 }
 

@@ -9,10 +9,18 @@ export function deepFreeze<T>(value: T): T {
     const current = stack.pop();
     if (current === null || typeof current !== 'object' || Object.isFrozen(current)) continue;
     Object.freeze(current);
-    for (const key of Object.keys(current)) {
-      const child = (current as Record<string, unknown>)[key];
-      if (child !== null && typeof child === 'object') stack.push(child);
+    // Indexed and `for...in` walks (own keys only, as `Object.keys` gives): no key array per object.
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) pushObject(stack, current[index]);
+      continue;
+    }
+    for (const key in current) {
+      if (Object.hasOwn(current, key)) pushObject(stack, (current as Record<string, unknown>)[key]);
     }
   }
   return value;
+}
+
+function pushObject(stack: unknown[], child: unknown): void {
+  if (child !== null && typeof child === 'object') stack.push(child);
 }

@@ -75,27 +75,41 @@ export function assertToolOptions(options: ToolOptions, where: Pick<FinalizeOpti
 
 /** Every schema node of the parameters (iteratively: a deep schema cannot overflow the stack), with its parameter path. */
 function checkBounds(target: string, root: ParamSchema): void {
-  const stack: Array<{ schema: ParamSchema; path: string }> = [{ schema: root, path: '' }];
+  // Two parallel stacks (a schema and its path): no object per node. Only nodes with children are remembered (a
+  // shared leaf checked twice passes or fails the same way).
+  const schemas: ParamSchema[] = [root];
+  const paths: string[] = [''];
   const seen = new Set<ParamSchema>();
-  while (stack.length > 0) {
-    const { schema, path } = stack.pop()!;
-    if (seen.has(schema)) continue;
-    seen.add(schema);
+  while (schemas.length > 0) {
+    const schema = schemas.pop()!;
+    const path = paths.pop()!;
+    if (schema.kind === 'object' || schema.kind === 'array' || schema.kind === 'union') {
+      if (seen.has(schema)) continue;
+      seen.add(schema);
+    }
     const bounds = schema as OrderedBounds;
     // Named reads (not `bounds[name]` in a loop over a list of names): keyed reads of absent keys are slow here.
     checkOrder(target, path, 'minimum', 'maximum', bounds.minimum, bounds.maximum);
     checkOrder(target, path, 'minLength', 'maxLength', bounds.minLength, bounds.maxLength);
     checkOrder(target, path, 'minItems', 'maxItems', bounds.minItems, bounds.maxItems);
-    if (schema.kind === 'array') stack.push({ schema: schema.items, path: `${path}[]` });
-    else if (schema.kind === 'union')
-      for (const variant of [...schema.variants].reverse()) stack.push({ schema: variant, path });
-    else if (schema.kind === 'object') {
-      if (typeof schema.additionalProperties === 'object')
-        stack.push({ schema: schema.additionalProperties, path: path === '' ? '*' : `${path}.*` });
+    if (schema.kind === 'array') {
+      schemas.push(schema.items);
+      paths.push(`${path}[]`);
+    } else if (schema.kind === 'union') {
+      for (let index = schema.variants.length - 1; index >= 0; index--) {
+        schemas.push(schema.variants[index]!);
+        paths.push(path);
+      }
+    } else if (schema.kind === 'object') {
+      if (typeof schema.additionalProperties === 'object') {
+        schemas.push(schema.additionalProperties);
+        paths.push(path === '' ? '*' : `${path}.*`);
+      }
       // Pushed last to first, so the first declared parameter is checked (and reported) first.
       for (let index = schema.properties.length - 1; index >= 0; index--) {
         const property = schema.properties[index]!;
-        stack.push({ schema: property.schema, path: path === '' ? property.name : `${path}.${property.name}` });
+        schemas.push(property.schema);
+        paths.push(path === '' ? property.name : `${path}.${property.name}`);
       }
     }
   }

@@ -7,13 +7,16 @@ export function objectNodes(schema: ObjectSchema): ObjectSchema[] {
   const stack: ParamSchema[] = [schema];
   while (stack.length > 0) {
     const node = stack.pop()!;
+    // Only nodes with children are remembered: a leaf has nothing to find.
+    if (node.kind !== 'array' && node.kind !== 'union' && node.kind !== 'object') continue;
     if (seen.has(node)) continue;
     seen.add(node);
     if (node.kind === 'array') stack.push(node.items);
     else if (node.kind === 'union') stack.push(...node.variants);
     else if (node.kind === 'object') {
       found.push(node);
-      for (const property of node.properties) stack.push(property.schema);
+      const { properties } = node;
+      for (let index = 0; index < properties.length; index++) stack.push(properties[index]!.schema);
       if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
     }
   }

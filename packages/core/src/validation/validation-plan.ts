@@ -76,15 +76,23 @@ class SharedRuleTemplates {}
 /** Makes the rule of one kind for one property: its own fields are only the target, the property and the constraints. */
 type SharedRuleConstructor = new (target: Function, propertyName: string, constraints: unknown) => ClassValidatorRule;
 
-/** The rule constructor of each rule kind, without and with `each` (class-validator's messages read `each`). */
-const ruleConstructors = new Map<string, SharedRuleConstructor>();
-const eachRuleConstructors = new Map<string, SharedRuleConstructor>();
+/**
+ * One kind of class-validator rule toolwright applies (`isString`, `min`, ...): its key and how class-validator's own
+ * decorator makes it (`make(options)`, options `{ each: true }` or none). Declared once per kind (the table below).
+ */
+interface RuleKind {
+  readonly key: string;
+  readonly make: (options: ValidationOptions | undefined) => PropertyDecorator;
+  /** The kind's rule constructor without and with `each` (class-validator's messages read `each`), made on first use. */
+  rule: SharedRuleConstructor | undefined;
+  eachRule: SharedRuleConstructor | undefined;
+}
 
 /**
- * A class-validator rule applied as `make()` would apply it, with one constraint class for every use of the same
- * kind. class-validator's `ValidateBy` decorators (every built-in since 0.14, and toolwright's own constraints)
- * create a constraint class per use: 1,000 commands made about 9,000 classes (most of registration's time and a
- * third of its memory). The first use of a kind applies `make()` to a private template class, which gives the
+ * The rule of one kind for one property, as the kind's decorator would apply it, with one constraint class for every
+ * use of the kind. class-validator's `ValidateBy` decorators (every built-in since 0.14, and toolwright's own
+ * constraints) create a constraint class per use: 1,000 commands made about 9,000 classes (most of registration's time
+ * and a third of its memory). The first use of a kind applies `make()` to a private template class, which gives the
  * kind's rule: every use then stores a rule whose prototype holds the template's fields (type, name, constraint
  * class, options, message, groups: what every use of the kind shares) and whose own fields are the target, the
  * property and the constraints. class-validator only reads a rule's fields, so it sees the rule `registerDecorator`
@@ -93,19 +101,14 @@ const eachRuleConstructors = new Map<string, SharedRuleConstructor>();
  * options: true of every kind used here. `constraints` replaces the template's (`undefined`: the template's).
  */
 function sharedRule(
-  kind: string,
+  kind: RuleKind,
   each: boolean,
+  target: Function,
+  propertyName: string,
   constraints: unknown[] | undefined,
-  make: () => PropertyDecorator,
-): PropertyDecorator {
-  return (prototype: object, propertyName: string | symbol) => {
-    const constructors = each ? eachRuleConstructors : ruleConstructors;
-    const Rule = constructors.get(kind) ?? ruleConstructorOf(constructors, kind, each, make);
-    const target = (prototype as { constructor: Function }).constructor;
-    getMetadataStorage().addValidationMetadata(
-      new Rule(target, propertyName as string, constraints ?? Rule.prototype.constraints),
-    );
-  };
+): ClassValidatorRule {
+  const Rule = (each ? kind.eachRule : kind.rule) ?? ruleConstructorOf(kind, each);
+  return new Rule(target, propertyName, constraints ?? Rule.prototype.constraints);
 }
 
 /**
@@ -134,14 +137,9 @@ const FINITE_NUMBER = Object.freeze([Object.freeze({ allowNaN: false, allowInfin
 /** The fields of a rule that are its own: everything else a use of a kind shares with the kind's template. */
 const PER_USE_FIELDS = new Set(['target', 'propertyName', 'constraints']);
 
-function ruleConstructorOf(
-  constructors: Map<string, SharedRuleConstructor>,
-  kind: string,
-  each: boolean,
-  make: () => PropertyDecorator,
-): SharedRuleConstructor {
-  const key = each ? `${kind}:each` : kind;
-  make()(SharedRuleTemplates.prototype, key);
+function ruleConstructorOf(kind: RuleKind, each: boolean): SharedRuleConstructor {
+  const key = each ? `${kind.key}:each` : kind.key;
+  kind.make(each ? { each: true } : undefined)(SharedRuleTemplates.prototype, key);
   const template = ownRules(getMetadataStorage(), SharedRuleTemplates).find((rule) => rule.propertyName === key);
   if (template === undefined)
     throw new TypeError(
@@ -161,7 +159,8 @@ function ruleConstructorOf(
   }
   SharedRule.prototype = shared;
   const Rule = SharedRule as unknown as SharedRuleConstructor;
-  constructors.set(kind, Rule);
+  if (each) kind.eachRule = Rule;
+  else kind.rule = Rule;
   return Rule;
 }
 
@@ -171,8 +170,53 @@ const valueIsNotNull = (_object: unknown, value: unknown): boolean => value !== 
 const always = (): boolean => true;
 const VALUE_IS_GIVEN = Object.freeze([valueIsGiven]) as unknown as unknown[];
 
-function matchesSchema(schema: ParamSchema, each: boolean): PropertyDecorator {
-  return sharedRule('matchesSchema', each, [schema], () => MatchesSchema(schema, each ? { each: true } : undefined));
+/** Every rule kind toolwright applies: one definition each (the key its shared rule constructor is kept under). */
+const defineRuleKind = (key: string, make: RuleKind['make']): RuleKind => ({
+  key,
+  make,
+  rule: undefined,
+  eachRule: undefined,
+});
+const IS_OPTIONAL = defineRuleKind('isOptional', () => IsOptional());
+const VALIDATE_IF_NOT_NULL = defineRuleKind('validateIf:notNull', () => ValidateIf(valueIsNotNull));
+const VALIDATE_IF_ALWAYS = defineRuleKind('validateIf:always', () => ValidateIf(always));
+const IS_DEFINED = defineRuleKind('isDefined', () => IsDefined());
+const IS_STRING = defineRuleKind('isString', (options) => IsString(options));
+const MIN_LENGTH = defineRuleKind('minLength', (options) => MinLength(0, options));
+const MAX_LENGTH = defineRuleKind('maxLength', (options) => MaxLength(0, options));
+const MATCHES = defineRuleKind('matches', (options) => MatchesPattern('', options));
+const IS_INT = defineRuleKind('isInt', (options) => IsInt(options));
+const IS_NUMBER = defineRuleKind('isNumber', (options) => IsNumber({}, options));
+const MIN = defineRuleKind('min', (options) => Min(0, options));
+const MAX = defineRuleKind('max', (options) => Max(0, options));
+const EXCLUSIVE_MINIMUM = defineRuleKind('exclusiveMinimum', (options) => ExclusiveMinimum(0, options));
+const EXCLUSIVE_MAXIMUM = defineRuleKind('exclusiveMaximum', (options) => ExclusiveMaximum(0, options));
+const MULTIPLE_OF = defineRuleKind('multipleOf', (options) => MultipleOf(1, options));
+const IS_BOOLEAN = defineRuleKind('isBoolean', (options) => IsBoolean(options));
+const IS_DATE_ONLY = defineRuleKind('isDateOnly', (options) => IsDateOnlyString(false, options));
+const IS_DATE_ONLY_OR_DATE = defineRuleKind('isDateOnly:dates', (options) => IsDateOnlyString(true, options));
+const IS_OFFSET_DATE_TIME = defineRuleKind('isOffsetDateTime', (options) => IsOffsetDateTimeString(false, options));
+const IS_OFFSET_DATE_TIME_OR_DATE = defineRuleKind('isOffsetDateTime:dates', (options) =>
+  IsOffsetDateTimeString(true, options),
+);
+const IS_OBJECT = defineRuleKind('isObject', (options) => IsObject(options));
+const VALIDATE_NESTED = defineRuleKind('validateNested', (options) => ValidateNested(options));
+const MATCHES_SCHEMA = defineRuleKind('matchesSchema', (options) => MatchesSchema(FREE_FORM, options));
+const IS_ARRAY = defineRuleKind('isArray', (options) => IsArray(options));
+const ARRAY_MIN_SIZE = defineRuleKind('arrayMinSize', () => ArrayMinSize(0));
+const ARRAY_MAX_SIZE = defineRuleKind('arrayMaxSize', () => ArrayMaxSize(0));
+const ARRAY_UNIQUE = defineRuleKind('arrayUnique', () => ArrayUnique(canonicalJson));
+const IS_IN = defineRuleKind('isIn', (options) => IsIn([], options));
+
+/** MatchesSchema's template schema (every use gives its own schema as its constraint). */
+const FREE_FORM: ParamSchema = Object.freeze({ kind: 'any' });
+
+/** Where the rules derived for one property go: a list of decorators, or the property's class directly. */
+interface RuleSink {
+  /** A rule of a kind toolwright applies (`constraints` `undefined`: the kind's template's). */
+  rule(kind: RuleKind, each: boolean, constraints?: unknown[]): void;
+  /** A class-transformer decorator (`Type`, `Transform`). */
+  decorator(decorator: PropertyDecorator): void;
 }
 
 /** Applies decorators to one property, as Nest's `applyDecorators` does. */
@@ -191,25 +235,70 @@ export function applyPropertyDecorators(
  */
 export function validationDecorators(plan: ValidationPlan): PropertyDecorator[] {
   const decorators: PropertyDecorator[] = [];
+  deriveRules(plan, {
+    rule: (ruleKind, each, constraints) =>
+      decorators.push((prototype: object, propertyName: string | symbol) =>
+        getMetadataStorage().addValidationMetadata(
+          sharedRule(
+            ruleKind,
+            each,
+            (prototype as { constructor: Function }).constructor,
+            propertyName as string,
+            constraints,
+          ),
+        ),
+      ),
+    decorator: (decorator) => decorators.push(decorator),
+  });
+  return decorators;
+}
+
+/**
+ * Applies what `validationDecorators(plan)` returns to the properties of one class, storing each rule directly as it
+ * is derived (no decorator closures in between: registration applies about ten rules per command).
+ */
+export class PropertyRuleSink implements RuleSink {
+  private readonly target: Function;
+  private readonly storage = getMetadataStorage();
+  private propertyName = '';
+
+  constructor(private readonly prototype: object) {
+    this.target = (prototype as { constructor: Function }).constructor;
+  }
+
+  /** Applies the rules of `plan` to `propertyName`. */
+  apply(propertyName: string, plan: ValidationPlan): void {
+    this.propertyName = propertyName;
+    deriveRules(plan, this);
+  }
+
+  rule(ruleKind: RuleKind, each: boolean, constraints?: unknown[]): void {
+    this.storage.addValidationMetadata(sharedRule(ruleKind, each, this.target, this.propertyName, constraints));
+  }
+
+  decorator(decorator: PropertyDecorator): void {
+    decorator(this.prototype, this.propertyName);
+  }
+}
+
+/** The rules that enforce a property's schema, in the order they are applied (the one definition of that order). */
+function deriveRules(plan: ValidationPlan, sink: RuleSink): void {
   const { schema } = plan;
   if (!plan.required) {
     // Absent and null both mean "not given" for an optional parameter.
-    decorators.push(sharedRule('isOptional', false, VALUE_IS_GIVEN, () => IsOptional()));
+    sink.rule(IS_OPTIONAL, false, VALUE_IS_GIVEN);
   } else {
     // A conditional rule shadows an ancestor's IsOptional / ValidateIf on an overridden property (class-validator
     // keeps an ancestor's rule unless the class has one of the same type): one that always holds is needed only then.
-    if (schema.nullable === true)
-      decorators.push(sharedRule('validateIf:notNull', false, undefined, () => ValidateIf(valueIsNotNull)));
-    else if (plan.inherits)
-      decorators.push(sharedRule('validateIf:always', false, undefined, () => ValidateIf(always)));
-    decorators.push(sharedRule('isDefined', false, undefined, () => IsDefined()));
+    if (schema.nullable === true) sink.rule(VALIDATE_IF_NOT_NULL, false);
+    else if (plan.inherits) sink.rule(VALIDATE_IF_ALWAYS, false);
+    sink.rule(IS_DEFINED, false);
   }
   if (plan.convertToDate === true && (schema.kind === 'date' || schema.kind === 'datetime')) {
     const isValid = schema.kind === 'date' ? isDateOnly : isOffsetDateTime;
-    decorators.push(Transform(({ value }) => (isValid(value) ? new Date(value) : value), { toClassOnly: true }));
+    sink.decorator(Transform(({ value }) => (isValid(value) ? new Date(value) : value), { toClassOnly: true }));
   }
-  decorators.push(...valueDecorators(schema, false, plan));
-  return decorators;
+  valueRules(schema, false, plan, sink);
 }
 
 function isSimpleElement(schema: ParamSchema, plan: ValidationPlan): boolean {
@@ -218,99 +307,65 @@ function isSimpleElement(schema: ParamSchema, plan: ValidationPlan): boolean {
   return schema.kind === 'object' && plan.nestedClass(schema) !== undefined && schema.enum === undefined;
 }
 
-function valueDecorators(schema: ParamSchema, each: boolean, plan: ValidationPlan): PropertyDecorator[] {
-  const options: ValidationOptions | undefined = each ? { each: true } : undefined;
-  const decorators: PropertyDecorator[] = [];
+function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, sink: RuleSink): void {
   const acceptDates = plan.convertToDate === true && !each;
   switch (schema.kind) {
     case 'string':
-      decorators.push(sharedRule('isString', each, undefined, () => IsString(options)));
-      if (schema.minLength !== undefined)
-        decorators.push(sharedRule('minLength', each, boundOf(schema.minLength), () => MinLength(0, options)));
-      if (schema.maxLength !== undefined)
-        decorators.push(sharedRule('maxLength', each, boundOf(schema.maxLength), () => MaxLength(0, options)));
-      if (schema.pattern !== undefined) {
-        // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
-        const pattern = compilePattern(schema.pattern).source;
-        decorators.push(sharedRule('matches', each, [pattern], () => MatchesPattern('', options)));
-      }
+      sink.rule(IS_STRING, each);
+      if (schema.minLength !== undefined) sink.rule(MIN_LENGTH, each, boundOf(schema.minLength));
+      if (schema.maxLength !== undefined) sink.rule(MAX_LENGTH, each, boundOf(schema.maxLength));
+      // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
+      if (schema.pattern !== undefined) sink.rule(MATCHES, each, [compilePattern(schema.pattern).source]);
       break;
     case 'int':
     case 'float':
-      decorators.push(
-        schema.kind === 'int'
-          ? sharedRule('isInt', each, undefined, () => IsInt(options))
-          : sharedRule('isNumber', each, FINITE_NUMBER, () => IsNumber({}, options)),
-      );
-      if (schema.minimum !== undefined)
-        decorators.push(sharedRule('min', each, boundOf(schema.minimum), () => Min(0, options)));
-      if (schema.maximum !== undefined)
-        decorators.push(sharedRule('max', each, boundOf(schema.maximum), () => Max(0, options)));
-      if (schema.exclusiveMinimum !== undefined)
-        decorators.push(
-          sharedRule('exclusiveMinimum', each, boundOf(schema.exclusiveMinimum), () => ExclusiveMinimum(0, options)),
-        );
-      if (schema.exclusiveMaximum !== undefined)
-        decorators.push(
-          sharedRule('exclusiveMaximum', each, boundOf(schema.exclusiveMaximum), () => ExclusiveMaximum(0, options)),
-        );
-      if (schema.multipleOf !== undefined)
-        decorators.push(sharedRule('multipleOf', each, boundOf(schema.multipleOf), () => MultipleOf(1, options)));
+      if (schema.kind === 'int') sink.rule(IS_INT, each);
+      else sink.rule(IS_NUMBER, each, FINITE_NUMBER);
+      if (schema.minimum !== undefined) sink.rule(MIN, each, boundOf(schema.minimum));
+      if (schema.maximum !== undefined) sink.rule(MAX, each, boundOf(schema.maximum));
+      if (schema.exclusiveMinimum !== undefined) sink.rule(EXCLUSIVE_MINIMUM, each, boundOf(schema.exclusiveMinimum));
+      if (schema.exclusiveMaximum !== undefined) sink.rule(EXCLUSIVE_MAXIMUM, each, boundOf(schema.exclusiveMaximum));
+      if (schema.multipleOf !== undefined) sink.rule(MULTIPLE_OF, each, boundOf(schema.multipleOf));
       break;
     case 'bool':
-      decorators.push(sharedRule('isBoolean', each, undefined, () => IsBoolean(options)));
+      sink.rule(IS_BOOLEAN, each);
       break;
     case 'date':
-      decorators.push(
-        sharedRule(acceptDates ? 'isDateOnly:dates' : 'isDateOnly', each, undefined, () =>
-          IsDateOnlyString(acceptDates, options),
-        ),
-      );
+      sink.rule(acceptDates ? IS_DATE_ONLY_OR_DATE : IS_DATE_ONLY, each);
       break;
     case 'datetime':
-      decorators.push(
-        sharedRule(acceptDates ? 'isOffsetDateTime:dates' : 'isOffsetDateTime', each, undefined, () =>
-          IsOffsetDateTimeString(acceptDates, options),
-        ),
-      );
+      sink.rule(acceptDates ? IS_OFFSET_DATE_TIME_OR_DATE : IS_OFFSET_DATE_TIME, each);
       break;
     case 'object': {
       const nested = schema.enum === undefined ? plan.nestedClass(schema) : undefined;
-      decorators.push(sharedRule('isObject', each, undefined, () => IsObject(options)));
+      sink.rule(IS_OBJECT, each);
       if (nested !== undefined) {
-        decorators.push(
-          sharedRule('validateNested', each, undefined, () => ValidateNested(options)),
-          Type(nested),
-        );
+        sink.rule(VALIDATE_NESTED, each);
+        sink.decorator(Type(nested));
       } else if (schema.properties.length > 0 || schema.additionalProperties !== true || schema.enum !== undefined) {
-        decorators.push(matchesSchema(schema, each));
+        sink.rule(MATCHES_SCHEMA, each, [schema]);
       }
-      return decorators;
+      return;
     }
     case 'array':
-      decorators.push(sharedRule('isArray', each, undefined, () => IsArray(options)));
+      sink.rule(IS_ARRAY, each);
       if (each) {
-        decorators.push(matchesSchema(schema, each));
-        return decorators;
+        sink.rule(MATCHES_SCHEMA, each, [schema]);
+        return;
       }
-      if (schema.minItems !== undefined)
-        decorators.push(sharedRule('arrayMinSize', false, boundOf(schema.minItems), () => ArrayMinSize(0)));
-      if (schema.maxItems !== undefined)
-        decorators.push(sharedRule('arrayMaxSize', false, boundOf(schema.maxItems), () => ArrayMaxSize(0)));
-      if (schema.uniqueItems === true)
-        decorators.push(sharedRule('arrayUnique', false, undefined, () => ArrayUnique(canonicalJson)));
-      if (schema.enum !== undefined) decorators.push(matchesSchema(schema, false));
-      if (isSimpleElement(schema.items, plan)) decorators.push(...valueDecorators(schema.items, true, plan));
-      else if (schema.items.kind !== 'any') decorators.push(matchesSchema(schema.items, true));
-      return decorators;
+      if (schema.minItems !== undefined) sink.rule(ARRAY_MIN_SIZE, false, boundOf(schema.minItems));
+      if (schema.maxItems !== undefined) sink.rule(ARRAY_MAX_SIZE, false, boundOf(schema.maxItems));
+      if (schema.uniqueItems === true) sink.rule(ARRAY_UNIQUE, false);
+      if (schema.enum !== undefined) sink.rule(MATCHES_SCHEMA, false, [schema]);
+      if (isSimpleElement(schema.items, plan)) valueRules(schema.items, true, plan, sink);
+      else if (schema.items.kind !== 'any') sink.rule(MATCHES_SCHEMA, true, [schema.items]);
+      return;
     case 'union':
-      decorators.push(matchesSchema(schema, each));
-      return decorators;
+      sink.rule(MATCHES_SCHEMA, each, [schema]);
+      return;
     case 'any':
-      return decorators;
+      return;
   }
   // A property typed `Date` holds a Date by now, which an enum of strings cannot match: the enum stays in the IR only.
-  if (schema.enum !== undefined && !acceptDates)
-    decorators.push(sharedRule('isIn', each, [[...schema.enum]], () => IsIn([], options)));
-  return decorators;
+  if (schema.enum !== undefined && !acceptDates) sink.rule(IS_IN, each, [[...schema.enum]]);
 }

@@ -119,6 +119,42 @@ describe('compiled validation: class-validator rules the IR cannot say', () => {
     }
   });
 
+  it('hands a class command the parsed arguments as its DTO instances, and a function tool its plain object (issue 26)', async () => {
+    const received: unknown[] = [];
+    const classRegistry = ToolRegistry.from([InviteCommand], { logger: silentLogger });
+    const functionRegistry = new ToolRegistry({ logger: silentLogger });
+    // The same definition (its DTO carries @IsEmail and @Validate) with a function handler: its rules' instance is
+    // built beside the parameters, which stay a plain object.
+    functionRegistry.registerDefinition(classRegistry.get('invite')!, {
+      kind: 'function',
+      handler: (params) => {
+        received.push(params);
+        return 'ok';
+      },
+    });
+    const args = '{"seats":4,"contacts":[{"optional":"o","email":"ana@example.com"},{"email":"bo@example.com"}]}';
+    const asClass = await new PersonaToolExecutor(classRegistry, { logger: silentLogger }).prepare({
+      id: 'c',
+      name: 'invite',
+      arguments: args,
+    });
+    expect(asClass.ok).toBe(true);
+    const params = asClass.ok ? (asClass.params as unknown as InviteParams) : undefined;
+    expect(params).toBeInstanceOf(InviteParams);
+    expect(params!.contacts[0]).toBeInstanceOf(Contact);
+    expect(params!.contacts[1]).toBeInstanceOf(Contact);
+    expect(Object.keys(params!)).toEqual(['seats', 'contacts']);
+    expect(Object.keys(params!.contacts[0]!)).toEqual(['optional', 'email']);
+    expect(JSON.stringify(params)).toBe(args);
+    const functionExecutor = new PersonaToolExecutor(functionRegistry, { logger: silentLogger });
+    expect(await functionExecutor.execute({ id: 'f', name: 'invite', arguments: args })).toMatchObject({ ok: true });
+    expect(Object.getPrototypeOf(received[0])).toBe(Object.prototype);
+    expect(Object.getPrototypeOf((received[0] as InviteParams).contacts[0])).toBe(Object.prototype);
+    expect(JSON.stringify(received[0])).toBe(args);
+    const refused = await functionExecutor.execute({ id: 'r', name: 'invite', arguments: args.replace('bo@', 'bo') });
+    expect(!refused.ok && refused.error.issues.map((issue) => issue.path)).toEqual(['contacts[1].email']);
+  });
+
   it('validates a class that uses @ValidateIf on the reference path, so the condition is honoured', async () => {
     const { compiled, reference } = executors(NotifyCommand);
     for (const executor of [compiled, reference]) {

@@ -10,7 +10,7 @@ import {
 import { DANGEROUS_KEYS } from '@toolwright/core/pipeline/sanitize';
 import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
 import type { CoercionPolicy } from '@toolwright/core';
-import { seededRandom, type SeededRandom } from '../support/seeded-random';
+import { mulberry32, seededRandom, type SeededRandom } from '../support/seeded-random';
 import { showValue } from '../support/show-value';
 
 /**
@@ -363,11 +363,65 @@ describe('parseArguments against the reference checks (issue 12)', () => {
       [0.5, 3],
       [-0.5, 4],
       [1.5e-7, 3],
+      [123, 3],
+      [1234, 4],
+      [-1234, 5],
+      [1230, 3],
+      [120, 3],
+      [9007199254740991, 16],
+      [9007199254740990, 3],
+      [9007199254740992, 3],
+      [1.5, 3],
+      [12.5, 4],
+      [523.17, 5],
+      [-523.17, 6],
+      [4503599627370495.5, 18],
     ];
     for (const [value, length] of cases) expect([value, minNumberLength(value)]).toEqual([value, length]);
     // No literal of these numbers is shorter than the bound (the shortest spellings JSON allows).
     for (const literal of ['0', '7', '-7', '10', '99', '100', '1e2', '1e3', '1E3', '0.5', '5e-1', '-0.5', '1e21']) {
       expect(minNumberLength(JSON.parse(literal) as number)).toBeLessThanOrEqual(literal.length);
     }
+  });
+
+  it('bounds every number by each of its literals (seeded doubles, every spelling the Number methods give)', () => {
+    const random = mulberry32(0x6e756d);
+    const spellings = (value: number): string[] => {
+      const found = new Set<string>([String(value), JSON.stringify(value)]);
+      for (let digits = 0; digits <= 20; digits++) {
+        found.add(value.toExponential(digits));
+        found.add(value.toFixed(digits));
+        if (digits > 0) found.add(value.toPrecision(digits));
+      }
+      // JSON spellings of each: `e+5` as `e5`, a mantissa `1.e3` is not JSON (dropped by the parse check below).
+      const json = new Set<string>();
+      for (const spelling of found) {
+        json.add(spelling);
+        json.add(spelling.replace('e+', 'e'));
+        json.add(spelling.replace('e+', 'E'));
+      }
+      return [...json];
+    };
+    let literals = 0;
+    const shorter: string[] = [];
+    for (let index = 0; index < 3000; index++) {
+      const scale = 10 ** Math.floor(random() * 20 - 4);
+      const raw = (random() - 0.5) * scale;
+      const value = index % 3 === 0 ? Math.round(raw) : index % 3 === 1 ? Math.round(raw * 100) / 100 : raw;
+      const bound = minNumberLength(value);
+      for (const literal of spellings(value)) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(literal);
+        } catch {
+          continue;
+        }
+        if (!Object.is(parsed, value) && !(parsed === 0 && value === 0)) continue;
+        literals++;
+        if (literal.length < bound) shorter.push(`${literal} (bound ${bound})`);
+      }
+    }
+    expect(shorter).toEqual([]);
+    expect(literals).toBeGreaterThan(20_000);
   });
 });

@@ -348,4 +348,46 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       'fourth',
     ]);
   });
+
+  it('keeps declaration order when records and plain class-validator rules interleave several times', () => {
+    class InterleavedParams {
+      @ToolParam() alpha!: string;
+      @IsString() beta!: string;
+      @IsInt() gamma!: number;
+      @ToolParam() delta!: string;
+      @DateTime() epsilon!: string;
+      @IsEmail() @ToolParam() zeta!: string;
+      @IsBoolean() eta!: boolean;
+      @ToolParam({ type: 'int' }) theta!: number;
+    }
+    expect(buildObjectSchema(InterleavedParams).properties.map((property) => property.name)).toStrictEqual([
+      'alpha',
+      'beta',
+      'gamma',
+      'delta',
+      'epsilon',
+      'zeta',
+      'eta',
+      'theta',
+    ]);
+  });
+
+  it("a subclass built after its ancestor's rules were applied gets the ancestor's properties as the ancestor has them", () => {
+    class Nested {
+      @ToolParam({ type: 'int', min: 1 }) count!: number;
+    }
+    class BaseParams {
+      @ToolParam({ description: 'The title', minLength: 2 }) title!: string;
+      @ToolParam({ type: () => Nested, required: false }) nested?: Nested;
+    }
+    const base = buildObjectSchema(BaseParams);
+    class DerivedParams extends BaseParams {
+      @ToolParam({ type: 'bool' }) flag!: boolean;
+    }
+    const derived = buildObjectSchema(DerivedParams);
+    expect(derived.properties.map((property) => property.name)).toStrictEqual(['title', 'nested', 'flag']);
+    // Equal values (the ancestor's records are resolved again: their kept resolutions went when its rules were applied).
+    expect(derived.properties.slice(0, 2)).toStrictEqual(base.properties);
+    expect(Object.isFrozen(derived.properties[1]!.schema)).toBe(true);
+  });
 });

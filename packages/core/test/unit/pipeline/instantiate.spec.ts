@@ -45,28 +45,43 @@ class Outer {
   count = 7;
 }
 
-typedAsDate(Inner, 'when');
-typedAsDate(Outer, 'at');
-typedAsDate(Outer, 'day');
-typedAsDate(Outer, HOSTILE_NAMES[0]!);
+/**
+ * The test's DTO tree for three classes (dates typed `Date` on the inner and outer class): a leaf, an inner DTO with a
+ * date-time, a leaf and an array of arrays of leaves, and an outer DTO with dates, the inner DTO, an array of it,
+ * `extra` properties and one property per hostile name.
+ */
+function dtoTree(
+  leafClass: Constructor,
+  innerClass: Constructor,
+  outerClass: Constructor,
+  extra: PropertyDefinition[],
+) {
+  typedAsDate(innerClass, 'when');
+  typedAsDate(outerClass, 'at');
+  typedAsDate(outerClass, 'day');
+  typedAsDate(outerClass, HOSTILE_NAMES[0]!);
+  const leafNode = objectNode(leafClass, [property('text', { kind: 'string' })]);
+  const innerNode = objectNode(innerClass, [
+    property('email', { kind: 'string' }),
+    property('when', { kind: 'datetime' }, false),
+    property('leaf', leafNode, false),
+    property('leaves', { kind: 'array', items: { kind: 'array', items: leafNode } }, false),
+  ]);
+  const outerNode = objectNode(outerClass, [
+    property('name', { kind: 'string' }),
+    property('at', { kind: 'datetime' }),
+    property('day', { kind: 'date' }, false),
+    property('atText', { kind: 'datetime' }, false),
+    property('dates', { kind: 'array', items: { kind: 'datetime' } }, false),
+    property('inner', innerNode),
+    property('people', { kind: 'array', items: innerNode }),
+    ...extra,
+    ...HOSTILE_NAMES.map((name, index) => property(name, index === 0 ? { kind: 'datetime' } : innerNode, false)),
+  ]);
+  return { leaf: leafNode, inner: innerNode, outer: outerNode };
+}
 
-const leaf = objectNode(Leaf, [property('text', { kind: 'string' })]);
-const inner = objectNode(Inner, [
-  property('email', { kind: 'string' }),
-  property('when', { kind: 'datetime' }, false),
-  property('leaf', leaf, false),
-  property('leaves', { kind: 'array', items: { kind: 'array', items: leaf } }, false),
-]);
-const outer = objectNode(Outer, [
-  property('name', { kind: 'string' }),
-  property('at', { kind: 'datetime' }),
-  property('day', { kind: 'date' }, false),
-  property('atText', { kind: 'datetime' }, false),
-  property('dates', { kind: 'array', items: { kind: 'datetime' } }, false),
-  property('inner', inner),
-  property('people', { kind: 'array', items: inner }),
-  ...HOSTILE_NAMES.map((name, index) => property(name, index === 0 ? { kind: 'datetime' } : inner, false)),
-]);
+const { leaf, inner, outer } = dtoTree(Leaf, Inner, Outer, []);
 
 /** A comparable description: the class, the keys in order, dates by time, recursively. */
 function describe_(value: unknown): unknown {
@@ -226,14 +241,176 @@ describe('DTO instantiation (issue 12; one shared builder since issue 26)', () =
     };
     node.properties = [property('child', node, false)];
     expect(describeInstantiator(instantiatorFor(node, Node))).toBe(
-      'new Node(), each key assigned in its order; "child" built',
+      'new Node(), each key assigned in its order; "child" built; or the parsed object adopted as a Node when the pipeline owns it',
     );
     const instance = instantiatorFor(node, Node)({ child: { child: null } }) as { child: unknown };
     expect(instance).toBeInstanceOf(Node);
     expect(instance.child).toBeInstanceOf(Node);
-    expect(describeInstantiator(instantiatorFor(leaf, Leaf))).toBe('new Leaf(), each key assigned in its order');
-    expect(describeInstantiator(instantiatorFor(inner, Inner))).toBe(
-      'new Inner(), each key assigned in its order; "when" as a Date, "leaf" built, "leaves" built',
+    expect(describeInstantiator(instantiatorFor(leaf, Leaf))).toBe(
+      'new Leaf(), each key assigned in its order (never adopted: Leaf may have a constructor of its own)',
     );
+    expect(describeInstantiator(instantiatorFor(inner, Inner))).toBe(
+      'new Inner(), each key assigned in its order; "when" as a Date, "leaf" built, "leaves" built (never adopted: Inner may have a constructor of its own)',
+    );
+  });
+});
+
+// DTOs whose construction is nothing but an empty object of their prototype: what `@ToolParam() name!: string` declares
+// without `useDefineForClassFields` (the repository's setting; the test files are compiled with it).
+class PlainLeaf {
+  describe(): string {
+    return 'a method on the prototype';
+  }
+}
+class PlainInner {}
+class PlainBase {}
+class PlainOuter extends PlainBase {}
+// A nested DTO that may not adopt (its field initializer) inside one that does.
+const { outer: plainOuter } = dtoTree(PlainLeaf, PlainInner, PlainOuter, [property('built', leaf, false)]);
+
+/** Every object and array in a value (to show which ones the adopted instance kept). */
+function containers(value: unknown, into: Set<unknown> = new Set()): Set<unknown> {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return into;
+  into.add(value);
+  for (const key of Object.keys(value)) containers((value as Record<string, unknown>)[key], into);
+  return into;
+}
+
+describe('DTO instantiation by adopting the parsed object (issue 26)', () => {
+  it('adopts owned plain objects as the instances the plain statement describes (3,000 random objects, fixed seed)', () => {
+    const instantiate = instantiatorFor(plainOuter, PlainOuter);
+    let adoptedNested = 0;
+    fc.assert(
+      fc.property(
+        outerPlain.map((plain) => ({ ...plain, built: plain['inner'] })),
+        (plain) => {
+          const owned = JSON.parse(JSON.stringify(plain)) as Record<string, unknown>;
+          const before = containers(owned);
+          const adopted = instantiate(owned, true) as Record<string, unknown>;
+          const built = instantiate(JSON.parse(JSON.stringify(plain)) as Record<string, unknown>);
+          const expected = expectedInstance(plainOuter, PlainOuter, JSON.parse(JSON.stringify(plain)));
+          expect(adopted).toBe(owned);
+          expect(adopted).toBeInstanceOf(PlainOuter);
+          expect(adopted).toBeInstanceOf(PlainBase);
+          expect(describe_(adopted)).toEqual(describe_(expected));
+          expect(describe_(built)).toEqual(describe_(expected));
+          expect(built).not.toBe(owned);
+          // Adopted nested DTOs are the parsed objects; the one that may not adopt is a new instance.
+          if (typeof adopted['inner'] === 'object' && adopted['inner'] !== null && !Array.isArray(adopted['inner'])) {
+            expect(before.has(adopted['inner'])).toBe(true);
+            expect(adopted['inner']).toBeInstanceOf(PlainInner);
+            adoptedNested++;
+          }
+          if (typeof adopted['built'] === 'object' && adopted['built'] !== null && !Array.isArray(adopted['built'])) {
+            expect(before.has(adopted['built'])).toBe(false);
+            expect(adopted['built']).toBeInstanceOf(Leaf);
+          }
+        },
+      ),
+      { seed: 26_0026, numRuns: 3_000 },
+    );
+    expect(adoptedNested).toBeGreaterThan(500);
+    expect(describeInstantiator(instantiate)).toBe(
+      'new PlainOuter(), each key assigned in its order; "at" as a Date, "day" as a Date, "inner" built, "people" built, "built" built, ' +
+        HOSTILE_NAMES.map((name, index) => `${JSON.stringify(name)} ${index === 0 ? 'as a Date' : 'built'}`).join(
+          ', ',
+        ) +
+        '; or the parsed object adopted as a PlainOuter when the pipeline owns it',
+    );
+  });
+
+  it('never adopts an object the caller may hold: the instance is a new object, the plain one is unchanged', () => {
+    const instantiate = instantiatorFor(plainOuter, PlainOuter);
+    const plain = { name: 'n', at: '2026-01-31T09:00:00Z', people: [{ email: 'p' }], inner: { email: 'e' } };
+    const copy = JSON.parse(JSON.stringify(plain)) as unknown;
+    const instance = instantiate(plain) as Record<string, unknown>;
+    expect(instance).not.toBe(plain);
+    expect(plain).toEqual(copy);
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(plain.people[0])).toBe(Object.prototype);
+    expect(instance['people']).not.toBe(plain.people);
+  });
+
+  it('builds the instance (never adopts) whenever constructing may do more than make an empty object', () => {
+    const builtLike = (dto: Constructor, names: string[] = ['a']) => {
+      const schema = objectNode(
+        dto,
+        names.map((name) => property(name, { kind: 'string' }, false)),
+      );
+      const instantiate = instantiatorFor(schema, dto);
+      const owned = { a: 'x' };
+      const instance = instantiate(owned, true);
+      return { adopted: instance === owned, instance, description: describeInstantiator(instantiate) };
+    };
+    // Fields as `useDefineForClassFields` emits them: own keys, undefined until assigned, in declaration order.
+    const Defined = new Function('return class Defined { b; a; }')() as Constructor;
+    const defined = builtLike(Defined);
+    expect(defined.adopted).toBe(false);
+    expect(Object.keys(defined.instance)).toEqual(['b', 'a']);
+    expect(defined.description).toContain('never adopted: new Defined() makes own fields');
+    class WithConstructor {
+      constructor() {
+        constructed.push('WithConstructor');
+      }
+    }
+    const constructed: string[] = [];
+    expect(builtLike(WithConstructor).description).toContain('WithConstructor may have a constructor of its own');
+    class Child extends WithConstructor {}
+    const child = builtLike(Child);
+    expect(child.adopted).toBe(false);
+    expect(child.description).toContain('WithConstructor may have a constructor of its own');
+    // Constructed once per instance built, never to find out whether it may adopt.
+    expect(constructed).toEqual(['WithConstructor', 'WithConstructor']);
+    const WithPrivate = new Function(
+      'return class WithPrivate { #secret = 1; get secret() { return this.#secret; } }',
+    )() as Constructor;
+    const withPrivate = builtLike(WithPrivate);
+    expect(withPrivate.adopted).toBe(false);
+    expect((withPrivate.instance as { secret: number }).secret).toBe(1);
+    expect(withPrivate.description).toContain('may have private fields');
+    class WithAccessor {
+      stored: string[] = [];
+    }
+    class WithSetter {
+      set a(value: string) {
+        seen.push(value);
+      }
+    }
+    const seen: string[] = [];
+    const withSetter = builtLike(WithSetter);
+    expect(withSetter.adopted).toBe(false);
+    expect(seen).toEqual(['x']);
+    expect(withSetter.description).toContain('"a" is an accessor or read-only on its prototype chain');
+    expect(builtLike(WithAccessor).adopted).toBe(false);
+    class ReadOnly {}
+    Object.defineProperty(ReadOnly.prototype, 'a', { value: 'fixed', writable: false });
+    // Assigning fails, as it does when building (the executor reports it as an issue): no adopted object hides it.
+    expect(() => builtLike(ReadOnly)).toThrow(TypeError);
+    expect(
+      describeInstantiator(instantiatorFor(objectNode(ReadOnly, [property('a', { kind: 'string' })]), ReadOnly)),
+    ).toContain('"a" is an accessor or read-only');
+    function Legacy(this: object) {}
+    expect(builtLike(Legacy as unknown as Constructor).description).toContain('Legacy is not class syntax');
+    class Throws {
+      static fail = true;
+    }
+    const Thrower = new Proxy(Throws, {
+      construct() {
+        throw new Error('no');
+      },
+    });
+    // A proxy's source is not the class's: never adopted (and constructing it throws, as it does when building).
+    expect(() => builtLike(Thrower)).toThrow('no');
+    expect(describeInstantiator(instantiatorFor(objectNode(Thrower, []), Thrower))).toContain('is not class syntax');
+    // A method of the same name on the prototype is shadowed by the own value either way: adopted.
+    class WithMethod {
+      a(): string {
+        return 'method';
+      }
+    }
+    const withMethod = builtLike(WithMethod);
+    expect(withMethod.adopted).toBe(true);
+    expect(Object.keys(withMethod.instance)).toEqual(['a']);
+    expect(withMethod.instance).toBeInstanceOf(WithMethod);
   });
 });
