@@ -1,4 +1,4 @@
-import { constraintChecks, type ConstraintCheck } from '../pipeline/constraints';
+import { constraintChecks } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -6,6 +6,9 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
+import { CheckNode, Kind, PropertyCheck, type Check } from './check-records';
+import { compileHotCheck, hotCheckSource, type HotCheckSource } from './hot-check';
+import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
 
 /**
  * The canonical check (decision 0024, amended): "already valid and canonical?" for one tool's arguments, in one pass
@@ -39,69 +42,23 @@ export function acceptedKeysAndStrings(): number {
   return quoted;
 }
 
-export { NOT_ACCEPTED };
-
-/** What a node checks, and how its share of the bound is counted. */
-const enum Kind {
-  /** Refuses every value (unions, free-form values, recursion, nesting beyond the depth limit). */
-  Refuse,
-  String,
-  Int,
-  Float,
-  Bool,
-  /** A date or date-time string: kept as it is only in its canonical form. */
-  Date,
-  Array,
-  Object,
+/** Sets what {@link acceptedKeysAndStrings} reads (a tool's hot check, `compile/hot-check.ts`, counts in a local). */
+function setAcceptedKeysAndStrings(count: number): void {
+  quoted = count;
 }
+
+export { NOT_ACCEPTED };
 
 const KIND_NAMES = ['refuses every value', 'string', 'int', 'float', 'bool', 'date', 'array', 'object'] as const;
 
+/**
+ * Objects with at most this many acceptable keys find a key out of declaration order by scanning them (as cheap as a
+ * hash for so few, and no `Map` per object node: about 330 bytes each); larger ones keep a `Map`.
+ */
+const MAX_SCANNED_KEYS = 8;
+
 /** The scalar enums checked by `===` in a loop; longer ones by a `Set`. */
 const MAX_LISTED_ENUM = 8;
-
-type Check = (value: unknown) => boolean;
-
-/**
- * One schema node of a tool's canonical check. Every node is this one class with every field set, so the walk's loads
- * stay monomorphic across every tool.
- */
-class CheckNode {
-  constructor(
-    readonly kind: Kind,
-    readonly nullable: boolean,
-    /** The node's IR constraints, from their one definition (`constraintChecks`), and each rule with its limit. */
-    readonly constraints: readonly Check[],
-    readonly rules: readonly string[],
-    /** A scalar enum of at most {@link MAX_LISTED_ENUM} values (the value must be one of them, `===`). */
-    readonly listedEnum: readonly unknown[] | undefined,
-    /** A longer scalar enum. */
-    readonly enumSet: ReadonlySet<unknown> | undefined,
-    /** The canonical form of a date or date-time string. */
-    readonly dateForm: ((value: string) => boolean) | undefined,
-    /** An array's items. */
-    readonly items: CheckNode | undefined,
-    /** An object's acceptable keys (never a context field, a prototype key or a context impostor). */
-    readonly properties: ReadonlyMap<string, PropertyCheck> | undefined,
-    /** The same, in declaration order (keys usually come in that order: each is looked for there first). */
-    readonly declared: readonly PropertyCheck[] | undefined,
-    /** How many of those are required from the model. */
-    readonly required: number,
-  ) {}
-}
-
-/** One acceptable key of an object node. */
-class PropertyCheck {
-  constructor(
-    readonly name: string,
-    /** Its place in its object's {@link CheckNode.declared}. */
-    readonly slot: number,
-    /** The key's share of the bound: its quotes, colon and comma (or closing brace), and its length. */
-    readonly memberLength: number,
-    readonly required: boolean,
-    readonly node: CheckNode,
-  ) {}
-}
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -109,7 +66,7 @@ const REFUSE_NODE = new CheckNode(
   Kind.Refuse,
   false,
   NONE,
-  NONE,
+  undefined,
   NONE,
   undefined,
   undefined,
@@ -161,12 +118,11 @@ class CheckBuilder {
     const values = schema.enum;
     const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
     const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
-    const checks = constraintChecks(schema);
     return new CheckNode(
       kind,
       schema.nullable === true,
-      checks.map(([, check]) => check),
-      ruleTexts(schema, checks),
+      checksOf(schema),
+      schema,
       listed,
       set,
       dateForm,
@@ -199,42 +155,95 @@ class CheckBuilder {
     }
     this.visiting.delete(schema);
     // A container's enum is one of its constraints (`jsonEquals`), not a scalar enum.
-    const checks = constraintChecks(schema);
     return new CheckNode(
       schema.kind === 'array' ? Kind.Array : Kind.Object,
       schema.nullable === true,
-      checks.map(([, check]) => check),
-      ruleTexts(schema, checks),
+      checksOf(schema),
+      schema,
       undefined,
       undefined,
       undefined,
       items,
-      properties,
+      properties !== undefined && properties.size > MAX_SCANNED_KEYS ? properties : undefined,
       properties === undefined ? undefined : [...properties.values()],
       required,
     );
   }
 }
 
-/** Each constraint's rule and limit as text (`minimum 0`), for printing. */
-function ruleTexts(schema: ParamSchema, checks: readonly ConstraintCheck[]): string[] {
-  return checks.map(([rule]) => `${rule} ${JSON.stringify((schema as unknown as Record<string, unknown>)[rule])}`);
+/** A node's constraint checks (the shared empty array when it has none: most nodes). */
+function checksOf(schema: ParamSchema): readonly Check[] {
+  const checks = constraintChecks(schema);
+  return checks.length === 0 ? NONE : checks.map(([, check]) => check);
 }
 
-/** One tool's canonical check: its records, the item limit the walk reads, and the check as a function. */
-export class CanonicalCheck {
-  /** What the parse step calls. */
-  readonly accept: BoundedAcceptFunction;
+/** Each constraint's rule and limit as text (`minimum 0`), for printing. */
+function ruleTexts(schema: ParamSchema | undefined): string[] {
+  if (schema === undefined) return [];
+  return constraintChecks(schema).map(
+    ([rule]) => `${rule} ${JSON.stringify((schema as unknown as Record<string, unknown>)[rule])}`,
+  );
+}
+
+/**
+ * One tool's canonical check: its records, the item limit the walk reads, and the check as a function. The function is
+ * the shared walk, which counts the tool's calls for the hot tier (`compile/hot-tier.ts`, decision 0031), until the
+ * tier gives the tool code of its own (`compile/hot-check.ts`, emitted from the same records): the one slot
+ * {@link accept} reads, owned and written only by this object.
+ */
+export class CanonicalCheck implements HotCandidate {
+  /** The hot tier's count of this tool's calls (see {@link HotCandidate.mark}). */
+  mark = 0;
+  private current: BoundedAcceptFunction;
+  private hot = false;
 
   constructor(
     private readonly root: CheckNode,
     private readonly maxArrayItems: number,
+    /** The tool's name (the generated code's comment and `sourceURL`). */
+    private readonly tool: string,
   ) {
-    this.accept = (value) => {
+    this.current = (value) => {
+      countCall(this);
       quoted = 0;
       maxItems = this.maxArrayItems;
       return walk(this.root, value);
     };
+    if (specializedWhenBuilt()) this.specialize();
+  }
+
+  /** What the parse step calls. */
+  get accept(): BoundedAcceptFunction {
+    return this.current;
+  }
+
+  /** Whether the check runs code of its own (the hot tier specialized it). */
+  get specialized(): boolean {
+    return this.hot;
+  }
+
+  /**
+   * Gives the check code of its own, emitted from its records, unless its source is beyond the tier's budget or the
+   * process does not compile code from strings (`node --disallow-code-generation-from-strings`, a content security
+   * policy): then it stays on the walk. Called by the hot tier off any call's stack (or when the check is built, with
+   * `mode: 'always'`).
+   */
+  specialize(): boolean {
+    if (this.hot) return true;
+    const code = this.source();
+    if (code.source.length > hotTierSettings().maxSourceLength) return false;
+    try {
+      this.current = compileHotCheck(code, setAcceptedKeysAndStrings);
+    } catch {
+      return false;
+    }
+    this.hot = true;
+    return true;
+  }
+
+  /** The source of the check's own code (whether or not it runs). */
+  source(): HotCheckSource {
+    return hotCheckSource(this.root, this.maxArrayItems, this.tool);
   }
 
   /** The records as text, one line per node, indented by depth (what `toolwright inspect --code` prints). */
@@ -245,9 +254,9 @@ export class CanonicalCheck {
   }
 }
 
-/** Builds one tool's canonical check for these limits. */
-export function canonicalCheck(schema: ObjectSchema, limits: PipelineLimits): CanonicalCheck {
-  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems);
+/** Builds one tool's canonical check for these limits (`tool`: its name, for its generated code when it is hot). */
+export function canonicalCheck(schema: ObjectSchema, limits: PipelineLimits, tool = 'tool'): CanonicalCheck {
+  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool);
 }
 
 /** The boolean form of a tool's canonical check. */
@@ -263,15 +272,16 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
     facts.push(node.dateForm === isCanonicalDate ? 'canonical date' : 'canonical date-time');
   const enumValues = node.listedEnum ?? (node.enumSet === undefined ? undefined : [...node.enumSet]);
   if (enumValues !== undefined) facts.push(`one of ${JSON.stringify(enumValues)}`);
-  if (node.rules.length > 0) facts.push(`constraints: ${node.rules.join(', ')}`);
+  const rules = ruleTexts(node.schema);
+  if (rules.length > 0) facts.push(`constraints: ${rules.join(', ')}`);
   if (node.kind === Kind.Object) facts.push(`${node.required} required`);
   lines[lines.length - 1] += facts.join('; ');
   if (node.items !== undefined) {
     lines.push(`${indent}  items: `);
     printNode(node.items, `${indent}  `, lines);
   }
-  for (const [name, property] of node.properties ?? []) {
-    lines.push(`${indent}  ${JSON.stringify(name)}${property.required ? '' : '?'}: `);
+  for (const property of node.declared ?? []) {
+    lines.push(`${indent}  ${JSON.stringify(property.name)}${property.required ? '' : '?'}: `);
     printNode(property.node, `${indent}  `, lines);
   }
 }
@@ -355,6 +365,12 @@ function walkArray(node: CheckNode, value: unknown): number {
   return passes(node, value) ? bound : NOT_ACCEPTED;
 }
 
+/** The declared property named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
+function declaredProperty(declared: readonly PropertyCheck[], key: string): PropertyCheck | undefined {
+  for (let index = 0; index < declared.length; index++) if (declared[index]!.name === key) return declared[index];
+  return undefined;
+}
+
 function walkObject(node: CheckNode, value: unknown): number {
   if (typeof value !== 'object' || value === null || getPrototypeOf(value) !== OBJECT_PROTOTYPE) return NOT_ACCEPTED;
   const declared = node.declared!;
@@ -368,7 +384,7 @@ function walkObject(node: CheckNode, value: unknown): number {
   for (const key in object) {
     let property = next < declared.length ? declared[next]! : undefined;
     if (property === undefined || property.name !== key) {
-      property = node.properties!.get(key);
+      property = node.properties === undefined ? declaredProperty(declared, key) : node.properties.get(key);
       if (property === undefined) return NOT_ACCEPTED;
     }
     next = property.slot + 1;

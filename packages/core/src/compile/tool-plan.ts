@@ -8,6 +8,7 @@ import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { canonicalCheck, type CanonicalCheck } from './canonical-check';
+import { printableName } from './hot-check';
 import { describeInstantiator, instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
@@ -94,7 +95,7 @@ export function compileTool(
     normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
-    check: reference ? undefined : canonicalCheck(parameters, settings.limits),
+    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name),
     needsInstance,
     commandClass,
     instantiate: needsInstance && !reference ? instantiatorFor(parameters, dtoForSchema(parameters)) : undefined,
@@ -155,12 +156,14 @@ function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks
  */
 export function printToolPlan(compiled: CompiledTool): string {
   if (compiled.check === undefined) return '';
-  const pieces = [`// toolwright: plan of ${printable(compiled.name)}`, `canonical check: ${compiled.check.print()}`];
+  const pieces = [
+    `// toolwright: plan of ${printableName(compiled.name)}`,
+    `canonical check: ${compiled.check.print()}`,
+  ];
   if (compiled.instantiate !== undefined) pieces.push(`instantiate: ${describeInstantiator(compiled.instantiate)}`);
+  pieces.push(
+    `hot check (${compiled.check.specialized ? 'running' : 'generated when the tool is hot'}):`,
+    compiled.check.source().source,
+  );
   return `${pieces.join('\n')}\n`;
-}
-
-/** A tool name as one line of printable ASCII. */
-function printable(name: string): string {
-  return name.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
 }

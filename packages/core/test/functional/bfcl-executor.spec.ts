@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import Ajv from 'ajv';
 import { PersonaToolExecutor, silentLogger, ToolRegistry, type ToolCall } from '@toolwright/core';
+import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
 import {
   bfclToJsonSchema,
   loadBfclEntries,
@@ -100,7 +101,14 @@ function outsideSchema(expected: Record<string, unknown[]>, parameters: Schema):
   return Object.keys(expected).filter((key) => !(key in (parameters.properties ?? {})));
 }
 
-describe('BFCL ground truth through the executor', () => {
+describe.each([
+  ['', 'auto'],
+  [', every tool on the hot tier (its own generated check, decision 0031)', 'always'],
+] as const)('BFCL ground truth through the executor%s', (_title, mode) => {
+  beforeAll(() => {
+    configureHotTier({ mode });
+  });
+
   const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
   const summary = {
     calls: 0,
@@ -185,6 +193,7 @@ describe('BFCL ground truth through the executor', () => {
   });
 
   afterAll(() => {
+    configureHotTier(DEFAULT_HOT_TIER);
     console.log(
       `BFCL executor: ${JSON.stringify(summary)}\nground-truth refusals by reason: ${JSON.stringify(Object.fromEntries(refusalReasons))}`,
     );

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
-import { acceptFunction } from '@toolwright/core/compile/canonical-check';
+import { acceptFunction, canonicalCheck } from '@toolwright/core/compile/canonical-check';
+import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
 import { lengthWithin } from '@toolwright/core/pipeline/constraints';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
 import type { ObjectSchema } from '@toolwright/core/types/schema';
@@ -47,7 +48,18 @@ afterEach(() => {
   delete (globalThis as Record<string, unknown>)['pwned'];
 });
 
-describe('the canonical check and untrusted schema text', () => {
+describe.each([
+  ['the shared walk', 'never'],
+  ['the hot tier, its own generated code (decision 0031)', 'always'],
+] as const)('the canonical check and untrusted schema text: %s', (_name, mode) => {
+  beforeEach(() => {
+    configureHotTier({ mode });
+  });
+
+  afterEach(() => {
+    configureHotTier(DEFAULT_HOT_TIER);
+  });
+
   it('hostile property names: accepted exactly when valid, refused otherwise, and no code of theirs runs', async () => {
     const properties = Object.fromEntries(
       HOSTILE_NAMES.map((name, index) => [
@@ -58,6 +70,7 @@ describe('the canonical check and untrusted schema text', () => {
     const registry = registryWith(properties, HOSTILE_NAMES.slice(0, 5));
     const parameters = registry.get('remote')!.parameters;
     const accept = acceptFunction(parameters, DEFAULT_LIMITS);
+    expect(canonicalCheck(parameters, DEFAULT_LIMITS, HOSTILE_NAMES[4]).specialized).toBe(mode === 'always');
     const valid = Object.fromEntries(HOSTILE_NAMES.map((name, index) => [name, index % 2 === 0 ? `v${index}` : index]));
 
     expect(accept(valid)).toBe(true);
@@ -106,6 +119,25 @@ describe('the canonical check and untrusted schema text', () => {
     expect(({} as Record<string, unknown>)['b']).toBeUndefined();
   });
 
+  it('finds keys out of declaration order, in a few keys (scanned) and in many (a map); refuses an unknown one', () => {
+    for (const count of [3, 8, 9, 30]) {
+      const names = Array.from({ length: count }, (_, index) => `key${index}`);
+      const registry = registryWith(
+        Object.fromEntries(names.map((name) => [name, { type: 'integer' }])),
+        names.filter((_, index) => index % 2 === 0),
+      );
+      const accept = acceptFunction(registry.get('remote')!.parameters, DEFAULT_LIMITS);
+      const reversed = Object.fromEntries([...names].reverse().map((name, index) => [name, index]));
+      expect(accept(reversed)).toBe(true);
+      const { [names[1]!]: _optional, ...withoutOptional } = reversed;
+      expect(accept(withoutOptional)).toBe(true);
+      const { [names[0]!]: _required, ...withoutRequired } = reversed;
+      expect(accept(withoutRequired)).toBe(false);
+      expect(accept({ ...reversed, [`key${count}`]: 1 })).toBe(false);
+      expect(accept({ [`key${count}`]: 1, ...reversed })).toBe(false);
+    }
+  });
+
   it('unions, free-form values, extra keys and nesting past the depth limit answer no (the normalizer decides)', () => {
     const registry = registryWith(
       {
@@ -126,7 +158,9 @@ describe('the canonical check and untrusted schema text', () => {
     );
     expect(accept({ nested: { inner: { leaf: 'x', extra: 1 } } })).toBe(false);
   });
+});
 
+describe('the length constraint', () => {
   it('lengthWithin counts as class-validator does (code points, presentation selectors), on random and edge strings', () => {
     const edge = [
       '',

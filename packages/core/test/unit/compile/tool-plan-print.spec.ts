@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ArrayOf, Command, PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger } from '@toolwright/core';
+import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
 
 class LineItem {
   @ToolParam({ description: 'Stock keeping unit', minLength: 1 }) sku!: string;
@@ -31,7 +32,11 @@ const SAME_SHAPE = {
   required: ['amount'],
 } as const;
 
-describe("a tool's plan as text (issue 26: printable, golden; nothing is generated)", () => {
+describe("a tool's plan as text (issue 26: printable, golden; with the hot tier's code, decision 0031)", () => {
+  afterEach(() => {
+    configureHotTier(DEFAULT_HOT_TIER);
+  });
+
   it('matches the golden copy for a class command (canonical check records, DTO instantiation)', () => {
     const plan = executorFor((registry) => registry.register(PlaceOrderCommand)).generatedCode('place_order');
     expect(plan).toMatchSnapshot();
@@ -61,6 +66,33 @@ describe("a tool's plan as text (issue 26: printable, golden; nothing is generat
     );
     const plan = executor.generatedCode(name)!;
     expect(plan.split('\n')[0]).toBe('// toolwright: plan of evil */ globalThis.pwned = 1; /* ?t?');
+    expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
+  });
+
+  it("prints a hot tool's own code as running (golden), named by its tool in a comment and a sourceURL", async () => {
+    configureHotTier({ mode: 'always' });
+    const executor = executorFor((registry) => registry.register(PlaceOrderCommand));
+    const plan = executor.generatedCode('place_order')!;
+    expect(plan).toContain('hot check (running):\n// toolwright: hot check of place_order\n');
+    expect(plan).toMatchSnapshot();
+    const result = await executor.execute({
+      id: 'o',
+      name: 'place_order',
+      arguments: '{"email":"a@example.com","items":[{"sku":"x","quantity":2}]}',
+    });
+    expect(result).toMatchObject({ ok: true, value: 1 });
+  });
+
+  it("keeps a hostile tool name out of a hot tool's code: a printable comment, a sourceURL of [A-Za-z0-9._-]", async () => {
+    configureHotTier({ mode: 'always' });
+    const name = 'evil */ globalThis.pwned = 1; /* \u00e9t\u00e9';
+    const executor = executorFor((registry) =>
+      registry.registerJsonSchemaTool({ name, parameters: SAME_SHAPE }, () => 'ok'),
+    );
+    expect(await executor.execute({ id: 'h', name, arguments: '{"amount":1}' })).toMatchObject({ ok: true });
+    const lines = executor.generatedCode(name)!.split('\n');
+    expect(lines).toContain('// toolwright: hot check of evil */ globalThis.pwned = 1; /* ?t?');
+    expect(lines).toContain('//# sourceURL=toolwright/hot/evil____globalThis.pwned___1______t_.js');
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
   });
 

@@ -1,0 +1,212 @@
+import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
+import { beyondSafeInteger } from '../pipeline/json-text-rules';
+import type { BoundedAcceptFunction } from './canonical-check';
+import { Kind, type CheckNode } from './check-records';
+
+/**
+ * The hot tier's code (decision 0031): one tool's canonical check as a function of its own, emitted from the same
+ * {@link CheckNode} records the shared walk reads. Each node kind's code is one template below; the records' data
+ * (constraints, enum values, date forms, the item limit) are passed in as arguments of the generated function, never
+ * written into its text, so every constraint is called through its one definition (`pipeline/constraints.ts`) from one
+ * call site per tool, which V8 can inline. Property names are written as JSON string literals (the `case` labels of a
+ * switch); the tool's name only as printable ASCII in a comment and as `[A-Za-z0-9._-]` in the `sourceURL`.
+ *
+ * It answers what the walk answers: {@link NOT_ACCEPTED}, or the value's share of the text-length bound (`NaN` past
+ * 2^53), and sets the count {@link acceptedKeysAndStrings} reads.
+ */
+
+/** The helpers every generated check takes, by the names its source uses. */
+const HELPERS = {
+  NA: NOT_ACCEPTED,
+  minNumberLength,
+  beyondSafeInteger,
+  isSafeInteger: Number.isSafeInteger,
+  isFinite: Number.isFinite,
+  isArray: Array.isArray,
+  getPrototypeOf: Object.getPrototypeOf,
+  OBJECT_PROTOTYPE: Object.prototype,
+} as const;
+
+/** One tool's generated check: its source and the values bound to the source's free names (`done` first, unbound). */
+export interface HotCheckSource {
+  readonly source: string;
+  readonly names: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+/** Emits the source of one tool's hot check from its records. */
+export function hotCheckSource(root: CheckNode, maxArrayItems: number, tool: string): HotCheckSource {
+  const emitter = new Emitter();
+  const maxItems = emitter.bind('MAX_ITEMS', maxArrayItems);
+  emitter.maxItems = maxItems;
+  const body = emitter.value(root, 'v', '  ');
+  const lines = [
+    `// toolwright: hot check of ${printableName(tool)}`,
+    '"use strict";',
+    'let q = 0;',
+    ...emitter.functions,
+    'return function hotCheck(v) {',
+    '  q = 0;',
+    '  let s;',
+    ...body,
+    '  done(q);',
+    '  return s;',
+    '};',
+    `//# sourceURL=toolwright/hot/${urlText(tool)}.js`,
+  ];
+  return {
+    source: lines.join('\n'),
+    names: ['done', ...Object.keys(HELPERS), ...emitter.names],
+    values: [...Object.values(HELPERS), ...emitter.values],
+  };
+}
+
+/**
+ * Compiles a tool's hot check (`new Function` over the source, called once with the bound values); `done` receives
+ * the count of keys and strings of each accepted value.
+ */
+export function compileHotCheck(code: HotCheckSource, done: (count: number) => void): BoundedAcceptFunction {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is emitted from records; data is bound
+  const factory = new Function(...code.names, code.source) as (...values: unknown[]) => BoundedAcceptFunction;
+  return factory(done, ...code.values);
+}
+
+class Emitter {
+  readonly names: string[] = [];
+  readonly values: unknown[] = [];
+  readonly functions: string[] = [];
+  maxItems = '';
+  private readonly containers = new Map<CheckNode, string>();
+
+  /** A free name of the source for `value`. */
+  bind(prefix: string, value: unknown): string {
+    const name = `${prefix}${this.values.length}`;
+    this.names.push(name);
+    this.values.push(value);
+    return name;
+  }
+
+  /**
+   * The statements that set `s` to the share of the value in variable `x` for `node`, or return {@link NOT_ACCEPTED}
+   * (the walk's `share`: `null` first, then the node's kind).
+   */
+  value(node: CheckNode, x: string, indent: string): string[] {
+    if (node.kind === Kind.Refuse) return [`${indent}return NA;`];
+    const code = node.kind === Kind.Object || node.kind === Kind.Array ? this.container(node, x) : this.scalar(node, x);
+    // Every kind's type test refuses `null`; a nullable node takes it first.
+    if (!node.nullable) return code.map((line) => indent + line);
+    return [
+      `${indent}if (${x} === null) s = 4;`,
+      `${indent}else {`,
+      ...code.map((line) => `${indent}  ${line}`),
+      `${indent}}`,
+    ];
+  }
+
+  private container(node: CheckNode, x: string): string[] {
+    let name = this.containers.get(node);
+    if (name === undefined) {
+      name = `${node.kind === Kind.Object ? 'object' : 'array'}${this.containers.size}`;
+      this.containers.set(node, name);
+      this.functions.push(...(node.kind === Kind.Object ? this.object(node, name) : this.array(node, name)));
+    }
+    return [`s = ${name}(${x});`, 'if (s === NA) return NA;'];
+  }
+
+  private scalar(node: CheckNode, x: string): string[] {
+    const lines: string[] = [];
+    switch (node.kind) {
+      case Kind.String:
+      case Kind.Date:
+        lines.push(`if (typeof ${x} !== 'string') return NA;`);
+        if (node.dateForm !== undefined) lines.push(`if (!${this.bind('dateForm', node.dateForm)}(${x})) return NA;`);
+        lines.push(...this.passes(node, x), 'q++;', `s = ${x}.length + 2;`);
+        break;
+      case Kind.Int:
+        lines.push(`if (!isSafeInteger(${x})) return NA;`, ...this.passes(node, x), `s = minNumberLength(${x});`);
+        break;
+      case Kind.Float:
+        lines.push(
+          `if (!isFinite(${x})) return NA;`,
+          ...this.passes(node, x),
+          `s = beyondSafeInteger(${x}) ? NaN : minNumberLength(${x});`,
+        );
+        break;
+      default:
+        lines.push(`if (typeof ${x} !== 'boolean') return NA;`, ...this.passes(node, x), `s = ${x} ? 4 : 5;`);
+        break;
+    }
+    return lines;
+  }
+
+  /** The node's constraints (one call site each), then a scalar's enum: the walk's `passes`. */
+  private passes(node: CheckNode, x: string): string[] {
+    const lines = node.constraints.map((check) => `if (!${this.bind('constraint', check)}(${x})) return NA;`);
+    if (node.listedEnum !== undefined) {
+      const allowed = node.listedEnum.map((value) => `${x} !== ${this.bind('member', value)}`);
+      lines.push(allowed.length === 0 ? 'return NA;' : `if (${allowed.join(' && ')}) return NA;`);
+    }
+    if (node.enumSet !== undefined) lines.push(`if (!${this.bind('members', node.enumSet)}.has(${x})) return NA;`);
+    return lines;
+  }
+
+  private object(node: CheckNode, name: string): string[] {
+    const cases: string[] = [];
+    for (const property of node.declared!) {
+      cases.push(
+        `      case ${JSON.stringify(property.name)}: {`,
+        '        const x = v[k];',
+        ...this.value(property.node, 'x', '        '),
+        `        b += ${property.memberLength} + s;`,
+        ...(property.required ? ['        r++;'] : []),
+        '        break;',
+        '      }',
+      );
+    }
+    return [
+      `function ${name}(v) {`,
+      "  if (typeof v !== 'object' || v === null || getPrototypeOf(v) !== OBJECT_PROTOTYPE) return NA;",
+      '  let b = 1, m = 0, r = 0, s;',
+      '  for (const k in v) {',
+      '    switch (k) {',
+      ...cases,
+      '      default:',
+      '        return NA;',
+      '    }',
+      '    q++;',
+      '    m++;',
+      '  }',
+      `  if (r !== ${node.required}) return NA;`,
+      '  if (m === 0) b++;',
+      ...this.passes(node, 'v').map((line) => `  ${line}`),
+      '  return b;',
+      '}',
+    ];
+  }
+
+  private array(node: CheckNode, name: string): string[] {
+    return [
+      `function ${name}(v) {`,
+      `  if (!isArray(v) || v.length > ${this.maxItems}) return NA;`,
+      '  let b = v.length === 0 ? 2 : v.length + 1, s;',
+      '  for (let i = 0; i < v.length; i++) {',
+      '    const x = v[i];',
+      ...this.value(node.items!, 'x', '    '),
+      '    b += s;',
+      '  }',
+      ...this.passes(node, 'v').map((line) => `  ${line}`),
+      '  return b;',
+      '}',
+    ];
+  }
+}
+
+/** A tool name as one line of printable ASCII (a remote MCP tool's name is untrusted). */
+export function printableName(tool: string): string {
+  return tool.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+}
+
+/** A tool name as the file name of a `sourceURL`. */
+function urlText(tool: string): string {
+  return tool.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+}
