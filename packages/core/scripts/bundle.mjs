@@ -49,16 +49,21 @@ const result = await build({
   metafile: true,
   absWorkingDir: CORE,
 });
-// The bundle is ASCII: esbuild escapes every other character except inside regular expression literals (three in
-// src/), and one such character makes Node hold the whole file as a two-byte string, which V8 then scans for every
-// function it compiles lazily: the early calls of 100 tools took 81 ms of CPU against 60 (ADR 0027). Escaped here, with
-// the source map's columns moved to match. Every source the map names must be published (core's src/): the bundle's
-// generated entry and tsc's modules of types only (an empty map: no line of src/ to point at) map to no source.
+// The bundle is ASCII: esbuild escapes every other character except inside regular expression literals, and one such
+// character makes Node hold the whole file as a two-byte string, which V8 then scans for every function it compiles
+// lazily: the early calls of 100 tools took 81 ms of CPU against 60 (ADR 0027). core's sources write those characters
+// as `\u` escapes; a new one fails the build here. Every source the map names must be published (core's src/): the
+// bundle's generated entry and tsc's modules of types only (an empty map: no line of src/ to point at) map to no source.
 const bundlePath = join(DIST, BUNDLE);
 const mapPath = join(DIST, `${BUNDLE}.map`);
-const ascii = escapeNonAscii(readFileSync(bundlePath, 'utf8'));
-writeFileSync(bundlePath, ascii.code);
-const map = moveColumns(JSON.parse(readFileSync(mapPath, 'utf8')), ascii.shifts);
+const nonAscii = /[^\p{ASCII}]/u.exec(readFileSync(bundlePath, 'utf8'));
+if (nonAscii !== null) {
+  const code = nonAscii[0].charCodeAt(0).toString(16).padStart(4, '0');
+  throw new Error(
+    `bundle: dist/${BUNDLE} holds U+${code} (in a regular expression literal of src/?): write it as \\u${code}`,
+  );
+}
+const map = JSON.parse(readFileSync(mapPath, 'utf8'));
 writeFileSync(mapPath, JSON.stringify(keepSources(map, (source) => source.startsWith('../src/'))));
 
 const bundled = Object.keys(result.metafile.inputs).filter((path) => path.startsWith('dist/tsc/'));
@@ -92,47 +97,6 @@ for (const file of readdirSync(DIST, { recursive: true, encoding: 'utf8' })) {
 process.stdout.write(
   `bundle: ${bundled.length} modules -> dist/${BUNDLE}; entries ${Object.keys(ENTRIES).join(', ')}\n`,
 );
-
-/**
- * The code with each non-ASCII UTF-16 unit written as a `\uXXXX` escape (the same character in a string, a template
- * or a regular expression, with or without the `u` flag), and per line the columns where the text grew.
- */
-function escapeNonAscii(code) {
-  const shifts = new Map(); // line -> [[column, growth]]
-  const lines = code.split('\n').map((line, index) => {
-    if (!/[\u0080-\uffff]/.test(line)) return line;
-    const grown = [];
-    let out = '';
-    for (let column = 0; column < line.length; column++) {
-      const unit = line.charCodeAt(column);
-      if (unit < 0x80) {
-        out += line[column];
-        continue;
-      }
-      // After a backslash the escape would change meaning (`\\€` is an identity escape): refuse rather than guess.
-      if (line[column - 1] === '\\')
-        throw new Error(`bundle: an escaped non-ASCII character at ${index + 1}:${column}`);
-      out += `\\u${unit.toString(16).padStart(4, '0')}`;
-      grown.push([column, 5]);
-    }
-    shifts.set(index, grown);
-    return out;
-  });
-  return { code: lines.join('\n'), shifts };
-}
-
-/** A source map whose generated columns follow `shifts` (from escapeNonAscii). */
-function moveColumns(map, shifts) {
-  const lines = decode(map.mappings).map((segments, index) => {
-    const grown = shifts.get(index);
-    if (grown === undefined) return segments;
-    return segments.map(([column, ...rest]) => [
-      column + grown.reduce((sum, [at, growth]) => (at < column ? sum + growth : sum), 0),
-      ...rest,
-    ]);
-  });
-  return { ...map, mappings: encode(lines) };
-}
 
 /** A source map without the segments of the sources `keep` refuses, and without those sources. */
 function keepSources(map, keep) {

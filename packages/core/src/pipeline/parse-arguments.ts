@@ -503,9 +503,10 @@ function toolCallBlockContent(text: string): string {
 /**
  * What the text around the one object under `safe` must not hold: another bracket or brace (a second value, a
  * fragment), a quote (a string value outside the object), or call syntax (`name(...)`, `<tag>`, `<|token|>`, `key=`,
- * a code fence, an escape).
+ * a code fence, an escape). `\uff5c` is the full-width bar (｜) of `<｜tool▁call｜>` tokens, written as an escape so
+ * core's bundle stays ASCII (decision 0027).
  */
-const NOT_IN_PROSE = /[{}[\]()<>"`=|｜\\]/;
+const NOT_IN_PROSE = /[{}[\]()<>"`=|\uff5c\\]/;
 
 /**
  * Under `safe`: exactly one object in prose (`Here is the call: {"q": "cats"}`), when it is the only JSON value in the

@@ -48,7 +48,12 @@ export function readNumberText(value: string): { readonly text: string } | { rea
       reason:
         'it has a decimal comma, which could also be a thousands separator; send digits only, with a dot for decimals',
     };
-  if (/^[+-]?[$€£¥]\s*[\d.,]+$|^[+-]?[\d.,]+\s*[$€£¥%]$|^[+-]?[\d.,]+\s*[A-Z]{3}$/.test(text))
+  // A currency sign ($, € \u20ac, £ \u00a3, ¥ \u00a5: escapes, so core's bundle stays ASCII, decision 0027) or code.
+  if (
+    /^[+-]?[$\u20ac\u00a3\u00a5]\s*[\d.,]+$|^[+-]?[\d.,]+\s*[$\u20ac\u00a3\u00a5%]$|^[+-]?[\d.,]+\s*[A-Z]{3}$/.test(
+      text,
+    )
+  )
     return { reason: 'it has a currency or percent sign; send the bare number in the unit the parameter describes' };
   return {};
 }

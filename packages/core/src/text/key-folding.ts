@@ -20,8 +20,11 @@ function confusablePrototypes(text: string): string {
 export const INVISIBLE_CODE_POINT = /[\p{Default_Ignorable_Code_Point}\p{Cc}]/u;
 const INVISIBLE_CODE_POINTS = /[\p{Default_Ignorable_Code_Point}\p{Cc}]/gu;
 
-/** Separators a reader takes for a word break in a key: folded like `_` (removed, as the key matching does). */
-const SEPARATORS = /[\p{White_Space}/:·._-]/gu;
+/**
+ * Separators a reader takes for a word break in a key: folded like `_` (removed, as the key matching does). `\u00b7` is
+ * the middle dot (·), written as an escape so core's bundle stays ASCII (decision 0027).
+ */
+const SEPARATORS = /[\p{White_Space}/:\u00b7._-]/gu;
 
 /**
  * Keys of ASCII letters, digits, `_`, `-`, `.` and spaces only: they hold no invisible code point, no separator the
