@@ -25,7 +25,10 @@ import {
 } from './job-data';
 import { jobIdForCall, jobIdForLog } from './job-ids';
 import { DEFAULT_QUEUE_NAME, queuePrefix, replicaWait, requiredKeyRing, type QueueConnectionOptions } from './options';
+import { describeError } from './describe-error';
 import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
+import { retryUntil } from './retry';
+import { readRunRecord } from './run-records';
 import type { SigningKeyRing } from './signing';
 
 import { configurationError, failedResult, infrastructureError, pendingResult, withTransformations } from './results';
@@ -86,6 +89,8 @@ const DAY_MS = 24 * 3600_000;
  */
 const FIRST_STATE_POLL_MS = 1_000;
 const MAX_STATE_POLL_MS = 8_000;
+/** A job BullMQ ended while a delivery still runs its handler: its run record is read after 250 ms, then less often. */
+const FIRST_RECORD_POLL_MS = 250;
 /** How often a waiting call adds its job again when Redis lost it (a failover before the job reached a replica). */
 const MAX_READDS = 3;
 
@@ -300,7 +305,7 @@ export class QueuedToolExecutor {
       this.logger.error(`tool ${prepared.tool}: the job could not be enqueued`, {
         tool: prepared.tool,
         callId: prepared.callId,
-        cause: describe(error),
+        cause: describeError(error),
       });
       return {
         accepted: false,
@@ -343,7 +348,11 @@ export class QueuedToolExecutor {
 
   /** Waits for an accepted job's result (deadline `waitMs`), as a ToolResult. */
   async result(jobId: string, waitMs = this.waitMs): Promise<ToolResult | undefined> {
-    const job = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId);
+    // A read that fails (a failover) is retried until the deadline; Redis' answer that there is no such job is believed.
+    const job = await retryUntil(
+      () => Job.fromId<ToolJobData, ToolResult>(this.queue, jobId),
+      performance.now() + waitMs,
+    );
     if (!job) return undefined;
     const { callId, tool, transformations } = job.data;
     return this.waitForResult({ accepted: true, jobId, callId, tool, job, transformations }, waitMs, performance.now());
@@ -388,7 +397,8 @@ export class QueuedToolExecutor {
 
   /** One QueueEvents subscription for every waiting call (created on first use). */
   private queueEvents(): Promise<QueueEvents> {
-    this.events ??= (async () => {
+    if (this.events) return this.events;
+    const subscribing = (async () => {
       // Start reading the event stream where it stands now (not at '$' when the reader first blocks, which can be later):
       // a job that finishes between here and a caller's own state check is then still seen.
       const client = (await this.queue.backend.client) as unknown as RawClient;
@@ -400,11 +410,23 @@ export class QueuedToolExecutor {
       });
       events.on('completed', ({ jobId }) => this.settle(jobId));
       events.on('failed', ({ jobId }) => this.settle(jobId));
-      events.on('error', (error) => this.logger.warn(`queue events: ${describe(error)}`, { queue: this.queue.name }));
-      await events.waitUntilReady();
+      events.on('error', (error) =>
+        this.logger.warn(`queue events: ${describeError(error)}`, { queue: this.queue.name }),
+      );
+      try {
+        await events.waitUntilReady();
+      } catch (error) {
+        await events.close().catch(() => undefined);
+        throw error;
+      }
       return events;
     })();
-    return this.events;
+    this.events = subscribing;
+    // A subscription that failed (Redis unreachable) is not kept: the next waiting call, or a retry, subscribes again.
+    subscribing.catch(() => {
+      if (this.events === subscribing) this.events = undefined;
+    });
+    return subscribing;
   }
 
   private settle(jobId: string): void {
@@ -415,20 +437,31 @@ export class QueuedToolExecutor {
   }
 
   /**
-   * Resolves when the job has finished (completed or failed) or `waitMs` passed: `true` when finished. Besides the
-   * completion event, the job's state is read every second (an event can be lost in a failover), and a job that Redis
-   * lost before it reached a replica is added again (same id, same signed data: at-least-once delivery).
+   * Resolves when the job has finished (completed or failed, or it is not in Redis after MAX_READDS re-adds) or the
+   * deadline passed: `true` when finished. Besides the completion event, the job's state is read every 1 to 8 s (an
+   * event can be lost in a failover; a read that fails is no answer and is read again next time), and a job that Redis
+   * answers it does not have (lost before it reached a replica) is added again (same id, same signed data:
+   * at-least-once delivery).
    */
-  private async finished(job: Job<ToolJobData, ToolResult>, waitMs: number): Promise<boolean> {
-    await this.queueEvents();
+  private async finished(
+    job: Job<ToolJobData, ToolResult>,
+    deadline: number,
+    readds: { count: number },
+  ): Promise<boolean> {
+    // Without the subscription the call cannot learn of the job's end: at the deadline, it is pending.
+    if (
+      !(await retryUntil(() => this.queueEvents(), deadline).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return false;
     const jobId = String(job.id);
     let wake!: () => void;
     const woken = new Promise<true>((resolve) => (wake = () => resolve(true)));
     const waiting = this.waiters.get(jobId) ?? new Set();
     waiting.add(wake);
     this.waiters.set(jobId, waiting);
-    const deadline = performance.now() + waitMs;
-    let readds = 0;
     let pollMs = FIRST_STATE_POLL_MS;
     try {
       for (;;) {
@@ -436,8 +469,8 @@ export class QueuedToolExecutor {
         const state = await job.getState().catch(() => 'error');
         if (state === 'completed' || state === 'failed') return true;
         if (state === 'unknown') {
-          if (readds === MAX_READDS) return true;
-          readds++;
+          if (readds.count === MAX_READDS) return true;
+          readds.count++;
           this.logger.warn(`job ${jobIdForLog(jobId)} (${job.name}) is not in Redis any more; adding it again`, {
             jobId: jobIdForLog(jobId),
             queue: this.queue.name,
@@ -473,6 +506,14 @@ export class QueuedToolExecutor {
       );
   }
 
+  /**
+   * Waits for the job's end (deadline `waitMs`) and returns the call's result: BullMQ's (the return value, or the
+   * model-facing result a failed job stores), else the run record's (the handler ran, but BullMQ ended the job without
+   * its outcome: failed for stalling in a failover, or a redelivery refused as a replay). Reads that fail are retried
+   * until the deadline and never taken for a missing job: a job that is still in Redis or still runs gives a pending
+   * result at the deadline, and only a job that ended without any result (or stayed lost through the re-adds) gets
+   * SERVICE_UNAVAILABLE.
+   */
   private async waitForResult(
     enqueued: Extract<EnqueueResult, { accepted: true }>,
     waitMs: number,
@@ -480,23 +521,69 @@ export class QueuedToolExecutor {
   ): Promise<ToolResult> {
     const { job, jobId, callId, tool, transformations } = enqueued;
     const elapsed = () => performance.now() - started;
-    if (waitMs === 0 || !(await this.finished(job, waitMs)))
-      return pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
-    const current = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId).catch(() => undefined);
-    const state = current ? await current.getState().catch(() => 'unknown') : 'unknown';
-    if (state === 'completed' && current?.returnvalue)
-      return withTransformations(current.returnvalue, transformations, elapsed());
+    const deadline = performance.now() + waitMs;
+    const pending = () => pendingResult(callId, tool, jobId, JOB_STATUS_TOOL_NAME, transformations, elapsed());
+    if (waitMs === 0) return pending();
+    let pollMs = FIRST_RECORD_POLL_MS;
+    const readds = { count: 0 };
+    for (;;) {
+      if (!(await this.finished(job, deadline, readds))) return pending();
+      let end: JobEnd;
+      try {
+        end = await retryUntil(() => this.jobEnd(jobId, job.data.signature?.mac ?? ''), deadline);
+      } catch (error) {
+        this.logger.warn(`job ${jobIdForLog(jobId)} (${tool}): its result could not be read before the deadline`, {
+          jobId: jobIdForLog(jobId),
+          cause: describeError(error),
+        });
+        return pending();
+      }
+      if (end.kind === 'result') return withTransformations(end.result, transformations, elapsed());
+      // Reported finished, but Redis has no such job now (a failover lost it after its event): add it again first.
+      if (end.kind === 'gone' && !(end.state === 'unknown' && readds.count < MAX_READDS)) {
+        this.logger.error(`tool ${tool}: job ${jobId} ended outside the handler (${end.state})`, {
+          tool,
+          callId,
+          jobId,
+          cause: end.failedReason,
+        });
+        return failedResult(callId, tool, infrastructureError(tool), transformations, elapsed());
+      }
+      // Still queued or running (an event or state read ahead of a redelivery), BullMQ ended the job while a delivery
+      // still runs its handler, or it is to be added again: wait for the job or its run record.
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) return pending();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, remaining)));
+      pollMs = Math.min(pollMs * 2, MAX_STATE_POLL_MS);
+    }
+  }
+
+  /** How a job that `finished` reported ended, read once (a failed read throws). */
+  private async jobEnd(jobId: string, mac: string): Promise<JobEnd> {
+    const current = await Job.fromId<ToolJobData, ToolResult>(this.queue, jobId);
+    const state = current ? await current.getState() : 'unknown';
+    if (state === 'completed' && current?.returnvalue) return { kind: 'result', result: current.returnvalue };
     const stored = current?.data.result;
-    if (stored && !stored.ok) return withTransformations(stored, transformations, elapsed());
-    this.logger.error(`tool ${tool}: job ${jobId} ended outside the handler (${state})`, {
-      tool,
-      callId,
-      jobId,
-      cause: current?.failedReason,
-    });
-    return failedResult(callId, tool, infrastructureError(tool), transformations, elapsed());
+    if (state === 'failed' && stored && !stored.ok) return { kind: 'result', result: stored };
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return { kind: 'waiting' };
+    const record = await readRunRecord(this.queue.backend.client, this.queue.toKey('toolwright'), jobId, mac);
+    if (record.kind === 'ran') {
+      this.logger.warn(
+        `job ${jobIdForLog(jobId)} ended outside its handler (${state}${current?.failedReason ? `: ${current.failedReason}` : ''}); its handler ran, and its recorded result is used`,
+        { jobId: jobIdForLog(jobId), queue: this.queue.name },
+      );
+      return { kind: 'result', result: record.result };
+    }
+    if (record.kind === 'running') return { kind: 'waiting' };
+    return { kind: 'gone', state, failedReason: current?.failedReason };
   }
 }
+
+/** How a job ended: with a result, not yet (it waits, runs, or a delivery still runs its handler), or without one. */
+type JobEnd =
+  | { readonly kind: 'result'; readonly result: ToolResult }
+  | { readonly kind: 'waiting' }
+  | { readonly kind: 'gone'; readonly state: string; readonly failedReason: string | undefined };
 
 /** A tool's `@Command({ queue })` options as BullMQ job options. */
 export function jobOptionsFor(definition: ToolDefinition): JobsOptions {
@@ -520,12 +607,4 @@ function refusedError(): ToolErrorPayload {
 
 function elapsed(started: number): number {
   return performance.now() - started;
-}
-
-function describe(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    return 'an unprintable error';
-  }
 }

@@ -1,5 +1,6 @@
 import type { ToolResult } from '@toolwright/core';
 import type { ReplicationBarrier } from './replication-barrier';
+import { retryUntil } from './retry';
 
 /**
  * Per-job records that keep a handler from running twice for one job id, beside BullMQ's own state: a claim (held
@@ -17,6 +18,13 @@ export type RunStart =
   | { readonly kind: 'ran'; readonly result: ToolResult }
   | { readonly kind: 'replayed' }
   | { readonly kind: 'busy'; readonly retryInMs: number };
+
+/**
+ * What the records say about a job, for a caller whose job BullMQ ended without the handler's outcome: the handler's
+ * result (`ran`), a delivery that still holds the claim (`running`: its result is recorded when it finishes), or `none`.
+ */
+export type RunOutcome =
+  { readonly kind: 'ran'; readonly result: ToolResult } | { readonly kind: 'running' } | { readonly kind: 'none' };
 
 /** The ioredis commands the records need (BullMQ's client passes them through to ioredis, single node or Cluster). */
 interface RecordClient {
@@ -54,8 +62,43 @@ const SETTLE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 return redis.call('HSET', KEYS[1], 'settled', '1')`;
 
+// KEYS: run record, claim. ARGV: mac.
+const READ = `
+local record = redis.call('HMGET', KEYS[1], 'result', 'mac')
+if record[1] and record[2] == ARGV[1] then return {'ran', record[1]} end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {'running'} end
+return {'none'}`;
+
 /** How long a run record outlives its job's expiry (clock skew between producer and workers). */
 const RECORD_MARGIN_MS = 10 * 60_000;
+
+/** `<prefix>:<queue>:toolwright` is the records' key prefix (the queue's slot on a cluster). */
+function recordKey(keyPrefix: string, jobId: string): string {
+  return `${keyPrefix}:run:${jobId}`;
+}
+
+function claimKey(keyPrefix: string, jobId: string): string {
+  return `${keyPrefix}:claim:${jobId}`;
+}
+
+async function evaluate(client: Promise<unknown>, script: string, keys: string[], args: Array<string | number>) {
+  return ((await client) as RecordClient).eval(script, keys.length, ...keys, ...args);
+}
+
+/** The records of job `jobId` whose signature MAC is `mac` (a record of another job with the same id is not its). */
+export async function readRunRecord(
+  client: Promise<unknown>,
+  keyPrefix: string,
+  jobId: string,
+  mac: string,
+): Promise<RunOutcome> {
+  const reply = (await evaluate(client, READ, [recordKey(keyPrefix, jobId), claimKey(keyPrefix, jobId)], [mac])) as [
+    string,
+    string?,
+  ];
+  if (reply[0] === 'ran') return { kind: 'ran', result: JSON.parse(reply[1]!) as ToolResult };
+  return { kind: reply[0] === 'running' ? 'running' : 'none' };
+}
 
 export class RunRecords {
   constructor(
@@ -101,9 +144,9 @@ export class RunRecords {
     );
   }
 
-  /** Keeps this delivery's claim alive while the handler runs. */
+  /** Keeps this delivery's claim alive while the handler runs (not retried: the next renewal tries again). */
   async renew(jobId: string, token: string): Promise<void> {
-    await this.command(HOLD, [this.claim(jobId)], [token, this.claimMs]);
+    await evaluate(this.client, HOLD, [this.claim(jobId)], [token, this.claimMs]);
   }
 
   /** Gives the claim up without a result (the attempt will be retried, or the job went back to the queue). */
@@ -117,16 +160,19 @@ export class RunRecords {
   }
 
   private record(jobId: string): string {
-    return `${this.keyPrefix}:run:${jobId}`;
+    return recordKey(this.keyPrefix, jobId);
   }
 
   private claim(jobId: string): string {
-    return `${this.keyPrefix}:claim:${jobId}`;
+    return claimKey(this.keyPrefix, jobId);
   }
 
+  /**
+   * A record script, retried (src/retry.ts) for as long as a claim lasts: an error in a failover is no reason to end
+   * the job, and a claim that could not be written is no longer held by then anyway.
+   */
   private async command(script: string, keys: string[], args: Array<string | number>): Promise<unknown> {
-    const client = (await this.client) as RecordClient;
-    return client.eval(script, keys.length, ...keys, ...args);
+    return retryUntil(() => evaluate(this.client, script, keys, args), performance.now() + this.claimMs);
   }
 
   /** A script whose writes a later delivery depends on: with `waitForReplicas`, confirmed on replicas. */

@@ -20,7 +20,9 @@ import {
 import { jobIdForLog } from './job-ids';
 import { DEFAULT_QUEUE_NAME, queuePrefix, replicaWait, requiredKeyRing, type QueueConnectionOptions } from './options';
 import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
-import { RunRecords } from './run-records';
+import { describeError } from './describe-error';
+import { retryUntil } from './retry';
+import { RunRecords, type RunStart } from './run-records';
 import { open, sealBinding } from './sealing';
 
 export interface ToolWorkerOptions extends QueueConnectionOptions {
@@ -34,6 +36,13 @@ export interface ToolWorkerOptions extends QueueConnectionOptions {
   readonly lockDurationMs?: number;
   /** How often stalled jobs are looked for. Default 30,000 ms. */
   readonly stalledIntervalMs?: number;
+  /**
+   * How often a job may lose its lock (its worker died or stalled, or a failover lost the lock) and go back to the queue
+   * before BullMQ fails it. Default 5 (BullMQ's own default is 1). A lost lock never makes a handler run twice (a
+   * redelivery finds the run record or waits for the claim), so this only bounds how often a job whose handler keeps
+   * killing its worker is run again; a failover alone can cost each job that was active one or two.
+   */
+  readonly maxStalledCount?: number;
   /** How long `close()` lets in-flight jobs finish before it cancels them (they then return to the queue). Default 30,000 ms. */
   readonly shutdownTimeoutMs?: number;
 }
@@ -52,6 +61,9 @@ export interface ToolWorker {
 class RetryableToolFailure extends Error {
   override readonly name = 'RetryableToolFailure';
 }
+
+/** How often a job may lose its lock before BullMQ fails it (see `ToolWorkerOptions.maxStalledCount`). */
+const DEFAULT_MAX_STALLED_COUNT = 5;
 
 const REFUSAL_TEXT: Readonly<Record<RefusedJobReason, string>> = {
   malformed: 'its data is not a toolwright job',
@@ -81,6 +93,9 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
   if (!(Number.isInteger(concurrency) && concurrency >= 1))
     throw new RangeError(`concurrency must be an integer >= 1; got ${String(options.concurrency)}.`);
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 30_000;
+  const maxStalledCount = options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT;
+  if (!(Number.isInteger(maxStalledCount) && maxStalledCount >= 0))
+    throw new RangeError(`maxStalledCount must be an integer >= 0; got ${String(options.maxStalledCount)}.`);
 
   const ring = requiredKeyRing(options, 'createToolWorker');
   const allowUnauthenticated = options.allowUnauthenticatedJobs === true;
@@ -107,7 +122,19 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     const jobId = String(job.id);
     const delivery = token ?? '';
     const mac = data.signature?.mac ?? '';
-    const start = await records.begin(jobId, delivery, mac);
+    let start: RunStart;
+    try {
+      start = await records.begin(jobId, delivery, mac);
+    } catch (error) {
+      // Redis did not take the claim for as long as a claim lasts: the handler has not run, and the job is no failure
+      // of the call. It goes back to the queue (or, with Redis still unreachable, to the stall check, which does so).
+      logger.warn(
+        `job ${jobIdForLog(jobId)} (${data.tool}) could not be claimed (${describeError(error)}); it goes back to the queue`,
+        { queue: queueName, jobId: jobIdForLog(jobId) },
+      );
+      await job.moveToWait(token).catch(() => undefined);
+      throw new WaitingError();
+    }
     if (start.kind === 'replayed') return refuse(job, 'replayed');
     if (start.kind === 'ran') {
       logger.warn(
@@ -128,7 +155,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     let params = data.params;
     if (data.sealed !== undefined) {
       if (options.sealingKey === undefined) {
-        await records.release(jobId, delivery);
+        await release(jobId, delivery);
         return fail(job, unsealable(data.callId, data.tool), 'no sealingKey is configured on this worker');
       }
       try {
@@ -139,7 +166,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
           >,
         );
       } catch {
-        await records.release(jobId, delivery);
+        await release(jobId, delivery);
         return fail(
           job,
           unsealable(data.callId, data.tool),
@@ -167,16 +194,14 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
   async function outcome(job: Job<ToolJobData, ToolResult>, delivery: string, result: ToolResult): Promise<ToolResult> {
     const data = job.data;
     const jobId = String(job.id);
-    const mac = data.signature?.mac ?? '';
     const token = delivery;
-    const expiresAt = typeof data.expiresAt === 'number' ? data.expiresAt : Date.now();
     if (result.ok) {
-      await records.finish(jobId, delivery, mac, result, expiresAt);
+      await record(job, delivery, result);
       return result;
     }
     if (shuttingDown && result.error.code === 'CANCELLED') {
       // Cancelled by this worker's shutdown, not by the call: back to the queue for another worker, no attempt used.
-      await records.release(jobId, delivery);
+      await release(jobId, delivery);
       await job.moveToWait(token);
       throw new WaitingError();
     }
@@ -190,11 +215,38 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
           jobId: job.id,
         },
       );
-      await records.release(jobId, delivery);
+      await release(jobId, delivery);
       throw new RetryableToolFailure(result.error.message);
     }
-    await records.finish(jobId, delivery, mac, result, expiresAt);
+    await record(job, delivery, result);
     return fail(job, result, undefined);
+  }
+
+  /**
+   * Records the handler's result (retried for as long as a claim lasts). Should Redis still refuse it, the result is not
+   * lost: BullMQ stores it with the job, which is what the caller reads; only a redelivery could then run it again.
+   */
+  async function record(job: Job<ToolJobData, ToolResult>, delivery: string, result: ToolResult): Promise<void> {
+    const { data } = job;
+    const expiresAt = typeof data.expiresAt === 'number' ? data.expiresAt : Date.now();
+    await records
+      .finish(String(job.id), delivery, data.signature?.mac ?? '', result, expiresAt)
+      .catch((error) =>
+        logger.error(
+          `job ${jobIdForLog(job.id)} (${data.tool}): its result could not be recorded (${describeError(error)}); a redelivery may run it again`,
+          { queue: queueName, jobId: jobIdForLog(job.id) },
+        ),
+      );
+  }
+
+  /** Gives the claim up (retried; should Redis refuse, the claim expires by itself after claimMs). */
+  async function release(jobId: string, delivery: string): Promise<void> {
+    await records.release(jobId, delivery).catch((error) =>
+      logger.warn(`job ${jobIdForLog(jobId)}: its claim could not be released (${describeError(error)}); it expires`, {
+        queue: queueName,
+        jobId: jobIdForLog(jobId),
+      }),
+    );
   }
 
   async function fail(
@@ -208,7 +260,8 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
         callId: job.data.callId,
         jobId: jobIdForLog(job.id),
       });
-    await job.updateData({ ...job.data, result });
+    // The result the caller gets: stored with the job (retried through a failover, for as long as the job's lock lasts).
+    await retryUntil(() => job.updateData({ ...job.data, result }), performance.now() + lockDurationMs);
     throw new UnrecoverableError(result.ok ? 'failed' : result.error.message);
   }
 
@@ -227,6 +280,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     concurrency,
     name: options.name ?? `toolwright-${process.pid}`,
     lockDuration: lockDurationMs,
+    maxStalledCount,
     ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
   });
   const recordPrefix = `${prefix}:${queueName}:toolwright`;
@@ -255,7 +309,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     records.settle(job.id).catch((error: unknown) =>
       logger.warn(`job ${jobIdForLog(job.id)}: its run record could not be marked settled`, {
         queue: queueName,
-        cause: error instanceof Error ? error.message : String(error),
+        cause: describeError(error),
       }),
     );
   };

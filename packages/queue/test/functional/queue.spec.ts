@@ -321,6 +321,69 @@ describe('faults', () => {
     }
   });
 
+  it('a job BullMQ fails for stalling while its handler still runs gets the handler result, from its run record', async () => {
+    // maxStalledCount 0: the first lost lock fails the job (what a failover plus a lock lost under load did with BullMQ's
+    // default of 1). The first worker is paused mid-handler, so its lock expires and the second worker's stall check
+    // fails the job without running it; then the first worker goes on, records its result, and the caller gets it.
+    const env = { LOCK_MS: '1000', CONCURRENCY: '1', MAX_STALLED: '0' };
+    const { queued, queueName, context, done, workers, teardown } = await setup(1, env);
+    const [first] = workers;
+    let second: WorkerProcess | undefined;
+    try {
+      const running = queued.execute(call('stalled-1', 'slow_task', { ms: 2_500 }), context, { waitMs: 60_000 });
+      await until(async () => (await client.llen(`${queueName}:started`)) === 1, 10_000, 'the job to start');
+      first!.child.kill('SIGSTOP');
+      second = await WorkerProcess.start({
+        REDIS_PORT: String(redis.port),
+        QUEUE_NAME: queueName,
+        SEALING_KEY,
+        ...env,
+      });
+      await until(
+        async () => (await queued.queue.getJobState('stalled-1')) === 'failed',
+        20_000,
+        'the stall to fail it',
+      );
+      expect((await queued.queue.getJob('stalled-1'))!.failedReason).toBe('job stalled more than allowable limit');
+      first!.child.kill('SIGCONT');
+      expect(await running).toMatchObject({ ok: true, value: { ms: 2_500, worker: first!.pid } });
+      expect(await done()).toEqual(['stalled-1']);
+    } finally {
+      first!.child.kill('SIGCONT');
+      await second?.stop();
+      await teardown();
+    }
+  });
+
+  it('a read that fails while Redis is unreachable is retried until the deadline, not taken for a missing job', async () => {
+    const durable = await RedisServer.start('always');
+    const registry = registerTools(new ToolRegistry({ logger: silentLogger }));
+    const queueName = `offline-${process.pid}`;
+    // enableOfflineQueue: false (BullMQ's advice for producers): a command sent while Redis is down fails at once.
+    const queued = new QueuedToolExecutor(new PersonaToolExecutor(registry, { logger: silentLogger }), registry, {
+      connection: { ...durable.connection, enableOfflineQueue: false },
+      queueName,
+      logger: silentLogger,
+      sealingKey: SEALING_KEY,
+    });
+    let worker: WorkerProcess | undefined;
+    try {
+      const context = { sessionId: 'session-1', handlerConfig: { prefix: queueName } };
+      const enqueued = await queued.enqueue(call('offline-1', 'slow_task', { ms: 10 }), context);
+      expect(enqueued.accepted).toBe(true);
+      await durable.stop();
+      const reading = queued.result('offline-1', 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await durable.restart();
+      worker = await WorkerProcess.start({ REDIS_PORT: String(durable.port), QUEUE_NAME: queueName, SEALING_KEY });
+      expect(await reading).toMatchObject({ ok: true, value: { ms: 10, worker: worker.pid } });
+    } finally {
+      await worker?.stop();
+      await queued.close();
+      await durable.destroy();
+    }
+  });
+
   it('a worker told to stop finishes its in-flight job first', async () => {
     const { queued, queueName, context, workers, teardown } = await setup(1);
     try {
