@@ -52,6 +52,8 @@ export interface StartupRun {
     readonly p99WallMs: number;
     readonly p99CpuMs: number;
     readonly maxWallMs: number;
+    /** The CPU time of the slowest call by wall time (absent in older runs). */
+    readonly maxWallCallCpuMs?: number;
     readonly firstOfEachP50WallMs: number;
     readonly firstOfEachP99WallMs: number;
     readonly secondP99WallMs: number;

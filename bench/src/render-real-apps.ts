@@ -97,6 +97,15 @@ export function renderRealApps(report: RealAppsReport, heading = '###'): string 
         ),
         row('the same, CPU time: p99', (run) => run.early.p99CpuMs, 2),
         row('the same: max', (run) => run.early.maxWallMs, 2),
+        ...(startup.median.early.maxWallCallCpuMs !== undefined
+          ? [
+              row(
+                '- that call: CPU time (far below its wall time: the process was not running)',
+                (run) => run.early.maxWallCallCpuMs,
+                2,
+              ),
+            ]
+          : []),
       ],
       align,
     )}`,

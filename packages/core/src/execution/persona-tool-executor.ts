@@ -138,9 +138,9 @@ export class PersonaToolExecutor {
   }
 
   /**
-   * Compiles every registered tool's plan now (a tool is otherwise compiled on its first call) and warms the shared call
-   * path with a private synthetic tool (`./warm-up.ts`), so that the first calls cost what later ones do; returns how many
-   * tools are registered. The `compile: 'registration'` option does this at construction and for every tool registered later.
+   * Compiles every registered tool's plan now (a tool is otherwise compiled on its first call) and warms the shared
+   * call path once per process (`./warm-up.ts`), so that the first calls cost what later ones do; returns how many
+   * tools are registered. `compile: 'registration'` does this at construction and for every tool registered later.
    */
   compileAll(): number {
     return this.compiler.compileAll((settings) => warmUpCallPath(settings, PersonaToolExecutor));
