@@ -265,7 +265,7 @@ export function realAppsTargets(report: RealAppsReport): Target[] {
   for (const { name, startup } of configurations) {
     targets.push({
       target: `${report.startup.commands} commands: process start to the first successful call <= 250 ms CPU; ${name}`,
-      measured: `${startup.totalMs.toFixed(0)} ms (Node ${startup.nodeMs.toFixed(0)}, imports ${startup.importsMs.toFixed(0)}, decorating ${startup.decorateMs.toFixed(0)}, registering ${startup.registerMs.toFixed(0)}${startup.compileAllMs ? `, compileAll ${startup.compileAllMs.toFixed(1)}` : ''}, first call ${startup.firstCallMs.toFixed(1)})`,
+      measured: `${startup.totalMs.toFixed(0)} ms (Node ${startup.nodeMs.toFixed(0)}, imports ${startup.importsMs.toFixed(0)}, decorating ${startup.decorateMs.toFixed(0)}, registering ${startup.registerMs.toFixed(0)}${startup.mode === 'compile-all' && startup.compileAllMs !== undefined ? `, compileAll ${startup.compileAllMs.toFixed(1)}` : ''}, first call ${startup.firstCallMs.toFixed(1)})`,
       met: startup.totalMs <= 250,
     });
   }
