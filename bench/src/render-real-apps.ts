@@ -37,50 +37,77 @@ export function renderRealApps(report: RealAppsReport, heading = '###'): string 
       ['l', ...sizes.map((): 'r' => 'r')],
     )}`,
   );
-  const runs = startup.runs;
-  const phase = (label: string, pick: (run: (typeof runs)[number]) => number, digits = 0) => [
-    label,
-    ms(pick(startup.median), digits),
-    runs.map((run) => pick(run).toFixed(digits)).join(', '),
+  // Startup: the executor's default (each tool compiled on its first call) and, beside it when the run measured it, a
+  // server that calls compileAll() at startup (the Nest module's default), each phase a row, each process listed.
+  const configurations = [
+    { label: 'compile on first call (default)', measurement: startup },
+    ...(report.startupCompileAll === undefined
+      ? []
+      : [{ label: 'compileAll() at startup (Nest module)', measurement: report.startupCompileAll }]),
   ];
+  type Run = (typeof startup.runs)[number];
+  const row = (label: string, pick: (run: Run) => number | undefined, digits = 0) => [
+    label,
+    ...configurations.flatMap(({ measurement }) => {
+      const value = pick(measurement.median);
+      return value === undefined
+        ? ['-', '-']
+        : [ms(value, digits), measurement.runs.map((run) => (pick(run) ?? Number.NaN).toFixed(digits)).join(', ')];
+    }),
+  ];
+  const columns = ['phase', ...configurations.flatMap(({ label }) => [`${label}: median`, 'each process'])];
+  const align = ['l' as const, ...configurations.flatMap(() => ['r' as const, 'l' as const])];
+  const lazy = startup.median.lazyLoadedAfterCalls;
   sections.push(
-    `${heading} Startup: ${n(startup.commands)} commands, process start to the first successful call\n\nCPU time in a fresh process (median of ${runs.length}); chrono-node loaded by the import: ${startup.median.chronoLoadedAtImport ? 'yes' : 'no'}; ${startup.median.lazyLoadedAfterCalls !== undefined ? `loaded after every call of the run, of chrono-node, re2js and @opentelemetry/api: ${startup.median.lazyLoadedAfterCalls.length === 0 ? 'none' : startup.median.lazyLoadedAfterCalls.join(', ')}; ` : ''}${startup.median.loadedModules} modules loaded by the imports.\n\n${table(
-      ['phase', 'median', 'each process'],
+    `${heading} Startup: ${n(startup.commands)} commands, process start to the first successful call\n\nCPU time in a fresh process (median of ${startup.runs.length} per configuration${configurations.length > 1 ? ', the two configurations in interleaved fresh processes' : ''}); chrono-node loaded by the import: ${startup.median.chronoLoadedAtImport ? 'yes' : 'no'}; ${lazy !== undefined ? `loaded after every call of the run, of chrono-node, re2js and @opentelemetry/api: ${[...new Set([...lazy, ...(report.startupCompileAll?.median.lazyLoadedAfterCalls ?? [])])].join(', ') || 'none'}; ` : ''}${startup.median.loadedModules} modules loaded by the imports. \`compileAll()\` compiles every tool's plan and warms the shared call path with a private synthetic tool; its CPU is part of the startup total.\n\n${table(
+      columns,
       [
-        phase('Node itself (before the script runs)', (run) => run.nodeMs),
-        phase('imports (reflect-metadata, @toolwright/core and what it loads)', (run) => run.importsMs),
+        row('Node itself (before the script runs)', (run) => run.nodeMs),
+        row('imports (reflect-metadata, @toolwright/core and what it loads)', (run) => run.importsMs),
         ...(startup.median.coreImportMs !== undefined
           ? [
-              phase(
+              row(
                 '- of which the peers (reflect-metadata, class-validator, class-transformer, tsyringe)',
-                (run) => run.peerImportsMs ?? Number.NaN,
+                (run) => run.peerImportsMs,
               ),
-              phase('- of which @toolwright/core itself', (run) => run.coreImportMs ?? Number.NaN),
+              row('- of which @toolwright/core itself', (run) => run.coreImportMs),
             ]
           : []),
-        phase(`decorating ${n(startup.commands)} command and DTO classes`, (run) => run.decorateMs),
-        phase('registering (ToolRegistry.from, new PersonaToolExecutor)', (run) => run.registerMs),
-        phase('first call', (run) => run.firstCallMs, 1),
-        phase('**total, process start to first successful call**', (run) => run.totalMs),
+        row(`decorating ${n(startup.commands)} command and DTO classes`, (run) => run.decorateMs),
+        row('registering (ToolRegistry.from, new PersonaToolExecutor)', (run) => run.registerMs),
+        ...(configurations.length > 1
+          ? [
+              row(
+                '`executor.compileAll()` (every plan, and the warm-up; none by default)',
+                (run) => run.compileAllMs ?? 0,
+                1,
+              ),
+            ]
+          : []),
+        row('first call', (run) => run.firstCallMs, 1),
+        row('**total, process start to first successful call**', (run) => run.totalMs),
       ],
-      ['l', 'r', 'l'],
+      align,
     )}\n\nEarly calls (each timed alone; wall time unless said):\n\n${table(
-      ['call', 'median of the processes', 'each process'],
+      columns.map((column, index) => (index === 0 ? 'call' : column)),
       [
-        phase('first call, wall', (run) => run.firstCallWallMs, 2),
-        phase(`first call of each other command: p50`, (run) => run.early.firstOfEachP50WallMs, 2),
-        phase(`first call of each other command: p99`, (run) => run.early.firstOfEachP99WallMs, 2),
-        phase('second call of each other command: p99', (run) => run.early.secondP99WallMs, 2),
-        phase('third call of each other command: p99', (run) => run.early.thirdP99WallMs, 2),
-        phase(
+        row('first call, wall', (run) => run.firstCallWallMs, 2),
+        row(`first call of each other command: p50`, (run) => run.early.firstOfEachP50WallMs, 2),
+        row(`first call of each other command: p99`, (run) => run.early.firstOfEachP99WallMs, 2),
+        row('second call of each other command: p99', (run) => run.early.secondP99WallMs, 2),
+        row('third call of each other command: p99', (run) => run.early.thirdP99WallMs, 2),
+        row(
           `**first three calls of every other command (${startup.median.early.calls}): p99**`,
           (run) => run.early.p99WallMs,
           2,
         ),
-        phase('the same, CPU time: p99', (run) => run.early.p99CpuMs, 2),
-        phase('the same: max', (run) => run.early.maxWallMs, 2),
+        row('the same, CPU time: p99', (run) => run.early.p99CpuMs, 2),
+        row('the same: max', (run) => run.early.maxWallMs, 2),
+        ...(startup.median.early.maxWallCallCpuMs !== undefined
+          ? [row('- that call: its CPU time', (run) => run.early.maxWallCallCpuMs, 2)]
+          : []),
       ],
-      ['l', 'r', 'l'],
+      align,
     )}`,
   );
   const memoryRows = memory.sizes.flatMap((size) =>

@@ -39,6 +39,7 @@ import {
 import { CallReport, refusedPreparation } from './call-report';
 import { prepareCall } from './call-resolution';
 import { ApprovalGate, approvedCall } from './approval';
+import { warmUpCallPath } from './warm-up';
 
 /** A call whose handler returned a promise: what the executor's settlement needs to finish it (one object, no closures). */
 class PendingCall {
@@ -121,7 +122,7 @@ export class PersonaToolExecutor {
     // loaded here, at startup, rather than by the first call (ADR 0027).
     performance.now();
     if (options.compile === 'registration') {
-      this.compiler.compileAll();
+      this.compileAll();
       this.compiler.compileOnRegistration();
     }
   }
@@ -137,12 +138,12 @@ export class PersonaToolExecutor {
   }
 
   /**
-   * Compiles every registered tool's plan now (a tool is otherwise compiled on its first call), so that the first calls
-   * cost what later ones do; returns how many tools are registered. The `compile: 'registration'` option does this at
-   * construction and for every tool registered later.
+   * Compiles every registered tool's plan now (a tool is otherwise compiled on its first call) and warms the shared
+   * call path once per process (`./warm-up.ts`), so that the first calls cost what later ones do; returns how many
+   * tools are registered. `compile: 'registration'` does this at construction and for every tool registered later.
    */
   compileAll(): number {
-    return this.compiler.compileAll();
+    return this.compiler.compileAll((settings) => warmUpCallPath(settings, PersonaToolExecutor));
   }
 
   /**

@@ -38,10 +38,14 @@ export class ToolCompiler {
     return compiled;
   }
 
-  /** Compiles every registered tool not compiled yet; returns how many tools are registered. */
-  compileAll(): number {
+  /**
+   * Compiles every registered tool not compiled yet, then runs `warmUp` with this compiler's settings (the executor's
+   * warm-up of the shared call path, `execution/warm-up.ts`); returns how many tools are registered.
+   */
+  compileAll(warmUp?: (settings: CompileSettings) => void): number {
     const entries = this.registry.entries();
     for (const entry of entries) this.compiledFor(entry);
+    warmUp?.(this.settings);
     return entries.length;
   }
 
