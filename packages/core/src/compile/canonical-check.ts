@@ -1,4 +1,4 @@
-import { constraintChecks } from '../pipeline/constraints';
+import { constraintChecks, constraintHolds } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -6,7 +6,7 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
-import { CheckNode, Kind, PropertyCheck, type Check } from './check-records';
+import { CheckNode, Kind, PropertyCheck } from './check-records';
 import { compileHotCheck, hotCheckSource, type HotCheckSource } from './hot-check';
 import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
 
@@ -66,7 +66,6 @@ const REFUSE_NODE = new CheckNode(
   Kind.Refuse,
   false,
   NONE,
-  undefined,
   NONE,
   undefined,
   undefined,
@@ -121,8 +120,7 @@ class CheckBuilder {
     return new CheckNode(
       kind,
       schema.nullable === true,
-      checksOf(schema),
-      schema,
+      constraintChecks(schema),
       listed,
       set,
       dateForm,
@@ -158,8 +156,7 @@ class CheckBuilder {
     return new CheckNode(
       schema.kind === 'array' ? Kind.Array : Kind.Object,
       schema.nullable === true,
-      checksOf(schema),
-      schema,
+      constraintChecks(schema),
       undefined,
       undefined,
       undefined,
@@ -169,20 +166,6 @@ class CheckBuilder {
       required,
     );
   }
-}
-
-/** A node's constraint checks (the shared empty array when it has none: most nodes). */
-function checksOf(schema: ParamSchema): readonly Check[] {
-  const checks = constraintChecks(schema);
-  return checks.length === 0 ? NONE : checks.map(([, check]) => check);
-}
-
-/** Each constraint's rule and limit as text (`minimum 0`), for printing. */
-function ruleTexts(schema: ParamSchema | undefined): string[] {
-  if (schema === undefined) return [];
-  return constraintChecks(schema).map(
-    ([rule]) => `${rule} ${JSON.stringify((schema as unknown as Record<string, unknown>)[rule])}`,
-  );
 }
 
 /**
@@ -272,8 +255,10 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
     facts.push(node.dateForm === isCanonicalDate ? 'canonical date' : 'canonical date-time');
   const enumValues = node.listedEnum ?? (node.enumSet === undefined ? undefined : [...node.enumSet]);
   if (enumValues !== undefined) facts.push(`one of ${JSON.stringify(enumValues)}`);
-  const rules = ruleTexts(node.schema);
-  if (rules.length > 0) facts.push(`constraints: ${rules.join(', ')}`);
+  if (node.constraints.length > 0)
+    facts.push(
+      `constraints: ${node.constraints.map((constraint) => `${constraint.rule} ${JSON.stringify(constraint.stated)}`).join(', ')}`,
+    );
   if (node.kind === Kind.Object) facts.push(`${node.required} required`);
   lines[lines.length - 1] += facts.join('; ');
   if (node.items !== undefined) {
@@ -343,7 +328,8 @@ function share(node: CheckNode, value: unknown): number {
 /** A node's constraints and, for a scalar, its enum. */
 function passes(node: CheckNode, value: unknown): boolean {
   const constraints = node.constraints;
-  for (let index = 0; index < constraints.length; index++) if (!constraints[index]!(value)) return false;
+  for (let index = 0; index < constraints.length; index++)
+    if (!constraintHolds(constraints[index]!, value)) return false;
   const listed = node.listedEnum;
   if (listed !== undefined) {
     for (let index = 0; index < listed.length; index++) if (listed[index] === value) return true;

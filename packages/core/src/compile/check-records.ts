@@ -1,4 +1,4 @@
-import type { ParamSchema } from '../types/schema';
+import type { ConstraintCheck } from '../pipeline/constraints';
 
 /**
  * The records of a tool's canonical check (decision 0024, amended): what the shared walk (`compile/canonical-check.ts`)
@@ -19,9 +19,6 @@ export const enum Kind {
   Object,
 }
 
-/** A constraint of a node: its one definition's check (`pipeline/constraints.ts`). */
-export type Check = (value: unknown) => boolean;
-
 /**
  * One schema node of a tool's canonical check. Every node is this one class with every field set, so the walk's loads
  * stay monomorphic across every tool.
@@ -30,10 +27,8 @@ export class CheckNode {
   constructor(
     readonly kind: Kind,
     readonly nullable: boolean,
-    /** The node's IR constraints, from their one definition (`constraintChecks`). */
-    readonly constraints: readonly Check[],
-    /** The schema node they come from (their rules and limits are printed from it, only when printed). */
-    readonly schema: ParamSchema | undefined,
+    /** The node's IR constraints, as records checked by their one definition (`constraintHolds`). */
+    readonly constraints: readonly ConstraintCheck[],
     /** A scalar enum of at most {@link MAX_LISTED_ENUM} values (the value must be one of them, `===`). */
     readonly listedEnum: readonly unknown[] | undefined,
     /** A longer scalar enum. */

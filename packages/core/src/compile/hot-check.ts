@@ -1,3 +1,4 @@
+import { constraintHolds } from '../pipeline/constraints';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { BoundedAcceptFunction } from './canonical-check';
@@ -141,7 +142,10 @@ class Emitter {
 
   /** The node's constraints (one call site each), then a scalar's enum: the walk's `passes`. */
   private passes(node: CheckNode, x: string): string[] {
-    const lines = node.constraints.map((check) => `if (!${this.bind('constraint', check)}(${x})) return NA;`);
+    const lines = node.constraints.map(
+      (constraint) =>
+        `if (!${this.bind('constraint', (value: unknown) => constraintHolds(constraint, value))}(${x})) return NA;`,
+    );
     if (node.listedEnum !== undefined) {
       const allowed = node.listedEnum.map((value) => `${x} !== ${this.bind('member', value)}`);
       lines.push(allowed.length === 0 ? 'return NA;' : `if (${allowed.join(' && ')}) return NA;`);

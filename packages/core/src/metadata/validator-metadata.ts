@@ -25,8 +25,9 @@ export function ownRules(storage: MetadataStorage, target: Function): readonly C
 }
 
 /**
- * Per class, the developer's own rules, read once before toolwright applied its rules to the class, and the rules
- * toolwright then applied. A class toolwright never applied rules to has neither: all its rules are the developer's.
+ * Per class, the rules toolwright applied, and the developer's own rules, read once before toolwright applied its
+ * rules to the class (kept only when there are any: most DTOs have none, and a `WeakMap` entry each is memory for the
+ * life of the class). A class toolwright never applied rules to has neither: all its rules are the developer's.
  */
 const developerSnapshots = new WeakMap<Function, readonly ClassValidatorRule[]>();
 const toolwrightRules = new WeakMap<Function, readonly ClassValidatorRule[] | AppliedRange>();
@@ -53,10 +54,12 @@ function appliedRules(target: Function): readonly ClassValidatorRule[] {
  * first, runs `apply`, and keeps what it added as toolwright's. `false` when the class had them already.
  */
 export function applyToolwrightRules(target: Function, apply: () => void): boolean {
-  if (developerSnapshots.has(target)) return false;
+  if (toolwrightRules.has(target)) return false;
   const storage = getMetadataStorage();
   const developer = ownRules(storage, target);
-  developerSnapshots.set(target, developer.length === 0 ? NO_RULES : developer);
+  if (developer.length > 0) developerSnapshots.set(target, developer);
+  // Applied once, even if `apply` throws: until it returns, toolwright's rules of the class are none.
+  toolwrightRules.set(target, NO_RULES);
   const stored = rulesByTarget(storage)?.get(target);
   const storedBefore = stored?.length ?? 0;
   apply();
@@ -89,8 +92,8 @@ function classRules(
   target: Function,
   developerRulesOnly: boolean,
 ): readonly ClassValidatorRule[] {
-  const developer = developerSnapshots.get(target);
-  if (developer === undefined) return ownRules(storage, target);
+  if (!toolwrightRules.has(target)) return ownRules(storage, target);
+  const developer = developerSnapshots.get(target) ?? NO_RULES;
   return developerRulesOnly ? developer : [...appliedRules(target), ...developer];
 }
 

@@ -2,6 +2,7 @@ import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLen
 import { canonicalJson, compilePattern } from '../schema/value-checks';
 import { jsonEquals } from '../schema/json-equals';
 import { isMultipleOf } from '../schema/conformance';
+import type { PatternMatcher } from '../schema/pattern-engine';
 import type { ParamSchema } from '../types/schema';
 
 /**
@@ -15,49 +16,101 @@ import type { ParamSchema } from '../types/schema';
  */
 export type ConstraintMode = 'types' | 'all';
 
+/** The rule of an IR constraint: the issue rule the normalizer reports, and the schema key that states its limit. */
+export type ConstraintRule =
+  | 'minLength'
+  | 'maxLength'
+  | 'pattern'
+  | 'minimum'
+  | 'maximum'
+  | 'exclusiveMinimum'
+  | 'exclusiveMaximum'
+  | 'multipleOf'
+  | 'minItems'
+  | 'maxItems'
+  | 'uniqueItems'
+  | 'enum';
+
 /**
- * One constraint of a schema node: the issue rule it reports and the check of a normalized value. Each rule is defined
- * here once: the normalizer's refusal and the canonical check's acceptance (`compile/canonical-check.ts` calls `check`)
- * both come from this record.
+ * One constraint of a schema node, as data: its rule and its limit (the schema's value; for `pattern`, the pattern's
+ * matcher). Each rule is defined once, by {@link constraintHolds}: the normalizer's refusal and the canonical check's
+ * acceptance (`compile/canonical-check.ts`) both call it with this record. A record holds no closure, and the records
+ * of a rule with a number or pattern limit are shared by every node that states the same limit, so a tool's
+ * constraints cost it a slot each in its nodes' lists.
  */
-export type ConstraintCheck = readonly [rule: string, check: (value: unknown) => boolean];
+export class ConstraintCheck {
+  constructor(
+    readonly rule: ConstraintRule,
+    readonly limit: unknown,
+  ) {}
 
-/** The comparison rules of numbers, bounds and item counts: the operator a value must satisfy against its limit. */
-const COMPARISONS = {
-  minimum: '>=',
-  maximum: '<=',
-  exclusiveMinimum: '>',
-  exclusiveMaximum: '<',
-} as const;
-
-type Operator = (typeof COMPARISONS)[keyof typeof COMPARISONS];
-
-/** `operator` as a function (the one place each operator is evaluated). */
-function holds(operator: Operator, value: number, limit: number): boolean {
-  switch (operator) {
-    case '>=':
-      return value >= limit;
-    case '<=':
-      return value <= limit;
-    case '>':
-      return value > limit;
-    case '<':
-      return value < limit;
+  /** The limit as the schema states it (a pattern's source), for printing. */
+  get stated(): unknown {
+    return this.rule === 'pattern' ? (this.limit as PatternMatcher).source : this.limit;
   }
 }
 
-/** A comparison rule: `read(value) operator limit`. */
-function comparison(
-  rule: string,
-  operator: Operator,
-  limit: number,
-  read: (value: unknown) => number,
-): ConstraintCheck {
-  return [rule, (value: unknown) => holds(operator, read(value), limit)];
+/** Whether a normalized value satisfies a constraint: the one definition of every IR constraint. */
+export function constraintHolds(constraint: ConstraintCheck, value: unknown): boolean {
+  const limit = constraint.limit;
+  switch (constraint.rule) {
+    case 'minLength':
+      return lengthWithin(value as string, limit as number, undefined);
+    case 'maxLength':
+      return lengthWithin(value as string, undefined, limit as number);
+    case 'pattern':
+      return (limit as PatternMatcher).test(value as string);
+    case 'minimum':
+      return (value as number) >= (limit as number);
+    case 'maximum':
+      return (value as number) <= (limit as number);
+    case 'exclusiveMinimum':
+      return (value as number) > (limit as number);
+    case 'exclusiveMaximum':
+      return (value as number) < (limit as number);
+    case 'multipleOf':
+      return isMultipleOf(value as number, limit as number);
+    case 'minItems':
+      return (value as unknown[]).length >= (limit as number);
+    case 'maxItems':
+      return (value as unknown[]).length <= (limit as number);
+    case 'uniqueItems':
+      return new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length;
+    case 'enum':
+      return (limit as readonly unknown[]).some((allowed) => jsonEquals(allowed, value));
+  }
 }
 
-const asNumber = (value: unknown) => value as number;
-const itemCount = (value: unknown) => (value as unknown[]).length;
+/**
+ * The shared records of the rules with a number limit or a pattern, by rule and limit (a pattern by its source).
+ * Bounded: past {@link MAX_SHARED_CONSTRAINTS} records (a process that registers tools with that many distinct limits,
+ * such as remote tools refreshed again and again), further records are made per node and not kept here.
+ */
+const sharedConstraints = new Map<ConstraintRule, Map<number | string, ConstraintCheck>>();
+const MAX_SHARED_CONSTRAINTS = 4096;
+let sharedConstraintCount = 0;
+
+function sharedConstraint(rule: ConstraintRule, limit: number | PatternMatcher): ConstraintCheck {
+  let byLimit = sharedConstraints.get(rule);
+  if (byLimit === undefined) sharedConstraints.set(rule, (byLimit = new Map()));
+  const key = typeof limit === 'number' ? limit : limit.source;
+  let constraint = byLimit.get(key);
+  if (constraint === undefined) {
+    constraint = new ConstraintCheck(rule, limit);
+    if (sharedConstraintCount < MAX_SHARED_CONSTRAINTS) {
+      byLimit.set(key, constraint);
+      sharedConstraintCount++;
+    }
+  }
+  return constraint;
+}
+
+const UNIQUE_ITEMS = new ConstraintCheck('uniqueItems', true);
+
+const NO_CONSTRAINTS: readonly ConstraintCheck[] = Object.freeze([]);
+
+/** A number's rules, in the order they are checked. */
+const NUMBER_RULES = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
 
 /**
  * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
@@ -90,53 +143,39 @@ function exactLengthWithin(value: string, minimum: number | undefined, maximum: 
   return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
 }
 
-/** The constraint checks of one schema node, the same rules class-validator applies on the reference path. */
-export function constraintChecks(schema: ParamSchema): ConstraintCheck[] {
+/**
+ * The constraint checks of one schema node, the same rules class-validator applies on the reference path, in the order
+ * they are checked (the first that fails is the one reported).
+ */
+export function constraintChecks(schema: ParamSchema): readonly ConstraintCheck[] {
   const checks: ConstraintCheck[] = [];
   switch (schema.kind) {
-    case 'string': {
-      const { minLength: minimumLength, maxLength: maximumLength, pattern } = schema;
-      if (minimumLength !== undefined)
-        checks.push(['minLength', (value) => lengthWithin(value as string, minimumLength, undefined)]);
-      if (maximumLength !== undefined)
-        checks.push(['maxLength', (value) => lengthWithin(value as string, undefined, maximumLength)]);
-      if (pattern !== undefined) {
-        const expression = compilePattern(pattern);
-        checks.push(['pattern', (value) => expression.test(value as string)]);
-      }
+    case 'string':
+      if (schema.minLength !== undefined) checks.push(sharedConstraint('minLength', schema.minLength));
+      if (schema.maxLength !== undefined) checks.push(sharedConstraint('maxLength', schema.maxLength));
+      if (schema.pattern !== undefined) checks.push(sharedConstraint('pattern', compilePattern(schema.pattern)));
       break;
-    }
     case 'int':
-    case 'float': {
-      for (const rule of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
+    case 'float':
+      for (const rule of NUMBER_RULES) {
         const limit = schema[rule];
-        if (limit !== undefined) checks.push(comparison(rule, COMPARISONS[rule], limit, asNumber));
+        if (limit !== undefined) checks.push(sharedConstraint(rule, limit));
       }
-      const { multipleOf } = schema;
-      if (multipleOf !== undefined) checks.push(['multipleOf', (value) => isMultipleOf(value as number, multipleOf)]);
       break;
-    }
-    case 'array': {
-      const { minItems, maxItems, uniqueItems } = schema;
-      if (minItems !== undefined) checks.push(comparison('minItems', '>=', minItems, itemCount));
-      if (maxItems !== undefined) checks.push(comparison('maxItems', '<=', maxItems, itemCount));
-      if (uniqueItems === true)
-        checks.push([
-          'uniqueItems',
-          (value) => new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length,
-        ]);
-      if (schema.enum !== undefined)
-        checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
+    case 'array':
+      if (schema.minItems !== undefined) checks.push(sharedConstraint('minItems', schema.minItems));
+      if (schema.maxItems !== undefined) checks.push(sharedConstraint('maxItems', schema.maxItems));
+      if (schema.uniqueItems === true) checks.push(UNIQUE_ITEMS);
+      if (schema.enum !== undefined) checks.push(new ConstraintCheck('enum', schema.enum));
       break;
-    }
     case 'object':
     case 'union':
     case 'any':
-      if (schema.enum !== undefined)
-        checks.push(['enum', (value) => schema.enum!.some((allowed) => jsonEquals(allowed, value))]);
+      if (schema.enum !== undefined) checks.push(new ConstraintCheck('enum', schema.enum));
       break;
     default:
       break;
   }
-  return checks;
+  // A right-sized copy (`push` leaves room for more), or the shared empty list.
+  return checks.length === 0 ? NO_CONSTRAINTS : checks.slice();
 }

@@ -229,8 +229,21 @@ function buildPlan(
 }
 
 function checkPlanFor(plan: CheckPlan): DeveloperRulesPlan {
-  const find = findWith(plan);
-  return { kind: 'check', check: checkWith(find), find };
+  return new CheckingPlan(findWith(plan));
+}
+
+/**
+ * A plan with rules: `find` (what the executor calls) made once; `check`, its form that fills the caller's array, made
+ * when it is read (most plans never are: a closure and its context less per tool that keeps its plan).
+ */
+class CheckingPlan {
+  readonly kind = 'check';
+
+  constructor(readonly find: DeveloperRulesFind) {}
+
+  get check(): DeveloperRulesCheck {
+    return checkWith(this.find);
+  }
 }
 
 function findWith(plan: CheckPlan): DeveloperRulesFind {

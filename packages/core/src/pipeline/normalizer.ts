@@ -15,7 +15,7 @@ import { containsUnsafeInteger, isUnsafeIntegerLiteral } from './unsafe-integer'
 import { DANGEROUS_KEYS } from './sanitize';
 import { canonicalKey, joinPath } from './keys';
 import { deepEqual } from './deep-equal';
-import { constraintChecks, type ConstraintMode } from './constraints';
+import { constraintChecks, constraintHolds, type ConstraintMode } from './constraints';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
 import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
 import {
@@ -631,8 +631,9 @@ function withConstraints(schema: ParamSchema, base: Normalizer): Normalizer {
   return (value, path, state) => {
     const normalized = base(value, path, state);
     if (normalized === INVALID || normalized === null || normalized === undefined) return normalized;
-    for (const [rule, check] of checks) {
-      if (!check(normalized)) {
+    for (const constraint of checks) {
+      if (!constraintHolds(constraint, normalized)) {
+        const rule = constraint.rule;
         state.issues.push(
           issue(
             path,

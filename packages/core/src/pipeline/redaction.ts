@@ -4,13 +4,13 @@ import type { Transformation, ValidationIssue } from '../types/execution';
 export const REDACTED = '[redacted]';
 
 const sensitivePathsBySchema = new WeakMap<ObjectSchema, ReadonlySet<string>>();
+const NO_SENSITIVE_PATHS: ReadonlySet<string> = new Set();
 
 /** Paths (as `a.b[].c`, indices folded) of properties marked `sensitive`; computed once per schema. */
 export function sensitivePaths(schema: ObjectSchema): ReadonlySet<string> {
   const cached = sensitivePathsBySchema.get(schema);
   if (cached) return cached;
   const paths = new Set<string>();
-  sensitivePathsBySchema.set(schema, paths);
   const walk = (node: ParamSchema, prefix: string, depth: number) => {
     if (depth > 16) return;
     if (node.kind === 'array') walk(node.items, `${prefix}[]`, depth + 1);
@@ -24,7 +24,10 @@ export function sensitivePaths(schema: ObjectSchema): ReadonlySet<string> {
     }
   };
   walk(schema, '', 0);
-  return paths;
+  // Most schemas have no sensitive property: they share one empty set (a set and its table are about 100 bytes).
+  const kept = paths.size === 0 ? NO_SENSITIVE_PATHS : paths;
+  sensitivePathsBySchema.set(schema, kept);
+  return kept;
 }
 
 function foldIndices(path: string): string {

@@ -88,7 +88,7 @@ describe('patterns share one constraint class', () => {
 });
 
 describe("toolwright's class-validator rules keep only their own fields", () => {
-  it('a rule owns its target, property and constraints; what every use of its kind shares is on its prototype', () => {
+  it('a rule owns its target, property and any constraints of its own; what every use of its kind shares is on its prototype', () => {
     class PlaceParams {
       @ToolParam({ type: 'string', maxLength: 20 })
       city!: string;
@@ -112,8 +112,11 @@ describe("toolwright's class-validator rules keep only their own fields", () => 
     const tagsMax = find('tags', (rule) => rule.name === 'maxLength');
     const nested = find('place', (rule) => rule.type === 'nestedValidation');
 
-    for (const rule of [nameMax, tagsMax, nested])
+    for (const rule of [nameMax, tagsMax])
       expect(Object.keys(rule).sort()).toStrictEqual(['constraints', 'propertyName', 'target']);
+    // A rule without constraints of its own reads its kind's from the prototype.
+    expect(Object.keys(nested).sort()).toStrictEqual(['propertyName', 'target']);
+    expect(nested.constraints).toBe(Object.getPrototypeOf(nested).constraints);
     expect(nameMax.target).toBe(TripParams);
     expect(nameMax.constraints).toStrictEqual([10]);
     expect(cityMax.constraints).toStrictEqual([20]);
