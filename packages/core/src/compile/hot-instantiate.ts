@@ -28,7 +28,7 @@ export function hotInstantiatorSource(record: InstantiatorRecord, tool: string):
   const names = ['DTO', 'hasOwnProperty'];
   const values: unknown[] = [record.dto, hasOwnProperty];
   const cases: string[] = [];
-  for (const name of record.names) {
+  for (const { name } of record.schema.properties) {
     const key = JSON.stringify(name);
     const builder = record.builders.get(name);
     cases.push(`      case ${key}:`);

@@ -25,12 +25,43 @@ export type Instantiator = (plain: Record<string, unknown>, owned?: boolean) => 
 
 const instantiators = new WeakMap<ObjectSchema, Instantiator>();
 
-/** What each instantiator does, in words (`toolwright inspect --code` prints it). */
-const descriptions = new WeakMap<Instantiator, string>();
+/** Builds a property's value (`owned`: as {@link Instantiator}'s; an owned array is filled in place). */
+export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 
-/** How an instantiator from {@link instantiatorFor} builds its instance, in words. */
+/**
+ * One class's instantiator as the hot tier and the printing see it (decision 0031, amended): the class and its schema,
+ * the builders of the properties built from their value (in declaration order), the nested DTO classes'
+ * instantiators, why it may not adopt (`undefined`: it may), and the one slot the shared builder defers to: the code of
+ * its own the tier gave it (`compile/hot-instantiate.ts`, emitted from this record, the builders bound as they are),
+ * `undefined` until then. Written only here.
+ */
+export interface InstantiatorRecord {
+  readonly dto: Constructor;
+  readonly schema: ObjectSchema;
+  readonly builders: ReadonlyMap<string, ValueBuilder>;
+  readonly nested: readonly Instantiator[];
+  readonly blocker: string | undefined;
+  own: Instantiator | undefined;
+}
+
+/** Each instantiator's record; an instantiator built by class-transformer has its description instead. */
+const records = new WeakMap<Instantiator, InstantiatorRecord | string>();
+
+const NO_NESTED: readonly Instantiator[] = Object.freeze([]);
+
+/** How an instantiator from {@link instantiatorFor} builds its instance, in words (`toolwright inspect --code`). */
 export function describeInstantiator(instantiator: Instantiator): string {
-  return descriptions.get(instantiator) ?? 'not described';
+  const record = records.get(instantiator);
+  if (record === undefined) return 'not described';
+  if (typeof record === 'string') return record;
+  const { dto, builders, blocker } = record;
+  const built = [...builders].map(
+    ([name, builder]) => `${JSON.stringify(name)} ${builder === toDate ? 'as a Date' : 'built'}`,
+  );
+  const assigned = `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`;
+  return blocker === undefined
+    ? `${assigned}; or the parsed object adopted as a ${dto.name} when the pipeline owns it`
+    : `${assigned} (never adopted: ${blocker})`;
 }
 
 export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instantiator {
@@ -41,26 +72,6 @@ export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instant
   }
   return instantiator;
 }
-
-/** Builds a property's value (`owned`: as {@link Instantiator}'s; an owned array is filled in place). */
-export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
-
-/**
- * One class's instantiator as the hot tier sees it (decision 0031, amended): the class, its declared property names,
- * the builders of the properties built from their value, the nested DTO classes' instantiators, and the one slot the
- * instantiator calls: the shared builder below, until the tier gives the class code of its own
- * (`compile/hot-instantiate.ts`, emitted from this record, the builders bound as they are). Written only here.
- */
-export interface InstantiatorRecord {
-  readonly dto: Constructor;
-  readonly names: readonly string[];
-  readonly builders: ReadonlyMap<string, ValueBuilder>;
-  readonly nested: readonly Instantiator[];
-  current: Instantiator;
-  hot: boolean;
-}
-
-const records = new WeakMap<Instantiator, InstantiatorRecord>();
 
 /**
  * Gives a class command's instantiator (and those of its nested DTO classes) code of its own, the hot tier's
@@ -73,17 +84,16 @@ const records = new WeakMap<Instantiator, InstantiatorRecord>();
  */
 export function specializeInstantiator(instantiator: Instantiator, tool: string): boolean {
   const record = records.get(instantiator);
-  if (record === undefined) return false;
-  if (record.hot) return true;
+  if (record === undefined || typeof record === 'string') return false;
+  if (record.own !== undefined) return true;
   for (const nested of record.nested) specializeInstantiator(nested, tool);
   const code = hotInstantiatorSource(record, tool);
   if (code.source.length > hotTierSettings().maxSourceLength) return false;
   try {
-    record.current = compileHotInstantiator(code);
+    record.own = compileHotInstantiator(code);
   } catch {
     return false;
   }
-  record.hot = true;
   return true;
 }
 
@@ -96,7 +106,7 @@ export function hotInstantiatorSources(
   tool: string,
 ): { readonly running: boolean; readonly sources: readonly HotInstantiatorSource[] } | undefined {
   const top = records.get(instantiator);
-  if (top === undefined) return undefined;
+  if (top === undefined || typeof top === 'string') return undefined;
   const sources: HotInstantiatorSource[] = [];
   // A class nested in several places has an instantiator in each, all of the same source: printed once.
   const seen = new Set<string>();
@@ -107,17 +117,17 @@ export function hotInstantiatorSources(
     sources.push(code);
     for (const nested of record.nested) {
       const child = records.get(nested);
-      if (child !== undefined) visit(child);
+      if (child !== undefined && typeof child !== 'string') visit(child);
     }
   };
   visit(top);
-  return { running: top.hot, sources };
+  return { running: top.own !== undefined, sources };
 }
 
 function byClassTransformer(dto: Constructor, reason: string): Instantiator {
   const instantiator: Instantiator = (plain) =>
     plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
-  descriptions.set(instantiator, `plainToInstance(${dto.name}) (${reason})`);
+  records.set(instantiator, `plainToInstance(${dto.name}) (${reason})`);
   return instantiator;
 }
 
@@ -146,22 +156,30 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
     return byClassTransformer(dto, 'class-transformer customizes the class');
   // Only the properties built from their value (nested DTOs, arrays of them, dates) have a builder.
   const builders = new Map<string, ValueBuilder>();
-  const built: string[] = [];
   const nestedInstantiators: Instantiator[] = [];
   for (const property of schema.properties) {
     const builder = dateProperties.has(property.name)
       ? toDate
       : valueBuilder(property.schema, compiling, nestedInstantiators);
-    if (builder === undefined) continue;
-    builders.set(property.name, builder);
-    built.push(`${JSON.stringify(property.name)} ${dateProperties.has(property.name) ? 'as a Date' : 'built'}`);
+    if (builder !== undefined) builders.set(property.name, builder);
   }
   compiling.delete(schema);
   const builtKeys = [...builders.keys()];
   const builderList = [...builders.values()];
   const blocker = adoptionBlocker(dto, names);
   const prototype = dto.prototype as object;
-  const shared: Instantiator = (plain, owned = false) => {
+  const record: InstantiatorRecord = {
+    dto,
+    schema,
+    builders,
+    nested: nestedInstantiators.length === 0 ? NO_NESTED : [...nestedInstantiators],
+    blocker,
+    own: undefined,
+  };
+  const instantiator: Instantiator = (plain, owned = false) => {
+    // A hot tool's class builds with code of its own (decision 0031, amended).
+    const own = record.own;
+    if (own !== undefined) return own(plain, owned);
     if (owned && blocker === undefined) {
       // Adopted: the values that are built replace their plain value under the same key (its place stays).
       for (let index = 0; index < builtKeys.length; index++) {
@@ -182,16 +200,7 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
     }
     return instance;
   };
-  const record: InstantiatorRecord = { dto, names, builders, nested: nestedInstantiators, current: shared, hot: false };
-  const instantiator: Instantiator = (plain, owned = false) => record.current(plain, owned);
   records.set(instantiator, record);
-  const assigned = `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`;
-  descriptions.set(
-    instantiator,
-    blocker === undefined
-      ? `${assigned}; or the parsed object adopted as a ${dto.name} when the pipeline owns it`
-      : `${assigned} (never adopted: ${blocker})`,
-  );
   return instantiator;
 }
 
