@@ -87,9 +87,10 @@ export function specializeInstantiator(instantiator: Instantiator, tool: string)
   if (record === undefined || typeof record === 'string') return false;
   if (record.own !== undefined) return true;
   for (const nested of record.nested) specializeInstantiator(nested, tool);
-  const code = hotInstantiatorSource(record, tool);
-  if (code.source.length > hotTierSettings().maxSourceLength) return false;
+  // Called by the hot tier off any call's stack, where nothing may throw: any failure keeps the shared builder.
   try {
+    const code = hotInstantiatorSource(record, tool);
+    if (code.source.length > hotTierSettings().maxSourceLength) return false;
     record.own = compileHotInstantiator(code);
   } catch {
     return false;

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import { getDesignType } from '../../../src/metadata/design-metadata';
 import { configureHotTier, DEFAULT_HOT_TIER } from '../../../src/compile/hot-tier';
@@ -511,6 +513,27 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
     expect(tree).toBeInstanceOf(Node);
     expect(tree.child).toBeInstanceOf(Node);
   });
+
+  it('keeps every instantiator shared in a process that compiles no code from strings', () => {
+    // A real Node process with code generation from strings disallowed (as a content security policy would).
+    const script = `
+      require('reflect-metadata');
+      const { instantiatorFor, specializeInstantiator, hotInstantiatorSources } = require('./src/pipeline/instantiate');
+      class Item {}
+      const schema = { kind: 'object', additionalProperties: false, dto: Item, properties: [
+        { name: 'a', required: true, aliases: [], schema: { kind: 'string' } }] };
+      const instantiate = instantiatorFor(schema, Item);
+      const specialized = specializeInstantiator(instantiate, 'csp');
+      const instance = instantiate(JSON.parse('{"a":"x"}'), true);
+      console.log(JSON.stringify({ specialized, running: hotInstantiatorSources(instantiate, 'csp').running,
+        item: instance instanceof Item, a: instance.a }));`;
+    const output = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '-r', 'ts-node/register/transpile-only', '-e', script],
+      { cwd: path.join(__dirname, '../../..'), encoding: 'utf8' },
+    );
+    expect(JSON.parse(output)).toEqual({ specialized: false, running: false, item: true, a: 'x' });
+  }, 120_000);
 
   it('keeps an instantiator whose source is beyond the budget on the shared builder', () => {
     class Big {}
