@@ -185,6 +185,8 @@ export class CanonicalCheck implements HotCandidate {
     private readonly maxArrayItems: number,
     /** The tool's name (the generated code's comment and `sourceURL`). */
     private readonly tool: string,
+    /** Called once the check runs code of its own (the tool's instantiator is specialized with it). */
+    private readonly onSpecialized?: () => void,
   ) {
     this.current = (value) => {
       countCall(this);
@@ -221,6 +223,7 @@ export class CanonicalCheck implements HotCandidate {
       return false;
     }
     this.hot = true;
+    this.onSpecialized?.();
     return true;
   }
 
@@ -237,9 +240,17 @@ export class CanonicalCheck implements HotCandidate {
   }
 }
 
-/** Builds one tool's canonical check for these limits (`tool`: its name, for its generated code when it is hot). */
-export function canonicalCheck(schema: ObjectSchema, limits: PipelineLimits, tool = 'tool'): CanonicalCheck {
-  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool);
+/**
+ * Builds one tool's canonical check for these limits (`tool`: its name, for its generated code when it is hot;
+ * `onSpecialized`: called when it is).
+ */
+export function canonicalCheck(
+  schema: ObjectSchema,
+  limits: PipelineLimits,
+  tool = 'tool',
+  onSpecialized?: () => void,
+): CanonicalCheck {
+  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, onSpecialized);
 }
 
 /** The boolean form of a tool's canonical check. */

@@ -211,6 +211,6 @@ export function printableName(tool: string): string {
 }
 
 /** A tool name as the file name of a `sourceURL`. */
-function urlText(tool: string): string {
+export function urlText(tool: string): string {
   return tool.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
 }

@@ -9,7 +9,13 @@ import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
 import { canonicalCheck, type CanonicalCheck } from './canonical-check';
 import { printableName } from './hot-check';
-import { describeInstantiator, instantiatorFor, type Instantiator } from '../pipeline/instantiate';
+import {
+  describeInstantiator,
+  hotInstantiatorSources,
+  instantiatorFor,
+  specializeInstantiator,
+  type Instantiator,
+} from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
@@ -83,6 +89,10 @@ export function compileTool(
   const reference = developerRules === undefined || developerRules.kind === 'reference';
   const commandClass = entry.implementation.kind === 'class' ? entry.implementation.command : undefined;
   const needsInstance = entry.implementation.kind === 'class' || developerRules?.kind === 'check';
+  const instantiate = needsInstance && !reference ? instantiatorFor(parameters, dtoForSchema(parameters)) : undefined;
+  // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
+  const onSpecialized =
+    instantiate === undefined ? undefined : () => void specializeInstantiator(instantiate, definition.name);
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
@@ -95,10 +105,10 @@ export function compileTool(
     normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
-    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name),
+    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name, onSpecialized),
     needsInstance,
     commandClass,
-    instantiate: needsInstance && !reference ? instantiatorFor(parameters, dtoForSchema(parameters)) : undefined,
+    instantiate,
     sensitivePaths: sensitivePaths(parameters),
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
@@ -165,5 +175,11 @@ export function printToolPlan(compiled: CompiledTool): string {
     `hot check (${compiled.check.specialized ? 'running' : 'generated when the tool is hot'}):`,
     compiled.check.source().source,
   );
+  const instantiator = compiled.instantiate && hotInstantiatorSources(compiled.instantiate, compiled.name);
+  if (instantiator !== undefined)
+    pieces.push(
+      `hot instantiator (${instantiator.running ? 'running' : 'generated when the tool is hot'}):`,
+      ...instantiator.sources.map((code) => code.source),
+    );
   return `${pieces.join('\n')}\n`;
 }

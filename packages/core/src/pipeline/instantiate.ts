@@ -2,6 +2,8 @@ import { plainToInstance } from 'class-transformer';
 import { getDesignType } from '../metadata/design-metadata';
 import { hasClassTransformerCustomizations } from '../metadata/validator-metadata';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
+import { compileHotInstantiator, hotInstantiatorSource, type HotInstantiatorSource } from '../compile/hot-instantiate';
+import { hotTierSettings } from '../compile/hot-tier';
 
 /**
  * The DTO instance a class command receives, built from the validated plain parameters. What `plainToInstance` does
@@ -15,17 +17,51 @@ import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
  * object of its prototype ({@link adoptionBlocker}) adopts the plain object as its instance
  * (`Object.setPrototypeOf`, nested DTOs and arrays of them in place, dates replaced in place): the same class, own
  * keys in the same order and the same values as the built instance, without a store per key.
+ *
+ * A hot tool's instantiators get code of their own (the hot tier, decision 0031 amended: {@link specializeInstantiator}):
+ * the same building with one literal store per declared property, which costs less than adopting.
  */
 export type Instantiator = (plain: Record<string, unknown>, owned?: boolean) => object;
 
 const instantiators = new WeakMap<ObjectSchema, Instantiator>();
 
-/** What each instantiator does, in words (`toolwright inspect --code` prints it). */
-const descriptions = new WeakMap<Instantiator, string>();
+/** Builds a property's value (`owned`: as {@link Instantiator}'s; an owned array is filled in place). */
+export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 
-/** How an instantiator from {@link instantiatorFor} builds its instance, in words. */
+/**
+ * One class's instantiator as the hot tier and the printing see it (decision 0031, amended): the class and its schema,
+ * the builders of the properties built from their value (in declaration order), the nested DTO classes'
+ * instantiators, why it may not adopt (`undefined`: it may), and the one slot the shared builder defers to: the code of
+ * its own the tier gave it (`compile/hot-instantiate.ts`, emitted from this record, the builders bound as they are),
+ * `undefined` until then. Written only here.
+ */
+export interface InstantiatorRecord {
+  readonly dto: Constructor;
+  readonly schema: ObjectSchema;
+  readonly builders: ReadonlyMap<string, ValueBuilder>;
+  readonly nested: readonly Instantiator[];
+  readonly blocker: string | undefined;
+  own: Instantiator | undefined;
+}
+
+/** Each instantiator's record; an instantiator built by class-transformer has its description instead. */
+const records = new WeakMap<Instantiator, InstantiatorRecord | string>();
+
+const NO_NESTED: readonly Instantiator[] = Object.freeze([]);
+
+/** How an instantiator from {@link instantiatorFor} builds its instance, in words (`toolwright inspect --code`). */
 export function describeInstantiator(instantiator: Instantiator): string {
-  return descriptions.get(instantiator) ?? 'not described';
+  const record = records.get(instantiator);
+  if (record === undefined) return 'not described';
+  if (typeof record === 'string') return record;
+  const { dto, builders, blocker } = record;
+  const built = [...builders].map(
+    ([name, builder]) => `${JSON.stringify(name)} ${builder === toDate ? 'as a Date' : 'built'}`,
+  );
+  const assigned = `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`;
+  return blocker === undefined
+    ? `${assigned}; or the parsed object adopted as a ${dto.name} when the pipeline owns it`
+    : `${assigned} (never adopted: ${blocker})`;
 }
 
 export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instantiator {
@@ -37,13 +73,62 @@ export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instant
   return instantiator;
 }
 
-/** Builds a property's value (`owned`: as {@link Instantiator}'s; an owned array is filled in place). */
-type ValueBuilder = (value: unknown, owned: boolean) => unknown;
+/**
+ * Gives a class command's instantiator (and those of its nested DTO classes) code of its own, the hot tier's
+ * (decision 0031): called when the tool's canonical check is specialized, off any call's stack. The code builds what
+ * the shared builder builds when it does not adopt (`new Dto()`, each own key assigned in its order, the same builders
+ * for dates, nested DTOs and arrays of them), with one literal store per declared property instead of a shared keyed
+ * store; it never adopts (constructing and assigning is what adopting stands for, and is cheaper with literal
+ * stores). `false` when it stays shared: built by class-transformer, beyond the tier's source budget, or a process
+ * that compiles no code from strings.
+ */
+export function specializeInstantiator(instantiator: Instantiator, tool: string): boolean {
+  const record = records.get(instantiator);
+  if (record === undefined || typeof record === 'string') return false;
+  if (record.own !== undefined) return true;
+  for (const nested of record.nested) specializeInstantiator(nested, tool);
+  // Called by the hot tier off any call's stack, where nothing may throw: any failure keeps the shared builder.
+  try {
+    const code = hotInstantiatorSource(record, tool);
+    if (code.source.length > hotTierSettings().maxSourceLength) return false;
+    record.own = compileHotInstantiator(code);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The sources of an instantiator's own code and of its nested classes' (each source once), and whether it runs:
+ * what `toolwright inspect --code` prints; `undefined` for an instantiator built by class-transformer.
+ */
+export function hotInstantiatorSources(
+  instantiator: Instantiator,
+  tool: string,
+): { readonly running: boolean; readonly sources: readonly HotInstantiatorSource[] } | undefined {
+  const top = records.get(instantiator);
+  if (top === undefined || typeof top === 'string') return undefined;
+  const sources: HotInstantiatorSource[] = [];
+  // A class nested in several places has an instantiator in each, all of the same source: printed once.
+  const seen = new Set<string>();
+  const visit = (record: InstantiatorRecord) => {
+    const code = hotInstantiatorSource(record, tool);
+    if (seen.has(code.source)) return;
+    seen.add(code.source);
+    sources.push(code);
+    for (const nested of record.nested) {
+      const child = records.get(nested);
+      if (child !== undefined && typeof child !== 'string') visit(child);
+    }
+  };
+  visit(top);
+  return { running: top.own !== undefined, sources };
+}
 
 function byClassTransformer(dto: Constructor, reason: string): Instantiator {
   const instantiator: Instantiator = (plain) =>
     plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
-  descriptions.set(instantiator, `plainToInstance(${dto.name}) (${reason})`);
+  records.set(instantiator, `plainToInstance(${dto.name}) (${reason})`);
   return instantiator;
 }
 
@@ -72,19 +157,30 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
     return byClassTransformer(dto, 'class-transformer customizes the class');
   // Only the properties built from their value (nested DTOs, arrays of them, dates) have a builder.
   const builders = new Map<string, ValueBuilder>();
-  const built: string[] = [];
+  const nestedInstantiators: Instantiator[] = [];
   for (const property of schema.properties) {
-    const builder = dateProperties.has(property.name) ? toDate : valueBuilder(property.schema, compiling);
-    if (builder === undefined) continue;
-    builders.set(property.name, builder);
-    built.push(`${JSON.stringify(property.name)} ${dateProperties.has(property.name) ? 'as a Date' : 'built'}`);
+    const builder = dateProperties.has(property.name)
+      ? toDate
+      : valueBuilder(property.schema, compiling, nestedInstantiators);
+    if (builder !== undefined) builders.set(property.name, builder);
   }
   compiling.delete(schema);
   const builtKeys = [...builders.keys()];
   const builderList = [...builders.values()];
   const blocker = adoptionBlocker(dto, names);
   const prototype = dto.prototype as object;
+  const record: InstantiatorRecord = {
+    dto,
+    schema,
+    builders,
+    nested: nestedInstantiators.length === 0 ? NO_NESTED : [...nestedInstantiators],
+    blocker,
+    own: undefined,
+  };
   const instantiator: Instantiator = (plain, owned = false) => {
+    // A hot tool's class builds with code of its own (decision 0031, amended).
+    const own = record.own;
+    if (own !== undefined) return own(plain, owned);
     if (owned && blocker === undefined) {
       // Adopted: the values that are built replace their plain value under the same key (its place stays).
       for (let index = 0; index < builtKeys.length; index++) {
@@ -105,13 +201,7 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
     }
     return instance;
   };
-  const assigned = `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`;
-  descriptions.set(
-    instantiator,
-    blocker === undefined
-      ? `${assigned}; or the parsed object adopted as a ${dto.name} when the pipeline owns it`
-      : `${assigned} (never adopted: ${blocker})`,
-  );
+  records.set(instantiator, record);
   return instantiator;
 }
 
@@ -157,14 +247,20 @@ function adoptionBlocker(dto: Constructor, names: readonly string[]): string | u
   return undefined;
 }
 
-function valueBuilder(schema: ParamSchema, compiling: Set<ObjectSchema>): ValueBuilder | undefined {
+/** A property's builder (`undefined`: its value is assigned as it is); each nested DTO's instantiator goes to `nested`. */
+function valueBuilder(
+  schema: ParamSchema,
+  compiling: Set<ObjectSchema>,
+  nestedInstantiators: Instantiator[],
+): ValueBuilder | undefined {
   if (schema.kind === 'object' && schema.dto) {
     const nested = compile(schema, schema.dto, compiling);
+    nestedInstantiators.push(nested);
     return (value, owned) =>
       typeof value === 'object' && !isArray(value) ? nested(value as Record<string, unknown>, owned) : value;
   }
   if (schema.kind === 'array') {
-    const item = valueBuilder(schema.items, compiling);
+    const item = valueBuilder(schema.items, compiling, nestedInstantiators);
     if (item === undefined) return undefined;
     const build = (entry: unknown, owned: boolean) =>
       entry === null || entry === undefined ? entry : item(entry, owned);

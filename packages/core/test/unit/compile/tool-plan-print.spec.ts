@@ -74,6 +74,10 @@ describe("a tool's plan as text (issue 26: printable, golden; with the hot tier'
     const executor = executorFor((registry) => registry.register(PlaceOrderCommand));
     const plan = executor.generatedCode('place_order')!;
     expect(plan).toContain('hot check (running):\n// toolwright: hot check of place_order\n');
+    expect(plan).toContain(
+      'hot instantiator (running):\n// toolwright: hot instantiator of place_order (PlaceOrderParams)\n',
+    );
+    expect(plan).toContain('//# sourceURL=toolwright/hot/place_order.LineItem.instantiate.js');
     expect(plan).toMatchSnapshot();
     const result = await executor.execute({
       id: 'o',

@@ -1,7 +1,15 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import { getDesignType } from '../../../src/metadata/design-metadata';
-import { describeInstantiator, instantiatorFor } from '../../../src/pipeline/instantiate';
+import { configureHotTier, DEFAULT_HOT_TIER } from '../../../src/compile/hot-tier';
+import {
+  describeInstantiator,
+  hotInstantiatorSources,
+  instantiatorFor,
+  specializeInstantiator,
+} from '../../../src/pipeline/instantiate';
 import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../../../src/types/schema';
 
 /**
@@ -412,5 +420,128 @@ describe('DTO instantiation by adopting the parsed object (issue 26)', () => {
     expect(withMethod.adopted).toBe(true);
     expect(Object.keys(withMethod.instance)).toEqual(['a']);
     expect(withMethod.instance).toBeInstanceOf(WithMethod);
+  });
+});
+
+// Classes of their own for the hot tier's tests: specializing an instantiator changes it for the whole process.
+class HotLeaf {
+  note = 'leaf initializer';
+}
+class HotInner {}
+class HotOuter {}
+const hotTree = dtoTree(HotLeaf, HotInner, HotOuter, [property('built', leaf, false)]);
+class ColdOuter {}
+const coldTree = dtoTree(HotLeaf, HotInner, ColdOuter, []);
+
+describe("DTO instantiation with the hot tier's code (decision 0031, amended)", () => {
+  afterEach(() => {
+    configureHotTier(DEFAULT_HOT_TIER);
+  });
+
+  it('builds, owned or not, the instances the plain statement describes (3,000 random objects, fixed seed)', () => {
+    // The 10,000-character hostile name is twice in the outer class's source: a budget for it.
+    configureHotTier({ maxSourceLength: 100_000 });
+    const instantiate = instantiatorFor(hotTree.outer, HotOuter);
+    expect(hotInstantiatorSources(instantiate, 'hot_tool')!.running).toBe(false);
+    expect(specializeInstantiator(instantiate, 'hot_tool')).toBe(true);
+    const sources = hotInstantiatorSources(instantiate, 'hot_tool')!;
+    expect(sources.running).toBe(true);
+    // One source per class of the tree (HotInner and HotLeaf are nested in several places: once each).
+    expect(sources.sources.map((code) => code.source.split('\n')[0])).toEqual([
+      '// toolwright: hot instantiator of hot_tool (HotOuter)',
+      '// toolwright: hot instantiator of hot_tool (HotInner)',
+      '// toolwright: hot instantiator of hot_tool (HotLeaf)',
+      '// toolwright: hot instantiator of hot_tool (Leaf)',
+    ]);
+    let nestedInstances = 0;
+    fc.assert(
+      fc.property(
+        outerPlain.map((plain) => ({ ...plain, built: plain['inner'] })),
+        (plain) => {
+          const owned = JSON.parse(JSON.stringify(plain)) as Record<string, unknown>;
+          const callers = JSON.parse(JSON.stringify(plain)) as Record<string, unknown>;
+          const callersCopy = JSON.parse(JSON.stringify(callers)) as unknown;
+          const expected = describe_(expectedInstance(hotTree.outer, HotOuter, JSON.parse(JSON.stringify(plain))));
+          const fromOwned = instantiate(owned, true) as Record<string, unknown>;
+          const fromCallers = instantiate(callers) as Record<string, unknown>;
+          expect(fromOwned).toBeInstanceOf(HotOuter);
+          expect(describe_(fromOwned)).toEqual(expected);
+          expect(describe_(fromCallers)).toEqual(expected);
+          // Built, never adopted: the caller's object is unchanged (and so is an owned one's prototype).
+          expect(fromCallers).not.toBe(callers);
+          expect(callers).toEqual(callersCopy);
+          expect(Object.getPrototypeOf(owned)).toBe(Object.prototype);
+          if (fromOwned['inner'] instanceof HotInner) nestedInstances++;
+        },
+      ),
+      { seed: 31_0032, numRuns: 3_000 },
+    );
+    expect(nestedInstances).toBeGreaterThan(500);
+  });
+
+  it('reads own keys only, treats untrusted property names as data, and keeps a class-transformer class to it', () => {
+    configureHotTier({ maxSourceLength: 100_000 });
+    const instantiate = instantiatorFor(coldTree.outer, ColdOuter);
+    expect(specializeInstantiator(instantiate, '"));globalThis.pwned=1;//')).toBe(true);
+    const source = hotInstantiatorSources(instantiate, 'x')!.sources[0]!.source;
+    expect(source.split('\n').at(-1)).toBe('//# sourceURL=toolwright/hot/x.ColdOuter.instantiate.js');
+    const plain: Record<string, unknown> = { [HOSTILE_NAMES[0]!]: '2026-01-31T09:00:00Z' };
+    for (const name of HOSTILE_NAMES.slice(1)) plain[name] = { email: name };
+    const instance = instantiate(plain) as Record<string, unknown>;
+    expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
+    expect(instance[HOSTILE_NAMES[0]!]).toEqual(new Date('2026-01-31T09:00:00Z'));
+    for (const name of HOSTILE_NAMES.slice(1)) expect(instance[name]).toBeInstanceOf(HotInner);
+    expect(Object.keys(instance)).toEqual(HOSTILE_NAMES);
+    const inherited = { name: 'inherited', unknownInherited: 1 };
+    const withInherited = Object.assign(Object.create(inherited) as Record<string, unknown>, { at: 'x', 1: 'one' });
+    expect(describe_(instantiate(withInherited))).toEqual(
+      describe_(expectedInstance(coldTree.outer, ColdOuter, { ...withInherited })),
+    );
+    class Node {}
+    const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = {
+      kind: 'object',
+      properties: [],
+      additionalProperties: false,
+      dto: Node,
+    };
+    node.properties = [property('child', node, false)];
+    const recursive = instantiatorFor(node, Node);
+    // The outer class gets code of its own; the recursion stays class-transformer's.
+    expect(specializeInstantiator(recursive, 'tree')).toBe(true);
+    expect(hotInstantiatorSources(recursive, 'tree')!.sources).toHaveLength(1);
+    const tree = recursive({ child: { child: null } }) as { child: unknown };
+    expect(tree).toBeInstanceOf(Node);
+    expect(tree.child).toBeInstanceOf(Node);
+  });
+
+  it('keeps every instantiator shared in a process that compiles no code from strings', () => {
+    // A real Node process with code generation from strings disallowed (as a content security policy would).
+    const script = `
+      require('reflect-metadata');
+      const { instantiatorFor, specializeInstantiator, hotInstantiatorSources } = require('./src/pipeline/instantiate');
+      class Item {}
+      const schema = { kind: 'object', additionalProperties: false, dto: Item, properties: [
+        { name: 'a', required: true, aliases: [], schema: { kind: 'string' } }] };
+      const instantiate = instantiatorFor(schema, Item);
+      const specialized = specializeInstantiator(instantiate, 'csp');
+      const instance = instantiate(JSON.parse('{"a":"x"}'), true);
+      console.log(JSON.stringify({ specialized, running: hotInstantiatorSources(instantiate, 'csp').running,
+        item: instance instanceof Item, a: instance.a }));`;
+    const output = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '-r', 'ts-node/register/transpile-only', '-e', script],
+      { cwd: path.join(__dirname, '../../..'), encoding: 'utf8' },
+    );
+    expect(JSON.parse(output)).toEqual({ specialized: false, running: false, item: true, a: 'x' });
+  }, 120_000);
+
+  it('keeps an instantiator whose source is beyond the budget on the shared builder', () => {
+    class Big {}
+    const big = objectNode(Big, [property('a', { kind: 'string' })]);
+    configureHotTier({ maxSourceLength: 100 });
+    const instantiate = instantiatorFor(big, Big);
+    expect(specializeInstantiator(instantiate, 'big')).toBe(false);
+    expect(hotInstantiatorSources(instantiate, 'big')!.running).toBe(false);
+    expect(instantiate({ a: 'x' })).toEqual(Object.assign(new Big(), { a: 'x' }));
   });
 });

@@ -1,0 +1,71 @@
+import type { Instantiator, InstantiatorRecord } from '../pipeline/instantiate';
+import { printableName, urlText } from './hot-check';
+
+/**
+ * The hot tier's code for a class command's DTO instantiator (decision 0031, amended): one class's builder as a
+ * function of its own, emitted from the instantiator's record (`pipeline/instantiate.ts`). It is the shared builder's
+ * loop with the key dispatch written out: `new Dto()`, then each own enumerable key of the plain object in its order,
+ * a declared property assigned by a store of its own (a `case` label, `JSON.stringify` of the name, so a hostile name
+ * stays a string), anything else by the same keyed store as the shared builder's. The values of the properties built
+ * from their value (dates, nested DTOs, arrays of them) go through the record's builders, bound as arguments of the
+ * generated function, never re-stated in its text. The tool's and class's names appear only in a first comment
+ * (printable ASCII) and in the `sourceURL` (`[A-Za-z0-9._-]`), so each class's source is its own and V8 gives it its
+ * own feedback.
+ */
+
+/** One class's generated builder: its source and the values bound to the source's free names. */
+export interface HotInstantiatorSource {
+  readonly source: string;
+  readonly names: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** Emits the source of one class's hot builder from its instantiator's record. */
+export function hotInstantiatorSource(record: InstantiatorRecord, tool: string): HotInstantiatorSource {
+  const names = ['DTO', 'hasOwnProperty'];
+  const values: unknown[] = [record.dto, hasOwnProperty];
+  const cases: string[] = [];
+  for (const { name } of record.schema.properties) {
+    const key = JSON.stringify(name);
+    const builder = record.builders.get(name);
+    cases.push(`      case ${key}:`);
+    if (builder === undefined) cases.push(`        instance[${key}] = x;`);
+    else {
+      const bound = `build${values.length}`;
+      names.push(bound);
+      values.push(builder);
+      cases.push(`        instance[${key}] = x === null || x === undefined ? x : ${bound}(x, owned);`);
+    }
+    cases.push('        break;');
+  }
+  const className = typeof record.dto.name === 'string' ? record.dto.name : '';
+  const lines = [
+    `// toolwright: hot instantiator of ${printableName(tool)} (${printableName(className)})`,
+    '"use strict";',
+    'return function hotInstantiate(plain, owned) {',
+    '  const instance = new DTO();',
+    '  for (const k in plain) {',
+    '    if (!hasOwnProperty.call(plain, k)) continue;',
+    '    const x = plain[k];',
+    '    switch (k) {',
+    ...cases,
+    '      default:',
+    '        instance[k] = x;',
+    '    }',
+    '  }',
+    '  return instance;',
+    '};',
+    `//# sourceURL=toolwright/hot/${urlText(tool)}.${urlText(className)}.instantiate.js`,
+  ];
+  return { source: lines.join('\n'), names, values };
+}
+
+/** Compiles a class's hot builder (`new Function` over the source, called once with the bound values). */
+export function compileHotInstantiator(code: HotInstantiatorSource): Instantiator {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is emitted from records; data is bound
+  const factory = new Function(...code.names, code.source) as (...values: unknown[]) => Instantiator;
+  return factory(...code.values);
+}
