@@ -76,6 +76,23 @@ const REFUSE_NODE = new CheckNode(
 );
 
 /**
+ * The scalar nodes without constraints or enum (a boolean, a date-time, a string with no bound: about a third of a
+ * tool's nodes), one per kind, nullability and date form in the process: a node is immutable and nothing tells two
+ * equal scalar nodes apart (decision 0033, amended 2026-11-27).
+ */
+const plainScalars = new Map<string, CheckNode>();
+
+function plainScalar(kind: Kind, nullable: boolean, dateForm: ((value: string) => boolean) | undefined): CheckNode {
+  const key = `${kind}${nullable ? 'n' : ''}${dateForm === undefined ? '' : dateForm === isCanonicalDate ? 'd' : 't'}`;
+  let node = plainScalars.get(key);
+  if (node === undefined) {
+    node = new CheckNode(kind, nullable, NONE, undefined, undefined, dateForm, undefined, undefined, undefined, 0);
+    plainScalars.set(key, node);
+  }
+  return node;
+}
+
+/**
  * Whether the canonical check may accept a property's key as it is: never a context field, a prototype key
  * (`__proto__`, `constructor`, `prototype`) or a name that imitates a context name (the normalizer drops or reports
  * those even when declared).
@@ -115,20 +132,12 @@ class CheckBuilder {
 
   private scalar(schema: ParamSchema, kind: Kind, dateForm: ((value: string) => boolean) | undefined): CheckNode {
     const values = schema.enum;
+    const constraints = constraintChecks(schema);
+    const nullable = schema.nullable === true;
+    if (values === undefined && constraints.length === 0) return plainScalar(kind, nullable, dateForm);
     const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
     const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
-    return new CheckNode(
-      kind,
-      schema.nullable === true,
-      constraintChecks(schema),
-      listed,
-      set,
-      dateForm,
-      undefined,
-      undefined,
-      undefined,
-      0,
-    );
+    return new CheckNode(kind, nullable, constraints, listed, set, dateForm, undefined, undefined, undefined, 0);
   }
 
   private container(schema: ArraySchema | ObjectSchema, depth: number): CheckNode {

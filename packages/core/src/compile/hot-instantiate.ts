@@ -28,9 +28,11 @@ export function hotInstantiatorSource(record: InstantiatorRecord, tool: string):
   const names = ['DTO', 'hasOwnProperty'];
   const values: unknown[] = [record.dto, hasOwnProperty];
   const cases: string[] = [];
+  // The record's built keys are a subsequence of the properties, in declaration order.
+  let built = 0;
   for (const { name } of record.schema.properties) {
     const key = JSON.stringify(name);
-    const builder = record.builders.get(name);
+    const builder = record.builtKeys[built] === name ? record.builders[built++] : undefined;
     cases.push(`      case ${key}:`);
     if (builder === undefined) cases.push(`        instance[${key}] = x;`);
     else {

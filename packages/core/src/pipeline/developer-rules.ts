@@ -87,7 +87,7 @@ interface PropertyRules {
   readonly name: string;
   readonly rules: readonly ResolvedRule[];
   readonly optional: boolean;
-  readonly schema?: ParamSchema;
+  readonly schema: ParamSchema | undefined;
 }
 
 interface NestedProperty {
@@ -159,6 +159,8 @@ function nestedObject(schema: ParamSchema): ObjectSchema | undefined {
   return undefined;
 }
 
+const NO_NESTED_RULES: readonly NestedProperty[] = Object.freeze([]);
+
 type BuiltPlan =
   | { readonly kind: 'none' }
   | { readonly kind: 'reference'; readonly reason: string }
@@ -195,9 +197,10 @@ function buildPlan(
           kind: 'reference',
           reason: `${schema.dto.name}.${rule.propertyName} has a rule without a constraint class`,
         };
-      const list = byProperty.get(rule.propertyName) ?? [];
-      list.push(resolveRule(rule, implementations));
-      byProperty.set(rule.propertyName, list);
+      const resolved = resolveRule(rule, implementations);
+      const list = byProperty.get(rule.propertyName);
+      if (list === undefined) byProperty.set(rule.propertyName, [resolved]);
+      else list.push(resolved);
     } else if (
       !['customValidation', 'conditionalValidation', 'nestedValidation', 'whitelistValidation', 'isDefined'].includes(
         rule.type,
@@ -210,9 +213,10 @@ function buildPlan(
     const property = schema.properties.find((candidate) => candidate.name === name);
     ownRules.push({
       name,
-      rules,
+      // Right-sized (a list grown by `push` keeps room for 16 more); the plan lives as long as its tool.
+      rules: rules.length === 1 ? rules : rules.slice(),
       optional: property ? !property.required : true,
-      ...(property ? { schema: property.schema } : {}),
+      schema: property?.schema,
     });
   }
   const nested: NestedProperty[] = [];
@@ -225,7 +229,14 @@ function buildPlan(
   }
   visiting.delete(schema);
   if (ownRules.length === 0 && nested.length === 0) return { kind: 'none' };
-  return { kind: 'check', plan: { targetName: schema.dto.name, ownRules, nested } };
+  return {
+    kind: 'check',
+    plan: {
+      targetName: schema.dto.name,
+      ownRules: ownRules.slice(),
+      nested: nested.length === 0 ? NO_NESTED_RULES : nested.slice(),
+    },
+  };
 }
 
 function checkPlanFor(plan: CheckPlan): DeveloperRulesPlan {

@@ -30,7 +30,8 @@ export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 
 /**
  * One class's instantiator as the hot tier and the printing see it (decision 0031, amended): the class and its schema,
- * the builders of the properties built from their value (in declaration order), the nested DTO classes'
+ * the properties built from their value and their builders (two lists of one length, in declaration order; one shared
+ * empty list for a class that has none, most of them), the nested DTO classes'
  * instantiators, why it may not adopt (`undefined`: it may), and the one slot the shared builder defers to: the code of
  * its own the tier gave it (`compile/hot-instantiate.ts`, emitted from this record, the builders bound as they are),
  * `undefined` until then. Written only here.
@@ -38,7 +39,8 @@ export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 export interface InstantiatorRecord {
   readonly dto: Constructor;
   readonly schema: ObjectSchema;
-  readonly builders: ReadonlyMap<string, ValueBuilder>;
+  readonly builtKeys: readonly string[];
+  readonly builders: readonly ValueBuilder[];
   readonly nested: readonly Instantiator[];
   readonly blocker: string | undefined;
   own: Instantiator | undefined;
@@ -48,15 +50,23 @@ export interface InstantiatorRecord {
 const records = new WeakMap<Instantiator, InstantiatorRecord | string>();
 
 const NO_NESTED: readonly Instantiator[] = Object.freeze([]);
+const NO_KEYS: readonly string[] = Object.freeze([]);
+const NO_BUILDERS: readonly ValueBuilder[] = Object.freeze([]);
+
+/** The builder of `key` in `record` (`undefined`: its value is assigned as it is). */
+function builderOf(record: InstantiatorRecord, key: string): ValueBuilder | undefined {
+  const index = record.builtKeys.indexOf(key);
+  return index === -1 ? undefined : record.builders[index];
+}
 
 /** How an instantiator from {@link instantiatorFor} builds its instance, in words (`toolwright inspect --code`). */
 export function describeInstantiator(instantiator: Instantiator): string {
   const record = records.get(instantiator);
   if (record === undefined) return 'not described';
   if (typeof record === 'string') return record;
-  const { dto, builders, blocker } = record;
-  const built = [...builders].map(
-    ([name, builder]) => `${JSON.stringify(name)} ${builder === toDate ? 'as a Date' : 'built'}`,
+  const { dto, builtKeys, builders, blocker } = record;
+  const built = builtKeys.map(
+    (name, index) => `${JSON.stringify(name)} ${builders[index] === toDate ? 'as a Date' : 'built'}`,
   );
   const assigned = `new ${dto.name}(), each key assigned in its order${built.length === 0 ? '' : `; ${built.join(', ')}`}`;
   return blocker === undefined
@@ -126,10 +136,17 @@ export function hotInstantiatorSources(
 }
 
 function byClassTransformer(dto: Constructor, reason: string): Instantiator {
-  const instantiator: Instantiator = (plain) =>
-    plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
+  const instantiator = transformerInstantiator(dto);
   records.set(instantiator, `plainToInstance(${dto.name}) (${reason})`);
   return instantiator;
+}
+
+// The functions below return their closures as expressions, never through a named `const`: the bundle's `keepNames`
+// (packages/core/scripts/bundle.mjs) gives a closure stored in a named binding its name as an own property, which costs
+// every closure a property array (decision 0033, amended 2026-11-27). Nothing reads these closures' names.
+
+function transformerInstantiator(dto: Constructor): Instantiator {
+  return (plain) => plainToInstance(dto, plain, { enableImplicitConversion: false }) as object;
 }
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
@@ -156,28 +173,37 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
   if (hasClassTransformerCustomizations(dto, names, dateProperties))
     return byClassTransformer(dto, 'class-transformer customizes the class');
   // Only the properties built from their value (nested DTOs, arrays of them, dates) have a builder.
-  const builders = new Map<string, ValueBuilder>();
+  const builtKeys: string[] = [];
+  const builders: ValueBuilder[] = [];
   const nestedInstantiators: Instantiator[] = [];
   for (const property of schema.properties) {
     const builder = dateProperties.has(property.name)
       ? toDate
       : valueBuilder(property.schema, compiling, nestedInstantiators);
-    if (builder !== undefined) builders.set(property.name, builder);
+    if (builder === undefined) continue;
+    builtKeys.push(property.name);
+    builders.push(builder);
   }
   compiling.delete(schema);
-  const builtKeys = [...builders.keys()];
-  const builderList = [...builders.values()];
-  const blocker = adoptionBlocker(dto, names);
-  const prototype = dto.prototype as object;
   const record: InstantiatorRecord = {
     dto,
     schema,
-    builders,
+    builtKeys: builtKeys.length === 0 ? NO_KEYS : builtKeys.slice(),
+    builders: builders.length === 0 ? NO_BUILDERS : builders.slice(),
     nested: nestedInstantiators.length === 0 ? NO_NESTED : [...nestedInstantiators],
-    blocker,
+    blocker: adoptionBlocker(dto, names),
     own: undefined,
   };
-  const instantiator: Instantiator = (plain, owned = false) => {
+  const instantiator = sharedInstantiator(record);
+  records.set(instantiator, record);
+  return instantiator;
+}
+
+/** The shared builder of one class, reading its record. */
+function sharedInstantiator(record: InstantiatorRecord): Instantiator {
+  const { dto, builtKeys, builders, blocker } = record;
+  const prototype = dto.prototype as object;
+  return (plain, owned = false) => {
     // A hot tool's class builds with code of its own (decision 0031, amended).
     const own = record.own;
     if (own !== undefined) return own(plain, owned);
@@ -187,7 +213,7 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
         const key = builtKeys[index]!;
         if (!hasOwnProperty.call(plain, key)) continue;
         const value = plain[key];
-        if (value !== null && value !== undefined) plain[key] = builderList[index]!(value, true);
+        if (value !== null && value !== undefined) plain[key] = builders[index]!(value, true);
       }
       return setPrototypeOf(plain, prototype) as object;
     }
@@ -196,13 +222,11 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
     for (const key in plain) {
       if (!hasOwnProperty.call(plain, key)) continue;
       const value = plain[key];
-      const build = builders.size === 0 ? undefined : builders.get(key);
+      const build = builtKeys.length === 0 ? undefined : builderOf(record, key);
       instance[key] = build === undefined || value === null || value === undefined ? value : build(value, owned);
     }
     return instance;
   };
-  records.set(instantiator, record);
-  return instantiator;
 }
 
 /**
@@ -262,17 +286,23 @@ function valueBuilder(
   if (schema.kind === 'array') {
     const item = valueBuilder(schema.items, compiling, nestedInstantiators);
     if (item === undefined) return undefined;
-    const build = (entry: unknown, owned: boolean) =>
-      entry === null || entry === undefined ? entry : item(entry, owned);
-    return (value, owned) => {
-      if (!isArray(value)) return value;
-      if (!owned) return value.map((entry) => build(entry, false));
-      // The pipeline's own array (JSON.parse's: no holes) is filled in place.
-      for (let index = 0; index < value.length; index++) value[index] = build(value[index], true);
-      return value;
-    };
+    return arrayBuilder(item);
   }
   return undefined;
+}
+
+/** An array's builder from its items' builder (`null` and `undefined` items are kept as they are). */
+function arrayBuilder(item: ValueBuilder): ValueBuilder {
+  return (value, owned) => {
+    if (!isArray(value)) return value;
+    if (!owned) return value.map((entry) => (entry === null || entry === undefined ? entry : item(entry, false)));
+    // The pipeline's own array (JSON.parse's: no holes) is filled in place.
+    for (let index = 0; index < value.length; index++) {
+      const entry: unknown = value[index];
+      if (entry !== null && entry !== undefined) value[index] = item(entry, true);
+    }
+    return value;
+  };
 }
 
 function toDate(value: unknown): unknown {
