@@ -41,6 +41,8 @@ export interface MeasureOptions {
    * time-based warm-up, which gives a faster task more calls; tinybench's own warm-up is then off.
    */
   readonly warmupCalls?: number;
+  /** With `warmupCalls`: the warm-up stops after this much CPU time (ms) even if calls remain. */
+  readonly warmupMaxMs?: number;
 }
 
 export const DEFAULT_MEASURE: MeasureOptions = { timeMs: 360, rounds: 3, minSamplesPerRound: 4, targetBatchUs: 40 };
@@ -75,9 +77,11 @@ async function calibrate(spec: TaskSpec, options: MeasureOptions): Promise<Calib
   const async = isThenable(first);
   sink = async ? await first : first;
   if (options.warmupCalls !== undefined) {
+    const deadline = cpuMs() + (options.warmupMaxMs ?? Number.POSITIVE_INFINITY);
     for (let call = 1; call < options.warmupCalls; call++) {
       const result = spec.fn();
       sink = async ? await result : result;
+      if ((call & 255) === 0 && cpuMs() > deadline) break;
     }
   }
   // Warm up (the first calls run unoptimized code), then estimate the cost of one call (on the clock the samples use).
