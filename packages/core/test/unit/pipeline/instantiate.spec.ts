@@ -240,14 +240,7 @@ describe('DTO instantiation (issue 12; one shared builder since issue 26)', () =
   });
 
   it('leaves the recursion of a recursive DTO to class-transformer, and says how each instance is built', () => {
-    class Node {}
-    const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = {
-      kind: 'object',
-      properties: [],
-      additionalProperties: false,
-      dto: Node,
-    };
-    node.properties = [property('child', node, false)];
+    const { node, Node } = recursiveNode();
     expect(describeInstantiator(instantiatorFor(node, Node))).toBe(
       'new Node(), each key assigned in its order; "child" built; or the parsed object adopted as a Node when the pipeline owns it',
     );
@@ -497,14 +490,7 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
     expect(describe_(instantiate(withInherited))).toEqual(
       describe_(expectedInstance(coldTree.outer, ColdOuter, { ...withInherited })),
     );
-    class Node {}
-    const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = {
-      kind: 'object',
-      properties: [],
-      additionalProperties: false,
-      dto: Node,
-    };
-    node.properties = [property('child', node, false)];
+    const { node, Node } = recursiveNode();
     const recursive = instantiatorFor(node, Node);
     // The outer class gets code of its own; the recursion stays class-transformer's.
     expect(specializeInstantiator(recursive, 'tree')).toBe(true);
@@ -545,3 +531,16 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
     expect(instantiate({ a: 'x' })).toEqual(Object.assign(new Big(), { a: 'x' }));
   });
 });
+
+/** A DTO whose one property is an instance of itself: `Node { child?: Node }`. */
+function recursiveNode() {
+  class Node {}
+  const node: { -readonly [K in keyof ObjectSchema]: ObjectSchema[K] } = {
+    kind: 'object',
+    properties: [],
+    additionalProperties: false,
+    dto: Node,
+  };
+  node.properties = [property('child', node, false)];
+  return { node: node as ObjectSchema, Node };
+}
