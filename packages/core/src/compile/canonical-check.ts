@@ -7,7 +7,7 @@ import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
 import { CheckNode, Kind, PropertyCheck } from './check-records';
-import { compileHotCheck, hotCheckSource, type HotCheckSource } from './hot-check';
+import { compileHotCheck, hotCheckSource, type HotSource } from './hot-check';
 import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
 
 /**
@@ -237,7 +237,7 @@ export class CanonicalCheck implements HotCandidate {
   }
 
   /** The source of the check's own code (whether or not it runs). */
-  source(): HotCheckSource {
+  source(): HotSource {
     return hotCheckSource(this.root, this.maxArrayItems, this.tool);
   }
 

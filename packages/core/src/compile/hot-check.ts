@@ -28,15 +28,18 @@ const HELPERS = {
   OBJECT_PROTOTYPE: Object.prototype,
 } as const;
 
-/** One tool's generated check: its source and the values bound to the source's free names (`done` first, unbound). */
-export interface HotCheckSource {
+/**
+ * Generated code of the hot tier (a tool's check, a class's builder): its source and the values bound to the source's
+ * free names, in order. A hot check's first name, `done`, is bound when it is compiled.
+ */
+export interface HotSource {
   readonly source: string;
   readonly names: readonly string[];
   readonly values: readonly unknown[];
 }
 
 /** Emits the source of one tool's hot check from its records. */
-export function hotCheckSource(root: CheckNode, maxArrayItems: number, tool: string): HotCheckSource {
+export function hotCheckSource(root: CheckNode, maxArrayItems: number, tool: string): HotSource {
   const emitter = new Emitter();
   const maxItems = emitter.bind('MAX_ITEMS', maxArrayItems);
   emitter.maxItems = maxItems;
@@ -63,13 +66,18 @@ export function hotCheckSource(root: CheckNode, maxArrayItems: number, tool: str
 }
 
 /**
- * Compiles a tool's hot check (`new Function` over the source, called once with the bound values); `done` receives
- * the count of keys and strings of each accepted value.
+ * Compiles generated code (`new Function` over the source, called once with `leading` and then the bound values): the
+ * one place the hot tier turns source into a function.
  */
-export function compileHotCheck(code: HotCheckSource, done: (count: number) => void): BoundedAcceptFunction {
+export function compileHotSource<F>(code: HotSource, ...leading: unknown[]): F {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is emitted from records; data is bound
-  const factory = new Function(...code.names, code.source) as (...values: unknown[]) => BoundedAcceptFunction;
-  return factory(done, ...code.values);
+  const factory = new Function(...code.names, code.source) as (...values: unknown[]) => F;
+  return factory(...leading, ...code.values);
+}
+
+/** Compiles a tool's hot check; `done` receives the count of keys and strings of each accepted value. */
+export function compileHotCheck(code: HotSource, done: (count: number) => void): BoundedAcceptFunction {
+  return compileHotSource<BoundedAcceptFunction>(code, done);
 }
 
 class Emitter {

@@ -1,5 +1,5 @@
 import type { Instantiator, InstantiatorRecord } from '../pipeline/instantiate';
-import { printableName, urlText } from './hot-check';
+import { compileHotSource, printableName, urlText, type HotSource } from './hot-check';
 
 /**
  * The hot tier's code for a class command's DTO instantiator (decision 0031, amended): one class's builder as a
@@ -13,18 +13,11 @@ import { printableName, urlText } from './hot-check';
  * own feedback.
  */
 
-/** One class's generated builder: its source and the values bound to the source's free names. */
-export interface HotInstantiatorSource {
-  readonly source: string;
-  readonly names: readonly string[];
-  readonly values: readonly unknown[];
-}
-
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always called as hasOwnProperty.call(object, key)
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /** Emits the source of one class's hot builder from its instantiator's record. */
-export function hotInstantiatorSource(record: InstantiatorRecord, tool: string): HotInstantiatorSource {
+export function hotInstantiatorSource(record: InstantiatorRecord, tool: string): HotSource {
   const names = ['DTO', 'hasOwnProperty'];
   const values: unknown[] = [record.dto, hasOwnProperty];
   const cases: string[] = [];
@@ -65,9 +58,7 @@ export function hotInstantiatorSource(record: InstantiatorRecord, tool: string):
   return { source: lines.join('\n'), names, values };
 }
 
-/** Compiles a class's hot builder (`new Function` over the source, called once with the bound values). */
-export function compileHotInstantiator(code: HotInstantiatorSource): Instantiator {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is emitted from records; data is bound
-  const factory = new Function(...code.names, code.source) as (...values: unknown[]) => Instantiator;
-  return factory(...code.values);
+/** Compiles a class's hot builder. */
+export function compileHotInstantiator(code: HotSource): Instantiator {
+  return compileHotSource<Instantiator>(code);
 }

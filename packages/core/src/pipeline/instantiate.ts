@@ -2,7 +2,8 @@ import { plainToInstance } from 'class-transformer';
 import { getDesignType } from '../metadata/design-metadata';
 import { hasClassTransformerCustomizations } from '../metadata/validator-metadata';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
-import { compileHotInstantiator, hotInstantiatorSource, type HotInstantiatorSource } from '../compile/hot-instantiate';
+import type { HotSource } from '../compile/hot-check';
+import { compileHotInstantiator, hotInstantiatorSource } from '../compile/hot-instantiate';
 import { hotTierSettings } from '../compile/hot-tier';
 
 /**
@@ -115,10 +116,10 @@ export function specializeInstantiator(instantiator: Instantiator, tool: string)
 export function hotInstantiatorSources(
   instantiator: Instantiator,
   tool: string,
-): { readonly running: boolean; readonly sources: readonly HotInstantiatorSource[] } | undefined {
+): { readonly running: boolean; readonly sources: readonly HotSource[] } | undefined {
   const top = records.get(instantiator);
   if (top === undefined || typeof top === 'string') return undefined;
-  const sources: HotInstantiatorSource[] = [];
+  const sources: HotSource[] = [];
   // A class nested in several places has an instantiator in each, all of the same source: printed once.
   const seen = new Set<string>();
   const visit = (record: InstantiatorRecord) => {
