@@ -1,6 +1,6 @@
 import { getOwnParamMetadata } from './param-metadata';
 import type { ParamMetadata } from './types';
-import { countOwnValidatorRules, getOwnValidatorRulePropertyNames } from './validator-metadata';
+import { countOwnValidatorRules, getOwnValidatorRules } from './validator-metadata';
 
 /**
  * Where each parameter record was declared among the class's own class-validator rules (how many of the developer's
@@ -21,20 +21,29 @@ export function recordDeclarationPosition(record: ParamMetadata): void {
  * in declaration order; a property keeps its first place.
  */
 export function getOwnPropertyOrder(target: Function): readonly string[] {
-  const records = getOwnParamMetadata(target);
-  const ruleNames = getOwnValidatorRulePropertyNames(target);
+  return ownPropertyOrder(getOwnParamMetadata(target), getOwnValidatorRules(target));
+}
+
+/**
+ * `getOwnPropertyOrder` from the class's own records and the developer's own class-validator rules, in the order
+ * each was declared, when the caller has read them already (a DTO build reads both for itself).
+ */
+export function ownPropertyOrder(
+  records: readonly ParamMetadata[],
+  rules: readonly { readonly propertyName: string }[],
+): readonly string[] {
   // No rule of the developer's and every record at position 0 (the usual DTO): the records' order, as the sort keeps it.
-  if (ruleNames.length === 0 && records.every((record) => !positions.has(record))) return recordOrder(records);
+  if (rules.length === 0 && records.every((record) => !positions.has(record))) return recordOrder(records);
   // A record noted after `n` rules sits between rule n - 1 and rule n. Records are noted in declaration order, so their
   // positions never decrease: one merge of the two lists puts every name in its place.
   const names: string[] = [];
   let rule = 0;
   for (const record of records) {
     const position = positions.get(record) ?? 0;
-    for (; rule < position && rule < ruleNames.length; rule++) addOnce(names, ruleNames[rule]!);
+    for (; rule < position && rule < rules.length; rule++) addOnce(names, rules[rule]!.propertyName);
     addOnce(names, record.propertyName);
   }
-  for (; rule < ruleNames.length; rule++) addOnce(names, ruleNames[rule]!);
+  for (; rule < rules.length; rule++) addOnce(names, rules[rule]!.propertyName);
   return names;
 }
 

@@ -157,9 +157,9 @@ export function countOwnValidatorRules(target: Function): number {
   return classRules(getMetadataStorage(), target, true).length;
 }
 
-/** The property of each class-validator rule of the developer's on this class itself, in the order they were decorated. */
-export function getOwnValidatorRulePropertyNames(target: Function): readonly string[] {
-  return classRules(getMetadataStorage(), target, true).map((rule) => rule.propertyName);
+/** The class-validator rules of the developer's on this class itself, in the order they were decorated. */
+export function getOwnValidatorRules(target: Function): readonly ClassValidatorRule[] {
+  return classRules(getMetadataStorage(), target, true);
 }
 
 interface ClassTransformerStorage {

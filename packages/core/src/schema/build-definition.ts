@@ -19,7 +19,7 @@ import { getDesignParamTypes, getDesignType } from '../metadata/design-metadata'
 import { classLineage, getParamMetadata, hasAncestors } from '../metadata/param-metadata';
 import type { ParamMetadata, ValidatorMetadata } from '../metadata/types';
 import { getTransformerTypeFunction, getValidatorMetadata } from '../metadata/validator-metadata';
-import { getOwnPropertyOrder } from '../metadata/declaration-order';
+import { getOwnPropertyOrder, ownPropertyOrder } from '../metadata/declaration-order';
 import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../types/schema';
 import type { CrossFieldRule } from '../types/cross-field';
 import type { ToolDefinition } from '../types/definition';
@@ -136,8 +136,13 @@ function resolveAndKeep(
  * Property names in declaration order, base class first: each class contributes the properties its class-validator
  * rules and toolwright records name, in the order they were decorated; a property keeps its first place.
  */
-function propertyOrder(dtoClass: Function): readonly string[] {
-  if (!hasAncestors(dtoClass)) return getOwnPropertyOrder(dtoClass);
+function propertyOrder(
+  dtoClass: Function,
+  records: readonly ParamMetadata[],
+  rules: readonly ValidatorMetadata[],
+): readonly string[] {
+  // A class without ancestors: its records and the developer's rules are its own, read once by the build.
+  if (!hasAncestors(dtoClass)) return ownPropertyOrder(records, rules);
   const order = new Set<string>();
   for (const cls of classLineage(dtoClass))
     for (const propertyName of getOwnPropertyOrder(cls)) order.add(propertyName);
@@ -147,7 +152,7 @@ function propertyOrder(dtoClass: Function): readonly string[] {
 function computeObjectSchema(dtoClass: Constructor, frame: { property?: string }): ObjectSchema {
   const records = getParamMetadata(dtoClass);
   const rules = getValidatorMetadata(dtoClass, { developerRulesOnly: true });
-  const order = propertyOrder(dtoClass);
+  const order = propertyOrder(dtoClass, records, rules);
   // The usual DTO: one record per property, in the order of the properties (records[i] is property i's): no grouping.
   const aligned =
     order.length === records.length && order.every((name, index) => records[index]!.propertyName === name);

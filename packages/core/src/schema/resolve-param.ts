@@ -546,13 +546,11 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     if (enumList.length === 0)
       throw definitionMessages.invalidOption(site, 'enum', 'it lists no value', 'list at least one allowed value.');
     const elementNullable = target === base && options.nullable === true;
+    // One bare schema of the element kind for every value (each value is checked against the kind alone).
+    const kindOnly = { kind: target.kind } as ParamSchema;
     for (const value of enumList) {
-      if (value === null ? !elementNullable : !conformsTo(value, { kind: target.kind } as ParamSchema)) {
-        throw definitionMessages.enumValueMismatch(
-          site,
-          renderValue(value),
-          describeSchema({ kind: target.kind } as ParamSchema),
-        );
+      if (value === null ? !elementNullable : !conformsTo(value, kindOnly)) {
+        throw definitionMessages.enumValueMismatch(site, renderValue(value), describeSchema(kindOnly));
       }
     }
   }
