@@ -1,4 +1,4 @@
-import { constraintChecks, constraintHolds } from '../pipeline/constraints';
+import { constraintChecks, constraintHolds, type ConstraintCheck } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -76,18 +76,53 @@ const REFUSE_NODE = new CheckNode(
 );
 
 /**
- * The scalar nodes without constraints or enum (a boolean, a date-time, a string with no bound: about a third of a
- * tool's nodes), one per kind, nullability and date form in the process: a node is immutable and nothing tells two
- * equal scalar nodes apart (decision 0033, amended 2026-11-27).
+ * The scalar nodes, one per kind, nullability, date form, constraints and enum in the process (a boolean, a date-time,
+ * a string with no bound or `maxLength 200`, an enum of the same values: most of a tool's nodes repeat ones other tools
+ * have): a node is immutable, the walk reads it by its fields only and nothing tells two equal scalar nodes apart
+ * (decision 0033, amended 2026-11-27 and again). A node's constraints are compared by rule and stated limit (what
+ * `constraintHolds` reads: a pattern by its source, as the constraint records are shared) and its enum by the type and
+ * value of each entry; an enum of other values (an object) is never shared. Bounded: past
+ * {@link MAX_SHARED_SCALARS} nodes, further nodes are made per use and not kept.
  */
-const plainScalars = new Map<string, CheckNode>();
+const sharedScalars = new Map<string, CheckNode>();
+const MAX_SHARED_SCALARS = 4096;
 
-function plainScalar(kind: Kind, nullable: boolean, dateForm: ((value: string) => boolean) | undefined): CheckNode {
-  const key = `${kind}${nullable ? 'n' : ''}${dateForm === undefined ? '' : dateForm === isCanonicalDate ? 'd' : 't'}`;
-  let node = plainScalars.get(key);
+/** What tells scalar nodes apart (`undefined` when the enum holds a value that is not a string, number or boolean). */
+function scalarKey(
+  kind: Kind,
+  nullable: boolean,
+  dateForm: ((value: string) => boolean) | undefined,
+  constraints: readonly ConstraintCheck[],
+  values: readonly unknown[] | undefined,
+): string | undefined {
+  const parts: unknown[] = [kind, nullable, dateForm === undefined ? 0 : dateForm === isCanonicalDate ? 1 : 2];
+  for (const constraint of constraints) parts.push(constraint.rule, constraint.stated);
+  if (values !== undefined) {
+    parts.push('enum');
+    for (const value of values) {
+      // `===` and a Set's lookup treat -0 and 0 alike, as JSON's text does; NaN matches nothing: not shared.
+      if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && value === value))
+        return undefined;
+      parts.push(typeof value, value);
+    }
+  }
+  return JSON.stringify(parts);
+}
+
+function sharedScalar(
+  kind: Kind,
+  nullable: boolean,
+  dateForm: ((value: string) => boolean) | undefined,
+  constraints: readonly ConstraintCheck[],
+  values: readonly unknown[] | undefined,
+): CheckNode {
+  const key = scalarKey(kind, nullable, dateForm, constraints, values);
+  let node = key === undefined ? undefined : sharedScalars.get(key);
   if (node === undefined) {
-    node = new CheckNode(kind, nullable, NONE, undefined, undefined, dateForm, undefined, undefined, undefined, 0);
-    plainScalars.set(key, node);
+    const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
+    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
+    node = new CheckNode(kind, nullable, constraints, listed, set, dateForm, undefined, undefined, undefined, 0);
+    if (key !== undefined && sharedScalars.size < MAX_SHARED_SCALARS) sharedScalars.set(key, node);
   }
   return node;
 }
@@ -131,13 +166,7 @@ class CheckBuilder {
   }
 
   private scalar(schema: ParamSchema, kind: Kind, dateForm: ((value: string) => boolean) | undefined): CheckNode {
-    const values = schema.enum;
-    const constraints = constraintChecks(schema);
-    const nullable = schema.nullable === true;
-    if (values === undefined && constraints.length === 0) return plainScalar(kind, nullable, dateForm);
-    const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
-    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
-    return new CheckNode(kind, nullable, constraints, listed, set, dateForm, undefined, undefined, undefined, 0);
+    return sharedScalar(kind, schema.nullable === true, dateForm, constraintChecks(schema), schema.enum);
   }
 
   private container(schema: ArraySchema | ObjectSchema, depth: number): CheckNode {
