@@ -6,7 +6,7 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
-import { CheckNode, Kind, PropertyCheck } from './check-records';
+import { CheckNode, Kind, MEMBER_FIELDS, memberList, type Member } from './check-records';
 import { compileHotCheck, hotCheckSource, type HotSource } from './hot-check';
 import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
 
@@ -173,20 +173,16 @@ class CheckBuilder {
     if (depth > this.limits.maxDepth || this.visiting.has(schema)) return REFUSE_NODE;
     this.visiting.add(schema);
     let items: CheckNode | undefined;
-    let properties: Map<string, PropertyCheck> | undefined;
+    let members: Member[] | undefined;
     let required = 0;
     if (schema.kind === 'array') items = this.node(schema.items, depth + 1);
     else {
-      properties = new Map();
+      members = [];
       for (const property of schema.properties) {
         if (!acceptableKey(property)) continue;
         const requiredFromModel = property.required && !property.extract;
         if (requiredFromModel) required++;
-        const node = this.node(property.schema, depth + 1);
-        properties.set(
-          property.name,
-          new PropertyCheck(property.name, properties.size, property.name.length + 4, requiredFromModel, node),
-        );
+        members.push(property.name, this.node(property.schema, depth + 1), requiredFromModel);
       }
     }
     this.visiting.delete(schema);
@@ -199,11 +195,19 @@ class CheckBuilder {
       undefined,
       undefined,
       items,
-      properties !== undefined && properties.size > MAX_SCANNED_KEYS ? properties : undefined,
-      properties === undefined ? undefined : [...properties.values()],
+      members !== undefined && members.length > MAX_SCANNED_KEYS * MEMBER_FIELDS ? keyPlaces(members) : undefined,
+      // `slice`: a list grown by `push` keeps room for more.
+      members?.slice(),
       required,
     );
   }
+}
+
+/** Each key of an object node's members to its place in them. */
+function keyPlaces(members: readonly Member[]): Map<string, number> {
+  const places = new Map<string, number>();
+  for (let at = 0; at < members.length; at += MEMBER_FIELDS) places.set(members[at] as string, at);
+  return places;
 }
 
 /**
@@ -314,7 +318,7 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
     lines.push(`${indent}  items: `);
     printNode(node.items, `${indent}  `, lines);
   }
-  for (const property of node.declared ?? []) {
+  for (const property of memberList(node)) {
     lines.push(`${indent}  ${JSON.stringify(property.name)}${property.required ? '' : '?'}: `);
     printNode(property.node, `${indent}  `, lines);
   }
@@ -400,37 +404,38 @@ function walkArray(node: CheckNode, value: unknown): number {
   return passes(node, value) ? bound : NOT_ACCEPTED;
 }
 
-/** The declared property named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
-function declaredProperty(declared: readonly PropertyCheck[], key: string): PropertyCheck | undefined {
-  for (let index = 0; index < declared.length; index++) if (declared[index]!.name === key) return declared[index];
-  return undefined;
+/** The place in `members` of the key named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
+function memberPlace(members: readonly Member[], key: string): number {
+  for (let at = 0; at < members.length; at += MEMBER_FIELDS) if (members[at] === key) return at;
+  return -1;
 }
 
 function walkObject(node: CheckNode, value: unknown): number {
   if (typeof value !== 'object' || value === null || getPrototypeOf(value) !== OBJECT_PROTOTYPE) return NOT_ACCEPTED;
-  const declared = node.declared!;
+  const members = node.members!;
   const object = value as Record<string, unknown>;
   let next = 0;
   let seen = 0;
   // The braces: `{}` is 2; with members, one brace and each member's share (which counts the other or a comma).
   let bound = 1;
-  let members = 0;
+  let count = 0;
   // Own keys first, then inherited enumerable ones (none of which is accepted), as JSON.parse's objects have them.
   for (const key in object) {
-    let property = next < declared.length ? declared[next]! : undefined;
-    if (property === undefined || property.name !== key) {
-      property = node.properties === undefined ? declaredProperty(declared, key) : node.properties.get(key);
-      if (property === undefined) return NOT_ACCEPTED;
+    let at = next;
+    if (at >= members.length || members[at] !== key) {
+      at = node.properties === undefined ? memberPlace(members, key) : (node.properties.get(key) ?? -1);
+      if (at < 0) return NOT_ACCEPTED;
     }
-    next = property.slot + 1;
-    const valueShare = share(property.node, object[key]);
+    next = at + MEMBER_FIELDS;
+    const valueShare = share(members[at + 1] as CheckNode, object[key]);
     if (valueShare === NOT_ACCEPTED) return NOT_ACCEPTED;
     quoted++;
-    members++;
-    bound += property.memberLength + valueShare;
-    if (property.required) seen++;
+    count++;
+    // The key's quotes, colon and comma (or closing brace), and its length.
+    bound += key.length + 4 + valueShare;
+    if (members[at + 2] === true) seen++;
   }
   if (seen !== node.required) return NOT_ACCEPTED;
-  if (members === 0) bound++;
+  if (count === 0) bound++;
   return passes(node, value) ? bound : NOT_ACCEPTED;
 }
