@@ -9,6 +9,7 @@ import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
 import { CheckNode, Kind, MEMBER_FIELDS, memberList, type Member } from './check-records';
 import { compileHotCheck, hotCheckSource, type HotSource } from './hot-check';
 import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
+import { specializeInstantiator, type Instantiator } from '../pipeline/instantiate';
 
 /**
  * The canonical check (decision 0024, amended): "already valid and canonical?" for one tool's arguments, in one pass
@@ -227,8 +228,11 @@ export class CanonicalCheck implements HotCandidate {
     private readonly maxArrayItems: number,
     /** The tool's name (the generated code's comment and `sourceURL`). */
     private readonly tool: string,
-    /** Called once the check runs code of its own (the tool's instantiator is specialized with it). */
-    private readonly onSpecialized?: () => void,
+    /**
+     * The tool's instantiator, given code of its own when the check is (a field, not a callback: a closure and its
+     * context per tool).
+     */
+    private readonly instantiate?: Instantiator,
   ) {
     this.current = (value) => {
       countCall(this);
@@ -265,7 +269,7 @@ export class CanonicalCheck implements HotCandidate {
       return false;
     }
     this.hot = true;
-    this.onSpecialized?.();
+    if (this.instantiate !== undefined) specializeInstantiator(this.instantiate, this.tool);
     return true;
   }
 
@@ -284,15 +288,15 @@ export class CanonicalCheck implements HotCandidate {
 
 /**
  * Builds one tool's canonical check for these limits (`tool`: its name, for its generated code when it is hot;
- * `onSpecialized`: called when it is).
+ * `instantiate`: the tool's instantiator, specialized with it).
  */
 export function canonicalCheck(
   schema: ObjectSchema,
   limits: PipelineLimits,
   tool = 'tool',
-  onSpecialized?: () => void,
+  instantiate?: Instantiator,
 ): CanonicalCheck {
-  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, onSpecialized);
+  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, instantiate);
 }
 
 /** The boolean form of a tool's canonical check. */
