@@ -88,28 +88,6 @@ const REFUSE_NODE = new CheckNode(
 const sharedScalars = new Map<string, CheckNode>();
 const MAX_SHARED_SCALARS = 4096;
 
-/** What tells scalar nodes apart (`undefined` when the enum holds a value that is not a string, number or boolean). */
-function scalarKey(
-  kind: Kind,
-  nullable: boolean,
-  dateForm: ((value: string) => boolean) | undefined,
-  constraints: readonly ConstraintCheck[],
-  values: readonly unknown[] | undefined,
-): string | undefined {
-  const parts: unknown[] = [kind, nullable, dateForm === undefined ? 0 : dateForm === isCanonicalDate ? 1 : 2];
-  for (const constraint of constraints) parts.push(constraint.rule, constraint.stated);
-  if (values !== undefined) {
-    parts.push('enum');
-    for (const value of values) {
-      // `===` and a Set's lookup treat -0 and 0 alike, as JSON's text does; NaN matches nothing: not shared.
-      if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && value === value))
-        return undefined;
-      parts.push(typeof value, value);
-    }
-  }
-  return JSON.stringify(parts);
-}
-
 function sharedScalar(
   kind: Kind,
   nullable: boolean,
@@ -117,7 +95,8 @@ function sharedScalar(
   constraints: readonly ConstraintCheck[],
   values: readonly unknown[] | undefined,
 ): CheckNode {
-  const key = scalarKey(kind, nullable, dateForm, constraints, values);
+  const form = dateForm === undefined ? 0 : dateForm === isCanonicalDate ? 1 : 2;
+  const key = scalarKey(`${kind}${nullable ? 1 : 0}${form}`, constraints, values);
   let node = key === undefined ? undefined : sharedScalars.get(key);
   if (node === undefined) {
     const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
@@ -126,6 +105,42 @@ function sharedScalar(
     if (key !== undefined && sharedScalars.size < MAX_SHARED_SCALARS) sharedScalars.set(key, node);
   }
   return node;
+}
+
+/**
+ * What tells scalar nodes apart, after the kind, nullability and date form (`head`): each constraint's rule and stated
+ * limit, and the enum's values; `undefined` when a limit or an enum value is not a string, number or boolean.
+ */
+function scalarKey(
+  head: string,
+  constraints: readonly ConstraintCheck[],
+  values: readonly unknown[] | undefined,
+): string | undefined {
+  const parts = [head];
+  for (const constraint of constraints) {
+    const limit = keyPart(constraint.stated);
+    if (limit === undefined) return undefined;
+    parts.push(constraint.rule, limit);
+  }
+  if (values !== undefined) {
+    parts.push('enum');
+    for (const value of values) {
+      const part = keyPart(value);
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+  }
+  return parts.join(',');
+}
+
+/**
+ * A limit or an enum value in a scalar node's key: a string quoted (so the key reads back one way), a number or a
+ * boolean as its text (`Infinity` and `-Infinity` apart; -0 and 0 alike, as `===`, a `Set` and the bounds treat them;
+ * `NaN` matches nothing, whichever node holds it).
+ */
+function keyPart(value: unknown): string | undefined {
+  if (typeof value === 'string') return JSON.stringify(value);
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }
 
 /**
