@@ -1,4 +1,4 @@
-import { constraintChecks, constraintHolds } from '../pipeline/constraints';
+import { constraintChecks, constraintHolds, type ConstraintCheck } from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -6,9 +6,10 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
-import { CheckNode, Kind, PropertyCheck } from './check-records';
+import { CheckNode, Kind, MEMBER_FIELDS, memberList, type Member } from './check-records';
 import { compileHotCheck, hotCheckSource, type HotSource } from './hot-check';
 import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
+import { specializeInstantiator, type Instantiator } from '../pipeline/instantiate';
 
 /**
  * The canonical check (decision 0024, amended): "already valid and canonical?" for one tool's arguments, in one pass
@@ -76,20 +77,70 @@ const REFUSE_NODE = new CheckNode(
 );
 
 /**
- * The scalar nodes without constraints or enum (a boolean, a date-time, a string with no bound: about a third of a
- * tool's nodes), one per kind, nullability and date form in the process: a node is immutable and nothing tells two
- * equal scalar nodes apart (decision 0033, amended 2026-11-27).
+ * The scalar nodes, one per kind, nullability, date form, constraints and enum in the process (a boolean, a date-time,
+ * a string with no bound or `maxLength 200`, an enum of the same values: most of a tool's nodes repeat ones other tools
+ * have): a node is immutable, the walk reads it by its fields only and nothing tells two equal scalar nodes apart
+ * (decision 0033, amended 2026-11-27 and again). A node's constraints are compared by rule and stated limit (what
+ * `constraintHolds` reads: a pattern by its source, as the constraint records are shared) and its enum by the type and
+ * value of each entry; an enum of other values (an object) is never shared. Bounded: past
+ * {@link MAX_SHARED_SCALARS} nodes, further nodes are made per use and not kept.
  */
-const plainScalars = new Map<string, CheckNode>();
+const sharedScalars = new Map<string, CheckNode>();
+const MAX_SHARED_SCALARS = 4096;
 
-function plainScalar(kind: Kind, nullable: boolean, dateForm: ((value: string) => boolean) | undefined): CheckNode {
-  const key = `${kind}${nullable ? 'n' : ''}${dateForm === undefined ? '' : dateForm === isCanonicalDate ? 'd' : 't'}`;
-  let node = plainScalars.get(key);
+function sharedScalar(
+  kind: Kind,
+  nullable: boolean,
+  dateForm: ((value: string) => boolean) | undefined,
+  constraints: readonly ConstraintCheck[],
+  values: readonly unknown[] | undefined,
+): CheckNode {
+  const form = dateForm === undefined ? 0 : dateForm === isCanonicalDate ? 1 : 2;
+  const key = scalarKey(`${kind}${nullable ? 1 : 0}${form}`, constraints, values);
+  let node = key === undefined ? undefined : sharedScalars.get(key);
   if (node === undefined) {
-    node = new CheckNode(kind, nullable, NONE, undefined, undefined, dateForm, undefined, undefined, undefined, 0);
-    plainScalars.set(key, node);
+    const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
+    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
+    node = new CheckNode(kind, nullable, constraints, listed, set, dateForm, undefined, undefined, undefined, 0);
+    if (key !== undefined && sharedScalars.size < MAX_SHARED_SCALARS) sharedScalars.set(key, node);
   }
   return node;
+}
+
+/**
+ * What tells scalar nodes apart, after the kind, nullability and date form (`head`): each constraint's rule and stated
+ * limit, and the enum's values; `undefined` when a limit or an enum value is not a string, number or boolean.
+ */
+function scalarKey(
+  head: string,
+  constraints: readonly ConstraintCheck[],
+  values: readonly unknown[] | undefined,
+): string | undefined {
+  const parts = [head];
+  for (const constraint of constraints) {
+    const limit = keyPart(constraint.stated);
+    if (limit === undefined) return undefined;
+    parts.push(constraint.rule, limit);
+  }
+  if (values !== undefined) {
+    parts.push('enum');
+    for (const value of values) {
+      const part = keyPart(value);
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+  }
+  return parts.join(',');
+}
+
+/**
+ * A limit or an enum value in a scalar node's key: a string quoted (so the key reads back one way), a number or a
+ * boolean as its text (`Infinity` and `-Infinity` apart; -0 and 0 alike, as `===`, a `Set` and the bounds treat them;
+ * `NaN` matches nothing, whichever node holds it).
+ */
+function keyPart(value: unknown): string | undefined {
+  if (typeof value === 'string') return JSON.stringify(value);
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }
 
 /**
@@ -131,33 +182,23 @@ class CheckBuilder {
   }
 
   private scalar(schema: ParamSchema, kind: Kind, dateForm: ((value: string) => boolean) | undefined): CheckNode {
-    const values = schema.enum;
-    const constraints = constraintChecks(schema);
-    const nullable = schema.nullable === true;
-    if (values === undefined && constraints.length === 0) return plainScalar(kind, nullable, dateForm);
-    const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
-    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
-    return new CheckNode(kind, nullable, constraints, listed, set, dateForm, undefined, undefined, undefined, 0);
+    return sharedScalar(kind, schema.nullable === true, dateForm, constraintChecks(schema), schema.enum);
   }
 
   private container(schema: ArraySchema | ObjectSchema, depth: number): CheckNode {
     if (depth > this.limits.maxDepth || this.visiting.has(schema)) return REFUSE_NODE;
     this.visiting.add(schema);
     let items: CheckNode | undefined;
-    let properties: Map<string, PropertyCheck> | undefined;
+    let members: Member[] | undefined;
     let required = 0;
     if (schema.kind === 'array') items = this.node(schema.items, depth + 1);
     else {
-      properties = new Map();
+      members = [];
       for (const property of schema.properties) {
         if (!acceptableKey(property)) continue;
         const requiredFromModel = property.required && !property.extract;
         if (requiredFromModel) required++;
-        const node = this.node(property.schema, depth + 1);
-        properties.set(
-          property.name,
-          new PropertyCheck(property.name, properties.size, property.name.length + 4, requiredFromModel, node),
-        );
+        members.push(property.name, this.node(property.schema, depth + 1), requiredFromModel);
       }
     }
     this.visiting.delete(schema);
@@ -170,11 +211,19 @@ class CheckBuilder {
       undefined,
       undefined,
       items,
-      properties !== undefined && properties.size > MAX_SCANNED_KEYS ? properties : undefined,
-      properties === undefined ? undefined : [...properties.values()],
+      members !== undefined && members.length > MAX_SCANNED_KEYS * MEMBER_FIELDS ? keyPlaces(members) : undefined,
+      // `slice`: a list grown by `push` keeps room for more.
+      members?.slice(),
       required,
     );
   }
+}
+
+/** Each key of an object node's members to its place in them. */
+function keyPlaces(members: readonly Member[]): Map<string, number> {
+  const places = new Map<string, number>();
+  for (let at = 0; at < members.length; at += MEMBER_FIELDS) places.set(members[at] as string, at);
+  return places;
 }
 
 /**
@@ -194,8 +243,11 @@ export class CanonicalCheck implements HotCandidate {
     private readonly maxArrayItems: number,
     /** The tool's name (the generated code's comment and `sourceURL`). */
     private readonly tool: string,
-    /** Called once the check runs code of its own (the tool's instantiator is specialized with it). */
-    private readonly onSpecialized?: () => void,
+    /**
+     * The tool's instantiator, given code of its own when the check is (a field, not a callback: a closure and its
+     * context per tool).
+     */
+    private readonly instantiate?: Instantiator,
   ) {
     this.current = (value) => {
       countCall(this);
@@ -232,7 +284,7 @@ export class CanonicalCheck implements HotCandidate {
       return false;
     }
     this.hot = true;
-    this.onSpecialized?.();
+    if (this.instantiate !== undefined) specializeInstantiator(this.instantiate, this.tool);
     return true;
   }
 
@@ -251,15 +303,15 @@ export class CanonicalCheck implements HotCandidate {
 
 /**
  * Builds one tool's canonical check for these limits (`tool`: its name, for its generated code when it is hot;
- * `onSpecialized`: called when it is).
+ * `instantiate`: the tool's instantiator, specialized with it).
  */
 export function canonicalCheck(
   schema: ObjectSchema,
   limits: PipelineLimits,
   tool = 'tool',
-  onSpecialized?: () => void,
+  instantiate?: Instantiator,
 ): CanonicalCheck {
-  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, onSpecialized);
+  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, instantiate);
 }
 
 /** The boolean form of a tool's canonical check. */
@@ -285,7 +337,7 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
     lines.push(`${indent}  items: `);
     printNode(node.items, `${indent}  `, lines);
   }
-  for (const property of node.declared ?? []) {
+  for (const property of memberList(node)) {
     lines.push(`${indent}  ${JSON.stringify(property.name)}${property.required ? '' : '?'}: `);
     printNode(property.node, `${indent}  `, lines);
   }
@@ -371,37 +423,38 @@ function walkArray(node: CheckNode, value: unknown): number {
   return passes(node, value) ? bound : NOT_ACCEPTED;
 }
 
-/** The declared property named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
-function declaredProperty(declared: readonly PropertyCheck[], key: string): PropertyCheck | undefined {
-  for (let index = 0; index < declared.length; index++) if (declared[index]!.name === key) return declared[index];
-  return undefined;
+/** The place in `members` of the key named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
+function memberPlace(members: readonly Member[], key: string): number {
+  for (let at = 0; at < members.length; at += MEMBER_FIELDS) if (members[at] === key) return at;
+  return -1;
 }
 
 function walkObject(node: CheckNode, value: unknown): number {
   if (typeof value !== 'object' || value === null || getPrototypeOf(value) !== OBJECT_PROTOTYPE) return NOT_ACCEPTED;
-  const declared = node.declared!;
+  const members = node.members!;
   const object = value as Record<string, unknown>;
   let next = 0;
   let seen = 0;
   // The braces: `{}` is 2; with members, one brace and each member's share (which counts the other or a comma).
   let bound = 1;
-  let members = 0;
+  let count = 0;
   // Own keys first, then inherited enumerable ones (none of which is accepted), as JSON.parse's objects have them.
   for (const key in object) {
-    let property = next < declared.length ? declared[next]! : undefined;
-    if (property === undefined || property.name !== key) {
-      property = node.properties === undefined ? declaredProperty(declared, key) : node.properties.get(key);
-      if (property === undefined) return NOT_ACCEPTED;
+    let at = next;
+    if (at >= members.length || members[at] !== key) {
+      at = node.properties === undefined ? memberPlace(members, key) : (node.properties.get(key) ?? -1);
+      if (at < 0) return NOT_ACCEPTED;
     }
-    next = property.slot + 1;
-    const valueShare = share(property.node, object[key]);
+    next = at + MEMBER_FIELDS;
+    const valueShare = share(members[at + 1] as CheckNode, object[key]);
     if (valueShare === NOT_ACCEPTED) return NOT_ACCEPTED;
     quoted++;
-    members++;
-    bound += property.memberLength + valueShare;
-    if (property.required) seen++;
+    count++;
+    // The key's quotes, colon and comma (or closing brace), and its length.
+    bound += key.length + 4 + valueShare;
+    if (members[at + 2] === true) seen++;
   }
   if (seen !== node.required) return NOT_ACCEPTED;
-  if (members === 0) bound++;
+  if (count === 0) bound++;
   return passes(node, value) ? bound : NOT_ACCEPTED;
 }

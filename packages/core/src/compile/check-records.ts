@@ -38,26 +38,33 @@ export class CheckNode {
     /** An array's items. */
     readonly items: CheckNode | undefined,
     /**
-     * An object's acceptable keys by name, when it has more than a few (the walk scans {@link declared} otherwise):
-     * never a context field, a prototype key or a context impostor.
+     * An object's acceptable keys by name, each to its place in {@link members}, when it has more than a few (the walk
+     * scans {@link members} otherwise): never a context field, a prototype key or a context impostor.
      */
-    readonly properties: ReadonlyMap<string, PropertyCheck> | undefined,
-    /** An object's acceptable keys in declaration order (keys usually come in that order: each is looked for there first). */
-    readonly declared: readonly PropertyCheck[] | undefined,
+    readonly properties: ReadonlyMap<string, number> | undefined,
+    /**
+     * An object's acceptable keys in declaration order (keys usually come in that order: each is looked for there
+     * first), {@link MEMBER_FIELDS} entries each, in one flat list: the key's name, its value's node, and whether the
+     * model must send it (`true` or `false`); a key's share of the bound is its name's length and 4 (its quotes, colon
+     * and comma or closing brace). One list, not a record per key: a record was 64 bytes of a key's 88.
+     */
+    readonly members: readonly Member[] | undefined,
     /** How many of those are required from the model. */
     readonly required: number,
   ) {}
 }
 
-/** One acceptable key of an object node. */
-export class PropertyCheck {
-  constructor(
-    readonly name: string,
-    /** Its place in its object's {@link CheckNode.declared}. */
-    readonly slot: number,
-    /** The key's share of the bound: its quotes, colon and comma (or closing brace), and its length. */
-    readonly memberLength: number,
-    readonly required: boolean,
-    readonly node: CheckNode,
-  ) {}
+/** One entry of {@link CheckNode.members}: a key's name, its value's node, or whether it is required. */
+export type Member = string | CheckNode | boolean;
+
+/** How many entries of {@link CheckNode.members} each key takes (its name, its node, whether it is required). */
+export const MEMBER_FIELDS = 3;
+
+/** The keys of an object node, as `[name, node, required]` (what printing and code generation read). */
+export function memberList(node: CheckNode): { name: string; node: CheckNode; required: boolean }[] {
+  const members = node.members ?? [];
+  const list: { name: string; node: CheckNode; required: boolean }[] = [];
+  for (let at = 0; at < members.length; at += MEMBER_FIELDS)
+    list.push({ name: members[at] as string, node: members[at + 1] as CheckNode, required: members[at + 2] === true });
+  return list;
 }

@@ -2,7 +2,7 @@ import { constraintHolds } from '../pipeline/constraints';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { BoundedAcceptFunction } from './canonical-check';
-import { Kind, type CheckNode } from './check-records';
+import { Kind, memberList, type CheckNode } from './check-records';
 
 /**
  * The hot tier's code (decision 0031): one tool's canonical check as a function of its own, emitted from the same
@@ -164,12 +164,12 @@ class Emitter {
 
   private object(node: CheckNode, name: string): string[] {
     const cases: string[] = [];
-    for (const property of node.declared!) {
+    for (const property of memberList(node)) {
       cases.push(
         `      case ${JSON.stringify(property.name)}: {`,
         '        const x = v[k];',
         ...this.value(property.node, 'x', '        '),
-        `        b += ${property.memberLength} + s;`,
+        `        b += ${property.name.length + 4} + s;`,
         ...(property.required ? ['        r++;'] : []),
         '        break;',
         '      }',

@@ -13,7 +13,6 @@ import {
   describeInstantiator,
   hotInstantiatorSources,
   instantiatorFor,
-  specializeInstantiator,
   type Instantiator,
 } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
@@ -90,9 +89,6 @@ export function compileTool(
   const commandClass = entry.implementation.kind === 'class' ? entry.implementation.command : undefined;
   const needsInstance = entry.implementation.kind === 'class' || developerRules?.kind === 'check';
   const instantiate = needsInstance && !reference ? instantiatorFor(parameters, dtoForSchema(parameters)) : undefined;
-  // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
-  const onSpecialized =
-    instantiate === undefined ? undefined : () => void specializeInstantiator(instantiate, definition.name);
   const injects = parameters.properties.some(
     (property) => property.context !== undefined || property.extract !== undefined,
   );
@@ -105,7 +101,8 @@ export function compileTool(
     normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
-    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name, onSpecialized),
+    // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
+    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name, instantiate),
     needsInstance,
     commandClass,
     instantiate,

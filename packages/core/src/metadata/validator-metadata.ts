@@ -63,10 +63,15 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
   const stored = rulesByTarget(storage)?.get(target);
   const storedBefore = stored?.length ?? 0;
   apply();
-  const after = rulesByTarget(storage)?.get(target);
-  if (after !== undefined && (stored === undefined || after === stored)) {
-    // class-validator appends a class's rules to its array: what `apply` added is the tail (never the sentinel).
-    toolwrightRules.set(target, { rules: after, start: storedBefore, end: after.length });
+  const byTarget = rulesByTarget(storage);
+  const after = byTarget?.get(target);
+  if (byTarget !== undefined && after !== undefined && (stored === undefined || after === stored)) {
+    // class-validator appends a class's rules to its array: what `apply` added is the tail (never the sentinel). The
+    // array is kept for the life of the class at exactly its length (`slice`): one grown by `push` keeps room for
+    // half as many rules again (about 300 bytes per command).
+    const rules = after.slice();
+    byTarget.set(target, rules);
+    toolwrightRules.set(target, { rules, start: storedBefore, end: rules.length });
     return true;
   }
   const applied = ownRules(storage, target);

@@ -63,11 +63,26 @@ export type DeveloperRulesPlan =
   | { readonly kind: 'check'; readonly check: DeveloperRulesCheck; readonly find: DeveloperRulesFind };
 
 /** One constraint of one rule, resolved when the plan is built: the function to call and what its failure renders. */
-interface ResolvedConstraint {
-  /** The exact fast implementation of a validator.js rule with class-validator's default options, when there is one. */
-  readonly fast: ((value: unknown) => boolean) | undefined;
-  readonly instance: ValidatorConstraintInterface;
-  readonly name: string | undefined;
+class ResolvedConstraint {
+  private taken: ValidatorConstraintInterface | undefined;
+
+  constructor(
+    /** The exact fast implementation of a validator.js rule with class-validator's default options, when there is one. */
+    readonly fast: ((value: unknown) => boolean) | undefined,
+    private readonly metadata: { readonly instance: ValidatorConstraintInterface },
+    readonly name: string | undefined,
+  ) {
+    if (fast === undefined) this.taken = metadata.instance;
+  }
+
+  /**
+   * The constraint's instance, from class-validator's container (which makes one per constraint class and keeps it
+   * for the life of the process: about 200 bytes, each `@IsEmail()` having a class of its own). A constraint with a
+   * fast implementation needs it only to render a failure: it is taken then (valid values never need it).
+   */
+  get instance(): ValidatorConstraintInterface {
+    return (this.taken ??= this.metadata.instance);
+  }
 }
 
 interface ResolvedRule {
@@ -169,11 +184,14 @@ type BuiltPlan =
 function resolveRule(rule: ValidatorMetadata, implementations: RuleImplementations): ResolvedRule {
   const constraints = getMetadataStorage()
     .getTargetValidatorConstraints(rule.constraintClass!)
-    .map((constraint): ResolvedConstraint => {
-      const instance = constraint.instance;
-      const fast = implementations === 'fast' ? fastRuleFor(rule.name, rule.constraints) : undefined;
-      return { fast, instance, name: constraint.name };
-    });
+    .map(
+      (constraint) =>
+        new ResolvedConstraint(
+          implementations === 'fast' ? fastRuleFor(rule.name, rule.constraints) : undefined,
+          constraint,
+          constraint.name,
+        ),
+    );
   const only = constraints.length === 1 && constraints[0]!.fast !== undefined ? constraints[0] : undefined;
   return { rule, constraints, only, each: rule.each === true };
 }

@@ -200,25 +200,28 @@ function compile(schema: ObjectSchema, dto: Constructor, compiling: Set<ObjectSc
   return instantiator;
 }
 
-/** The shared builder of one class, reading its record. */
+/**
+ * The shared builder of one class, reading its record on each call: the closure keeps only the record (a context of
+ * one slot, not one per field read: about 40 bytes less per class).
+ */
 function sharedInstantiator(record: InstantiatorRecord): Instantiator {
-  const { dto, builtKeys, builders, blocker } = record;
-  const prototype = dto.prototype as object;
   return (plain, owned = false) => {
     // A hot tool's class builds with code of its own (decision 0031, amended).
     const own = record.own;
     if (own !== undefined) return own(plain, owned);
-    if (owned && blocker === undefined) {
+    const builtKeys = record.builtKeys;
+    if (owned && record.blocker === undefined) {
       // Adopted: the values that are built replace their plain value under the same key (its place stays).
+      const builders = record.builders;
       for (let index = 0; index < builtKeys.length; index++) {
         const key = builtKeys[index]!;
         if (!hasOwnProperty.call(plain, key)) continue;
         const value = plain[key];
         if (value !== null && value !== undefined) plain[key] = builders[index]!(value, true);
       }
-      return setPrototypeOf(plain, prototype) as object;
+      return setPrototypeOf(plain, record.dto.prototype as object) as object;
     }
-    const instance = new dto() as Record<string, unknown>;
+    const instance = new record.dto() as Record<string, unknown>;
     // `for...in` with `hasOwnProperty.call` visits the own enumerable keys in `Object.keys` order without the array.
     for (const key in plain) {
       if (!hasOwnProperty.call(plain, key)) continue;

@@ -211,6 +211,12 @@ const ARRAY_MAX_SIZE = defineRuleKind('arrayMaxSize', () => ArrayMaxSize(0));
 const ARRAY_UNIQUE = defineRuleKind('arrayUnique', () => ArrayUnique(canonicalJson));
 const IS_IN = defineRuleKind('isIn', (options) => IsIn([], options));
 
+/**
+ * The options of every `Type` toolwright applies: none (class-transformer only reads them), one frozen object for all
+ * instead of the empty object `Type` makes for each use.
+ */
+const NO_TYPE_OPTIONS = Object.freeze({});
+
 /** MatchesSchema's template schema (every use gives its own schema as its constraint). */
 const FREE_FORM: ParamSchema = Object.freeze({ kind: 'any' });
 
@@ -344,7 +350,7 @@ function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, si
       sink.rule(IS_OBJECT, each);
       if (nested !== undefined) {
         sink.rule(VALIDATE_NESTED, each);
-        sink.decorator(Type(nested));
+        sink.decorator(Type(nested, NO_TYPE_OPTIONS));
       } else if (schema.properties.length > 0 || schema.additionalProperties !== true || schema.enum !== undefined) {
         sink.rule(MATCHES_SCHEMA, each, [schema]);
       }

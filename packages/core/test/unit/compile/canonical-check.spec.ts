@@ -6,7 +6,7 @@ import { acceptFunction, canonicalCheck } from '@toolwright/core/compile/canonic
 import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
 import { lengthWithin } from '@toolwright/core/pipeline/constraints';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
-import type { ObjectSchema } from '@toolwright/core/types/schema';
+import type { ObjectSchema, ParamSchema } from '@toolwright/core/types/schema';
 
 /** Property names a remote MCP server may send: every one must stay data. */
 const HOSTILE_NAMES = [
@@ -136,6 +136,36 @@ describe.each([
       expect(accept({ ...reversed, [`key${count}`]: 1 })).toBe(false);
       expect(accept({ [`key${count}`]: 1, ...reversed })).toBe(false);
     }
+  });
+
+  it('scalar nodes shared between tools check each tool its own bounds and enum (equal ones alike, others apart)', () => {
+    const objectOf = (schema: ParamSchema): ObjectSchema => ({
+      kind: 'object',
+      additionalProperties: false,
+      properties: [{ name: 'x', schema, required: true, aliases: [] }],
+    });
+    const cases: [ParamSchema, unknown, boolean][] = [
+      [{ kind: 'float', maximum: -Infinity }, 1, false],
+      [{ kind: 'float', maximum: Infinity }, 1, true],
+      [{ kind: 'float', maximum: 0 }, 1, false],
+      [{ kind: 'float', maximum: -0 }, 0, true],
+      [{ kind: 'string', enum: ['1'] }, '1', true],
+      [{ kind: 'int', enum: [1] }, 1, true],
+      [{ kind: 'int', enum: [2] }, 1, false],
+      [{ kind: 'string', enum: ['a,b'] }, 'a', false],
+      [{ kind: 'string', enum: ['a', 'b'] }, 'a', true],
+      [{ kind: 'string', enum: ['a', 'b'], maxLength: 0 }, 'a', false],
+      [{ kind: 'string', enum: ['a', 'b'], nullable: true }, null, true],
+      [{ kind: 'string', enum: ['a', 'b'] }, null, false],
+    ];
+    // Twice: the second round's nodes are the shared ones the first made.
+    for (let round = 0; round < 2; round++)
+      for (const [schema, value, accepted] of cases)
+        expect([schema, value, acceptFunction(objectOf(schema), DEFAULT_LIMITS)({ x: value })]).toEqual([
+          schema,
+          value,
+          accepted,
+        ]);
   });
 
   it('unions, free-form values, extra keys and nesting past the depth limit answer no (the normalizer decides)', () => {
