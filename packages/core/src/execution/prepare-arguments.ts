@@ -114,7 +114,7 @@ export class ArgumentPreparation {
       policy,
       limits,
       compiled.callTarget,
-      fastPath ? compiled.check?.accept : undefined,
+      fastPath ? compiled.check : undefined,
     );
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 
