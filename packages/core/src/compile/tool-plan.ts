@@ -2,6 +2,7 @@ import { hasCrossFieldChecks } from '../pipeline/cross-field';
 import { callTargetFor, type CallTarget } from '../pipeline/unwrap-call';
 import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/developer-rules';
 import type { PipelineLimits } from '../pipeline/limits';
+import { resolveToolName, type ToolLookup } from '../pipeline/name-resolution';
 import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
 import { sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
@@ -73,14 +74,10 @@ export interface CompiledTool {
 }
 
 /**
- * Compiles one registry entry for an executor's settings. `resolvesHere` tells whether a tool name the model wrote
- * resolves to this entry's tool (the executor's name resolution).
+ * Compiles one registry entry for an executor's settings. `tools`: the registry the executor resolves names in (a tool
+ * name the model wrote in a wrapped call resolves to this entry's tool when it names it there).
  */
-export function compileTool(
-  entry: RegisteredTool,
-  settings: CompileSettings,
-  resolvesHere: (name: string) => boolean,
-): CompiledTool {
+export function compileTool(entry: RegisteredTool, settings: CompileSettings, tools: ToolLookup): CompiledTool {
   const definition = entry.definition;
   const parameters = definition.parameters;
   const policy = definition.options.coercion ?? settings.policy;
@@ -110,7 +107,7 @@ export function compileTool(
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
-    callTarget: new LazyCallTarget(definition, resolvesHere),
+    callTarget: new LazyCallTarget(definition, tools),
     injects,
     unrestricted: (definition.options.permissions ?? []).length === 0,
   });
@@ -119,13 +116,14 @@ export function compileTool(
 /**
  * The parse step's call target, built the first time the parse step asks it something (only a call wrapped in an
  * envelope, or arguments text that is not JSON, does): its key set and closures are most of a first call's memory.
+ * It holds the registry, not a closure per tool: the name test is made only when the target is built.
  */
 class LazyCallTarget implements CallTarget {
   private built: CallTarget | undefined;
 
   constructor(
     private readonly definition: ToolDefinition,
-    private readonly resolvesHere: (name: string) => boolean,
+    private readonly tools: ToolLookup,
   ) {}
 
   get tool(): string {
@@ -145,7 +143,13 @@ class LazyCallTarget implements CallTarget {
   }
 
   private target(): CallTarget {
-    return (this.built ??= callTargetFor(this.definition, this.resolvesHere));
+    if (this.built !== undefined) return this.built;
+    const { tools } = this;
+    const tool = this.definition.name;
+    return (this.built = callTargetFor(this.definition, (name) => {
+      const named = resolveToolName(tools, name);
+      return named.found && named.name === tool;
+    }));
   }
 }
 
