@@ -7,7 +7,7 @@ import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
 import { sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler, RegisteredTool } from '../types/handler';
-import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
+import type { CoercionPolicy, Constructor } from '../types/schema';
 import { canonicalCheck, type CanonicalCheck } from './canonical-check';
 import { printableName } from './hot-check';
 import {
@@ -42,12 +42,6 @@ export interface CompiledTool {
   readonly policy: CoercionPolicy;
   /** The settings it was compiled for (the parse step's limits, the canonical fast path). */
   readonly settings: CompileSettings;
-  /**
-   * The reference path for repairs, transformations and messages (with every IR constraint on the compiled path).
-   * Its closures are built on the first call the canonical check answers no for: a tool the model always calls right
-   * never builds them.
-   */
-  readonly normalize: Normalizer;
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
   readonly reference: boolean;
   readonly developerRules: DeveloperRulesPlan | undefined;
@@ -95,7 +89,6 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, to
     name: definition.name,
     policy,
     settings,
-    normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
     // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
@@ -153,10 +146,14 @@ class LazyCallTarget implements CallTarget {
   }
 }
 
-/** A normalizer compiled on its first use (its closures and key maps are most of a tool's memory). */
-function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks: 'types' | 'all'): Normalizer {
-  let normalizer: Normalizer | undefined;
-  return (value, path, state) => (normalizer ??= compileNormalizer(parameters, policy, checks))(value, path, state);
+/**
+ * A compiled tool's normalizer: the reference path for repairs, transformations and messages (with every IR constraint
+ * on the compiled path). Its closures are built on the first call the canonical check answers no for (and kept by
+ * `compileNormalizer` for the schema): a tool the model always calls right never builds them. A function of the
+ * compiled tool, not a lazy closure kept in it per tool.
+ */
+export function normalizerOf(compiled: CompiledTool): Normalizer {
+  return compileNormalizer(compiled.definition.parameters, compiled.policy, compiled.reference ? 'types' : 'all');
 }
 
 /**
