@@ -35,6 +35,11 @@ export type AcceptFunction = (value: unknown) => boolean;
  */
 export type BoundedAcceptFunction = (value: unknown) => number;
 
+/** What holds a {@link BoundedAcceptFunction} as its `accept` method (a tool's {@link CanonicalCheck}). */
+export interface BoundedCheck {
+  accept(value: unknown): number;
+}
+
 /**
  * After a {@link BoundedAcceptFunction} accepted a value (read it right after the call: the walk is synchronous), the
  * number of keys and strings in that value: text without a backslash that lost nothing holds twice as many `"`.
@@ -230,13 +235,14 @@ function keyPlaces(members: readonly Member[]): Map<string, number> {
  * One tool's canonical check: its records, the item limit the walk reads, and the check as a function. The function is
  * the shared walk, which counts the tool's calls for the hot tier (`compile/hot-tier.ts`, decision 0031), until the
  * tier gives the tool code of its own (`compile/hot-check.ts`, emitted from the same records): the one slot
- * {@link accept} reads, owned and written only by this object.
+ * {@link accept} reads, owned and written only by this object. `accept` is a method of the class, not a closure per
+ * tool: the parse step is given the check itself.
  */
 export class CanonicalCheck implements HotCandidate {
   /** The hot tier's count of this tool's calls (see {@link HotCandidate.mark}). */
   mark = 0;
-  private current: BoundedAcceptFunction;
-  private hot = false;
+  /** The tool's own code, once the hot tier gave it some (`undefined`: the shared walk). */
+  private hot: BoundedAcceptFunction | undefined = undefined;
 
   constructor(
     private readonly root: CheckNode,
@@ -249,23 +255,22 @@ export class CanonicalCheck implements HotCandidate {
      */
     private readonly instantiate?: Instantiator,
   ) {
-    this.current = (value) => {
-      countCall(this);
-      quoted = 0;
-      maxItems = this.maxArrayItems;
-      return walk(this.root, value);
-    };
     if (specializedWhenBuilt()) this.specialize();
   }
 
-  /** What the parse step calls. */
-  get accept(): BoundedAcceptFunction {
-    return this.current;
+  /** What the parse step calls: the tool's own code when it has some, else the shared walk (counted for the tier). */
+  accept(value: unknown): number {
+    const hot = this.hot;
+    if (hot !== undefined) return hot(value);
+    countCall(this);
+    quoted = 0;
+    maxItems = this.maxArrayItems;
+    return walk(this.root, value);
   }
 
   /** Whether the check runs code of its own (the hot tier specialized it). */
   get specialized(): boolean {
-    return this.hot;
+    return this.hot !== undefined;
   }
 
   /**
@@ -275,15 +280,14 @@ export class CanonicalCheck implements HotCandidate {
    * `mode: 'always'`).
    */
   specialize(): boolean {
-    if (this.hot) return true;
+    if (this.hot !== undefined) return true;
     const code = this.source();
     if (code.source.length > hotTierSettings().maxSourceLength) return false;
     try {
-      this.current = compileHotCheck(code, setAcceptedKeysAndStrings);
+      this.hot = compileHotCheck(code, setAcceptedKeysAndStrings);
     } catch {
       return false;
     }
-    this.hot = true;
     if (this.instantiate !== undefined) specializeInstantiator(this.instantiate, this.tool);
     return true;
   }
@@ -316,8 +320,8 @@ export function canonicalCheck(
 
 /** The boolean form of a tool's canonical check. */
 export function acceptFunction(schema: ObjectSchema, limits: PipelineLimits): AcceptFunction {
-  const { accept } = canonicalCheck(schema, limits);
-  return (value) => accept(value) !== NOT_ACCEPTED;
+  const check = canonicalCheck(schema, limits);
+  return (value) => check.accept(value) !== NOT_ACCEPTED;
 }
 
 function printNode(node: CheckNode, indent: string, lines: string[]): void {

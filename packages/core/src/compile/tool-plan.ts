@@ -2,11 +2,12 @@ import { hasCrossFieldChecks } from '../pipeline/cross-field';
 import { callTargetFor, type CallTarget } from '../pipeline/unwrap-call';
 import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/developer-rules';
 import type { PipelineLimits } from '../pipeline/limits';
+import { resolveToolName, type ToolLookup } from '../pipeline/name-resolution';
 import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
 import { sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler, RegisteredTool } from '../types/handler';
-import type { CoercionPolicy, Constructor, ObjectSchema } from '../types/schema';
+import type { CoercionPolicy, Constructor } from '../types/schema';
 import { canonicalCheck, type CanonicalCheck } from './canonical-check';
 import { printableName } from './hot-check';
 import {
@@ -41,12 +42,6 @@ export interface CompiledTool {
   readonly policy: CoercionPolicy;
   /** The settings it was compiled for (the parse step's limits, the canonical fast path). */
   readonly settings: CompileSettings;
-  /**
-   * The reference path for repairs, transformations and messages (with every IR constraint on the compiled path).
-   * Its closures are built on the first call the canonical check answers no for: a tool the model always calls right
-   * never builds them.
-   */
-  readonly normalize: Normalizer;
   /** `reference`: class-transformer + class-validator validate (the executor's option, or a rule only it honours). */
   readonly reference: boolean;
   readonly developerRules: DeveloperRulesPlan | undefined;
@@ -73,14 +68,10 @@ export interface CompiledTool {
 }
 
 /**
- * Compiles one registry entry for an executor's settings. `resolvesHere` tells whether a tool name the model wrote
- * resolves to this entry's tool (the executor's name resolution).
+ * Compiles one registry entry for an executor's settings. `tools`: the registry the executor resolves names in (a tool
+ * name the model wrote in a wrapped call resolves to this entry's tool when it names it there).
  */
-export function compileTool(
-  entry: RegisteredTool,
-  settings: CompileSettings,
-  resolvesHere: (name: string) => boolean,
-): CompiledTool {
+export function compileTool(entry: RegisteredTool, settings: CompileSettings, tools: ToolLookup): CompiledTool {
   const definition = entry.definition;
   const parameters = definition.parameters;
   const policy = definition.options.coercion ?? settings.policy;
@@ -98,7 +89,6 @@ export function compileTool(
     name: definition.name,
     policy,
     settings,
-    normalize: lazyNormalizer(parameters, policy, reference ? 'types' : 'all'),
     reference,
     developerRules,
     // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
@@ -110,7 +100,7 @@ export function compileTool(
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
-    callTarget: new LazyCallTarget(definition, resolvesHere),
+    callTarget: new LazyCallTarget(definition, tools),
     injects,
     unrestricted: (definition.options.permissions ?? []).length === 0,
   });
@@ -119,13 +109,14 @@ export function compileTool(
 /**
  * The parse step's call target, built the first time the parse step asks it something (only a call wrapped in an
  * envelope, or arguments text that is not JSON, does): its key set and closures are most of a first call's memory.
+ * It holds the registry, not a closure per tool: the name test is made only when the target is built.
  */
 class LazyCallTarget implements CallTarget {
   private built: CallTarget | undefined;
 
   constructor(
     private readonly definition: ToolDefinition,
-    private readonly resolvesHere: (name: string) => boolean,
+    private readonly tools: ToolLookup,
   ) {}
 
   get tool(): string {
@@ -145,14 +136,24 @@ class LazyCallTarget implements CallTarget {
   }
 
   private target(): CallTarget {
-    return (this.built ??= callTargetFor(this.definition, this.resolvesHere));
+    if (this.built !== undefined) return this.built;
+    const { tools } = this;
+    const tool = this.definition.name;
+    return (this.built = callTargetFor(this.definition, (name) => {
+      const named = resolveToolName(tools, name);
+      return named.found && named.name === tool;
+    }));
   }
 }
 
-/** A normalizer compiled on its first use (its closures and key maps are most of a tool's memory). */
-function lazyNormalizer(parameters: ObjectSchema, policy: CoercionPolicy, checks: 'types' | 'all'): Normalizer {
-  let normalizer: Normalizer | undefined;
-  return (value, path, state) => (normalizer ??= compileNormalizer(parameters, policy, checks))(value, path, state);
+/**
+ * A compiled tool's normalizer: the reference path for repairs, transformations and messages (with every IR constraint
+ * on the compiled path). Its closures are built on the first call the canonical check answers no for (and kept by
+ * `compileNormalizer` for the schema): a tool the model always calls right never builds them. A function of the
+ * compiled tool, not a lazy closure kept in it per tool.
+ */
+export function normalizerOf(compiled: CompiledTool): Normalizer {
+  return compileNormalizer(compiled.definition.parameters, compiled.policy, compiled.reference ? 'types' : 'all');
 }
 
 /**

@@ -15,12 +15,22 @@ export type CommandResolver = (
   invocation: ToolInvocationContext,
 ) => CommandHandler | Promise<CommandHandler>;
 
-/** Builds one command instance for one call. */
-type CommandFactory = (invocation: ToolInvocationContext) => CommandHandler;
+/**
+ * How a command class is built for a call, decided on its first call and kept (a number per class in the resolver's
+ * table, not a factory closure per class).
+ */
+const enum Construction {
+  /** `new Command()`: no constructor parameters and no registration in the container. */
+  New,
+  /** `container.resolve(Command)`: dependencies, none of them per call, or a registration (its lifecycle holds). */
+  Resolve,
+  /** A child container per call holding this call's context and invocation. */
+  PerCall,
+}
 
 /**
- * The default resolver, over a tsyringe container (default: tsyringe's root container). One factory per command
- * class, built on the class's first call and kept:
+ * The default resolver, over a tsyringe container (default: tsyringe's root container). How each command class is
+ * built is decided on the class's first call and kept:
  * - no constructor parameters and no registration of the class in the container: `new Command()`, with no container
  *   call at all (tsyringe's `has()`/`get()` insert an empty root entry for every token they are asked about, and
  *   `createChildContainer()` walks every root entry, so a per-call container made every call slower with every
@@ -31,39 +41,47 @@ type CommandFactory = (invocation: ToolInvocationContext) => CommandHandler;
  *   constructs: a child container per call holding this call's context and invocation.
  */
 export function tsyringeCommandResolver(container: DependencyContainer = rootContainer): CommandResolver {
-  const factories = new WeakMap<Function, CommandFactory>();
-  // The class resolved last and its factory: the same command called again costs one comparison, no WeakMap lookup.
+  const constructions = new WeakMap<Function, Construction>();
+  // The class resolved last and how it is built: the same command called again costs one comparison, no WeakMap lookup.
   let lastClass: Function | undefined;
-  let lastFactory: CommandFactory | undefined;
+  let lastConstruction = Construction.New;
   return (commandClass, invocation) => {
-    if (commandClass === lastClass) return lastFactory!(invocation);
-    let factory = factories.get(commandClass);
-    if (factory === undefined) {
-      factory = buildFactory(commandClass, container);
-      factories.set(commandClass, factory);
+    if (commandClass !== lastClass) {
+      let construction = constructions.get(commandClass);
+      if (construction === undefined) {
+        construction = constructionOf(commandClass, container);
+        constructions.set(commandClass, construction);
+      }
+      lastClass = commandClass;
+      lastConstruction = construction;
     }
-    lastClass = commandClass;
-    lastFactory = factory;
-    return factory(invocation);
+    return construct(lastConstruction, commandClass, container, invocation);
   };
 }
 
-function buildFactory(commandClass: Constructor<CommandHandler>, container: DependencyContainer): CommandFactory {
+function constructionOf(commandClass: Constructor<CommandHandler>, container: DependencyContainer): Construction {
   const parameters = constructorParameters(commandClass);
-  if (needsPerCallInjection(parameters, container, new Set([commandClass]))) {
-    return (invocation) => {
-      const child = container.createChildContainer();
-      child.register(EXECUTION_CONTEXT, { useValue: invocation.context });
-      child.register(TOOL_INVOCATION, { useValue: invocation });
-      return child.resolve(commandClass);
-    };
-  }
+  if (needsPerCallInjection(parameters, container, new Set([commandClass]))) return Construction.PerCall;
   // Asked once per class: a command registered in the container (`@singleton()`, `container.register(...)`) is
   // resolved through it, so its lifecycle holds.
-  if (parameters.length > 0 || commandClass.length > 0 || container.isRegistered(commandClass, true)) {
-    return () => container.resolve(commandClass);
-  }
-  return () => new commandClass();
+  if (parameters.length > 0 || commandClass.length > 0 || container.isRegistered(commandClass, true))
+    return Construction.Resolve;
+  return Construction.New;
+}
+
+/** Builds one command instance for one call. */
+function construct(
+  construction: Construction,
+  commandClass: Constructor<CommandHandler>,
+  container: DependencyContainer,
+  invocation: ToolInvocationContext,
+): CommandHandler {
+  if (construction === Construction.New) return new commandClass();
+  if (construction === Construction.Resolve) return container.resolve(commandClass);
+  const child = container.createChildContainer();
+  child.register(EXECUTION_CONTEXT, { useValue: invocation.context });
+  child.register(TOOL_INVOCATION, { useValue: invocation });
+  return child.resolve(commandClass);
 }
 
 /** Whether a constructor needs this call's values: a per-call token, directly or through a class tsyringe would construct. */

@@ -1,7 +1,7 @@
 import { HandlerError } from '../errors/handler-error';
 import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { ToolCallError } from '../errors/tool-call-error';
-import type { CompiledTool } from '../compile/tool-plan';
+import { normalizerOf, type CompiledTool } from '../compile/tool-plan';
 import { checkArgumentBudget } from '../pipeline/argument-budget';
 import { injectContext, MissingContextError } from '../pipeline/context-injection';
 import { findContextImpostors } from '../pipeline/context-impostors';
@@ -114,7 +114,7 @@ export class ArgumentPreparation {
       policy,
       limits,
       compiled.callTarget,
-      fastPath ? compiled.check?.accept : undefined,
+      fastPath ? compiled.check : undefined,
     );
     if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
 
@@ -139,7 +139,7 @@ export class ArgumentPreparation {
         relativeDateTool: this.registry.has(RELATIVE_DATE_RESOLVER),
         limits,
       });
-      const normalized = compiled.normalize(sanitized.value, '', state);
+      const normalized = normalizerOf(compiled)(sanitized.value, '', state);
       if (state.transformations.length > 0) transformations.push(...state.transformations);
       const impostors = findContextImpostors(
         sanitized.value,

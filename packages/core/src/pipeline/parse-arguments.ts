@@ -17,7 +17,7 @@ import {
   mayLoseInformationByScan,
   NOT_ACCEPTED,
 } from './information-loss';
-import { acceptedKeysAndStrings, type BoundedAcceptFunction } from '../compile/canonical-check';
+import { acceptedKeysAndStrings, type BoundedCheck } from '../compile/canonical-check';
 import { isObject, unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -100,7 +100,7 @@ function checked(
 }
 
 /**
- * {@link parseArguments} followed by the tool's canonical check (`accept`, when there is one) on the result, with the
+ * {@link parseArguments} followed by the tool's canonical check (`check`, when there is one) on the result, with the
  * two walks over the value folded into one where they can be (decision 0020, fused-parse-check): for text that is one
  * object, the check runs on JSON.parse's value first and measures what decision 0019's walk measured (the lower bound
  * of the text's length, the keys and strings). When it accepts and the text has no backslash and is shorter than the
@@ -109,18 +109,18 @@ function checked(
  * and the value is the result (no other step of the parse would have changed it: it is an object, not an envelope,
  * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
  * {@link parseArguments} does, and the check's answer is reused only for the very object it was given. `target` must
- * declare every property name `accept` accepts (`callTargetFor` of the same definition does).
+ * declare every property name `check` accepts (`callTargetFor` of the same definition does).
  */
 export function parseCheckedArguments(
   raw: unknown,
   policy: CoercionPolicy,
   limits: PipelineLimits,
   target: CallTarget | undefined,
-  accept: BoundedAcceptFunction | undefined,
+  check: BoundedCheck | undefined,
 ): CheckedArguments {
-  if (accept === undefined || typeof raw !== 'string') {
+  if (check === undefined || typeof raw !== 'string') {
     const parsed = parse(raw, policy, limits, target, false);
-    const accepted = accept !== undefined && parsed.owned && accept(parsed.value) !== NOT_ACCEPTED;
+    const accepted = check !== undefined && parsed.owned && check.accept(parsed.value) !== NOT_ACCEPTED;
     return checked(parsed.value, parsed.transformations, parsed.owned, accepted);
   }
   checkSize(raw, limits);
@@ -140,7 +140,7 @@ export function parseCheckedArguments(
   }
   let bound = NOT_ACCEPTED;
   if (parsedOk && typeof parsed === 'object' && parsed !== null) {
-    bound = accept(parsed);
+    bound = check.accept(parsed);
     // An accepted value holds no prototype key, no array or nesting beyond a limit and (a bound that is a number) no
     // number beyond 2^53: the walk's other facts. Then JSON.parse lost nothing when the text is shorter than the bound
     // plus a dropped member (an escape only makes a literal longer than its string, so this holds with backslashes
@@ -164,7 +164,7 @@ export function parseCheckedArguments(
   if (!unwrapped.owned) return checked(unwrapped.value, transformations, false, false);
   if (parsedOk && unwrapped.value === parsed)
     return checked(unwrapped.value, transformations, true, bound !== NOT_ACCEPTED);
-  return checked(unwrapped.value, transformations, true, accept(unwrapped.value) !== NOT_ACCEPTED);
+  return checked(unwrapped.value, transformations, true, check.accept(unwrapped.value) !== NOT_ACCEPTED);
 }
 
 function parse(

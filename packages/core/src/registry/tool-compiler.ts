@@ -1,5 +1,4 @@
 import { compileTool, type CompiledTool, type CompileSettings } from '../compile/tool-plan';
-import { resolveToolName } from '../pipeline/name-resolution';
 import type { RegisteredTool } from '../types/handler';
 import type { ToolRegistry } from './tool-registry';
 
@@ -26,11 +25,7 @@ export class ToolCompiler {
     if (entry === this.lastEntry) return this.lastCompiled!;
     let compiled = this.compiled.get(entry);
     if (compiled === undefined) {
-      const tool = entry.definition.name;
-      compiled = compileTool(entry, this.settings, (name) => {
-        const named = resolveToolName(this.registry, name);
-        return named.found && named.name === tool;
-      });
+      compiled = compileTool(entry, this.settings, this.registry);
       this.compiled.set(entry, compiled);
     }
     this.lastEntry = entry;

@@ -4,7 +4,7 @@ import {
   acceptedKeysAndStrings,
   canonicalCheck,
   NOT_ACCEPTED,
-  type BoundedAcceptFunction,
+  type CanonicalCheck,
 } from '@toolwright/core/compile/canonical-check';
 import { inspectParsedValue } from '@toolwright/core/pipeline/information-loss';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
@@ -55,10 +55,10 @@ function fused(run: () => ReturnType<typeof parseCheckedArguments>): { outcome: 
 }
 
 /** The two steps as they were: the parse step, then the canonical check on a value it owns. */
-function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: BoundedAcceptFunction): string {
+function twoSteps(run: () => ReturnType<typeof parseArguments>, check: CanonicalCheck): string {
   try {
     const parsed = run();
-    const accepted = parsed.owned && accept(parsed.value) !== NOT_ACCEPTED;
+    const accepted = parsed.owned && check.accept(parsed.value) !== NOT_ACCEPTED;
     return `ok ${showValue(parsed.value)} owned=${parsed.owned} accepted=${accepted} ${showValue(parsed.transformations)}`;
   } catch (error) {
     return failure(error);
@@ -68,7 +68,7 @@ function twoSteps(run: () => ReturnType<typeof parseArguments>, accept: BoundedA
 interface Tool {
   readonly parameters: ObjectSchema;
   readonly target: CallTarget;
-  readonly accept: Map<PipelineLimits, BoundedAcceptFunction>;
+  readonly checks: Map<PipelineLimits, CanonicalCheck>;
 }
 
 function registered(schema: JsonSchema): Tool | undefined {
@@ -78,8 +78,8 @@ function registered(schema: JsonSchema): Tool | undefined {
   return {
     parameters: definition.parameters,
     target: callTargetFor(definition, (name) => name === TOOL),
-    accept: new Map(
-      [DEFAULT_LIMITS, SMALL_LIMITS].map((limits) => [limits, canonicalCheck(definition.parameters, limits).accept]),
+    checks: new Map(
+      [DEFAULT_LIMITS, SMALL_LIMITS].map((limits) => [limits, canonicalCheck(definition.parameters, limits)]),
     ),
   };
 }
@@ -109,9 +109,9 @@ describe('the parse step with the canonical check folded in (decision 0020, fuse
         const text = textFor(random, schema);
         const limits = random.chance(0.2) ? SMALL_LIMITS : DEFAULT_LIMITS;
         const policy = random.pick(POLICIES);
-        const accept = tool.accept.get(limits)!;
-        const actual = fused(() => parseCheckedArguments(text, policy, limits, tool.target, accept));
-        const expected = twoSteps(() => parseArguments(text, policy, limits, tool.target), accept);
+        const check = tool.checks.get(limits)!;
+        const actual = fused(() => parseCheckedArguments(text, policy, limits, tool.target, check));
+        const expected = twoSteps(() => parseArguments(text, policy, limits, tool.target), check);
         counts.texts++;
         if (actual.direct) counts.direct++;
         else if (actual.outcome.includes('accepted=true')) counts.acceptedAfterSteps++;
@@ -124,7 +124,7 @@ describe('the parse step with the canonical check folded in (decision 0020, fuse
         } catch {
           continue;
         }
-        const bound = accept(parsed);
+        const bound = check.accept(parsed);
         if (bound === NOT_ACCEPTED) continue;
         const keysAndStrings = acceptedKeysAndStrings();
         const facts = inspectParsedValue(parsed, limits);
