@@ -45,12 +45,27 @@ export interface StartupRun {
   readonly firstCallMs: number;
   readonly totalMs: number;
   readonly firstCallWallMs: number;
+  /** The first call's main-thread CPU, at most: `min(wall, process CPU)` (absent in older runs). */
+  readonly firstCallMainThreadAtMostMs?: number;
   readonly loadedModules: number;
   readonly chronoLoadedAtImport: boolean;
   readonly early: {
     readonly calls: number;
     readonly p99WallMs: number;
     readonly p99CpuMs: number;
+    /** The main thread's CPU, at most: p99 of each call's `min(wall, process CPU)` (absent in older runs). */
+    readonly p99MainThreadAtMostMs?: number;
+    /** The process's CPU over the early calls together (absent in older runs). */
+    readonly totalCpuMs?: number;
+    /** The main thread's CPU over the same span (`process.threadCpuUsage()`); null where Node has none. */
+    readonly totalMainThreadCpuMs?: number | null;
+    /** The call of the most process CPU (absent in older runs). */
+    readonly maxCpuCall?: {
+      readonly command: number;
+      readonly call: number;
+      readonly cpuMs: number;
+      readonly mainThreadAtMostMs: number;
+    };
     readonly maxWallMs: number;
     /** The CPU time of the slowest call by wall time (absent in older runs). */
     readonly maxWallCallCpuMs?: number;
@@ -278,7 +293,7 @@ export function realAppsTargets(report: RealAppsReport): Target[] {
   for (const { name, startup } of configurations)
     targets.push({
       target: `p99 of the first three calls of every other command <= 1 ms (CPU time); ${name}`,
-      measured: `${startup.early.p99CpuMs.toFixed(2)} ms CPU (${startup.early.p99WallMs.toFixed(2)} ms wall; first calls of each p50 ${startup.early.firstOfEachP50WallMs.toFixed(2)} ms, p99 ${startup.early.firstOfEachP99WallMs.toFixed(2)} ms wall)`,
+      measured: `${startup.early.p99CpuMs.toFixed(2)} ms CPU (${startup.early.p99WallMs.toFixed(2)} ms wall; ${startup.early.p99MainThreadAtMostMs === undefined ? '' : `main thread at most ${startup.early.p99MainThreadAtMostMs.toFixed(2)} ms; `}first calls of each p50 ${startup.early.firstOfEachP50WallMs.toFixed(2)} ms, p99 ${startup.early.firstOfEachP99WallMs.toFixed(2)} ms wall)`,
       met: startup.early.p99CpuMs <= 1,
     });
   targets.push({
