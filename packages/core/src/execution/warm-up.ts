@@ -1,4 +1,5 @@
 import { IsEmail } from 'class-validator';
+import { container as rootContainer } from 'tsyringe';
 import { ArrayOf } from '../decorators/array-of.decorator';
 import { Command } from '../decorators/command.decorator';
 import { DateTime } from '../decorators/date-time.decorator';
@@ -7,6 +8,7 @@ import { silentLogger } from '../logging/logger';
 import type { CompileSettings } from '../compile/tool-plan';
 import { ToolRegistry } from '../registry/tool-registry';
 import type { ToolCall, ToolResult } from '../types/execution';
+import { tsyringeCommandResolver, type CommandResolver } from './command-resolution';
 import type { PersonaToolExecutorOptions } from './executor-options';
 import { TransformationStats } from './transformation-stats';
 
@@ -34,18 +36,19 @@ export type WarmUpExecutor = new (
 export const WARM_UP_TOOL = 'toolwright_call_path_warm_up';
 
 /**
- * The calls the warm-up makes: canonical text (the fast path), text that needs repairs (the normalizer: a key in
- * another case, numbers and a boolean as strings, an array as JSON text), the same as an object (the budget check), and
- * a refused call (the issues, the model-facing message).
+ * The calls the warm-up makes: canonical text (the fast path; spaced as models often write it, so that the fast path's
+ * quote count runs, and with a nested object's keys in another order than declared, so that the walk looks them up),
+ * text that needs repairs (the normalizer: a key in another case, numbers and a boolean as strings, an array as JSON
+ * text), the same as an object (the budget check), and a refused call (the issues, the model-facing message).
  */
 export const WARM_UP_CALLS: readonly ToolCall[] = [
   {
     id: 'warm-up-1',
     name: WARM_UP_TOOL,
     arguments:
-      '{"title":"Warm up","count":3,"ratio":0.5,"urgent":true,"level":"high","at":"2026-01-02T03:04:05Z",' +
-      '"tags":["a","b"],"stops":[{"street":"Main","zip":12345,"contact":"a@example.com"}],"address":{"street":"Side"},' +
-      '"email":"b@example.com"}',
+      '{"title": "Warm up", "count": 3, "ratio": 0.5, "urgent": true, "level": "high", "at": "2026-01-02T03:04:05Z", ' +
+      '"tags": ["a", "b"], "stops": [{"zip": 12345, "street": "Main", "contact": "a@example.com"}], ' +
+      '"address": {"street": "Side"}, "email": "b@example.com"}',
   },
   {
     id: 'warm-up-2',
@@ -81,12 +84,18 @@ export function warmUpCallPath(settings: CompileSettings, executorClass: WarmUpE
   for (const call of WARM_UP_CALLS) void executor.execute(call);
 }
 
-/** An executor of the synthetic command alone, with `settings`, a silent logger, its own stats and no telemetry. */
+/**
+ * An executor of the synthetic command alone, with `settings`, a silent logger, its own stats and no telemetry. Its
+ * command is built by the executor's default resolver (`tsyringeCommandResolver`, so that its first run is not an
+ * application's first call) over a child of tsyringe's root container, made on the first call: the resolver only
+ * reads the root's registrations (is the synthetic class registered? it is not), registers nothing, and builds the
+ * command with `new`. A root container the application disposed makes the synthetic calls fail, not the warm-up.
+ */
 export function warmUpExecutor(settings: CompileSettings, executorClass: WarmUpExecutor): InstanceType<WarmUpExecutor> {
   const command = warmUpCommand();
   const registry = new ToolRegistry({ logger: silentLogger });
   registry.register(command);
-  const instance = new command();
+  let resolve: CommandResolver | undefined;
   return new executorClass(registry, {
     coercion: settings.policy,
     limits: settings.limits,
@@ -97,7 +106,10 @@ export function warmUpExecutor(settings: CompileSettings, executorClass: WarmUpE
     logger: silentLogger,
     stats: new TransformationStats(),
     telemetry: false,
-    resolveCommand: () => instance,
+    resolveCommand: (commandClass, invocation) => {
+      resolve ??= tsyringeCommandResolver(rootContainer.createChildContainer());
+      return resolve(commandClass, invocation);
+    },
   });
 }
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { IsEmail } from 'class-validator';
+import { container as rootContainer } from 'tsyringe';
 import {
   Command,
   createToolTelemetry,
@@ -110,6 +111,21 @@ describe('the warm-up of the call path (compileAll, issue 26)', () => {
 
   it('runs its synthetic calls through a private executor, once per process, and nothing of the application', () => {
     const execute = jest.spyOn(PersonaToolExecutor.prototype, 'execute');
+    // tsyringe's root container: the synthetic command is built by the default resolver over a child of it, which may
+    // read the root's registrations but never write or resolve through it.
+    const rootWrites = (
+      [
+        'register',
+        'registerInstance',
+        'registerSingleton',
+        'registerType',
+        'resolve',
+        'resolveAll',
+        'reset',
+        'clearInstances',
+        'dispose',
+      ] as const
+    ).map((method) => jest.spyOn(rootContainer, method));
     const app = observedApp();
     const names = app.registry.list().map((tool) => tool.name);
     handled.length = 0;
@@ -129,6 +145,7 @@ describe('the warm-up of the call path (compileAll, issue 26)', () => {
     expect(app.registry.list().map((tool) => tool.name)).toEqual(names);
     expect(app.registry.get(WARM_UP_TOOL)).toBeUndefined();
     expect(app.executor.tools().some((tool) => tool.name === WARM_UP_TOOL)).toBe(false);
+    for (const write of rootWrites) expect(write).not.toHaveBeenCalled();
 
     // Once per process: a second compileAll, another executor's compile: 'registration', run no synthetic call.
     execute.mockClear();
