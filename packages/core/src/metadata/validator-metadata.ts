@@ -34,19 +34,26 @@ const toolwrightRules = new WeakMap<Function, readonly ClassValidatorRule[] | Ap
 
 /**
  * Where toolwright's rules of a class are in class-validator's own array of the class's rules (which only ever grows
- * at its end): a range instead of a copy of the rules, for the life of the class.
+ * at its end): `start * RANGE_SPAN + end`, a small integer, so the entry holds no object of its own (a range object
+ * was about 110 bytes per command of 1,000). A range that does not fit is kept as a copy of the rules instead.
  */
-interface AppliedRange {
-  readonly rules: readonly ClassValidatorRule[];
-  readonly start: number;
-  readonly end: number;
+type AppliedRange = number;
+
+const RANGE_SPAN = 0x10000;
+
+/** The rules of `target` that `range` names, read from class-validator's array of the class's rules. */
+function rulesInRange(target: Function, range: AppliedRange): readonly ClassValidatorRule[] {
+  const stored = rulesByTarget(getMetadataStorage())?.get(target);
+  // The class's rules were released (`releaseClassMetadata`): class-validator no longer has any of them.
+  if (stored === undefined) return NO_RULES;
+  return stored.slice(Math.floor(range / RANGE_SPAN), range % RANGE_SPAN);
 }
 
 /** The rules toolwright applied to a class (in the order applied); none for a class it never applied rules to. */
 function appliedRules(target: Function): readonly ClassValidatorRule[] {
   const applied = toolwrightRules.get(target);
   if (applied === undefined) return NO_RULES;
-  return 'start' in applied ? applied.rules.slice(applied.start, applied.end) : applied;
+  return typeof applied === 'number' ? rulesInRange(target, applied) : applied;
 }
 
 /**
@@ -71,7 +78,10 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
     // half as many rules again (about 300 bytes per command).
     const rules = after.slice();
     byTarget.set(target, rules);
-    toolwrightRules.set(target, { rules, start: storedBefore, end: rules.length });
+    toolwrightRules.set(
+      target,
+      rules.length < RANGE_SPAN ? storedBefore * RANGE_SPAN + rules.length : rules.slice(storedBefore),
+    );
     return true;
   }
   const applied = ownRules(storage, target);
@@ -105,9 +115,11 @@ function classRules(
 function isToolwrightRule(rule: ClassValidatorRule): boolean {
   const applied = toolwrightRules.get(rule.target as Function);
   if (applied === undefined) return false;
-  if (!('start' in applied)) return applied.includes(rule);
-  const index = applied.rules.indexOf(rule, applied.start);
-  return index !== -1 && index < applied.end;
+  if (typeof applied !== 'number') return applied.includes(rule);
+  const stored = rulesByTarget(getMetadataStorage())?.get(rule.target);
+  if (stored === undefined) return false;
+  const index = stored.indexOf(rule, Math.floor(applied / RANGE_SPAN));
+  return index !== -1 && index < applied % RANGE_SPAN;
 }
 
 function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
