@@ -34,19 +34,26 @@ const toolwrightRules = new WeakMap<Function, readonly ClassValidatorRule[] | Ap
 
 /**
  * Where toolwright's rules of a class are in class-validator's own array of the class's rules (which only ever grows
- * at its end): a range instead of a copy of the rules, for the life of the class.
+ * at its end): `start * RANGE_SPAN + end`, a small integer, so the entry holds no object of its own (a range object
+ * was about 110 bytes per command of 1,000). A range that does not fit is kept as a copy of the rules instead.
  */
-interface AppliedRange {
-  readonly rules: readonly ClassValidatorRule[];
-  readonly start: number;
-  readonly end: number;
+type AppliedRange = number;
+
+const RANGE_SPAN = 0x10000;
+
+/** The rules of `target` that `range` names, read from class-validator's array of the class's rules. */
+function rulesInRange(target: Function, range: AppliedRange): readonly ClassValidatorRule[] {
+  const stored = rulesByTarget(getMetadataStorage())?.get(target);
+  // The class's rules were released (`releaseClassMetadata`): class-validator no longer has any of them.
+  if (stored === undefined) return NO_RULES;
+  return stored.slice(Math.floor(range / RANGE_SPAN), range % RANGE_SPAN);
 }
 
 /** The rules toolwright applied to a class (in the order applied); none for a class it never applied rules to. */
 function appliedRules(target: Function): readonly ClassValidatorRule[] {
   const applied = toolwrightRules.get(target);
   if (applied === undefined) return NO_RULES;
-  return 'start' in applied ? applied.rules.slice(applied.start, applied.end) : applied;
+  return typeof applied === 'number' ? rulesInRange(target, applied) : applied;
 }
 
 /**
@@ -71,7 +78,10 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
     // half as many rules again (about 300 bytes per command).
     const rules = after.slice();
     byTarget.set(target, rules);
-    toolwrightRules.set(target, { rules, start: storedBefore, end: rules.length });
+    toolwrightRules.set(
+      target,
+      rules.length < RANGE_SPAN ? storedBefore * RANGE_SPAN + rules.length : rules.slice(storedBefore),
+    );
     return true;
   }
   const applied = ownRules(storage, target);
@@ -105,9 +115,11 @@ function classRules(
 function isToolwrightRule(rule: ClassValidatorRule): boolean {
   const applied = toolwrightRules.get(rule.target as Function);
   if (applied === undefined) return false;
-  if (!('start' in applied)) return applied.includes(rule);
-  const index = applied.rules.indexOf(rule, applied.start);
-  return index !== -1 && index < applied.end;
+  if (typeof applied !== 'number') return applied.includes(rule);
+  const stored = rulesByTarget(getMetadataStorage())?.get(rule.target);
+  if (stored === undefined) return false;
+  const index = stored.indexOf(rule, Math.floor(applied / RANGE_SPAN));
+  return index !== -1 && index < applied % RANGE_SPAN;
 }
 
 function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
@@ -177,6 +189,70 @@ interface ClassTransformerStorage {
 /** class-transformer's `TransformationType.PLAIN_TO_CLASS`. */
 const PLAIN_TO_CLASS = 0;
 
+interface TransformMetadataOptions {
+  readonly toClassOnly?: boolean;
+  readonly toPlainOnly?: boolean;
+}
+
+/**
+ * class-transformer's own per-class maps (its storage's fields since 0.3), read directly: its public finders also
+ * keep every class they are asked about in a map of ancestors, for good (an entry and an array per class, about 220
+ * bytes per command of 1,000). The answers are the finders' (same maps, same walk up the class's ancestors).
+ */
+interface ClassTransformerMaps {
+  readonly type: Map<Function, Map<string, TypeMetadata>>;
+  readonly transform: Map<Function, Map<string, ReadonlyArray<{ readonly options?: TransformMetadataOptions }>>>;
+  readonly expose: Map<Function, Map<unknown, { readonly propertyName?: string }>>;
+  readonly exclude: Map<Function, Map<unknown, { readonly propertyName?: string }>>;
+}
+
+function classTransformerMapsOf(storage: ClassTransformerStorage | undefined): ClassTransformerMaps | undefined {
+  const fields = storage as unknown as Record<string, unknown> | undefined;
+  if (fields === undefined) return undefined;
+  const { _typeMetadatas: type, _transformMetadatas: transform, _exposeMetadatas: expose } = fields;
+  const exclude = fields._excludeMetadatas;
+  if (!(type instanceof Map && transform instanceof Map && expose instanceof Map && exclude instanceof Map))
+    return undefined;
+  return { type, transform, expose, exclude };
+}
+
+/** The class and its ancestors, nearest first: the walk class-transformer's finders make. */
+function transformerLineage(target: Function): Function[] {
+  const lineage = [target];
+  for (
+    let base = Object.getPrototypeOf((target.prototype as { constructor: Function }).constructor) as Function;
+    typeof base.prototype !== 'undefined';
+    base = Object.getPrototypeOf((base.prototype as { constructor: Function }).constructor) as Function
+  )
+    lineage.push(base);
+  return lineage;
+}
+
+/** Whether a class's map of `@Expose` / `@Exclude` records has one for a property (class-wide ones have none). */
+function hasPropertyRecord(byProperty: Map<unknown, { readonly propertyName?: string }> | undefined): boolean {
+  if (byProperty === undefined) return false;
+  for (const record of byProperty.values()) if (record.propertyName !== undefined) return true;
+  return false;
+}
+
+/** Whether a `@Transform` runs when plain values become instances (what `findTransformMetadatas` keeps). */
+function transformsPlainToClass(options: TransformMetadataOptions | undefined): boolean {
+  if (!options) return true;
+  if (options.toClassOnly === true) return true;
+  return options.toPlainOnly !== true;
+}
+
+/** `findTypeMetadata` of class-transformer: the property's `@Type` on the class, else on its nearest ancestor. */
+function findTypeMetadata(target: Function, propertyName: string): TypeMetadata | undefined {
+  const maps = classTransformerMaps;
+  if (maps === undefined) return classTransformerStorage?.findTypeMetadata(target, propertyName);
+  for (const cls of transformerLineage(target)) {
+    const found = maps.type.get(cls)?.get(propertyName);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * Whether class-transformer does anything to this class's properties beyond what toolwright's decorators set up
  * (`@Type` of a nested DTO, one `@Transform` to `Date` on the properties in `dateProperties`): an `@Expose`, an
@@ -189,16 +265,40 @@ export function hasClassTransformerCustomizations(
 ): boolean {
   const storage = classTransformerStorage;
   if (!storage) return true;
-  if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0)
+  const maps = classTransformerMaps;
+  const lineage = maps === undefined ? undefined : transformerLineage(dtoClass);
+  if (maps !== undefined && lineage !== undefined) {
+    for (const cls of lineage)
+      if (hasPropertyRecord(maps.expose.get(cls)) || hasPropertyRecord(maps.exclude.get(cls))) return true;
+  } else if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0) {
     return true;
+  }
   for (const name of propertyNames) {
-    if (storage.findTransformMetadatas(dtoClass, name, PLAIN_TO_CLASS).length > (dateProperties.has(name) ? 1 : 0))
-      return true;
-    const type = storage.findTypeMetadata(dtoClass, name);
+    if (transformCount(storage, maps, lineage, dtoClass, name) > (dateProperties.has(name) ? 1 : 0)) return true;
+    const type = findTypeMetadata(dtoClass, name);
     if (type && (type.options?.discriminator !== undefined || type.options?.keepDiscriminatorProperty === true))
       return true;
   }
   return false;
+}
+
+/** How many `@Transform`s of a property run when plain values become instances (the class's and its ancestors'). */
+function transformCount(
+  storage: ClassTransformerStorage,
+  maps: ClassTransformerMaps | undefined,
+  lineage: readonly Function[] | undefined,
+  dtoClass: Function,
+  propertyName: string,
+): number {
+  if (maps === undefined || lineage === undefined)
+    return storage.findTransformMetadatas(dtoClass, propertyName, PLAIN_TO_CLASS).length;
+  let count = 0;
+  for (const cls of lineage) {
+    const transforms = maps.transform.get(cls)?.get(propertyName);
+    if (transforms !== undefined)
+      for (const transform of transforms) if (transformsPlainToClass(transform.options)) count++;
+  }
+  return count;
 }
 
 function loadClassTransformerStorage(): ClassTransformerStorage | undefined {
@@ -214,10 +314,11 @@ function loadClassTransformerStorage(): ClassTransformerStorage | undefined {
 }
 
 const classTransformerStorage = loadClassTransformerStorage();
+const classTransformerMaps = classTransformerMapsOf(classTransformerStorage);
 
 /** The class-transformer `@Type(() => X)` function of a property (own or inherited), if any. */
 export function getTransformerTypeFunction(dtoClass: Function, propertyName: string): (() => unknown) | undefined {
-  const metadata = classTransformerStorage?.findTypeMetadata(dtoClass, propertyName);
+  const metadata = findTypeMetadata(dtoClass, propertyName);
   if (!metadata) return undefined;
   return () => metadata.typeFunction();
 }

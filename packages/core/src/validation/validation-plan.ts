@@ -83,6 +83,11 @@ type SharedRuleConstructor = new (target: Function, propertyName: string, constr
 interface RuleKind {
   readonly key: string;
   readonly make: (options: ValidationOptions | undefined) => PropertyDecorator;
+  /**
+   * The constraints every use of the kind has (`IsOptional`'s condition, `IsNumber`'s options), kept on the kind's
+   * shared rule instead of on each rule; `undefined`: the template's, or each use gives its own.
+   */
+  readonly constraints: unknown[] | undefined;
   /** The kind's rule constructor without and with `each` (class-validator's messages read `each`), made on first use. */
   rule: SharedRuleConstructor | undefined;
   eachRule: SharedRuleConstructor | undefined;
@@ -152,7 +157,7 @@ function ruleConstructorOf(kind: RuleKind, each: boolean): SharedRuleConstructor
   for (const [field, value] of Object.entries(template)) if (!PER_USE_FIELDS.has(field)) shared[field] = value;
   // Without options class-validator gives every rule a new empty `groups` array; it never changes one.
   if (Array.isArray(shared.groups) && shared.groups.length === 0) shared.groups = NO_GROUPS;
-  shared.constraints = template.constraints;
+  shared.constraints = kind.constraints ?? template.constraints;
   // A rule without constraints of its own reads the template's from the prototype: 8 bytes less per rule, and most
   // rules (a type, presence, nesting) have none.
   function SharedRule(this: Record<string, unknown>, target: Function, propertyName: string, constraints: unknown) {
@@ -174,13 +179,14 @@ const always = (): boolean => true;
 const VALUE_IS_GIVEN = Object.freeze([valueIsGiven]) as unknown as unknown[];
 
 /** Every rule kind toolwright applies: one definition each (the key its shared rule constructor is kept under). */
-const defineRuleKind = (key: string, make: RuleKind['make']): RuleKind => ({
+const defineRuleKind = (key: string, make: RuleKind['make'], constraints?: unknown[]): RuleKind => ({
   key,
   make,
+  constraints,
   rule: undefined,
   eachRule: undefined,
 });
-const IS_OPTIONAL = defineRuleKind('isOptional', () => IsOptional());
+const IS_OPTIONAL = defineRuleKind('isOptional', () => IsOptional(), VALUE_IS_GIVEN);
 const VALIDATE_IF_NOT_NULL = defineRuleKind('validateIf:notNull', () => ValidateIf(valueIsNotNull));
 const VALIDATE_IF_ALWAYS = defineRuleKind('validateIf:always', () => ValidateIf(always));
 const IS_DEFINED = defineRuleKind('isDefined', () => IsDefined());
@@ -189,7 +195,7 @@ const MIN_LENGTH = defineRuleKind('minLength', (options) => MinLength(0, options
 const MAX_LENGTH = defineRuleKind('maxLength', (options) => MaxLength(0, options));
 const MATCHES = defineRuleKind('matches', (options) => MatchesPattern('', options));
 const IS_INT = defineRuleKind('isInt', (options) => IsInt(options));
-const IS_NUMBER = defineRuleKind('isNumber', (options) => IsNumber({}, options));
+const IS_NUMBER = defineRuleKind('isNumber', (options) => IsNumber({}, options), FINITE_NUMBER);
 const MIN = defineRuleKind('min', (options) => Min(0, options));
 const MAX = defineRuleKind('max', (options) => Max(0, options));
 const EXCLUSIVE_MINIMUM = defineRuleKind('exclusiveMinimum', (options) => ExclusiveMinimum(0, options));
@@ -295,7 +301,7 @@ function deriveRules(plan: ValidationPlan, sink: RuleSink): void {
   const { schema } = plan;
   if (!plan.required) {
     // Absent and null both mean "not given" for an optional parameter.
-    sink.rule(IS_OPTIONAL, false, VALUE_IS_GIVEN);
+    sink.rule(IS_OPTIONAL, false);
   } else {
     // A conditional rule shadows an ancestor's IsOptional / ValidateIf on an overridden property (class-validator
     // keeps an ancestor's rule unless the class has one of the same type): one that always holds is needed only then.
@@ -329,7 +335,7 @@ function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, si
     case 'int':
     case 'float':
       if (schema.kind === 'int') sink.rule(IS_INT, each);
-      else sink.rule(IS_NUMBER, each, FINITE_NUMBER);
+      else sink.rule(IS_NUMBER, each);
       if (schema.minimum !== undefined) sink.rule(MIN, each, boundOf(schema.minimum));
       if (schema.maximum !== undefined) sink.rule(MAX, each, boundOf(schema.maximum));
       if (schema.exclusiveMinimum !== undefined) sink.rule(EXCLUSIVE_MINIMUM, each, boundOf(schema.exclusiveMinimum));

@@ -155,6 +155,45 @@ describe("toolwright's class-validator rules keep only their own fields", () => 
   });
 });
 
+describe('constraints every use of a kind has are kept once, on the kind', () => {
+  it("IsOptional's condition and IsNumber's options are the prototype's; optional and finite checks still hold", () => {
+    class ReadingParams {
+      @ToolParam({ type: 'float' })
+      level!: number;
+      @ToolParam({ type: 'string', required: false })
+      note?: string;
+      @ToolParam({ type: 'array<float>', required: false })
+      samples?: number[];
+    }
+    buildObjectSchema(ReadingParams);
+    const rules = getMetadataStorage().getTargetValidationMetadatas(ReadingParams, '', true, false);
+    const kindRules = rules.filter((rule) => rule.name === 'isOptional' || rule.name === 'isNumber');
+    expect(kindRules.map((rule) => `${rule.propertyName}:${rule.name ?? rule.type}`)).toStrictEqual([
+      'level:isNumber',
+      'note:isOptional',
+      'samples:isOptional',
+      'samples:isNumber',
+    ]);
+    for (const rule of kindRules) {
+      expect(Object.keys(rule).sort()).toStrictEqual(['propertyName', 'target']);
+      expect(rule.constraints).toBe(Object.getPrototypeOf(rule).constraints);
+    }
+    expect(kindRules[0]!.constraints).toStrictEqual([{ allowNaN: false, allowInfinity: false }]);
+
+    const messages = (plain: object) =>
+      validateSync(plainToInstance(ReadingParams, plain), { forbidUnknownValues: true }).flatMap((error) =>
+        Object.values(error.constraints ?? {}),
+      );
+    expect(messages({ level: 1.5 })).toStrictEqual([]);
+    expect(messages({ level: 2, note: null, samples: null })).toStrictEqual([]);
+    expect(messages({ level: Infinity, note: 3, samples: [1, NaN] })).toStrictEqual([
+      'level must be a number conforming to the specified constraints',
+      'note must be a string',
+      'each value in samples must be a number conforming to the specified constraints',
+    ]);
+  });
+});
+
 describe("a required property gets a conditional rule only where it shadows an ancestor's", () => {
   it('none on a class without ancestors; one that always holds on a subclass, where an ancestor made it optional', () => {
     class NoteParams {
