@@ -1,4 +1,11 @@
-import { constraintChecks, constraintHolds, type ConstraintCheck } from '../pipeline/constraints';
+import {
+  constraintChecks,
+  constraintHolds,
+  foldConstraints,
+  lengthWithin,
+  numberWithin,
+  type ConstraintCheck,
+} from '../pipeline/constraints';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -58,6 +65,21 @@ export { NOT_ACCEPTED };
 const KIND_NAMES = ['refuses every value', 'string', 'int', 'float', 'bool', 'date', 'array', 'object'] as const;
 
 /**
+ * The rules a node's `lower` and `upper` bounds state, by kind (printed first: each kind's rules list them first, as
+ * `constraintChecks` orders them).
+ */
+const BOUND_RULES: readonly (readonly string[])[] = [
+  [],
+  ['minLength', 'maxLength'],
+  ['minimum', 'maximum'],
+  ['minimum', 'maximum'],
+  [],
+  [],
+  ['minItems', 'maxItems'],
+  [],
+];
+
+/**
  * Objects with at most this many acceptable keys find a key out of declaration order by scanning them (as cheap as a
  * hash for so few, and no `Map` per object node: about 330 bytes each); larger ones keep a `Map`.
  */
@@ -71,6 +93,8 @@ const NONE: readonly never[] = Object.freeze([]);
 const REFUSE_NODE = new CheckNode(
   Kind.Refuse,
   false,
+  undefined,
+  undefined,
   NONE,
   NONE,
   undefined,
@@ -106,7 +130,8 @@ function sharedScalar(
   if (node === undefined) {
     const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
     const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
-    node = new CheckNode(kind, nullable, constraints, listed, set, dateForm, undefined, undefined, undefined, 0);
+    const { lower, upper, rest } = foldConstraints(constraints);
+    node = new CheckNode(kind, nullable, lower, upper, rest, listed, set, dateForm, undefined, undefined, undefined, 0);
     if (key !== undefined && sharedScalars.size < MAX_SHARED_SCALARS) sharedScalars.set(key, node);
   }
   return node;
@@ -208,10 +233,13 @@ class CheckBuilder {
     }
     this.visiting.delete(schema);
     // A container's enum is one of its constraints (`jsonEquals`), not a scalar enum.
+    const { lower, upper, rest } = foldConstraints(constraintChecks(schema));
     return new CheckNode(
       schema.kind === 'array' ? Kind.Array : Kind.Object,
       schema.nullable === true,
-      constraintChecks(schema),
+      lower,
+      upper,
+      rest,
       undefined,
       undefined,
       undefined,
@@ -331,10 +359,13 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
     facts.push(node.dateForm === isCanonicalDate ? 'canonical date' : 'canonical date-time');
   const enumValues = node.listedEnum ?? (node.enumSet === undefined ? undefined : [...node.enumSet]);
   if (enumValues !== undefined) facts.push(`one of ${JSON.stringify(enumValues)}`);
-  if (node.constraints.length > 0)
-    facts.push(
-      `constraints: ${node.constraints.map((constraint) => `${constraint.rule} ${JSON.stringify(constraint.stated)}`).join(', ')}`,
-    );
+  const stated: string[] = [];
+  BOUND_RULES[node.kind]!.forEach((rule, at) => {
+    const limit = at === 0 ? node.lower : node.upper;
+    if (limit !== undefined) stated.push(`${rule} ${limit}`);
+  });
+  for (const constraint of node.constraints) stated.push(`${constraint.rule} ${JSON.stringify(constraint.stated)}`);
+  if (stated.length > 0) facts.push(`constraints: ${stated.join(', ')}`);
   if (node.kind === Kind.Object) facts.push(`${node.required} required`);
   lines[lines.length - 1] += facts.join('; ');
   if (node.items !== undefined) {
@@ -372,27 +403,31 @@ function walk(node: CheckNode, value: unknown): number {
   return scalarShare(node, value);
 }
 
-/** {@link walk} for a scalar node (or one that refuses everything) and a value that is not `null`. */
+/**
+ * {@link walk} for a scalar node (or one that refuses everything) and a value that is not `null`, dispatched on the
+ * value's type first (a string, the most frequent, first): each kind accepts values of one type only.
+ */
 function scalarShare(node: CheckNode, value: unknown): number {
-  switch (node.kind) {
-    case Kind.String:
-    case Kind.Date:
-      if (typeof value !== 'string') return NOT_ACCEPTED;
-      if (node.dateForm !== undefined && !node.dateForm(value)) return NOT_ACCEPTED;
-      if (!passes(node, value)) return NOT_ACCEPTED;
-      quoted++;
-      return value.length + 2;
-    case Kind.Int:
-      return isSafeInteger(value) && passes(node, value) ? minNumberLength(value as number) : NOT_ACCEPTED;
-    case Kind.Float:
-      if (!isFinite(value) || !passes(node, value)) return NOT_ACCEPTED;
-      return beyondSafeInteger(value as number) ? Number.NaN : minNumberLength(value as number);
-    case Kind.Bool:
-      if (typeof value !== 'boolean' || !passes(node, value)) return NOT_ACCEPTED;
-      return value ? 4 : 5;
-    default:
+  const kind = node.kind;
+  if (typeof value === 'string') {
+    if (kind === Kind.String) {
+      if (!lengthWithin(value, node.lower, node.upper) || !(node.plain || passes(node, value))) return NOT_ACCEPTED;
+    } else if (kind !== Kind.Date || !node.dateForm!(value) || !(node.plain || passes(node, value)))
       return NOT_ACCEPTED;
+    quoted++;
+    return value.length + 2;
   }
+  if (typeof value === 'number') {
+    if (kind === Kind.Int)
+      return isSafeInteger(value) && numberWithin(value, node.lower, node.upper) && (node.plain || passes(node, value))
+        ? minNumberLength(value)
+        : NOT_ACCEPTED;
+    if (kind !== Kind.Float || !isFinite(value) || !numberWithin(value, node.lower, node.upper)) return NOT_ACCEPTED;
+    if (!(node.plain || passes(node, value))) return NOT_ACCEPTED;
+    return beyondSafeInteger(value) ? Number.NaN : minNumberLength(value);
+  }
+  if (typeof value !== 'boolean' || kind !== Kind.Bool || !(node.plain || passes(node, value))) return NOT_ACCEPTED;
+  return value ? 4 : 5;
 }
 
 /** The share of a value that may be anything: a scalar's check inline, a container's walk. */
@@ -401,7 +436,7 @@ function share(node: CheckNode, value: unknown): number {
   return walk(node, value);
 }
 
-/** A node's constraints and, for a scalar, its enum. */
+/** A node's constraints other than its bounds and, for a scalar, its enum. */
 function passes(node: CheckNode, value: unknown): boolean {
   const constraints = node.constraints;
   for (let index = 0; index < constraints.length; index++)
@@ -415,7 +450,8 @@ function passes(node: CheckNode, value: unknown): boolean {
 }
 
 function walkArray(node: CheckNode, value: unknown): number {
-  if (!isArray(value) || value.length > maxItems) return NOT_ACCEPTED;
+  if (!isArray(value) || value.length > maxItems || !numberWithin(value.length, node.lower, node.upper))
+    return NOT_ACCEPTED;
   const items = node.items!;
   // The brackets and a comma per item, one fewer than items (`[]` is 2).
   let bound = value.length === 0 ? 2 : value.length + 1;
@@ -424,7 +460,7 @@ function walkArray(node: CheckNode, value: unknown): number {
     if (itemShare === NOT_ACCEPTED) return NOT_ACCEPTED;
     bound += itemShare;
   }
-  return passes(node, value) ? bound : NOT_ACCEPTED;
+  return node.plain || passes(node, value) ? bound : NOT_ACCEPTED;
 }
 
 /** The place in `members` of the key named `key` of an object node without a key map (at most {@link MAX_SCANNED_KEYS}). */
@@ -460,5 +496,5 @@ function walkObject(node: CheckNode, value: unknown): number {
   }
   if (seen !== node.required) return NOT_ACCEPTED;
   if (count === 0) bound++;
-  return passes(node, value) ? bound : NOT_ACCEPTED;
+  return node.plain || passes(node, value) ? bound : NOT_ACCEPTED;
 }

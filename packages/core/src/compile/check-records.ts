@@ -24,10 +24,20 @@ export const enum Kind {
  * stay monomorphic across every tool.
  */
 export class CheckNode {
+  /** Whether the node checks nothing beyond its kind and bounds (no other constraint, no enum): the walk's common case. */
+  readonly plain: boolean;
+
   constructor(
     readonly kind: Kind,
     readonly nullable: boolean,
-    /** The node's IR constraints, as records checked by their one definition (`constraintHolds`). */
+    /**
+     * The node's plain bounds (`undefined` where none), folded from its constraint records when it is built
+     * (`foldConstraints`): a string's length (`lengthWithin`), a number, an array's item count (`numberWithin`). Not
+     * `-Infinity` and `Infinity` for none: a field that holds a double gets a box per node.
+     */
+    readonly lower: number | undefined,
+    readonly upper: number | undefined,
+    /** The node's other IR constraints, as records checked by their one definition (`constraintHolds`). */
     readonly constraints: readonly ConstraintCheck[],
     /** A scalar enum of at most {@link MAX_LISTED_ENUM} values (the value must be one of them, `===`). */
     readonly listedEnum: readonly unknown[] | undefined,
@@ -51,7 +61,9 @@ export class CheckNode {
     readonly members: readonly Member[] | undefined,
     /** How many of those are required from the model. */
     readonly required: number,
-  ) {}
+  ) {
+    this.plain = constraints.length === 0 && listedEnum === undefined && enumSet === undefined;
+  }
 }
 
 /** One entry of {@link CheckNode.members}: a key's name, its value's node, or whether it is required. */

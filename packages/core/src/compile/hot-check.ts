@@ -1,4 +1,4 @@
-import { constraintHolds } from '../pipeline/constraints';
+import { constraintHolds, lengthWithin, numberWithin } from '../pipeline/constraints';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { BoundedAcceptFunction } from './canonical-check';
@@ -21,6 +21,8 @@ const HELPERS = {
   NA: NOT_ACCEPTED,
   minNumberLength,
   beyondSafeInteger,
+  lengthWithin,
+  numberWithin,
   isSafeInteger: Number.isSafeInteger,
   isFinite: Number.isFinite,
   isArray: Array.isArray,
@@ -129,14 +131,20 @@ class Emitter {
       case Kind.Date:
         lines.push(`if (typeof ${x} !== 'string') return NA;`);
         if (node.dateForm !== undefined) lines.push(`if (!${this.bind('dateForm', node.dateForm)}(${x})) return NA;`);
-        lines.push(...this.passes(node, x), 'q++;', `s = ${x}.length + 2;`);
+        lines.push(...this.bounds(node, 'lengthWithin', x), ...this.passes(node, x), 'q++;', `s = ${x}.length + 2;`);
         break;
       case Kind.Int:
-        lines.push(`if (!isSafeInteger(${x})) return NA;`, ...this.passes(node, x), `s = minNumberLength(${x});`);
+        lines.push(
+          `if (!isSafeInteger(${x})) return NA;`,
+          ...this.bounds(node, 'numberWithin', x),
+          ...this.passes(node, x),
+          `s = minNumberLength(${x});`,
+        );
         break;
       case Kind.Float:
         lines.push(
           `if (!isFinite(${x})) return NA;`,
+          ...this.bounds(node, 'numberWithin', x),
           ...this.passes(node, x),
           `s = beyondSafeInteger(${x}) ? NaN : minNumberLength(${x});`,
         );
@@ -148,7 +156,13 @@ class Emitter {
     return lines;
   }
 
-  /** The node's constraints (one call site each), then a scalar's enum: the walk's `passes`. */
+  /** The node's plain bounds, when it states one, checked by their definition (the walk's, from the same fields). */
+  private bounds(node: CheckNode, within: 'lengthWithin' | 'numberWithin', x: string): string[] {
+    if (node.lower === undefined && node.upper === undefined) return [];
+    return [`if (!${within}(${x}, ${this.bind('lower', node.lower)}, ${this.bind('upper', node.upper)})) return NA;`];
+  }
+
+  /** The node's other constraints (one call site each), then a scalar's enum: the walk's `passes`. */
   private passes(node: CheckNode, x: string): string[] {
     const lines = node.constraints.map(
       (constraint) =>
@@ -200,6 +214,7 @@ class Emitter {
     return [
       `function ${name}(v) {`,
       `  if (!isArray(v) || v.length > ${this.maxItems}) return NA;`,
+      ...this.bounds(node, 'numberWithin', 'v.length').map((line) => `  ${line}`),
       '  let b = v.length === 0 ? 2 : v.length + 1, s;',
       '  for (let i = 0; i < v.length; i++) {',
       '    const x = v[i];',

@@ -61,9 +61,9 @@ export function constraintHolds(constraint: ConstraintCheck, value: unknown): bo
     case 'pattern':
       return (limit as PatternMatcher).test(value as string);
     case 'minimum':
-      return (value as number) >= (limit as number);
+      return numberWithin(value as number, limit as number, undefined);
     case 'maximum':
-      return (value as number) <= (limit as number);
+      return numberWithin(value as number, undefined, limit as number);
     case 'exclusiveMinimum':
       return (value as number) > (limit as number);
     case 'exclusiveMaximum':
@@ -71,14 +71,22 @@ export function constraintHolds(constraint: ConstraintCheck, value: unknown): bo
     case 'multipleOf':
       return isMultipleOf(value as number, limit as number);
     case 'minItems':
-      return (value as unknown[]).length >= (limit as number);
+      return numberWithin((value as unknown[]).length, limit as number, undefined);
     case 'maxItems':
-      return (value as unknown[]).length <= (limit as number);
+      return numberWithin((value as unknown[]).length, undefined, limit as number);
     case 'uniqueItems':
       return new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length;
     case 'enum':
       return (limit as readonly unknown[]).some((allowed) => jsonEquals(allowed, value));
   }
+}
+
+/**
+ * Whether a number (a value, or an array's item count) lies within inclusive bounds (`undefined`: none): the
+ * `minimum`, `maximum`, `minItems` and `maxItems` rules (`NaN` lies within a stated bound never).
+ */
+export function numberWithin(value: number, minimum: number | undefined, maximum: number | undefined): boolean {
+  return (minimum === undefined || value >= minimum) && (maximum === undefined || value <= maximum);
 }
 
 /**
@@ -178,4 +186,36 @@ export function constraintChecks(schema: ParamSchema): readonly ConstraintCheck[
   }
   // A right-sized copy (`push` leaves room for more), or the shared empty list.
   return checks.length === 0 ? NO_CONSTRAINTS : checks.slice();
+}
+
+/** The rules that state one bound of one number (a string's length, a number, an array's item count), as a pair. */
+const LOWER_BOUND: Partial<Record<ConstraintRule, true>> = { minLength: true, minimum: true, minItems: true };
+const UPPER_BOUND: Partial<Record<ConstraintRule, true>> = { maxLength: true, maximum: true, maxItems: true };
+
+/**
+ * A node's constraint records as plain bounds and the rest, folded once when a check is built (decision 0034, amended
+ * 2026-11-28): the finite limits of the rules that bound one number (`minLength`/`maxLength` of a string's length as
+ * {@link lengthWithin} counts it, `minimum`/`maximum` of a number, `minItems`/`maxItems` of an array's item count) as
+ * `lower` and `upper` (`undefined` where none is stated), and the records of every other rule, in their
+ * order. A value holds every record exactly when it lies within the bounds ({@link lengthWithin} for a string,
+ * {@link numberWithin} otherwise) and holds each of `rest`: the same definitions {@link constraintHolds} calls.
+ */
+export interface FoldedConstraints {
+  readonly lower: number | undefined;
+  readonly upper: number | undefined;
+  readonly rest: readonly ConstraintCheck[];
+}
+
+export function foldConstraints(constraints: readonly ConstraintCheck[]): FoldedConstraints {
+  let lower: number | undefined;
+  let upper: number | undefined;
+  const rest: ConstraintCheck[] = [];
+  for (const constraint of constraints) {
+    const limit = constraint.limit;
+    const finite = typeof limit === 'number' && Number.isFinite(limit);
+    if (finite && LOWER_BOUND[constraint.rule] === true) lower = limit;
+    else if (finite && UPPER_BOUND[constraint.rule] === true) upper = limit;
+    else rest.push(constraint);
+  }
+  return { lower, upper, rest: rest.length === 0 ? NO_CONSTRAINTS : rest };
 }

@@ -4,7 +4,13 @@ import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLen
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
 import { acceptFunction, canonicalCheck } from '@toolwright/core/compile/canonical-check';
 import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
-import { lengthWithin } from '@toolwright/core/pipeline/constraints';
+import {
+  constraintChecks,
+  constraintHolds,
+  foldConstraints,
+  lengthWithin,
+  numberWithin,
+} from '@toolwright/core/pipeline/constraints';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
 import type { ObjectSchema, ParamSchema } from '@toolwright/core/types/schema';
 
@@ -256,5 +262,128 @@ describe('the length constraint', () => {
       ),
       { seed: 1212, numRuns: 20_000 },
     );
+  });
+});
+
+describe('the folded bounds (decision 0034, amended 2026-11-28)', () => {
+  const limit = fc.oneof(fc.integer({ min: -3, max: 8 }), fc.constantFrom(-0, 0.5, Infinity, -Infinity, Number.NaN));
+  const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
+
+  /** Whether `value` lies within a node's folded bounds and holds its other records, as the walk decides it. */
+  function foldedHolds(schema: ParamSchema, value: unknown): boolean {
+    const { lower, upper, rest } = foldConstraints(constraintChecks(schema));
+    const within =
+      schema.kind === 'string'
+        ? lengthWithin(value as string, lower, upper)
+        : numberWithin(schema.kind === 'array' ? (value as unknown[]).length : (value as number), lower, upper);
+    return within && rest.every((constraint) => constraintHolds(constraint, value));
+  }
+
+  const allHold = (schema: ParamSchema, value: unknown) =>
+    constraintChecks(schema).every((constraint) => constraintHolds(constraint, value));
+
+  it('a string: its length bounds folded, its pattern kept, the same answer as every record', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constantFrom('', '😀😀', 'a\ufe0f', '\ud800')),
+        optional(fc.integer({ min: 0, max: 6 })),
+        optional(fc.integer({ min: 0, max: 6 })),
+        optional(fc.constantFrom('^a', 'b$')),
+        (value, minLength, maxLength, pattern) => {
+          const schema: ParamSchema = { kind: 'string', minLength, maxLength, pattern };
+          expect(foldedHolds(schema, value)).toBe(allHold(schema, value));
+        },
+      ),
+      { seed: 2811, numRuns: 5_000 },
+    );
+  });
+
+  it('a number: finite minimum and maximum folded, other limits and rules kept, the same answer', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: -5, max: 10 }), fc.double({ min: -5, max: 10, noNaN: true }), fc.constant(-0)),
+        optional(limit),
+        optional(limit),
+        optional(limit),
+        optional(fc.constantFrom(2, 0.5)),
+        (value, minimum, maximum, exclusiveMinimum, multipleOf) => {
+          const schema: ParamSchema = { kind: 'float', minimum, maximum, exclusiveMinimum, multipleOf };
+          expect(foldedHolds(schema, value)).toBe(allHold(schema, value));
+        },
+      ),
+      { seed: 2812, numRuns: 5_000 },
+    );
+  });
+
+  it('an array: its item-count bounds folded, uniqueness kept, the same answer', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 8 }),
+        optional(fc.integer({ min: 0, max: 6 })),
+        optional(fc.integer({ min: 0, max: 6 })),
+        fc.boolean(),
+        (value, minItems, maxItems, uniqueItems) => {
+          const schema: ParamSchema = { kind: 'array', items: { kind: 'int' }, minItems, maxItems, uniqueItems };
+          expect(foldedHolds(schema, value)).toBe(allHold(schema, value));
+        },
+      ),
+      { seed: 2813, numRuns: 5_000 },
+    );
+  });
+
+  it('only finite limits of the bound rules fold; every other record stays, in its order', () => {
+    const folded = foldConstraints(
+      constraintChecks({ kind: 'float', minimum: -Infinity, maximum: 3, exclusiveMaximum: 2, multipleOf: 0.5 }),
+    );
+    expect([folded.lower, folded.upper]).toEqual([undefined, 3]);
+    expect(folded.rest.map((constraint) => [constraint.rule, constraint.limit])).toEqual([
+      ['minimum', -Infinity],
+      ['exclusiveMaximum', 2],
+      ['multipleOf', 0.5],
+    ]);
+    const none = foldConstraints(constraintChecks({ kind: 'string' }));
+    expect([none.lower, none.upper, none.rest.length]).toEqual([undefined, undefined, 0]);
+  });
+
+  it('the walk and the hot code accept at the bounds and refuse past them; printing states the bounds as before', () => {
+    const parameters: ObjectSchema = {
+      kind: 'object',
+      additionalProperties: false,
+      properties: [
+        { name: 's', schema: { kind: 'string', minLength: 0, maxLength: 2 }, required: false, aliases: [] },
+        { name: 'n', schema: { kind: 'int', minimum: -1, maximum: 1 }, required: false, aliases: [] },
+        {
+          name: 'a',
+          schema: { kind: 'array', items: { kind: 'bool' }, minItems: 1, maxItems: 2 },
+          required: false,
+          aliases: [],
+        },
+      ],
+    };
+    const cases: [Record<string, unknown>, boolean][] = [
+      [{ s: '' }, true],
+      [{ s: '😀😀' }, true],
+      [{ s: 'abc' }, false],
+      [{ n: -1 }, true],
+      [{ n: 1 }, true],
+      [{ n: 2 }, false],
+      [{ n: -2 }, false],
+      [{ a: [] }, false],
+      [{ a: [true, false] }, true],
+      [{ a: [true, false, true] }, false],
+    ];
+    for (const mode of ['never', 'always'] as const) {
+      configureHotTier({ mode });
+      try {
+        const check = canonicalCheck(parameters, DEFAULT_LIMITS);
+        expect(check.specialized).toBe(mode === 'always');
+        for (const [value, accepted] of cases) expect([value, check.accept(value) >= 0]).toEqual([value, accepted]);
+        expect(check.print()).toContain('"s"?: string; constraints: minLength 0, maxLength 2');
+        expect(check.print()).toContain('"n"?: int; constraints: minimum -1, maximum 1');
+        expect(check.print()).toContain('"a"?: array; constraints: minItems 1, maxItems 2');
+      } finally {
+        configureHotTier(DEFAULT_HOT_TIER);
+      }
+    }
   });
 });
