@@ -189,70 +189,6 @@ interface ClassTransformerStorage {
 /** class-transformer's `TransformationType.PLAIN_TO_CLASS`. */
 const PLAIN_TO_CLASS = 0;
 
-interface TransformMetadataOptions {
-  readonly toClassOnly?: boolean;
-  readonly toPlainOnly?: boolean;
-}
-
-/**
- * class-transformer's own per-class maps (its storage's fields since 0.3), read directly: its public finders also
- * keep every class they are asked about in a map of ancestors, for good (an entry and an array per class, about 220
- * bytes per command of 1,000). The answers are the finders' (same maps, same walk up the class's ancestors).
- */
-interface ClassTransformerMaps {
-  readonly type: Map<Function, Map<string, TypeMetadata>>;
-  readonly transform: Map<Function, Map<string, ReadonlyArray<{ readonly options?: TransformMetadataOptions }>>>;
-  readonly expose: Map<Function, Map<unknown, { readonly propertyName?: string }>>;
-  readonly exclude: Map<Function, Map<unknown, { readonly propertyName?: string }>>;
-}
-
-function classTransformerMapsOf(storage: ClassTransformerStorage | undefined): ClassTransformerMaps | undefined {
-  const fields = storage as unknown as Record<string, unknown> | undefined;
-  if (fields === undefined) return undefined;
-  const { _typeMetadatas: type, _transformMetadatas: transform, _exposeMetadatas: expose } = fields;
-  const exclude = fields._excludeMetadatas;
-  if (!(type instanceof Map && transform instanceof Map && expose instanceof Map && exclude instanceof Map))
-    return undefined;
-  return { type, transform, expose, exclude };
-}
-
-/** The class and its ancestors, nearest first: the walk class-transformer's finders make. */
-function transformerLineage(target: Function): Function[] {
-  const lineage = [target];
-  for (
-    let base = Object.getPrototypeOf((target.prototype as { constructor: Function }).constructor) as Function;
-    typeof base.prototype !== 'undefined';
-    base = Object.getPrototypeOf((base.prototype as { constructor: Function }).constructor) as Function
-  )
-    lineage.push(base);
-  return lineage;
-}
-
-/** Whether a class's map of `@Expose` / `@Exclude` records has one for a property (class-wide ones have none). */
-function hasPropertyRecord(byProperty: Map<unknown, { readonly propertyName?: string }> | undefined): boolean {
-  if (byProperty === undefined) return false;
-  for (const record of byProperty.values()) if (record.propertyName !== undefined) return true;
-  return false;
-}
-
-/** Whether a `@Transform` runs when plain values become instances (what `findTransformMetadatas` keeps). */
-function transformsPlainToClass(options: TransformMetadataOptions | undefined): boolean {
-  if (!options) return true;
-  if (options.toClassOnly === true) return true;
-  return options.toPlainOnly !== true;
-}
-
-/** `findTypeMetadata` of class-transformer: the property's `@Type` on the class, else on its nearest ancestor. */
-function findTypeMetadata(target: Function, propertyName: string): TypeMetadata | undefined {
-  const maps = classTransformerMaps;
-  if (maps === undefined) return classTransformerStorage?.findTypeMetadata(target, propertyName);
-  for (const cls of transformerLineage(target)) {
-    const found = maps.type.get(cls)?.get(propertyName);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 /**
  * Whether class-transformer does anything to this class's properties beyond what toolwright's decorators set up
  * (`@Type` of a nested DTO, one `@Transform` to `Date` on the properties in `dateProperties`): an `@Expose`, an
@@ -265,40 +201,16 @@ export function hasClassTransformerCustomizations(
 ): boolean {
   const storage = classTransformerStorage;
   if (!storage) return true;
-  const maps = classTransformerMaps;
-  const lineage = maps === undefined ? undefined : transformerLineage(dtoClass);
-  if (maps !== undefined && lineage !== undefined) {
-    for (const cls of lineage)
-      if (hasPropertyRecord(maps.expose.get(cls)) || hasPropertyRecord(maps.exclude.get(cls))) return true;
-  } else if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0) {
+  if (storage.getExposedMetadatas(dtoClass).length > 0 || storage.getExcludedMetadatas(dtoClass).length > 0)
     return true;
-  }
   for (const name of propertyNames) {
-    if (transformCount(storage, maps, lineage, dtoClass, name) > (dateProperties.has(name) ? 1 : 0)) return true;
-    const type = findTypeMetadata(dtoClass, name);
+    if (storage.findTransformMetadatas(dtoClass, name, PLAIN_TO_CLASS).length > (dateProperties.has(name) ? 1 : 0))
+      return true;
+    const type = storage.findTypeMetadata(dtoClass, name);
     if (type && (type.options?.discriminator !== undefined || type.options?.keepDiscriminatorProperty === true))
       return true;
   }
   return false;
-}
-
-/** How many `@Transform`s of a property run when plain values become instances (the class's and its ancestors'). */
-function transformCount(
-  storage: ClassTransformerStorage,
-  maps: ClassTransformerMaps | undefined,
-  lineage: readonly Function[] | undefined,
-  dtoClass: Function,
-  propertyName: string,
-): number {
-  if (maps === undefined || lineage === undefined)
-    return storage.findTransformMetadatas(dtoClass, propertyName, PLAIN_TO_CLASS).length;
-  let count = 0;
-  for (const cls of lineage) {
-    const transforms = maps.transform.get(cls)?.get(propertyName);
-    if (transforms !== undefined)
-      for (const transform of transforms) if (transformsPlainToClass(transform.options)) count++;
-  }
-  return count;
 }
 
 function loadClassTransformerStorage(): ClassTransformerStorage | undefined {
@@ -314,11 +226,10 @@ function loadClassTransformerStorage(): ClassTransformerStorage | undefined {
 }
 
 const classTransformerStorage = loadClassTransformerStorage();
-const classTransformerMaps = classTransformerMapsOf(classTransformerStorage);
 
 /** The class-transformer `@Type(() => X)` function of a property (own or inherited), if any. */
 export function getTransformerTypeFunction(dtoClass: Function, propertyName: string): (() => unknown) | undefined {
-  const metadata = findTypeMetadata(dtoClass, propertyName);
+  const metadata = classTransformerStorage?.findTypeMetadata(dtoClass, propertyName);
   if (!metadata) return undefined;
   return () => metadata.typeFunction();
 }
