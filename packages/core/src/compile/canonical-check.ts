@@ -1,4 +1,5 @@
 import {
+  BOUND_RULES,
   constraintChecks,
   constraintHolds,
   foldConstraints,
@@ -68,15 +69,15 @@ const KIND_NAMES = ['refuses every value', 'string', 'int', 'float', 'bool', 'da
  * The rules a node's `lower` and `upper` bounds state, by kind (printed first: each kind's rules list them first, as
  * `constraintChecks` orders them).
  */
-const BOUND_RULES: readonly (readonly string[])[] = [
-  [],
-  ['minLength', 'maxLength'],
-  ['minimum', 'maximum'],
-  ['minimum', 'maximum'],
-  [],
-  [],
-  ['minItems', 'maxItems'],
-  [],
+const BOUNDS_BY_KIND: readonly (readonly [string, string] | undefined)[] = [
+  undefined,
+  BOUND_RULES.length,
+  BOUND_RULES.number,
+  BOUND_RULES.number,
+  undefined,
+  undefined,
+  BOUND_RULES.items,
+  undefined,
 ];
 
 /**
@@ -360,10 +361,9 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
   const enumValues = node.listedEnum ?? (node.enumSet === undefined ? undefined : [...node.enumSet]);
   if (enumValues !== undefined) facts.push(`one of ${JSON.stringify(enumValues)}`);
   const stated: string[] = [];
-  BOUND_RULES[node.kind]!.forEach((rule, at) => {
-    const limit = at === 0 ? node.lower : node.upper;
-    if (limit !== undefined) stated.push(`${rule} ${limit}`);
-  });
+  const bounds = BOUNDS_BY_KIND[node.kind];
+  if (bounds !== undefined && node.lower !== undefined) stated.push(`${bounds[0]} ${node.lower}`);
+  if (bounds !== undefined && node.upper !== undefined) stated.push(`${bounds[1]} ${node.upper}`);
   for (const constraint of node.constraints) stated.push(`${constraint.rule} ${JSON.stringify(constraint.stated)}`);
   if (stated.length > 0) facts.push(`constraints: ${stated.join(', ')}`);
   if (node.kind === Kind.Object) facts.push(`${node.required} required`);

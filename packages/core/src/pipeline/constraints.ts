@@ -188,9 +188,18 @@ export function constraintChecks(schema: ParamSchema): readonly ConstraintCheck[
   return checks.length === 0 ? NO_CONSTRAINTS : checks.slice();
 }
 
-/** The rules that state one bound of one number (a string's length, a number, an array's item count), as a pair. */
-const LOWER_BOUND: Partial<Record<ConstraintRule, true>> = { minLength: true, minimum: true, minItems: true };
-const UPPER_BOUND: Partial<Record<ConstraintRule, true>> = { maxLength: true, maximum: true, maxItems: true };
+/**
+ * The rules that state one bound of one number, as `[lower, upper]` pairs: a string's length, a number, an array's item
+ * count (what {@link foldConstraints} folds, and what a folded node's bounds print as).
+ */
+export const BOUND_RULES = {
+  length: ['minLength', 'maxLength'],
+  number: ['minimum', 'maximum'],
+  items: ['minItems', 'maxItems'],
+} as const satisfies Record<string, readonly [ConstraintRule, ConstraintRule]>;
+
+const LOWER_BOUND: ReadonlySet<ConstraintRule> = new Set(Object.values(BOUND_RULES).map(([lower]) => lower));
+const UPPER_BOUND: ReadonlySet<ConstraintRule> = new Set(Object.values(BOUND_RULES).map(([, upper]) => upper));
 
 /**
  * A node's constraint records as plain bounds and the rest, folded once when a check is built (decision 0034, amended
@@ -213,8 +222,8 @@ export function foldConstraints(constraints: readonly ConstraintCheck[]): Folded
   for (const constraint of constraints) {
     const limit = constraint.limit;
     const finite = typeof limit === 'number' && Number.isFinite(limit);
-    if (finite && LOWER_BOUND[constraint.rule] === true) lower = limit;
-    else if (finite && UPPER_BOUND[constraint.rule] === true) upper = limit;
+    if (finite && LOWER_BOUND.has(constraint.rule)) lower = limit;
+    else if (finite && UPPER_BOUND.has(constraint.rule)) upper = limit;
     else rest.push(constraint);
   }
   return { lower, upper, rest: rest.length === 0 ? NO_CONSTRAINTS : rest };
