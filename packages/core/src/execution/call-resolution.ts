@@ -7,12 +7,7 @@ import type { ToolCompiler } from '../registry/tool-compiler';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { ExecutionContext, ToolCall, Transformation } from '../types/execution';
 import type { RegisteredTool } from '../types/handler';
-import {
-  NO_TRANSFORMATIONS,
-  PreparationFailure,
-  type ArgumentPreparation,
-  type Preparation,
-} from './prepare-arguments';
+import { PreparationFailure, type ArgumentPreparation, type Preparation } from './prepare-arguments';
 
 /**
  * Steps 1-6 of a call: 1 resolve the name, 2 check the persona, then 3-6 with the tool's compiled plan
@@ -26,10 +21,7 @@ export function prepareCall(
   call: ToolCall,
   context: ExecutionContext,
 ): Preparation | Promise<Preparation> {
-  // A call that records nothing shares one empty list (`NO_TRANSFORMATIONS`); a recording step makes the call's own.
-  let transformations: readonly Transformation[] = Array.isArray(call?.transformations)
-    ? [...call.transformations]
-    : NO_TRANSFORMATIONS;
+  const transformations: Transformation[] = Array.isArray(call?.transformations) ? [...call.transformations] : [];
   const requested = typeof call?.name === 'string' ? call.name : '';
   const callId = typeof call?.id === 'string' ? call.id : '';
 
@@ -49,10 +41,7 @@ export function prepareCall(
     }
     tool = resolution.name;
     if (resolution.rule)
-      transformations = [
-        ...transformations,
-        { path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool },
-      ];
+      transformations.push({ path: '', rule: `tool-name-${resolution.rule}`, from: requested, to: tool });
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- resolveToolName found it: the entry exists
     entry = registry.getEntry(tool) as RegisteredTool;
   }

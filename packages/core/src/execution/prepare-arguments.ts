@@ -72,7 +72,6 @@ export class ArgumentPreparation {
   /**
    * Steps 3-6 of one call of `compiled` (steps 1 and 2 passed): the prepared call, the model-facing failure, or a promise
    * of either (an asynchronous rule or cross-field check). Throws (or rejects with) a PreparationFailure.
-   * `recorded`: what steps 1-2 recorded, {@link NO_TRANSFORMATIONS} when nothing.
    */
   prepare(
     call: ToolCall,
@@ -80,72 +79,50 @@ export class ArgumentPreparation {
     compiled: CompiledTool,
     tool: string,
     callId: string,
-    recorded: readonly Transformation[],
+    transformations: Transformation[],
   ): Preparation | Promise<Preparation> {
-    let transformations = recorded;
     try {
-      const { limits } = compiled.settings;
-      // 3. Parse the arguments text (arguments passed as an object get the text's size budget first), with the tool's
-      // canonical check run on the result (decision 0020, fused-parse-check: one walk for both).
-      if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, limits);
-      const parsed = parseCheckedArguments(
-        call?.arguments,
-        compiled.policy,
-        limits,
-        compiled.callTarget,
-        compiled.settings.canonicalFastPath !== false ? compiled.check : undefined,
-      );
-      // Steps 3-5 record into the call's own list, made now when they may record anything, so that a failure reports
-      // it too; a direct answer of the parse step (accepted, nothing recorded) to a tool without step 5 keeps the
-      // shared empty list, which reaches the result as it is.
-      if (transformations === NO_TRANSFORMATIONS && (parsed instanceof CheckedArguments || compiled.injects))
-        transformations = [];
-      // The shared empty list is passed only where nothing is recorded (just above): nothing pushes into it.
-      const outcome = this.validateArguments(
-        context,
-        compiled,
-        tool,
-        callId,
-        transformations as Transformation[],
-        parsed,
-      );
-      return isSettled(outcome) ? outcome : this.failureWhenRejected(outcome, compiled, tool, callId, transformations);
+      const outcome = this.validateArguments(call, context, compiled, tool, callId, transformations);
+      if (!isSettled(outcome))
+        return outcome.then(undefined, (error: unknown) =>
+          this.asFailure(error, compiled, tool, callId, transformations),
+        );
+      return outcome;
     } catch (error) {
       return this.asFailure(error, compiled, tool, callId, transformations);
     }
   }
 
-  /** A pending outcome of steps 3-6, its rejection as the model-facing PreparationFailure. */
-  private failureWhenRejected(
-    outcome: Promise<Preparation>,
-    compiled: CompiledTool,
-    tool: string,
-    callId: string,
-    transformations: readonly Transformation[],
-  ): Promise<Preparation> {
-    return outcome.then(undefined, (error: unknown) => this.asFailure(error, compiled, tool, callId, transformations));
-  }
-
-  /**
-   * Steps 3b-6 of one call, on the parse step's answer: JSON.parse's value itself when the canonical check accepted it
-   * directly, else the parse step's record. `transformations`: the call's own list whenever anything may be recorded.
-   */
+  /** Steps 3-6 of one call. */
   private validateArguments(
+    call: ToolCall,
     context: ExecutionContext,
     compiled: CompiledTool,
     tool: string,
     callId: string,
     transformations: Transformation[],
-    parsed: Record<string, unknown> | CheckedArguments,
   ): Preparation | Promise<Preparation> {
     const { definition } = compiled;
+    const policy = compiled.policy;
     const { limits } = compiled.settings;
+    const fastPath = compiled.settings.canonicalFastPath !== false;
+    // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
+    if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, limits);
+    // With the tool's canonical check run on the result (decision 0020, fused-parse-check: one walk for both). Its
+    // direct answer is JSON.parse's value itself (accepted, nothing recorded: no record made); any other, a record.
+    const parsed = parseCheckedArguments(
+      call?.arguments,
+      policy,
+      limits,
+      compiled.callTarget,
+      fastPath ? compiled.check : undefined,
+    );
     const checked = parsed instanceof CheckedArguments ? parsed : undefined;
     if (checked !== undefined && checked.transformations.length > 0) transformations.push(...checked.transformations);
     const accepted = checked === undefined || checked.accepted;
 
     let params: Record<string, unknown>;
-    let issues: readonly ValidationIssue[];
+    let issues: ValidationIssue[];
     let securityEvents: readonly SecurityEvent[];
     if (accepted) {
       // Already valid and canonical (arguments read from text here, so the pipeline's own object): sanitizing,
@@ -153,7 +130,7 @@ export class ArgumentPreparation {
       // context into a copy: a recorded value (an unwrapped call's arguments) may be this very object.
       const value = checked === undefined ? (parsed as Record<string, unknown>) : checked.value;
       params = compiled.injects ? { ...value } : value;
-      issues = NO_ISSUES;
+      issues = [];
       securityEvents = NO_SECURITY_EVENTS;
     } else {
       // Only a record answers "not accepted".
@@ -367,10 +344,7 @@ const CONTAINER_RULES: ReadonlySet<string> = new Set([
 ]);
 
 /** Step 6's issues and the developer rules' (those not repeating one already reported). */
-function withDeveloperIssues(
-  issues: readonly ValidationIssue[],
-  found: readonly ValidationIssue[],
-): readonly ValidationIssue[] {
+function withDeveloperIssues(issues: ValidationIssue[], found: readonly ValidationIssue[]): ValidationIssue[] {
   if (found.length === 0) return issues;
   const all = [...issues];
   const reported = issues.map((issue) => issue.path);
@@ -393,11 +367,4 @@ function contains(outer: string, inner: string): boolean {
 }
 
 const NO_SECURITY_EVENTS: readonly SecurityEvent[] = Object.freeze([]);
-/** An accepted call's issues (none): one shared list, since nothing adds to a list of issues in place. */
-const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
-/**
- * A call's transformations while it has recorded none: one shared list, which an accepted call's result carries as it
- * is (as `securityEvents` carries {@link NO_SECURITY_EVENTS}); a call that may record makes its own.
- */
-export const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
 const NOTHING_INJECTED = Object.freeze({ transformations: Object.freeze([]), issues: Object.freeze([]) });
