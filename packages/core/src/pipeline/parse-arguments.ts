@@ -81,8 +81,8 @@ export function parseArgumentsReference(
 
 /**
  * {@link ParsedArguments} and the tool's canonical check's answer on them: what {@link parseCheckedArguments} answers
- * for every call but the direct one (a class, so that the direct answer, JSON.parse's plain object, is told apart by
- * one `instanceof`).
+ * for every call but the direct one (a class, so that the direct answer is told apart by one `instanceof`: JSON.parse
+ * makes plain objects, whose prototype is `Object.prototype`, never this class's).
  */
 export class CheckedArguments {
   constructor(
