@@ -9,7 +9,7 @@ import { crossFieldIssues, CrossFieldValidatorError } from '../pipeline/cross-fi
 import { DataPacketOrderError } from '../pipeline/data-packets';
 import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
-import { parseCheckedArguments } from '../pipeline/parse-arguments';
+import { CheckedArguments, parseCheckedArguments } from '../pipeline/parse-arguments';
 import { onlyUnknownKeysIssue } from '../pipeline/only-unknown-keys';
 import { redactIssues } from '../pipeline/redaction';
 import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
@@ -108,7 +108,8 @@ export class ArgumentPreparation {
     const fastPath = compiled.settings.canonicalFastPath !== false;
     // 3. Parse the arguments text (arguments passed as an object get the text's size budget first).
     if (typeof call?.arguments === 'object' && call.arguments !== null) checkArgumentBudget(call.arguments, limits);
-    // With the tool's canonical check run on the result (decision 0020, fused-parse-check: one walk for both).
+    // With the tool's canonical check run on the result (decision 0020, fused-parse-check: one walk for both). Its
+    // direct answer is JSON.parse's value itself (accepted, nothing recorded: no record made); any other, a record.
     const parsed = parseCheckedArguments(
       call?.arguments,
       policy,
@@ -116,21 +117,26 @@ export class ArgumentPreparation {
       compiled.callTarget,
       fastPath ? compiled.check : undefined,
     );
-    if (parsed.transformations.length > 0) transformations.push(...parsed.transformations);
+    const checked = parsed instanceof CheckedArguments ? parsed : undefined;
+    if (checked !== undefined && checked.transformations.length > 0) transformations.push(...checked.transformations);
+    const accepted = checked === undefined || checked.accepted;
 
     let params: Record<string, unknown>;
     let issues: ValidationIssue[];
     let securityEvents: readonly SecurityEvent[];
-    if (parsed.accepted) {
+    if (accepted) {
       // Already valid and canonical (arguments read from text here, so the pipeline's own object): sanitizing,
       // normalizing and the impostor scan would each return it unchanged, with nothing to record. Step 5 writes trusted
       // context into a copy: a recorded value (an unwrapped call's arguments) may be this very object.
-      params = compiled.injects ? { ...parsed.value } : parsed.value;
+      const value = checked === undefined ? (parsed as Record<string, unknown>) : checked.value;
+      params = compiled.injects ? { ...value } : value;
       issues = [];
       securityEvents = NO_SECURITY_EVENTS;
     } else {
+      // Only a record answers "not accepted".
+      const refused = parsed as CheckedArguments;
       // 3b. Sanitize (before anything else sees the value): strip prototype keys, enforce depth and size limits.
-      const sanitized = sanitizeArguments(parsed.value, limits, { owned: parsed.owned });
+      const sanitized = sanitizeArguments(refused.value, limits, { owned: refused.owned });
       if (sanitized.transformations.length > 0) transformations.push(...sanitized.transformations);
 
       // 4. Normalize keys and values against the IR (on the compiled path, checking every constraint in the same pass).
@@ -202,7 +208,7 @@ export class ArgumentPreparation {
       try {
         // A class command's accepted arguments are the pipeline's own and reach nothing else: the instance may adopt
         // them (a function tool's handler gets `params` itself, so its rules' instance is built beside them).
-        instance = instantiate(params, parsed.accepted && compiled.commandClass !== undefined);
+        instance = instantiate(params, accepted && compiled.commandClass !== undefined);
       } catch (error) {
         issues = [...issues, instantiationIssue(error)];
       }

@@ -79,24 +79,19 @@ export function parseArgumentsReference(
   return parse(raw, policy, limits, target, true);
 }
 
-/** {@link ParsedArguments} and the tool's canonical check's answer on them. */
-export interface CheckedArguments {
-  readonly value: Record<string, unknown>;
-  readonly transformations: readonly Transformation[];
-  readonly owned: boolean;
-  /** The value is the pipeline's own (`owned`) and the canonical check accepted it. */
-  readonly accepted: boolean;
-}
-
-const NO_TRANSFORMATIONS: readonly Transformation[] = Object.freeze([]);
-
-function checked(
-  value: Record<string, unknown>,
-  transformations: readonly Transformation[],
-  owned: boolean,
-  accepted: boolean,
-): CheckedArguments {
-  return { value, transformations, owned, accepted };
+/**
+ * {@link ParsedArguments} and the tool's canonical check's answer on them: what {@link parseCheckedArguments} answers
+ * for every call but the direct one (a class, so that the direct answer is told apart by one `instanceof`: JSON.parse
+ * makes plain objects, whose prototype is `Object.prototype`, never this class's).
+ */
+export class CheckedArguments {
+  constructor(
+    readonly value: Record<string, unknown>,
+    readonly transformations: readonly Transformation[],
+    readonly owned: boolean,
+    /** The value is the pipeline's own (`owned`) and the canonical check accepted it. */
+    readonly accepted: boolean,
+  ) {}
 }
 
 /**
@@ -110,6 +105,10 @@ function checked(
  * and the text was read at the top). Otherwise the parse continues from JSON.parse's result exactly as
  * {@link parseArguments} does, and the check's answer is reused only for the very object it was given. `target` must
  * declare every property name `check` accepts (`callTargetFor` of the same definition does).
+ *
+ * The direct answer (JSON.parse's value, accepted, decided as above) is that value itself: the pipeline's own, accepted,
+ * nothing recorded; no record is made for it (an accepted call's most common path). Every other answer is a
+ * {@link CheckedArguments}.
  */
 export function parseCheckedArguments(
   raw: unknown,
@@ -117,11 +116,11 @@ export function parseCheckedArguments(
   limits: PipelineLimits,
   target: CallTarget | undefined,
   check: BoundedCheck | undefined,
-): CheckedArguments {
+): Record<string, unknown> | CheckedArguments {
   if (check === undefined || typeof raw !== 'string') {
     const parsed = parse(raw, policy, limits, target, false);
     const accepted = check !== undefined && parsed.owned && check.accept(parsed.value) !== NOT_ACCEPTED;
-    return checked(parsed.value, parsed.transformations, parsed.owned, accepted);
+    return new CheckedArguments(parsed.value, parsed.transformations, parsed.owned, accepted);
   }
   checkSize(raw, limits);
   // `trim` returns the text itself when it starts with `{` and ends with `}` (no white space to cut).
@@ -152,7 +151,7 @@ export function parseCheckedArguments(
       (trimmed.length < bound + DROPPED_MEMBER_LENGTH ||
         (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * acceptedKeysAndStrings()))
     )
-      return checked(parsed as Record<string, unknown>, NO_TRANSFORMATIONS, true, true);
+      return parsed as Record<string, unknown>;
   }
   // Everything else: the parse step as `parseArguments` takes it, from JSON.parse's result on.
   const transformations: Transformation[] = [];
@@ -161,10 +160,10 @@ export function parseCheckedArguments(
     trimmed === '' ? parseText(raw, run, 0, 0) : afterJsonParse(trimmed, parsed, parsedOk, depthUnchecked, run, 0, 0);
   const unwrapped = unwrap(value, run, true);
   // The check's answer on JSON.parse's value holds for that very object; any other value is checked now.
-  if (!unwrapped.owned) return checked(unwrapped.value, transformations, false, false);
+  if (!unwrapped.owned) return new CheckedArguments(unwrapped.value, transformations, false, false);
   if (parsedOk && unwrapped.value === parsed)
-    return checked(unwrapped.value, transformations, true, bound !== NOT_ACCEPTED);
-  return checked(unwrapped.value, transformations, true, check.accept(unwrapped.value) !== NOT_ACCEPTED);
+    return new CheckedArguments(unwrapped.value, transformations, true, bound !== NOT_ACCEPTED);
+  return new CheckedArguments(unwrapped.value, transformations, true, check.accept(unwrapped.value) !== NOT_ACCEPTED);
 }
 
 function parse(

@@ -8,7 +8,7 @@ import {
 } from '@toolwright/core/compile/canonical-check';
 import { inspectParsedValue } from '@toolwright/core/pipeline/information-loss';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
-import { parseArguments, parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
+import { CheckedArguments, parseArguments, parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
 import { callTargetFor, type CallTarget } from '@toolwright/core/pipeline/unwrap-call';
 import type { ObjectSchema } from '@toolwright/core/types/schema';
 import { seededRandom } from '../support/seeded-random';
@@ -41,13 +41,18 @@ function failure(error: unknown): string {
   return `error ${thrown.constructor.name} ${thrown.message} ${showValue(thrown.issues)}`;
 }
 
-/** The fused step's outcome, and whether it decided without the old steps (its frozen empty transformations). */
+/**
+ * The fused step's outcome, and whether it decided without the old steps (its direct answer: JSON.parse's value itself,
+ * which stands for the pipeline's own value, accepted, with nothing recorded).
+ */
 function fused(run: () => ReturnType<typeof parseCheckedArguments>): { outcome: string; direct: boolean } {
   try {
-    const parsed = run();
+    const answer = run();
+    const direct = !(answer instanceof CheckedArguments);
+    const parsed = direct ? new CheckedArguments(answer, [], true, true) : answer;
     return {
       outcome: `ok ${showValue(parsed.value)} owned=${parsed.owned} accepted=${parsed.accepted} ${showValue(parsed.transformations)}`,
-      direct: Object.isFrozen(parsed.transformations),
+      direct,
     };
   } catch (error) {
     return { outcome: failure(error), direct: false };
