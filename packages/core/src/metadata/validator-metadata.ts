@@ -41,12 +41,22 @@ type AppliedRange = number;
 
 const RANGE_SPAN = 0x10000;
 
+/** `[start, end)` as one AppliedRange, or `undefined` when `end` does not fit (the rules are then kept as a copy). */
+const packRange = (start: number, end: number): AppliedRange | undefined =>
+  end < RANGE_SPAN ? start * RANGE_SPAN + end : undefined;
+const rangeStart = (range: AppliedRange): number => Math.floor(range / RANGE_SPAN);
+const rangeEnd = (range: AppliedRange): number => range % RANGE_SPAN;
+
+/**
+ * class-validator's own array of `target`'s rules; `undefined` once they were released (`releaseClassMetadata`):
+ * class-validator then has none of them.
+ */
+const storedRules = (target: unknown): readonly ClassValidatorRule[] | undefined =>
+  rulesByTarget(getMetadataStorage())?.get(target);
+
 /** The rules of `target` that `range` names, read from class-validator's array of the class's rules. */
 function rulesInRange(target: Function, range: AppliedRange): readonly ClassValidatorRule[] {
-  const stored = rulesByTarget(getMetadataStorage())?.get(target);
-  // The class's rules were released (`releaseClassMetadata`): class-validator no longer has any of them.
-  if (stored === undefined) return NO_RULES;
-  return stored.slice(Math.floor(range / RANGE_SPAN), range % RANGE_SPAN);
+  return storedRules(target)?.slice(rangeStart(range), rangeEnd(range)) ?? NO_RULES;
 }
 
 /** The rules toolwright applied to a class (in the order applied); none for a class it never applied rules to. */
@@ -78,10 +88,7 @@ export function applyToolwrightRules(target: Function, apply: () => void): boole
     // half as many rules again (about 300 bytes per command).
     const rules = after.slice();
     byTarget.set(target, rules);
-    toolwrightRules.set(
-      target,
-      rules.length < RANGE_SPAN ? storedBefore * RANGE_SPAN + rules.length : rules.slice(storedBefore),
-    );
+    toolwrightRules.set(target, packRange(storedBefore, rules.length) ?? rules.slice(storedBefore));
     return true;
   }
   const applied = ownRules(storage, target);
@@ -116,10 +123,8 @@ function isToolwrightRule(rule: ClassValidatorRule): boolean {
   const applied = toolwrightRules.get(rule.target as Function);
   if (applied === undefined) return false;
   if (typeof applied !== 'number') return applied.includes(rule);
-  const stored = rulesByTarget(getMetadataStorage())?.get(rule.target);
-  if (stored === undefined) return false;
-  const index = stored.indexOf(rule, Math.floor(applied / RANGE_SPAN));
-  return index !== -1 && index < applied % RANGE_SPAN;
+  const index = storedRules(rule.target)?.indexOf(rule, rangeStart(applied)) ?? -1;
+  return index !== -1 && index < rangeEnd(applied);
 }
 
 function toValidatorMetadata(rule: ClassValidatorRule): ValidatorMetadata {
