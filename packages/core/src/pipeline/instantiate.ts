@@ -19,7 +19,7 @@ import { hotTierSettings } from '../compile/hot-tier';
  * (`Object.setPrototypeOf`, nested DTOs and arrays of them in place, dates replaced in place): the same class, own
  * keys in the same order and the same values as the built instance, without a store per key.
  *
- * A hot tool's instantiators get code of their own (the hot tier, decision 0031 amended: {@link specializeInstantiator}):
+ * A hot tool's instantiators get code of their own (the hot tier, docs/decisions/0031-hot-tier.md: {@link specializeInstantiator}):
  * the same building with one literal store per declared property, which costs less than adopting.
  */
 export type Instantiator = (plain: Record<string, unknown>, owned?: boolean) => object;
@@ -30,7 +30,7 @@ const instantiators = new WeakMap<ObjectSchema, Instantiator>();
 export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 
 /**
- * One class's instantiator as the hot tier and the printing see it (decision 0031, amended): the class and its schema,
+ * One class's instantiator as the hot tier and the printing see it: the class and its schema,
  * the properties built from their value and their builders (two lists of one length, in declaration order; one shared
  * empty list for a class that has none, most of them), the nested DTO classes'
  * instantiators, why it may not adopt (`undefined`: it may), and the one slot the shared builder defers to: the code of
@@ -86,7 +86,7 @@ export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instant
 
 /**
  * Gives a class command's instantiator (and those of its nested DTO classes) code of its own, the hot tier's
- * (decision 0031): called when the tool's canonical check is specialized, off any call's stack. The code builds what
+ * (docs/decisions/0031-hot-tier.md): called when the tool's canonical check is specialized, off any call's stack. The code builds what
  * the shared builder builds when it does not adopt (`new Dto()`, each own key assigned in its order, the same builders
  * for dates, nested DTOs and arrays of them), with one literal store per declared property instead of a shared keyed
  * store; it never adopts (constructing and assigning is what adopting stands for, and is cheaper with literal

@@ -5,7 +5,7 @@ import type { ObjectSchema } from '../types/schema';
 const MAX_NAMED_KEYS = 5;
 
 /**
- * Issue 27, decision 1: a call whose every key was dropped as unknown (`{"query": "cats"}` to a tool whose parameters
+ * A call whose every key was dropped as unknown (`{"query": "cats"}` to a tool whose parameters
  * are `q` and `limit`; a `{"tool_uses": [...]}` wrapper) is refused with the tool's parameter names, never run with
  * nothing. `kept` is what normalizing (step 4) kept, `transformations` what it recorded. A tool without parameters the
  * model sets keeps running with `{}`: there was nothing the model could have meant.
