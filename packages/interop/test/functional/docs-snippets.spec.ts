@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { importLangChainTool, standardSchemas } from '../../../../docs/snippets/interop';
+import { standardSchemas } from '../../../../docs/snippets/interop';
+import { importLangChainTool } from '../../../../docs/snippets/interop-langchain-tool';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 
@@ -10,8 +11,13 @@ const SOURCES = [
   'examples/interop/src/ai-sdk.ts',
   'examples/interop/src/langchain.ts',
   'examples/interop/src/openai-agents.ts',
+  'examples/interop/src/meeting.ts',
+  'docs/snippets/interop-langchain-tool.ts',
   'docs/snippets/interop.ts',
 ];
+
+/** The files the page shows whole (every block but the Standard Schema section's excerpts). */
+const WHOLE_FILES = SOURCES.slice(0, 5);
 
 function trimmedLines(text: string): string[] {
   return text
@@ -39,6 +45,14 @@ describe('docs/interop.md', () => {
         block: block.join('\n'),
         found: true,
       });
+    }
+  });
+
+  it('shows each example as a complete file, imports included, and says where it lives', () => {
+    const whole = WHOLE_FILES.map((file) => trimmedLines(readFileSync(join(ROOT, file), 'utf8')).join('\n'));
+    for (const [index, file] of WHOLE_FILES.entries()) {
+      expect({ file, shown: blocks.some((block) => block.join('\n') === whole[index]) }).toEqual({ file, shown: true });
+      expect(page).toContain(`\`${file}\``);
     }
   });
 
