@@ -19,7 +19,7 @@ import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, Transformation, ValidationIssue } from '../types/execution';
 import type { Logger } from '../logging/logger';
 import { describeThrown } from './fault-tolerance';
-import type { PreparedCall } from './executor-options';
+import type { PreparedCall } from './prepared-call';
 import { logSecurityEvents } from './security-log';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import type { TransformationStats } from './transformation-stats';

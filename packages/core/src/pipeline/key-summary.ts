@@ -1,12 +1,12 @@
+import type { Transformation, ValidationIssue } from '../types/execution';
 import type { ObjectSchema } from '../types/schema';
-import type { NormalizeState } from './normalizer';
 
 /** Unknown keys of one object recorded one by one (a transformation, or under `strict` an issue); the rest are counted. */
 export const MAX_LISTED_UNKNOWN_KEYS = 20;
 
 /** One transformation (or issue) for the unknown keys of an object past `MAX_LISTED_UNKNOWN_KEYS`. */
 export function summarizeUnknownKeys(
-  state: NormalizeState,
+  state: { readonly transformations: Transformation[]; readonly issues: ValidationIssue[] },
   path: string,
   more: number,
   coerce: boolean,
