@@ -10,7 +10,7 @@ import { DataPacketOrderError } from '../pipeline/data-packets';
 import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { CheckedArguments, parseCheckedArguments } from '../pipeline/parse-arguments';
-import { onlyUnknownKeysIssue } from '../pipeline/only-unknown-keys';
+import { onlyUnknownKeysIssue } from '../rules/unknown-keys';
 import { redactIssues } from '../pipeline/redaction';
 import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
