@@ -1,13 +1,6 @@
 import 'reflect-metadata';
 import { IsEmail, MaxLength } from 'class-validator';
-import {
-  ArrayOf,
-  Command,
-  PersonaToolExecutor,
-  silentLogger,
-  ToolRegistry,
-  type ToolResult,
-} from '@toolwright/core';
+import { ArrayOf, Command, PersonaToolExecutor, silentLogger, ToolRegistry, type ToolResult } from '@toolwright/core';
 
 /**
  * A rule applied to each item names the index and the value received, on the default (compiled) path and on the
@@ -62,6 +55,24 @@ describe('per-item errors', () => {
     const message = await refusal(path, { attendees: ['a@example.com'], backups: ['b@example.com', 'secret-value'] });
     expect(message).toContain('"backups[1]" must be a string in email format');
     expect(message).not.toContain('secret-value');
+  });
+
+  it('name the item after 10,000 calls of the same tool too (the tool on the hot tier by then)', async () => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    registry.register(Invite);
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger, telemetry: false });
+    for (let call = 0; call < 10_000; call++)
+      await executor.execute({ id: `c${call}`, name: 'invite', arguments: '{"attendees":["a@example.com"]}' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(executor.generatedCode('invite')).toContain('hot check (running)');
+    const result = await executor.execute({
+      id: 'last',
+      name: 'invite',
+      arguments: '{"attendees":["a@example.com","not-an-email"]}',
+    });
+    expect(result.ok ? '' : result.error.message).toContain(
+      '"attendees[1]" must be a string in email format, but received "not-an-email".',
+    );
   });
 
   it('give the same message on both paths', async () => {
