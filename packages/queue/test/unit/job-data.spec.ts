@@ -63,6 +63,7 @@ describe('job data', () => {
       definition,
       'c1',
       params,
+      params,
       [{ path: '', rule: 'double-encoded-json', from: '"{...}"', to: {} }],
       { sessionId: 's1', jobId: 'forged-by-nobody' },
       key,
@@ -99,7 +100,9 @@ describe('job data', () => {
   });
 
   it('refuses to build job data with sensitive values and no key', () => {
-    expect(() => buildJobData(definition, 'c1', params, [], {}, undefined, 60_000)).toThrow(SealingKeyMissingError);
+    expect(() => buildJobData(definition, 'c1', params, params, [], {}, undefined, 60_000)).toThrow(
+      SealingKeyMissingError,
+    );
   });
 
   it('restores only where the job holds the redaction marker', () => {
@@ -145,7 +148,16 @@ describe('sealing', () => {
 describe('signed envelopes', () => {
   const ring = signingKeyRing({ sealingKey: key })!;
   const options = { attempts: 3, backoff: { type: 'fixed', delay: 250 }, priority: 5 };
-  const draft = buildJobData(definition, 'c1', params, [], { sessionId: 's1', persona: { name: 'p' } }, key, 60_000);
+  const draft = buildJobData(
+    definition,
+    'c1',
+    params,
+    params,
+    [],
+    { sessionId: 's1', persona: { name: 'p' } },
+    key,
+    60_000,
+  );
   const data = jobDataFor(draft, 'c1', options, key, ring);
   const job = (edit: Partial<{ id: string; name: string; data: unknown; opts: object }> = {}) => ({
     id: 'c1',
