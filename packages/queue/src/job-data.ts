@@ -33,8 +33,8 @@ export interface ToolJobData {
    */
   readonly params: Record<string, unknown>;
   /**
-   * The validated parameters the producer's handler would have received (the DTO after any `@Transform`), as a keyed
-   * hash of their canonical JSON: the worker runs the handler only when the parameters it builds hash alike.
+   * The validated parameters the producer's handler would have received (the DTO after any `@Transform`), as a hash of
+   * their canonical JSON (`valuesDigest`): the worker runs the handler only when the parameters it builds hash alike.
    */
   readonly values?: string;
   /**
@@ -175,16 +175,30 @@ export function buildJobData(
       enqueuedAt,
       expiresAt: enqueuedAt + expiryMs,
       fingerprint: fingerprint(canonicalJson(['call', definition.name, withoutContext, identity]), key),
-      values: valuesDigest(values, key),
+      values: valuesDigest(values, secrets.length > 0 ? key : undefined),
       owner: ownerOf(context, key),
     },
     ...(secrets.length > 0 ? { secrets: JSON.stringify(secrets) } : {}),
   };
 }
 
-/** The keyed hash of validated parameters (plain JSON, without trusted-context fields): `ToolJobData.values`. */
+/**
+ * The hash of validated parameters (plain JSON, without trusted-context fields), `ToolJobData.values`: keyed with the
+ * sealing key (`k:`) when they hold a sensitive value (then both sides have that key: the worker opens the sealed
+ * values with it), else a plain SHA-256 (`s:`), so a worker and a producer that differ in having a sealing key agree.
+ */
 export function valuesDigest(values: Record<string, unknown>, key: SealingKey | undefined): string {
-  return fingerprint(canonicalJson(['values', values]), key);
+  return `${key === undefined ? 's' : 'k'}:${fingerprint(canonicalJson(['values', values]), key)}`;
+}
+
+/** Whether validated parameters hash as `digest` (a `valuesDigest`; `k:` needs the sealing key). */
+export function matchesValuesDigest(
+  values: Record<string, unknown>,
+  digest: string,
+  key: SealingKey | undefined,
+): boolean {
+  if (digest.startsWith('s:')) return valuesDigest(values, undefined) === digest;
+  return digest.startsWith('k:') && key !== undefined && valuesDigest(values, key) === digest;
 }
 
 /**

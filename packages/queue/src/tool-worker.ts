@@ -14,7 +14,7 @@ import {
   jobProblem,
   REFUSED_JOB_PREFIX,
   restoreSensitive,
-  valuesDigest,
+  matchesValuesDigest,
   type RefusedJobReason,
   type ToolJobData,
 } from './job-data';
@@ -218,7 +218,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
         tool: data.tool,
         approved: data.context.approval !== undefined,
         ...(typeof expected === 'string'
-          ? { accepts: (built: Record<string, unknown>) => valuesDigest(built, options.sealingKey) === expected }
+          ? { accepts: (built: Record<string, unknown>) => matchesValuesDigest(built, expected, options.sealingKey) }
           : {}),
       });
       return await outcome(job, delivery, ledgerKey, await executor.executeBound(call, context, permit));

@@ -13,6 +13,8 @@ import {
   contextForJob,
   jobDataFor,
   jobProblem,
+  matchesValuesDigest,
+  ownerOf,
   restoreSensitive,
   SealingKeyMissingError,
   type ToolJobData,
@@ -128,6 +130,43 @@ describe('job data', () => {
       jobId: 'job-9',
       now: new Date('2026-11-23T10:00:00.000Z'),
     });
+  });
+});
+
+describe('job identity, owner and values', () => {
+  it('the fingerprint covers every trusted input but approval; the owner leaves out now and approval', () => {
+    const draft = (context: Parameters<typeof buildJobData>[5]) =>
+      buildJobData(definition, 'call_0', params, params, [], context, key, 60_000).data;
+    const base = draft({ handlerConfig: { user: 'alice' } });
+    for (const other of [
+      { handlerConfig: { user: 'bob' } },
+      { handlerConfig: { user: 'alice' }, persona: { name: 'p' } },
+      { handlerConfig: { user: 'alice' }, sessionId: 's' },
+      { handlerConfig: { user: 'alice' }, timeZone: 'Europe/Paris' },
+    ])
+      expect(draft(other).fingerprint).not.toBe(base.fingerprint);
+    const approved = { id: 'a', approved: true, decidedAt: '2026-01-01T00:00:00.000Z' };
+    expect(draft({ handlerConfig: { user: 'alice' }, approval: approved }).fingerprint).toBe(base.fingerprint);
+    expect(base.owner).toBe(ownerOf({ handlerConfig: { user: 'alice' }, now: new Date() }, key));
+    expect(base.owner).not.toBe(ownerOf({ handlerConfig: { user: 'bob' } }, key));
+    expect(base.owner).not.toBe(ownerOf({ handlerConfig: { user: 'alice' } }, 'another key'));
+  });
+
+  it('values: keyed when they hold a sensitive value (the worker then has the key), plain otherwise', () => {
+    const withSecrets = buildJobData(definition, 'c1', params, params, [], {}, key, 60_000).data.values!;
+    const { sessionId: _sessionId, ...plain } = params;
+    expect(withSecrets.startsWith('k:')).toBe(true);
+    expect(matchesValuesDigest(plain, withSecrets, key)).toBe(true);
+    expect(matchesValuesDigest(plain, withSecrets, undefined)).toBe(false);
+    expect(matchesValuesDigest({ ...plain, label: 'other' }, withSecrets, key)).toBe(false);
+    const note = new ToolRegistry({ logger: silentLogger }).registerJsonSchemaTool(
+      { name: 'note', description: 'n', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      () => 'ok',
+    );
+    const unkeyed = buildJobData(note, 'c2', { text: 'x' }, { text: 'x' }, [], {}, key, 60_000).data.values!;
+    expect(unkeyed.startsWith('s:')).toBe(true);
+    expect(matchesValuesDigest({ text: 'x' }, unkeyed, undefined)).toBe(true);
+    expect(matchesValuesDigest({ text: 'y' }, unkeyed, key)).toBe(false);
   });
 });
 
