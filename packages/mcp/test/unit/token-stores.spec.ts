@@ -145,29 +145,40 @@ describe('FileTokenStore refuses what another user could have planted or could r
     expect((await new FileTokenStore(path).getTokens('notes', 'bob'))?.access_token).toBe('at-1');
   });
 
-  it('a corrupt token file fails without quoting any of it: not in the message, the cause or the serialized error', async () => {
-    const directory = fresh();
-    const path = join(directory, 'tokens.json');
-    const secret = 'SECRET-access-token-4f9c2e';
-    // Cut off after the token: JSON.parse's own message would quote the text around the fault.
-    writeFileSync(path, `{"version":1,"servers":{"notes":{"tokens":{"alice":{"access_token":"${secret}","tok`, {
-      mode: 0o600,
-    });
-    const error = await new FileTokenStore(path).getTokens('notes', 'alice').then(
-      () => undefined,
-      (failure: unknown) => failure as McpTokenStoreError,
-    );
-    expect(error).toBeInstanceOf(McpTokenStoreError);
-    expect(error!.message).toBe(
-      `The token file ${path} is not JSON. Fix: delete it (the servers will ask to authorize again).`,
-    );
-    let text = `${error!.message} ${String(error!.stack)} ${JSON.stringify(error)}`;
-    for (let cause: unknown = error!.cause; cause !== undefined; cause = (cause as Error).cause)
-      text += ` ${(cause as Error).message} ${(cause as Error).stack ?? ''}`;
-    expect(text).not.toContain('SECRET');
-    expect(text).not.toContain('4f9c2e');
-    expect(existsSync(path)).toBe(true);
-  });
+  it.each([
+    [
+      'cut off after the token',
+      (secret: string) => `{"version":1,"servers":{"notes":{"tokens":{"a":{"access_token":"${secret}","tok`,
+    ],
+    // JSON.parse's own message quotes the text around this fault: `Unexpected token 'S', ..."s_token": SECRET-acc"...`.
+    [
+      'the token unquoted by a hand edit',
+      (secret: string) =>
+        `{"version":1,"servers":{"notes":{"tokens":{"a":{"access_token": ${secret}, "token_type":"Bearer"}}}}}`,
+    ],
+  ])(
+    'a corrupt token file (%s) fails without quoting any of it: not in the message, the cause or the serialized error',
+    async (_kind, corrupt) => {
+      const directory = fresh();
+      const path = join(directory, 'tokens.json');
+      const secret = 'SECRET-access-token-4f9c2e';
+      writeFileSync(path, corrupt(secret), { mode: 0o600 });
+      const error = await new FileTokenStore(path).getTokens('notes', 'alice').then(
+        () => undefined,
+        (failure: unknown) => failure as McpTokenStoreError,
+      );
+      expect(error).toBeInstanceOf(McpTokenStoreError);
+      expect(error!.message).toBe(
+        `The token file ${path} is not JSON. Fix: delete it (the servers will ask to authorize again).`,
+      );
+      let text = `${error!.message} ${String(error!.stack)} ${JSON.stringify(error)}`;
+      for (let cause: unknown = error!.cause; cause !== undefined; cause = (cause as Error).cause)
+        text += ` ${(cause as Error).message} ${(cause as Error).stack ?? ''}`;
+      expect(text).not.toContain('SECRET');
+      expect(text).not.toContain('4f9c2e');
+      expect(existsSync(path)).toBe(true);
+    },
+  );
 
   it('a token file created in a new directory gets a 0700 directory of this user', async () => {
     const path = join(fresh(), 'a', 'b', 'tokens.json');
