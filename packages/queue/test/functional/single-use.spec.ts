@@ -96,7 +96,26 @@ class Agent {
   }
 }
 
-const tools = () => ToolRegistry.from([Refund, Charge, Account, Agent], { logger: silentLogger });
+/** Times out on its first attempt (the handler ignores its signal), answers on the retry. */
+let slowAttempts = 0;
+@Command({
+  name: 'slow_once',
+  description: 'Slow on the first attempt',
+  params: AccountParams,
+  timeoutMs: 300,
+  queue: { attempts: 2, backoff: { type: 'fixed', delayMs: 50 } },
+})
+class SlowOnce {
+  async execute(params: AccountParams, invocation: ToolInvocationContext) {
+    const attempt = ++slowAttempts;
+    // The first attempt outlives its timeout; its late answer is discarded (and recorded nowhere).
+    if (attempt === 1) return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 1_000));
+    runs.push({ tool: 'slow_once', jobId: invocation.context.jobId, value: attempt });
+    return { [params.field]: attempt };
+  }
+}
+
+const tools = () => ToolRegistry.from([Refund, Charge, Account, Agent, SlowOnce], { logger: silentLogger });
 
 /** A run ledger outside Redis: the application's own store (here a map in this process, standing in for a table). */
 class MapRunLedger implements RunLedger {
@@ -329,6 +348,24 @@ describe('queue jobs: the values enqueued are the values run, once', () => {
       expect(ledger.claims.size).toBe(1);
       expect(logger.lines.filter((line) => line.includes('security: job l1'))).toHaveLength(5);
       expect([...ledger.claims.keys()][0]).toMatch(/^job:l1:/);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the run ledger still lets a retried attempt run', () => {
+  it('a TIMEOUT attempt releases its claim; the retry runs; a replay afterwards does not', async () => {
+    slowAttempts = 0;
+    const ledger = new MapRunLedger();
+    const { queued, replay, close } = setup({ runLedger: ledger });
+    try {
+      const result = await queued.execute({ id: 'r1', name: 'slow_once', arguments: { field: 'attempt' } });
+      expect(result).toMatchObject({ ok: true, value: { attempt: 2 } });
+      expect(ledger.claims.size).toBe(1);
+      const captured = (await Job.fromId<ToolJobData>(queued.queue, 'r1'))!;
+      expect((await replay(captured, true)).failedReason).toBe(`${REFUSED_JOB_PREFIX}replayed`);
+      expect(runs.filter((run) => run.tool === 'slow_once')).toHaveLength(1);
     } finally {
       await close();
     }
