@@ -4,7 +4,36 @@
 import 'reflect-metadata';
 import { z } from 'zod';
 import { tool as aiTool } from 'ai';
-import { PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, toStandardSchema } from '@toolwright/core';
+import {
+  FromContext,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+  toStandardSchema,
+} from '@toolwright/core';
+
+export async function standardSchemaWithContext() {
+  // --- Trusted context in a Standard Schema ---------------------------------------------------------------------
+  class SaveNoteParams {
+    @ToolParam({ description: 'The note' }) text!: string;
+    @FromContext('session_id') sessionId!: string; // trusted: not in the JSON Schema, never taken from the input
+  }
+
+  // Built per request, with the caller's trusted context.
+  const saveNoteInput = toStandardSchema(SaveNoteParams, { context: { sessionId: 'session-from-your-auth' } });
+  const saved = await saveNoteInput['~standard'].validate({ text: 'buy milk', session_id: 'forged' });
+  // saved.value.sessionId === 'session-from-your-auth' (the forged one dropped), but JSON.stringify(saved.value) is
+  // '{"text":"buy milk"}': what the AI SDK stores as the call's input, and sends the model on the next step
+
+  const saveNote = aiTool({
+    description: 'Save a note for the user.',
+    inputSchema: saveNoteInput,
+    execute: (params) => `saved for ${params.sessionId}`,
+  });
+  // --- end ------------------------------------------------------------------------------------------------------
+  return { saved, saveNote };
+}
 
 export async function standardSchemas() {
   // --- A toolwright DTO as a Standard Schema ----------------------------------------------------------------------

@@ -60,6 +60,8 @@ export {
   type ApprovalStore,
   type StoredApproval,
   type ApprovalOptions,
+  type CallPermit,
+  type CallBinding,
 } from './execution';
 export {
   type ChatMessage,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { standardSchemas } from '../../../../docs/snippets/interop';
+import { standardSchemaWithContext, standardSchemas } from '../../../../docs/snippets/interop';
 import { importLangChainTool } from '../../../../docs/snippets/interop-langchain-tool';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
@@ -34,6 +34,14 @@ function containsInOrder(haystack: readonly string[], needle: readonly string[])
 }
 
 describe('docs/interop.md', () => {
+  it('runs the Standard Schema context snippet as written: the session is on the value, not in its JSON', async () => {
+    const { saved, saveNote } = await standardSchemaWithContext();
+    if (saved.issues !== undefined) throw new Error(JSON.stringify(saved.issues));
+    expect(saved.value.sessionId).toBe('session-from-your-auth');
+    expect(JSON.stringify(saved.value)).toBe('{"text":"buy milk"}');
+    expect(saveNote.inputSchema).toBeDefined();
+  });
+
   const page = readFileSync(join(ROOT, 'docs', 'interop.md'), 'utf8');
   const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => trimmedLines(match[1]!));
   const sources = SOURCES.map((file) => trimmedLines(readFileSync(join(ROOT, file), 'utf8')));
