@@ -10,12 +10,9 @@ import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor } from '../types/schema';
 import { canonicalCheck, type CanonicalCheck } from './canonical-check';
 import { printableName } from './hot-check';
-import {
-  describeInstantiator,
-  hotInstantiatorSources,
-  instantiatorFor,
-  type Instantiator,
-} from '../pipeline/instantiate';
+import { hotInstantiatorSources } from './hot-instantiate';
+import type { HotTier } from './hot-tier';
+import { describeInstantiator, instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
@@ -27,6 +24,8 @@ export interface CompileSettings {
   readonly slowCallMs: number;
   /** `false`: the canonical check is not run, every call goes through the normalizer (the differential tests' reference). */
   readonly canonicalFastPath?: boolean;
+  /** The hot tier that counts the executor's calls (each check has a tier of its own when absent). */
+  readonly hotTier?: HotTier;
 }
 
 /**
@@ -47,7 +46,7 @@ export interface CompiledTool {
   readonly developerRules: DeveloperRulesPlan | undefined;
   /**
    * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
-   * (decision 0020, fused-parse-check): the tool's records, walked by the one shared walk of `compile/canonical-check.ts`.
+   * (the parse and the check fused into one walk): the tool's records, walked by the one shared walk of `compile/canonical-check.ts`.
    */
   readonly check: CanonicalCheck | undefined;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
@@ -92,7 +91,9 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, to
     reference,
     developerRules,
     // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
-    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name, instantiate),
+    check: reference
+      ? undefined
+      : canonicalCheck(parameters, settings.limits, definition.name, instantiate, settings.hotTier),
     needsInstance,
     commandClass,
     instantiate,
@@ -157,8 +158,7 @@ export function normalizerOf(compiled: CompiledTool): Normalizer {
 }
 
 /**
- * A compiled tool's plan as text: what `toolwright inspect --code <tool>` prints. Nothing is generated (decision 0024,
- * amended): the canonical check's records, one line per schema node, and how the DTO instance is built; empty on the
+ * A compiled tool's plan as text: what `toolwright inspect --code <tool>` prints. Nothing is generated: the canonical check's records, one line per schema node, and how the DTO instance is built; empty on the
  * reference path, where neither exists. The first line names the tool (printable ASCII only: a remote MCP tool's name is
  * untrusted).
  */

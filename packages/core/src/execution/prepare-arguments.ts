@@ -10,7 +10,7 @@ import { DataPacketOrderError } from '../pipeline/data-packets';
 import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { INVALID, NormalizeState, type SecurityEvent } from '../pipeline/normalizer';
 import { CheckedArguments, parseCheckedArguments } from '../pipeline/parse-arguments';
-import { onlyUnknownKeysIssue } from '../pipeline/only-unknown-keys';
+import { onlyUnknownKeysIssue } from '../rules/unknown-keys';
 import { redactIssues } from '../pipeline/redaction';
 import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
 import { sanitizeArguments } from '../pipeline/sanitize';
@@ -19,7 +19,7 @@ import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, Transformation, ValidationIssue } from '../types/execution';
 import type { Logger } from '../logging/logger';
 import { describeThrown } from './fault-tolerance';
-import type { PreparedCall } from './executor-options';
+import type { PreparedCall } from './prepared-call';
 import { logSecurityEvents } from './security-log';
 import { withoutSensitiveEcho } from './sensitive-errors';
 import type { TransformationStats } from './transformation-stats';
@@ -37,6 +37,8 @@ export class CompiledCall implements PreparedCall {
     readonly transformations: readonly Transformation[],
     readonly securityEvents: readonly SecurityEvent[],
     readonly compiled: CompiledTool,
+    /** The values the DTO was built from (`params` itself for a function handler): see `PreparedCall.input`. */
+    readonly input: Record<string, unknown> = params,
   ) {}
 }
 
@@ -273,6 +275,7 @@ export class ArgumentPreparation {
       transformations,
       securityEvents,
       compiled,
+      params,
     );
     // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
     if (!compiled.crossField) return prepared;
