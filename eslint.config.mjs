@@ -22,7 +22,7 @@ const CORE_LAYERS = [
   ['decorators'],
   ['schema'],
   ['validation'],
-  ['pipeline', 'compile', 'search', 'result-check'],
+  ['pipeline', 'compile', 'search', 'result-check', 'result-view'],
   ['registry'],
   ['execution'],
   ['loop', 'standard-schema'],

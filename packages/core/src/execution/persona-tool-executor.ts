@@ -36,6 +36,7 @@ import {
   PreparationFailure,
   type Preparation,
 } from './prepare-arguments';
+import { DEFAULT_RESULT_BUDGET_CHARS } from '../result-view/result-budget';
 import { CallReport, refusedPreparation } from './call-report';
 import { prepareCall } from './call-resolution';
 import { ApprovalGate, approvedCall } from './approval';
@@ -114,7 +115,12 @@ export class PersonaToolExecutor {
       canonicalFastPath: options.canonicalFastPath !== false,
     });
     this.preparation = new ArgumentPreparation(registry, this.logger, this.stats);
-    this.report = new CallReport(this.logger, this.stats, telemetry);
+    this.report = new CallReport(
+      this.logger,
+      this.stats,
+      telemetry,
+      options.resultBudgetChars ?? DEFAULT_RESULT_BUDGET_CHARS,
+    );
     this.approvals = new ApprovalGate(options.approvals ?? {}, this.logger, (...outcome) =>
       this.report.finish(...outcome),
     );

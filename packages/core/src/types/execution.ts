@@ -1,3 +1,4 @@
+import type { ModelOutput } from './content';
 import type { ContextKey } from './schema';
 
 /** One tool call as every provider's parser returns it. */
@@ -169,7 +170,14 @@ export type ToolResult<T = unknown> =
       /** The resolved registry name (or the name as called, when unknown). */
       readonly tool: string;
       readonly ok: true;
+      /** The handler's value, whole: what the application receives. */
       readonly value: T;
+      /**
+       * What the model reads, when that is not `value` as it is: a `toModelOutput` view, the parts of a `ToolContent`
+       * value, or a view cut to the result budget (`modelOutput.truncation` says what was cut). Absent: the model reads
+       * `value` (a string as text, anything else as JSON). Providers lower it (docs/results.md).
+       */
+      readonly modelOutput?: ModelOutput;
       readonly transformations: readonly Transformation[];
       readonly durationMs: number;
       /** Set when the call ran after a person approved it. */
