@@ -184,3 +184,30 @@ export function modelContent(result: Extract<ToolResult, { ok: true }>): readonl
   if (ToolContent.isInstance(value)) return value.content;
   return [{ type: 'json', value }];
 }
+
+/**
+ * What the model reads of a successful result, as one text (the tool loop's tool message, channels that take only
+ * text): text parts as they are, JSON parts as JSON text, blank-line separated; an image, audio or file part is named
+ * (`[image: image/png]`), since a text channel cannot carry it (a provider's own lowering sends it: docs/results.md).
+ */
+export function modelText(result: Extract<ToolResult, { ok: true }>): string {
+  const parts = modelContent(result);
+  return parts
+    .map((part) => {
+      switch (part.type) {
+        case 'text':
+          return part.text;
+        case 'json':
+          return JSON.stringify(part.value ?? null);
+        case 'image':
+          return `[image: ${part.mimeType ?? ('url' in part ? part.url : 'image')}]`;
+        case 'audio':
+          return `[audio: ${part.mimeType}]`;
+        case 'resource':
+          return 'text' in part.resource ? part.resource.text : `[file: ${part.resource.uri}]`;
+        case 'resource_link':
+          return `[file link: ${part.name} (${part.uri})]`;
+      }
+    })
+    .join('\n\n');
+}

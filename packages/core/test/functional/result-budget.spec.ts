@@ -3,6 +3,8 @@ import {
   Command,
   DefinitionError,
   PersonaToolExecutor,
+  runToolLoop,
+  ScriptedChatModel,
   silentLogger,
   ToolContent,
   ToolParam,
@@ -261,5 +263,39 @@ describe('cutJson and cutText', () => {
   it('cuts text at a line, else a word, never inside a surrogate pair', () => {
     expect(cutText('aaaa\nbbbb cccc', 12)).toBe('aaaa\nbbbb');
     expect(cutText('a'.repeat(9) + '😀', 10)).toBe('a'.repeat(9));
+  });
+});
+
+describe('the tool loop sends the model view', () => {
+  const registry = new ToolRegistry();
+  registry.register(ListOrdersCommand);
+  registry.register(OrderSummaryCommand);
+  const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+
+  it('a 5 MB result reaches the model cut to the budget, with the note; the step keeps the whole value', async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ id: 'l1', name: 'list_orders', arguments: '{}' }] },
+      { text: 'Done.', toolCalls: [] },
+    ]);
+    const loop = await runToolLoop({ model, executor, messages: [{ role: 'user', content: 'List my orders.' }] });
+    expect(loop.status).toBe('completed');
+    const sent = model.requests[1]!.messages.find((message) => message.role === 'tool')!;
+    if (sent.role !== 'tool') throw new Error('no tool message');
+    expect(sent.content.length).toBeLessThanOrEqual(DEFAULT_RESULT_BUDGET_CHARS + 2);
+    const [json, note] = sent.content.split('\n\n[This result was cut');
+    expect((JSON.parse(json!) as { total: number }).total).toBe(20_000);
+    expect(note).toContain('tool-result budget of 80,000 characters');
+    const value = loop.steps[0]!.calls[0]!.result;
+    expect(value.ok && (value.value as { orders: unknown[] }).orders).toHaveLength(20_000);
+  });
+
+  it('toModelOutput: the next request carries the view, not the handler value', async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ id: 's1', name: 'order_summary', arguments: '{}' }] },
+      { text: 'Done.', toolCalls: [] },
+    ]);
+    await runToolLoop({ model, executor, messages: [{ role: 'user', content: 'Summary?' }] });
+    const sent = model.requests[1]!.messages.find((message) => message.role === 'tool');
+    expect(sent).toMatchObject({ role: 'tool', content: 'Order o-1' });
   });
 });
