@@ -5,7 +5,7 @@ import { ToolCompiler } from '../registry/tool-compiler';
 import { printToolPlan } from '../compile/tool-plan';
 import { synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
-import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult } from '../types/execution';
+import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult, ToolResultOf } from '../types/execution';
 import { DEFAULT_LIMITS } from '../pipeline/limits';
 import { messages } from '../pipeline/messages';
 import { defaultLogger, type Logger } from '../logging/logger';
@@ -161,7 +161,13 @@ export class PersonaToolExecutor {
     return entry === undefined ? undefined : printToolPlan(this.compiler.compiledFor(entry));
   }
 
-  /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
+  /**
+   * Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves.
+   * Give the command class as the type argument for a typed value (`execute<typeof PlaceOrderCommand>(call)` resolves
+   * to `ToolResult<Order>`): the type is not checked against `call.name`, the value is checked against the command's
+   * `returns` at run time.
+   */
+  execute<C = unknown>(call: ToolCall, context?: ExecutionContext): Promise<ToolResultOf<C>>;
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
     // Two clock reads per call (decision 0021): its start and its end. The handler's start (its timeout and the
     // slow-call warning) is the call's start when steps 1-6 ran synchronously on short text, a third read otherwise.

@@ -195,3 +195,24 @@ export type ToolResult<T = unknown> =
       /** Set when a person decided on the call (a denial, or an approved call that then failed). */
       readonly approval?: ApprovalOutcome;
     };
+
+/**
+ * The value a command class's `execute` (or a handler function) resolves to: `CommandValue<typeof PlaceOrderCommand>`.
+ * With `@Command({ returns: Dto })`, declare `execute(): Dto` (or `Promise<Dto>`): the executor checks each value
+ * against `Dto` at run time (`RESULT_INVALID` otherwise), so the type says what the application receives.
+ */
+export type CommandValue<C> =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor and any parameters: only the result type is read
+  C extends abstract new (...args: any[]) => { execute(...args: any[]): infer R }
+    ? Awaited<R>
+    : // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any handler function: only the result type is read
+      C extends (...args: any[]) => infer R
+      ? Awaited<R>
+      : never;
+
+/**
+ * A `ToolResult` typed by the command (or handler) it comes from: `ToolResultOf<typeof PlaceOrderCommand>` is
+ * `ToolResult<Order>` when its `execute` returns an `Order`. `executor.execute<typeof PlaceOrderCommand>(call)` gives
+ * it; without a type argument, `ToolResult` (of `unknown`).
+ */
+export type ToolResultOf<C> = unknown extends C ? ToolResult : ToolResult<CommandValue<C>>;

@@ -20,7 +20,7 @@ export type AnthropicToolResultContent =
   | { type: 'text'; text: string }
   | {
       type: 'image';
-      source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+      source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } | { type: 'url'; url: string };
     }
   | {
       type: 'document';
@@ -29,6 +29,10 @@ export type AnthropicToolResultContent =
         | { type: 'text'; media_type: 'text/plain'; data: string };
       title?: string;
     };
+
+/** The image media types Anthropic takes (`Base64ImageSource`). */
+export type AnthropicImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+const IMAGE_MEDIA_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /** `ToolResultBlockParam`. */
 export interface AnthropicToolResultBlock {
@@ -78,13 +82,15 @@ function lowerPart(part: ContentPart, index: number, options: ImageResultOptions
     case 'json':
       return { type: 'text', text: textOfPart(part) };
     case 'image': {
+      if ('data' in part && !IMAGE_MEDIA_TYPES.includes(part.mimeType))
+        return { type: 'text', text: leftOutNote(part, index, 'Anthropic') };
       const image = imageWithinLimit(part, index, ANTHROPIC_MAX_IMAGE_BYTES, 'Anthropic', options);
       if (image.type === 'text') return image;
       return {
         type: 'image',
         source:
           'data' in image
-            ? { type: 'base64', media_type: image.mimeType, data: image.data }
+            ? { type: 'base64', media_type: image.mimeType as AnthropicImageMediaType, data: image.data }
             : { type: 'url', url: image.url },
       };
     }
