@@ -41,3 +41,33 @@ export class RecentModelViews {
     });
   }
 }
+
+/** Whether every part is text or JSON (then a framework gets one text). */
+export function isTextOnly(parts: readonly ContentPart[]): boolean {
+  return parts.every((part) => part.type === 'text' || part.type === 'json');
+}
+
+/** Text and JSON parts as one text (JSON as JSON text), blank-line separated; other parts named. */
+export function partsText(parts: readonly ContentPart[]): string {
+  return parts
+    .map((part) => {
+      switch (part.type) {
+        case 'text':
+          return part.text;
+        case 'json':
+          return JSON.stringify(part.value ?? null);
+        case 'resource':
+          return 'text' in part.resource ? part.resource.text : `[file: ${part.resource.uri}]`;
+        case 'resource_link':
+          return `[file link: ${part.name} (${part.uri})]`;
+        default:
+          return `[${part.type}: ${'mimeType' in part ? (part.mimeType ?? '') : ''}]`;
+      }
+    })
+    .join('\n\n');
+}
+
+/** What the model reads of a successful result, as parts (its view when it has one, else the value). */
+export function resultParts(result: Extract<ToolResult, { ok: true }>): readonly ContentPart[] {
+  return modelContent(result);
+}
