@@ -89,6 +89,11 @@ export class EmbeddingToolSearch {
     this.embeddingWeight = nonNegative('weights.embedding', options.weights?.embedding ?? 1);
   }
 
+  /** The default text of a tool that is embedded (the `text` option replaces it): its name as words, title, description and each parameter's name and description. */
+  static defaultText(definition: ToolDefinition): string {
+    return toolEmbeddingText(definition);
+  }
+
   /** Embeds every registered tool not embedded yet (a search does it too; call it at startup to pay it there). */
   async warmUp(): Promise<void> {
     await this.embedMissing(this.source.list());
