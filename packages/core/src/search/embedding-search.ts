@@ -20,7 +20,7 @@ export interface LexicalToolSource {
 export interface EmbeddingToolSearchOptions {
   /** The embedding function (required). */
   readonly embed: EmbedTexts;
-  /** The text of a tool that is embedded. Default {@link toolEmbeddingText}: name words, title, description, parameters. */
+  /** The text of a tool that is embedded. Default {@link EmbeddingToolSearch.defaultText}: name words, title, description, parameters. */
   readonly text?: (definition: ToolDefinition) => string;
   /** How many texts one `embed` call receives at most. Default 64. */
   readonly batchSize?: number;
