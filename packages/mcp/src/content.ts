@@ -1,4 +1,4 @@
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
 
 const MCP_CONTENT_BRAND = Symbol.for('toolwright.mcp.content');
 

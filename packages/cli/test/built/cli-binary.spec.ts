@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { adaptAll } from '@toolwright/providers';
 import { createPersonaRegistry } from '../../../../examples/persona-app/src/index';
 import {

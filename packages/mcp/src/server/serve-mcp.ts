@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { defaultLogger, DefinitionError, type Logger, type ToolRegistry } from '@toolwright/core';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { EventStore } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { serverMessages } from '../messages';
 import {
   createRegistryMcpServer,
@@ -174,7 +175,7 @@ export function createMcpHttpEndpoint(registry: ToolRegistry, options: McpHttpEn
 }
 
 interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   readonly mcp: RegistryMcpServer;
   /** Who opened it (`clientKey`), for the per-client quota. */
   readonly client: string;
@@ -415,7 +416,7 @@ class McpHttpServer {
     client: string,
     parsedBody?: unknown,
   ): Promise<void> {
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       ...this.transportOptions(),
       // 122 random bits (crypto.randomUUID): not guessable, not derived from anything.
       sessionIdGenerator: () => randomUUID(),
@@ -464,7 +465,10 @@ class McpHttpServer {
       response.setHeader('Allow', 'POST');
       return reply(response, 405, serverMessages.methodNotAllowed(request.method ?? ''));
     }
-    const transport = new StreamableHTTPServerTransport({ ...this.transportOptions(), sessionIdGenerator: undefined });
+    const transport = new NodeStreamableHTTPServerTransport({
+      ...this.transportOptions(),
+      sessionIdGenerator: undefined,
+    });
     const mcp = createRegistryMcpServer(this.registry, this.options, {
       transport: 'http',
       notifyListChanged: false,

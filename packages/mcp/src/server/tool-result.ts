@@ -1,6 +1,6 @@
 import type { ToolResult } from '@toolwright/core';
 import { toToolResultMessage } from '@toolwright/providers/mcp';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { McpContent } from '../content';
 
 /**

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/server';
 import { McpTokenStoreError } from '../../errors/mcp-token-store-error';
 import { MemoryTokenStore, type StoredServerCredentials, type TokenStore } from './token-store';
 
