@@ -15,7 +15,7 @@ import {
  * The official MCP client talks to an MCP server (the SDK's own Server class) whose tools/list and tools/call
  * handlers are this module's shapes over the executor: the format interoperates with the SDK on both ends.
  */
-describe('@modelcontextprotocol/sdk client -> SDK server using the mcp shapes -> executor', () => {
+describe('MCP SDK v2 client -> SDK server using the mcp shapes -> executor', () => {
   it('lists our tools, and calls come back as CallToolResult (errors with isError)', async () => {
     const { registry, executor } = seedExecutor();
     const toolSet = mcp.createToolSet(registry);
