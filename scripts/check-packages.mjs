@@ -279,7 +279,7 @@ function consumerSource(peers) {
 }
 
 // DOM in lib: the MCP SDK's own declarations name DOM's fetch types (HeadersInit), which @types/node does not declare
-// globally; without it no consumer of @modelcontextprotocol/sdk compiles with skipLibCheck: false.
+// globally; without it no consumer of the MCP SDK (@modelcontextprotocol/*) compiles with skipLibCheck: false.
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2023',
@@ -657,9 +657,12 @@ async function checkNestAppWithoutMcp() {
   // A plain install: npm resolves the required peers and leaves the optional ones out, as for a user.
   const install = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], { cwd: directory });
   if (!install.ok) return problem(label, `npm install failed: ${install.output.slice(-2000)}`);
-  const arrived = ['@modelcontextprotocol/sdk', '@toolwright/mcp'].filter((name) =>
-    existsSync(join(directory, 'node_modules', name)),
-  );
+  const arrived = [
+    '@modelcontextprotocol/server',
+    '@modelcontextprotocol/client',
+    '@modelcontextprotocol/node',
+    '@toolwright/mcp',
+  ].filter((name) => existsSync(join(directory, 'node_modules', name)));
   if (arrived.length > 0) return problem(label, `installed without asking for them: ${arrived.join(', ')}`);
   const compile = tryRun(process.execPath, [
     join(directory, 'node_modules', 'typescript', 'bin', 'tsc'),

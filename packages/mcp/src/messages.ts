@@ -183,6 +183,9 @@ export const serverMessages = {
   sessionOpened: (sessionId: string) => `MCP session ${sessionId} opened`,
   sessionClosed: (sessionId: string, reason: string) => `MCP session ${sessionId} closed (${reason})`,
   transportError: (error: unknown) => `MCP transport: ${truncate(describeError(error), 500)}`,
+  bodyTooLarge: (maxBytes: number) => `Payload Too Large: Request body must not exceed ${maxBytes} bytes`,
+  hostNotAllowed: (host: string) => `Invalid Host header: ${printable(host, 200)}`,
+  originNotAllowed: (origin: string) => `Invalid Origin header: ${printable(origin, 200)}`,
   tooManySessions: (limit: number) => `Too many MCP sessions (limit ${limit}); close one and retry.`,
   tooManySessionsForClient: (limit: number) =>
     `Too many MCP sessions from this client (limit ${limit}); close one and retry.`,

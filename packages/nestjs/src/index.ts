@@ -23,7 +23,7 @@ export { ProviderTools } from './provider-tools';
 export { NestLoggerAdapter, type NestLoggerAdapterOptions } from './nest-logger-adapter';
 export { StderrConsoleLogger } from './stderr-console-logger';
 // The MCP parts (HTTP endpoint, stdio server, MCP clients) are in '@toolwright/nestjs/mcp': this entry never imports
-// @toolwright/mcp or @modelcontextprotocol/sdk, so an app without MCP installs neither.
+// @toolwright/mcp or the MCP SDK (@modelcontextprotocol/*), so an app without MCP installs neither.
 
 // Names that clash with @nestjs/common (its ExecutionContext is a guard's context, its Logger a class): aliases.
 export type { ExecutionContext as ToolExecutionContext, Logger as ToolwrightLogger } from '@toolwright/core';

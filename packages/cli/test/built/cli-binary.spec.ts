@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ElicitResult } from '@modelcontextprotocol/client';
 import { adaptAll } from '@toolwright/providers';
 import { createPersonaRegistry } from '../../../../examples/persona-app/src/index';
 import {
@@ -456,16 +455,16 @@ describe('toolwright mcp', () => {
     );
     const questions: string[] = [];
     if (answer)
-      client.setRequestHandler(ElicitRequestSchema, (request) => {
+      client.setRequestHandler('elicitation/create', (request) => {
         questions.push(request.params.message);
         return answer(request.params.message);
       });
     await client.connect(transport);
     const call = async () =>
-      (await client.callTool({
+      await client.callTool({
         name: 'refund_order',
         arguments: { orderId: 'A-1', cents: '2500' },
-      })) as CallToolResult;
+      });
     return { call, questions, stderr: () => stderr, close: () => client.close() };
   }
 

@@ -2,9 +2,7 @@ import 'reflect-metadata';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toStandardSchema } from '@toolwright/core';
 import { MALFORMED_MEETING_ARGUMENTS, ScheduleMeetingParams, TRUSTED_SESSION } from '../support/commands';
 import { startSdkHttpServer, type SdkHttpServer } from '../../../mcp/test/support/sdk-http-server';
@@ -170,7 +168,7 @@ describe('a toolwright DTO as an MCP SDK tool input schema (official Server and 
   beforeAll(async () => {
     const standard = meeting['~standard'];
     remote = await startSdkHttpServer((server) => {
-      server.setRequestHandler(ListToolsRequestSchema, () => ({
+      server.setRequestHandler('tools/list', () => ({
         tools: [
           {
             name: 'schedule_meeting',
@@ -179,7 +177,7 @@ describe('a toolwright DTO as an MCP SDK tool input schema (official Server and 
           },
         ],
       }));
-      server.setRequestHandler(CallToolRequestSchema, async (call) => {
+      server.setRequestHandler('tools/call', async (call) => {
         const checked = await standard.validate(call.params.arguments ?? {});
         if (checked.issues !== undefined) {
           return {
@@ -203,10 +201,10 @@ describe('a toolwright DTO as an MCP SDK tool input schema (official Server and 
     try {
       const { tools } = await client.listTools();
       expect(Object.keys(tools[0]!.inputSchema.properties ?? {})).toEqual(['title', 'attendees', 'durationMinutes']);
-      const ok = (await client.callTool({
+      const ok = await client.callTool({
         name: 'schedule_meeting',
         arguments: MALFORMED_MEETING_ARGUMENTS,
-      })) as CallToolResult;
+      });
       expect(ok.isError).toBeUndefined();
       expect(received).toEqual([
         expect.objectContaining({
@@ -215,10 +213,10 @@ describe('a toolwright DTO as an MCP SDK tool input schema (official Server and 
           sessionId: TRUSTED_SESSION,
         }),
       ]);
-      const refused = (await client.callTool({
+      const refused = await client.callTool({
         name: 'schedule_meeting',
         arguments: { title: 'x', attendees: ['a@example.com'], durationMinutes: 'soon' },
-      })) as CallToolResult;
+      });
       expect(refused.isError).toBe(true);
       expect((refused.content[0] as { text: string }).text).toMatch(/^"durationMinutes" must be an integer/);
     } finally {

@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/server';
 import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
 import { clientMessages } from '../messages';
 

@@ -1,14 +1,9 @@
 import { DEFAULT_JSON_SCHEMA_LIMITS, type JsonSchemaLimits } from '@toolwright/core';
 import { hasNestedQuantifier, linearEngineProblem, linearRegExpEngine } from '@toolwright/core/internal';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type {
-  JsonSchemaType,
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from '@modelcontextprotocol/sdk/validation/types.js';
-
 /** Largest serialized size of a schema from a server, in bytes, before anything compiles it. */
 export const MAX_UNTRUSTED_SCHEMA_BYTES = 64 * 1024;
 

@@ -13,13 +13,15 @@ import {
   type ToolInvocationContext,
 } from '@toolwright/core';
 import { isNetworkError, ResultInvalidError } from '@toolwright/core/internal';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  StreamableHTTPError,
-  type StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from '@modelcontextprotocol/client';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpAuthorizationError } from '../errors/mcp-authorization-error';
 import { McpResponseTooLargeError } from '../errors/mcp-response-too-large-error';
 import { clientMessages, truncate } from '../messages';
@@ -126,10 +128,13 @@ async function callOn(
   // The executor's signal fires on its timeout or the caller's cancellation; the SDK then sends notifications/cancelled.
   const signal = AbortSignal.any([invocation.signal, scope.abort.signal]);
   const call = async () =>
-    (await client.callTool({ name: remoteName, arguments: params }, undefined, {
-      signal,
-      timeout: requestTimeoutMs,
-    })) as CallToolResult;
+    await client.callTool(
+      { name: remoteName, arguments: params },
+      {
+        signal,
+        timeout: requestTimeoutMs,
+      },
+    );
   try {
     const result = await inFlight(client, scope, () =>
       authorization === undefined || transport === undefined ? call() : authorization.retrying(transport, signal, call),
@@ -159,11 +164,11 @@ function callError(
     return new HandlerError(clientMessages.authorizationRequired(name, host.name, error.message), { cause: error });
   if (
     error instanceof McpResponseTooLargeError ||
-    (error instanceof McpError && error.code === RESPONSE_TOO_LARGE_CODE)
+    (error instanceof ProtocolError && error.code === RESPONSE_TOO_LARGE_CODE)
   ) {
     return new HandlerError(clientMessages.resultTooLarge(name, host.environment.maxResponseBytes), { cause: error });
   }
-  if (error instanceof McpError && isOutputSchemaMismatch(error)) {
+  if (error instanceof ProtocolError && isOutputSchemaMismatch(error)) {
     // The SDK client checked `structuredContent` against the tool's `outputSchema` (bounded): never passed on as typed.
     return new ResultInvalidError(clientMessages.remoteResultInvalid(name), {
       cause: error,
@@ -178,15 +183,16 @@ function callError(
       ],
     });
   }
-  if (error instanceof McpError) {
-    // The SDK types `code` as a plain number; as the SDK's ErrorCode it compares with the enum's members.
-    const code: ErrorCode = error.code;
-    if (code === ErrorCode.ConnectionClosed)
-      return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
-    if (code === ErrorCode.RequestTimeout)
-      return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
+  // Local failures (the SDK's own, not the server's answer): the connection closed, the request timed out.
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)
+    return new ServiceUnavailableError(clientMessages.unavailable(name, host.name), { cause: error });
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+    return new TimeoutError(clientMessages.remoteTimeout(name, requestTimeoutMs), { cause: error });
+  if (error instanceof ProtocolError) {
     // The server does not know the tool (any more): its list changed without a notification.
-    if (code === ErrorCode.InvalidParams || code === ErrorCode.MethodNotFound) host.unknownTool();
+    // The SDK types `code` as a plain number; read as ProtocolErrorCode it compares with the enum's members.
+    const code: ProtocolErrorCode = error.code;
+    if (code === ProtocolErrorCode.InvalidParams || code === ProtocolErrorCode.MethodNotFound) host.unknownTool();
     return new HandlerError(clientMessages.remoteRejected(name, error.message), { cause: error });
   }
   if (isNetworkError(error) || isTransportFailure(error)) {
@@ -200,7 +206,7 @@ function callError(
  * Whether the SDK client refused a result against the tool's output schema: structured content that does not match
  * it, none at all, or a schema it could not check with (the SDK's own messages; a test pins them).
  */
-function isOutputSchemaMismatch(error: McpError): boolean {
+function isOutputSchemaMismatch(error: ProtocolError): boolean {
   return /output schema but did not return structured content|Structured content does not match the tool's output schema|Failed to validate structured content/.test(
     error.message,
   );
@@ -208,7 +214,7 @@ function isOutputSchemaMismatch(error: McpError): boolean {
 
 function isTransportFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  // StreamableHTTPError carries the HTTP status as `code`: 404 is a session the server no longer has.
-  if (error instanceof StreamableHTTPError) return error.code === undefined || error.code === 404 || error.code >= 500;
+  // SdkHttpError carries the HTTP status as `status`: 404 is a session the server no longer has.
+  if (error instanceof SdkHttpError) return error.status === undefined || error.status === 404 || error.status >= 500;
   return error.message === 'Not connected';
 }

@@ -3,16 +3,15 @@
  * the app's `onElicitation` with the call's trusted context; the answer is checked here before it is sent.
  */
 import type { ExecutionContext, JsonSchemaLimits, Logger } from '@toolwright/core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitRequestSchema,
-  ErrorCode,
-  McpError,
-  type ClientCapabilities,
-  type ElicitRequestParams,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  ClientCapabilities,
+  ElicitRequestParams,
+  ElicitResult,
+  JsonSchemaType,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/client';
 import { McpElicitationError } from '../errors/mcp-elicitation-error';
 import { clientMessages } from '../messages';
 import { untrustedSchemaProblem } from './bounded-schema-validator';
@@ -65,7 +64,7 @@ export function answerElicitations(
   limits: JsonSchemaLimits,
   logger: Logger,
 ): void {
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+  client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     const scope = callOfRequest(client);
     if (scope === undefined) {
       logger.warn(clientMessages.elicitationOutsideCall(server), { server });
@@ -77,7 +76,7 @@ export function answerElicitations(
       const problem = untrustedSchemaProblem(schema, limits);
       if (problem !== undefined) {
         logger.warn(clientMessages.elicitationSchemaRefused(server, problem), { server, tool: scope.invocation.tool });
-        throw new McpError(ErrorCode.InvalidParams, `The requested schema was refused: ${problem}`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The requested schema was refused: ${problem}`);
       }
     }
     const { invocation } = scope;
@@ -85,7 +84,7 @@ export function answerElicitations(
       server,
       tool: invocation.tool,
       callId: invocation.callId,
-      signal: AbortSignal.any([invocation.signal, extra.signal]),
+      signal: AbortSignal.any([invocation.signal, ctx.mcpReq.signal]),
     });
     const refusal = answerProblem(answer, params.mode === 'url' ? 'url' : 'form', schema, validator);
     if (refusal === undefined) return answer as ElicitResult;
@@ -98,7 +97,10 @@ export function answerElicitations(
     logger.warn(error.message, { server, tool: invocation.tool, callId: invocation.callId });
     scope.refused = error;
     scope.abort.abort(error);
-    throw new McpError(ErrorCode.InternalError, 'The client refused its own answer (see its logs); nothing was sent.');
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      'The client refused its own answer (see its logs); nothing was sent.',
+    );
   });
 }
 

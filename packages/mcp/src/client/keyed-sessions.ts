@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { KeyAuthorization } from './oauth/key-authorization';
 
 /** One connection to a server: its client, its transport and, behind OAuth, the token key it authorizes as. */

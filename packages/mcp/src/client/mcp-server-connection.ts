@@ -1,7 +1,5 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { UnauthorizedError, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { DefinitionError, HandlerError, type ExecutionContext } from '@toolwright/core';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { McpAuthorizationError } from '../errors/mcp-authorization-error';

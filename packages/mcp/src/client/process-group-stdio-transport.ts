@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { isProcessGroupAlive, processGroupReaper, signalProcessGroup, type ProcessGroupReaper } from './process-group';
 import { DescendantTracker } from './process-tree';
 
@@ -60,41 +58,47 @@ export class UnparsableLineError extends Error {
 }
 
 /**
- * The start of each line on stdout, in order, so a line the SDK's ReadBuffer cannot parse can be reported with
- * its text (ReadBuffer consumes exactly one line per message it returns or throws for). Framing stays ReadBuffer's.
+ * Newline-delimited JSON-RPC from the server's stdout. Each line is checked by the SDK's `deserializeMessage`; a line
+ * that is not a message is handed back with its start for the report (the SDK's own ReadBuffer skips such lines
+ * silently since v2, so the framing is here). Buffered bytes are capped; each byte is scanned for a newline once.
  */
-class LinePreviews {
-  private readonly decoder = new StringDecoder('utf8');
-  private current = '';
-  private readonly complete: string[] = [];
+class JsonRpcLines {
+  private buffer: Buffer | undefined;
+  /** How far `buffer` has been searched for a newline. */
+  private scanned = 0;
 
+  constructor(private readonly maxBufferSize: number) {}
+
+  /** Throws past the cap (the buffer is dropped). */
   append(chunk: Buffer): void {
-    let start = 0;
-    for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
-      this.add(chunk.subarray(start, newline));
-      this.complete.push(this.current.replace(/\r$/, ''));
-      this.current = '';
-      start = newline + 1;
+    if ((this.buffer?.length ?? 0) + chunk.length > this.maxBufferSize) {
+      this.clear();
+      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
     }
-    this.add(chunk.subarray(start));
+    this.buffer = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
   }
 
-  /** The preview of the line ReadBuffer just consumed. */
-  next(): string {
-    return this.complete.shift() ?? '';
+  /** The next complete line: a message, or the start of a line that is not one and why; null until a newline. */
+  next(): { readonly message: JSONRPCMessage } | { readonly line: string; readonly error: unknown } | null {
+    if (this.buffer === undefined) return null;
+    const newline = this.buffer.indexOf(10, this.scanned);
+    if (newline === -1) {
+      this.scanned = this.buffer.length;
+      return null;
+    }
+    const line = this.buffer.toString('utf8', 0, newline).replace(/\r$/, '');
+    this.buffer = newline + 1 === this.buffer.length ? undefined : this.buffer.subarray(newline + 1);
+    this.scanned = 0;
+    try {
+      return { message: deserializeMessage(line) };
+    } catch (error) {
+      return { line: line.slice(0, LINE_PREVIEW_CHARS), error };
+    }
   }
 
   clear(): void {
-    this.current = '';
-    this.complete.length = 0;
-  }
-
-  private add(part: Buffer): void {
-    if (this.current.length >= LINE_PREVIEW_CHARS || part.length === 0) return;
-    this.current = (this.current + this.decoder.write(part.subarray(0, LINE_PREVIEW_CHARS * 4))).slice(
-      0,
-      LINE_PREVIEW_CHARS,
-    );
+    this.buffer = undefined;
+    this.scanned = 0;
   }
 }
 
@@ -104,8 +108,8 @@ const EXIT_TO_CLOSE_MS = 200;
 /**
  * The SDK's stdio client transport, with one difference: the server runs as the leader of its own process group,
  * and closing the transport ends the whole group (stdin EOF, then SIGTERM, then SIGKILL to `-pgid`), so nothing a
- * wrapper (`sh -c`, `npx`) started is orphaned (typescript-sdk#2023). Message framing is the SDK's (`ReadBuffer`,
- * `serializeMessage`); so is the default environment. When the leader exits on its own, whatever is left of its
+ * wrapper (`sh -c`, `npx`) started is orphaned (typescript-sdk#2023). Messages are read and written with the SDK's
+ * `deserializeMessage` and `serializeMessage`; the default environment is the SDK's too. When the leader exits on its own, whatever is left of its
  * group is terminated too.
  */
 export class ProcessGroupStdioTransport implements Transport {
@@ -114,8 +118,7 @@ export class ProcessGroupStdioTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   private child?: ChildProcess;
-  private readonly readBuffer: ReadBuffer;
-  private readonly previews = new LinePreviews();
+  private readonly lines: JsonRpcLines;
   private closing?: Promise<void>;
   private closeNotified = false;
   private exited = false;
@@ -124,7 +127,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private descendants?: DescendantTracker;
 
   constructor(private readonly options: ProcessGroupStdioTransportOptions) {
-    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE });
+    this.lines = new JsonRpcLines(options.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE);
     this.reaper = options.reaper === undefined ? processGroupReaper : options.reaper;
   }
 
@@ -168,16 +171,14 @@ export class ProcessGroupStdioTransport implements Transport {
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
         try {
-          this.readBuffer.append(chunk);
+          this.lines.append(chunk);
         } catch (error) {
           // Over the line cap: the SDK's rule, report and close.
-          this.previews.clear();
           this.onerror?.(error as Error);
           void this.close();
           return;
         }
-        this.previews.append(chunk);
-        this.processReadBuffer();
+        this.processLines();
       });
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (text: string) => this.options.onStderr?.(text));
@@ -216,8 +217,7 @@ export class ProcessGroupStdioTransport implements Transport {
       }
       await this.endGroup(pgid);
     }
-    this.readBuffer.clear();
-    this.previews.clear();
+    this.lines.clear();
     this.notifyClosed();
   }
 
@@ -268,19 +268,11 @@ export class ProcessGroupStdioTransport implements Transport {
     setTimeout(() => this.notifyClosed(), EXIT_TO_CLOSE_MS).unref();
   }
 
-  private processReadBuffer(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.readBuffer.readMessage();
-      } catch (error) {
-        // A line that is not a JSON-RPC message: reported, skipped; the session continues.
-        this.onerror?.(new UnparsableLineError(this.previews.next(), error));
-        continue;
-      }
-      if (message === null) return;
-      this.previews.next();
-      this.onmessage?.(message);
+  private processLines(): void {
+    for (let next = this.lines.next(); next !== null; next = this.lines.next()) {
+      // A line that is not a JSON-RPC message: reported, skipped; the session continues.
+      if ('line' in next) this.onerror?.(new UnparsableLineError(next.line, next.error));
+      else this.onmessage?.(next.message);
     }
   }
 

@@ -4,8 +4,7 @@
  * else registers a name (or an alias) one of them holds.
  */
 import type { ToolHandler, ToolRegistryChange } from '@toolwright/core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { clientMessages } from '../messages';
 import { ACCEPTED_TOOL_NAME, MCP_TOOL_NAME } from '../tool-names';
 import type { McpServerConfig } from './config';

@@ -8,7 +8,7 @@ import {
   type ToolOptions,
 } from '@toolwright/core';
 import { canonicalKey } from '@toolwright/core/internal';
-import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/server';
 import { clientMessages } from '../messages';
 import { McpContent } from '../content';
 
@@ -65,7 +65,7 @@ function withContextNamesHandled(tool: Tool, options: RemoteToolImportOptions): 
     });
   }
   options.warn(clientMessages.contextNamesWithheld(options.server, tool.name, names));
-  const properties = { ...(tool.inputSchema.properties as Record<string, object>) };
+  const properties = { ...tool.inputSchema.properties };
   for (const name of names) delete properties[name];
   return { ...tool, inputSchema: { ...tool.inputSchema, properties } };
 }

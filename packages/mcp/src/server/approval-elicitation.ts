@@ -1,5 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, CallToolResult, ElicitResult } from '@modelcontextprotocol/server';
 import type { Logger, PendingApproval, PersonaToolExecutor, ToolResult } from '@toolwright/core';
 
 /** Where a pending approval's details travel in a tool result's `_meta` when no person could be asked in the call. */

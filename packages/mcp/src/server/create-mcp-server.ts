@@ -5,23 +5,15 @@ import {
   type PersonaToolExecutorOptions,
   type ToolRegistry,
 } from '@toolwright/core';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  SetLevelRequestSchema,
-  type CallToolRequest,
-  type CallToolResult,
-  type IsomorphicHeaders,
-  type ServerNotification,
-  type ServerRequest,
-  type LoggingLevel,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  CallToolRequest,
+  CallToolResult,
+  LoggingLevel,
+  Tool,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import { MCP_TOOL_NAME } from '../tool-names';
 import { serverMessages } from '../messages';
 import { isLevelEnabled, runInMcpRequest, type McpRequestContext } from './request-context';
@@ -35,7 +27,7 @@ export interface McpSessionInfo {
   readonly sessionId?: string;
   readonly transport: 'stdio' | 'http';
   /** HTTP: the request's headers (e.g. to derive the persona from a verified token). */
-  readonly headers?: IsomorphicHeaders;
+  readonly headers?: Headers;
   /** HTTP: what an authentication middleware put on the request (`req.auth`). */
   readonly authInfo?: AuthInfo;
 }
@@ -108,12 +100,12 @@ export function createRegistryMcpServer(
   let logLevel: LoggingLevel | undefined;
   let listing: { readonly version: number; readonly tools: Tool[] } | undefined;
 
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler('logging/setLevel', async (request) => {
     logLevel = request.params.level;
     return {};
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler('tools/list', async () => {
     if (listing?.version !== registry.version) {
       listing = { version: registry.version, tools: toMcpTools(registry.list()) };
       for (const tool of listing.tools) {
@@ -124,16 +116,16 @@ export function createRegistryMcpServer(
     return { tools: listing.tools };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     try {
-      return await callTool(request, extra);
+      return await callTool(request, ctx);
     } catch (error) {
       // The deliberate protocol error (an unknown tool) passes; anything else thrown on the way (the context hook,
       // an executor that rejects, a value that cannot be converted) is a generic isError result: the thrown text
       // may carry a secret or a path, so it goes to the log (made printable), never to the client.
-      if (error instanceof McpError && errorCodeOf(error) === ErrorCode.InvalidParams) throw error;
+      if (error instanceof ProtocolError && protocolCodeOf(error) === ProtocolErrorCode.InvalidParams) throw error;
       wiring.logger.error(serverMessages.callFailed(request.params.name, error), {
-        sessionId: wiring.sessionId ?? extra.sessionId,
+        sessionId: wiring.sessionId ?? ctx.sessionId,
         tool: serverMessages.printableName(request.params.name),
       });
       return {
@@ -143,33 +135,30 @@ export function createRegistryMcpServer(
     }
   });
 
-  const callTool = async (
-    request: CallToolRequest,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ): Promise<CallToolResult> => {
+  const callTool = async (request: CallToolRequest, extra: ServerContext): Promise<CallToolResult> => {
     const sessionId = wiring.sessionId ?? extra.sessionId;
     const base = options.context
       ? await options.context({
           sessionId,
           transport: wiring.transport,
-          headers: extra.requestInfo?.headers,
-          authInfo: extra.authInfo,
+          headers: extra.http?.req?.headers,
+          authInfo: extra.http?.authInfo,
         })
       : {};
     const context: ExecutionContext = {
       ...base,
       ...(sessionId !== undefined ? { sessionId } : {}),
-      signal: base.signal ? AbortSignal.any([base.signal, extra.signal]) : extra.signal,
+      signal: base.signal ? AbortSignal.any([base.signal, extra.mcpReq.signal]) : extra.mcpReq.signal,
     };
     const progressToken = request.params._meta?.progressToken;
     const mcpRequest: McpRequestContext = {
       sessionId,
-      requestId: extra.requestId,
-      signal: extra.signal,
+      requestId: extra.mcpReq.id,
+      signal: extra.mcpReq.signal,
       ...(progressToken !== undefined ? { progressToken } : {}),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return false;
-        await extra.sendNotification({
+        await extra.mcpReq.notify({
           method: 'notifications/progress',
           params: {
             progressToken,
@@ -182,7 +171,7 @@ export function createRegistryMcpServer(
       },
       log: async (level, data, logger) => {
         if (!isLevelEnabled(level, logLevel)) return false;
-        await extra.sendNotification({
+        await extra.mcpReq.notify({
           method: 'notifications/message',
           params: { level, data, ...(logger !== undefined ? { logger } : {}) },
         });
@@ -190,29 +179,31 @@ export function createRegistryMcpServer(
       },
       // Related to this request, so over HTTP they travel on its stream.
       createMessage: (params) =>
-        server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
-      elicitInput: (params) => server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
+        server.createMessage(params, { relatedRequestId: extra.mcpReq.id, signal: extra.mcpReq.signal }),
+      elicitInput: (params) =>
+        server.elicitInput(params, { relatedRequestId: extra.mcpReq.id, signal: extra.mcpReq.signal }),
       closeSseStream: () => {
-        if (extra.closeSSEStream === undefined) return false;
-        extra.closeSSEStream();
+        if (extra.http?.closeSSE === undefined) return false;
+        extra.http?.closeSSE();
         return true;
       },
     };
-    const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
+    const call = { id: String(extra.mcpReq.id), name: request.params.name, arguments: request.params.arguments ?? {} };
     let result = await runInMcpRequest(mcpRequest, () => wiring.executor.execute(call, context));
     // Unknown tools are protocol errors in MCP (the message still lists the closest names).
     if (!result.ok && result.error.code === 'UNKNOWN_TOOL')
-      throw new McpError(ErrorCode.InvalidParams, result.error.message);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, result.error.message);
     // A call that waits for a person: asked through the client's elicitation when it can (./approval-elicitation.ts).
     const pending = result.ok ? undefined : result.pendingApproval;
     // A tool with an output schema gets its structured content whole even when the text was cut (docs/results.md).
     const resultOptions = { outputSchema: registry.get(result.tool)?.output !== undefined };
     if (pending === undefined) return toCallToolResult(result, resultOptions);
-    const approver = extra.authInfo?.clientId ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
+    const approver =
+      extra.http?.authInfo?.clientId ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
     result = await runInMcpRequest(mcpRequest, () =>
       resolveThroughElicitation(server, wiring.executor, pending, result, approver, {
-        relatedRequestId: extra.requestId,
-        signal: extra.signal,
+        relatedRequestId: extra.mcpReq.id,
+        signal: extra.mcpReq.signal,
         logger: wiring.logger,
       }),
     );
@@ -241,7 +232,7 @@ export function createRegistryMcpServer(
   return { server, dispose: stopListening };
 }
 
-/** The SDK types `McpError.code` as a plain number; read as the SDK's ErrorCode, it compares with the enum's members. */
-function errorCodeOf(error: McpError): ErrorCode {
+/** The SDK types `ProtocolError.code` as a plain number; read as ProtocolErrorCode it compares with the enum's members. */
+function protocolCodeOf(error: ProtocolError): ProtocolErrorCode {
   return error.code;
 }

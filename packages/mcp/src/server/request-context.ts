@@ -5,7 +5,7 @@ import type {
   ElicitRequest,
   ElicitResult,
   LoggingLevel,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 
 /**
  * The MCP request a tool call is serving, for handlers that want to talk back to the client while they run.

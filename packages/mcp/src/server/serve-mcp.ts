@@ -3,8 +3,14 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { defaultLogger, DefinitionError, type Logger, type ToolRegistry } from '@toolwright/core';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpHandler, isLegacyRequest, type EventStore, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+  type NodeMcpRequestHandler,
+} from '@modelcontextprotocol/node';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { serverMessages } from '../messages';
 import {
   createRegistryMcpServer,
@@ -174,7 +180,7 @@ export function createMcpHttpEndpoint(registry: ToolRegistry, options: McpHttpEn
 }
 
 interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   readonly mcp: RegistryMcpServer;
   /** Who opened it (`clientKey`), for the per-client quota. */
   readonly client: string;
@@ -234,6 +240,8 @@ class McpHttpServer {
   private readonly sessionsPerClient = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
   private closing?: Promise<void>;
+  /** The 2026-07-28 side of the endpoint, made at its first request. */
+  private modern?: { readonly handler: McpHttpHandler; readonly node: NodeMcpRequestHandler };
   private resolveClosed!: () => void;
   private readonly closed = new Promise<void>((resolve) => {
     this.resolveClosed = resolve;
@@ -370,6 +378,17 @@ class McpHttpServer {
         if (path !== this.path) return reply(response, 404, serverMessages.notFound(this.path));
       }
       if (this.closing) return reply(response, 503, 'Server is shutting down');
+      if (request.method === 'POST') {
+        // One endpoint, both protocol generations: a request with the 2026-07-28 envelope goes to the SDK's
+        // per-request handler; everything else is a 2025-era request for the session transport below.
+        if (parsedBody === undefined) {
+          const read = await this.readBody(request, response);
+          if (read === undefined) return;
+          parsedBody = read.body;
+        }
+        if (!(await isLegacyRequest(await toWebRequest(request, parsedBody), parsedBody)))
+          return await this.handleModern(request, response, parsedBody);
+      }
       if (this.options.stateless) return await this.handleStateless(request, response, parsedBody);
       const sessionHeader = request.headers['mcp-session-id'];
       if (typeof sessionHeader === 'string') {
@@ -415,7 +434,7 @@ class McpHttpServer {
     client: string,
     parsedBody?: unknown,
   ): Promise<void> {
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       ...this.transportOptions(),
       // 122 random bits (crypto.randomUUID): not guessable, not derived from anything.
       sessionIdGenerator: () => randomUUID(),
@@ -455,6 +474,79 @@ class McpHttpServer {
     if (!kept) await mcp.server.close();
   }
 
+  /** The body of a POST, parsed; undefined when an answer was sent (413 over the cap, 400 not JSON). */
+  private async readBody(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<{ readonly body: unknown } | undefined> {
+    let text: string;
+    try {
+      text = await (
+        await toWebRequest(request, undefined, {
+          maxRequestBodySize: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        })
+      ).text();
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 413) {
+        reply(response, 413, serverMessages.bodyTooLarge(this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+        return undefined;
+      }
+      throw error;
+    }
+    try {
+      return { body: JSON.parse(text) as unknown };
+    } catch {
+      reply(response, 400, 'Parse error: Invalid JSON', -32700);
+      return undefined;
+    }
+  }
+
+  /**
+   * A 2026-07-28 request: no session, one fresh server per request (the SDK's `createMcpHandler`), after the same
+   * Host and Origin checks the session transport makes.
+   */
+  private async handleModern(request: IncomingMessage, response: ServerResponse, parsedBody: unknown): Promise<void> {
+    const host = request.headers.host;
+    if (host === undefined || !this.allowedHosts.includes(host))
+      return reply(response, 403, serverMessages.hostNotAllowed(host ?? ''));
+    const origin = request.headers.origin;
+    if (origin !== undefined && !this.allowedOrigins.includes(origin))
+      return reply(response, 403, serverMessages.originNotAllowed(origin));
+    this.modern ??= this.createModernHandler();
+    this.inFlight++;
+    try {
+      await this.modern.node(request, response, parsedBody);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private createModernHandler(): { readonly handler: McpHttpHandler; readonly node: NodeMcpRequestHandler } {
+    const handler = createMcpHandler(
+      () => {
+        const mcp = createRegistryMcpServer(this.registry, this.options, {
+          transport: 'http',
+          notifyListChanged: false,
+          executor: this.executor,
+          logger: this.logger,
+        });
+        return mcp.server;
+      },
+      {
+        legacy: 'reject',
+        ...(this.options.enableJsonResponse ? { responseMode: 'json' as const } : {}),
+        onerror: (error) => this.logger.warn(serverMessages.transportError(error)),
+      },
+    );
+    return {
+      handler,
+      node: toNodeHandler(handler, {
+        onerror: (error) => this.logger.error(serverMessages.transportError(error)),
+        maxRequestBodySize: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      }),
+    };
+  }
+
   private async handleStateless(
     request: IncomingMessage,
     response: ServerResponse,
@@ -464,7 +556,10 @@ class McpHttpServer {
       response.setHeader('Allow', 'POST');
       return reply(response, 405, serverMessages.methodNotAllowed(request.method ?? ''));
     }
-    const transport = new StreamableHTTPServerTransport({ ...this.transportOptions(), sessionIdGenerator: undefined });
+    const transport = new NodeStreamableHTTPServerTransport({
+      ...this.transportOptions(),
+      sessionIdGenerator: undefined,
+    });
     const mcp = createRegistryMcpServer(this.registry, this.options, {
       transport: 'http',
       notifyListChanged: false,
@@ -510,6 +605,7 @@ class McpHttpServer {
   private close(): Promise<void> {
     this.closing ??= (async () => {
       if (this.sweeper) clearInterval(this.sweeper);
+      await this.modern?.handler.close();
       await Promise.all([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, 'server closed')));
       if (!this.mounted || this.http.listening) {
         await new Promise<void>((resolve) => {

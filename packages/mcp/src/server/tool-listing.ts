@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@toolwright/core';
 import { toTools } from '@toolwright/providers/mcp';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 
 /**
  * Registry definitions as MCP `tools/list` entries, through the one MCP wire mapping (`@toolwright/providers/mcp`):

@@ -1,6 +1,6 @@
 import type { ToolResult } from '@toolwright/core';
 import { toToolResultMessage, type McpResultOptions } from '@toolwright/providers/mcp';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /**
  * An executor result as a `CallToolResult`, through the one MCP wire mapping (`@toolwright/providers/mcp`), with

@@ -3,10 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FIXTURES, waitUntil } from '../support/processes';
 
 /**
@@ -103,20 +101,20 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
         'publish_now',
       ]);
 
-      const published = (await client.callTool({
+      const published = await client.callTool({
         name: 'publish_article',
         arguments: { title: 'Hello', content: 'one two three', channel: 'Blog', session_id: 'forged' },
-      })) as CallToolResult;
+      });
       expect(published.isError).toBeUndefined();
       expect(published.structuredContent).toMatchObject({ channel: 'blog', words: 3, status: 'draft' });
       const sessionId = (published.structuredContent as { sessionId: string }).sessionId;
       expect(sessionId).not.toBe('forged');
       expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
-      const refused = (await client.callTool({
+      const refused = await client.callTool({
         name: 'get_calendar_events',
         arguments: { resolved_datetimes: ['tomorrow'] },
-      })) as CallToolResult;
+      });
       expect(refused.isError).toBe(true);
       expect((refused.content[0] as { text: string }).text).toContain('resolve_relative_date');
     } finally {
@@ -145,7 +143,7 @@ describe('examples/mcp-server over stdio, with the official SDK client', () => {
   it('keeps stdout clean when a command prints with console.log', async () => {
     const { client, errors, stderr } = await stdioClient([join(FIXTURES, 'noisy-stdio-server.js')]);
     try {
-      const result = (await client.callTool({ name: 'chatty', arguments: { word: 'hello' } })) as CallToolResult;
+      const result = await client.callTool({ name: 'chatty', arguments: { word: 'hello' } });
       expect(result.structuredContent).toEqual({ said: 'hello' });
     } finally {
       await client.close();
@@ -179,13 +177,13 @@ describe('examples/mcp-server --http --port N', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
       try {
         expect((await client.listTools()).tools).toHaveLength(4);
-        const result = (await client.callTool({
+        const result = await client.callTool({
           name: 'decision/propose',
           arguments: {
             question: 'Ship it?',
             options: '[{"label":"Yes","description":"now"},{"label":"No","description":"later"}]',
           },
-        })) as CallToolResult;
+        });
         expect(result.structuredContent).toMatchObject({ question: 'Ship it?', options: ['Yes', 'No'] });
       } finally {
         await client.close();

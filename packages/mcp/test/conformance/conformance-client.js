@@ -10,7 +10,7 @@
 require('reflect-metadata');
 const { PersonaToolExecutor, ToolRegistry } = require('@toolwright/core');
 const { connectMcpServers, stderrLogger } = require('@toolwright/mcp');
-const { createPrivateKeyJwtAuth } = require('@modelcontextprotocol/sdk/client/auth-extensions.js');
+const { createPrivateKeyJwtAuth } = require('@modelcontextprotocol/client');
 
 /** What each scenario calls once connected (tools listed by the scenario's server); auth/* scenarios call test-tool. */
 const CALLS = {

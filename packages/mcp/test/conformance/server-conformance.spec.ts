@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { silentLogger } from '@toolwright/core';
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { serveMcp, type McpServerHandle } from '@toolwright/mcp';
+import { MemoryEventStore } from '../support/memory-event-store';
 import { createEverythingRegistry } from './everything-app';
 import { EXPECTED_FAILURES, runConformance } from './run-conformance';
 
@@ -17,7 +17,7 @@ describe('MCP conformance suite: server scenarios', () => {
     handle = await serveMcp(createEverythingRegistry(), {
       transport: 'http',
       logger: silentLogger,
-      eventStore: new InMemoryEventStore(),
+      eventStore: new MemoryEventStore(),
       retryIntervalMs: 500,
     });
   });

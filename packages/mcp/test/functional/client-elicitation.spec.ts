@@ -13,7 +13,7 @@ import {
   type McpElicitationDetails,
   type McpElicitationHandler,
 } from '@toolwright/mcp';
-import type { ElicitRequestParams } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestParams } from '@modelcontextprotocol/server';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-servers';
 
 const warnings: string[] = [];

@@ -171,7 +171,7 @@ describe('MCP stdio client fault matrix', () => {
     const report = await harness.connections.ready;
     expect(report.degraded).toEqual(['zwave']);
     expect(report.servers[0]!.error!.message).toMatch(
-      /^MCP connection to 'zwave' failed after 2 attempts \(last error: MCP error -32001: Request timed out\); server stderr: fake-server: started$/,
+      /^MCP connection to 'zwave' failed after 2 attempts \(last error: Request timed out\); server stderr: fake-server: started$/,
     );
     expect(harness.registry.has('zwave.ping_device')).toBe(false);
   });

@@ -15,7 +15,7 @@ describe('connectMcpServers over Streamable HTTP', () => {
       transport: 'http',
       logger: new RecordingLogger(),
       context: (session) => {
-        const authorization = session.headers?.['authorization'];
+        const authorization = session.headers?.get('authorization');
         seenHeaders.push(typeof authorization === 'string' ? authorization : undefined);
         return { persona: { name: authorization === 'Bearer token-1' ? 'trusted-agent' : 'anonymous' } };
       },

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, ToolRegistry, type ToolResult } from '@toolwright/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectMcpServers, McpContent, serveMcp, type McpConnections } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { alive, logFile, SDK_SERVER, waitForEvent, waitUntil } from '../support/processes';
@@ -192,10 +190,10 @@ describe('connectMcpServers against an SDK server (stdio child process)', () => 
       const listed = (await client.listTools()).tools.find((tool) => tool.name === 'zwave.control_zwave_device')!;
       expect(listed.title).toBe('Control a Z-Wave device');
       expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(['deviceName', 'action', 'brightnessLevel']);
-      const result = (await client.callTool({
+      const result = await client.callTool({
         name: 'zwave.control_zwave_device',
         arguments: { device_name: 'hall', command: 'off' },
-      })) as CallToolResult;
+      });
       expect(result.structuredContent).toEqual({ received: { deviceName: 'hall', action: 'off' } });
     } finally {
       await client.close();

@@ -73,7 +73,7 @@ export async function serveOverHttp(logger: Logger) {
   return serveMcp(registry, {
     transport: 'http', // 127.0.0.1, a free port unless `port` is given, endpoint /mcp
     logger,
-    context: (session) => ({ persona: { name: session.headers?.['x-agent'] === 'editor' ? 'editor' : 'guest' } }),
+    context: (session) => ({ persona: { name: session.headers?.get('x-agent') === 'editor' ? 'editor' : 'guest' } }),
   });
 }
 

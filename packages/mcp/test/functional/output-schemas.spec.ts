@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { ArrayOf, Command, PersonaToolExecutor, ToolParam, ToolRegistry } from '@toolwright/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectMcpServers, serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { startSdkHttpServer, type SdkHttpServer } from '../support/sdk-http-server';
@@ -61,17 +59,17 @@ describe('output schemas through serveMcp, with the official SDK client', () => 
     expect(tools.find((tool) => tool.name === 'count')!.outputSchema).toMatchObject({ required: ['count'] });
 
     // The SDK client validates structuredContent against the listed outputSchema (it throws on a mismatch).
-    const result = (await client.callTool({ name: 'forecast', arguments: { city: 'Oslo' } })) as CallToolResult;
+    const result = await client.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ city: 'Oslo', days: [{ date: '2026-11-28', highC: 7.5 }] });
     // The text form too (clients without structured output read it).
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
-    const counted = (await client.callTool({ name: 'count', arguments: { n: '3' } })) as CallToolResult;
+    const counted = await client.callTool({ name: 'count', arguments: { n: '3' } });
     expect(counted.structuredContent).toEqual({ count: 3 });
   });
 
   it('sends a handler result that breaks its output schema as a generic error, never as structuredContent', async () => {
-    const result = (await client.callTool({ name: 'forecast', arguments: { city: 'Nowhere' } })) as CallToolResult;
+    const result = await client.callTool({ name: 'forecast', arguments: { city: 'Nowhere' } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect((result.content[0] as { text: string }).text).toBe(
@@ -83,7 +81,7 @@ describe('output schemas through serveMcp, with the official SDK client', () => 
 /** An MCP server written with the official SDK whose results we choose. */
 function sdkServer(structured: () => Record<string, unknown>): Promise<SdkHttpServer> {
   return startSdkHttpServer((server) => {
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
+    server.setRequestHandler('tools/list', () => ({
       tools: [
         {
           name: 'weather',
@@ -97,7 +95,7 @@ function sdkServer(structured: () => Record<string, unknown>): Promise<SdkHttpSe
         },
       ],
     }));
-    server.setRequestHandler(CallToolRequestSchema, () => {
+    server.setRequestHandler('tools/call', () => {
       const value = structured();
       return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
     });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { Command, FromContext, PersonaToolExecutor, silentLogger, ToolParam, ToolRegistry } from '@toolwright/core';
 import { serveMcp } from '@toolwright/mcp';
 import { StreamClientTransport } from '../support/stream-client-transport';
@@ -48,13 +48,13 @@ async function connect(answer?: (message: string) => ElicitResult) {
     answer ? { capabilities: { elicitation: { form: {} } } } : {},
   );
   if (answer)
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler('elicitation/create', async (request) => {
       questions.push(request.params.message);
       return answer(request.params.message);
     });
   await client.connect(new StreamClientTransport(stdout, stdin));
   const call = async (args: Record<string, unknown>) =>
-    (await client.callTool({ name: 'refund_order', arguments: args })) as CallToolResult;
+    await client.callTool({ name: 'refund_order', arguments: args });
   const close = async () => {
     await client.close();
     await handle.close();

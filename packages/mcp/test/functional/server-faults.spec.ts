@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
 import { ToolRegistry } from '@toolwright/core';
 import { serveMcp } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
@@ -48,7 +47,7 @@ describe('serveMcp maps every failure to a generic isError result (issue 11)', (
       const client = new Client({ name: 'fault-client', version: '1.0.0' });
       await client.connect(new StreamClientTransport(stdout, stdin));
       try {
-        const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
+        const result = await client.callTool({ name, arguments: {} });
         expect(result.isError).toBe(true);
         const text = JSON.stringify(result);
         expect(text).not.toContain(SECRET);
@@ -82,7 +81,7 @@ describe('serveMcp maps every failure to a generic isError result (issue 11)', (
     const client = new Client({ name: 'fault-client', version: '1.0.0' });
     await client.connect(new StreamClientTransport(stdout, stdin));
     try {
-      const result = (await client.callTool({ name: 'echo', arguments: {} })) as CallToolResult;
+      const result = await client.callTool({ name: 'echo', arguments: {} });
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result)).not.toContain(SECRET);
       // The operator sees what happened, on one escaped line.

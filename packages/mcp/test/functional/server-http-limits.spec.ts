@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { DefinitionError } from '@toolwright/core';
 import { MCP_HTTP_DEFAULTS, serveMcp, type McpServerHandle, type ServeMcpHttpOptions } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
@@ -118,10 +116,13 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
     clients.push(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(handle.url!)));
     const controller = new AbortController();
-    const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
-      signal: controller.signal,
-      timeout: 5_000,
-    });
+    const call = client.callTool(
+      { name: 'wait_for_cancel', arguments: {} },
+      {
+        signal: controller.signal,
+        timeout: 5_000,
+      },
+    );
     const settled = call.then(
       () => 'resolved',
       () => 'rejected',
@@ -129,7 +130,7 @@ describe('serveMcp over HTTP bounds sockets and sessions (issue 11)', () => {
     // Three request timeouts' worth: the stream is still open and the session alive.
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect(handle.sessionCount()).toBe(1);
-    const list = (await client.callTool({ name: 'list_notes', arguments: { limit: 1 } })) as CallToolResult;
+    const list = await client.callTool({ name: 'list_notes', arguments: { limit: 1 } });
     expect(list.isError).toBeFalsy();
     controller.abort();
     expect(await settled).toBe('rejected');

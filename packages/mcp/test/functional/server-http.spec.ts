@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CallToolResultSchema,
-  LoggingMessageNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolRegistry } from '@toolwright/core';
 import { serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
@@ -74,7 +68,7 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
       transport: 'http',
       logger,
       maxBodyBytes: 64 * 1024,
-      context: (session) => ({ persona: { name: String(session.headers?.['x-persona'] ?? 'anonymous') } }),
+      context: (session) => ({ persona: { name: session.headers?.get('x-persona') ?? 'anonymous' } }),
     });
   });
 
@@ -143,10 +137,10 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
 
   it('runs calls through the executor with the session as trusted context: structuredContent plus the same JSON as text', async () => {
     const { client, transport } = await open({ 'x-persona': 'writer' });
-    const result = (await client.callTool({
+    const result = await client.callTool({
       name: 'save_note',
       arguments: { text: 'buy milk', priority: 'HIGH', session_id: 'forged' },
-    })) as CallToolResult;
+    });
     const expected = { saved: 'buy milk', priority: 'high', sessionId: transport.sessionId, persona: 'writer' };
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual(expected);
@@ -158,21 +152,21 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
 
   it('sends an array result as JSON text', async () => {
     const { client } = await open();
-    const result = (await client.callTool({ name: 'list_notes', arguments: { limit: '2' } })) as CallToolResult;
+    const result = await client.callTool({ name: 'list_notes', arguments: { limit: '2' } });
     expect(text(result)).toBe('["first","second"]');
     expect(result.structuredContent).toBeUndefined();
   });
 
   it('returns invalid arguments and handler failures as isError results with the model-facing message', async () => {
     const { client } = await open();
-    const invalid = (await client.callTool({
+    const invalid = await client.callTool({
       name: 'save_note',
       arguments: { text: '', priority: 'urgent' },
-    })) as CallToolResult;
+    });
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('The arguments for "save_note" are invalid');
     expect(text(invalid)).toContain('"priority"');
-    const failed = (await client.callTool({ name: 'explode', arguments: {} })) as CallToolResult;
+    const failed = await client.callTool({ name: 'explode', arguments: {} });
     expect(failed).toEqual({
       content: [
         {
@@ -198,10 +192,7 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
     const second = await open({ 'x-persona': 'bob' });
     const calls = Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? first : second));
     const results = await Promise.all(
-      calls.map(
-        ({ client }, index) =>
-          client.callTool({ name: 'save_note', arguments: { text: `note ${index}` } }) as Promise<CallToolResult>,
-      ),
+      calls.map(({ client }, index) => client.callTool({ name: 'save_note', arguments: { text: `note ${index}` } })),
     );
     results.forEach((result, index) => {
       const owner = calls[index]!;
@@ -282,7 +273,7 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
   it('announces registry changes with notifications/tools/list_changed', async () => {
     const { client } = await open();
     let notified = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       notified++;
     });
     // Notifications outside a request travel on the client's GET stream, which the SDK client opens after
@@ -313,14 +304,13 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
   it('lets a handler report progress and send log messages to its session (logging/setLevel respected)', async () => {
     const { client } = await open();
     const logs: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    client.setNotificationHandler('notifications/message', (notification) => {
       logs.push(notification.params);
     });
     await client.setLoggingLevel('info');
     const progress: number[] = [];
     const result = await client.request(
       { method: 'tools/call', params: { name: 'report_progress', arguments: {} } },
-      CallToolResultSchema,
       { onprogress: (update) => progress.push(update.progress) },
     );
     expect(result.structuredContent).toEqual({ progressSent: [true, true, true] });
@@ -336,9 +326,12 @@ describe('serveMcp over Streamable HTTP, with the official SDK client', () => {
     const { client } = await open();
     WaitForCancelCommand.cancelled = [];
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
-      signal: controller.signal,
-    });
+    const pending = client.callTool(
+      { name: 'wait_for_cancel', arguments: {} },
+      {
+        signal: controller.signal,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort('user pressed stop');
     await expect(pending).rejects.toThrow();
@@ -368,10 +361,10 @@ describe('serveMcp over Streamable HTTP, stateless', () => {
       expect(transport.sessionId).toBeUndefined();
       const listed = await client.listTools();
       expect(listed.tools).toHaveLength(7);
-      const result = (await client.callTool({ name: 'list_notes', arguments: { limit: 1 } })) as CallToolResult;
+      const result = await client.callTool({ name: 'list_notes', arguments: { limit: 1 } });
       expect(text(result)).toBe('["first"]');
       // A command that needs a session id cannot run without one: a clear, model-facing error.
-      const needsSession = (await client.callTool({ name: 'save_note', arguments: { text: 'x' } })) as CallToolResult;
+      const needsSession = await client.callTool({ name: 'save_note', arguments: { text: 'x' } });
       expect(needsSession.isError).toBe(true);
       expect(text(needsSession)).toContain('cannot run in this session');
     } finally {

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { silentLogger, ToolContent, ToolRegistry } from '@toolwright/core';
 import { McpContent, serveMcp } from '@toolwright/mcp';
 import { StreamClientTransport } from '../support/stream-client-transport';

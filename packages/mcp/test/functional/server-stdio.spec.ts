@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
 import { serveMcp } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import { StreamClientTransport } from '../support/stream-client-transport';
@@ -26,11 +25,11 @@ describe('serveMcp over stdio', () => {
   it('one session with a random id; calls get it as trusted context', async () => {
     const { handle, client, errors } = await start();
     expect(handle.sessionCount()).toBe(1);
-    const first = (await client.callTool({ name: 'save_note', arguments: { text: 'a' } })) as CallToolResult;
-    const second = (await client.callTool({
+    const first = await client.callTool({ name: 'save_note', arguments: { text: 'a' } });
+    const second = await client.callTool({
       name: 'save_note',
       arguments: { text: 'b', sessionId: 'forged' },
-    })) as CallToolResult;
+    });
     const sessionId = (first.structuredContent as { sessionId: string }).sessionId;
     expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((second.structuredContent as { sessionId: string }).sessionId).toBe(sessionId);
@@ -68,7 +67,7 @@ describe('serveMcp over stdio', () => {
   it('announces registry changes', async () => {
     const { handle, client, registry } = await start();
     let notified = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       notified++;
     });
     registry.registerJsonSchemaTool(

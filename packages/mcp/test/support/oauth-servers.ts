@@ -1,5 +1,5 @@
 /**
- * A real OAuth-protected MCP server for tests, all on 127.0.0.1: a small authorization server (the MCP SDK's
+ * A real OAuth-protected MCP server for tests, all on 127.0.0.1: a small authorization server (the MCP SDK's frozen legacy
  * `mcpAuthRouter`: metadata, dynamic registration, authorize with PKCE, token and refresh endpoints) over an
  * in-memory `OAuthServerProvider`, and a resource server (the SDK's `requireBearerAuth` and protected-resource
  * metadata) serving an SDK `McpServer` whose tools report which user's token each request carried.
@@ -7,22 +7,24 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { InvalidTokenError, InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { AuthInfo, OAuthClientInformationFull, OAuthMetadata, OAuthTokens } from '@modelcontextprotocol/server';
 import {
+  InvalidTokenError,
+  InvalidGrantError,
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthMetadataRouter,
   mcpAuthRouter,
-} from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { OAuthClientInformationFull, OAuthMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+  requireBearerAuth,
+} from '@modelcontextprotocol/server-legacy/auth';
+import type {
+  OAuthServerProvider,
+  AuthorizationParams,
+  OAuthRegisteredClientsStore,
+} from '@modelcontextprotocol/server-legacy/auth';
 
-/** The part of express (a dependency of the MCP SDK, which has no type declarations here) these servers use. */
+/** The part of express (a dependency of the SDK's legacy auth helpers, no type declarations here) these servers use. */
 type Handler = (request: ExpressRequest, response: ExpressResponse, next: (error?: unknown) => void) => void;
 interface ExpressRequest extends IncomingMessage {
   body: unknown;
@@ -216,25 +218,22 @@ function createMcpServer(auth: AuthInfo | undefined, log: OAuthServerLog, gate: 
   server.registerTool('admin_action', { description: 'Needs the admin scope' }, () => ({
     content: [{ type: 'text', text: `done for ${user}` }],
   }));
-  // Both ask on the call's own stream (`extra.sendRequest` relates the request to the call).
-  server.registerTool('pick_color', { description: 'Asks the user for a color (form mode)' }, async (extra) => {
+  // Both ask on the call's own stream (`ctx.mcpReq.send` relates the request to the call).
+  server.registerTool('pick_color', { description: 'Asks the user for a color (form mode)' }, async (ctx) => {
     log.declaredElicitation.push(server.server.getClientCapabilities()?.elicitation);
     try {
-      const result = await extra.sendRequest(
-        {
-          method: 'elicitation/create',
-          params: {
-            mode: 'form',
-            message: 'Which color?',
-            requestedSchema: {
-              type: 'object',
-              properties: { color: { type: 'string', enum: ['red', 'blue'] } },
-              required: ['color'],
-            },
+      const result = await ctx.mcpReq.send({
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Which color?',
+          requestedSchema: {
+            type: 'object',
+            properties: { color: { type: 'string', enum: ['red', 'blue'] } },
+            required: ['color'],
           },
         },
-        ElicitResultSchema,
-      );
+      });
       log.elicitations.push({ tool: 'pick_color', result });
       return { content: [{ type: 'text', text: JSON.stringify(result) }] };
     } catch (error) {
@@ -242,19 +241,16 @@ function createMcpServer(auth: AuthInfo | undefined, log: OAuthServerLog, gate: 
       return { content: [{ type: 'text', text: `no answer: ${(error as Error).message}` }], isError: true };
     }
   });
-  server.registerTool('open_consent', { description: 'Sends the user to a page (URL mode)' }, async (extra) => {
-    const result = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'url',
-          message: 'Please approve the payment',
-          url: 'https://payments.example/approve/42',
-          elicitationId: 'approve-42',
-        },
+  server.registerTool('open_consent', { description: 'Sends the user to a page (URL mode)' }, async (ctx) => {
+    const result = await ctx.mcpReq.send({
+      method: 'elicitation/create',
+      params: {
+        mode: 'url',
+        message: 'Please approve the payment',
+        url: 'https://payments.example/approve/42',
+        elicitationId: 'approve-42',
       },
-      ElicitResultSchema,
-    );
+    });
     log.elicitations.push({ tool: 'open_consent', result });
     return { content: [{ type: 'text', text: JSON.stringify(result) }] };
   });
@@ -350,7 +346,7 @@ export async function startOAuthTestServers(options: { protect?: boolean } = {})
     next();
   };
   /** Stateful sessions (a server's question during a call is answered on a later POST of the same session). */
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const serve: Handler = (request, response) => {
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -359,7 +355,7 @@ export async function startOAuthTestServers(options: { protect?: boolean } = {})
       return;
     }
     const server = createMcpServer(request.auth, log, gate);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(12).toString('hex'),
       onsessioninitialized: (id) => void sessions.set(id, transport),
     });

@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { Server } from '@modelcontextprotocol/server';
 
 export interface SdkHttpServer {
   /** `http://127.0.0.1:<port>/mcp`. */
@@ -17,7 +17,7 @@ export async function startSdkHttpServer(configure: (server: Server) => void): P
   const http: HttpServer = createServer((request, response) => {
     const server = new Server({ name: 'sdk-http-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
     configure(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on('close', () => {
       void transport.close();
       void server.close();

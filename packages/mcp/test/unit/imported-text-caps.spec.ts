@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DefinitionError } from '@toolwright/core';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { importRemoteTool, type RemoteToolImportOptions } from '@toolwright/mcp';
 import { clientMessages } from '../../src/messages';
 
@@ -78,7 +78,11 @@ describe('imported MCP tool text is capped', () => {
   });
 
   it('an enum or const value longer than the cap refuses the tool (an allowed value cannot be clipped)', () => {
-    for (const schema of [{ enum: ['ok', 'v'.repeat(CAP + 1)] }, { const: 'v'.repeat(CAP + 1) }]) {
+    const schemas: { [keyword: string]: string | string[] }[] = [
+      { enum: ['ok', 'v'.repeat(CAP + 1)] },
+      { const: 'v'.repeat(CAP + 1) },
+    ];
+    for (const schema of schemas) {
       const tool = {
         name: 'pick',
         inputSchema: { type: 'object', properties: { choice: { type: 'string', ...schema } } },

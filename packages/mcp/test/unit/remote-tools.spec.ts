@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DefinitionError } from '@toolwright/core';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { importRemoteTool, McpContent, type RemoteToolImportOptions } from '@toolwright/mcp';
 import { errorTextOfResult, valueOfResult } from '../../src/client/remote-tools';
 

@@ -1,5 +1,5 @@
 // Public API of @toolwright/nestjs/mcp: the MCP parts, for apps that install @toolwright/mcp and
-// @modelcontextprotocol/sdk (optional peers of @toolwright/nestjs; the root entry never imports them).
+// the MCP SDK v2 (optional peers of @toolwright/nestjs; the root entry never imports them).
 export { ToolwrightMcpHttpModule, McpHttpEndpointHost, type ToolwrightMcpHttpOptions } from './mcp-http.module';
 export {
   ToolwrightMcpClientModule,

@@ -4,10 +4,8 @@ import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 /**
  * examples/nest-app as users start it (`node examples/nest-app`), over the built packages (`npm test` builds first;
@@ -269,12 +267,12 @@ describe('examples/nest-app over real HTTP', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['add_note', 'get_calendar_events', 'session_notes']);
-      const added = (await client.callTool({
+      const added = await client.callTool({
         name: 'add_note',
         arguments: { text: 'from mcp', session_id: 'forged' },
-      })) as CallToolResult;
+      });
       expect(added.isError).toBeUndefined();
-      const mine = (await client.callTool({ name: 'session_notes', arguments: {} })) as CallToolResult;
+      const mine = await client.callTool({ name: 'session_notes', arguments: {} });
       expect(mine.structuredContent).toEqual({ sessionId: transport.sessionId, notes: ['from mcp'] });
       const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((error: Error) => error);
       expect(unknown instanceof Error ? unknown.message : JSON.stringify(unknown)).toMatch(/no tool named "nope"/);
@@ -334,18 +332,18 @@ describe('examples/nest-app over MCP stdio (official SDK client)', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['add_note', 'get_calendar_events', 'session_notes']);
-      const added = (await client.callTool({ name: 'add_note', arguments: { text: 'over stdio' } })) as CallToolResult;
+      const added = await client.callTool({ name: 'add_note', arguments: { text: 'over stdio' } });
       expect(added.structuredContent).toEqual({ saved: 'over stdio', total: 1 });
-      const mine = (await client.callTool({
+      const mine = await client.callTool({
         name: 'session_notes',
         arguments: { session_id: 'forged' },
-      })) as CallToolResult;
+      });
       expect((mine.structuredContent as { notes: string[] }).notes).toEqual(['over stdio']);
       expect((mine.structuredContent as { sessionId: string }).sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      const events = (await client.callTool({
+      const events = await client.callTool({
         name: 'get_calendar_events',
         arguments: { from: '2026-11-27', to: '2026-11-28' },
-      })) as CallToolResult;
+      });
       expect(events.structuredContent).toEqual({ events: [{ title: 'Retro', start: '2026-11-27T16:00:00Z' }] });
     } finally {
       await client.close();

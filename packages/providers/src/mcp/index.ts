@@ -1,5 +1,5 @@
 /**
- * Model Context Protocol shapes (spec 2025-11-25, `@modelcontextprotocol/sdk` 1.x): `tools/list` entries
+ * Model Context Protocol shapes (spec 2025-11-25; the MCP SDK v2 types them the same): `tools/list` entries
  * `{name, title?, description?, inputSchema, annotations?}` (names SHOULD match `^[A-Za-z0-9._-]{1,128}$`; the
  * schema is JSON Schema 2020-12, verbatim), `tools/call` requests with object `arguments`, and `CallToolResult`
  * `{content, structuredContent?, isError?}` with tool errors as `isError: true`. The MCP client and server

@@ -6,15 +6,15 @@ import { toJsonSchema, type ParamSchema, type ToolAnnotations, type ToolDefiniti
 import { includes, resolveApiVersion } from '../shared/api-versions';
 import type { ToolSource } from '../shared/definitions';
 import { importToolDefinition, type ImportOptions } from '../shared/import-definition';
-import { type JsonSchema } from '../shared/json-schema';
+import { type JsonSchema, type JsonValue } from '../shared/json-schema';
 import { restoreNotes } from '../shared/lowering/reverse';
 import { MCP_NAME_PROFILE, type ToolNameProfile } from '../shared/name-profiles';
 import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 
-/** The `inputSchema` of an MCP tool: an object schema. */
+/** The `inputSchema` of an MCP tool: an object schema (JSON values throughout, as the MCP SDK types it). */
 export interface McpInputSchema {
   type: 'object';
-  properties?: Record<string, object>;
+  properties?: { [name: string]: JsonValue };
   required?: string[];
   [keyword: string]: unknown;
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { FunctionDeclaration } from '@google/genai';
-import type { Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpSdkTool } from '@modelcontextprotocol/server';
 import type OpenAI from 'openai';
 import { definitionFromJsonSchema, DefinitionError } from '@toolwright/core';
 import {

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import * as mcp from '@toolwright/providers/mcp';
 import {
   CALENDAR_ARGUMENTS,
@@ -17,13 +15,13 @@ import {
  * The official MCP client talks to an MCP server (the SDK's own Server class) whose tools/list and tools/call
  * handlers are this module's shapes over the executor: the format interoperates with the SDK on both ends.
  */
-describe('@modelcontextprotocol/sdk client -> SDK server using the mcp shapes -> executor', () => {
+describe('MCP SDK v2 client -> SDK server using the mcp shapes -> executor', () => {
   it('lists our tools, and calls come back as CallToolResult (errors with isError)', async () => {
     const { registry, executor } = seedExecutor();
     const toolSet = mcp.createToolSet(registry);
     const server = new Server({ name: 'toolwright-test', version: '0.1.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolSet.tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler('tools/list', async () => ({ tools: toolSet.tools }));
+    server.setRequestHandler('tools/call', async (request) => {
       const [call] = mcp.parseToolCalls(request, { toolSet });
       if (!call) throw new Error('no call in request');
       return mcp.toToolResultMessage(await executor.execute(call, CONTEXT));
@@ -35,25 +33,25 @@ describe('@modelcontextprotocol/sdk client -> SDK server using the mcp shapes ->
       const listed = await client.listTools();
       expect(listed.tools).toEqual(toolSet.tools);
 
-      const propose = (await client.callTool({
+      const propose = await client.callTool({
         name: 'decision_propose',
         arguments: PROPOSE_ARGUMENTS,
-      })) as CallToolResult;
+      });
       expect(propose).toEqual({
         content: [{ type: 'text', text: JSON.stringify(PROPOSE_VALUE) }],
         structuredContent: PROPOSE_VALUE,
         isError: false,
       });
-      const calendar = (await client.callTool({
+      const calendar = await client.callTool({
         name: 'get_calendar_events',
         arguments: CALENDAR_ARGUMENTS,
-      })) as CallToolResult;
+      });
       expect(calendar.structuredContent).toEqual(CALENDAR_VALUE);
 
-      const invalid = (await client.callTool({
+      const invalid = await client.callTool({
         name: 'decision_propose',
         arguments: { question: 'Q', options: [{ label: 'Only one', description: 'x' }] },
-      })) as CallToolResult;
+      });
       expect(invalid.isError).toBe(true);
       expect((invalid.content as Array<{ type: string; text: string }>)[0]?.text).toMatch(/options/);
     } finally {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { CallToolRequest, CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { definitionFromJsonSchema } from '@toolwright/core';
 import * as mcp from '@toolwright/providers/mcp';
 import { CANONICAL_ARGUMENTS, CANONICAL_DESCRIPTION, CANONICAL_RESULT, CANONICAL_SCHEMA } from '../support/canonical';

@@ -1,11 +1,6 @@
 import type { ExecutionContext } from '@toolwright/core';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-  StreamableHTTPError,
-  type StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { UnauthorizedError, ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
+import type { StreamableHTTPClientTransport, FetchLike } from '@modelcontextprotocol/client';
 import { McpAuthorizationError, type McpAuthorizationStep } from '../../errors/mcp-authorization-error';
 import { clientMessages, describeError } from '../../messages';
 import type { ResolvedOAuthOptions } from './oauth-options';
@@ -89,7 +84,8 @@ export class KeyAuthorization {
     if (code === null || code === '') throw fail('the redirect carries no authorization code');
     this.provider.step = 'token exchange';
     try {
-      await transport.finishAuth(code);
+      // The whole callback: the SDK reads the code and checks the `iss` it carries (RFC 9207 mix-up defense).
+      await transport.finishAuth(redirect.searchParams);
     } catch (finishError) {
       throw this.explain(finishError);
     }
@@ -120,10 +116,10 @@ export class KeyAuthorization {
     if (error instanceof McpAuthorizationError) return error;
     if (error instanceof UnauthorizedError)
       return this.error('authorization', 'the server requires authorization and none was completed', error);
-    if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403))
+    if (error instanceof SdkHttpError && (error.status === 401 || error.status === 403))
       return this.error('access', `the server refused the token (${describeError(error)})`, error);
     const step = this.provider.step;
-    if (step === undefined || error instanceof McpError) return error;
+    if (step === undefined || error instanceof ProtocolError) return error;
     return this.error(step, describeError(error), error);
   }
 

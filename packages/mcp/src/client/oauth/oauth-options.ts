@@ -1,6 +1,9 @@
 import { DefinitionError, type ExecutionContext } from '@toolwright/core';
-import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  AddClientAuthentication,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+} from '@modelcontextprotocol/client';
 import { MemoryTokenStore, type TokenStore } from './token-store';
 
 /** What the app's redirect step is given: send the user to `authorizationUrl`, then resolve with the URL they came back to. */

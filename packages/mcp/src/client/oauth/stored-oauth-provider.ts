@@ -4,12 +4,10 @@ import type {
   AddClientAuthentication,
   OAuthClientProvider,
   OAuthDiscoveryState,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
 import type { McpAuthorizationStep } from '../../errors/mcp-authorization-error';
 import type { ResolvedOAuthOptions } from './oauth-options';
 

@@ -1,4 +1,4 @@
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/server';
 
 /**
  * Where the OAuth client keeps what it obtained: per server, the client's registration (one per server: the app is
