@@ -53,16 +53,17 @@ export function packAll(out = DEFAULT_OUT) {
  * The toolwright packages a package needs installed beside it, itself included, in install order: its `dependencies`
  * and required `peerDependencies` on other packages of the set, followed through (`@toolwright/cli` needs core,
  * providers and mcp). They depend on each other at the exact version, which only sibling tarballs satisfy before a
- * release, so one `npm install` must name them all. `manifests` is every publishable package.json.
+ * release, so one `npm install` must name them all. `manifests` is every publishable package.json. No cycle: ESLint's
+ * import boundaries forbid one.
  */
 export function installSet(name, manifests) {
   const byName = new Map(manifests.map((manifest) => [manifest.name, manifest]));
-  const needed = new Set();
+  const ordered = [];
+  // Depth first, each package after the packages it needs: `core, providers, mcp, cli`.
   const visit = (current) => {
-    if (needed.has(current)) return;
+    if (ordered.includes(current)) return;
     const manifest = byName.get(current);
     if (!manifest) throw new Error(`${current} is not a package of this repository.`);
-    needed.add(current);
     const required = [
       ...Object.keys(manifest.dependencies ?? {}),
       ...Object.keys(manifest.peerDependencies ?? {}).filter(
@@ -70,13 +71,10 @@ export function installSet(name, manifests) {
       ),
     ];
     for (const dependency of required) if (byName.has(dependency)) visit(dependency);
+    ordered.push(current);
   };
   visit(name);
-  // What it needs first (in the packages' order), then the package itself.
-  return [
-    ...manifests.map((manifest) => manifest.name).filter((candidate) => candidate !== name && needed.has(candidate)),
-    name,
-  ];
+  return ordered;
 }
 
 /** A tarball's file name as `npm pack` writes it: `@toolwright/core` 0.1.0 -> `toolwright-core-0.1.0.tgz`. */
