@@ -128,6 +128,7 @@ try {
   const links = new Map(); // target path#hash -> first page that links it
   const checkedText = [];
   const queue = [...pages];
+  const sidebar = [];
   // Two tabs load pages side by side (the site's JavaScript and each page's chunk are cached after the first).
   const workers = await Promise.all([tab(), tab()]);
   await Promise.all(
@@ -141,7 +142,9 @@ try {
           hrefs: [...document.querySelectorAll('a[href]')].map((anchor) => anchor.href),
           text: document.querySelector('.vp-doc')?.innerText ?? document.querySelector('#app')?.innerText ?? '',
           title: document.title,
+          sidebar: [...document.querySelectorAll('.VPSidebar a[href]')].map((anchor) => anchor.href),
         }));
+        if (path === '/quickstart.html') sidebar.push(...found.sidebar.map((href) => new URL(href).pathname));
         if (!found.title) problem(`${path}: no title`);
         idsOf.set(path, new Set(found.ids));
         for (const href of found.hrefs) {
@@ -186,6 +189,17 @@ try {
     if (target.startsWith('/api-reference/') && merged && ids.has(merged)) continue;
     problem(`${from}: links to ${key}, and ${target} has no #${hash}`);
   }
+  // Every guide is in the sidebar (a page added to docs/ must be added to docs/.vitepress/config.mts to be found):
+  // every page but the decision records, the API reference's own pages and the reference notes' sub-pages.
+  const unlisted = pages.filter(
+    (path) =>
+      path !== '/index.html' &&
+      !/^\/(decisions|api-reference)\//.test(path) &&
+      !(path.startsWith('/reference/') && path !== '/reference/README.html') &&
+      !sidebar.includes(path),
+  );
+  if (sidebar.length === 0) problem('/quickstart.html: no sidebar found');
+  for (const path of unlisted) problem(`${path}: not in the sidebar (docs/.vitepress/config.mts)`);
   log(`${links.size} internal links followed (${anchors} to an anchor)`);
 
   // The site search: a query finds the page that documents it, and the result opens that page.
