@@ -41,7 +41,7 @@ export function packetsLatestFirst(context: ExecutionContext): readonly DataPack
   }
   if (dataPacketOrder === undefined && dataPackets.length > 1) {
     throw new DataPacketOrderError(
-      `(${dataPackets.length} of them) do not say which end is the latest. Fix: set dataPacketOrder: 'latest-first' (seed 003, data[0] is the latest) or 'oldest-first', or pass them as dataPacketsLatestFirst.`,
+      `(${dataPackets.length} of them) do not say which end is the latest. Fix: set dataPacketOrder: 'latest-first' (data[0] is the latest) or 'oldest-first', or pass them as dataPacketsLatestFirst.`,
     );
   }
   return dataPacketOrder === 'oldest-first' ? [...dataPackets].reverse() : dataPackets;
