@@ -25,8 +25,8 @@ const problems = [];
 /**
  * Pages whose internal references other work in progress removes (reported, not failing, until it lands): the API
  * reference's doc comments (the packages' declarations), and the guides being rewritten beside this check (the
- * pipeline and normalization rules, security and Standard Schema, MCP, tool search and the CLI, and the measurement
- * notes of performance). Empty this list as each lands; then every page but the decision records must be clean.
+ * pipeline and normalization rules, security and Standard Schema, MCP, tool search and the CLI, and the performance
+ * page with its measurement notes, which the decision records link into). Empty this list as each lands; then every page but the decision records must be clean.
  */
 const PENDING = [
   '/api-reference/',
@@ -38,6 +38,7 @@ const PENDING = [
   '/tool-search.html',
   '/cli.html',
   '/performance.html',
+  '/performance-notes.html',
 ];
 const pendingReferences = [];
 const problem = (text) => problems.push(text);

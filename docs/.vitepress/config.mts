@@ -50,6 +50,7 @@ const concepts: DefaultTheme.SidebarItem[] = [
   { text: 'Errors', link: '/errors' },
   { text: 'Security', link: '/security' },
   { text: 'Performance', link: '/performance' },
+  { text: 'Performance notes', link: '/performance-notes' },
 ];
 
 const providers: DefaultTheme.SidebarItem[] = [
