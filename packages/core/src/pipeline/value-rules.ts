@@ -28,7 +28,7 @@ const BEYOND_2_53 =
 
 /**
  * Number text in JSON's grammar after the lossless clean-ups (surrounding white space, one leading plus), or the
- * reason it is refused: every other form needs a guess (issue 10, class 6).
+ * reason it is refused: every other form (a thousands separator, a currency, a unit) needs a guess.
  */
 export function readNumberText(value: string): { readonly text: string } | { readonly reason?: string } {
   let text = value.trim();
@@ -200,7 +200,7 @@ function twoDigits(text: string, at: number): number {
  * expression checks every range but the month's length, which matters only for days 29 to 31.
  *
  * A char-code scanner (the fixed positions, the fraction, the zone; no allocation) gives the same answers and was
- * measured against it (decision 0012's addendum): never reliably faster on a valid date-time (0.95x to 1.17x across
+ * measured against it (the fast validators' decision record, addendum): never reliably faster on a valid date-time (0.95x to 1.17x across
  * processes: V8's `charCodeAt` dispatches on the string's representation per character, irregexp's native loop does
  * not), only on refusals, which the normalizer then handles at far greater cost. So the expression stays.
  */
