@@ -19,6 +19,13 @@ export interface DocBlock {
 }
 
 const WHOLE_FILE_PAGES: ReadonlySet<string> = new Set(['docs/nestjs.md', 'docs/interop.md']);
+/** Not pages written by hand: the provider notes (see below), images, and what `npm run docs:build` generates. */
+const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
+  'docs/reference',
+  'docs/images',
+  'docs/api-reference',
+  'docs/.vitepress',
+]);
 
 /**
  * The pages whose ```ts blocks are compiled: the README and every page under docs/, except docs/reference (provider
@@ -33,7 +40,7 @@ export function documentationPages(): string[] {
   const walk = (folder: string): void => {
     for (const entry of readdirSync(path.join(REPOSITORY_ROOT, folder), { withFileTypes: true })) {
       const relative = path.posix.join(folder, entry.name);
-      if (entry.isDirectory() && relative !== 'docs/reference' && relative !== 'docs/images') walk(relative);
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(relative)) walk(relative);
       else if (entry.isFile() && entry.name.endsWith('.md') && !WHOLE_FILE_PAGES.has(relative)) pages.push(relative);
     }
   };
