@@ -48,6 +48,7 @@ const concepts: DefaultTheme.SidebarItem[] = [
   { text: 'What is repaired, what is refused', link: '/normalization' },
   { text: 'Tool definitions (the IR)', link: '/tool-definitions-ir' },
   { text: 'Errors', link: '/errors' },
+  { text: 'Results and what the model reads', link: '/results' },
   { text: 'Security', link: '/security' },
   { text: 'Performance', link: '/performance' },
   { text: 'Performance notes', link: '/performance-notes' },
