@@ -163,6 +163,8 @@ export default tseslint.config(
       '**/test/fixtures/**',
       '.ci/**',
       'docs/images/**',
+      'docs/.vitepress/cache/**',
+      'docs/api-reference/**',
     ],
   },
   {

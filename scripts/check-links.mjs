@@ -8,10 +8,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+// Generated, not written: the site's build and cache, and the API reference TypeDoc writes (npm run docs:build checks
+// their links in Chromium, scripts/check-site.mjs).
+const GENERATED = new Set([join(ROOT, 'docs', 'api-reference'), join(ROOT, 'docs', '.vitepress')]);
+
 function markdownFiles(directory) {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : markdownFiles(path);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'dist' || GENERATED.has(path) ? [] : markdownFiles(path);
     return entry.name.endsWith('.md') ? [path] : [];
   });
 }

@@ -8,7 +8,11 @@
 //   4. a second empty project installs the tarballs with the required peers only (no optional peer) and does the same;
 //   5. examples/nest-app compiled against the tarballs and started;
 //   6. the README's install lines, tsconfig.json and example, run as written;
-//   7. a Nest app without MCP (no MCP SDK, no DOM lib).
+//   7. a Nest app without MCP (no MCP SDK, no DOM lib);
+//   8. docs/installing.md: its table is each package's tarball set, every page that shows `npm install @toolwright/...`
+//      links to it, and its CLI install, run as written in an empty project, gives a working `toolwright`;
+//   9. docs/quickstart.md followed by its own words in an empty project: its install line, its tsconfig.json, its files
+//      compiled by each TypeScript, and each `node dist/<file>.js` printing exactly what the page shows.
 // Every project compiles with TypeScript 6 and 7 and runs on this Node and each --node <path> (CI adds Node 20).
 // The tarballs come from scripts/pack.mjs (`npm run pack`); new packages are picked up from packages/*/package.json.
 // Usage: node scripts/check-packages.mjs [--keep] [--node <path>]... (--keep: keep the temporary folder, print its path).
@@ -17,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
-import { ROOT, packAll } from './pack.mjs';
+import { ROOT, installSet, packAll, tarballName } from './pack.mjs';
 
 const keep = process.argv.includes('--keep');
 // The Node.js binaries the consumers and the Nest app run on: this one, and each `--node <path>` (CI adds the
@@ -707,6 +711,125 @@ async function checkNestAppWithoutMcp() {
   }
 }
 await checkNestAppWithoutMcp();
+
+// 8. Installing before the first release: one way, explained once (docs/installing.md), and it works for every package.
+const markdownBlocks = (text, language) =>
+  [...text.matchAll(new RegExp(`^\`\`\`${language}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]);
+
+function checkInstalling() {
+  const label = 'docs/installing.md';
+  const page = readFileSync(join(ROOT, 'docs', 'installing.md'), 'utf8');
+  const manifests = packed.map(({ manifest }) => manifest);
+  // The table: each package's row names exactly the tarballs of its set, in order.
+  for (const manifest of manifests) {
+    const row = new RegExp(`^\\| \`${manifest.name.replace('/', '\\/')}\` \\| (.*) \\|$`, 'm').exec(page);
+    const expected = installSet(manifest.name, manifests)
+      .map((name) => `\`$T/${tarballName(manifests.find((candidate) => candidate.name === name))}\``)
+      .join(' ')
+      .replaceAll('` `', ' ');
+    if (!row) problem(label, `the table has no row for ${manifest.name}`);
+    else if (row[1] !== expected)
+      problem(label, `the row of ${manifest.name} says ${row[1]}; its tarball set is ${expected}`);
+  }
+  // Every page that shows an install of a toolwright package links here.
+  const pages = [
+    'README.md',
+    ...packed.map(({ directory }) => relative(ROOT, join(directory, 'README.md'))),
+    ...['nestjs', 'cli', 'queue', 'mcp', 'interop', 'quickstart'].map((name) => `docs/${name}.md`),
+  ];
+  for (const file of pages) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const installs = markdownBlocks(text, 'sh').some((block) => /^npm install[^\n]*@toolwright\//m.test(block));
+    if (installs && !/\]\([^)]*installing\.md\)/.test(text))
+      problem(file, 'shows `npm install @toolwright/...` without a link to docs/installing.md');
+  }
+  // The CLI, installed as the page shows it in an empty project, runs.
+  const block = markdownBlocks(page, 'sh').find((candidate) => /^T=/m.test(candidate));
+  if (!block) return problem(label, 'no block with T=<tarball folder> and the CLI install');
+  const directory = join(work, 'installing-cli');
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, 'package.json'), JSON.stringify({ name: 'cli-user', version: '1.0.0', private: true }));
+  for (const line of block.split('\n').filter(Boolean)) {
+    if (line.startsWith('T=')) continue;
+    const words = line
+      .replace(/\s+#.*$/, '')
+      .replaceAll('$T', tarballs)
+      .split(/\s+/);
+    if (words[0] === 'npm' && words[1] === 'install') {
+      const install = tryRun(npm, [...words.slice(1), '--no-audit', '--no-fund', '--prefer-offline'], {
+        cwd: directory,
+      });
+      if (!install.ok) return problem(label, `${line} failed in an empty project: ${install.output.slice(-2000)}`);
+    } else if (words[0] === 'npx' && words[1] === 'toolwright') {
+      const ran = tryRun(join(directory, 'node_modules', '.bin', 'toolwright'), words.slice(2), { cwd: directory });
+      if (!ran.ok || !/Usage: toolwright/.test(ran.output))
+        return problem(label, `${line} did not print the CLI's usage: ${ran.output.slice(0, 2000)}`);
+    } else return problem(label, `the CLI block has a line this check does not know how to run: ${line}`);
+  }
+  log(
+    `${label}: the table is each package's tarball set; ${pages.length} pages checked for the link; the CLI set installed in an empty project and \`toolwright --help\` ran`,
+  );
+}
+checkInstalling();
+
+// 9. The quickstart, followed by its own words in an empty project.
+function checkQuickstart() {
+  const label = 'docs/quickstart.md';
+  const page = readFileSync(join(ROOT, 'docs', 'quickstart.md'), 'utf8');
+  const FOLDER = '../toolwright/dist/tarballs/';
+  const install = markdownBlocks(page, 'sh')
+    .flatMap((block) => block.split('\n'))
+    .find((line) => line.startsWith(`npm install ${FOLDER}`));
+  const [tsconfig] = markdownBlocks(page, 'json');
+  const files = markdownBlocks(page, 'ts').map((code) => ({ file: /^\/\/ (src\/[\w./-]+\.ts)/.exec(code)?.[1], code }));
+  // Each run is a ```sh block `npx tsc && node dist/<file>.js` followed by the ```text block of its output.
+  const runs = [...page.matchAll(/^```sh\nnpx tsc && node dist\/([\w-]+)\.js\n```\n\n```text\n([\s\S]*?)^```$/gm)].map(
+    (match) => ({ entry: `${match[1]}.js`, expected: match[2] }),
+  );
+  if (!install || !tsconfig || files.length === 0 || files.some(({ file }) => !file) || runs.length === 0)
+    return problem(label, 'expected a tarball install line, a json block, ts blocks naming their src/ file and runs');
+  const directory = join(work, 'quickstart');
+  mkdirSync(join(directory, 'src'), { recursive: true });
+  writeFileSync(
+    join(directory, 'package.json'),
+    JSON.stringify({ name: 'hello-toolwright', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
+  writeFileSync(join(directory, 'tsconfig.json'), tsconfig);
+  for (const { file, code } of files) writeFileSync(join(directory, file), code);
+  const specs = install
+    .replace(/\s+#.*$/, '')
+    .split(/\s+/)
+    .slice(2)
+    .map((word) => (word.startsWith(FOLDER) ? join(tarballs, word.slice(FOLDER.length)) : word));
+  const installed = tryRun(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], {
+    cwd: directory,
+  });
+  if (!installed.ok) return problem(label, `${install} failed: ${installed.output.slice(-2000)}`);
+  for (const { major, tsc } of compilers) {
+    const outDir = join(directory, `dist-${major}`);
+    const compile = tryRun(process.execPath, [tsc, '-p', directory, '--outDir', outDir]);
+    if (!compile.ok)
+      return problem(label, `does not compile with TypeScript ${major}:\n${compile.output.slice(0, 4000)}`);
+    for (const runtime of runtimes)
+      for (const { entry, expected } of runs) {
+        const ran = tryRun(runtime.path, [join(outDir, entry)], { cwd: directory });
+        if (!ran.ok)
+          return problem(
+            label,
+            `node dist/${entry} (TypeScript ${major}, Node ${runtime.version}) failed:\n${ran.output}`,
+          );
+        if (ran.output !== expected)
+          problem(
+            label,
+            `node dist/${entry} (TypeScript ${major}, Node ${runtime.version}) printed\n${ran.output}\ninstead of what the page shows:\n${expected}`,
+          );
+      }
+  }
+  log(
+    `${label}: installed from the tarballs as written, ${files.length} files compiled with TypeScript ${compilers.map(({ major }) => major).join(' and ')}, ${runs.length} runs on Node ${runtimes.map(({ version }) => version).join(' and ')} print what the page shows`,
+  );
+}
+checkQuickstart();
 
 if (!keep) rmSync(work, { recursive: true, force: true });
 else log(`kept ${work}`);

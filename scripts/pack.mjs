@@ -49,6 +49,37 @@ export function packAll(out = DEFAULT_OUT) {
   });
 }
 
+/**
+ * The toolwright packages a package needs installed beside it, itself included, in install order: its `dependencies`
+ * and required `peerDependencies` on other packages of the set, followed through (`@toolwright/cli` needs core,
+ * providers and mcp). They depend on each other at the exact version, which only sibling tarballs satisfy before a
+ * release, so one `npm install` must name them all. `manifests` is every publishable package.json. No cycle: ESLint's
+ * import boundaries forbid one.
+ */
+export function installSet(name, manifests) {
+  const byName = new Map(manifests.map((manifest) => [manifest.name, manifest]));
+  const ordered = [];
+  // Depth first, each package after the packages it needs: `core, providers, mcp, cli`.
+  const visit = (current) => {
+    if (ordered.includes(current)) return;
+    const manifest = byName.get(current);
+    if (!manifest) throw new Error(`${current} is not a package of this repository.`);
+    const required = [
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}).filter(
+        (peer) => manifest.peerDependenciesMeta?.[peer]?.optional !== true,
+      ),
+    ];
+    for (const dependency of required) if (byName.has(dependency)) visit(dependency);
+    ordered.push(current);
+  };
+  visit(name);
+  return ordered;
+}
+
+/** A tarball's file name as `npm pack` writes it: `@toolwright/core` 0.1.0 -> `toolwright-core-0.1.0.tgz`. */
+export const tarballName = (manifest) => `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const at = process.argv.indexOf('--out');
   if (at !== -1 && !process.argv[at + 1]) throw new Error('--out needs a folder');
@@ -58,11 +89,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     process.stdout.write(
       `pack: ${manifest.name}@${manifest.version}: ${info.filename} (${(info.size / 1024).toFixed(0)} kB)\n`,
     );
-  const example = ['@toolwright/core', '@toolwright/providers']
-    .map((name) => packed.find(({ manifest }) => manifest.name === name)?.tarball)
-    .filter(Boolean);
+  const manifests = packed.map(({ manifest }) => manifest);
   process.stdout.write(
-    `pack: ${packed.length} tarballs in ${out}; install the ones you need in one command, from your project:\n` +
-      `  npm install ${example.join(' ')} reflect-metadata tsyringe class-validator class-transformer\n`,
+    `pack: ${packed.length} tarballs in ${out}. From your project, install the package you start from with the ` +
+      `toolwright packages it needs, in one command (docs/installing.md):\n`,
   );
+  for (const { manifest } of packed) {
+    const set = installSet(manifest.name, manifests).map((name) =>
+      join(out, tarballName(manifests.find((candidate) => candidate.name === name))),
+    );
+    process.stdout.write(`  ${manifest.name}:\n    npm install ${set.join(' ')}\n`);
+  }
 }

@@ -58,7 +58,9 @@ async function main(): Promise<void> {
     printResult(await executor.execute(call, context));
   }
 
-  section('3. One tool loop against the built-in scripted model (seed 001: retry, resolve_relative_date, valid call)');
+  section(
+    '3. One tool loop against the built-in scripted model (a refused call, resolve_relative_date, the retried call)',
+  );
   const loop = await runToolLoop({
     model: createScriptedPlanner(),
     executor,

@@ -79,8 +79,7 @@ export const replayCalls: readonly ReplayCall[] = [
     },
   },
   {
-    title:
-      'Issue 10, class 1: the same key twice with different values (JSON.parse would silently keep the last): refused',
+    title: 'The same key twice with different values (JSON.parse would silently keep the last): refused',
     call: {
       id: 'call_10',
       name: 'get_calendar_events',
@@ -88,8 +87,7 @@ export const replayCalls: readonly ReplayCall[] = [
     },
   },
   {
-    title:
-      'Issue 10, class 2: a Python triple-quoted title with quotes inside (a repair library empties it): read as written',
+    title: 'A Python triple-quoted title with quotes inside (a repair library empties it): read as written',
     call: {
       id: 'call_11',
       name: 'publish_article',
@@ -97,8 +95,7 @@ export const replayCalls: readonly ReplayCall[] = [
     },
   },
   {
-    title:
-      'Issue 10, class 3: the whole call wrapped inside the arguments, OpenAI style: unwrapped because it names this tool',
+    title: 'The whole call wrapped inside the arguments, OpenAI style: unwrapped because it names this tool',
     call: {
       id: 'call_12',
       name: 'get_calendar_events',

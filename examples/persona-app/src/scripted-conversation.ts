@@ -7,7 +7,7 @@ const lastToolContent = (messages: readonly ChatMessage[]): string => {
 
 /**
  * The built-in scripted model for the demo (no network, no keys): it sends a relative date, reads the retry message,
- * calls resolve_relative_date, and uses the date it gets back, as seed 001 describes.
+ * calls resolve_relative_date, and uses the date it gets back, as a model that does not know today's date would.
  */
 export function createScriptedPlanner(): ScriptedChatModel {
   return new ScriptedChatModel(

@@ -19,7 +19,7 @@ export class BookMeetingParams {
 }
 
 /**
- * The cross-field rules of book_meeting (seed 000's custom validator): they read several arguments at once, so no
+ * The cross-field rules of book_meeting (a custom validator): they read several arguments at once, so no
  * single parameter can say them. They run after every per-field check passed, on the normalized parameters.
  */
 export function bookMeetingRules(params: BookMeetingParams): CrossFieldIssue[] {

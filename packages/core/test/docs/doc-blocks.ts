@@ -11,11 +11,21 @@ export interface DocBlock {
   /** 1-based line of the opening fence. */
   readonly line: number;
   readonly code: string;
-  /** A virtual file beside the page (`docs/tool-loop.md.block-2.ts`), so imports resolve as from the page's folder. */
+  /**
+   * A virtual file beside the page (`docs/tool-loop.md.block-2.ts`), so imports resolve as from the page's folder; or,
+   * for a block that names its file (`// src/greet.ts`), that file in a virtual project beside the page.
+   */
   readonly fileName: string;
 }
 
 const WHOLE_FILE_PAGES: ReadonlySet<string> = new Set(['docs/nestjs.md', 'docs/interop.md']);
+/** Not pages written by hand: the provider notes (see below), images, and what `npm run docs:build` generates. */
+const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
+  'docs/reference',
+  'docs/images',
+  'docs/api-reference',
+  'docs/.vitepress',
+]);
 
 /**
  * The pages whose ```ts blocks are compiled: the README and every page under docs/, except docs/reference (provider
@@ -30,7 +40,7 @@ export function documentationPages(): string[] {
   const walk = (folder: string): void => {
     for (const entry of readdirSync(path.join(REPOSITORY_ROOT, folder), { withFileTypes: true })) {
       const relative = path.posix.join(folder, entry.name);
-      if (entry.isDirectory() && relative !== 'docs/reference' && relative !== 'docs/images') walk(relative);
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(relative)) walk(relative);
       else if (entry.isFile() && entry.name.endsWith('.md') && !WHOLE_FILE_PAGES.has(relative)) pages.push(relative);
     }
   };
@@ -52,11 +62,16 @@ export function blocksOf(page: string): DocBlock[] {
     const line = text.slice(0, match.index).split('\n').length;
     const context = /<!-- ts-context: (.*) -->\n$/.exec(text.slice(0, match.index))?.[1];
     if (context === undefined && !/^import /m.test(match[1]!)) continue;
+    // A block that names its file on its first line (`// src/greet.ts: ...`, the quickstart's project) is that file
+    // of a project beside the page, so the page's blocks import each other as the files do (`./greet.js`).
+    const projectFile = /^\/\/ (src\/[\w./-]+\.ts)\b/.exec(match[1]!)?.[1];
     blocks.push({
       page,
       line,
       code: `${match[1]!}${context ?? ''}\n`,
-      fileName: path.join(REPOSITORY_ROOT, `${page}.block-${blocks.length + 1}.ts`),
+      fileName: projectFile
+        ? path.join(REPOSITORY_ROOT, `${page}.project`, projectFile)
+        : path.join(REPOSITORY_ROOT, `${page}.block-${blocks.length + 1}.ts`),
     });
   }
   return blocks;
@@ -94,6 +109,11 @@ export function compileBlocks(blocks: readonly DocBlock[]): Map<DocBlock, string
       : getSourceFile(fileName, languageVersion, ...rest);
   };
   host.fileExists = (fileName) => byFile.has(path.resolve(fileName)) || fileExists(fileName);
+  // The virtual project folders of the pages' file blocks exist for module resolution too.
+  const directoryExists = host.directoryExists?.bind(host);
+  host.directoryExists = (directory) =>
+    [...byFile.keys()].some((file) => file.startsWith(`${path.resolve(directory)}${path.sep}`)) ||
+    (directoryExists?.(directory) ?? true);
   host.readFile = (fileName) => byFile.get(path.resolve(fileName))?.code ?? readFile(fileName);
   const program = ts.createProgram({ rootNames: [...byFile.keys()], options, host });
   const result = new Map<DocBlock, string[]>();

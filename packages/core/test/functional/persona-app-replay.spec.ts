@@ -3,11 +3,17 @@ import { PersonaToolExecutor, silentLogger } from '@toolwright/core';
 import { createPersonaRegistry } from '../../../../examples/persona-app/src/index';
 import { replayCalls } from '../../../../examples/persona-app/src/replay';
 
-/** The demo's replay of issue 10's classes 1-3 does what its titles say. */
-describe('persona-app replay: issue 10 classes 1-3', () => {
+/** The demo's replay of the never-a-wrong-value classes 1-3 (issue 10) does what its titles say. */
+describe('persona-app replay: never a wrong value, classes 1-3', () => {
   const executor = new PersonaToolExecutor(createPersonaRegistry(), { logger: silentLogger });
+  // The demo's titles say what each call shows, in a user's words; the class each one stands for is named here.
+  const titles: Record<number, string> = {
+    1: 'The same key twice with different values',
+    2: 'A Python triple-quoted title with quotes inside',
+    3: 'The whole call wrapped inside the arguments',
+  };
   const replay = (klass: number) => {
-    const entry = replayCalls.find((candidate) => candidate.title.startsWith(`Issue 10, class ${klass}:`));
+    const entry = replayCalls.find((candidate) => candidate.title.startsWith(titles[klass]!));
     if (!entry) throw new Error(`the replay has no call for class ${klass}`);
     return executor.execute(entry.call, entry.context);
   };
