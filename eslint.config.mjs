@@ -20,7 +20,7 @@ const root = import.meta.dirname;
 const CORE_LAYERS = [
   ['types', 'metadata', 'errors', 'time', 'logging', 'text'],
   ['decorators'],
-  ['schema'],
+  ['schema', 'rules'],
   ['validation'],
   ['pipeline', 'compile', 'search', 'result-check'],
   ['registry'],

@@ -1,4 +1,6 @@
-import { constraintHolds, lengthWithin, numberWithin } from '../pipeline/constraints';
+import { constraintHolds } from '../pipeline/constraints';
+import { lengthWithin } from '../rules/string';
+import { numberWithin } from '../rules/number';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { BoundedAcceptFunction } from './canonical-check';
@@ -159,7 +161,10 @@ class Emitter {
   /** The node's plain bounds, when it states one, checked by their definition (the walk's, from the same fields). */
   private bounds(node: CheckNode, within: 'lengthWithin' | 'numberWithin', x: string): string[] {
     if (node.lower === undefined && node.upper === undefined) return [];
-    return [`if (!${within}(${x}, ${this.bind('lower', node.lower)}, ${this.bind('upper', node.upper)})) return NA;`];
+    const count = within === 'lengthWithin' ? `, ${this.bind('count', node.count)}` : '';
+    return [
+      `if (!${within}(${x}, ${this.bind('lower', node.lower)}, ${this.bind('upper', node.upper)}${count})) return NA;`,
+    ];
   }
 
   /** The node's other constraints (one call site each), then a scalar's enum: the walk's `passes`. */

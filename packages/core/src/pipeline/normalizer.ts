@@ -11,23 +11,21 @@ import type { Transformation, ValidationIssue } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { describeExpected, describeReceived, issue, messages } from './messages';
 import { readEmbeddedValue } from './parse-arguments';
-import { containsUnsafeInteger, isUnsafeIntegerLiteral } from './unsafe-integer';
+import { containsUnsafeInteger, isUnsafeIntegerLiteral } from '../rules/unsafe-integer';
 import { DANGEROUS_KEYS } from './sanitize';
 import { canonicalKey, joinPath } from './keys';
 import { deepEqual } from './deep-equal';
 import { constraintChecks, constraintHolds, type ConstraintMode } from './constraints';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
 import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
-import {
-  matchEnum,
-  toBoolean,
-  toDate,
-  toDateTime,
-  toFloat,
-  toInteger,
-  toStringValue,
-  type RuleOutcome,
-} from './value-rules';
+import type { RuleOutcome } from '../rules/outcome';
+import { toStringValue } from '../rules/string';
+import { toInteger } from '../rules/integer';
+import { toFloat } from '../rules/number';
+import { toBoolean } from '../rules/boolean';
+import { toDate } from '../rules/date';
+import { toDateTime } from '../rules/date-time';
+import { matchEnum } from '../rules/enum';
 
 export type { ConstraintMode } from './constraints';
 

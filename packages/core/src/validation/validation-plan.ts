@@ -14,9 +14,7 @@ import {
   IsOptional,
   IsString,
   Max,
-  MaxLength,
   Min,
-  MinLength,
   ValidateIf,
   ValidateNested,
   getMetadataStorage,
@@ -31,13 +29,17 @@ import type { ClassThunk } from '../types/param-options';
 import {
   ExclusiveMaximum,
   ExclusiveMinimum,
+  HasFormat,
+  LengthBound,
   IsDateOnlyString,
   IsOffsetDateTimeString,
   MatchesPattern,
   MatchesSchema,
   MultipleOf,
 } from './constraints';
-import { canonicalJson, compilePattern, isDateOnly, isOffsetDateTime } from '../schema/value-checks';
+import { canonicalJson, compilePattern } from '../schema/value-checks';
+import { isDateOnly } from '../rules/date';
+import { isOffsetDateTime } from '../rules/date-time';
 
 /** What a property's class-validator and class-transformer decorators are derived from. */
 export interface ValidationPlan {
@@ -191,8 +193,15 @@ const VALIDATE_IF_NOT_NULL = defineRuleKind('validateIf:notNull', () => Validate
 const VALIDATE_IF_ALWAYS = defineRuleKind('validateIf:always', () => ValidateIf(always));
 const IS_DEFINED = defineRuleKind('isDefined', () => IsDefined());
 const IS_STRING = defineRuleKind('isString', (options) => IsString(options));
-const MIN_LENGTH = defineRuleKind('minLength', (options) => MinLength(0, options));
-const MAX_LENGTH = defineRuleKind('maxLength', (options) => MaxLength(0, options));
+const MIN_LENGTH = defineRuleKind('minLength', (options) => LengthBound('minLength', 'code-points', options));
+const MAX_LENGTH = defineRuleKind('maxLength', (options) => LengthBound('maxLength', 'code-points', options));
+const MIN_LENGTH_CLASS_VALIDATOR = defineRuleKind('minLength:class-validator', (options) =>
+  LengthBound('minLength', 'class-validator', options),
+);
+const MAX_LENGTH_CLASS_VALIDATOR = defineRuleKind('maxLength:class-validator', (options) =>
+  LengthBound('maxLength', 'class-validator', options),
+);
+const HAS_FORMAT = defineRuleKind('isFormat', (options) => HasFormat(options));
 const MATCHES = defineRuleKind('matches', (options) => MatchesPattern('', options));
 const IS_INT = defineRuleKind('isInt', (options) => IsInt(options));
 const IS_NUMBER = defineRuleKind('isNumber', (options) => IsNumber({}, options), FINITE_NUMBER);
@@ -327,10 +336,22 @@ function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, si
   switch (schema.kind) {
     case 'string':
       sink.rule(IS_STRING, each);
-      if (schema.minLength !== undefined) sink.rule(MIN_LENGTH, each, boundOf(schema.minLength));
-      if (schema.maxLength !== undefined) sink.rule(MAX_LENGTH, each, boundOf(schema.maxLength));
+      // Counted as the node's source means it (`rules/string.ts`).
+      if (schema.minLength !== undefined)
+        sink.rule(
+          schema.lengthCount === 'class-validator' ? MIN_LENGTH_CLASS_VALIDATOR : MIN_LENGTH,
+          each,
+          boundOf(schema.minLength),
+        );
+      if (schema.maxLength !== undefined)
+        sink.rule(
+          schema.lengthCount === 'class-validator' ? MAX_LENGTH_CLASS_VALIDATOR : MAX_LENGTH,
+          each,
+          boundOf(schema.maxLength),
+        );
       // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
       if (schema.pattern !== undefined) sink.rule(MATCHES, each, [compilePattern(schema.pattern).source]);
+      if (schema.format !== undefined) sink.rule(HAS_FORMAT, each, [schema.format]);
       break;
     case 'int':
     case 'float':

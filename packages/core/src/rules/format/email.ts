@@ -1,0 +1,24 @@
+import { isEmailDefault } from '../validator-js';
+import { invalid, valid, type LabelledValue } from '../outcome';
+
+/**
+ * The `email` format: one definition for `format: email` (a JSON-Schema tool, `@ToolParam({ format: 'email' })`) and
+ * for `@IsEmail()` with its default options: validator.js's `isEmail`, whose exact form `isEmailDefault` is (a dotted
+ * domain with a TLD, an unquoted or quoted local part, UTF-8 allowed, length limits). An `@IsEmail(options)` with other
+ * options keeps its own meaning and is not advertised as `format: email`.
+ */
+export const isEmail = isEmailDefault;
+
+export function emailEdgeCases(): LabelledValue[] {
+  return [
+    valid('name@example.com', 'a plain address'),
+    valid('first.last+tag@sub.example.co.uk', 'dots, a plus tag, a subdomain'),
+    invalid('not an email', 'words'),
+    invalid('name@localhost', 'no TLD'),
+    invalid('name@@example.com', 'two at signs'),
+    invalid('name@example..com', 'an empty label'),
+    invalid('name@example.com ', 'a trailing space'),
+    invalid('name\u200B@example.com', 'a zero-width space'),
+    invalid('@example.com', 'no local part'),
+  ];
+}
