@@ -6,7 +6,7 @@ import { isInteger } from '../rules/integer';
 import { isFiniteNumber, withinBounds } from '../rules/number';
 import { isBoolean } from '../rules/boolean';
 import { isDateOnly } from '../rules/date';
-import { isOffsetDateTime } from '../rules/date-time';
+import { DATE_TIME_DESCRIPTION, isOffsetDateTime } from '../rules/date-time';
 import { isMember } from '../rules/enum';
 import { itemCountWithin, hasUniqueItems } from '../rules/array';
 import { formatHolds } from '../rules/format';
@@ -90,7 +90,7 @@ const KIND_NAMES: Readonly<Record<ParamSchema['kind'], string>> = {
   float: 'a number',
   bool: 'a boolean',
   date: 'a date (YYYY-MM-DD)',
-  datetime: 'an ISO-8601 date-time with a UTC offset',
+  datetime: DATE_TIME_DESCRIPTION,
   array: 'an array',
   object: 'an object',
   union: 'one of several shapes',

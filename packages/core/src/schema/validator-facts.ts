@@ -74,9 +74,7 @@ function defaultOptions(name: string, constraints: readonly unknown[]): boolean 
     return constraints.length === 0 || options === undefined || options === null || options === 'all';
   return (
     constraints.length <= 1 &&
-    (options === undefined ||
-      options === null ||
-      (typeof options === 'object' && Object.keys(options).length === 0))
+    (options === undefined || options === null || (typeof options === 'object' && Object.keys(options).length === 0))
   );
 }
 

@@ -400,6 +400,8 @@ function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, si
       sink.rule(MATCHES_SCHEMA, each, [schema]);
       return;
     case 'any':
+      // A value of any type with an enum (`{enum: [...]}` of several types): its membership is `rules/enum.ts`'s.
+      if (schema.enum !== undefined) sink.rule(MATCHES_SCHEMA, each, [schema]);
       return;
   }
   // A property typed `Date` holds a Date by now, which an enum of strings cannot match: the enum stays in the IR only.

@@ -18,7 +18,8 @@ export function emailEdgeCases(): LabelledValue[] {
     invalid('name@@example.com', 'two at signs'),
     invalid('name@example..com', 'an empty label'),
     invalid('name@example.com ', 'a trailing space'),
-    invalid('name\u200B@example.com', 'a zero-width space'),
+    valid('name\u200B@example.com', 'a zero-width space in the local part (UTF-8 local parts are allowed)'),
+    invalid('name@exa mple.com', 'a space in the domain'),
     invalid('@example.com', 'no local part'),
   ];
 }

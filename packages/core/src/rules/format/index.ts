@@ -44,7 +44,7 @@ const onlyStrings = (cases: () => LabelledValue[]) => () => cases().filter((edge
 export const FORMATS: ReadonlyMap<string, FormatRule> = new Map(
   [
     rule('email', isEmail, 'an e-mail address', 'name@example.com', emailEdgeCases),
-    rule('uri', isUri, 'an absolute URI with a scheme', 'https://example.com/page', uriEdgeCases),
+    rule('uri', isUri, 'an absolute URI with a scheme', 'https://example.com', uriEdgeCases),
     rule('uuid', isUuid, 'a UUID', '123e4567-e89b-42d3-a456-426614174000', uuidEdgeCases),
     rule('ipv4', isIpv4, 'an IPv4 address', '192.0.2.1', ipv4EdgeCases),
     rule('ipv6', isIpv6, 'an IPv6 address', '2001:db8::1', ipv6EdgeCases),
