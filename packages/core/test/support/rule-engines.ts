@@ -54,7 +54,7 @@ export function isJsonValue(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value === 'string' || typeof value === 'boolean' || value === null) return true;
   if (Array.isArray(value)) return value.every(isJsonValue);
-  if (typeof value === 'object') return Object.values(value as object).every(isJsonValue);
+  if (typeof value === 'object') return Object.values(value).every(isJsonValue);
   return false;
 }
 
@@ -95,7 +95,7 @@ export class RuleEngines {
       validation: 'reference',
     });
     this.standard = toStandardSchema(registry, 'tool', { executor: { logger: silentLogger, coercion } });
-    const parameters = this.definition.parameters as ObjectSchema;
+    const parameters = this.definition.parameters;
     this.walkCheck = canonicalCheck(parameters, DEFAULT_LIMITS, 'walk');
     this.hotCheck = canonicalCheck(parameters, DEFAULT_LIMITS, 'hot');
     if (!this.hotCheck.specialize()) throw new Error('the hot tier did not compile the check');
