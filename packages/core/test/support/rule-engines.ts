@@ -10,7 +10,6 @@ import {
 import { checkToolResult } from '@toolwright/core/internal';
 import { canonicalCheck, NOT_ACCEPTED, type CanonicalCheck } from '@toolwright/core/compile/canonical-check';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
-import type { ObjectSchema } from '@toolwright/core/types/schema';
 
 /**
  * Every engine that decides a rule, over one tool: the default compiled path, the reference path
