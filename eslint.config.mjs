@@ -1,13 +1,14 @@
 // ESLint for the whole monorepo: `npm run lint`.
 // typescript-eslint (recommended + the cheap type-aware rules) for every TypeScript file, and the import boundaries
-// of docs/decisions/0015-eslint-import-boundaries.md: inside each package no import cycle and no import that runs
-// up the package's layer order.
+// of docs/decisions/0015-eslint-import-boundaries.md: inside each package no import cycle (type-only imports included:
+// scripts/eslint-import-cycles.mjs) and no import that runs up the package's layer order.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importCycles } from './scripts/eslint-import-cycles.mjs';
 
 const root = import.meta.dirname;
 
@@ -183,7 +184,7 @@ export default tseslint.config(
         tsconfigRootDir: root,
       },
     },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, 'import-cycles': importCycles },
     settings: {
       // Which files import-x parses to follow imports (no-cycle walks the graph through them).
       'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
@@ -196,6 +197,8 @@ export default tseslint.config(
     rules: {
       // Import boundaries (ADR 0015).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // import-x/no-cycle skips type-only imports and has no option to count them: this one counts them (packages' src).
+      'import-cycles/no-import-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': 'error',

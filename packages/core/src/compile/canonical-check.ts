@@ -16,9 +16,11 @@ import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
 import { CheckNode, Kind, MEMBER_FIELDS, memberList, type Member } from './check-records';
-import { compileHotCheck, hotCheckSource, type HotSource } from './hot-check';
-import { countCall, hotTierSettings, specializedWhenBuilt, type HotCandidate } from './hot-tier';
-import { specializeInstantiator, type Instantiator } from '../pipeline/instantiate';
+import { compileHotCheck, hotCheckSource, type BoundedAcceptFunction, type HotSource } from './hot-check';
+import { HotTier, type HotCandidate } from './hot-tier';
+import { specializeInstantiator } from './hot-instantiate';
+import type { Instantiator } from '../pipeline/instantiate';
+import type { BoundedCheck } from '../pipeline/parse-arguments';
 
 /**
  * The canonical check (decision 0024, amended): "already valid and canonical?" for one tool's arguments, in one pass
@@ -34,34 +36,8 @@ import { specializeInstantiator, type Instantiator } from '../pipeline/instantia
  */
 export type AcceptFunction = (value: unknown) => boolean;
 
-/**
- * The check with what the parse step needs to know whether JSON.parse lost anything (decision 0019's walk, folded into
- * this one): {@link NOT_ACCEPTED} for `false`; otherwise the value's `minTextLength` (the lower bound of the length of
- * any JSON text that JSON.parse reads as this value, exactly as `inspectParsedValue` counts it; escapes only lengthen a
- * literal), or `NaN` when the value holds a number beyond +-(2^53 - 1) (an integer literal JSON.parse may have rounded:
- * the parse step's own checks decide). An accepted value has no prototype key, no array beyond the item limit and no
- * container beyond the depth limit, so the walk's other facts are known.
- */
-export type BoundedAcceptFunction = (value: unknown) => number;
-
-/** What holds a {@link BoundedAcceptFunction} as its `accept` method (a tool's {@link CanonicalCheck}). */
-export interface BoundedCheck {
-  accept(value: unknown): number;
-}
-
-/**
- * After a {@link BoundedAcceptFunction} accepted a value (read it right after the call: the walk is synchronous), the
- * number of keys and strings in that value: text without a backslash that lost nothing holds twice as many `"`.
- */
-export function acceptedKeysAndStrings(): number {
-  return quoted;
-}
-
-/** Sets what {@link acceptedKeysAndStrings} reads (a tool's hot check, `compile/hot-check.ts`, counts in a local). */
-function setAcceptedKeysAndStrings(count: number): void {
-  quoted = count;
-}
-
+export type { BoundedCheck } from '../pipeline/parse-arguments';
+export type { BoundedAcceptFunction } from './hot-check';
 export { NOT_ACCEPTED };
 
 const KIND_NAMES = ['refuses every value', 'string', 'int', 'float', 'bool', 'date', 'array', 'object'] as const;
@@ -285,34 +261,41 @@ function keyPlaces(members: readonly Member[]): Map<string, number> {
  * {@link accept} reads, owned and written only by this object. `accept` is a method of the class, not a closure per
  * tool: the parse step is given the check itself.
  */
-export class CanonicalCheck implements HotCandidate {
+export class CanonicalCheck implements HotCandidate, BoundedCheck {
   /** The hot tier's count of this tool's calls (see {@link HotCandidate.mark}). */
   mark = 0;
+  /**
+   * After {@link accept} accepted a value, the number of keys and strings in it (read it right after the call: the
+   * check is synchronous); counted by the walk or by the tool's own code, and owned by this check.
+   */
+  keysAndStrings = 0;
   /** The tool's own code, once the hot tier gave it some (`undefined`: the shared walk). */
   private hot: BoundedAcceptFunction | undefined = undefined;
 
   constructor(
     private readonly root: CheckNode,
-    private readonly maxArrayItems: number,
+    /** The item limit the walk reads. */
+    readonly maxArrayItems: number,
     /** The tool's name (the generated code's comment and `sourceURL`). */
     private readonly tool: string,
     /**
      * The tool's instantiator, given code of its own when the check is (a field, not a callback: a closure and its
      * context per tool).
      */
-    private readonly instantiate?: Instantiator,
+    private readonly instantiate: Instantiator | undefined,
+    /** The hot tier that counts this check's calls (its executor's). */
+    private readonly tier: HotTier,
   ) {
-    if (specializedWhenBuilt()) this.specialize();
+    if (tier.specializesWhenBuilt) this.specialize();
   }
 
   /** What the parse step calls: the tool's own code when it has some, else the shared walk (counted for the tier). */
   accept(value: unknown): number {
     const hot = this.hot;
     if (hot !== undefined) return hot(value);
-    countCall(this);
-    quoted = 0;
-    maxItems = this.maxArrayItems;
-    return walk(this.root, value);
+    this.tier.countCall(this);
+    this.keysAndStrings = 0;
+    return walk(this, this.root, value);
   }
 
   /** Whether the check runs code of its own (the hot tier specialized it). */
@@ -329,13 +312,14 @@ export class CanonicalCheck implements HotCandidate {
   specialize(): boolean {
     if (this.hot !== undefined) return true;
     const code = this.source();
-    if (code.source.length > hotTierSettings().maxSourceLength) return false;
+    const maxSourceLength = this.tier.settings.maxSourceLength;
+    if (code.source.length > maxSourceLength) return false;
     try {
-      this.hot = compileHotCheck(code, setAcceptedKeysAndStrings);
+      this.hot = compileHotCheck(code, this);
     } catch {
       return false;
     }
-    if (this.instantiate !== undefined) specializeInstantiator(this.instantiate, this.tool);
+    if (this.instantiate !== undefined) specializeInstantiator(this.instantiate, this.tool, maxSourceLength);
     return true;
   }
 
@@ -354,15 +338,17 @@ export class CanonicalCheck implements HotCandidate {
 
 /**
  * Builds one tool's canonical check for these limits (`tool`: its name, for its generated code when it is hot;
- * `instantiate`: the tool's instantiator, specialized with it).
+ * `instantiate`: the tool's instantiator, specialized with it; `tier`: the hot tier that counts its calls, its
+ * executor's, or one of its own).
  */
 export function canonicalCheck(
   schema: ObjectSchema,
   limits: PipelineLimits,
   tool = 'tool',
   instantiate?: Instantiator,
+  tier: HotTier = new HotTier(),
 ): CanonicalCheck {
-  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, instantiate);
+  return new CanonicalCheck(new CheckBuilder(limits).node(schema, 1), limits.maxArrayItems, tool, instantiate, tier);
 }
 
 /** The boolean form of a tool's canonical check. */
@@ -397,10 +383,6 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
   }
 }
 
-// The walk's running facts (calls never overlap: the walk is synchronous and calls nothing that re-enters it).
-let quoted = 0;
-let maxItems = 0;
-
 const getPrototypeOf = Object.getPrototypeOf;
 const isArray = Array.isArray;
 const isSafeInteger = Number.isSafeInteger;
@@ -408,25 +390,25 @@ const isFinite = Number.isFinite;
 const OBJECT_PROTOTYPE = Object.prototype;
 
 /**
- * The one walk of every tool's canonical check: {@link NOT_ACCEPTED} unless `value` is accepted for `node`, else the
- * value's share of the bound. Each scalar adds its share: a string its length and quotes (and one to the count of keys
- * and strings), a number the fewest characters of any literal of it (a safe integer cannot be a rounded one; a number
+ * The one walk of every tool's canonical check (`check`: the check walked, whose item limit it reads and whose count of
+ * keys and strings it keeps): {@link NOT_ACCEPTED} unless `value` is accepted for `node`, else the value's share of
+ * the bound. Each scalar adds its share: a string its length and quotes (and one to the count of keys and strings), a number the fewest characters of any literal of it (a safe integer cannot be a rounded one; a number
  * beyond 2^53 makes the bound NaN), `true` 4, `false` 5, `null` 4. `null` where the node is not nullable is refused
  * or dropped as absent by the normalizer: a change either way.
  */
-function walk(node: CheckNode, value: unknown): number {
+function walk(check: CanonicalCheck, node: CheckNode, value: unknown): number {
   if (value === null) return node.nullable && node.kind !== Kind.Refuse ? 4 : NOT_ACCEPTED;
   // Containers recurse; a scalar's check is small and not recursive, so the containers' loops take it inline.
-  if (node.kind === Kind.Object) return walkObject(node, value);
-  if (node.kind === Kind.Array) return walkArray(node, value);
-  return scalarShare(node, value);
+  if (node.kind === Kind.Object) return walkObject(check, node, value);
+  if (node.kind === Kind.Array) return walkArray(check, node, value);
+  return scalarShare(check, node, value);
 }
 
 /**
  * {@link walk} for a scalar node (or one that refuses everything) and a value that is not `null`, dispatched on the
  * value's type first (a string, the most frequent, first): each kind accepts values of one type only.
  */
-function scalarShare(node: CheckNode, value: unknown): number {
+function scalarShare(check: CanonicalCheck, node: CheckNode, value: unknown): number {
   const kind = node.kind;
   if (typeof value === 'string') {
     if (kind === Kind.String) {
@@ -434,7 +416,7 @@ function scalarShare(node: CheckNode, value: unknown): number {
         return NOT_ACCEPTED;
     } else if (kind !== Kind.Date || !node.dateForm!(value) || !(node.plain || passes(node, value)))
       return NOT_ACCEPTED;
-    quoted++;
+    check.keysAndStrings++;
     return value.length + 2;
   }
   if (typeof value === 'number') {
@@ -451,9 +433,9 @@ function scalarShare(node: CheckNode, value: unknown): number {
 }
 
 /** The share of a value that may be anything: a scalar's check inline, a container's walk. */
-function share(node: CheckNode, value: unknown): number {
-  if (node.kind < Kind.Array && value !== null) return scalarShare(node, value);
-  return walk(node, value);
+function share(check: CanonicalCheck, node: CheckNode, value: unknown): number {
+  if (node.kind < Kind.Array && value !== null) return scalarShare(check, node, value);
+  return walk(check, node, value);
 }
 
 /** A node's constraints other than its bounds and, for a scalar, its enum. */
@@ -469,14 +451,14 @@ function passes(node: CheckNode, value: unknown): boolean {
   return node.enumSet === undefined || node.enumSet.has(value);
 }
 
-function walkArray(node: CheckNode, value: unknown): number {
-  if (!isArray(value) || value.length > maxItems || !numberWithin(value.length, node.lower, node.upper))
+function walkArray(check: CanonicalCheck, node: CheckNode, value: unknown): number {
+  if (!isArray(value) || value.length > check.maxArrayItems || !numberWithin(value.length, node.lower, node.upper))
     return NOT_ACCEPTED;
   const items = node.items!;
   // The brackets and a comma per item, one fewer than items (`[]` is 2).
   let bound = value.length === 0 ? 2 : value.length + 1;
   for (let index = 0; index < value.length; index++) {
-    const itemShare = share(items, value[index]);
+    const itemShare = share(check, items, value[index]);
     if (itemShare === NOT_ACCEPTED) return NOT_ACCEPTED;
     bound += itemShare;
   }
@@ -489,7 +471,7 @@ function memberPlace(members: readonly Member[], key: string): number {
   return -1;
 }
 
-function walkObject(node: CheckNode, value: unknown): number {
+function walkObject(check: CanonicalCheck, node: CheckNode, value: unknown): number {
   if (typeof value !== 'object' || value === null || getPrototypeOf(value) !== OBJECT_PROTOTYPE) return NOT_ACCEPTED;
   const members = node.members!;
   const object = value as Record<string, unknown>;
@@ -506,9 +488,9 @@ function walkObject(node: CheckNode, value: unknown): number {
       if (at < 0) return NOT_ACCEPTED;
     }
     next = at + MEMBER_FIELDS;
-    const valueShare = share(members[at + 1] as CheckNode, object[key]);
+    const valueShare = share(check, members[at + 1] as CheckNode, object[key]);
     if (valueShare === NOT_ACCEPTED) return NOT_ACCEPTED;
-    quoted++;
+    check.keysAndStrings++;
     count++;
     // The key's quotes, colon and comma (or closing brace), and its length.
     bound += key.length + 4 + valueShare;

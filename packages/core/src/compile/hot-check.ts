@@ -3,7 +3,6 @@ import { lengthWithin } from '../rules/string';
 import { numberWithin } from '../rules/number';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
-import type { BoundedAcceptFunction } from './canonical-check';
 import { Kind, memberList, type CheckNode } from './check-records';
 
 /**
@@ -15,8 +14,18 @@ import { Kind, memberList, type CheckNode } from './check-records';
  * switch); the tool's name only as printable ASCII in a comment and as `[A-Za-z0-9._-]` in the `sourceURL`.
  *
  * It answers what the walk answers: {@link NOT_ACCEPTED}, or the value's share of the text-length bound (`NaN` past
- * 2^53), and sets the count {@link acceptedKeysAndStrings} reads.
+ * 2^53), and sets the check's count of keys and strings (`CanonicalCheck.keysAndStrings`).
  */
+
+/**
+ * The check with what the parse step needs to know whether JSON.parse lost anything (decision 0019's walk, folded into
+ * this one): `NOT_ACCEPTED` for `false`; otherwise the value's `minTextLength` (the lower bound of the length of
+ * any JSON text that JSON.parse reads as this value, exactly as `inspectParsedValue` counts it; escapes only lengthen a
+ * literal), or `NaN` when the value holds a number beyond +-(2^53 - 1) (an integer literal JSON.parse may have rounded:
+ * the parse step's own checks decide). An accepted value has no prototype key, no array beyond the item limit and no
+ * container beyond the depth limit, so the walk's other facts are known.
+ */
+export type BoundedAcceptFunction = (value: unknown) => number;
 
 /** The helpers every generated check takes, by the names its source uses. */
 const HELPERS = {
@@ -79,9 +88,11 @@ export function compileHotSource<F>(code: HotSource, ...leading: unknown[]): F {
   return factory(...leading, ...code.values);
 }
 
-/** Compiles a tool's hot check; `done` receives the count of keys and strings of each accepted value. */
-export function compileHotCheck(code: HotSource, done: (count: number) => void): BoundedAcceptFunction {
-  return compileHotSource<BoundedAcceptFunction>(code, done);
+/** Compiles a tool's hot check; `counted.keysAndStrings` receives the count of keys and strings of each value. */
+export function compileHotCheck(code: HotSource, counted: { keysAndStrings: number }): BoundedAcceptFunction {
+  return compileHotSource<BoundedAcceptFunction>(code, (count: number) => {
+    counted.keysAndStrings = count;
+  });
 }
 
 class Emitter {

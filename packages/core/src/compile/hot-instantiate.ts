@@ -1,4 +1,4 @@
-import type { Instantiator, InstantiatorRecord } from '../pipeline/instantiate';
+import { instantiatorRecord, type Instantiator, type InstantiatorRecord } from '../pipeline/instantiate';
 import { compileHotSource, printableName, urlText, type HotSource } from './hot-check';
 
 /**
@@ -61,4 +61,57 @@ export function hotInstantiatorSource(record: InstantiatorRecord, tool: string):
 /** Compiles a class's hot builder. */
 export function compileHotInstantiator(code: HotSource): Instantiator {
   return compileHotSource<Instantiator>(code);
+}
+
+/**
+ * Gives a class command's instantiator (and those of its nested DTO classes) code of its own, the hot tier's
+ * (decision 0031): called when the tool's canonical check is specialized, off any call's stack. The code builds what
+ * the shared builder builds when it does not adopt (`new Dto()`, each own key assigned in its order, the same builders
+ * for dates, nested DTOs and arrays of them), with one literal store per declared property instead of a shared keyed
+ * store; it never adopts (constructing and assigning is what adopting stands for, and is cheaper with literal
+ * stores). `false` when it stays shared: built by class-transformer, beyond the tier's source budget (`maxSourceLength`
+ * characters), or a process
+ * that compiles no code from strings.
+ */
+export function specializeInstantiator(instantiator: Instantiator, tool: string, maxSourceLength: number): boolean {
+  const record = instantiatorRecord(instantiator);
+  if (record === undefined || typeof record === 'string') return false;
+  if (record.own !== undefined) return true;
+  for (const nested of record.nested) specializeInstantiator(nested, tool, maxSourceLength);
+  // Called by the hot tier off any call's stack, where nothing may throw: any failure keeps the shared builder.
+  try {
+    const code = hotInstantiatorSource(record, tool);
+    if (code.source.length > maxSourceLength) return false;
+    record.own = compileHotInstantiator(code);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The sources of an instantiator's own code and of its nested classes' (each source once), and whether it runs:
+ * what `toolwright inspect --code` prints; `undefined` for an instantiator built by class-transformer.
+ */
+export function hotInstantiatorSources(
+  instantiator: Instantiator,
+  tool: string,
+): { readonly running: boolean; readonly sources: readonly HotSource[] } | undefined {
+  const top = instantiatorRecord(instantiator);
+  if (top === undefined || typeof top === 'string') return undefined;
+  const sources: HotSource[] = [];
+  // A class nested in several places has an instantiator in each, all of the same source: printed once.
+  const seen = new Set<string>();
+  const visit = (record: InstantiatorRecord) => {
+    const code = hotInstantiatorSource(record, tool);
+    if (seen.has(code.source)) return;
+    seen.add(code.source);
+    sources.push(code);
+    for (const nested of record.nested) {
+      const child = instantiatorRecord(nested);
+      if (child !== undefined && typeof child !== 'string') visit(child);
+    }
+  };
+  visit(top);
+  return { running: top.own !== undefined, sources };
 }

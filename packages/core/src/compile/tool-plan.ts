@@ -10,12 +10,9 @@ import type { CommandHandler, RegisteredTool } from '../types/handler';
 import type { CoercionPolicy, Constructor } from '../types/schema';
 import { canonicalCheck, type CanonicalCheck } from './canonical-check';
 import { printableName } from './hot-check';
-import {
-  describeInstantiator,
-  hotInstantiatorSources,
-  instantiatorFor,
-  type Instantiator,
-} from '../pipeline/instantiate';
+import { hotInstantiatorSources } from './hot-instantiate';
+import type { HotTier } from './hot-tier';
+import { describeInstantiator, instantiatorFor, type Instantiator } from '../pipeline/instantiate';
 import { dtoForSchema } from '../validation/synthesize-dto';
 
 /** The executor-level settings a compiled tool depends on. */
@@ -27,6 +24,8 @@ export interface CompileSettings {
   readonly slowCallMs: number;
   /** `false`: the canonical check is not run, every call goes through the normalizer (the differential tests' reference). */
   readonly canonicalFastPath?: boolean;
+  /** The hot tier that counts the executor's calls (each check has a tier of its own when absent). */
+  readonly hotTier?: HotTier;
 }
 
 /**
@@ -92,7 +91,9 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, to
     reference,
     developerRules,
     // A hot tool's instantiator gets code of its own with its canonical check (decision 0031, amended).
-    check: reference ? undefined : canonicalCheck(parameters, settings.limits, definition.name, instantiate),
+    check: reference
+      ? undefined
+      : canonicalCheck(parameters, settings.limits, definition.name, instantiate, settings.hotTier),
     needsInstance,
     commandClass,
     instantiate,

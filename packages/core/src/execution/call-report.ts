@@ -8,7 +8,7 @@ import { redactTransformations, sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolResult } from '../types/execution';
 import { logCallOutcome } from './call-logging';
-import type { PrepareResult } from './executor-options';
+import type { PrepareResult } from './prepared-call';
 import { describeThrown } from './fault-tolerance';
 import { logSafeName } from './log-text';
 import { PreparationFailure, type CompiledCall } from './prepare-arguments';

@@ -1,19 +1,10 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import type { CommandHandler, ToolInvocationContext } from '../types/handler';
+import type { CommandHandler, CommandResolver, ToolInvocationContext } from '../types/handler';
 import type { Constructor } from '../types/schema';
 import { constructorParameters } from './command-construction';
 import { EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
 
-/**
- * How the executor gets the instance that runs a `@Command` class for one call (type-graphql's
- * `container.get(cls, resolverData)` is the model). The call's trusted context is `invocation.context`; a resolver
- * for another container (Nest, inversify, ...) hands it to the command however that container injects per-call values.
- * A resolver may return a promise (Nest's `ModuleRef.resolve`). Whatever it throws becomes the call's HANDLER_ERROR.
- */
-export type CommandResolver = (
-  commandClass: Constructor<CommandHandler>,
-  invocation: ToolInvocationContext,
-) => CommandHandler | Promise<CommandHandler>;
+export type { CommandResolver } from '../types/handler';
 
 /**
  * How a command class is built for a call, decided on its first call and kept (a number per class in the resolver's

@@ -1,11 +1,8 @@
-import type { ToolDefinition } from '../types/definition';
-import type { ToolErrorPayload, Transformation } from '../types/execution';
 import type { CoercionPolicy } from '../types/schema';
 import type { Logger } from '../logging/logger';
 import type { PipelineLimits } from '../pipeline/limits';
-import type { SecurityEvent } from '../pipeline/normalizer';
 import type { ApprovalOptions } from './approval';
-import type { CommandResolver } from './command-resolution';
+import type { CommandResolver } from '../types/handler';
 import type { ToolTelemetry } from './telemetry';
 import type { TransformationStats } from './transformation-stats';
 
@@ -62,26 +59,7 @@ export interface PersonaToolExecutorOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_SLOW_CALL_MS = 1_000;
 
-/** A call that passed steps 1-6: what the handler would receive. */
-export interface PreparedCall {
-  readonly callId: string;
-  readonly tool: string;
-  readonly definition: ToolDefinition;
-  /** The validated parameters: a DTO instance for class commands, a plain object for function handlers. */
-  readonly params: Record<string, unknown>;
-  readonly transformations: readonly Transformation[];
-  readonly securityEvents: readonly SecurityEvent[];
-}
-
-export type PrepareResult =
-  | ({ readonly ok: true } & PreparedCall)
-  | {
-      readonly ok: false;
-      readonly callId: string;
-      readonly tool: string;
-      readonly error: ToolErrorPayload;
-      readonly transformations: readonly Transformation[];
-    };
+export type { PreparedCall, PrepareResult } from './prepared-call';
 
 export interface ExecuteAllOptions {
   /** How many calls run at once. Default 4. */

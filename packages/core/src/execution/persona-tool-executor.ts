@@ -3,6 +3,7 @@ import { CancelledError } from '../errors/cancelled-error';
 import { ToolRegistry } from '../registry/tool-registry';
 import { ToolCompiler } from '../registry/tool-compiler';
 import { printToolPlan } from '../compile/tool-plan';
+import { HotTier } from '../compile/hot-tier';
 import { synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
 import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult } from '../types/execution';
@@ -112,6 +113,7 @@ export class PersonaToolExecutor {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       slowCallMs: options.slowCallMs ?? DEFAULT_SLOW_CALL_MS,
       canonicalFastPath: options.canonicalFastPath !== false,
+      hotTier: new HotTier(),
     });
     this.preparation = new ArgumentPreparation(registry, this.logger, this.stats);
     this.report = new CallReport(this.logger, this.stats, telemetry);

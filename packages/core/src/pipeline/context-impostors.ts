@@ -1,4 +1,5 @@
 import { objectNodes } from '../schema/object-nodes';
+import { canonicalKey as canonical } from '../rules/unknown-keys';
 import { foldKey, keyFolds, needsFolding } from '../text/key-folding';
 import { CONTEXT_KEY_PROPERTIES, type Transformation } from '../types/execution';
 import type { ObjectSchema } from '../types/schema';
@@ -27,11 +28,6 @@ const CONTEXT_NAMES = Object.keys(CONTEXT_KEY_PROPERTIES);
 const BY_CANONICAL: ReadonlyMap<string, string> = new Map(CONTEXT_NAMES.map((name) => [canonical(name), name]));
 /** The context names by their fold, built on the first key that needs folding (folding loads the confusables data). */
 let byFolded: ReadonlyMap<string, string> | undefined;
-
-/** The normalizer's key matching form (case and the separators `_ - .` and white space ignored). */
-function canonical(key: string): string {
-  return key.replace(/[-_\s.]/g, '').toLowerCase();
-}
 
 /** Longest key compared with the context names (longer keys are no name, whatever they hold). */
 const MAX_COMPARED_KEY_LENGTH = 1024;

@@ -92,27 +92,21 @@ export function inspectParsedValue(value: unknown, limits: PipelineLimits): Pars
       readerDiffers: false,
     };
   if (limits.maxDepth > MAX_RECURSIVE_DEPTH) return inspectIteratively(value, limits);
-  walkKeys = 0;
-  walkFlags = 0;
-  walkLength = 0;
-  const keysAndStrings = countRecursively(value, 1, limits);
-  return {
-    keys: walkKeys,
-    strings: keysAndStrings - walkKeys,
-    unsafeNumber: (walkFlags & UNSAFE_NUMBER) !== 0,
-    minTextLength: walkLength,
-    tooDeep: (walkFlags & TOO_DEEP) !== 0,
-    readerDiffers: (walkFlags & READER_DIFFERS) !== 0,
+  // The answer, filled in by the walk: the one object this call makes.
+  const facts: WalkedFacts = {
+    keys: 0,
+    strings: 0,
+    unsafeNumber: false,
+    minTextLength: 0,
+    tooDeep: false,
+    readerDiffers: false,
   };
+  facts.strings = countRecursively(value, 1, limits, facts) - facts.keys;
+  return facts;
 }
 
-const UNSAFE_NUMBER = 1;
-const TOO_DEEP = 2;
-const READER_DIFFERS = 4;
-/** What {@link countRecursively} found besides its count (it runs to completion before anything reads these). */
-let walkKeys = 0;
-let walkFlags = 0;
-let walkLength = 0;
+/** {@link ParsedValueFacts} while {@link countRecursively} fills them in (each call's own). */
+type WalkedFacts = { -readonly [Fact in keyof ParsedValueFacts]: ParsedValueFacts[Fact] };
 
 /**
  * A lower bound of the characters of any JSON number literal that JSON.parse reads as `value` (finite), exact for the
@@ -153,16 +147,16 @@ function literalLength(value: unknown): number {
  * Keys and strings in a container at `depth` (a frame per level: the caller keeps the depth limit within
  * {@link MAX_RECURSIVE_DEPTH}, and nothing below a container beyond the limit is visited).
  */
-function countRecursively(container: object, depth: number, limits: PipelineLimits): number {
+function countRecursively(container: object, depth: number, limits: PipelineLimits, facts: WalkedFacts): number {
   if (depth > limits.maxDepth) {
-    walkFlags |= TOO_DEEP | READER_DIFFERS;
+    facts.tooDeep = facts.readerDiffers = true;
     return 0;
   }
   let count = 0;
   // The brackets, and one comma fewer than members (added back below for an empty container).
   let length = 1;
   if (Array.isArray(container)) {
-    if (container.length > limits.maxArrayItems) walkFlags |= READER_DIFFERS;
+    if (container.length > limits.maxArrayItems) facts.readerDiffers = true;
     for (let index = 0; index < container.length; index++) {
       const item: unknown = container[index];
       length++;
@@ -170,34 +164,34 @@ function countRecursively(container: object, depth: number, limits: PipelineLimi
         count++;
         length += item.length + 2;
       } else if (typeof item === 'number') {
-        if (beyondSafeInteger(item)) walkFlags |= UNSAFE_NUMBER;
+        if (beyondSafeInteger(item)) facts.unsafeNumber = true;
         length += minNumberLength(item);
-      } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
+      } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits, facts);
       else length += literalLength(item);
     }
-    walkLength += container.length === 0 ? length + 1 : length;
+    facts.minTextLength += container.length === 0 ? length + 1 : length;
     return count;
   }
   let members = 0;
   for (const key in container) {
     if (!hasOwnProperty.call(container, key)) continue;
     count++;
-    walkKeys++;
+    facts.keys++;
     members++;
     // A comma, the key's quotes and colon, the key.
     length += key.length + 4;
-    if (DANGEROUS_KEYS.has(key)) walkFlags |= READER_DIFFERS;
+    if (DANGEROUS_KEYS.has(key)) facts.readerDiffers = true;
     const item = (container as Record<string, unknown>)[key];
     if (typeof item === 'string') {
       count++;
       length += item.length + 2;
     } else if (typeof item === 'number') {
-      if (beyondSafeInteger(item)) walkFlags |= UNSAFE_NUMBER;
+      if (beyondSafeInteger(item)) facts.unsafeNumber = true;
       length += minNumberLength(item);
-    } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits);
+    } else if (typeof item === 'object' && item !== null) count += countRecursively(item, depth + 1, limits, facts);
     else length += literalLength(item);
   }
-  walkLength += members === 0 ? length + 1 : length;
+  facts.minTextLength += members === 0 ? length + 1 : length;
   return count;
 }
 

@@ -2,9 +2,6 @@ import { plainToInstance } from 'class-transformer';
 import { getDesignType } from '../metadata/design-metadata';
 import { hasClassTransformerCustomizations } from '../metadata/validator-metadata';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
-import type { HotSource } from '../compile/hot-check';
-import { compileHotInstantiator, hotInstantiatorSource } from '../compile/hot-instantiate';
-import { hotTierSettings } from '../compile/hot-tier';
 
 /**
  * The DTO instance a class command receives, built from the validated plain parameters. What `plainToInstance` does
@@ -19,7 +16,7 @@ import { hotTierSettings } from '../compile/hot-tier';
  * (`Object.setPrototypeOf`, nested DTOs and arrays of them in place, dates replaced in place): the same class, own
  * keys in the same order and the same values as the built instance, without a store per key.
  *
- * A hot tool's instantiators get code of their own (the hot tier, decision 0031 amended: {@link specializeInstantiator}):
+ * A hot tool's instantiators get code of their own (the hot tier, decision 0031 amended: `specializeInstantiator` in `compile/hot-instantiate.ts`):
  * the same building with one literal store per declared property, which costs less than adopting.
  */
 export type Instantiator = (plain: Record<string, unknown>, owned?: boolean) => object;
@@ -35,7 +32,7 @@ export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
  * empty list for a class that has none, most of them), the nested DTO classes'
  * instantiators, why it may not adopt (`undefined`: it may), and the one slot the shared builder defers to: the code of
  * its own the tier gave it (`compile/hot-instantiate.ts`, emitted from this record, the builders bound as they are),
- * `undefined` until then. Written only here.
+ * `undefined` until then. Written only there.
  */
 export interface InstantiatorRecord {
   readonly dto: Constructor;
@@ -85,55 +82,11 @@ export function instantiatorFor(schema: ObjectSchema, dto: Constructor): Instant
 }
 
 /**
- * Gives a class command's instantiator (and those of its nested DTO classes) code of its own, the hot tier's
- * (decision 0031): called when the tool's canonical check is specialized, off any call's stack. The code builds what
- * the shared builder builds when it does not adopt (`new Dto()`, each own key assigned in its order, the same builders
- * for dates, nested DTOs and arrays of them), with one literal store per declared property instead of a shared keyed
- * store; it never adopts (constructing and assigning is what adopting stands for, and is cheaper with literal
- * stores). `false` when it stays shared: built by class-transformer, beyond the tier's source budget, or a process
- * that compiles no code from strings.
+ * The record of an instantiator from {@link instantiatorFor} (what the hot tier emits its code from and sets its
+ * `own` code in: `compile/hot-instantiate.ts`); its description instead for one built by class-transformer.
  */
-export function specializeInstantiator(instantiator: Instantiator, tool: string): boolean {
-  const record = records.get(instantiator);
-  if (record === undefined || typeof record === 'string') return false;
-  if (record.own !== undefined) return true;
-  for (const nested of record.nested) specializeInstantiator(nested, tool);
-  // Called by the hot tier off any call's stack, where nothing may throw: any failure keeps the shared builder.
-  try {
-    const code = hotInstantiatorSource(record, tool);
-    if (code.source.length > hotTierSettings().maxSourceLength) return false;
-    record.own = compileHotInstantiator(code);
-  } catch {
-    return false;
-  }
-  return true;
-}
-
-/**
- * The sources of an instantiator's own code and of its nested classes' (each source once), and whether it runs:
- * what `toolwright inspect --code` prints; `undefined` for an instantiator built by class-transformer.
- */
-export function hotInstantiatorSources(
-  instantiator: Instantiator,
-  tool: string,
-): { readonly running: boolean; readonly sources: readonly HotSource[] } | undefined {
-  const top = records.get(instantiator);
-  if (top === undefined || typeof top === 'string') return undefined;
-  const sources: HotSource[] = [];
-  // A class nested in several places has an instantiator in each, all of the same source: printed once.
-  const seen = new Set<string>();
-  const visit = (record: InstantiatorRecord) => {
-    const code = hotInstantiatorSource(record, tool);
-    if (seen.has(code.source)) return;
-    seen.add(code.source);
-    sources.push(code);
-    for (const nested of record.nested) {
-      const child = records.get(nested);
-      if (child !== undefined && typeof child !== 'string') visit(child);
-    }
-  };
-  visit(top);
-  return { running: top.own !== undefined, sources };
+export function instantiatorRecord(instantiator: Instantiator): InstantiatorRecord | string | undefined {
+  return records.get(instantiator);
 }
 
 function byClassTransformer(dto: Constructor, reason: string): Instantiator {

@@ -17,7 +17,13 @@ import { canonicalKey, joinPath } from './keys';
 import { deepEqual } from './deep-equal';
 import { constraintChecks, constraintHolds, type ConstraintMode } from './constraints';
 import { patternSubjectTooLong } from '../schema/pattern-engine';
-import { MAX_LISTED_UNKNOWN_KEYS, summarizeUnknownKeys } from './key-summary';
+import {
+  decideUnknownKey,
+  droppedUnknownKey,
+  MAX_LISTED_UNKNOWN_KEYS,
+  summarizeUnknownKeys,
+  unknownKeyIssue,
+} from '../rules/unknown-keys';
 import type { RuleOutcome } from '../rules/outcome';
 import { toStringValue } from '../rules/string';
 import { toInteger } from '../rules/integer';
@@ -416,7 +422,8 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
         }
         if (extra === false) {
           if (coerce) unknown.push(key);
-          else if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS) state.issues.push(unknownKeyIssue(schema, path, key));
+          else if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS)
+            state.issues.push(unknownKeyIssue(schema, joinPath(path, key), key));
           continue;
         }
         const normalized = extraNormalizer ? extraNormalizer(raw, joinPath(path, key), state) : raw;
@@ -430,31 +437,16 @@ function objectNormalizer(schema: ObjectSchema, policy: CoercionPolicy, constrai
       }
       accept(key, raw, property, rule);
     }
+    // Once every key is known: a key that reads as a parameter the call did not send is repaired or refused, never
+    // dropped (dropping it would run the handler without a value the model meant); any other is dropped.
+    const isSent = unknown.length === 0 ? undefined : (index: number): boolean => seen[index] !== undefined;
     for (const key of unknown) {
       const raw = object[key];
-      // A key one edit away from a parameter the call did not set, and clearly closer to it than to any other, is a
-      // near miss: dropping it would run the handler without a value the model meant.
-      const near = nearMiss(key, properties, seen);
-      if (near === undefined) {
-        if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS)
-          state.transformations.push({
-            path: joinPath(path, key),
-            rule: 'dropped-unknown-key',
-            from: raw,
-            to: undefined,
-          });
-      } else if (lenient) {
-        accept(key, raw, near, 'key-typo');
-      } else {
-        const where = joinPath(path, key);
-        state.issues.push({
-          path: where,
-          rule: 'unknown-key',
-          expected: `the key "${near.definition.name}"`,
-          received: JSON.stringify(key),
-          message: `"${where}" is not a parameter of this tool; did you mean "${near.definition.name}"? Send the value under "${near.definition.name}".`,
-        });
-      }
+      const where = joinPath(path, key);
+      const decision = decideUnknownKey(key, where, schema.properties, isSent!, policy);
+      if (decision.kind === 'repair') accept(key, raw, properties[decision.index]!, decision.rule);
+      else if (decision.kind === 'refuse') state.issues.push(decision.issue);
+      else if (++unknownKeys <= MAX_LISTED_UNKNOWN_KEYS) state.transformations.push(droppedUnknownKey(where, raw));
     }
     if (unknownKeys > MAX_LISTED_UNKNOWN_KEYS)
       summarizeUnknownKeys(state, path, unknownKeys - MAX_LISTED_UNKNOWN_KEYS, coerce, schema);
@@ -481,64 +473,6 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
   if (key === '__proto__')
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
-}
-
-const MAX_TYPO_KEY_LENGTH = 64;
-const MIN_TYPO_KEY_LENGTH = 4;
-
-/** The unset, model-visible property a key is one edit away from, when every other property is at least three edits away. */
-function nearMiss(
-  key: string,
-  properties: readonly CompiledProperty[],
-  seen: ReadonlyArray<string | undefined>,
-): CompiledProperty | undefined {
-  const wanted = canonicalKey(key);
-  if (wanted.length < MIN_TYPO_KEY_LENGTH || wanted.length > MAX_TYPO_KEY_LENGTH) return undefined;
-  let candidate: CompiledProperty | undefined;
-  for (const property of properties) {
-    if (property.definition.context) continue;
-    let closest = Infinity;
-    for (const name of [property.definition.name, ...property.definition.aliases])
-      closest = Math.min(closest, boundedEditDistance(wanted, canonicalKey(name), 3));
-    if (closest <= 1) {
-      if (candidate !== undefined || seen[property.index] !== undefined) return undefined;
-      candidate = property;
-    } else if (closest < 3) return undefined;
-  }
-  return candidate;
-}
-
-/** Edit distance with adjacent transpositions (optimal string alignment), or `bound` when it is at least `bound`. */
-export function boundedEditDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) >= bound) return bound;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMinimum = i;
-    for (let j = 1; j <= b.length; j++) {
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
-      current.push(value);
-      if (value < rowMinimum) rowMinimum = value;
-    }
-    if (rowMinimum >= bound) return bound;
-    before = previous;
-    previous = current;
-  }
-  return Math.min(previous[b.length]!, bound);
-}
-
-function unknownKeyIssue(schema: ObjectSchema, path: string, key: string): ValidationIssue {
-  const known = schema.properties.filter((property) => !property.context).map((property) => property.name);
-  const where = joinPath(path, key);
-  return {
-    path: where,
-    rule: 'unknown-key',
-    expected: known.length > 0 ? `one of the keys ${known.join(', ')}` : 'no keys',
-    received: JSON.stringify(key),
-    message: `"${where}" is not a parameter of this tool; use only ${known.length > 0 ? known.map((name) => `"${name}"`).join(', ') : 'no parameters'}.`,
-  };
 }
 
 type StringObjectOutcome =

@@ -17,7 +17,6 @@ import {
   mayLoseInformationByScan,
   NOT_ACCEPTED,
 } from './information-loss';
-import { acceptedKeysAndStrings, type BoundedCheck } from '../compile/canonical-check';
 import { isObject, unwrapCall, type CallTarget } from './unwrap-call';
 
 export type { CallTarget } from './unwrap-call';
@@ -37,6 +36,17 @@ const FENCE = '```';
 const DEPTH_SCAN_THRESHOLD = 4096;
 const TOOL_CALL_OPEN = '<tool_call>';
 const TOOL_CALL_CLOSE = '</tool_call>';
+
+/**
+ * A tool's canonical check as the parse step uses it (`compile/canonical-check.ts`): `accept` answers `NOT_ACCEPTED`,
+ * or the accepted value's lower bound of its text's length (`NaN` past 2^53); right after it accepted a value,
+ * `keysAndStrings` is the number of keys and strings in it (text without a backslash that lost nothing holds twice as
+ * many `"`).
+ */
+export interface BoundedCheck {
+  accept(value: unknown): number;
+  readonly keysAndStrings: number;
+}
 
 /** What one parse threads through its steps. */
 interface ParseRun {
@@ -149,7 +159,7 @@ export function parseCheckedArguments(
     if (
       bound >= 0 &&
       (trimmed.length < bound + DROPPED_MEMBER_LENGTH ||
-        (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * acceptedKeysAndStrings()))
+        (trimmed.indexOf('\\') === -1 && countQuotes(trimmed) === 2 * check.keysAndStrings))
     )
       return parsed as Record<string, unknown>;
   }

@@ -35,3 +35,14 @@ export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly implementation: ToolImplementation;
 }
+
+/**
+ * How the executor gets the instance that runs a `@Command` class for one call (type-graphql's
+ * `container.get(cls, resolverData)` is the model). The call's trusted context is `invocation.context`; a resolver
+ * for another container (Nest, inversify, ...) hands it to the command however that container injects per-call values.
+ * A resolver may return a promise (Nest's `ModuleRef.resolve`). Whatever it throws becomes the call's HANDLER_ERROR.
+ */
+export type CommandResolver = (
+  commandClass: Constructor<CommandHandler>,
+  invocation: ToolInvocationContext,
+) => CommandHandler | Promise<CommandHandler>;

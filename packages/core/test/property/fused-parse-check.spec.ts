@@ -1,11 +1,6 @@
 import 'reflect-metadata';
 import type { CoercionPolicy } from '@toolwright/core';
-import {
-  acceptedKeysAndStrings,
-  canonicalCheck,
-  NOT_ACCEPTED,
-  type CanonicalCheck,
-} from '@toolwright/core/compile/canonical-check';
+import { canonicalCheck, NOT_ACCEPTED, type CanonicalCheck } from '@toolwright/core/compile/canonical-check';
 import { inspectParsedValue } from '@toolwright/core/pipeline/information-loss';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { CheckedArguments, parseArguments, parseCheckedArguments } from '@toolwright/core/pipeline/parse-arguments';
@@ -131,7 +126,7 @@ describe('the parse step with the canonical check folded in (decision 0020, fuse
         }
         const bound = check.accept(parsed);
         if (bound === NOT_ACCEPTED) continue;
-        const keysAndStrings = acceptedKeysAndStrings();
+        const keysAndStrings = check.keysAndStrings;
         const facts = inspectParsedValue(parsed, limits);
         const walk = facts.unsafeNumber ? Number.NaN : facts.minTextLength;
         counts.bounds++;

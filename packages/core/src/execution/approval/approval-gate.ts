@@ -15,7 +15,7 @@ import type {
   ToolResult,
 } from '../../types/execution';
 import type { CompiledTool } from '../../compile/tool-plan';
-import type { PreparedCall } from '../executor-options';
+import type { PreparedCall } from '../prepared-call';
 import { CompiledCall } from '../prepare-arguments';
 import { describeThrown } from '../fault-tolerance';
 import { logSafeName } from '../log-text';

@@ -2,12 +2,7 @@ import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
-import {
-  acceptedKeysAndStrings,
-  canonicalCheck,
-  NOT_ACCEPTED,
-  type CanonicalCheck,
-} from '@toolwright/core/compile/canonical-check';
+import { canonicalCheck, NOT_ACCEPTED, type CanonicalCheck } from '@toolwright/core/compile/canonical-check';
 import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
 import { DEFAULT_LIMITS, type PipelineLimits } from '@toolwright/core/pipeline/limits';
 import { objectSchema, textFor, type JsonSchema } from '../../support/json-schema-texts';
@@ -125,6 +120,36 @@ describe('the hot tier (decision 0031)', () => {
     expect(JSON.parse(output)).toEqual({ ok: 256, hot: false });
   }, 120_000);
 
+  it("gives each executor a tier of its own: one executor's hot tools take no place of another's", async () => {
+    configureHotTier({ window: WINDOW, maxTools: 1 });
+    const first = executorWith(1);
+    const second = executorWith(1);
+    // Interleaved calls: with one tier for the process, the first tool to get hot would take the only place.
+    for (let repeat = 0; repeat < WINDOW; repeat++) {
+      await call(first, 0);
+      await call(second, 0);
+    }
+    await turn();
+    expect(isHot(first, 'tool_0')).toBe(true);
+    expect(isHot(second, 'tool_0')).toBe(true);
+  });
+
+  it('keeps the count of keys and strings in each check, walked or hot, across interleaved calls', () => {
+    const parameters = registeredParameters({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'array', items: { type: 'string' } } },
+    });
+    for (const specialize of [false, true]) {
+      const first = canonicalCheck(parameters, DEFAULT_LIMITS, 'first');
+      const second = canonicalCheck(parameters, DEFAULT_LIMITS, 'second');
+      if (specialize) expect(first.specialize() && second.specialize()).toBe(true);
+      expect(first.accept({ a: 'x', b: ['y', 'z'] })).not.toBe(NOT_ACCEPTED);
+      expect(second.accept({ a: 'x' })).not.toBe(NOT_ACCEPTED);
+      // Two keys and three strings; one key and one string.
+      expect([first.keysAndStrings, second.keysAndStrings]).toEqual([5, 2]);
+    }
+  });
+
   it('keeps a check whose source is beyond the budget on the shared walk', () => {
     configureHotTier({ maxSourceLength: 100 });
     const check = canonicalCheck(registeredParameters(schemaFor(0)), DEFAULT_LIMITS, 'big');
@@ -160,7 +185,7 @@ function valueFor(random: SeededRandom, schema: JsonSchema, other: JsonSchema): 
 /** The check's three answers on a value: accepted or not, the bound, and the count of keys and strings. */
 function answers(check: CanonicalCheck, value: unknown): string {
   const bound = check.accept(value);
-  return bound === NOT_ACCEPTED ? 'refused' : `bound ${bound} count ${acceptedKeysAndStrings()}`;
+  return bound === NOT_ACCEPTED ? 'refused' : `bound ${bound} count ${check.keysAndStrings}`;
 }
 
 describe('a hot check against the shared walk of the same records', () => {

@@ -3,13 +3,9 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { getDesignType } from '../../../src/metadata/design-metadata';
-import { configureHotTier, DEFAULT_HOT_TIER } from '../../../src/compile/hot-tier';
-import {
-  describeInstantiator,
-  hotInstantiatorSources,
-  instantiatorFor,
-  specializeInstantiator,
-} from '../../../src/pipeline/instantiate';
+import { DEFAULT_HOT_TIER } from '../../../src/compile/hot-tier';
+import { hotInstantiatorSources, specializeInstantiator } from '../../../src/compile/hot-instantiate';
+import { describeInstantiator, instantiatorFor } from '../../../src/pipeline/instantiate';
 import type { Constructor, ObjectSchema, ParamSchema, PropertyDefinition } from '../../../src/types/schema';
 
 /**
@@ -427,16 +423,11 @@ class ColdOuter {}
 const coldTree = dtoTree(HotLeaf, HotInner, ColdOuter, []);
 
 describe("DTO instantiation with the hot tier's code (decision 0031, amended)", () => {
-  afterEach(() => {
-    configureHotTier(DEFAULT_HOT_TIER);
-  });
-
   it('builds, owned or not, the instances the plain statement describes (3,000 random objects, fixed seed)', () => {
     // The 10,000-character hostile name is twice in the outer class's source: a budget for it.
-    configureHotTier({ maxSourceLength: 100_000 });
     const instantiate = instantiatorFor(hotTree.outer, HotOuter);
     expect(hotInstantiatorSources(instantiate, 'hot_tool')!.running).toBe(false);
-    expect(specializeInstantiator(instantiate, 'hot_tool')).toBe(true);
+    expect(specializeInstantiator(instantiate, 'hot_tool', 100_000)).toBe(true);
     const sources = hotInstantiatorSources(instantiate, 'hot_tool')!;
     expect(sources.running).toBe(true);
     // One source per class of the tree (HotInner and HotLeaf are nested in several places: once each).
@@ -473,9 +464,8 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
   });
 
   it('reads own keys only, treats untrusted property names as data, and keeps a class-transformer class to it', () => {
-    configureHotTier({ maxSourceLength: 100_000 });
     const instantiate = instantiatorFor(coldTree.outer, ColdOuter);
-    expect(specializeInstantiator(instantiate, '"));globalThis.pwned=1;//')).toBe(true);
+    expect(specializeInstantiator(instantiate, '"));globalThis.pwned=1;//', 100_000)).toBe(true);
     const source = hotInstantiatorSources(instantiate, 'x')!.sources[0]!.source;
     expect(source.split('\n').at(-1)).toBe('//# sourceURL=toolwright/hot/x.ColdOuter.instantiate.js');
     const plain: Record<string, unknown> = { [HOSTILE_NAMES[0]!]: '2026-01-31T09:00:00Z' };
@@ -493,7 +483,7 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
     const { node, Node } = recursiveNode();
     const recursive = instantiatorFor(node, Node);
     // The outer class gets code of its own; the recursion stays class-transformer's.
-    expect(specializeInstantiator(recursive, 'tree')).toBe(true);
+    expect(specializeInstantiator(recursive, 'tree', DEFAULT_HOT_TIER.maxSourceLength)).toBe(true);
     expect(hotInstantiatorSources(recursive, 'tree')!.sources).toHaveLength(1);
     const tree = recursive({ child: { child: null } }) as { child: unknown };
     expect(tree).toBeInstanceOf(Node);
@@ -504,12 +494,13 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
     // A real Node process with code generation from strings disallowed (as a content security policy would).
     const script = `
       require('reflect-metadata');
-      const { instantiatorFor, specializeInstantiator, hotInstantiatorSources } = require('./src/pipeline/instantiate');
+      const { instantiatorFor } = require('./src/pipeline/instantiate');
+      const { specializeInstantiator, hotInstantiatorSources } = require('./src/compile/hot-instantiate');
       class Item {}
       const schema = { kind: 'object', additionalProperties: false, dto: Item, properties: [
         { name: 'a', required: true, aliases: [], schema: { kind: 'string' } }] };
       const instantiate = instantiatorFor(schema, Item);
-      const specialized = specializeInstantiator(instantiate, 'csp');
+      const specialized = specializeInstantiator(instantiate, 'csp', 16384);
       const instance = instantiate(JSON.parse('{"a":"x"}'), true);
       console.log(JSON.stringify({ specialized, running: hotInstantiatorSources(instantiate, 'csp').running,
         item: instance instanceof Item, a: instance.a }));`;
@@ -524,9 +515,8 @@ describe("DTO instantiation with the hot tier's code (decision 0031, amended)", 
   it('keeps an instantiator whose source is beyond the budget on the shared builder', () => {
     class Big {}
     const big = objectNode(Big, [property('a', { kind: 'string' })]);
-    configureHotTier({ maxSourceLength: 100 });
     const instantiate = instantiatorFor(big, Big);
-    expect(specializeInstantiator(instantiate, 'big')).toBe(false);
+    expect(specializeInstantiator(instantiate, 'big', 100)).toBe(false);
     expect(hotInstantiatorSources(instantiate, 'big')!.running).toBe(false);
     expect(instantiate({ a: 'x' })).toEqual(Object.assign(new Big(), { a: 'x' }));
   });

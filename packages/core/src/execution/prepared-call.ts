@@ -1,0 +1,24 @@
+import type { ToolDefinition } from '../types/definition';
+import type { ToolErrorPayload, Transformation } from '../types/execution';
+import type { SecurityEvent } from '../pipeline/normalizer';
+
+/** A call that passed steps 1-6: what the handler would receive. */
+export interface PreparedCall {
+  readonly callId: string;
+  readonly tool: string;
+  readonly definition: ToolDefinition;
+  /** The validated parameters: a DTO instance for class commands, a plain object for function handlers. */
+  readonly params: Record<string, unknown>;
+  readonly transformations: readonly Transformation[];
+  readonly securityEvents: readonly SecurityEvent[];
+}
+
+export type PrepareResult =
+  | ({ readonly ok: true } & PreparedCall)
+  | {
+      readonly ok: false;
+      readonly callId: string;
+      readonly tool: string;
+      readonly error: ToolErrorPayload;
+      readonly transformations: readonly Transformation[];
+    };

@@ -1,0 +1,243 @@
+import { foldKey, keyFolds, needsFolding } from '../text/key-folding';
+import type { Transformation, ValidationIssue } from '../types/execution';
+import type { CoercionPolicy, ObjectSchema, PropertyDefinition } from '../types/schema';
+
+/**
+ * Unknown keys: what happens to a key of an object that names none of its properties (after the exact name, a declared
+ * alias and the case-and-separator match `canonicalKey`). The one module that decides it and words it: the normalizer
+ * asks {@link decideUnknownKey} for each such key once it has read every key of the object, and the executor asks
+ * {@link onlyUnknownKeysIssue} after normalizing.
+ *
+ * - Under `strict`, every unknown key is refused ({@link unknownKeyIssue}).
+ * - Otherwise a key that reads as a parameter the call did not send ({@link nearMiss}) is never dropped: a look-alike
+ *   of exactly one parameter is repaired (`look-alike-key`), a misspelling of exactly one is refused with "did you
+ *   mean" (repaired as `key-typo` under `lenient`), and a key that reads as several is refused naming them.
+ * - Any other unknown key is dropped and recorded (`dropped-unknown-key`; past {@link MAX_LISTED_UNKNOWN_KEYS} per
+ *   object, counted in one `dropped-unknown-keys`), unless every key of the call was: then the call is refused.
+ *
+ * Readings other than a misspelling or a look-alike are added as another {@link KeyReadingKind} and one more test in
+ * {@link nearMiss}; the decision and the messages read the kind only.
+ */
+
+/** The key form used for spelling-insensitive matching: case, `_`, `-`, `.` and white space ignored. */
+export function canonicalKey(key: string): string {
+  return key.replace(/[-_\s.]/g, '').toLowerCase();
+}
+
+/** How an unknown key reads as a declared one. */
+export type KeyReadingKind =
+  /** One edit away (a letter replaced, added or left out, or two neighbours swapped), case and separators aside. */
+  | 'misspelling'
+  /** The same name once invisible code points, confusable letters (UTS #39) and compatibility forms are folded. */
+  | 'look-alike';
+
+/** A property an unknown key reads as: its place in the object's property list, and how. */
+export interface KeyReading {
+  readonly index: number;
+  readonly kind: KeyReadingKind;
+}
+
+/** Keys longer than this (folded) read as nothing: no parameter name is that long, and the comparison stays small. */
+const MAX_READ_KEY_LENGTH = 64;
+/** A misspelling needs this many characters in the shorter form and one more in the longer (`tp_n` for `top_n`). */
+const MIN_MISSPELLING_LENGTH = 2;
+
+/**
+ * Every property (model-visible: context fields are never a reading) that `key` could be a misspelling or a look-alike
+ * of, by its name or one of its aliases, in declaration order.
+ */
+export function nearMiss(key: string, properties: readonly PropertyDefinition[]): KeyReading[] {
+  const readings: KeyReading[] = [];
+  const wanted = canonicalKey(key);
+  if (wanted.length > MAX_READ_KEY_LENGTH) return readings;
+  // A key of letters of other scripts, invisible code points or compatibility forms is compared by its folds too.
+  const folds = needsFolding(key) ? keyFolds(key) : undefined;
+  properties.forEach((property, index) => {
+    if (property.context) return;
+    let kind: KeyReadingKind | undefined;
+    for (const name of [property.name, ...property.aliases]) {
+      if (folds !== undefined) {
+        const folded = foldKey(name);
+        if (folds.includes(folded)) {
+          kind = 'look-alike';
+          break;
+        }
+        if (folds.some((fold) => oneEditApart(fold, folded))) kind = 'misspelling';
+      }
+      if (oneEditApart(wanted, canonicalKey(name))) kind ??= 'misspelling';
+    }
+    if (kind !== undefined) readings.push({ index, kind });
+  });
+  return readings;
+}
+
+/** Whether two key forms are one edit apart (not equal), both long enough for an edit to mean a misspelling. */
+function oneEditApart(a: string, b: string): boolean {
+  const shorter = Math.min(a.length, b.length);
+  const longer = Math.max(a.length, b.length);
+  if (shorter < MIN_MISSPELLING_LENGTH || longer <= MIN_MISSPELLING_LENGTH || longer > MAX_READ_KEY_LENGTH)
+    return false;
+  return a !== b && boundedEditDistance(a, b, 2) === 1;
+}
+
+/** Edit distance with adjacent transpositions (optimal string alignment), or `bound` when it is at least `bound`. */
+export function boundedEditDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) >= bound) return bound;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMinimum = i;
+    for (let j = 1; j <= b.length; j++) {
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current.push(value);
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum >= bound) return bound;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, bound);
+}
+
+/** The transformation rule of each repair of an unknown key. */
+export const REPAIR_RULES: Readonly<Record<KeyReadingKind, string>> = {
+  misspelling: 'key-typo',
+  'look-alike': 'look-alike-key',
+};
+
+/** What becomes of one unknown key (under a policy that coerces; `strict` refuses every one). */
+export type UnknownKeyDecision =
+  /** Dropped and recorded (`dropped-unknown-key`): it reads as nothing the call did not send. */
+  | { readonly kind: 'drop' }
+  /** Read as the property at `index` of the object's list, recorded under `rule`. */
+  | { readonly kind: 'repair'; readonly index: number; readonly rule: string }
+  | { readonly kind: 'refuse'; readonly issue: ValidationIssue };
+
+const DROP: UnknownKeyDecision = Object.freeze({ kind: 'drop' });
+
+/**
+ * The decision for one unknown key `key` at `where` (its path) of an object whose properties are `properties`; `sent`
+ * tells whether the call gave the property at an index a value (under any spelling). A key that reads as a property
+ * the call sent is dropped: the call has that value.
+ */
+export function decideUnknownKey(
+  key: string,
+  where: string,
+  properties: readonly PropertyDefinition[],
+  sent: (index: number) => boolean,
+  policy: CoercionPolicy,
+): UnknownKeyDecision {
+  const readings = nearMiss(key, properties);
+  if (readings.length === 0 || readings.some((reading) => sent(reading.index))) return DROP;
+  if (readings.length === 1) {
+    const [reading] = readings as [KeyReading];
+    if (reading.kind === 'look-alike' || policy === 'lenient')
+      return { kind: 'repair', index: reading.index, rule: REPAIR_RULES[reading.kind] };
+  }
+  const names = readings.map((reading) => properties[reading.index]!.name);
+  return { kind: 'refuse', issue: didYouMeanIssue(where, key, names) };
+}
+
+/** The refusal of a key that reads as the parameters `names` ("did you mean"). */
+function didYouMeanIssue(where: string, key: string, names: readonly string[]): ValidationIssue {
+  const quoted = names.map((name) => `"${name}"`);
+  const meant = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]!}`;
+  return {
+    path: where,
+    rule: 'unknown-key',
+    expected: names.length === 1 ? `the key ${meant}` : `one of the keys ${names.join(', ')}`,
+    received: JSON.stringify(key),
+    message:
+      names.length === 1
+        ? `"${where}" is not a parameter of this tool; did you mean ${meant}? Send the value under ${meant}.`
+        : `"${where}" is not a parameter of this tool; did you mean ${meant}? Send the value under the one you meant.`,
+  };
+}
+
+/** The transformation of an unknown key dropped at `where`. */
+export function droppedUnknownKey(where: string, value: unknown): Transformation {
+  return { path: where, rule: 'dropped-unknown-key', from: value, to: undefined };
+}
+
+/** The refusal of an unknown key under `strict` (`where`: its path). */
+export function unknownKeyIssue(schema: ObjectSchema, where: string, key: string): ValidationIssue {
+  const known = schema.properties.filter((property) => !property.context).map((property) => property.name);
+  return {
+    path: where,
+    rule: 'unknown-key',
+    expected: known.length > 0 ? `one of the keys ${known.join(', ')}` : 'no keys',
+    received: JSON.stringify(key),
+    message: `"${where}" is not a parameter of this tool; use only ${known.length > 0 ? known.map((name) => `"${name}"`).join(', ') : 'no parameters'}.`,
+  };
+}
+
+/** Unknown keys of one object recorded one by one (a transformation, or under `strict` an issue); the rest are counted. */
+export const MAX_LISTED_UNKNOWN_KEYS = 20;
+
+/** One transformation (or issue) for the unknown keys of an object past `MAX_LISTED_UNKNOWN_KEYS`. */
+export function summarizeUnknownKeys(
+  state: { readonly transformations: Transformation[]; readonly issues: ValidationIssue[] },
+  path: string,
+  more: number,
+  coerce: boolean,
+  schema: ObjectSchema,
+): void {
+  const where = path === '' ? 'the arguments' : `"${path}"`;
+  if (coerce) {
+    state.transformations.push({
+      path,
+      rule: 'dropped-unknown-keys',
+      from: `${more} more unknown keys`,
+      to: undefined,
+    });
+    return;
+  }
+  const known = schema.properties.filter((property) => !property.context).map((property) => `"${property.name}"`);
+  const message = `${more} more keys of ${where} are not parameters of this tool; use only ${known.length > 0 ? known.slice(0, 20).join(', ') : 'no parameters'}.`;
+  state.issues.push({
+    path,
+    rule: 'unknown-key',
+    expected: known.length > 0 ? `only the keys ${known.join(', ')}` : 'no keys',
+    received: `${more} more unknown keys`,
+    message,
+  });
+}
+
+/** How many of the keys sent the issue names (the rest are counted). */
+const MAX_NAMED_KEYS = 5;
+
+/**
+ * A call whose every key was dropped as unknown (`{"query": "cats"}` to a tool whose parameters are `q` and `limit`; a
+ * `{"tool_uses": [...]}` wrapper) is refused with the tool's parameter names, never run with nothing. `kept` is what
+ * normalizing (step 4) kept, `transformations` what it recorded. A tool without parameters the model sets keeps
+ * running with `{}`: there was nothing the model could have meant.
+ */
+export function onlyUnknownKeysIssue(
+  kept: Record<string, unknown>,
+  transformations: readonly Transformation[],
+  parameters: ObjectSchema,
+): ValidationIssue | undefined {
+  for (const key in kept) if (Object.prototype.hasOwnProperty.call(kept, key)) return undefined;
+  const names = parameters.properties.filter((property) => !property.context).map((property) => property.name);
+  if (names.length === 0) return undefined;
+  // Nothing was kept, so no property was read: every unknown key dropped is one of the top level's.
+  const dropped: string[] = [];
+  let more = 0;
+  for (const transformation of transformations) {
+    if (transformation.rule === 'dropped-unknown-key') dropped.push(transformation.path);
+    else if (transformation.rule === 'dropped-unknown-keys') more++;
+  }
+  if (dropped.length === 0 && more === 0) return undefined;
+  const sent = dropped.slice(0, MAX_NAMED_KEYS).map((key) => JSON.stringify(key));
+  const listed = `${sent.join(', ')}${dropped.length > MAX_NAMED_KEYS || more > 0 ? ', ...' : ''}`;
+  const wanted = names.map((name) => `"${name}"`).join(', ');
+  return {
+    path: '',
+    rule: 'unknown-keys-only',
+    expected: `at least one of the keys ${names.join(', ')}`,
+    received: `only unknown keys (${listed})`,
+    message: `None of the keys sent (${listed}) is a parameter of this tool, so the call would run without any of its values; send the arguments under the tool's parameter names: ${wanted}.`,
+  };
+}

@@ -1,0 +1,137 @@
+import 'reflect-metadata';
+import { PersonaToolExecutor, silentLogger, ToolRegistry, type CoercionPolicy } from '@toolwright/core';
+import { nearMiss } from '@toolwright/core/rules/unknown-keys';
+
+/**
+ * Unknown keys (rules/unknown-keys.ts): a key that reads as a parameter the call did not send (a misspelling, short
+ * keys included, or a look-alike) is repaired or refused, never dropped while the handler runs without it.
+ */
+
+function executorFor(policy: CoercionPolicy, properties: Record<string, unknown>, required: string[] = []) {
+  const registry = new ToolRegistry({ logger: silentLogger });
+  const received: Record<string, unknown>[] = [];
+  registry.registerJsonSchemaTool(
+    { name: 'statistics', parameters: { type: 'object', properties, required } },
+    (params: Record<string, unknown>) => {
+      received.push(params);
+      return 'done';
+    },
+  );
+  return { executor: new PersonaToolExecutor(registry, { logger: silentLogger, policy, telemetry: false }), received };
+}
+
+const STATISTICS = {
+  country: { type: 'string' },
+  year: { type: 'integer' },
+  top_n: { type: 'integer', minimum: 1 },
+};
+
+async function run(policy: CoercionPolicy, args: string, properties: Record<string, unknown> = STATISTICS) {
+  const { executor, received } = executorFor(policy, properties, ['country']);
+  const result = await executor.execute({ id: 'c', name: 'statistics', arguments: args });
+  return { result, received };
+}
+
+describe('a key that reads as a parameter the call did not send', () => {
+  it('refuses a short misspelling ("tp_n" for "top_n") with "did you mean" under safe; the handler does not run', async () => {
+    const { result, received } = await run('safe', '{"country":"U.S","year":2020,"tp_n":1}');
+    expect(result.ok).toBe(false);
+    expect(received).toEqual([]);
+    expect(result.ok ? '' : result.error.message).toContain(
+      '"tp_n" is not a parameter of this tool; did you mean "top_n"? Send the value under "top_n".',
+    );
+  });
+
+  it('repairs it under lenient, recorded as key-typo', async () => {
+    const { result, received } = await run('lenient', '{"country":"U.S","year":2020,"tp_n":1}');
+    expect(result).toMatchObject({ ok: true });
+    expect(received).toEqual([{ country: 'U.S', year: 2020, top_n: 1 }]);
+    expect(result.transformations).toContainEqual({ path: 'top_n', rule: 'key-typo', from: 'tp_n', to: 'top_n' });
+  });
+
+  it.each([
+    ['a transposition', '"yaer"', 'year'],
+    ['a letter left out', '"yar"', 'year'],
+    ['a letter added', '"countryy"', 'country'],
+    ['a letter replaced, in another case style', '"TOP_M"', 'top_n'],
+  ])('refuses %s (%s) naming %p', async (_kind, key, name) => {
+    const args = name === 'country' ? `{${key}:"U.S"}` : `{"country":"U.S",${key}:1}`;
+    const { result, received } = await run('safe', args);
+    expect(received).toEqual([]);
+    expect(result.ok ? '' : result.error.message).toContain(`did you mean "${name}"?`);
+  });
+
+  it('repairs a look-alike of one parameter (confusable letters, invisible code points) under safe, as look-alike-key', async () => {
+    // Greek omicron for "o"; a zero-width space inside "year".
+    for (const [key, name] of [
+      ['t\u03bfp_n', 'top_n'],
+      ['ye\u200bar', 'year'],
+    ] as const) {
+      const { result, received } = await run('safe', JSON.stringify({ country: 'U.S', [key]: 3 }));
+      expect(result).toMatchObject({ ok: true });
+      expect(received).toEqual([{ country: 'U.S', [name]: 3 }]);
+      expect(result.transformations).toContainEqual({ path: name, rule: 'look-alike-key', from: key, to: name });
+    }
+  });
+
+  it('refuses a key that reads as two parameters, naming both, under lenient too', async () => {
+    const properties = { country: { type: 'string' }, top_n: { type: 'integer' }, top_k: { type: 'integer' } };
+    for (const policy of ['safe', 'lenient'] as const) {
+      const { result, received } = await run(policy, '{"country":"U.S","top_m":1}', properties);
+      expect(received).toEqual([]);
+      expect(result.ok ? '' : result.error.message).toContain(
+        '"top_m" is not a parameter of this tool; did you mean "top_n" or "top_k"? Send the value under the one you meant.',
+      );
+    }
+  });
+
+  it('drops (and records) a near miss of a parameter the call sent, and a key that reads as nothing', async () => {
+    const { result, received } = await run('safe', '{"country":"U.S","top_n":2,"tp_n":1,"colour":"red","q":1}');
+    expect(result).toMatchObject({ ok: true });
+    expect(received).toEqual([{ country: 'U.S', top_n: 2 }]);
+    expect(
+      result.transformations
+        .filter((transformation) => transformation.rule === 'dropped-unknown-key')
+        .map((t) => t.path),
+    ).toEqual(['tp_n', 'colour', 'q']);
+  });
+
+  it('refuses every unknown key under strict', async () => {
+    const { result, received } = await run('strict', '{"country":"U.S","tp_n":1}');
+    expect(received).toEqual([]);
+    expect(result.ok ? '' : result.error.message).toContain('"tp_n" is not a parameter of this tool');
+  });
+});
+
+describe('nearMiss', () => {
+  const property = (name: string, aliases: string[] = [], context?: 'session_id') => ({
+    name,
+    aliases,
+    required: false,
+    schema: { kind: 'int' as const },
+    ...(context === undefined ? {} : { context }),
+  });
+
+  it('reads misspellings of names and aliases one edit away, of two characters and more', () => {
+    const properties = [property('top_n'), property('query', ['q_text']), property('id')];
+    expect(nearMiss('tp_n', properties)).toEqual([{ index: 0, kind: 'misspelling' }]);
+    expect(nearMiss('qtxt', properties)).toEqual([{ index: 1, kind: 'misspelling' }]);
+    expect(nearMiss('ids', properties)).toEqual([{ index: 2, kind: 'misspelling' }]);
+    // One character is a misspelling of nothing; two edits are not one.
+    expect(nearMiss('i', properties)).toEqual([]);
+    expect(nearMiss('tpp_m', properties)).toEqual([]);
+    expect(nearMiss('x'.repeat(65), [property('x'.repeat(64))])).toEqual([]);
+  });
+
+  it('never reads a key as a context field', () => {
+    expect(nearMiss('sesion_id', [property('session_id', [], 'session_id')])).toEqual([]);
+  });
+
+  it('reads look-alikes by their folds (confusables, fullwidth forms, invisible code points)', () => {
+    const properties = [property('year'), property('top_n')];
+    expect(nearMiss('\uff59\uff45\uff41\uff52', properties)).toEqual([{ index: 0, kind: 'look-alike' }]);
+    expect(nearMiss('t\u043ep_n', properties)).toEqual([{ index: 1, kind: 'look-alike' }]);
+    // A look-alike with a misspelling is a misspelling.
+    expect(nearMiss('t\u043ep_nn', properties)).toEqual([{ index: 1, kind: 'misspelling' }]);
+  });
+});
