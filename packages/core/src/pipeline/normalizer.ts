@@ -525,10 +525,17 @@ function objectFromString(
   return { ok: false };
 }
 
-function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
-  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict', constraints));
+/**
+ * A union takes the first variant whose whole rule (its type and its constraints, `rules/`) holds, exactly as sent,
+ * then the first that holds after its repairs. The variants are checked with their constraints on every path
+ * (`'all'`, whatever `constraints` says): the reference path's class-validator can only re-check the value chosen, so
+ * choosing by type alone there would keep `"1"` as a string too short for `{minLength: 3}` where the compiled path
+ * reads it as the integer variant.
+ */
+function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, _constraints: ConstraintMode): Normalizer {
+  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict', 'all'));
   const coercingVariants =
-    policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, constraints));
+    policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, 'all'));
   return (value, path, state) => {
     if (value === null && schema.nullable) return null;
     for (const variant of exactVariants) {

@@ -7,7 +7,14 @@ import { invalid, valid, type LabelledValue } from '../outcome';
  * domain with a TLD, an unquoted or quoted local part, UTF-8 allowed, length limits). An `@IsEmail(options)` with other
  * options keeps its own meaning and is not advertised as `format: email`.
  */
-export const isEmail = isEmailDefault;
+export function isEmail(text: string): boolean {
+  try {
+    return isEmailDefault(text);
+  } catch {
+    // validator.js throws on a lone surrogate (its `encodeURI`): such text is no e-mail address.
+    return false;
+  }
+}
 
 export function emailEdgeCases(): LabelledValue[] {
   return [
@@ -21,5 +28,6 @@ export function emailEdgeCases(): LabelledValue[] {
     valid('name\u200B@example.com', 'a zero-width space in the local part (UTF-8 local parts are allowed)'),
     invalid('name@exa mple.com', 'a space in the domain'),
     invalid('@example.com', 'no local part'),
+    invalid('na\uD800me@example.com', 'a lone surrogate'),
   ];
 }
