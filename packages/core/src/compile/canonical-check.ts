@@ -9,6 +9,7 @@ import { lengthWithin } from '../rules/string';
 import { numberWithin } from '../rules/number';
 import { isCanonicalDate } from '../rules/date';
 import { isCanonicalDateTime } from '../rules/date-time';
+import { isListedMember, memberSet } from '../rules/enum';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -108,7 +109,7 @@ function sharedScalar(
   let node = key === undefined ? undefined : sharedScalars.get(key);
   if (node === undefined) {
     const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
-    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
+    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? memberSet(values) : undefined;
     const { lower, upper, count, rest } = foldConstraints(constraints);
     node = new CheckNode(
       kind,
@@ -444,10 +445,7 @@ function passes(node: CheckNode, value: unknown): boolean {
   for (let index = 0; index < constraints.length; index++)
     if (!constraintHolds(constraints[index]!, value)) return false;
   const listed = node.listedEnum;
-  if (listed !== undefined) {
-    for (let index = 0; index < listed.length; index++) if (listed[index] === value) return true;
-    return false;
-  }
+  if (listed !== undefined) return isListedMember(listed, value);
   return node.enumSet === undefined || node.enumSet.has(value);
 }
 

@@ -1,6 +1,7 @@
 import { constraintHolds } from '../pipeline/constraints';
 import { lengthWithin } from '../rules/string';
 import { numberWithin } from '../rules/number';
+import { listedMemberSource } from '../rules/enum';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import { Kind, memberList, type CheckNode } from './check-records';
@@ -185,8 +186,8 @@ class Emitter {
         `if (!${this.bind('constraint', (value: unknown) => constraintHolds(constraint, value))}(${x})) return NA;`,
     );
     if (node.listedEnum !== undefined) {
-      const allowed = node.listedEnum.map((value) => `${x} !== ${this.bind('member', value)}`);
-      lines.push(allowed.length === 0 ? 'return NA;' : `if (${allowed.join(' && ')}) return NA;`);
+      const members = node.listedEnum.map((value) => this.bind('member', value));
+      lines.push(`if (!(${listedMemberSource(x, members)})) return NA;`);
     }
     if (node.enumSet !== undefined) lines.push(`if (!${this.bind('members', node.enumSet)}.has(${x})) return NA;`);
     return lines;

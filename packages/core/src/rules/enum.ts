@@ -18,6 +18,23 @@ export function isMember(allowed: readonly unknown[], value: unknown): boolean {
   return false;
 }
 
+/**
+ * The membership of a scalar in a short list, as the shared walk runs it (`===`: the same answer as `isMember` for a
+ * scalar, no allocation).
+ */
+export function isListedMember(listed: readonly unknown[], value: unknown): boolean {
+  for (let index = 0; index < listed.length; index++) if (listed[index] === value) return true;
+  return false;
+}
+
+/**
+ * The same test as generated code for the hot tier: `subject` compared with each bound member name (`===`), or `false`
+ * for an empty list.
+ */
+export function listedMemberSource(subject: string, members: readonly string[]): string {
+  return members.length === 0 ? 'false' : members.map((member) => `${subject} === ${member}`).join(' || ');
+}
+
 /** A scalar enum's values as the set the shared walk and the hot tier look a value up in (`===`, as `isMember`). */
 export function memberSet(allowed: readonly unknown[]): ReadonlySet<unknown> {
   return new Set(allowed);

@@ -4,7 +4,9 @@ import { conformsTo, describeSchema } from '../schema/conformance';
 import { compilePattern } from '../schema/value-checks';
 import { isDateOnly } from '../rules/date';
 import { isOffsetDateTime } from '../rules/date-time';
-import { aboveExclusive, belowExclusive, isMultipleOf } from '../rules/number';
+import { aboveExclusive, belowExclusive, isFiniteNumber, isMultipleOf, numberWithin } from '../rules/number';
+import { isInteger } from '../rules/integer';
+import { isMember } from '../rules/enum';
 import { lengthWithin } from '../rules/string';
 import { formatHolds, formatRule } from '../rules/format';
 
@@ -125,6 +127,47 @@ export function LengthBound(
         : lengthWithin(value, undefined, args.constraints[0] as number, count)),
     (args) =>
       `${args.property} must be ${which === 'minLength' ? 'longer than or equal to' : 'shorter than or equal to'} ${String(args.constraints[0])} characters`,
+    options,
+  );
+}
+
+/**
+ * An inclusive numeric bound (`min` or `max`, class-validator's constraint names, so issues keep their rule): the
+ * number kind's `numberWithin`.
+ */
+export function NumberBound(which: 'min' | 'max', options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    which,
+    [0],
+    (value, args) =>
+      isFiniteNumber(value) &&
+      (which === 'min'
+        ? numberWithin(value, args.constraints[0] as number, undefined)
+        : numberWithin(value, undefined, args.constraints[0] as number)),
+    (args) =>
+      `${args.property} must not be ${which === 'min' ? 'less' : 'greater'} than ${String(args.constraints[0])}`,
+    options,
+  );
+}
+
+/** An integer (`isInt`, class-validator's constraint name): the integer kind's `isInteger` (a safe integer). */
+export function IsIntegerValue(options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    'isInt',
+    [],
+    (value) => isInteger(value),
+    (args) => `${args.property} must be an integer number`,
+    options,
+  );
+}
+
+/** One of the allowed values (`isIn`, class-validator's constraint name): the enum rule's `isMember`. */
+export function IsMemberOf(options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    'isIn',
+    [[]],
+    (value, args) => isMember(args.constraints[0] as readonly unknown[], value),
+    (args) => `${args.property} must be one of the following values: ${(args.constraints[0] as unknown[]).join(', ')}`,
     options,
   );
 }

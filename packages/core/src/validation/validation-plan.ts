@@ -7,14 +7,10 @@ import {
   IsArray,
   IsBoolean,
   IsDefined,
-  IsIn,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
   IsString,
-  Max,
-  Min,
   ValidateIf,
   ValidateNested,
   getMetadataStorage,
@@ -30,7 +26,10 @@ import {
   ExclusiveMaximum,
   ExclusiveMinimum,
   HasFormat,
+  IsIntegerValue,
+  IsMemberOf,
   LengthBound,
+  NumberBound,
   IsDateOnlyString,
   IsOffsetDateTimeString,
   MatchesPattern,
@@ -203,10 +202,10 @@ const MAX_LENGTH_CLASS_VALIDATOR = defineRuleKind('maxLength:class-validator', (
 );
 const HAS_FORMAT = defineRuleKind('isFormat', (options) => HasFormat(options));
 const MATCHES = defineRuleKind('matches', (options) => MatchesPattern('', options));
-const IS_INT = defineRuleKind('isInt', (options) => IsInt(options));
+const IS_INT = defineRuleKind('isInt', (options) => IsIntegerValue(options));
 const IS_NUMBER = defineRuleKind('isNumber', (options) => IsNumber({}, options), FINITE_NUMBER);
-const MIN = defineRuleKind('min', (options) => Min(0, options));
-const MAX = defineRuleKind('max', (options) => Max(0, options));
+const MIN = defineRuleKind('min', (options) => NumberBound('min', options));
+const MAX = defineRuleKind('max', (options) => NumberBound('max', options));
 const EXCLUSIVE_MINIMUM = defineRuleKind('exclusiveMinimum', (options) => ExclusiveMinimum(0, options));
 const EXCLUSIVE_MAXIMUM = defineRuleKind('exclusiveMaximum', (options) => ExclusiveMaximum(0, options));
 const MULTIPLE_OF = defineRuleKind('multipleOf', (options) => MultipleOf(1, options));
@@ -224,7 +223,7 @@ const IS_ARRAY = defineRuleKind('isArray', (options) => IsArray(options));
 const ARRAY_MIN_SIZE = defineRuleKind('arrayMinSize', () => ArrayMinSize(0));
 const ARRAY_MAX_SIZE = defineRuleKind('arrayMaxSize', () => ArrayMaxSize(0));
 const ARRAY_UNIQUE = defineRuleKind('arrayUnique', () => ArrayUnique(canonicalJson));
-const IS_IN = defineRuleKind('isIn', (options) => IsIn([], options));
+const IS_IN = defineRuleKind('isIn', (options) => IsMemberOf(options));
 
 /**
  * The options of every `Type` toolwright applies: none (class-transformer only reads them), one frozen object for all
