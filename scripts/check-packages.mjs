@@ -489,7 +489,7 @@ async function startNestApp(main, built, runtime) {
 await checkNestApp();
 
 // 6. The README as a new user follows it: its before-the-release install lines (the clone's tarball folder replaced by
-// this run's), its tsconfig.json exactly, and its example as an ES module, compiled by each TypeScript and run. No
+// this run's), its tsconfig.json exactly, and its example as an ES module in src/, compiled by each TypeScript and run. No
 // `"types": ["node"]` and skipLibCheck: false: @toolwright/core's declarations must need no Node.js types.
 function checkReadme() {
   const label = 'README';
@@ -520,8 +520,11 @@ function checkReadme() {
     JSON.stringify({ name: 'toolwright-readme', version: '1.0.0', private: true, type: 'module' }, null, 2),
   );
   writeFileSync(join(directory, 'tsconfig.json'), tsconfig);
+  // The usual layout: sources in src/, the output beside them. TypeScript 6 and 7 refuse it (TS5011) unless the
+  // tsconfig sets rootDir, so the README's must, and the example is compiled from there.
+  mkdirSync(join(directory, 'src'), { recursive: true });
   writeFileSync(
-    join(directory, 'index.ts'),
+    join(directory, 'src', 'index.ts'),
     `${example}\nconsole.log(JSON.stringify({ value: result.ok ? result.value : result.error, rules: result.transformations.map((change) => change.rule) }));\n`,
   );
   for (const words of installs) {
@@ -540,7 +543,7 @@ function checkReadme() {
   if (outputs.some((output) => output !== expected))
     return problem(label, `the example printed ${outputs.join(' / ')}, expected ${expected}`);
   log(
-    `README: ${installs.length} install line(s) as written, its tsconfig.json (no "types", skipLibCheck: false), its example compiled with TypeScript ${compilers.map(({ major }) => major).join(' and ')} and run on Node ${runtimes.map(({ version }) => version).join(' and ')}: ${expected}`,
+    `README: ${installs.length} install line(s) as written, its tsconfig.json (no "types", skipLibCheck: false), its example in src/ compiled with TypeScript ${compilers.map(({ major }) => major).join(' and ')} and run on Node ${runtimes.map(({ version }) => version).join(' and ')}: ${expected}`,
   );
 }
 checkReadme();

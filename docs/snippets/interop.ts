@@ -1,37 +1,38 @@
-// Snippets of docs/interop.md that are not in examples/interop. CI type-checks this file (tsconfig.test.json) and
+// The Standard Schema snippets of docs/interop.md (the other blocks are whole files: examples/interop/src and
+// docs/snippets/interop-langchain-tool.ts). CI type-checks this file (tsconfig.test.json) and
 // packages/interop/test/functional/docs-snippets.spec.ts runs it.
 import 'reflect-metadata';
-import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { tool as aiTool } from 'ai';
-import { PersonaToolExecutor, ToolParam, ToolRegistry, silentLogger, toStandardSchema } from '@toolwright/core';
-import { adaptAll } from '@toolwright/providers';
-import { registerLangChainTool } from '@toolwright/interop/langchain';
+import {
+  FromContext,
+  PersonaToolExecutor,
+  ToolParam,
+  ToolRegistry,
+  silentLogger,
+  toStandardSchema,
+} from '@toolwright/core';
 
-export async function importLangChainTool() {
-  // --- An existing LangChain tool, imported into a registry -----------------------------------------------------
-  const setLight = tool(async ({ device_name, level }) => `${device_name} at ${level}%`, {
-    name: 'set_light',
-    description: 'Set the brightness of a light.',
-    schema: z.object({ device_name: z.string(), level: z.number().int().min(0).max(100), session_id: z.string() }),
+export async function standardSchemaWithContext() {
+  // --- Trusted context in a Standard Schema ---------------------------------------------------------------------
+  class SaveNoteParams {
+    @ToolParam({ description: 'The note' }) text!: string;
+    @FromContext('session_id') sessionId!: string; // trusted: not in the JSON Schema, never taken from the input
+  }
+
+  // Built per request, with the caller's trusted context.
+  const saveNoteInput = toStandardSchema(SaveNoteParams, { context: { sessionId: 'session-from-your-auth' } });
+  const saved = await saveNoteInput['~standard'].validate({ text: 'buy milk', session_id: 'forged' });
+  // saved.value.sessionId === 'session-from-your-auth' (the forged one dropped), but JSON.stringify(saved.value) is
+  // '{"text":"buy milk"}': what the AI SDK stores as the call's input, and sends the model on the next step
+
+  const saveNote = aiTool({
+    description: 'Save a note for the user.',
+    inputSchema: saveNoteInput,
+    execute: (params) => `saved for ${params.sessionId}`,
   });
-
-  const registry = new ToolRegistry();
-  registerLangChainTool(registry, setLight); // `session_id` is a context field: hidden from the model, filled by toolwright
-  const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
-
-  const result = await executor.execute(
-    {
-      id: 'call_1',
-      name: 'set_light',
-      arguments: '{"deviceName": "desk lamp", "level": "40", "session_id": "forged"}',
-    },
-    { sessionId: 'session-from-your-auth' },
-  );
-  // result.value === 'desk lamp at 40%'; result.transformations: key-case, string-to-integer, dropped-context-field
-  const anthropicTools = adaptAll(registry, 'anthropic'); // and every other provider's format
   // --- end ------------------------------------------------------------------------------------------------------
-  return { result, anthropicTools };
+  return { saved, saveNote };
 }
 
 export async function standardSchemas() {

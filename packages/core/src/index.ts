@@ -27,6 +27,14 @@ export {
 export { buildObjectSchema, buildCommandDefinition } from './validation';
 export * from './registry';
 export type { ToolSearchOptions, ToolSearchResult } from './search';
+export {
+  EmbeddingToolSearch,
+  toolEmbeddingText,
+  type EmbedTexts,
+  type EmbeddingToolSearchOptions,
+  type HybridToolSearchResult,
+  type LexicalToolSource,
+} from './search/embedding-search';
 export { DEFAULT_LIMITS, type PipelineLimits, type SecurityEvent } from './pipeline';
 export {
   PersonaToolExecutor,
@@ -52,6 +60,8 @@ export {
   type ApprovalStore,
   type StoredApproval,
   type ApprovalOptions,
+  type CallPermit,
+  type CallBinding,
 } from './execution';
 export {
   type ChatMessage,

@@ -43,7 +43,7 @@ export { McpElicitationError } from './errors/mcp-elicitation-error';
 export { McpTokenStoreError } from './errors/mcp-token-store-error';
 export type { McpOAuthOptions, McpAuthorizationRequest } from './client/oauth/oauth-options';
 export { MemoryTokenStore, type TokenStore } from './client/oauth/token-store';
-export { FileTokenStore } from './client/oauth/file-token-store';
+export { FileTokenStore, type FileTokenStoreOptions } from './client/oauth/file-token-store';
 export type { McpElicitationHandler, McpElicitationAnswer, McpElicitationDetails } from './client/elicitation';
 export { boundedFetch } from './client/bounded-fetch';
 

@@ -66,14 +66,24 @@ export class ProviderTools {
 
   /**
    * The calls in a provider-shaped payload (an OpenAI `tool_calls` array or message, an Anthropic content array, ...;
-   * Hermes: the text) as `ToolCall`s for `executor.execute`. Nothing is validated here: the executor does that.
+   * Hermes: the text) as `ToolCall`s for `executor.execute`. A payload the provider's parser cannot read (the wrong
+   * type, a `null` where a call or a list belongs) is a 400 `BadRequestException`, never a `TypeError`; the
+   * arguments are not validated here: the executor does that.
    */
   parseCalls(provider: ProviderId, payload: unknown): ParsedToolCall[] {
+    const shape = provider === 'hermes' ? 'a string' : 'an object or an array';
     if (provider === 'hermes' ? typeof payload !== 'string' : typeof payload !== 'object' || payload === null) {
+      throw new BadRequestException(`The ${provider} tool calls must be ${shape}.`);
+    }
+    const toolSet = this.toolSet(provider);
+    try {
+      return PARSERS[provider](payload as never, { toolSet });
+    } catch (error) {
+      // The parsers read the provider's own response types; anything else that reaches them is the client's error.
       throw new BadRequestException(
-        `The ${provider} tool calls must be ${provider === 'hermes' ? 'a string' : 'an object or an array'}.`,
+        `The ${provider} tool calls could not be read: send ${shape} in the ${getProvider(provider).label} format (a tool call, a list of them or a response holding them; no null in place of one).`,
+        { cause: error },
       );
     }
-    return PARSERS[provider](payload as never, { toolSet: this.toolSet(provider) });
   }
 }

@@ -20,5 +20,6 @@ export {
 export { jobIdForCall } from './job-ids';
 export { RedisApprovalStore, type RedisApprovalStoreOptions, type ApprovalRedisClient } from './redis-approval-store';
 export { type PendingToolValue } from './results';
+export { runLedgerKey, type RunLedger } from './run-ledger';
 export type { SealingKey } from './sealing';
 export type { SigningKey, JobSignature } from './signing';

@@ -9,7 +9,14 @@ import type {
 import { REDACTED, redactTransformations, sensitivePaths } from '@toolwright/core/internal';
 import type { JobsOptions } from 'bullmq';
 import { fingerprint, seal, sealBinding, type SealingKey } from './sealing';
-import { signEnvelope, verifyEnvelope, type EnvelopeProblem, type JobSignature, type SigningKeyRing } from './signing';
+import {
+  canonicalJson,
+  signEnvelope,
+  verifyEnvelope,
+  type EnvelopeProblem,
+  type JobSignature,
+  type SigningKeyRing,
+} from './signing';
 
 /**
  * What a job holds in Redis: never the raw model text, never a sensitive value in clear; signed as a whole (with the
@@ -19,8 +26,22 @@ export interface ToolJobData {
   readonly format: 2;
   readonly callId: string;
   readonly tool: string;
-  /** The validated parameters as plain JSON, without trusted-context fields; sensitive values are `[redacted]`. */
+  /**
+   * The validated values the handler's parameters are built from (`PreparedCall.input`: before a DTO's
+   * class-transformer `@Transform` ran) as plain JSON, without trusted-context fields; sensitive values are
+   * `[redacted]`. The worker prepares them again, so a transform is applied once, to the model's value.
+   */
   readonly params: Record<string, unknown>;
+  /**
+   * The validated parameters the producer's handler would have received (the DTO after any `@Transform`), as a hash of
+   * their canonical JSON (`valuesDigest`): the worker runs the handler only when the parameters it builds hash alike.
+   */
+  readonly values?: string;
+  /**
+   * Who enqueued the job: a keyed hash of the caller's trusted context (everything but `now` and `approval`).
+   * `tool_job_status` shows a job only to a caller whose context hashes alike.
+   */
+  readonly owner?: string;
   /**
    * The sensitive values, sealed with AES-256-GCM (see `sealing.ts`) and bound to the job id and tool; absent when the
    * call carries none.
@@ -34,8 +55,10 @@ export interface ToolJobData {
   /** Epoch milliseconds after which a worker refuses the job (`jobExpiryMs` after `enqueuedAt`). */
   readonly expiresAt: number;
   /**
-   * What makes this call this call: tool, parameters (sensitive ones included) and session, hashed (HMAC with the
-   * sealing key when there is one). A job id that is reused by a different call is detected by it.
+   * What makes this call this call: tool, parameters (sensitive ones included) and every trusted input the handler can
+   * read (the whole queued context but `approval`: session, persona, `handlerConfig`, ...), hashed (HMAC with the
+   * sealing key when there is one). A job id reused by a different call, or by another caller, is detected by it: that
+   * call gets a job of its own, and a result is never handed to a caller whose trusted context differs.
    */
   readonly fingerprint: string;
   /** The HMAC-SHA-256 of the envelope; absent only when the producer opted out (`allowUnauthenticatedJobs`). */
@@ -118,6 +141,7 @@ export function buildJobData(
   definition: ToolDefinition,
   callId: string,
   params: Record<string, unknown>,
+  input: Record<string, unknown>,
   transformations: readonly Transformation[],
   context: ExecutionContext,
   key: SealingKey | undefined,
@@ -128,10 +152,8 @@ export function buildJobData(
       .filter((property) => property.context !== undefined)
       .map((property) => property.name),
   );
-  const plain = toJson(params) as Record<string, unknown>;
-  const withoutContext: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(plain))
-    if (!contextProperties.has(name)) defineValue(withoutContext, name, value);
+  const withoutContext = withoutFields(toJson(input) as Record<string, unknown>, contextProperties);
+  const values = withoutFields(toJson(params) as Record<string, unknown>, contextProperties);
   const sensitive = sensitivePaths(definition.parameters);
   const secrets: Array<[readonly (string | number)[], unknown]> = [];
   const redactedParams =
@@ -140,6 +162,8 @@ export function buildJobData(
       : (extractSensitive(withoutContext, sensitive, [], '', secrets) as Record<string, unknown>);
   if (secrets.length > 0 && key === undefined) throw new SealingKeyMissingError(definition.name);
   const enqueuedAt = Date.now();
+  const queued = queuedContext(context);
+  const { approval: _approval, ...identity } = queued;
   return {
     data: {
       format: 2,
@@ -147,13 +171,49 @@ export function buildJobData(
       tool: definition.name,
       params: redactedParams,
       transformations: storedTransformations(transformations, sensitive),
-      context: queuedContext(context),
+      context: queued,
       enqueuedAt,
       expiresAt: enqueuedAt + expiryMs,
-      fingerprint: fingerprint(JSON.stringify([definition.name, withoutContext, context.sessionId ?? null]), key),
+      fingerprint: fingerprint(canonicalJson(['call', definition.name, withoutContext, identity]), key),
+      values: valuesDigest(values, secrets.length > 0 ? key : undefined),
+      owner: ownerOf(context, key),
     },
     ...(secrets.length > 0 ? { secrets: JSON.stringify(secrets) } : {}),
   };
+}
+
+/**
+ * The hash of validated parameters (plain JSON, without trusted-context fields), `ToolJobData.values`: keyed with the
+ * sealing key (`k:`) when they hold a sensitive value (then both sides have that key: the worker opens the sealed
+ * values with it), else a plain SHA-256 (`s:`), so a worker and a producer that differ in having a sealing key agree.
+ */
+export function valuesDigest(values: Record<string, unknown>, key: SealingKey | undefined): string {
+  return `${key === undefined ? 's' : 'k'}:${fingerprint(canonicalJson(['values', values]), key)}`;
+}
+
+/** Whether validated parameters hash as `digest` (a `valuesDigest`; `k:` needs the sealing key). */
+export function matchesValuesDigest(
+  values: Record<string, unknown>,
+  digest: string,
+  key: SealingKey | undefined,
+): boolean {
+  if (digest.startsWith('s:')) return valuesDigest(values, undefined) === digest;
+  return digest.startsWith('k:') && key !== undefined && valuesDigest(values, key) === digest;
+}
+
+/**
+ * Who a caller is, as `ToolJobData.owner` holds it: a keyed hash of its trusted context as a job would carry it,
+ * without `now` (a reference instant, new on each request) and `approval`.
+ */
+export function ownerOf(context: ExecutionContext, key: SealingKey | undefined): string {
+  const { now: _now, approval: _approval, ...who } = queuedContext(context);
+  return fingerprint(canonicalJson(['owner', who]), key);
+}
+
+function withoutFields(plain: Record<string, unknown>, fields: ReadonlySet<string>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(plain)) if (!fields.has(name)) defineValue(kept, name, value);
+  return kept;
 }
 
 /**

@@ -153,7 +153,7 @@ export class QueuedToolExecutor {
           );
     this.inProcess = new Set(options.inProcessTools ?? []);
     if (options.statusTool !== false) {
-      registerJobStatusTool(registry, this.queue);
+      registerJobStatusTool(registry, this.queue, options.sealingKey);
       this.inProcess.add(JOB_STATUS_TOOL_NAME);
     }
   }
@@ -211,23 +211,29 @@ export class QueuedToolExecutor {
     const started = performance.now();
     const { approval, context, outcome } = claim;
     const definition = this.registry.get(approval.tool);
-    let prepared: PreparedCall;
-    if (approval.revalidate || definition === undefined) {
-      // Serialized parameters (another process decided) are checked again, as a worker checks a job.
-      const checked = await this.executor.prepare(
-        { id: approval.callId, name: approval.tool, arguments: approval.params },
-        context,
-      );
-      if (!checked.ok)
-        return {
-          ...failedResult(checked.callId, checked.tool, checked.error, approval.transformations, elapsed(started)),
-          approval: outcome,
-        };
-      prepared = { ...checked, transformations: approval.transformations };
-    } else {
-      const { callId, tool, params, transformations } = approval;
-      prepared = { callId, tool, definition, params, transformations, securityEvents: [] };
-    }
+    if (definition === undefined)
+      return {
+        ...failedResult(
+          approval.callId,
+          approval.tool,
+          configurationError(approval.tool),
+          approval.transformations,
+          elapsed(started),
+        ),
+        approval: outcome,
+      };
+    // The approved call as the person saw it: the values its parameters are built from travel in the job, and the
+    // worker runs the handler only with the parameters that were approved (a `@Transform` is applied once, there).
+    const { callId, tool, params, transformations } = approval;
+    const prepared: PreparedCall = {
+      callId,
+      tool,
+      definition,
+      params,
+      input: approval.input ?? params,
+      transformations,
+      securityEvents: [],
+    };
     const enqueued = await this.enqueuePrepared(prepared, context, started);
     const result = enqueued.accepted
       ? await this.waitForResult(enqueued, options.waitMs ?? this.waitMs, started)
@@ -248,6 +254,7 @@ export class QueuedToolExecutor {
         definition,
         prepared.callId,
         prepared.params,
+        prepared.input ?? prepared.params,
         prepared.transformations,
         context,
         this.options.sealingKey,

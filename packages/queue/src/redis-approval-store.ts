@@ -46,16 +46,39 @@ interface ApprovalRecord {
 
 interface SealedPart {
   readonly params: Record<string, unknown>;
+  /** The values the parameters were built from (`StoredApproval.input`); absent in records of older versions. */
+  readonly input?: Record<string, unknown>;
   readonly context: QueuedContext;
   readonly transformations: readonly Transformation[];
 }
+
+/** A decided approval, as its tombstone holds it (signed like a record). */
+interface Tombstone {
+  readonly format: 1;
+  readonly id: string;
+  readonly decidedAt: number;
+  /** The decided record's own signed expiry: after it, a copy of the record is refused by that alone. */
+  readonly expiresAt: number;
+}
+
+/** How long a tombstone outlives its record's expiry (clock skew between the processes that read it). */
+const TOMBSTONE_MARGIN_MS = 10 * 60_000;
 
 /**
  * Pending approvals in Redis, for `PersonaToolExecutor`'s and `QueuedToolExecutor`'s `approvals.store`: an approval
  * survives a restart and can be decided from another process. Each record is sealed (parameters, trusted context and
  * transformations, AES-256-GCM bound to the approval id and tool) and signed (HMAC-SHA-256 with the job signing keys),
- * expires with Redis (`PX`), and is taken with one `GETDEL`, so at most one decision on an id ever gets it.
- * Parameters come back as JSON: the executor checks them again against the tool's definition before the handler runs.
+ * and carries a signed expiry (`approvals.expiresInMs`), after which it is refused whatever Redis holds.
+ *
+ * Single use across restarts and replicas: deciding an id first writes its tombstone (`<prefix>:<id>:decided`, `SET NX`,
+ * signed, kept until the record's own expiry and a margin), so of concurrent decisions exactly one goes on, and a
+ * record put back after its decision (someone who can write to Redis, without the keys, replaying a saved copy) is
+ * refused: any value at the tombstone's key, even one that does not verify, counts as decided. Someone who can also
+ * delete keys can remove the tombstone and put the record back: that replay is bounded by the record's signed expiry,
+ * so keep `expiresInMs` as short as the approval flow allows (docs/security.md).
+ *
+ * Parameters come back as JSON: the executor prepares the values they were built from again and runs the handler only
+ * with the parameters the person approved.
  */
 export class RedisApprovalStore implements ApprovalStore {
   private readonly ring: SigningKeyRing;
@@ -74,6 +97,9 @@ export class RedisApprovalStore implements ApprovalStore {
   async put(approval: StoredApproval): Promise<void> {
     const part: SealedPart = {
       params: JSON.parse(JSON.stringify(approval.params)) as Record<string, unknown>,
+      ...(approval.input !== undefined
+        ? { input: JSON.parse(JSON.stringify(approval.input)) as Record<string, unknown> }
+        : {}),
       context: queuedContext(approval.context),
       transformations: approval.transformations,
     };
@@ -94,11 +120,59 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   async get(id: string): Promise<StoredApproval | undefined> {
-    return this.read(id, await this.options.client.get(this.key(id)));
+    const text = await this.options.client.get(this.key(id));
+    if (text === null || (await this.decided(id))) return undefined;
+    return this.read(id, text);
   }
 
   async take(id: string): Promise<StoredApproval | undefined> {
-    return this.read(id, await this.options.client.getdel(this.key(id)));
+    const client = this.options.client;
+    const seen = await client.get(this.key(id));
+    if (seen === null) return undefined;
+    if (await this.decided(id)) {
+      // A record put back after its decision: removed (it never runs).
+      await client.getdel(this.key(id));
+      return undefined;
+    }
+    const approval = this.read(id, seen);
+    if (approval === undefined) return undefined;
+    // The decision is remembered before the record is taken: of concurrent takes, only the one whose SET NX wins goes on.
+    const now = Date.now();
+    const tombstone: Tombstone = { format: 1, id, decidedAt: now, expiresAt: approval.expiresAt };
+    const value = JSON.stringify({
+      ...tombstone,
+      signature: signEnvelope(this.tombstoneEnvelope(tombstone), this.ring),
+    });
+    const ttl = Math.max(1, approval.expiresAt - now) + TOMBSTONE_MARGIN_MS;
+    if ((await client.set(this.tombstoneKey(id), value, 'PX', ttl, 'NX')) !== 'OK') return undefined;
+    return this.read(id, await client.getdel(this.key(id)));
+  }
+
+  /** Whether `id` was decided: any value at its tombstone's key (one that does not verify is logged, and still counts). */
+  private async decided(id: string): Promise<boolean> {
+    const text = await this.options.client.get(this.tombstoneKey(id));
+    if (text === null) return false;
+    let problem: string | undefined;
+    try {
+      const { signature, ...tombstone } = JSON.parse(text) as Tombstone & { signature: JobSignature };
+      problem =
+        tombstone.id === id ? verifyEnvelope(this.tombstoneEnvelope(tombstone), signature, this.ring) : 'malformed';
+    } catch {
+      problem = 'malformed';
+    }
+    if (problem !== undefined)
+      this.logger.warn(`security: approval tombstone does not verify (${problem}); the approval counts as decided`, {
+        approvalId: id.slice(0, 80),
+      });
+    return true;
+  }
+
+  private tombstoneKey(id: string): string {
+    return `${this.prefix}:${id}:decided`;
+  }
+
+  private tombstoneEnvelope(tombstone: Tombstone) {
+    return { jobId: tombstone.id, name: 'approval-decided', data: { ...tombstone }, options: {} };
   }
 
   private key(id: string): string {
@@ -135,6 +209,7 @@ export class RedisApprovalStore implements ApprovalStore {
       callId: record.callId,
       tool: record.tool,
       params: part.params,
+      ...(part.input !== undefined ? { input: part.input } : {}),
       context: contextForJob(part.context, undefined, undefined),
       transformations: part.transformations,
       ...(record.reason !== undefined ? { reason: record.reason } : {}),

@@ -37,7 +37,7 @@ const ENVELOPE_LABEL = 'toolwright-job-v1';
  * functions, symbols, bigints and cycles are refused rather than skipped, so two different envelopes never serialise
  * alike.
  */
-const canonicalJson = configure({ deterministic: true, strict: true, circularValue: Error, bigint: false });
+export const canonicalJson = configure({ deterministic: true, strict: true, circularValue: Error, bigint: false });
 
 /**
  * The key ring of a producer or worker: `signingKey`, else a key derived from `sealingKey` with HKDF-SHA-256 (so the

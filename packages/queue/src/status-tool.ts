@@ -1,6 +1,7 @@
 import type { ToolInvocationContext, ToolRegistry, ToolResult } from '@toolwright/core';
 import { Job, type Queue } from 'bullmq';
-import type { ToolJobData } from './job-data';
+import { ownerOf, type ToolJobData } from './job-data';
+import type { SealingKey } from './sealing';
 
 export const JOB_STATUS_TOOL_NAME = 'tool_job_status';
 
@@ -11,10 +12,16 @@ export type JobStatusValue =
   | { readonly job_id: string; readonly status: 'unknown'; readonly message: string };
 
 /**
- * Registers `tool_job_status`: a model asks for a pending call's result by job id. A session sees only its own jobs
- * (another session's job id reads as unknown, as a made-up one does).
+ * Registers `tool_job_status`: a model asks for a pending call's result by job id. A caller sees only the jobs it
+ * enqueued: a job whose owner (a keyed hash of the enqueuing caller's trusted context: session, persona,
+ * `handlerConfig`, ...; see `ToolJobData.owner`) differs from the asking caller's reads as unknown, as a made-up id
+ * does. `sealingKey`: the producers' (it keys the hash).
  */
-export function registerJobStatusTool(registry: ToolRegistry, queue: Queue<ToolJobData, ToolResult>): void {
+export function registerJobStatusTool(
+  registry: ToolRegistry,
+  queue: Queue<ToolJobData, ToolResult>,
+  sealingKey?: SealingKey,
+): void {
   if (registry.has(JOB_STATUS_TOOL_NAME)) return;
   registry.registerJsonSchemaTool(
     {
@@ -35,10 +42,11 @@ export function registerJobStatusTool(registry: ToolRegistry, queue: Queue<ToolJ
       const unknown: JobStatusValue = {
         job_id: jobId,
         status: 'unknown',
-        message: `There is no job "${jobId}" for this session.`,
+        message: `There is no job "${jobId}" for this caller.`,
       };
       const job = await Job.fromId<ToolJobData, ToolResult>(queue, jobId);
-      if (!job || job.data.context.sessionId !== invocation.context.sessionId) return unknown;
+      if (!job || typeof job.data.owner !== 'string' || job.data.owner !== ownerOf(invocation.context, sealingKey))
+        return unknown;
       const state = await job.getState();
       if (state === 'completed') {
         const result = job.returnvalue;

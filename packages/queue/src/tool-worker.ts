@@ -14,6 +14,7 @@ import {
   jobProblem,
   REFUSED_JOB_PREFIX,
   restoreSensitive,
+  matchesValuesDigest,
   type RefusedJobReason,
   type ToolJobData,
 } from './job-data';
@@ -23,6 +24,7 @@ import { ReplicationBarrier, type BarrierClient } from './replication-barrier';
 import { describeError } from './describe-error';
 import { retryUntil } from './retry';
 import { RunRecords, type RunStart } from './run-records';
+import { runLedgerKey, type RunLedger } from './run-ledger';
 import { open, sealBinding } from './sealing';
 
 export interface ToolWorkerOptions extends QueueConnectionOptions {
@@ -43,6 +45,12 @@ export interface ToolWorkerOptions extends QueueConnectionOptions {
    * killing its worker is run again; a failover alone can cost each job that was active one or two.
    */
   readonly maxStalledCount?: number;
+  /**
+   * A record of started runs outside Redis (the application's own database): consulted before the handler of every
+   * job whose tool is not marked `readOnlyHint`, so that a captured job never runs twice, even when its Redis keys are
+   * deleted and it is put back. Without it, such a replay is bounded by the job's signed expiry (`jobExpiryMs`).
+   */
+  readonly runLedger?: RunLedger;
   /** How long `close()` lets in-flight jobs finish before it cancels them (they then return to the queue). Default 30,000 ms. */
   readonly shutdownTimeoutMs?: number;
 }
@@ -175,6 +183,25 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
       }
     }
     const call: ToolCall = { id: data.callId, name: data.tool, arguments: params };
+    const ledgerKey = ledgerKeyFor(data.tool, jobId, mac);
+    if (ledgerKey !== undefined) {
+      let first: boolean;
+      try {
+        first = await options.runLedger!.claim(ledgerKey, typeof data.expiresAt === 'number' ? data.expiresAt : 0);
+      } catch (error) {
+        await release(jobId, delivery);
+        logger.warn(
+          `job ${jobIdForLog(jobId)} (${data.tool}): the run ledger could not be asked (${describeError(error)}); it goes back to the queue`,
+          { queue: queueName, jobId: jobIdForLog(jobId) },
+        );
+        await job.moveToWait(token).catch(() => undefined);
+        throw new WaitingError();
+      }
+      if (!first) {
+        await release(jobId, delivery);
+        return refuse(job, 'replayed');
+      }
+    }
     // The claim is kept alive from the handler's start until its outcome is recorded (which a failover can delay).
     const renewal = setInterval(
       () => void records.renew(jobId, delivery).catch(() => undefined),
@@ -182,16 +209,31 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     );
     try {
       const context = contextForJob(data.context, jobId, signal);
-      // A call a person approved in the API process (the approval is in the signed job) is not asked again here.
-      const runContext = data.context.approval !== undefined ? executor.approvals.approvedContext(context) : context;
-      return await outcome(job, delivery, await executor.execute(call, runContext));
+      // A permit for this one call: a call a person approved in the API process (the approval is in the signed job) is
+      // not asked again here, and the handler runs only with the parameters the producer validated (`values`). The
+      // handler never holds the permit: a call it makes itself is asked about like any other.
+      const expected = data.values;
+      const permit = executor.approvals.bind({
+        callId: data.callId,
+        tool: data.tool,
+        approved: data.context.approval !== undefined,
+        ...(typeof expected === 'string'
+          ? { accepts: (built: Record<string, unknown>) => matchesValuesDigest(built, expected, options.sealingKey) }
+          : {}),
+      });
+      return await outcome(job, delivery, ledgerKey, await executor.executeBound(call, context, permit));
     } finally {
       clearInterval(renewal);
     }
   };
 
   /** Records what the handler returned and ends the job: completed, retried, back to the queue, or failed for good. */
-  async function outcome(job: Job<ToolJobData, ToolResult>, delivery: string, result: ToolResult): Promise<ToolResult> {
+  async function outcome(
+    job: Job<ToolJobData, ToolResult>,
+    delivery: string,
+    ledgerKey: string | undefined,
+    result: ToolResult,
+  ): Promise<ToolResult> {
     const data = job.data;
     const jobId = String(job.id);
     const token = delivery;
@@ -201,6 +243,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
     }
     if (shuttingDown && result.error.code === 'CANCELLED') {
       // Cancelled by this worker's shutdown, not by the call: back to the queue for another worker, no attempt used.
+      await releaseLedger(ledgerKey);
       await release(jobId, delivery);
       await job.moveToWait(token);
       throw new WaitingError();
@@ -215,6 +258,7 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
           jobId: job.id,
         },
       );
+      await releaseLedger(ledgerKey);
       await release(jobId, delivery);
       throw new RetryableToolFailure(result.error.message);
     }
@@ -237,6 +281,24 @@ export function createToolWorker(tools: ToolRegistry | PersonaToolExecutor, opti
           { queue: queueName, jobId: jobIdForLog(job.id) },
         ),
       );
+  }
+
+  /** The ledger key of a job whose handler may have side effects (`undefined`: no ledger, or a read-only tool). */
+  function ledgerKeyFor(tool: string, jobId: string, mac: string): string | undefined {
+    if (options.runLedger === undefined) return undefined;
+    if (executor.tools().find((definition) => definition.name === tool)?.options.annotations?.readOnlyHint === true)
+      return undefined;
+    return runLedgerKey(jobId, mac);
+  }
+
+  /** Gives the ledger's claim up for an attempt that is retried (should the ledger refuse, the retry is refused). */
+  async function releaseLedger(key: string | undefined): Promise<void> {
+    if (key === undefined) return;
+    await options.runLedger!.release(key).catch((error: unknown) =>
+      logger.warn(`run ledger: a claim could not be released (${describeError(error)}); its retry will not run`, {
+        queue: queueName,
+      }),
+    );
   }
 
   /** Gives the claim up (retried; should Redis refuse, the claim expires by itself after claimMs). */

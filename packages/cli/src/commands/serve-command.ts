@@ -18,6 +18,45 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
+ * The `--context` fields `toolwright mcp` does not pass on, each with the reason said on stderr: the MCP server sets
+ * them itself for every call.
+ */
+const SET_BY_THE_SERVER: Readonly<Record<string, string>> = {
+  sessionId:
+    "each MCP session's own id is the trusted sessionId (stdio: a new id per server start; HTTP: the session the client opened), so a call's tools and approvals see the session that made it",
+};
+
+/** `--context` for every session, without the fields the server sets itself; each one dropped is named on stderr. */
+export function sessionContext(context: ExecutionContext, output: Output): ExecutionContext {
+  const kept: Record<string, unknown> = { ...context };
+  for (const [field, reason] of Object.entries(SET_BY_THE_SERVER)) {
+    if (!Object.hasOwn(kept, field)) continue;
+    delete kept[field];
+    output.err(output.styleErr('yellow', `--context: "${field}" is ignored by toolwright mcp: ${reason}.`));
+  }
+  return kept;
+}
+
+/**
+ * Says on stderr how the calls of tools with `approval` are decided: by the MCP client's user, asked within the call
+ * (form elicitation). With a client that cannot ask, such a call answers APPROVAL_REQUIRED and its approval waits in
+ * this process until it expires: no other channel reaches it (docs/cli.md).
+ */
+function sayHowApprovalsAreDecided(tools: LoadedTools, output: Output): void {
+  const gated = tools.registry
+    .list()
+    .filter((definition) => definition.options.approval !== undefined && definition.options.approval !== false)
+    .map((definition) => definition.name);
+  if (gated.length === 0) return;
+  output.err(
+    output.styleErr(
+      'dim',
+      `Tools that wait for approval: ${gated.join(', ')}. The MCP client's user decides each call when the client supports form elicitation; with another client the call answers APPROVAL_REQUIRED and nothing runs.`,
+    ),
+  );
+}
+
+/**
  * `toolwright mcp`: the registry over MCP. stdio by default (stdout carries only JSON-RPC; logs go to stderr),
  * `--http` for Streamable HTTP on 127.0.0.1. Every session gets `--context` as its trusted context.
  */
@@ -26,7 +65,9 @@ export async function mcpCommand(
   options: { http: boolean; port: number; host: string; context: ExecutionContext },
   output: Output,
 ): Promise<number> {
-  const context = () => options.context;
+  const fixed = sessionContext(options.context, output);
+  const context = () => fixed;
+  sayHowApprovalsAreDecided(tools, output);
   if (!options.http) {
     const handle = await serveMcp(tools.registry, { transport: 'stdio', logger: stderrLogger, context });
     await Promise.race([handle.closed, untilSignal()]);

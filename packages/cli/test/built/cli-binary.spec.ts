@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { adaptAll } from '@toolwright/providers';
 import { createPersonaRegistry } from '../../../../examples/persona-app/src/index';
 import {
@@ -294,6 +295,33 @@ describe('toolwright try', () => {
     expect(run.stdout).toContain('call resolve_relative_date with the phrase first');
   });
 
+  it('--run on a tool that takes approval: says the handler did not run and the call waits for a person, exit 1', async () => {
+    const run = await runCli([
+      'try',
+      'refund_order',
+      '{"orderId": "A-1", "cents": "2500"}',
+      '--run',
+      '--app',
+      join(FIXTURES, 'approval-app.mjs'),
+    ]);
+    expect(run.code).toBe(1);
+    const [header] = run.stdout.split('\n');
+    expect(header).toBe('refund_order  the handler did not run: the call waits for a person (the tool takes approval)');
+    expect(run.stdout).not.toContain('ran the handler');
+    expect(run.stdout).not.toContain('refused:');
+    expect(run.stdout).toContain('waiting for approval: APPROVAL_REQUIRED');
+    const refused = await runCli([
+      'try',
+      'refund_order',
+      '{"orderId": "A-1", "cents": "lots"}',
+      '--run',
+      '--app',
+      join(FIXTURES, 'approval-app.mjs'),
+    ]);
+    expect(refused.stdout.split('\n')[0]).toBe('refund_order  the handler did not run: the call was refused before it');
+    expect(refused.stdout).toContain('refused: INVALID_ARGUMENTS');
+  });
+
   it('--policy strict refuses what safe repairs; arguments from stdin with -', async () => {
     const strict = await runCli([
       'try',
@@ -407,6 +435,87 @@ describe('toolwright mcp', () => {
       await client.close();
     }
     expect(errors).toEqual([]);
+  });
+
+  /** `toolwright mcp` on the approval fixture over stdio, with what it writes to stderr collected. */
+  async function approvalServer(
+    answer: ((message: string) => ElicitResult) | undefined,
+    context = '{"sessionId": "from-the-cli", "timeZone": "Europe/Berlin"}',
+  ) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--app', join(FIXTURES, 'approval-app.mjs'), '--context', context],
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client(
+      { name: 'cli-approval-test', version: '1.0.0' },
+      answer ? { capabilities: { elicitation: { form: {} } } } : {},
+    );
+    const questions: string[] = [];
+    if (answer)
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        questions.push(request.params.message);
+        return answer(request.params.message);
+      });
+    await client.connect(transport);
+    const call = async () =>
+      (await client.callTool({
+        name: 'refund_order',
+        arguments: { orderId: 'A-1', cents: '2500' },
+      })) as CallToolResult;
+    return { call, questions, stderr: () => stderr, close: () => client.close() };
+  }
+
+  it('--context: a sessionId is named on stderr as ignored, with why; the call sees the MCP session, not it', async () => {
+    const server = await approvalServer(() => ({ action: 'accept', content: { approve: true } }));
+    try {
+      const result = await server.call();
+      expect(result.isError).toBeFalsy();
+      const value = JSON.parse((result.content[0] as { text: string }).text) as { session: string };
+      expect(value.session).toMatch(/^[0-9a-f-]{36}$/);
+      expect(server.stderr()).toContain(
+        '--context: "sessionId" is ignored by toolwright mcp: each MCP session\'s own id is the trusted sessionId',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("approvals are decided by the MCP client's user (form elicitation): approved runs the handler once, declined runs nothing", async () => {
+    const approving = await approvalServer(() => ({ action: 'accept', content: { approve: true } }), '{}');
+    try {
+      const result = await approving.call();
+      expect(result.isError).toBeFalsy();
+      expect((result.content[0] as { text: string }).text).toContain('"refunded":2500');
+      expect(approving.questions).toEqual([expect.stringContaining('"refund_order"') as unknown]);
+      expect(approving.stderr()).toContain('Tools that wait for approval: refund_order.');
+      expect(approving.stderr()).not.toContain('--context');
+    } finally {
+      await approving.close();
+    }
+    const declining = await approvalServer(() => ({ action: 'decline' }), '{}');
+    try {
+      const result = await declining.call();
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toContain('declined the call to "refund_order"');
+    } finally {
+      await declining.close();
+    }
+  });
+
+  it('a client that cannot ask its user gets APPROVAL_REQUIRED with the pending approval in _meta; nothing runs', async () => {
+    const server = await approvalServer(undefined, '{}');
+    try {
+      const result = await server.call();
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toContain("waits for a person's approval");
+      expect(result._meta?.['toolwright/pendingApproval']).toMatchObject({ tool: 'refund_order' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('--http --port 0: Streamable HTTP on 127.0.0.1, stopped by SIGTERM with exit 0', async () => {

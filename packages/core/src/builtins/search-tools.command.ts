@@ -5,6 +5,7 @@ import type { ToolDefinition } from '../types/definition';
 import type { ToolInvocationContext } from '../types/handler';
 import { buildCommandDefinition } from '../validation/build';
 import { SEARCH_TOOLS_TOOL_NAME, type SearchToolsResult } from '../search/search-tools-result';
+import type { ToolSearchOptions, ToolSearchResult } from '../search/tool-search-index';
 
 /** The longest query the model may send (a task in a few words; longer text only adds noise to the ranking). */
 const MAX_QUERY_LENGTH = 1_000;
@@ -22,6 +23,16 @@ export interface ToolSearchToolOptions {
    * Use it to keep the core tools, already offered, out of the results.
    */
   readonly filter?: (definition: ToolDefinition) => boolean;
+  /**
+   * The search the model's queries run. Default: the registry's own lexical `registry.search`. An
+   * `EmbeddingToolSearch` over the same registry fuses an embedding model's ranking with it (docs/tool-search.md).
+   */
+  readonly search?: {
+    search(
+      query: string,
+      options: ToolSearchOptions,
+    ): readonly ToolSearchResult[] | Promise<readonly ToolSearchResult[]>;
+  };
 }
 
 class SearchToolsParams {
@@ -58,9 +69,9 @@ class SearchToolsCommand {
     private readonly options: ToolSearchToolOptions,
   ) {}
 
-  execute(params: SearchToolsParams, invocation: ToolInvocationContext): SearchToolsResult {
+  async execute(params: SearchToolsParams, invocation: ToolInvocationContext): Promise<SearchToolsResult> {
     const { persona } = invocation.context;
-    const found = this.registry.search(params.query, {
+    const found = await (this.options.search ?? this.registry).search(params.query, {
       limit: params.limit ?? this.options.defaultLimit ?? DEFAULT_LIMIT,
       filter: (definition) =>
         definition.name !== SEARCH_TOOLS_TOOL_NAME &&
@@ -91,6 +102,10 @@ export function registerToolSearch(registry: ToolRegistry, options: ToolSearchTo
     );
   if (options.filter !== undefined && typeof options.filter !== 'function')
     throw new TypeError('registerToolSearch: filter must be a function.');
+  if (options.search !== undefined && typeof options.search?.search !== 'function')
+    throw new TypeError(
+      'registerToolSearch: search must have a search(query, options) method (an EmbeddingToolSearch).',
+    );
   const command = new SearchToolsCommand(registry, { ...options, defaultLimit });
   return registry.registerDefinition(buildCommandDefinition(SearchToolsCommand), {
     kind: 'function',

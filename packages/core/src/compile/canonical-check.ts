@@ -24,7 +24,7 @@ import type { Instantiator } from '../pipeline/instantiate';
 import type { BoundedCheck } from '../pipeline/parse-arguments';
 
 /**
- * The canonical check (decision 0024, amended): "already valid and canonical?" for one tool's arguments, in one pass
+ * The canonical check: "already valid and canonical?" for one tool's arguments, in one pass
  * with no allocation. `true` only when the arguments (parsed from text, so the pipeline's own) would come out of
  * sanitizing, normalizing (with every IR constraint) and the context-impostor scan exactly as they went in, with no
  * transformation, no issue and no security event. Then the executor skips those steps and uses the object as it is; on
@@ -89,7 +89,7 @@ const REFUSE_NODE = new CheckNode(
  * The scalar nodes, one per kind, nullability, date form, constraints and enum in the process (a boolean, a date-time,
  * a string with no bound or `maxLength 200`, an enum of the same values: most of a tool's nodes repeat ones other tools
  * have): a node is immutable, the walk reads it by its fields only and nothing tells two equal scalar nodes apart
- * (decision 0033, amended 2026-11-27 and again). A node's constraints are compared by rule and stated limit (what
+ * (docs/decisions/0033-constraint-records-and-tool-memory.md). A node's constraints are compared by rule and stated limit (what
  * `constraintHolds` reads: a pattern by its source, as the constraint records are shared) and its enum by the type and
  * value of each entry; an enum of other values (an object) is never shared. Bounded: past
  * {@link MAX_SHARED_SCALARS} nodes, further nodes are made per use and not kept.
@@ -257,7 +257,7 @@ function keyPlaces(members: readonly Member[]): Map<string, number> {
 
 /**
  * One tool's canonical check: its records, the item limit the walk reads, and the check as a function. The function is
- * the shared walk, which counts the tool's calls for the hot tier (`compile/hot-tier.ts`, decision 0031), until the
+ * the shared walk, which counts the tool's calls for the hot tier (`compile/hot-tier.ts`), until the
  * tier gives the tool code of its own (`compile/hot-check.ts`, emitted from the same records): the one slot
  * {@link accept} reads, owned and written only by this object. `accept` is a method of the class, not a closure per
  * tool: the parse step is given the check itself.

@@ -2,8 +2,8 @@ import type { ConstraintCheck } from '../pipeline/constraints';
 import type { LengthCount } from '../types/schema';
 
 /**
- * The records of a tool's canonical check (decision 0024, amended): what the shared walk (`compile/canonical-check.ts`)
- * reads, and what a hot tool's own code (`compile/hot-check.ts`, decision 0031) is emitted from.
+ * The records of a tool's canonical check: what the shared walk (`compile/canonical-check.ts`)
+ * reads, and what a hot tool's own code (`compile/hot-check.ts`) is emitted from.
  */
 
 /** What a node checks, and how its share of the bound is counted. */

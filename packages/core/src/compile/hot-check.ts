@@ -7,7 +7,7 @@ import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import { Kind, memberList, type CheckNode } from './check-records';
 
 /**
- * The hot tier's code (decision 0031): one tool's canonical check as a function of its own, emitted from the same
+ * The hot tier's code (docs/decisions/0031-hot-tier.md): one tool's canonical check as a function of its own, emitted from the same
  * {@link CheckNode} records the shared walk reads. Each node kind's code is one template below; the records' data
  * (constraints, enum values, date forms, the item limit) are passed in as arguments of the generated function, never
  * written into its text, so every constraint is called through its one definition (`pipeline/constraints.ts`) from one
@@ -19,7 +19,7 @@ import { Kind, memberList, type CheckNode } from './check-records';
  */
 
 /**
- * The check with what the parse step needs to know whether JSON.parse lost anything (decision 0019's walk, folded into
+ * The check with what the parse step needs to know whether JSON.parse lost anything (the information-loss walk, folded into
  * this one): `NOT_ACCEPTED` for `false`; otherwise the value's `minTextLength` (the lower bound of the length of
  * any JSON text that JSON.parse reads as this value, exactly as `inspectParsedValue` counts it; escapes only lengthen a
  * literal), or `NaN` when the value holds a number beyond +-(2^53 - 1) (an integer literal JSON.parse may have rounded:

@@ -2,7 +2,7 @@ import { instantiatorRecord, type Instantiator, type InstantiatorRecord } from '
 import { compileHotSource, printableName, urlText, type HotSource } from './hot-check';
 
 /**
- * The hot tier's code for a class command's DTO instantiator (decision 0031, amended): one class's builder as a
+ * The hot tier's code for a class command's DTO instantiator (docs/decisions/0031-hot-tier.md): one class's builder as a
  * function of its own, emitted from the instantiator's record (`pipeline/instantiate.ts`). It is the shared builder's
  * loop with the key dispatch written out: `new Dto()`, then each own enumerable key of the plain object in its order,
  * a declared property assigned by a store of its own (a `case` label, `JSON.stringify` of the name, so a hostile name
@@ -65,7 +65,7 @@ export function compileHotInstantiator(code: HotSource): Instantiator {
 
 /**
  * Gives a class command's instantiator (and those of its nested DTO classes) code of its own, the hot tier's
- * (decision 0031): called when the tool's canonical check is specialized, off any call's stack. The code builds what
+ * (docs/decisions/0031-hot-tier.md): called when the tool's canonical check is specialized, off any call's stack. The code builds what
  * the shared builder builds when it does not adopt (`new Dto()`, each own key assigned in its order, the same builders
  * for dates, nested DTOs and arrays of them), with one literal store per declared property instead of a shared keyed
  * store; it never adopts (constructing and assigning is what adopting stands for, and is cheaper with literal

@@ -1,5 +1,5 @@
 /**
- * The hot tier (decision 0031): which tools' canonical checks get code of their own. Every check counts its calls in
+ * The hot tier (docs/decisions/0031-hot-tier.md): which tools' canonical checks get code of their own. Every check counts its calls in
  * one number; the calls of one executor (its {@link HotTier}) are cut into windows of {@link HotTierSettings.window} calls, and a tool
  * that takes at least {@link HotTierSettings.share} of a window is specialized, never on a call's stack: when the event
  * loop next turns (`setImmediate`), or, if a whole window of calls went by without it turning (calls awaited in a loop

@@ -46,7 +46,7 @@ export interface CompiledTool {
   readonly developerRules: DeveloperRulesPlan | undefined;
   /**
    * "Already valid and canonical?" (compiled path only; `undefined` on the reference path), with the parse step's bound
-   * (decision 0020, fused-parse-check): the tool's records, walked by the one shared walk of `compile/canonical-check.ts`.
+   * (the parse and the check fused into one walk): the tool's records, walked by the one shared walk of `compile/canonical-check.ts`.
    */
   readonly check: CanonicalCheck | undefined;
   /** Whether the handler gets a DTO instance (class commands, and tools whose developer rules check one). */
@@ -158,8 +158,7 @@ export function normalizerOf(compiled: CompiledTool): Normalizer {
 }
 
 /**
- * A compiled tool's plan as text: what `toolwright inspect --code <tool>` prints. Nothing is generated (decision 0024,
- * amended): the canonical check's records, one line per schema node, and how the DTO instance is built; empty on the
+ * A compiled tool's plan as text: what `toolwright inspect --code <tool>` prints. Nothing is generated: the canonical check's records, one line per schema node, and how the DTO instance is built; empty on the
  * reference path, where neither exists. The first line names the tool (printable ASCII only: a remote MCP tool's name is
  * untrusted).
  */

@@ -135,14 +135,18 @@ export class CallReport {
     const finished = result as { durationMs: number; transformations: ToolResult['transformations'] } & ToolResult;
     finished.durationMs = Math.round(result.durationMs * 1000) / 1000;
     // Sensitive values never leave in clear: not in the result's transformations, so neither in the logs and stats.
+    // Looked up only when something may carry a value: a transformation, or a refusal's issues (logged below).
+    const sensitive =
+      definition !== undefined && (finished.transformations.length > 0 || error?.family === 'input')
+        ? sensitivePaths(definition.parameters)
+        : undefined;
     if (finished.transformations.length > 0) {
-      const sensitive = definition === undefined ? undefined : sensitivePaths(definition.parameters);
       if (sensitive !== undefined && sensitive.size > 0)
         finished.transformations = redactTransformations(finished.transformations, sensitive);
       this.stats.record(finished.tool, finished.transformations, context.model);
     }
     try {
-      logCallOutcome(this.logger, finished, error);
+      logCallOutcome(this.logger, finished, error, sensitive);
     } catch {
       // ignored: see the class comment
     }

@@ -24,7 +24,7 @@ export interface PersonaToolExecutorOptions {
   readonly timeoutMs?: number;
   /** Slow-call warning threshold when the command sets none. Default 1,000 ms. */
   readonly slowCallMs?: number;
-  /** Where the transformation counts go (seed 000's feedback loop). */
+  /** Where the transformation counts go (how often each repair fired, per tool and model). */
   readonly stats?: TransformationStats;
   /**
    * `'compiled'` (default): one compiled pass normalizes and checks every IR constraint; class-validator rules the IR

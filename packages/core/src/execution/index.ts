@@ -23,9 +23,11 @@ export {
 } from './telemetry';
 export {
   ApprovalGate,
+  CallPermit,
   MemoryApprovalStore,
   pendingView,
   plainParams,
+  type CallBinding,
   type ApprovalOptions,
   type ApprovalClaim,
   type ApprovedCall,

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { CancelledError } from '../errors/cancelled-error';
+import { ToolCallError } from '../errors/tool-call-error';
 import { ToolRegistry } from '../registry/tool-registry';
 import { ToolCompiler } from '../registry/tool-compiler';
 import { printToolPlan } from '../compile/tool-plan';
@@ -39,7 +40,7 @@ import {
 } from './prepare-arguments';
 import { CallReport, refusedPreparation } from './call-report';
 import { prepareCall } from './call-resolution';
-import { ApprovalGate, approvedCall } from './approval';
+import { ApprovalGate, approvedCall, plainParams, sameJson, type CallPermit } from './approval';
 import { warmUpCallPath } from './warm-up';
 
 /** A call whose handler returned a promise: what the executor's settlement needs to finish it (one object, no closures). */
@@ -164,7 +165,7 @@ export class PersonaToolExecutor {
     const started = performance.now();
     let outcome: ToolResult | Promise<ToolResult>;
     try {
-      outcome = this.executeOrThrow(call, context, started);
+      outcome = this.executeOrThrow(call, context, started, undefined);
     } catch (error) {
       return Promise.resolve(this.report.lastResort(call, error, started));
     }
@@ -179,7 +180,12 @@ export class PersonaToolExecutor {
    * Synchronous as far as the call allows: a promise only when a step (validation, the handler) is asynchronous, and
    * that promise never rejects. Throws only from its synchronous part (execute() turns that into lastResort).
    */
-  private executeOrThrow(call: ToolCall, context: ExecutionContext, started: number): ToolResult | Promise<ToolResult> {
+  private executeOrThrow(
+    call: ToolCall,
+    context: ExecutionContext,
+    started: number,
+    permit: CallPermit | undefined,
+  ): ToolResult | Promise<ToolResult> {
     let prepared: Preparation | Promise<Preparation>;
     try {
       prepared = this.prepareOrThrow(call, context);
@@ -191,7 +197,7 @@ export class PersonaToolExecutor {
         (ready) => {
           try {
             // Preparation awaited something (an async rule, a cross-field check): the handler starts now.
-            return this.invokeOrFail(ready, call, context, started, undefined);
+            return this.invokeOrFail(ready, call, context, started, undefined, permit);
           } catch (error) {
             return this.report.lastResort(call, error, started);
           }
@@ -208,7 +214,25 @@ export class PersonaToolExecutor {
     // Steps 1-6 ran in this synchronous run: on short text they took microseconds, and the call's start serves as the
     // handler's (one clock read fewer); on long text or an object they may have taken milliseconds: the clock is read.
     const quick = prepared instanceof CompiledCall && preparesQuickly(call);
-    return this.invokeOrFail(prepared, call, context, started, quick ? started : undefined);
+    return this.invokeOrFail(prepared, call, context, started, quick ? started : undefined, permit);
+  }
+
+  /**
+   * Runs one call decided elsewhere, under a permit from `approvals.bind` (trusted code only: a queue worker, an
+   * adapter whose framework asked the person): the call is prepared as `execute` prepares it, then runs only if the
+   * permit is unused and names it (its id, tool and, when bound, its exact parameters); an approved binding runs it
+   * without asking again. The permit is used up by this call: the handler never holds it, and any call it makes
+   * itself is asked about like any other.
+   */
+  executeBound(call: ToolCall, context: ExecutionContext, permit: CallPermit): Promise<ToolResult> {
+    const started = performance.now();
+    let outcome: ToolResult | Promise<ToolResult>;
+    try {
+      outcome = this.executeOrThrow(call, context, started, permit);
+    } catch (error) {
+      return Promise.resolve(this.report.lastResort(call, error, started));
+    }
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
   /** `handlerStarted`: the handler's start when the call's start serves as it, `undefined` to read the clock. */
@@ -218,10 +242,17 @@ export class PersonaToolExecutor {
     context: ExecutionContext,
     started: number,
     handlerStarted: number | undefined,
+    permit: CallPermit | undefined,
   ): ToolResult | Promise<ToolResult> {
     if (prepared instanceof PreparationFailure) return this.failed(prepared, call, context, started);
+    let approved = false;
+    if (permit !== undefined) {
+      const binding = this.approvals.redeem(permit, prepared);
+      if (binding instanceof ToolCallError) return this.report.handlerFailed(binding, prepared, context, started);
+      approved = binding.approved;
+    }
     // One field check for tools without approval; a tool with one asks a person first (./approval).
-    if (prepared.definition.options.approval !== undefined)
+    if (prepared.definition.options.approval !== undefined && !approved)
       return this.approvals.runOrAsk(
         prepared,
         context,
@@ -244,16 +275,32 @@ export class PersonaToolExecutor {
     const entry = approval.revalidate ? undefined : this.registry.getEntry(approval.tool);
     const call: ToolCall = { id: approval.callId, name: approval.tool, arguments: approval.params };
     const started = performance.now();
-    // Parameters that were serialized (another process, Redis) are checked again; in memory they are run as they are.
-    const result = await (entry === undefined
-      ? this.execute({ ...call, transformations: approval.transformations }, context)
-      : this.invokeAndFinish(
-          approvedCall(approval, this.compiler.compiledFor(entry)),
-          call,
-          context,
-          started,
-          started,
-        ));
+    let result: ToolResult;
+    if (entry === undefined) {
+      // Serialized (another process, Redis): the values the parameters were built from are prepared again, and the
+      // handler runs only with the parameters the person approved (a `@Transform` is applied once, to the model's value).
+      const definition = this.registry.get(approval.tool);
+      const approved = definition === undefined ? undefined : plainParams(definition, approval.params, false);
+      const permit = this.approvals.bind({
+        callId: approval.callId,
+        tool: approval.tool,
+        approved: true,
+        accepts: (params) => approved !== undefined && sameJson(params, approved),
+      });
+      result = await this.executeBound(
+        { ...call, arguments: approval.input ?? approval.params, transformations: approval.transformations },
+        context,
+        permit,
+      );
+    } else {
+      result = await this.invokeAndFinish(
+        approvedCall(approval, this.compiler.compiledFor(entry)),
+        call,
+        context,
+        started,
+        started,
+      );
+    }
     return { ...result, approval: claim.outcome };
   }
 
@@ -313,8 +360,8 @@ export class PersonaToolExecutor {
       const prepared = await this.prepareOrThrow(call, context);
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- PreparationFailure is the internal failure value, caught by execute()
       if (prepared instanceof PreparationFailure) throw prepared;
-      const { callId, tool, definition, params, transformations, securityEvents } = prepared;
-      return { ok: true, callId, tool, definition, params, transformations, securityEvents };
+      const { callId, tool, definition, params, input, transformations, securityEvents } = prepared;
+      return { ok: true, callId, tool, definition, params, input, transformations, securityEvents };
     } catch (error) {
       return refusedPreparation(error, call);
     }

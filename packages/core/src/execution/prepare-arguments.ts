@@ -37,6 +37,8 @@ export class CompiledCall implements PreparedCall {
     readonly transformations: readonly Transformation[],
     readonly securityEvents: readonly SecurityEvent[],
     readonly compiled: CompiledTool,
+    /** The values the DTO was built from (`params` itself for a function handler): see `PreparedCall.input`. */
+    readonly input: Record<string, unknown> = params,
   ) {}
 }
 
@@ -273,6 +275,7 @@ export class ArgumentPreparation {
       transformations,
       securityEvents,
       compiled,
+      params,
     );
     // 6b. Cross-field rules and `validate` functions, once every per-field check passed (both paths).
     if (!compiled.crossField) return prepared;

@@ -9,6 +9,12 @@ export interface PreparedCall {
   readonly definition: ToolDefinition;
   /** The validated parameters: a DTO instance for class commands, a plain object for function handlers. */
   readonly params: Record<string, unknown>;
+  /**
+   * The validated values the DTO was built from (for a function handler, `params` itself): what travels as JSON (an
+   * approval store, a queue job) and is prepared again on the other side, so that a class-transformer `@Transform` is
+   * applied once, to the model's value, and never to its own output.
+   */
+  readonly input?: Record<string, unknown>;
   readonly transformations: readonly Transformation[];
   readonly securityEvents: readonly SecurityEvent[];
 }

@@ -9,7 +9,7 @@ export interface TransformationCount {
 }
 
 /**
- * Seed 000's feedback loop: how often each rule fired, per tool (and per model when the context names it),
+ * The feedback loop of the repairs: how often each rule fired, per tool (and per model when the context names it),
  * and how often a model tried to set trusted context. The app reads it to see which models send which malformations.
  */
 export class TransformationStats {

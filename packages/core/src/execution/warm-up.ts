@@ -13,8 +13,8 @@ import type { PersonaToolExecutorOptions } from './executor-options';
 import { TransformationStats } from './transformation-stats';
 
 /**
- * The call path warmed up ahead of the first call (`executor.compileAll()`, `compile: 'registration'`; ADR 0030,
- * amendment of 2026-11-27, branch warm26). Most of a first call's CPU is not its tool's plan but V8 compiling, on their
+ * The call path warmed up ahead of the first call (`executor.compileAll()`, `compile: 'registration'`;
+ * docs/decisions/0030-lazy-startup.md). Most of a first call's CPU is not its tool's plan but V8 compiling, on their
  * first run, the shared functions every call runs (parsing, the canonical check's walk, instantiating the DTO, the
  * executor, building the result). Here a private synthetic command, whose parameters have the common node kinds, is
  * called a few times through an executor of its own (same class, same settings), so that those functions are compiled

@@ -102,7 +102,7 @@ export interface ToolLoopOptions {
   readonly approvals?: readonly ToolLoopApproval[];
 }
 
-/** The text a model receives for a failed call it may retry (seed 001's retry message). */
+/** The text a model receives for a failed call it may retry (the error, then how many retries are left). */
 export function retryMessage(error: ToolErrorPayload, attempt: number, retriesAllowed: number): string {
   const remaining = retriesAllowed - (attempt - 1);
   return `${error.message}\n(Attempt ${attempt} failed; ${remaining} ${remaining === 1 ? 'retry' : 'retries'} left. Send the call again with corrected arguments.)`;
@@ -114,7 +114,7 @@ export function finalErrorMessage(error: ToolErrorPayload, attempts: number): st
 }
 
 /**
- * Seed 001's loop, provider-neutral: ask the model, run its tool calls (in parallel when it sent several), send the
+ * The tool loop, provider-neutral: ask the model, run its tool calls (in parallel when it sent several), send the
  * results back, until the model answers without a tool call or `maxSteps` is reached. A call that fails with a
  * retryable code gets the model-facing error as its retry message, and the model may retry that tool `retries` more
  * times; after that the error is final: it is sent, reported, and the loop stops with status `failed`.

@@ -199,8 +199,7 @@ const LOWER_BOUND: ReadonlySet<ConstraintRule> = new Set(Object.values(BOUND_RUL
 const UPPER_BOUND: ReadonlySet<ConstraintRule> = new Set(Object.values(BOUND_RULES).map(([, upper]) => upper));
 
 /**
- * A node's constraint records as plain bounds and the rest, folded once when a check is built (decision 0034, amended
- * 2026-11-28): the finite limits of the rules that bound one number (`minLength`/`maxLength` of a string's length as
+ * A node's constraint records as plain bounds and the rest, folded once when a check is built: the finite limits of the rules that bound one number (`minLength`/`maxLength` of a string's length as
  * {@link lengthWithin} counts it, `minimum`/`maximum` of a number, `minItems`/`maxItems` of an array's item count) as
  * `lower` and `upper` (`undefined` where none is stated), and the records of every other rule, in their
  * order. A value holds every record exactly when it lies within the bounds ({@link lengthWithin} for a string,

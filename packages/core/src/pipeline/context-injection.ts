@@ -25,7 +25,7 @@ export interface InjectionOutcome {
   readonly issues: ValidationIssue[];
 }
 
-/** The latest data packet's extracted value (seed 003: `content.body` / `content.title`) of packets listed oldest first. */
+/** The latest data packet's extracted value (`content.body` / `content.title`, as Data Machine extracts it) of packets listed oldest first. */
 export function extractFromPackets(packets: readonly DataPacket[] | undefined, source: ExtractionSource): unknown {
   if (!packets || packets.length === 0) return undefined;
   const content = packets[packets.length - 1]?.content;

@@ -2,7 +2,7 @@ import type { DataPacket, ExecutionContext } from '../types/execution';
 import type { ExtractionSource } from '../types/schema';
 
 /**
- * Which data packet is the latest (seed 003 extracts `content.body` / `content.title` from it). Seed 003 lists packets
+ * Which data packet is the latest (Data Machine extracts `content.body` / `content.title` from it). Data Machine lists packets
  * latest first (`data[0]`); a log or a queue lists them oldest first. Passing one order where the other is expected
  * silently extracts the wrong packet's content, so the order is never guessed: packets come as
  * `dataPacketsLatestFirst`, or as `dataPackets` with `dataPacketOrder` (which may be left out for a single packet).
@@ -17,7 +17,7 @@ export class DataPacketOrderError extends Error {
 
 const ORDERS = ['oldest-first', 'latest-first'];
 
-/** The context's packets latest first (seed 003's order); empty when there are none. Throws DataPacketOrderError. */
+/** The context's packets latest first (Data Machine's order); empty when there are none. Throws DataPacketOrderError. */
 export function packetsLatestFirst(context: ExecutionContext): readonly DataPacket[] {
   const { dataPackets, dataPacketsLatestFirst, dataPacketOrder } = context;
   if (dataPacketsLatestFirst !== undefined) {
@@ -41,7 +41,7 @@ export function packetsLatestFirst(context: ExecutionContext): readonly DataPack
   }
   if (dataPacketOrder === undefined && dataPackets.length > 1) {
     throw new DataPacketOrderError(
-      `(${dataPackets.length} of them) do not say which end is the latest. Fix: set dataPacketOrder: 'latest-first' (seed 003, data[0] is the latest) or 'oldest-first', or pass them as dataPacketsLatestFirst.`,
+      `(${dataPackets.length} of them) do not say which end is the latest. Fix: set dataPacketOrder: 'latest-first' (data[0] is the latest) or 'oldest-first', or pass them as dataPacketsLatestFirst.`,
     );
   }
   return dataPacketOrder === 'oldest-first' ? [...dataPackets].reverse() : dataPackets;

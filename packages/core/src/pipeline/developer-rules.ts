@@ -3,8 +3,8 @@ import { getValidatorMetadata } from '../metadata/validator-metadata';
 import type { ValidatorMetadata } from '../metadata/types';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
-import { describeReceived, issue } from './messages';
-import { CLASS_VALIDATOR_RULES } from './reference-validation';
+import { describeReceived } from './messages';
+import { CLASS_VALIDATOR_RULES, knownRuleIssue } from './reference-validation';
 import { joinPath } from './keys';
 import { fastRuleFor } from '../rules/validator-js';
 
@@ -348,7 +348,10 @@ function runPlan(
       if (only !== undefined) {
         if (!resolved.each) {
           if (!only.fast!(value))
-            sink = emit(sink, failure(only, resolved.rule, plan, property, record, value, value, path, name, index));
+            sink = emit(
+              sink,
+              failure(only, resolved.rule, plan, property, record, value, value, -1, path, name, index),
+            );
           continue;
         }
         if (Array.isArray(value)) {
@@ -356,7 +359,10 @@ function runPlan(
           for (let item = 0; item < value.length; item++) {
             const entry: unknown = value[item];
             if (!only.fast!(entry)) {
-              sink = emit(sink, failure(only, resolved.rule, plan, property, record, value, entry, path, name, index));
+              sink = emit(
+                sink,
+                failure(only, resolved.rule, plan, property, record, value, entry, item, path, name, index),
+              );
               break;
             }
           }
@@ -413,6 +419,8 @@ function runRule(
     | Array<{
         readonly constraint: ResolvedConstraint;
         readonly item: unknown;
+        /** The item's index in an array (`-1`: the whole value, or an item of a Set or a Map). */
+        readonly at: number;
         readonly valid: boolean | Promise<boolean>;
       }>
     | undefined;
@@ -421,8 +429,8 @@ function runRule(
       const valid = validateOne(constraint, rule, targetName, property.name, object, value);
       if (valid === true) continue;
       if (valid === false && pending === undefined)
-        return failure(constraint, rule, plan, property, object, value, value, path, name, index);
-      (pending ??= []).push({ constraint, item: value, valid });
+        return failure(constraint, rule, plan, property, object, value, value, -1, path, name, index);
+      (pending ??= []).push({ constraint, item: value, at: -1, valid });
       if (valid === false) break;
       continue;
     }
@@ -430,12 +438,15 @@ function runRule(
       ? value
       : [...(value instanceof Map ? (value as Map<unknown, unknown>).values() : (value as Set<unknown>))];
     let failed = false;
-    for (const item of items) {
+    const indexed = Array.isArray(value);
+    for (let at = 0; at < items.length; at++) {
+      const item: unknown = items[at];
       const valid = validateOne(constraint, rule, targetName, property.name, object, item);
       if (valid === true) continue;
+      const itemIndex = indexed ? at : -1;
       if (valid === false && pending === undefined)
-        return failure(constraint, rule, plan, property, object, value, item, path, name, index);
-      (pending ??= []).push({ constraint, item, valid });
+        return failure(constraint, rule, plan, property, object, value, item, itemIndex, path, name, index);
+      (pending ??= []).push({ constraint, item, at: itemIndex, valid });
       if (valid === false) {
         failed = true;
         break;
@@ -450,7 +461,7 @@ function runRule(
     const first = answers.findIndex((answer) => !answer);
     if (first < 0) return undefined;
     const entry = settled[first]!;
-    return failure(entry.constraint, rule, plan, property, object, value, entry.item, path, name, index);
+    return failure(entry.constraint, rule, plan, property, object, value, entry.item, entry.at, path, name, index);
   });
 }
 
@@ -483,6 +494,7 @@ function failure(
   object: object,
   value: unknown,
   item: unknown,
+  itemIndex: number,
   path: string,
   member: string | undefined,
   index: number,
@@ -494,7 +506,7 @@ function failure(
   const name = rule.name ?? constraint.name ?? 'custom';
   const known = CLASS_VALIDATOR_RULES[name];
   const childPath = joinPath(pathOf(path, member, index), property);
-  if (known && propertyRules.schema) return issue(childPath, known, propertyRules.schema, value);
+  if (known && propertyRules.schema) return knownRuleIssue(childPath, known, propertyRules.schema, value, itemIndex);
   const text = renderMessage(
     rule.message ?? constraint.instance.defaultMessage?.(args) ?? `${property} is invalid`,
     args,

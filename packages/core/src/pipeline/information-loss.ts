@@ -288,7 +288,7 @@ export function countQuotes(text: string): number {
 }
 
 /**
- * The check as it was before issue 12, kept for the cases above and as the tests' reference: one linear pass over the
+ * The check as it was before it was made cheap (the reference form), kept for the cases above and as the tests' reference: one linear pass over the
  * text counts its keys (and finds runs of more than 15 digits outside strings), compared with the parsed value's keys.
  */
 export function mayLoseInformationByScan(text: string, parsed: unknown): boolean {

@@ -16,7 +16,7 @@ import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
  * (`Object.setPrototypeOf`, nested DTOs and arrays of them in place, dates replaced in place): the same class, own
  * keys in the same order and the same values as the built instance, without a store per key.
  *
- * A hot tool's instantiators get code of their own (the hot tier, decision 0031 amended: `specializeInstantiator` in `compile/hot-instantiate.ts`):
+ * A hot tool's instantiators get code of their own (the hot tier, docs/decisions/0031-hot-tier.md: `specializeInstantiator` in `compile/hot-instantiate.ts`):
  * the same building with one literal store per declared property, which costs less than adopting.
  */
 export type Instantiator = (plain: Record<string, unknown>, owned?: boolean) => object;
@@ -27,7 +27,7 @@ const instantiators = new WeakMap<ObjectSchema, Instantiator>();
 export type ValueBuilder = (value: unknown, owned: boolean) => unknown;
 
 /**
- * One class's instantiator as the hot tier and the printing see it (decision 0031, amended): the class and its schema,
+ * One class's instantiator as the hot tier and the printing see it: the class and its schema,
  * the properties built from their value and their builders (two lists of one length, in declaration order; one shared
  * empty list for a class that has none, most of them), the nested DTO classes'
  * instantiators, why it may not adopt (`undefined`: it may), and the one slot the shared builder defers to: the code of

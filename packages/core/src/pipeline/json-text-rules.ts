@@ -2,7 +2,7 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import { messages } from './messages';
 
 /**
- * The lexical rules of arguments text, each written once (issue 26) and used by every reading path: the checks made on
+ * The lexical rules of arguments text, each written once and used by every reading path: the checks made on
  * `JSON.parse`'s result (`information-loss.ts`), the bracket scan (`scan-json-text.ts`) and the tolerant reader
  * (`read-json-like.ts`).
  */

@@ -1,3 +1,4 @@
+import { patternExample } from '../rules/pattern-example';
 import type { ParamSchema } from '../types/schema';
 import { DATE_DESCRIPTION, DATE_EXAMPLE } from '../rules/date';
 import { DATE_TIME_DESCRIPTION, DATE_TIME_EXAMPLE } from '../rules/date-time';
@@ -113,6 +114,8 @@ export function exampleValue(schema: ParamSchema, depth = 0): unknown {
   if (schema.enum && schema.enum.length > 0) return schema.enum[0];
   switch (schema.kind) {
     case 'string':
+      // A pattern's example matches it, or there is none (never one the pattern refuses).
+      if (schema.pattern !== undefined) return patternExample(schema.pattern);
       return (schema.format === undefined ? undefined : formatRule(schema.format)?.example) ?? 'text';
     case 'int':
       return clampExample(1, schema.minimum, schema.maximum, schema.exclusiveMinimum, 1);
@@ -124,15 +127,20 @@ export function exampleValue(schema: ParamSchema, depth = 0): unknown {
       return DATE_EXAMPLE;
     case 'datetime':
       return DATE_TIME_EXAMPLE;
-    case 'array':
-      return depth > 3
-        ? []
-        : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => exampleValue(schema.items, depth + 1));
+    case 'array': {
+      if (depth > 3) return [];
+      // No example of an item (a pattern none can be made for): no example of the array.
+      const item = exampleValue(schema.items, depth + 1);
+      return item === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => item);
+    }
     case 'object': {
       if (depth > 3) return {};
       const example: Record<string, unknown> = {};
       for (const property of schema.properties) {
-        if (property.required && !property.context) example[property.name] = exampleValue(property.schema, depth + 1);
+        if (!property.required || property.context) continue;
+        // A property with no example (a pattern none can be made for) is left out rather than given a wrong one.
+        const value = exampleValue(property.schema, depth + 1);
+        if (value !== undefined) example[property.name] = value;
       }
       return example;
     }

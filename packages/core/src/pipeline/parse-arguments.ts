@@ -56,7 +56,7 @@ interface ParseRun {
   readonly target: CallTarget | undefined;
   /** The text came out of a `<tool_call>` block: it must be a call envelope. */
   envelopeRequired: boolean;
-  /** Test-only: the checks as they were before issue 12 (a scan before JSON.parse, the text scan after it). */
+  /** Test-only: the checks in their reference form (a scan before JSON.parse, the text scan after it). */
   readonly reference: boolean;
 }
 
@@ -77,7 +77,7 @@ export function parseArguments(
 }
 
 /**
- * {@link parseArguments} with the checks it made before issue 12 made them cheap: the nesting scan before JSON.parse
+ * {@link parseArguments} with its checks in their reference form, before they were made cheap: the nesting scan before JSON.parse
  * of every long text, and the text scan for lost information after it. The differential tests' reference.
  */
 export function parseArgumentsReference(
@@ -106,8 +106,8 @@ export class CheckedArguments {
 
 /**
  * {@link parseArguments} followed by the tool's canonical check (`check`, when there is one) on the result, with the
- * two walks over the value folded into one where they can be (decision 0020, fused-parse-check): for text that is one
- * object, the check runs on JSON.parse's value first and measures what decision 0019's walk measured (the lower bound
+ * two walks over the value folded into one where they can be (the fused parse and check): for text that is one
+ * object, the check runs on JSON.parse's value first and measures what the information-loss walk measures (the lower bound
  * of the text's length, the keys and strings). When it accepts and the text has no backslash and is shorter than the
  * bound plus a dropped member, or has no backslash and holds twice as many `"` as the value has keys and strings,
  * JSON.parse lost nothing

@@ -1,7 +1,9 @@
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { getValidatorMetadata } from '../metadata/validator-metadata';
 import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
+import { constraintChecks, constraintHolds } from './constraints';
 import { issue } from './messages';
 import { joinPath } from './keys';
 import { instantiatorFor, type Instantiator } from './instantiate';
@@ -82,7 +84,7 @@ export async function validateWithClassValidator(
     return { instance, issues: [transformIssue(error)] };
   }
   const issues: ValidationIssue[] = [];
-  flatten(errors, schema, '', issues);
+  await flatten(errors, schema, '', instance, issues);
   return { instance, issues };
 }
 
@@ -141,12 +143,17 @@ function childSchema(schema: ParamSchema | undefined, property: string): ParamSc
   return undefined;
 }
 
-function flatten(
+/**
+ * class-validator's errors as issues. `owner`: the object whose properties `errors` are about (a rule applied to each
+ * item is re-run on the items to name the first that fails: class-validator reports the whole array).
+ */
+async function flatten(
   errors: readonly ValidationError[],
   schema: ParamSchema | undefined,
   parentPath: string,
+  owner: object,
   out: ValidationIssue[],
-): void {
+): Promise<void> {
   for (const error of errors) {
     const isIndex = schema?.kind === 'array' && /^\d+$/.test(error.property);
     const path = isIndex ? joinPath(parentPath, Number(error.property)) : joinPath(parentPath, error.property);
@@ -156,8 +163,16 @@ function flatten(
     if (names.length > 0) {
       const name = names.find((candidate) => CLASS_VALIDATOR_RULES[candidate]) ?? names[0]!;
       const rule = CLASS_VALIDATOR_RULES[name] ?? name;
-      if (CLASS_VALIDATOR_RULES[name] && propertySchema) out.push(issue(path, rule, propertySchema, error.value));
-      else
+      if (CLASS_VALIDATOR_RULES[name] && propertySchema) {
+        let itemIndex = -1;
+        if (propertySchema.kind === 'array' && Array.isArray(error.value)) {
+          // A developer's rule with `each` (re-run by class-validator), else an IR item constraint of that rule.
+          if (schema?.kind === 'object' && schema.dto)
+            itemIndex = await firstFailingItem(schema.dto, error.property, name, owner, error.value);
+          if (itemIndex < 0) itemIndex = firstItemBreaking(propertySchema.items, rule, error.value);
+        }
+        out.push(knownRuleIssue(path, rule, propertySchema, error.value, itemIndex));
+      } else
         out.push({
           path,
           rule,
@@ -165,6 +180,70 @@ function flatten(
           message: `"${path}" is invalid: ${constraints[name]}.`,
         });
     }
-    if (error.children && error.children.length > 0) flatten(error.children, propertySchema, path, out);
+    if (error.children && error.children.length > 0) {
+      const value: unknown = error.value;
+      await flatten(
+        error.children,
+        propertySchema,
+        path,
+        typeof value === 'object' && value !== null ? value : owner,
+        out,
+      );
+    }
   }
+}
+
+/**
+ * The issue of a rule the schema describes (`rule`: its name in the IR) on a property's value, or, for a rule applied
+ * to each item of an array (`itemIndex` >= 0), on that item: its index and the value received, described by the
+ * items' schema (`"attendees[1]" must be ..., but received "not-an-email"`). Both paths word it so.
+ */
+export function knownRuleIssue(
+  path: string,
+  rule: string,
+  schema: ParamSchema,
+  value: unknown,
+  itemIndex: number,
+): ValidationIssue {
+  if (itemIndex >= 0 && schema.kind === 'array' && Array.isArray(value))
+    return issue(joinPath(path, itemIndex), rule, schema.items, value[itemIndex]);
+  return issue(path, rule, schema, value);
+}
+
+/** The index of the first item that breaks an IR constraint of `items` with this issue rule, or `-1`. */
+function firstItemBreaking(items: ParamSchema, rule: string, values: readonly unknown[]): number {
+  const checks = constraintChecks(items).filter((check) => check.rule === rule);
+  if (checks.length === 0) return -1;
+  return values.findIndex((value) => checks.some((check) => !constraintHolds(check, value)));
+}
+
+/**
+ * The index of the first item of `items` (the value of `property` of `object`, a `dtoClass` instance) that fails the
+ * class-validator rule named `name` applied with `each`, by class-validator's own constraint; `-1` when there is no
+ * such rule or every item passes.
+ */
+async function firstFailingItem(
+  dtoClass: Function,
+  property: string,
+  name: string,
+  object: object,
+  items: readonly unknown[],
+): Promise<number> {
+  const storage = getMetadataStorage();
+  for (const rule of getValidatorMetadata(dtoClass)) {
+    if (rule.propertyName !== property || !rule.each || rule.constraintClass === undefined) continue;
+    const constraints = storage.getTargetValidatorConstraints(rule.constraintClass);
+    if ((rule.name ?? constraints[0]?.name) !== name) continue;
+    for (let at = 0; at < items.length; at++) {
+      const value = items[at];
+      for (const constraint of constraints) {
+        const instance = constraint.instance as {
+          validate(value: unknown, args: object): boolean | Promise<boolean>;
+        };
+        const args = { targetName: dtoClass.name, property, object, value, constraints: [...rule.constraints] };
+        if (!(await instance.validate(value, args))) return at;
+      }
+    }
+  }
+  return -1;
 }

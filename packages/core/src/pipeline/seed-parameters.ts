@@ -6,20 +6,20 @@ import { extractFromContext, isGivenValue, packetsLatestFirst } from './data-pac
 import { canonicalKey } from './keys';
 
 /**
- * Seed 003's flat parameter object (Data Machine's `ToolParameters`), for handlers written against it:
+ * Data Machine's flat parameter object (its `ToolParameters`), for handlers written against it:
  *
  * | key | value |
  * |---|---|
  * | `session_id`, `job_id`, `flow_step_id`, `source_url`, `image_url`, `persona` | the trusted context's value, when set |
  * | `handler_config` | the context's `handlerConfig`, else `{}` |
- * | `data` | the data packets, latest first (seed 003's order), else `[]` |
+ * | `data` | the data packets, latest first (Data Machine's order), else `[]` |
  * | `content`, `title` | the model's value when non-empty, else the latest packet's `content.body` / `content.title`, else `null` |
  * | `tool_name`, `tool_definition` | the tool's registry name and its definition (when a definition is given) |
  * | every other key | the model's (normalized) argument |
  *
  * The trusted-context rule holds: a model argument under a context key, `handler_config`, `tool_name` or
  * `tool_definition` (in any spelling: `sessionId`, `Session-Id`) never survives; a model's `data` survives only when
- * the tool declares a `data` parameter of its own (seed 003's `make_api_request`).
+ * the tool declares a `data` parameter of its own (Data Machine's `make_api_request`).
  */
 
 /** What a seed-003 flat object holds (the model's arguments are the other keys). */
@@ -49,9 +49,9 @@ function declares(definition: ToolDefinition | undefined, name: string): boolean
 }
 
 /**
- * The flat object of seed 003's `buildParameters($ai_tool_parameters, $unified_parameters, $tool_definition)`:
+ * The flat object of Data Machine's `buildParameters($ai_tool_parameters, $unified_parameters, $tool_definition)`:
  * `args` are the model's (normalized) arguments, `context` the trusted context (its packets and `session_id` are the
- * seed's unified parameters), `definition` the tool (for `tool_name` / `tool_definition`).
+ * engine's unified parameters), `definition` the tool (for `tool_name` / `tool_definition`).
  */
 export function buildParameters(
   args: Readonly<Record<string, unknown>>,
@@ -88,7 +88,7 @@ export function buildParameters(
 }
 
 /**
- * Seed 003's `buildForHandlerTool(...)`: the same flat object for one tool (so with `tool_name` and
+ * Data Machine's `buildForHandlerTool(...)`: the same flat object for one tool (so with `tool_name` and
  * `tool_definition`; the engine parameters `source_url`, `image_url`, `job_id`, `flow_step_id` and `handler_config`
  * come from the context), plus the tool's own `@FromContext` and extracted properties under their property names.
  */

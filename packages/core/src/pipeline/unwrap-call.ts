@@ -109,7 +109,7 @@ function envelopeOf(value: Record<string, unknown>): Envelope | undefined {
 }
 
 /**
- * Issue 10, class 3: `{"name": "<tool>", "arguments": {...}}` (or `parameters`, or a whole OpenAI tool call whose
+ * A call wrapped in its own envelope: `{"name": "<tool>", "arguments": {...}}` (or `parameters`, or a whole OpenAI tool call whose
  * `function.arguments` is text) where the arguments belong. Returns the inner arguments when the envelope names this
  * tool and the tool declares none of the envelope's keys; `undefined` when the value is not an envelope (or is one of
  * the tool's own parameters); throws when it names another tool, or when unwrapping would need a guess.

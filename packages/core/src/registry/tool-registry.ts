@@ -146,7 +146,7 @@ export class ToolRegistry {
     return this.registerDefinition(tool.definition, { kind: 'function', handler: tool.handler });
   }
 
-  /** Registers a tool from seed 001's compact declaration, run by `handler`. */
+  /** Registers a tool from a compact declaration (`{ command_name, description, parameters }`), run by `handler`. */
   registerCompact(
     declaration: CompactDeclaration,
     handler: ToolHandler,

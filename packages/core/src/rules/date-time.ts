@@ -30,7 +30,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2
  * The canonical form as one expression without captures: RFC 3339, every field in range but the month's length
  * (which matters only for days 29 to 31), upper-case `T` and `Z`.
  *
- * A char-code scanner gives the same answers and was measured against it (decision 0012's addendum): never reliably
+ * A char-code scanner gives the same answers and was measured against it (the fast validators' decision record, addendum): never reliably
  * faster on a valid date-time (V8's `charCodeAt` dispatches on the string's representation per character, irregexp's
  * native loop does not), only on refusals, which the normalizer then handles at far greater cost. So the expression
  * stays.

@@ -36,7 +36,7 @@ export function readNumberText(value: string): { readonly text: string } | { rea
       reason:
         'it has a decimal comma, which could also be a thousands separator; send digits only, with a dot for decimals',
     };
-  // A currency sign ($, € \u20ac, £ \u00a3, ¥ \u00a5: escapes, so core's bundle stays ASCII, decision 0027) or code.
+  // A currency sign ($, € \u20ac, £ \u00a3, ¥ \u00a5: escapes, so core's bundle stays ASCII) or code.
   if (
     /^[+-]?[$\u20ac\u00a3\u00a5]\s*[\d.,]+$|^[+-]?[\d.,]+\s*[$\u20ac\u00a3\u00a5%]$|^[+-]?[\d.,]+\s*[A-Z]{3}$/.test(
       text,

@@ -1,4 +1,4 @@
-/** An integer literal no JavaScript number holds exactly (beyond 2^53 - 1): the digits as sent (issue 10, class 1). */
+/** An integer literal no JavaScript number holds exactly (beyond 2^53 - 1): the digits as sent, kept until the value rules decide. */
 export class UnsafeIntegerLiteral {
   constructor(readonly text: string) {
     Object.freeze(this);

@@ -7,7 +7,7 @@ import { IPV4, IPV6_WITH_ZONE } from './format/ip';
  * measures byte lengths with `encodeURI(...).split(/%..|./)` and tests each domain label through a closure; these
  * functions are the same algorithms with the default options folded in and the same regular expressions for anything
  * beyond ASCII. `test/unit/pipeline/fast-validators.spec.ts` checks them against validator.js on validator.js's own
- * test lists and on tens of thousands of generated inputs (0 disagreements); decision 0012 has the measurement.
+ * test lists and on tens of thousands of generated inputs (0 disagreements); docs/decisions/0012-fast-validator-rules.md has the measurement.
  *
  * They are exact for the validator.js version they were checked against only, so a rule gets its fast implementation
  * only when the validator.js that class-validator loads is that version (else class-validator's own rule runs).
@@ -257,7 +257,7 @@ const PLAIN_ASCII_EMAIL =
  * Up to 64 characters the lengths need no `indexOf`: a match has a non-empty local part without `@` (so its `@` is
  * the first, at 1 to 62) and a domain of at most 63 characters, so the expression alone is the answer: 0.88x for
  * `isEmailDefault` on `user0@example.com` (a string without `@` pays the expression before the full path refuses it).
- * A char-code scanner with a lookup table was measured too (decision 0012's addendum): 1.08x on `user0@example.com`
+ * A char-code scanner with a lookup table was measured too (the fast validators' decision record, addendum): 1.08x on `user0@example.com`
  * and 1.44x on a 128-character address against the expression alone, so the expression stays.
  */
 export function isPlainAsciiEmail(text: string): boolean {

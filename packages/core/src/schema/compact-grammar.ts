@@ -13,7 +13,7 @@ import { GRAMMAR_SUMMARY, schemaMessages as messages } from './messages';
 import type { SchemaLocation } from './messages';
 
 /**
- * The compact type grammar of seed 001 and the compact declaration format.
+ * The compact type grammar (`array<datetime>`, `string?`) and the compact declaration format.
  *
  *   type    := scalar | 'array' '<' element '>' | 'array' '[' element ']' | element '[' ']'
  *   element := scalar
@@ -278,7 +278,7 @@ function parameterFromDeclaration(
 }
 
 /**
- * Builds a tool definition from seed 001's compact declaration
+ * Builds a tool definition from a compact declaration
  * `{ command_name, description, parameters: [{ name, type, required, description }] }`.
  * `required` defaults to true; a missing `parameters` means the tool takes none. The declaration is checked
  * field by field (unknown fields are refused, so an `enum` a client expected to apply is never dropped), and

@@ -13,7 +13,7 @@ import { formatRule } from '../rules/format';
 import { schemaMessages as messages } from './messages';
 
 /**
- * IR -> JSON Schema (draft 2020-12), seed 001's mapping:
+ * IR -> JSON Schema (draft 2020-12), the compact grammar's mapping:
  * int -> integer, float -> number, bool -> boolean, date -> {type: string, format: date},
  * datetime -> {type: string, format: date-time}, array -> {type: array, items}, object -> properties, required and
  * additionalProperties (always written), union -> anyOf, any -> {}, nullable -> type [T, 'null'].

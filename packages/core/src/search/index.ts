@@ -11,3 +11,11 @@ export {
   type FoundTool,
   type SearchToolsResult,
 } from './search-tools-result';
+export {
+  EmbeddingToolSearch,
+  toolEmbeddingText,
+  type EmbedTexts,
+  type EmbeddingToolSearchOptions,
+  type HybridToolSearchResult,
+  type LexicalToolSource,
+} from './embedding-search';

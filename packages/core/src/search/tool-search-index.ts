@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../types/definition';
 import type { ParamSchema } from '../types/schema';
+import { DEFAULT_SEARCH_LIMIT } from './search-limit';
 import { searchTerm, searchTerms, searchWords, termPairs, type TermCache } from './search-terms';
 
 /** What `ToolRegistry.search` takes besides the query. */
@@ -40,7 +41,7 @@ const B = 0.75;
 /** Nested parameter levels whose names and descriptions are indexed (`options[].label` is level 2). */
 const MAX_PARAMETER_DEPTH = 3;
 
-export const DEFAULT_SEARCH_LIMIT = 10;
+export { DEFAULT_SEARCH_LIMIT };
 
 /** One term's postings: the tools that hold it and the precomputed BM25F contribution of the term to each. */
 interface Postings {

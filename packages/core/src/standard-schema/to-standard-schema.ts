@@ -23,6 +23,9 @@ export interface StandardSchemaOptions {
   /**
    * The trusted context each validation runs with: `@FromContext` fields are filled from it, never from the input (a
    * value the input gives for one is dropped, as the executor drops it). Without it, a required context field fails.
+   * On the validated value the context fields are not enumerable: the handler reads them (`dto.sessionId`), but the
+   * value's JSON, its spread and its keys are the model's own repaired arguments, so a framework that stores the value
+   * as the call's input (the AI SDK, in the messages it sends the model next) never sends the context back to a model.
    */
   readonly context?: ExecutionContext;
   /** The executor's options for the validation (coercion policy, limits, logger; default: silent). */
@@ -73,6 +76,9 @@ export function toStandardSchema(
   const executor = new PersonaToolExecutor(registry, { logger: silentLogger, ...options.executor });
   const context = options.context ?? {};
   const definition = registry.get(tool)!;
+  const contextFields = definition.parameters.properties
+    .filter((property) => property.context !== undefined)
+    .map((property) => property.name);
   const input = (settings: StandardJSONSchemaV1.Options): Record<string, unknown> => {
     if (!(DIALECTS as readonly string[]).includes(settings?.target)) {
       throw new Error(
@@ -91,7 +97,9 @@ export function toStandardSchema(
           { id: 'standard-schema', name: tool, arguments: value as Record<string, unknown> | string },
           context,
         );
-        return prepared.ok ? { value: prepared.params } : { issues: standardIssues(prepared.error) };
+        return prepared.ok
+          ? { value: withHiddenContext(prepared.params, contextFields) }
+          : { issues: standardIssues(prepared.error) };
       },
       jsonSchema: Object.freeze({
         input,
@@ -99,6 +107,23 @@ export function toStandardSchema(
       }),
     }),
   });
+}
+
+/**
+ * The validated value with its trusted-context fields made non-enumerable (in place: the value is this validation's
+ * own): still there for the handler, left out of `JSON.stringify`, `Object.keys`, spreads and `structuredClone`.
+ */
+function withHiddenContext(value: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  for (const field of fields) {
+    if (!Object.hasOwn(value, field)) continue;
+    Object.defineProperty(value, field, {
+      value: value[field],
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return value;
 }
 
 /** A registry holding one command whose parameters are `dto` (a command that never runs: only `prepare` is used). */

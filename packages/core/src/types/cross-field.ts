@@ -1,5 +1,5 @@
 /**
- * Cross-field validation (seed 000's "custom validators"): rules that read several arguments at once. They run after
+ * Cross-field validation (custom validators): rules that read several arguments at once. They run after
  * every per-field check passed, on the normalized, context-injected parameters, and fail as ordinary
  * `INVALID_ARGUMENTS` issues the model can fix.
  */

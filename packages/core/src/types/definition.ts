@@ -71,7 +71,7 @@ export interface CompactParameterDeclaration {
   readonly description?: string;
 }
 
-/** Seed 001's compact declaration format. */
+/** The compact declaration a client sends: `{ command_name, description, parameters: [{ name, type, required }] }`. */
 export interface CompactDeclaration {
   readonly command_name: string;
   readonly description?: string;

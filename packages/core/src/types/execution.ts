@@ -21,7 +21,7 @@ export interface PersonaContext {
   readonly permissions?: readonly string[];
 }
 
-/** A pipeline data packet (seed 003): extracted fields read `content.body` and `content.title` of the latest one (see `dataPacketOrder`). */
+/** A pipeline data packet (Data Machine's `$data` entries): extracted fields read `content.body` and `content.title` of the latest one (see `dataPacketOrder`). */
 export interface DataPacket {
   readonly content?: { readonly body?: unknown; readonly title?: unknown; readonly [key: string]: unknown };
   readonly [key: string]: unknown;
@@ -47,7 +47,7 @@ export interface ExecutionContext {
   readonly dataPackets?: readonly DataPacket[];
   /** Which end of `dataPackets` is the latest: `'oldest-first'` (the last packet is the latest) or `'latest-first'`. */
   readonly dataPacketOrder?: DataPacketOrder;
-  /** Seed 003's order: `[0]` is the latest packet (Data Machine's `$data`). Give this or `dataPackets`, not both. */
+  /** Data Machine's order: `[0]` is the latest packet (its `$data`). Give this or `dataPackets`, not both. */
   readonly dataPacketsLatestFirst?: readonly DataPacket[];
   /** IANA time zone used for datetimes without an offset and by `resolve_relative_date`. */
   readonly timeZone?: string;

@@ -15,12 +15,15 @@ export interface DocBlock {
   readonly fileName: string;
 }
 
+const WHOLE_FILE_PAGES: ReadonlySet<string> = new Set(['docs/nestjs.md', 'docs/interop.md']);
+
 /**
  * The pages whose ```ts blocks are compiled: the README and every page under docs/, except docs/reference (provider
  * wire formats and the threat list, quoted from the providers' own documentation, not toolwright code) and
- * docs/nestjs.md, whose blocks are whole files of examples/nest-app and docs/snippets/nestjs, relative imports included:
- * packages/nestjs/test/functional/docs-snippets.spec.ts checks each block is exactly such a file, and the typecheck
- * compiles those files where they are.
+ * docs/nestjs.md and docs/interop.md, whose blocks are whole files of examples/ and docs/snippets/ (relative imports
+ * included) or excerpts of them: packages/nestjs/test/functional/docs-snippets.spec.ts and
+ * packages/interop/test/functional/docs-snippets.spec.ts check each block is such a file, and the build and the
+ * typecheck compile those files where they are.
  */
 export function documentationPages(): string[] {
   const pages = ['README.md'];
@@ -28,7 +31,7 @@ export function documentationPages(): string[] {
     for (const entry of readdirSync(path.join(REPOSITORY_ROOT, folder), { withFileTypes: true })) {
       const relative = path.posix.join(folder, entry.name);
       if (entry.isDirectory() && relative !== 'docs/reference' && relative !== 'docs/images') walk(relative);
-      else if (entry.isFile() && entry.name.endsWith('.md') && relative !== 'docs/nestjs.md') pages.push(relative);
+      else if (entry.isFile() && entry.name.endsWith('.md') && !WHOLE_FILE_PAGES.has(relative)) pages.push(relative);
     }
   };
   walk('docs');

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Transform } from 'class-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
   Command,
@@ -266,10 +267,22 @@ describe('human approval of a @Command({ approval: true })', () => {
     });
     const approval = pendingOf(await executor.execute(refundCall(11), { sessionId: 's1' }));
     // Tampered while it waited: the check refuses it and the handler never runs.
-    const record = JSON.parse(kept.get(approval.id)!) as { params: Record<string, unknown> };
-    kept.set(approval.id, JSON.stringify({ ...record, params: { ...record.params, amount: -5 } }));
+    type Kept = { params: Record<string, unknown>; input: Record<string, unknown> };
+    const record = JSON.parse(kept.get(approval.id)!) as Kept;
+    kept.set(
+      approval.id,
+      JSON.stringify({ ...record, params: { ...record.params, amount: -5 }, input: { ...record.input, amount: -5 } }),
+    );
     const tampered = await executor.resolveApproval(approval.id, { approved: true, by: 'dan' });
     expect(tampered).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' }, approval: { by: 'dan' } });
+    expect(runs).toEqual([]);
+    // Values that validate but are not the ones the person saw: refused, nothing runs.
+    const other = pendingOf(await executor.execute(refundCall(11, 'c3'), { sessionId: 's1' }));
+    const otherRecord = JSON.parse(kept.get(other.id)!) as Kept;
+    kept.set(other.id, JSON.stringify({ ...otherRecord, input: { ...otherRecord.input, amount: 9000 } }));
+    const swapped = await executor.resolveApproval(other.id, { approved: true, by: 'dan' });
+    expect(swapped).toMatchObject({ ok: false, error: { code: 'HANDLER_ERROR' }, approval: { by: 'dan' } });
+    expect(!swapped.ok && swapped.error.message).toContain('is not the call that was approved');
     expect(runs).toEqual([]);
 
     const second = pendingOf(await executor.execute(refundCall(12, 'c2'), { sessionId: 's2' }));
@@ -300,6 +313,168 @@ describe('human approval of a @Command({ approval: true })', () => {
       'toolwright.approval.decided_at': result.approval?.decidedAt,
     });
     await tracerProvider.shutdown();
+  });
+});
+
+/** The agent pattern: a handler that makes nested calls with its own `invocation.context`. */
+const nested: ToolResult[] = [];
+let agentExecutor: PersonaToolExecutor | undefined;
+
+class BatchParams {
+  @ToolParam({ description: 'How many refunds', type: 'int' }) count!: number;
+}
+
+@Command({ name: 'batch', description: 'Run refunds the model picks', params: BatchParams, approval: true })
+class BatchCommand {
+  async execute(params: BatchParams, invocation: ToolInvocationContext) {
+    for (let index = 0; index < params.count; index++)
+      nested.push(await agentExecutor!.execute(refundCall(900 + index, `nested-${index}`), invocation.context));
+    return { tried: params.count };
+  }
+}
+
+@Command({ name: 'plan', description: 'An agent tool without approval', params: BatchParams })
+class PlanCommand {
+  async execute(params: BatchParams, invocation: ToolInvocationContext) {
+    nested.push(await agentExecutor!.execute(refundCall(700, 'from-plan'), invocation.context));
+    return { tried: params.count };
+  }
+}
+
+/** A store that keeps only JSON, as one across processes does (what comes back is `revalidate`). */
+function jsonStore(): ApprovalStore & { readonly kept: Map<string, string> } {
+  const kept = new Map<string, string>();
+  const read = (text: string | undefined) =>
+    text === undefined ? undefined : ({ ...JSON.parse(text), revalidate: true } as StoredApproval);
+  return {
+    kept,
+    put: async (approval) => {
+      kept.set(approval.id, JSON.stringify(approval));
+    },
+    get: async (id) => read(kept.get(id)),
+    take: async (id) => {
+      const text = kept.get(id);
+      kept.delete(id);
+      return read(text);
+    },
+  };
+}
+
+describe('an approval covers exactly one call', () => {
+  beforeEach(() => {
+    nested.length = 0;
+  });
+
+  it.each([
+    ['in memory', () => new MemoryApprovalStore()],
+    ['serialized', () => jsonStore()],
+  ])(
+    'an approved handler that calls an approval-gated tool with its own invocation.context is asked again (%s)',
+    async (_kind, store) => {
+      agentExecutor = new PersonaToolExecutor(
+        ToolRegistry.from([BatchCommand, RefundCommand], { logger: silentLogger }),
+        { logger: silentLogger, approvals: { store: store() } },
+      );
+      const asked = pendingOf(
+        await agentExecutor.execute({ id: 'b1', name: 'batch', arguments: { count: 2 } }, { sessionId: 's1' }),
+      );
+      const result = await agentExecutor.resolveApproval(asked.id, { approved: true, by: 'ops' });
+      expect(result).toMatchObject({ ok: true, value: { tried: 2 }, approval: { by: 'ops' } });
+      // Each nested refund waits for a person of its own; none ran.
+      expect(nested.map((outcome) => !outcome.ok && outcome.error.code)).toEqual([
+        'APPROVAL_REQUIRED',
+        'APPROVAL_REQUIRED',
+      ]);
+      expect(runs).toEqual([]);
+      // The handler's context says who approved the batch; passed back to execute, it marks nothing.
+      const again = await agentExecutor.execute(refundCall(5, 'again'), {
+        sessionId: 's1',
+        approval: result.approval!,
+      });
+      expect(again).toMatchObject({ ok: false, error: { code: 'APPROVAL_REQUIRED' } });
+      expect(runs).toEqual([]);
+    },
+  );
+
+  it('a tool without approval that calls a gated tool with its invocation.context is asked about too', async () => {
+    agentExecutor = new PersonaToolExecutor(ToolRegistry.from([PlanCommand, RefundCommand], { logger: silentLogger }), {
+      logger: silentLogger,
+    });
+    const result = await agentExecutor.execute(
+      { id: 'p1', name: 'plan', arguments: { count: 1 } },
+      { sessionId: 's1' },
+    );
+    expect(result).toMatchObject({ ok: true });
+    expect(nested).toMatchObject([{ ok: false, error: { code: 'APPROVAL_REQUIRED' } }]);
+    expect(runs).toEqual([]);
+  });
+
+  it('a permit runs the one call it names, once, with the parameters it binds', async () => {
+    const logger = new RecordingLogger();
+    const executor = new PersonaToolExecutor(ToolRegistry.from([RefundCommand], { logger: silentLogger }), { logger });
+    const permit = executor.approvals.bind({ callId: 'c1', tool: 'refund', approved: true });
+    expect(await executor.executeBound(refundCall(3), { sessionId: 's1' }, permit)).toMatchObject({ ok: true });
+    expect(runs).toHaveLength(1);
+    // Used up: the same permit again runs nothing.
+    const reused = await executor.executeBound(refundCall(3), { sessionId: 's1' }, permit);
+    expect(reused).toMatchObject({ ok: false, error: { code: 'HANDLER_ERROR' } });
+    // Another call id, another tool, or other parameters: refused.
+    const otherId = executor.approvals.bind({ callId: 'c9', tool: 'refund', approved: true });
+    expect(await executor.executeBound(refundCall(3), {}, otherId)).toMatchObject({ ok: false });
+    const bound = executor.approvals.bind({
+      callId: 'c1',
+      tool: 'refund',
+      approved: true,
+      accepts: (params) => params.amount === 3,
+    });
+    expect(await executor.executeBound(refundCall(4), { sessionId: 's1' }, bound)).toMatchObject({
+      ok: false,
+      error: { code: 'HANDLER_ERROR' },
+    });
+    expect(runs).toHaveLength(1);
+    expect(
+      logger.entries.filter((entry) => entry.message.startsWith('security: tool call refund refused')),
+    ).toHaveLength(3);
+  });
+});
+
+class DollarRefundParams {
+  @ToolParam({ description: 'Order id' }) orderId!: string;
+  /** Dollars in, cents out: applied twice, 25 dollars would become 250,000 cents. */
+  @ToolParam({ description: 'Amount in dollars', type: 'int', min: 1 })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? value * 100 : value))
+  cents!: number;
+}
+
+const centsRefunded: number[] = [];
+@Command({ name: 'refund_dollars', description: 'Refund', params: DollarRefundParams, approval: true })
+class DollarRefundCommand {
+  execute(params: DollarRefundParams) {
+    centsRefunded.push(params.cents);
+    return { refunded: params.cents };
+  }
+}
+
+describe('what was approved is what runs: a @Transform is applied once', () => {
+  beforeEach(() => {
+    centsRefunded.length = 0;
+  });
+
+  it.each([
+    ['in memory', () => new MemoryApprovalStore()],
+    ['serialized', () => jsonStore()],
+  ])('approved 2,500 cents, the handler refunds 2,500 cents (%s)', async (_kind, store) => {
+    const executor = new PersonaToolExecutor(ToolRegistry.from([DollarRefundCommand], { logger: silentLogger }), {
+      logger: silentLogger,
+      approvals: { store: store() },
+    });
+    const asked = pendingOf(
+      await executor.execute({ id: 'd1', name: 'refund_dollars', arguments: { order_id: 'A-9', cents: 25 } }),
+    );
+    expect(asked.params).toEqual({ orderId: 'A-9', cents: 2500 });
+    const result = await executor.resolveApproval(asked.id, { approved: true, by: 'ops' });
+    expect(result).toMatchObject({ ok: true, value: { refunded: 2500 } });
+    expect(centsRefunded).toEqual([2500]);
   });
 });
 

@@ -59,7 +59,9 @@ describe('the executor glue', () => {
       ['', 'type'],
     ]);
     expect(result.error.message).toContain("The arguments could not be read into the tool's parameters");
-    expect(logger.messages('warn')).toEqual(['tool call fragile refused: INVALID_ARGUMENTS']);
+    expect(logger.messages('warn')).toEqual([
+      'tool call fragile refused: INVALID_ARGUMENTS (count: maximum; (arguments): type)',
+    ]);
     // Valid arguments: the same issue alone.
     const alone = await executor.execute({ id: 'j', name: 'fragile', arguments: '{"count":3}' });
     expect(alone).toMatchObject({

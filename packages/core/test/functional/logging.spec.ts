@@ -79,9 +79,59 @@ describe('the default logger', () => {
     const lines = output.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^\[toolwright\] WARN tool call pay refused: INVALID_ARGUMENTS \{"tool":"pay","callId":"c2",/,
+      /^\[toolwright\] WARN tool call pay refused: INVALID_ARGUMENTS \(amount: type\) \{"tool":"pay","callId":"c2",/,
     );
     expect(output.stderr).not.toContain('4111');
+  });
+
+  it("a refused call's line names each issue's path and rule; a sensitive field's received value is never logged", async () => {
+    const executor = new PersonaToolExecutor(registry());
+    const output = await captureProcessOutput(async () => {
+      const refused = await executor.execute({
+        id: 'c3',
+        name: 'pay',
+        arguments: '{"amount": "lots", "card": {"number": "4111-secret"}}',
+      });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    });
+    const [line] = output.stderr.split('\n').filter(Boolean);
+    expect(line).toMatch(/^\[toolwright\] WARN tool call pay refused: INVALID_ARGUMENTS \(amount: \S+; card: \S+\) \{/);
+    const details = JSON.parse(line!.slice(line!.indexOf(' {') + 1)) as { issues: Record<string, string>[] };
+    expect(details.issues.map((issue) => issue.path)).toEqual(['amount', 'card']);
+    expect(details.issues[0]).toMatchObject({ path: 'amount', received: expect.stringContaining('lots') as string });
+    expect(output.stderr).not.toContain('4111');
+    expect(output.stderr).not.toContain('secret');
+  });
+
+  it("a model-chosen key in a refusal's path cannot forge a line, and 81 unknown keys make one bounded line", async () => {
+    const strictRegistry = new ToolRegistry({ logger: silentLogger });
+    strictRegistry.registerJsonSchemaTool(
+      {
+        name: 'tag',
+        description: 'Tag an item',
+        parameters: { type: 'object', properties: { id: { type: 'integer' } }, additionalProperties: false },
+      },
+      () => 'tagged',
+    );
+    const executor = new PersonaToolExecutor(strictRegistry, { policy: 'strict' });
+    const keys = Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`k${index}`, index]));
+    const output = await captureProcessOutput(async () => {
+      await executor.execute({
+        id: 'c4',
+        name: 'tag',
+        arguments: JSON.stringify({ id: 1, 'x\nFAKE LINE': 1, ...keys }),
+      });
+    });
+    const lines = output.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('x\\nFAKE LINE');
+    expect(lines[0]).toMatch(
+      / \(x\\nFAKE LINE: unknown-key; k0: unknown-key; k1: unknown-key; k2: unknown-key; k3: unknown-key; 16 more\) \{/,
+    );
+    const details = JSON.parse(lines[0]!.slice(lines[0]!.indexOf(' {') + 1)) as { issues: { path: string }[] };
+    // The pipeline names the first unknown keys and counts the rest in one issue: the line stays bounded.
+    expect(details.issues).toHaveLength(21);
+    expect(details.issues.at(-1)).toMatchObject({ path: '(arguments)', received: '61 more unknown keys' });
   });
 
   it('is warn-level unless the environment says otherwise', () => {
@@ -206,7 +256,7 @@ describe('pinoLogger (the real pino)', () => {
     });
     expect(refused).toMatchObject({
       level: 40,
-      msg: 'tool call pay refused: INVALID_ARGUMENTS',
+      msg: 'tool call pay refused: INVALID_ARGUMENTS (amount: type)',
       tool: 'pay',
       callId: 'c2',
       outcome: 'INVALID_ARGUMENTS',

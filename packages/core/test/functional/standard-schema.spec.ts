@@ -38,14 +38,20 @@ describe('toStandardSchema(Dto)', () => {
     expect(result.issues).toBeUndefined();
     if (result.issues !== undefined) return;
     expect(result.value).toBeInstanceOf(MeetingParams);
+    // The model's own (repaired) arguments are the value's keys and JSON; the trusted session is there for the handler,
+    // but not enumerable, so whatever stores the value as the call's input never sends it back to a model.
     expect(result.value).toEqual(
       Object.assign(new MeetingParams(), {
         title: 'Standup',
         attendees: ['ana@example.com'],
         durationMinutes: 30,
-        sessionId: 'trusted-1',
       }),
     );
+    expect(result.value.sessionId).toBe('trusted-1');
+    expect(Object.keys(result.value)).toEqual(['title', 'attendees', 'durationMinutes']);
+    expect(JSON.stringify(result.value)).not.toContain('trusted-1');
+    expect(JSON.stringify({ ...result.value })).not.toContain('trusted-1');
+    expect(JSON.stringify(structuredClone(result.value))).not.toContain('trusted-1');
     // Text works too (what a model sends), read as the executor reads it.
     const fromText = await schema['~standard'].validate(
       "{'title': 'Retro', 'attendees': ['cy'], 'durationMinutes': 45,}",

@@ -57,7 +57,11 @@ describe.each(['compiled', 'reference'] as const)(
       expect(result.error.issues.map((issue) => issue.path)).toEqual(['credentials.apiKey']);
       expect(JSON.stringify(result.error)).not.toContain(SECRET);
       expect(JSON.stringify(logger.entries)).not.toContain(SECRET);
-      const logged = logger.entries.find((entry) => entry.message === 'tool call connect refused: INVALID_ARGUMENTS')!;
+      const logged = logger.entries.find((entry) =>
+        entry.message.startsWith('tool call connect refused: INVALID_ARGUMENTS ('),
+      )!;
+      expect(logged.message).toContain('credentials.apiKey: ');
+      expect(logged.details!['issues']).toEqual([expect.objectContaining({ path: 'credentials.apiKey' }) as unknown]);
       expect(logged.details!['transformations']).toEqual([
         { path: 'credentials', rule: 'json-string-to-object', from: '[redacted]', to: '[redacted]' },
       ]);

@@ -109,3 +109,42 @@ export function measureSearchAccuracy(corpus: ToolSearchCorpus): SearchAccuracy 
   }
   return { questions: corpus.questions.length, first, topFive, misses };
 }
+
+/** How often the expected tool comes first and within the first five, with a hybrid search (async: it embeds). */
+export async function measureHybridAccuracy(
+  corpus: ToolSearchCorpus,
+  search: { search(query: string, options: { limit: number }): Promise<readonly { name: string }[]> },
+): Promise<Omit<SearchAccuracy, 'misses'>> {
+  let first = 0;
+  let topFive = 0;
+  for (const question of corpus.questions) {
+    const found = (await search.search(question.query, { limit: 5 })).map((result) => result.name);
+    if (found[0] === question.expected) first++;
+    if (found.includes(question.expected)) topFive++;
+  }
+  return { questions: corpus.questions.length, first, topFive };
+}
+
+/**
+ * A deterministic embedding with no model: each word's character trigrams (`#we`, `wea`, ..., `er#`), hashed (FNV-1a)
+ * into `dimensions` buckets, counted once per text and word. It knows spelling, not meaning: it stands in for a
+ * model in the BFCL measurement of the fusion (docs/tool-search.md), where no model can be downloaded.
+ */
+export function trigramEmbedding(dimensions = 512): (texts: string[]) => number[][] {
+  return (texts) =>
+    texts.map((text) => {
+      const vector = new Array<number>(dimensions).fill(0);
+      for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+        const padded = `#${word}#`;
+        for (let index = 0; index + 3 <= padded.length; index++) {
+          let hash = 0x811c9dc5;
+          for (const character of padded.slice(index, index + 3)) {
+            hash ^= character.codePointAt(0)!;
+            hash = Math.imul(hash, 0x01000193) >>> 0;
+          }
+          vector[hash % dimensions]! += 1;
+        }
+      }
+      return vector;
+    });
+}

@@ -148,9 +148,7 @@ function aiSdkTool(
         }
       : {}),
     execute: async (input: unknown, execution: ToolExecutionOptions<ExecutionContext>) => {
-      const resolved = withSignal(await contextOf(execution), execution.abortSignal);
-      // The AI SDK ran `execute` after its own approval (or after needsApproval said no person is needed).
-      const context = approval ? executor.approvals.approvedContext(resolved) : resolved;
+      const context = withSignal(await contextOf(execution), execution.abortSignal);
       const repairs = takeRepair(executor, execution.toolCallId);
       const call: ToolCall = {
         id: execution.toolCallId,
@@ -158,7 +156,15 @@ function aiSdkTool(
         arguments: input as ToolCall['arguments'],
         ...(repairs === undefined ? {} : { transformations: repairs }),
       };
-      const result = await executor.execute(call, context satisfies ExecutionContext);
+      // The AI SDK ran `execute` after its own approval (or after needsApproval said no person is needed): a permit for
+      // this one call, used up by it (a call the handler makes itself is asked about again).
+      const result = approval
+        ? await executor.executeBound(
+            call,
+            context satisfies ExecutionContext,
+            executor.approvals.bind({ callId: execution.toolCallId, tool: definition.name, approved: true }),
+          )
+        : await executor.execute(call, context satisfies ExecutionContext);
       options.onResult?.(result);
       if (!result.ok) throw new ToolResultError(result);
       return result.value;

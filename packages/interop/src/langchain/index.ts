@@ -262,7 +262,7 @@ export function registerLangChainTool(
   return registry.registerDefinition(definition, { kind: 'function', handler });
 }
 
-/** Imports several LangChain tools (seed 002's collection of MCP and custom tools); returns their definitions. */
+/** Imports several LangChain tools (a collection of MCP and custom tools); returns their definitions. */
 export function registerLangChainTools(
   registry: ToolRegistry,
   tools: readonly LangChainToolLike[],

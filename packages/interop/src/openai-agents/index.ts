@@ -104,9 +104,7 @@ function agentsTool<TContext>(
     return prepared.ok && (await executor.approvals.needsApproval(prepared, context));
   };
   const invoke: FunctionTool<TContext>['invoke'] = async (runContext, input, details) => {
-    const resolved = withSignal(await contextOf(runContext), details?.signal);
-    // The SDK invokes a tool with `approval` only once a person approved it (or needsApproval said none is needed).
-    const context = approval ? executor.approvals.approvedContext(resolved) : resolved;
+    const context = withSignal(await contextOf(runContext), details?.signal);
     const callId = details?.toolCall?.callId ?? '';
     const repairs = takeRepair(executor, callId);
     const call: ToolCall = {
@@ -115,7 +113,15 @@ function agentsTool<TContext>(
       arguments: input,
       ...(repairs === undefined ? {} : { transformations: repairs }),
     };
-    const result = await executor.execute(call, context satisfies ExecutionContext);
+    // The SDK invokes a tool with `approval` only once a person approved it (or needsApproval said none is needed): a
+    // permit for this one call, used up by it (a call the handler makes itself is asked about again).
+    const result = approval
+      ? await executor.executeBound(
+          call,
+          context satisfies ExecutionContext,
+          executor.approvals.bind({ callId, tool: definition.name, approved: true }),
+        )
+      : await executor.execute(call, context satisfies ExecutionContext);
     options.onResult?.(result);
     return result.ok ? result.value : result.error.message;
   };

@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import type { ToolResult } from '@toolwright/core';
 import { toAISDKTools } from '@toolwright/interop/ai-sdk';
-import { RefundParams, refundExecutor, refunds } from '../support/commands';
+import { batchRefundExecutor, nestedResults, RefundParams, refundExecutor, refunds } from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
 
 jest.setTimeout(30_000);
@@ -92,5 +92,30 @@ describe('toAISDKTools: a tool with approval maps to the AI SDK needsApproval', 
     expect(second.text).toBe('The refund was declined.');
     expect(refunds).toEqual([]);
     expect(toolMessagesOf(server.requests[1])[0]!.content).toContain('over the limit');
+  });
+
+  it('an approved call is one call: its handler calling a gated tool with its own invocation.context is asked again', async () => {
+    server = await startStubOpenAIServer([
+      { toolCalls: [{ id: 'b1', name: 'refund_batch', arguments: '{"order_id": "o-7"}' }] },
+      { text: 'Done.' },
+    ]);
+    const executor = batchRefundExecutor();
+    const tools = toAISDKTools(executor, { context: { sessionId: 'trusted-7' } });
+    const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'stub-key-no-network' }).chat('gpt-4o-mini');
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Run the plan' }];
+    const first = await generateText({ model, tools, stopWhen: stepCountIs(3), messages });
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!;
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }],
+    });
+    await generateText({ model, tools, stopWhen: stepCountIs(3), messages });
+    expect(toolMessagesOf(server.requests.at(-1))).toEqual([
+      { tool_call_id: 'b1', content: JSON.stringify({ nested: 'APPROVAL_REQUIRED' }) },
+    ]);
+    expect(nestedResults).toEqual([
+      expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'APPROVAL_REQUIRED' }) }),
+    ]);
+    expect(refunds).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { importLangChainTool, standardSchemas } from '../../../../docs/snippets/interop';
+import { standardSchemaWithContext, standardSchemas } from '../../../../docs/snippets/interop';
+import { importLangChainTool } from '../../../../docs/snippets/interop-langchain-tool';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 
@@ -10,8 +11,13 @@ const SOURCES = [
   'examples/interop/src/ai-sdk.ts',
   'examples/interop/src/langchain.ts',
   'examples/interop/src/openai-agents.ts',
+  'examples/interop/src/meeting.ts',
+  'docs/snippets/interop-langchain-tool.ts',
   'docs/snippets/interop.ts',
 ];
+
+/** The files the page shows whole (every block but the Standard Schema section's excerpts). */
+const WHOLE_FILES = SOURCES.slice(0, 5);
 
 function trimmedLines(text: string): string[] {
   return text
@@ -28,6 +34,14 @@ function containsInOrder(haystack: readonly string[], needle: readonly string[])
 }
 
 describe('docs/interop.md', () => {
+  it('runs the Standard Schema context snippet as written: the session is on the value, not in its JSON', async () => {
+    const { saved, saveNote } = await standardSchemaWithContext();
+    if (saved.issues !== undefined) throw new Error(JSON.stringify(saved.issues));
+    expect(saved.value.sessionId).toBe('session-from-your-auth');
+    expect(JSON.stringify(saved.value)).toBe('{"text":"buy milk"}');
+    expect(saveNote.inputSchema).toBeDefined();
+  });
+
   const page = readFileSync(join(ROOT, 'docs', 'interop.md'), 'utf8');
   const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => trimmedLines(match[1]!));
   const sources = SOURCES.map((file) => trimmedLines(readFileSync(join(ROOT, file), 'utf8')));
@@ -39,6 +53,14 @@ describe('docs/interop.md', () => {
         block: block.join('\n'),
         found: true,
       });
+    }
+  });
+
+  it('shows each example as a complete file, imports included, and says where it lives', () => {
+    const whole = WHOLE_FILES.map((file) => trimmedLines(readFileSync(join(ROOT, file), 'utf8')).join('\n'));
+    for (const [index, file] of WHOLE_FILES.entries()) {
+      expect({ file, shown: blocks.some((block) => block.join('\n') === whole[index]) }).toEqual({ file, shown: true });
+      expect(page).toContain(`\`${file}\``);
     }
   });
 

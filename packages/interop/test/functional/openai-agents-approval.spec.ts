@@ -3,7 +3,7 @@ import { Agent, OpenAIChatCompletionsModel, run, RunState, setTracingDisabled } 
 import OpenAI from 'openai';
 import type { ToolResult } from '@toolwright/core';
 import { toAgentsTools } from '@toolwright/interop/openai-agents';
-import { refundExecutor, refunds } from '../support/commands';
+import { batchRefundExecutor, nestedResults, refundExecutor, refunds } from '../support/commands';
 import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '../support/stub-openai-server';
 
 jest.setTimeout(30_000);
@@ -80,6 +80,31 @@ describe('toAgentsTools: a tool with approval maps to the Agents SDK needsApprov
     first.state.reject(first.interruptions[0]!);
     const resumed = await run(agent, first.state, { maxTurns: 4 });
     expect(resumed.finalOutput).toBe('The refund was rejected.');
+    expect(refunds).toEqual([]);
+  });
+
+  it('an approved call is one call: its handler calling a gated tool with its own invocation.context is asked again', async () => {
+    server = await startStubOpenAIServer([
+      { toolCalls: [{ id: 'b1', name: 'refund_batch', arguments: '{"order_id": "o-7"}' }] },
+      { text: 'Done.' },
+    ]);
+    const agent = new Agent<{ sessionId: string }>({
+      name: 'Planner',
+      instructions: 'Run the plan with the tools.',
+      model: new OpenAIChatCompletionsModel(
+        new OpenAI({ baseURL: server.baseURL, apiKey: 'stub-key-no-network', maxRetries: 0 }),
+        'gpt-4o-mini',
+      ),
+      tools: toAgentsTools(batchRefundExecutor()),
+    });
+    const first = await run(agent, 'Run the plan', { context: { sessionId: 'trusted-session' }, maxTurns: 4 });
+    expect(first.interruptions).toHaveLength(1);
+    first.state.approve(first.interruptions[0]!);
+    const resumed = await run(agent, first.state, { maxTurns: 4 });
+    expect(resumed.finalOutput).toBe('Done.');
+    expect(nestedResults).toEqual([
+      expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'APPROVAL_REQUIRED' }) }),
+    ]);
     expect(refunds).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -17,6 +18,67 @@ import { startStubOpenAIServer, toolMessagesOf, type StubOpenAIServer } from '..
 jest.setTimeout(30_000);
 
 const meeting = toStandardSchema(ScheduleMeetingParams, { context: { sessionId: TRUSTED_SESSION } });
+
+describe('the trusted context never goes back to the model (generateText, a mock model recording its prompts)', () => {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
+
+  it('execute gets the trusted session; the next prompt carries the repaired input without it', async () => {
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        {
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: 'call_1',
+              toolName: 'schedule_meeting',
+              input: JSON.stringify(MALFORMED_MEETING_ARGUMENTS),
+            },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage,
+          warnings: [],
+        },
+        {
+          content: [{ type: 'text', text: 'Scheduled.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        },
+      ],
+    });
+    const sessions: string[] = [];
+    const response = await generateText({
+      model,
+      tools: {
+        schedule_meeting: tool({
+          description: 'Schedule a meeting.',
+          inputSchema: meeting,
+          execute: (input) => {
+            sessions.push(input.sessionId);
+            return { scheduled: input.title };
+          },
+        }),
+      },
+      prompt: 'Schedule the standup.',
+      stopWhen: stepCountIs(3),
+    });
+    expect(response.text).toBe('Scheduled.');
+    expect(sessions).toEqual([TRUSTED_SESSION]);
+    expect(model.doGenerateCalls).toHaveLength(2);
+    const next = JSON.stringify(model.doGenerateCalls[1]!.prompt);
+    // The model's own call, repaired, is in the next prompt; the trusted session id is not (nor the forged one).
+    expect(next).toContain('"toolCallId":"call_1"');
+    expect(next).toContain('"durationMinutes":30');
+    expect(next).not.toContain(TRUSTED_SESSION);
+    expect(next).not.toContain('sessionId');
+    // Nor anywhere the application would store the conversation.
+    expect(JSON.stringify(response.response.messages)).not.toContain(TRUSTED_SESSION);
+    expect(JSON.stringify(response.steps.map((step) => step.toolCalls))).not.toContain(TRUSTED_SESSION);
+  });
+});
 
 describe('a toolwright DTO as the AI SDK tool inputSchema (generateText, stub OpenAI server)', () => {
   let server: StubOpenAIServer;

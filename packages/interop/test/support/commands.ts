@@ -7,6 +7,8 @@ import {
   ToolRegistry,
   silentLogger,
   type CommandHandler,
+  type ToolInvocationContext,
+  type ToolResult,
 } from '@toolwright/core';
 
 export class ScheduleMeetingParams {
@@ -84,4 +86,36 @@ export function refundExecutor(): PersonaToolExecutor {
   return new PersonaToolExecutor(ToolRegistry.from([RefundOrderCommand], { logger: silentLogger }), {
     logger: silentLogger,
   });
+}
+
+/** What the nested calls of `refund_batch` answered (the agent pattern: a handler calling tools with its own context). */
+export const nestedResults: ToolResult[] = [];
+let agentExecutor: PersonaToolExecutor | undefined;
+
+export class RefundBatchParams {
+  @ToolParam({ description: 'The order to refund' }) orderId!: string;
+}
+
+/** An approved tool whose handler calls `refund_order` itself, passing its own `invocation.context` on. */
+@Command({ name: 'refund_batch', description: 'Refund what the plan says.', params: RefundBatchParams, approval: true })
+export class RefundBatchCommand {
+  async execute(params: RefundBatchParams, invocation: ToolInvocationContext) {
+    const nested = await agentExecutor!.execute(
+      { id: 'nested-1', name: 'refund_order', arguments: { order_id: params.orderId, cents: 90_000 } },
+      invocation.context,
+    );
+    nestedResults.push(nested);
+    return { nested: nested.ok ? 'ran' : nested.error.code };
+  }
+}
+
+/** An executor with `refund_order` and `refund_batch` (whose handler uses this executor). */
+export function batchRefundExecutor(): PersonaToolExecutor {
+  refunds.length = 0;
+  nestedResults.length = 0;
+  agentExecutor = new PersonaToolExecutor(
+    ToolRegistry.from([RefundOrderCommand, RefundBatchCommand], { logger: silentLogger }),
+    { logger: silentLogger },
+  );
+  return agentExecutor;
 }

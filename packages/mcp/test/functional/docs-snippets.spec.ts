@@ -95,7 +95,8 @@ export function connectWithOAuth(registry: ToolRegistry, logger: Logger, url = '
       clientMetadata: { client_name: 'My app', redirect_uris: ['https://app.example.com/oauth/callback'] },
       tokenStore,
       // Whose token a call uses: from the call's trusted context, never from the model.
-      tokenKey: (context) => context.sessionId ?? 'app',
+      // Disjoint key spaces: a session named "app" never gets the application's token.
+      tokenKey: (context) => (context.sessionId !== undefined ? `session:${context.sessionId}` : 'app'),
       // The redirect step: send the user to the URL, resolve with the URL they came back to.
       authorize: ({ authorizationUrl, context }) => sendToUserAndWaitForCallback(authorizationUrl, context),
     },
@@ -181,7 +182,13 @@ describe('docs/mcp.md snippets', () => {
       const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
       const result = await executor.execute({ id: '1', name: 'notes.whoami', arguments: {} }, { sessionId: 'u-1' });
       expect(result.ok && result.value).toBe('u-1');
-      expect(oauthServers.ownerOf(tokenStore.getTokens('notes', 'u-1')!.access_token)).toBe('u-1');
+      expect(oauthServers.ownerOf(tokenStore.getTokens('notes', 'session:u-1')!.access_token)).toBe('u-1');
+      // A session named "app" is a session like any other: it never gets the connection's (the application's) token.
+      const named = await executor.execute({ id: '2', name: 'notes.whoami', arguments: {} }, { sessionId: 'app' });
+      expect(named.ok && named.value).toBe('app');
+      expect(tokenStore.getTokens('notes', 'session:app')!.access_token).not.toBe(
+        tokenStore.getTokens('notes', 'app')!.access_token,
+      );
     } finally {
       await connections.close();
       await oauthServers.close();

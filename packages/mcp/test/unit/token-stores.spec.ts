@@ -1,5 +1,14 @@
 import 'reflect-metadata';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DefinitionError, ToolRegistry, silentLogger } from '@toolwright/core';
@@ -58,6 +67,124 @@ describe('token stores', () => {
     const refused = new FileTokenStore(foreign).getTokens('notes', 'alice');
     await expect(refused).rejects.toBeInstanceOf(McpTokenStoreError);
     await expect(refused).rejects.toThrow('has malformed tokens for "notes"');
+  });
+});
+
+describe('FileTokenStore refuses what another user could have planted or could read', () => {
+  const me = process.getuid?.() ?? 0;
+  const fresh = () => mkdtempSync(join(tmpdir(), 'toolwright-tokens-'));
+  const tokenFile = (directory: string, access = 'at-1') => {
+    const path = join(directory, 'tokens.json');
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, servers: { notes: { tokens: { alice: { ...TOKENS, access_token: access } } } } }),
+      { mode: 0o600 },
+    );
+    return path;
+  };
+
+  it('a file owned by another user is refused, whatever its mode (the expected owner injected)', async () => {
+    const path = tokenFile(fresh(), 'planted-token');
+    const refused = new FileTokenStore(path, { expectedOwner: me + 1 }).getTokens('notes', 'alice');
+    await expect(refused).rejects.toBeInstanceOf(McpTokenStoreError);
+    await expect(refused).rejects.toThrow(`belongs to user ${me}, not to this user (${me + 1})`);
+    // The same file, expected to be this user's, is read.
+    expect((await new FileTokenStore(path, { expectedOwner: me }).getTokens('notes', 'alice'))?.access_token).toBe(
+      'planted-token',
+    );
+  });
+
+  it('a write into a directory owned by another user is refused before anything is created', async () => {
+    const directory = fresh();
+    const store = new FileTokenStore(join(directory, 'tokens.json'), { expectedOwner: me + 1 });
+    await expect(store.setTokens('notes', 'alice', TOKENS)).rejects.toThrow(
+      `The directory ${directory} of the token file`,
+    );
+    expect(readdirSync(directory)).toEqual([]);
+  });
+
+  it('a directory others can write to is refused (read and write)', async () => {
+    const directory = fresh();
+    const path = tokenFile(directory);
+    chmodSync(directory, 0o777);
+    await expect(new FileTokenStore(path).getTokens('notes', 'alice')).rejects.toThrow(
+      `which others can write to (mode 777). Fix: chmod 700 ${directory}.`,
+    );
+    await expect(new FileTokenStore(join(directory, 'other.json')).setTokens('notes', 'a', TOKENS)).rejects.toThrow(
+      'which others can write to',
+    );
+    chmodSync(directory, 0o720);
+    await expect(new FileTokenStore(path).getTokens('notes', 'alice')).rejects.toThrow('(mode 720)');
+  });
+
+  it('a symbolic link at the token path is not followed, for reading or writing', async () => {
+    const directory = fresh();
+    const victim = tokenFile(fresh(), 'victim-token');
+    const path = join(directory, 'tokens.json');
+    symlinkSync(victim, path);
+    await expect(new FileTokenStore(path).getTokens('notes', 'alice')).rejects.toThrow('is a symbolic link, refused');
+    const before = readFileSync(victim, 'utf8');
+    await expect(new FileTokenStore(path).setTokens('notes', 'bob', TOKENS)).rejects.toThrow('symbolic link');
+    expect(readFileSync(victim, 'utf8')).toBe(before);
+  });
+
+  it('the temporary file is unpredictable and created exclusively: a link planted at the old name is never written through', async () => {
+    const directory = fresh();
+    const path = join(directory, 'tokens.json');
+    const victim = join(fresh(), 'victim.txt');
+    writeFileSync(victim, 'untouched', { mode: 0o600 });
+    // The name the store used to write to (`<path>.<pid>.tmp`), planted as a link to another file.
+    symlinkSync(victim, `${path}.${process.pid}.tmp`);
+    const store = new FileTokenStore(path);
+    await store.setTokens('notes', 'alice', TOKENS);
+    await store.setTokens('notes', 'bob', TOKENS);
+    expect(readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    // Nothing is left behind but the token file and the planted link.
+    expect(readdirSync(directory).sort()).toEqual(['tokens.json', `tokens.json.${process.pid}.tmp`]);
+    expect((await new FileTokenStore(path).getTokens('notes', 'bob'))?.access_token).toBe('at-1');
+  });
+
+  it.each([
+    [
+      'cut off after the token',
+      (secret: string) => `{"version":1,"servers":{"notes":{"tokens":{"a":{"access_token":"${secret}","tok`,
+    ],
+    // JSON.parse's own message quotes the text around this fault: `Unexpected token 'S', ..."s_token": SECRET-acc"...`.
+    [
+      'the token unquoted by a hand edit',
+      (secret: string) =>
+        `{"version":1,"servers":{"notes":{"tokens":{"a":{"access_token": ${secret}, "token_type":"Bearer"}}}}}`,
+    ],
+  ])(
+    'a corrupt token file (%s) fails without quoting any of it: not in the message, the cause or the serialized error',
+    async (_kind, corrupt) => {
+      const directory = fresh();
+      const path = join(directory, 'tokens.json');
+      const secret = 'SECRET-access-token-4f9c2e';
+      writeFileSync(path, corrupt(secret), { mode: 0o600 });
+      const error = await new FileTokenStore(path).getTokens('notes', 'alice').then(
+        () => undefined,
+        (failure: unknown) => failure as McpTokenStoreError,
+      );
+      expect(error).toBeInstanceOf(McpTokenStoreError);
+      expect(error!.message).toBe(
+        `The token file ${path} is not JSON. Fix: delete it (the servers will ask to authorize again).`,
+      );
+      let text = `${error!.message} ${String(error!.stack)} ${JSON.stringify(error)}`;
+      for (let cause: unknown = error!.cause; cause !== undefined; cause = (cause as Error).cause)
+        text += ` ${(cause as Error).message} ${(cause as Error).stack ?? ''}`;
+      expect(text).not.toContain('SECRET');
+      expect(text).not.toContain('4f9c2e');
+      expect(existsSync(path)).toBe(true);
+    },
+  );
+
+  it('a token file created in a new directory gets a 0700 directory of this user', async () => {
+    const path = join(fresh(), 'a', 'b', 'tokens.json');
+    await new FileTokenStore(path).setTokens('notes', 'alice', TOKENS);
+    expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
+    expect(statSync(path).uid).toBe(me);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Provider API versions (seed 004: `adapt(tool, 'openai', { version: '2024-01' })`). Providers change their tool
+ * Provider API versions (`adapt(tool, 'openai', { version: '2024-01' })`). Providers change their tool
  * formats; a team pinned to an older API must keep getting what that API accepts. Each provider lists the dates on
  * which its tool-definition format changed; a requested version (a date, `YYYY-MM` or `YYYY-MM-DD`, or `latest`)
  * resolves to the last format published on or before it. The default is the current format. A version before the

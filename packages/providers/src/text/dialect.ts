@@ -1,5 +1,5 @@
 /**
- * The contract every text tool-call dialect implements (ADR 0025, docs/text-tool-calls.md). A dialect finds the
+ * The contract every text tool-call dialect implements (docs/text-tool-calls.md). A dialect finds the
  * regions of a model's text that hold calls in its own syntax and reads each call as written; matching names
  * against the tools, typing raw XML-style values by the tool's schema and building `content` are the framework's
  * job (`./parse.ts`), so a dialect never sees the tools, only whether a name is one of them.

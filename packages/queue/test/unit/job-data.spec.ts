@@ -13,6 +13,8 @@ import {
   contextForJob,
   jobDataFor,
   jobProblem,
+  matchesValuesDigest,
+  ownerOf,
   restoreSensitive,
   SealingKeyMissingError,
   type ToolJobData,
@@ -63,6 +65,7 @@ describe('job data', () => {
       definition,
       'c1',
       params,
+      params,
       [{ path: '', rule: 'double-encoded-json', from: '"{...}"', to: {} }],
       { sessionId: 's1', jobId: 'forged-by-nobody' },
       key,
@@ -99,7 +102,9 @@ describe('job data', () => {
   });
 
   it('refuses to build job data with sensitive values and no key', () => {
-    expect(() => buildJobData(definition, 'c1', params, [], {}, undefined, 60_000)).toThrow(SealingKeyMissingError);
+    expect(() => buildJobData(definition, 'c1', params, params, [], {}, undefined, 60_000)).toThrow(
+      SealingKeyMissingError,
+    );
   });
 
   it('restores only where the job holds the redaction marker', () => {
@@ -128,6 +133,43 @@ describe('job data', () => {
   });
 });
 
+describe('job identity, owner and values', () => {
+  it('the fingerprint covers every trusted input but approval; the owner leaves out now and approval', () => {
+    const draft = (context: Parameters<typeof buildJobData>[5]) =>
+      buildJobData(definition, 'call_0', params, params, [], context, key, 60_000).data;
+    const base = draft({ handlerConfig: { user: 'alice' } });
+    for (const other of [
+      { handlerConfig: { user: 'bob' } },
+      { handlerConfig: { user: 'alice' }, persona: { name: 'p' } },
+      { handlerConfig: { user: 'alice' }, sessionId: 's' },
+      { handlerConfig: { user: 'alice' }, timeZone: 'Europe/Paris' },
+    ])
+      expect(draft(other).fingerprint).not.toBe(base.fingerprint);
+    const approved = { id: 'a', approved: true, decidedAt: '2026-01-01T00:00:00.000Z' };
+    expect(draft({ handlerConfig: { user: 'alice' }, approval: approved }).fingerprint).toBe(base.fingerprint);
+    expect(base.owner).toBe(ownerOf({ handlerConfig: { user: 'alice' }, now: new Date() }, key));
+    expect(base.owner).not.toBe(ownerOf({ handlerConfig: { user: 'bob' } }, key));
+    expect(base.owner).not.toBe(ownerOf({ handlerConfig: { user: 'alice' } }, 'another key'));
+  });
+
+  it('values: keyed when they hold a sensitive value (the worker then has the key), plain otherwise', () => {
+    const withSecrets = buildJobData(definition, 'c1', params, params, [], {}, key, 60_000).data.values!;
+    const { sessionId: _sessionId, ...plain } = params;
+    expect(withSecrets.startsWith('k:')).toBe(true);
+    expect(matchesValuesDigest(plain, withSecrets, key)).toBe(true);
+    expect(matchesValuesDigest(plain, withSecrets, undefined)).toBe(false);
+    expect(matchesValuesDigest({ ...plain, label: 'other' }, withSecrets, key)).toBe(false);
+    const note = new ToolRegistry({ logger: silentLogger }).registerJsonSchemaTool(
+      { name: 'note', description: 'n', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      () => 'ok',
+    );
+    const unkeyed = buildJobData(note, 'c2', { text: 'x' }, { text: 'x' }, [], {}, key, 60_000).data.values!;
+    expect(unkeyed.startsWith('s:')).toBe(true);
+    expect(matchesValuesDigest({ text: 'x' }, unkeyed, undefined)).toBe(true);
+    expect(matchesValuesDigest({ text: 'y' }, unkeyed, key)).toBe(false);
+  });
+});
+
 describe('sealing', () => {
   it('round-trips, and fails on tampering, another key or other associated data', () => {
     const binding = sealBinding('job-1', 'pay');
@@ -145,7 +187,16 @@ describe('sealing', () => {
 describe('signed envelopes', () => {
   const ring = signingKeyRing({ sealingKey: key })!;
   const options = { attempts: 3, backoff: { type: 'fixed', delay: 250 }, priority: 5 };
-  const draft = buildJobData(definition, 'c1', params, [], { sessionId: 's1', persona: { name: 'p' } }, key, 60_000);
+  const draft = buildJobData(
+    definition,
+    'c1',
+    params,
+    params,
+    [],
+    { sessionId: 's1', persona: { name: 'p' } },
+    key,
+    60_000,
+  );
   const data = jobDataFor(draft, 'c1', options, key, ring);
   const job = (edit: Partial<{ id: string; name: string; data: unknown; opts: object }> = {}) => ({
     id: 'c1',

@@ -1,6 +1,7 @@
 import { ApprovalDeniedError } from '../../errors/approval-denied-error';
 import { ApprovalNotFoundError } from '../../errors/approval-not-found-error';
 import { ApprovalRequiredError } from '../../errors/approval-required-error';
+import { HandlerError } from '../../errors/handler-error';
 import { PermissionDeniedError } from '../../errors/permission-denied-error';
 import { ServiceUnavailableError } from '../../errors/service-unavailable-error';
 import type { ToolCallError } from '../../errors/tool-call-error';
@@ -35,12 +36,35 @@ export interface ApprovalOptions {
   readonly canApprove?: (approval: PendingApproval, decision: ApprovalDecision) => boolean | Promise<boolean>;
 }
 
+/**
+ * What a permit binds: one call (its id and resolved tool), whether a person approved it, and the parameters it may run
+ * with (`accepts`, given the validated parameters as plain JSON without trusted-context fields).
+ */
+export interface CallBinding {
+  /** The call's id (`ToolCall.id`; `''` for a call without one). */
+  readonly callId: string;
+  /** The call's resolved registry name. */
+  readonly tool: string;
+  /** A person approved this call: it runs without asking again. `false`: a tool with `approval` still asks. */
+  readonly approved: boolean;
+  /** Whether the validated parameters are the ones that were approved or enqueued (absent: any). */
+  readonly accepts?: (params: Record<string, unknown>) => boolean;
+}
+
+/** An opaque, single-use permit for one call: made only by `ApprovalGate.bind`, redeemed once by the executor. */
+export class CallPermit {
+  declare private readonly brand: never;
+}
+
 /** A decision `claim` accepted: the approved call to run, with who approved it and when. */
 export interface ApprovedCall {
   readonly granted: true;
   readonly approval: StoredApproval;
   readonly outcome: ApprovalOutcome;
-  /** The trusted context to run the call with: the stored one plus `approval` (the outcome). */
+  /**
+   * The trusted context to run the call with: the stored one plus `approval` (the outcome, for the handler to read). It
+   * marks nothing: passed to `execute` again, it is asked about like any other context.
+   */
   readonly context: ExecutionContext;
 }
 
@@ -66,8 +90,12 @@ const DEFAULT_EXPIRY_MS = 3_600_000;
 export class ApprovalGate {
   readonly store: ApprovalStore;
   private readonly expiresInMs: number;
-  /** The contexts of approved calls: only the gate makes them, so no caller can mark a call approved. */
-  private readonly approved = new WeakSet<ExecutionContext>();
+  /**
+   * The bindings of unused permits (see `bind`): only the gate makes a permit, and the executor redeems it once, for the
+   * one call it names. Nothing about a call's context marks it approved, so a handler that passes its own
+   * `invocation.context` to a nested `execute` is asked about like any other caller.
+   */
+  private readonly permits = new WeakMap<CallPermit, CallBinding>();
 
   constructor(
     private readonly options: ApprovalOptions,
@@ -80,24 +108,51 @@ export class ApprovalGate {
       throw new RangeError(`approvals.expiresInMs must be a positive number; got ${String(options.expiresInMs)}.`);
   }
 
-  /** Whether `context` is one this gate made for an approved call (which then runs without asking again). */
-  isApproved(context: ExecutionContext): boolean {
-    return this.approved.has(context);
-  }
-
   /**
-   * A copy of `context` under which calls run without asking: for a runner that holds an approval decided elsewhere
-   * (a `@toolwright/queue` worker running a signed job whose call an API process had approved). Trusted code only.
+   * A single-use permit for one call decided elsewhere, for `PersonaToolExecutor.executeBound`: a runner that holds an
+   * approval (a `@toolwright/queue` worker running a signed job an API process had approved; the AI SDK or Agents SDK
+   * adapter after the framework asked the person), or that must run exactly the values another process validated.
+   * Trusted code only; the permit is never handed to the handler.
    */
-  approvedContext(context: ExecutionContext): ExecutionContext {
-    const approved = { ...context };
-    this.approved.add(approved);
-    return approved;
+  bind(binding: CallBinding): CallPermit {
+    const permit = new CallPermit();
+    Object.freeze(permit);
+    this.permits.set(permit, Object.freeze({ ...binding }));
+    return permit;
   }
 
   /**
-   * A validated call of a tool with an `approval` option: `run` when it needs no person (or was approved), else the
-   * `APPROVAL_REQUIRED` result. Never rejects (`lastResort` turns anything unexpected into a result).
+   * Uses `permit` for the validated call `prepared`: its binding when the permit is unused and names this call (its id,
+   * its tool, and parameters its `accepts` accepts), else the error that ends the call (logged as a security event).
+   */
+  redeem(permit: CallPermit, prepared: PreparedCall): CallBinding | ToolCallError {
+    const binding = this.permits.get(permit);
+    this.permits.delete(permit);
+    const refuse = (why: string) => {
+      this.logger.warn(`security: tool call ${logSafeName(prepared.tool)} refused: ${why}`, {
+        tool: logSafeName(prepared.tool),
+        callId: prepared.callId,
+      });
+      return new HandlerError(approvalMessages.notTheBoundCall(prepared.tool));
+    };
+    if (binding === undefined) return refuse('its permit is unknown or was used already');
+    if (binding.callId !== prepared.callId || binding.tool !== prepared.tool)
+      return refuse('its permit was made for another call');
+    if (binding.accepts !== undefined) {
+      let accepted = false;
+      try {
+        accepted = binding.accepts(plainParams(prepared.definition, prepared.params, false)) === true;
+      } catch {
+        accepted = false;
+      }
+      if (!accepted) return refuse('its parameters differ from the ones that were approved or enqueued');
+    }
+    return binding;
+  }
+
+  /**
+   * A validated call of a tool with an `approval` option: `run` when it needs no person, else the `APPROVAL_REQUIRED`
+   * result. Never rejects (`lastResort` turns anything unexpected into a result).
    */
   runOrAsk(
     prepared: PreparedCall,
@@ -106,7 +161,6 @@ export class ApprovalGate {
     run: () => ToolResult | Promise<ToolResult>,
     lastResort: (error: unknown) => ToolResult,
   ): ToolResult | Promise<ToolResult> {
-    if (this.approved.has(context)) return run();
     return this.request(prepared, context, started)
       .then((pending) => pending ?? run())
       .catch(lastResort);
@@ -127,6 +181,7 @@ export class ApprovalGate {
       callId: prepared.callId,
       tool: prepared.tool,
       params: prepared.params,
+      input: plainParams(prepared.definition, prepared.input ?? prepared.params, false),
       context: trusted,
       transformations: prepared.transformations,
       ...(reason !== undefined ? { reason } : {}),
@@ -243,7 +298,6 @@ export class ApprovalGate {
       decidedAt: new Date().toISOString(),
     };
     const context: ExecutionContext = { ...taken.context, approval: outcome };
-    this.approved.add(context);
     this.logger.info(
       `approval ${taken.id} for tool ${logSafeName(tool)} ${decision.approved ? 'granted' : 'denied'}${outcome.by ? ` by ${logSafeName(outcome.by)}` : ''}`,
       { approvalId: taken.id, tool: logSafeName(tool), callId: taken.callId, ...outcome },
@@ -325,6 +379,21 @@ export function plainParams(
     if (property.context !== undefined) delete plain[property.name];
   const sensitive = redact ? sensitivePaths(definition.parameters) : undefined;
   return sensitive && sensitive.size > 0 ? (redactValue(plain, sensitive) as Record<string, unknown>) : plain;
+}
+
+/** Whether two plain JSON values are equal (object keys in any order). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (const key of keysA) {
+    if (!Object.hasOwn(b, key)) return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 function isDecision(decision: unknown): decision is ApprovalDecision {

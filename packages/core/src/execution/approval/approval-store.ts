@@ -11,6 +11,11 @@ export interface StoredApproval {
    * from a store that serializes them (`revalidate`), plain JSON without trusted-context fields.
    */
   readonly params: Record<string, unknown>;
+  /**
+   * The values the parameters were built from, as plain JSON without trusted-context fields (see
+   * `PreparedCall.input`): what a store that serializes prepares again, so that a `@Transform` runs once.
+   */
+  readonly input?: Record<string, unknown>;
   /** The trusted context the call came with (without its AbortSignal: the approval outlives the request). */
   readonly context: ExecutionContext;
   readonly transformations: readonly Transformation[];
@@ -21,8 +26,9 @@ export interface StoredApproval {
   /** Epoch milliseconds after which the store no longer returns it. */
   readonly expiresAt: number;
   /**
-   * Set by a store that keeps the parameters serialized (across processes, in Redis): the executor checks them again
-   * against the tool's current definition before the handler runs, as a queue worker does with a job.
+   * Set by a store that keeps the parameters serialized (across processes, in Redis): the executor prepares `input`
+   * again against the tool's current definition, and runs the handler only when the parameters it gets are `params`
+   * (what the person approved), as a queue worker does with a job.
    */
   readonly revalidate?: boolean;
 }

@@ -1,8 +1,11 @@
 export {
   ApprovalGate,
   approvedCall,
+  CallPermit,
   pendingView,
   plainParams,
+  sameJson,
+  type CallBinding,
   type ApprovalOptions,
   type ApprovalClaim,
   type ApprovedCall,

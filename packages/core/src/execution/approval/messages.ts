@@ -8,6 +8,8 @@ export const approvalMessages = {
     'There is no pending approval with this id: it is unknown, has expired or was already decided. Nothing ran.',
   notAllowed: (tool: string, by: string | undefined) =>
     `${by ? `"${by}"` : 'This approver'} may not decide on the call to "${tool}". The approval is still pending.`,
+  notTheBoundCall: (tool: string) =>
+    `The call to "${tool}" did not run: it is not the call that was approved or enqueued (its parameters changed on the way). Do not retry it.`,
   storeFailed: (tool: string) =>
     `The call to "${tool}" needs a person's approval, but it could not be filed. It did not run; try again later.`,
 };

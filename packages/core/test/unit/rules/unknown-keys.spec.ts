@@ -42,6 +42,22 @@ describe('a key that reads as a parameter the call did not send', () => {
     );
   });
 
+  it('refuses it after 10,000 calls of the same tool too (the tool on the hot tier by then)', async () => {
+    const { executor, received } = executorFor('safe', STATISTICS, ['country']);
+    for (let call = 0; call < 10_000; call++)
+      await executor.execute({
+        id: `c${call}`,
+        name: 'statistics',
+        arguments: '{"country":"U.S","year":2020,"top_n":1}',
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(executor.generatedCode('statistics')).toContain('hot check (running)');
+    expect(received).toHaveLength(10_000);
+    const result = await executor.execute({ id: 'last', name: 'statistics', arguments: '{"country":"U.S","tp_n":1}' });
+    expect(result.ok ? '' : result.error.message).toContain('did you mean "top_n"?');
+    expect(received).toHaveLength(10_000);
+  });
+
   it('repairs it under lenient, recorded as key-typo', async () => {
     const { result, received } = await run('lenient', '{"country":"U.S","year":2020,"tp_n":1}');
     expect(result).toMatchObject({ ok: true });

@@ -1,6 +1,6 @@
 /**
  * A call written as a bare JSON object in content: `{"name": "get_weather", "arguments": {"city": "Paris"}}` or
- * with `"parameters"` (Llama 3.2 without `<|python_tag|>`, Granite and Qwen on Ollama: the reports in issue 27;
+ * with `"parameters"` (Llama 3.2 without `<|python_tag|>`, Granite and Qwen on Ollama, as users reported;
  * vLLM `llama_tool_parser.py` reads both keys). Marker-less, so only objects shaped exactly like a call (`name`,
  * `arguments`/`parameters`, optionally `type` and `id`) naming a known tool are read; several may follow each other,
  * separated by blanks or `;`. An object in a fence that holds nothing else takes the fence with it.
