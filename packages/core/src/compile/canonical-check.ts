@@ -10,6 +10,7 @@ import { numberWithin } from '../rules/number';
 import { isCanonicalDate } from '../rules/date';
 import { isCanonicalDateTime } from '../rules/date-time';
 import { isListedMember, memberSet } from '../rules/enum';
+import { isInteger } from '../rules/integer';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
@@ -386,7 +387,7 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
 
 const getPrototypeOf = Object.getPrototypeOf;
 const isArray = Array.isArray;
-const isSafeInteger = Number.isSafeInteger;
+const isSafeInteger = isInteger;
 const isFinite = Number.isFinite;
 const OBJECT_PROTOTYPE = Object.prototype;
 

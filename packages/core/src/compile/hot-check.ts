@@ -2,6 +2,7 @@ import { constraintHolds } from '../pipeline/constraints';
 import { lengthWithin } from '../rules/string';
 import { numberWithin } from '../rules/number';
 import { listedMemberSource } from '../rules/enum';
+import { isInteger } from '../rules/integer';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import { Kind, memberList, type CheckNode } from './check-records';
@@ -35,7 +36,7 @@ const HELPERS = {
   beyondSafeInteger,
   lengthWithin,
   numberWithin,
-  isSafeInteger: Number.isSafeInteger,
+  isSafeInteger: isInteger,
   isFinite: Number.isFinite,
   isArray: Array.isArray,
   getPrototypeOf: Object.getPrototypeOf,
