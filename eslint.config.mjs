@@ -23,7 +23,7 @@ const CORE_LAYERS = [
   ['decorators'],
   ['schema', 'rules'],
   ['validation'],
-  ['pipeline', 'compile', 'search', 'result-check'],
+  ['pipeline', 'compile', 'search', 'result-check', 'result-view'],
   ['registry'],
   ['execution'],
   ['loop', 'standard-schema'],

@@ -29,7 +29,6 @@ export * from './registry';
 export type { ToolSearchOptions, ToolSearchResult } from './search';
 export {
   EmbeddingToolSearch,
-  toolEmbeddingText,
   type EmbedTexts,
   type EmbeddingToolSearchOptions,
   type HybridToolSearchResult,

@@ -4,6 +4,8 @@ import { ToolCallError } from '../errors/tool-call-error';
 import type { Logger } from '../logging/logger';
 import { messages } from '../pipeline/messages';
 import { checkToolResult, resultInvalidError } from '../result-check/check-tool-result';
+import { buildModelOutput } from '../result-view/model-output';
+import type { ModelOutput } from '../types/content';
 import { redactTransformations, sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { ExecutionContext, ToolCall, ToolResult } from '../types/execution';
@@ -24,6 +26,8 @@ export class CallReport {
     private readonly logger: Logger,
     private readonly stats: TransformationStats,
     private readonly telemetry: ToolTelemetry | undefined,
+    /** The executor's result budget (`resultBudgetChars`); a tool's own option overrides it. */
+    private readonly resultBudgetChars: number,
   ) {}
 
   /** The handler returned `value` (the slow-call warning counts from `handlerStarted`). */
@@ -40,6 +44,34 @@ export class CallReport {
       if (mismatches.length > 0)
         return this.handlerFailed(resultInvalidError(prepared.tool, mismatches), prepared, context, started);
     }
+    // The model's view (docs/results.md): checked value first, then `toModelOutput`, then the budget.
+    let modelOutput: ModelOutput | undefined;
+    try {
+      modelOutput = buildModelOutput(
+        prepared.definition,
+        prepared.callId,
+        value,
+        prepared.definition.options.resultBudgetChars ?? this.resultBudgetChars,
+      );
+    } catch (error) {
+      return this.handlerFailed(error, prepared, context, started);
+    }
+    if (modelOutput?.truncation !== undefined) {
+      const cut = modelOutput.truncation;
+      this.logger.warn(
+        `tool result cut to budget: ${prepared.tool} sent ${cut.sentChars} of ${cut.originalChars} characters (budget ${cut.budgetChars})`,
+        {
+          tool: prepared.tool,
+          callId: prepared.callId,
+          budgetChars: cut.budgetChars,
+          originalChars: cut.originalChars,
+          sentChars: cut.sentChars,
+          itemsLeftOut: cut.itemsLeftOut,
+          charsLeftOut: cut.charsLeftOut,
+          keysLeftOut: cut.keysLeftOut,
+        },
+      );
+    }
     const ended = performance.now();
     const elapsed = ended - handlerStarted;
     const slowCallMs = prepared.compiled.slowCallMs;
@@ -55,6 +87,7 @@ export class CallReport {
       tool: prepared.tool,
       ok: true,
       value,
+      ...(modelOutput !== undefined ? { modelOutput } : {}),
       transformations: prepared.transformations,
       durationMs: ended - started,
     } as const;

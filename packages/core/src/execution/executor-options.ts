@@ -54,6 +54,12 @@ export interface PersonaToolExecutorOptions {
    * (default: in memory, bounded), how long (default 1 hour), and `canApprove` to refuse approvers without the right.
    */
   readonly approvals?: ApprovalOptions;
+  /**
+   * The result budget (docs/results.md): the most characters of text and JSON one result may put before the model.
+   * Default 80,000 characters (about 20,000 tokens); a tool's `resultBudgetChars` overrides it; `Infinity`: none. A
+   * larger result reaches the model cut, well-formed and with a note; `ToolResult.value` stays whole.
+   */
+  readonly resultBudgetChars?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

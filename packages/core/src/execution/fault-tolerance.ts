@@ -80,6 +80,13 @@ export function checkExecuteAllArguments(calls: unknown, options: unknown): void
 }
 
 /** The executor's numeric options: timeouts are positive finite numbers, limits positive whole numbers. */
+/** What a result budget may be (the executor's `resultBudgetChars` and a tool's): at least 1 character, or `Infinity`. */
+export const RESULT_BUDGET_EXPECTED = 'a whole number of characters of at least 1, or Infinity (no budget)';
+
+export function isResultBudget(value: unknown): boolean {
+  return value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 1);
+}
+
 export function checkExecutorOptions(options: {
   readonly timeoutMs?: unknown;
   readonly slowCallMs?: unknown;
@@ -87,6 +94,7 @@ export function checkExecutorOptions(options: {
   readonly coercion?: unknown;
   readonly policy?: unknown;
   readonly validation?: unknown;
+  readonly resultBudgetChars?: unknown;
 }): void {
   const target = 'PersonaToolExecutor';
   for (const option of ['timeoutMs', 'slowCallMs'] as const) {
@@ -98,6 +106,9 @@ export function checkExecutorOptions(options: {
     const value = options[option];
     if (value !== undefined && value !== 'strict' && value !== 'safe' && value !== 'lenient')
       throw invalidOption(target, option, value, "'strict', 'safe' or 'lenient'");
+  }
+  if (options.resultBudgetChars !== undefined && !isResultBudget(options.resultBudgetChars)) {
+    throw invalidOption(target, 'resultBudgetChars', options.resultBudgetChars, RESULT_BUDGET_EXPECTED);
   }
   if (options.validation !== undefined && options.validation !== 'compiled' && options.validation !== 'reference') {
     throw invalidOption(target, 'validation', options.validation, "'compiled' or 'reference'");

@@ -7,7 +7,7 @@ import { printToolPlan } from '../compile/tool-plan';
 import { HotTier } from '../compile/hot-tier';
 import { synthesizeDtosOnRegistration } from '../validation/synthesize-dto';
 import type { ToolDefinition } from '../types/definition';
-import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult } from '../types/execution';
+import type { ApprovalDecision, ExecutionContext, ToolCall, ToolResult, ToolResultOf } from '../types/execution';
 import { DEFAULT_LIMITS } from '../pipeline/limits';
 import { messages } from '../pipeline/messages';
 import { defaultLogger, type Logger } from '../logging/logger';
@@ -38,6 +38,7 @@ import {
   PreparationFailure,
   type Preparation,
 } from './prepare-arguments';
+import { DEFAULT_RESULT_BUDGET_CHARS } from '../result-view/result-budget';
 import { CallReport, refusedPreparation } from './call-report';
 import { prepareCall } from './call-resolution';
 import { ApprovalGate, approvedCall, plainParams, sameJson, type CallPermit } from './approval';
@@ -117,7 +118,12 @@ export class PersonaToolExecutor {
       hotTier: new HotTier(),
     });
     this.preparation = new ArgumentPreparation(registry, this.logger, this.stats);
-    this.report = new CallReport(this.logger, this.stats, telemetry);
+    this.report = new CallReport(
+      this.logger,
+      this.stats,
+      telemetry,
+      options.resultBudgetChars ?? DEFAULT_RESULT_BUDGET_CHARS,
+    );
     this.approvals = new ApprovalGate(options.approvals ?? {}, this.logger, (...outcome) =>
       this.report.finish(...outcome),
     );
@@ -158,7 +164,13 @@ export class PersonaToolExecutor {
     return entry === undefined ? undefined : printToolPlan(this.compiler.compiledFor(entry));
   }
 
-  /** Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves. */
+  /**
+   * Runs one call through the whole pipeline. Total: whatever the call, the handler or the logger does, it resolves.
+   * Give the command class as the type argument for a typed value (`execute<typeof PlaceOrderCommand>(call)` resolves
+   * to `ToolResult<Order>`): the type is not checked against `call.name`, the value is checked against the command's
+   * `returns` at run time.
+   */
+  execute<C = unknown>(call: ToolCall, context?: ExecutionContext): Promise<ToolResultOf<C>>;
   execute(call: ToolCall, context: ExecutionContext = {}): Promise<ToolResult> {
     // Two clock reads per call (decision 0021): its start and its end. The handler's start (its timeout and the
     // slow-call warning) is the call's start when steps 1-6 ran synchronously on short text, a third read otherwise.

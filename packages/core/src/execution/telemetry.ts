@@ -219,6 +219,14 @@ export class ToolTelemetry {
             // Trusted context only (on a @toolwright/queue worker, the BullMQ job's id); one value per call, so on the
             // span and never on a metric (a per-job metric attribute would grow without bound).
             ...(context.jobId !== undefined ? { 'toolwright.job_id': context.jobId } : {}),
+            // A result cut to the budget (docs/results.md): what the model received of how much.
+            ...(result.ok && result.modelOutput?.truncation !== undefined
+              ? {
+                  'toolwright.result.truncated': true,
+                  'toolwright.result.original_chars': result.modelOutput.truncation.originalChars,
+                  'toolwright.result.sent_chars': result.modelOutput.truncation.sentChars,
+                }
+              : {}),
             // Who approved the call and when (a call run after resolveApproval; docs/approval.md).
             ...(context.approval !== undefined ? approvalAttributes(context.approval) : {}),
           },

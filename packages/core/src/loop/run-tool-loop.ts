@@ -12,6 +12,7 @@ import type {
   ToolResult,
 } from '../types/execution';
 import type { AssistantTurn, ChatMessage, ChatModel } from './chat-model';
+import { modelText } from '../result-view/model-output';
 import { SearchedTools, type ToolLoopToolSearch } from './searched-tools';
 
 /** Error codes the model can fix by calling again: these get a retry message and count against the retries. */
@@ -192,7 +193,7 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopRes
       let retriesAllowed: number | undefined;
       if (result.ok) {
         failures.delete(result.tool);
-        message = valueText(result.value);
+        message = modelText(result);
       } else if (RETRYABLE_CODES.has(result.error.code)) {
         const key = result.tool;
         attempt = (failures.get(key) ?? 0) + 1;
@@ -263,7 +264,7 @@ async function resolveApprovals(
     const resolved = await executor.resolveApproval(pending.id, decision);
     // An unknown or expired approval has no call of its own: its message goes to the call it was filed for.
     const result = resolved.callId === '' ? { ...resolved, callId: pending.callId, tool: pending.tool } : resolved;
-    const content = result.ok ? valueText(result.value) : result.error.message;
+    const content = result.ok ? modelText(result) : result.error.message;
     messages.push({ role: 'tool', callId: pending.callId, tool: result.tool, content, isError: !result.ok, result });
   }
   const last = messages.findLastIndex((message) => message.role === 'assistant');
@@ -278,9 +279,6 @@ async function resolveApprovals(
 }
 
 /** A successful call's value as the text the model receives. */
-function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
-}
 
 function report(step: ToolLoopStep, options: ToolLoopOptions, logger: Logger): void {
   if (isLevelEnabled(logger, 'debug')) logTurn(step, options, logger);

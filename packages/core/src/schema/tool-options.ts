@@ -87,6 +87,16 @@ export const TOOL_OPTION_CHECKS: readonly ToolOptionCheck[] = [
     isValid: (value) => typeof value === 'boolean' || typeof value === 'function',
   },
   {
+    option: 'toModelOutput',
+    expected: 'a function (value, context) => string | ToolContent | JSON value',
+    isValid: (value) => typeof value === 'function',
+  },
+  {
+    option: 'resultBudgetChars',
+    expected: 'a whole number of characters of at least 1, or Infinity (no budget)',
+    isValid: (value) => value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 1),
+  },
+  {
     option: 'annotations',
     expected: `an object of boolean hints (${ANNOTATION_HINTS.join(', ')})`,
     isValid: (value) =>
@@ -137,7 +147,9 @@ export function givesToolOption(options: Readonly<ToolOptions>): boolean {
     options.queue !== undefined ||
     options.validate !== undefined ||
     options.annotations !== undefined ||
-    options.approval !== undefined
+    options.approval !== undefined ||
+    options.toModelOutput !== undefined ||
+    options.resultBudgetChars !== undefined
   );
 }
 

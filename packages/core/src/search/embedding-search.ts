@@ -20,7 +20,7 @@ export interface LexicalToolSource {
 export interface EmbeddingToolSearchOptions {
   /** The embedding function (required). */
   readonly embed: EmbedTexts;
-  /** The text of a tool that is embedded. Default {@link toolEmbeddingText}: name words, title, description, parameters. */
+  /** The text of a tool that is embedded. Default {@link EmbeddingToolSearch.defaultText}: name words, title, description, parameters. */
   readonly text?: (definition: ToolDefinition) => string;
   /** How many texts one `embed` call receives at most. Default 64. */
   readonly batchSize?: number;
@@ -87,6 +87,11 @@ export class EmbeddingToolSearch {
     this.rrfK = nonNegative('rrfK', options.rrfK ?? DEFAULT_RRF_K);
     this.lexicalWeight = nonNegative('weights.lexical', options.weights?.lexical ?? 1);
     this.embeddingWeight = nonNegative('weights.embedding', options.weights?.embedding ?? 1);
+  }
+
+  /** The default text of a tool that is embedded (the `text` option replaces it): its name as words, title, description and each parameter's name and description. */
+  static defaultText(definition: ToolDefinition): string {
+    return toolEmbeddingText(definition);
   }
 
   /** Embeds every registered tool not embedded yet (a search does it too; call it at startup to pay it there). */

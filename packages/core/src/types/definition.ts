@@ -1,3 +1,4 @@
+import type { ToModelOutput } from './content';
 import type { CrossFieldValidator } from './cross-field';
 import type { ExecutionContext } from './execution';
 import type { CoercionPolicy, Constructor, ObjectSchema } from './schema';
@@ -41,6 +42,18 @@ export interface ToolOptions {
    * normalized and validated first, so an invalid call never reaches a person.
    */
   readonly approval?: boolean | ApprovalCondition;
+  /**
+   * What the model reads of this tool's result (docs/results.md): maps the handler's value to text (a string), content
+   * parts (a `ToolContent`) or a JSON value. `ToolResult.value` stays the handler's value; the view is on
+   * `ToolResult.modelOutput`. Runs after the output-schema check, and its view is cut to the result budget.
+   */
+  readonly toModelOutput?: ToModelOutput;
+  /**
+   * The most characters of text and JSON one result of this tool may put before the model (overrides the executor's
+   * `resultBudgetChars`; default 80,000 characters, about 20,000 tokens). A larger result is cut, well-formed, with a
+   * note saying what was cut; `Infinity` turns the budget off for this tool.
+   */
+  readonly resultBudgetChars?: number;
 }
 
 /**

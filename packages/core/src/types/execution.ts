@@ -1,3 +1,4 @@
+import type { ModelOutput } from './content';
 import type { ContextKey } from './schema';
 
 /** One tool call as every provider's parser returns it. */
@@ -169,7 +170,14 @@ export type ToolResult<T = unknown> =
       /** The resolved registry name (or the name as called, when unknown). */
       readonly tool: string;
       readonly ok: true;
+      /** The handler's value, whole: what the application receives. */
       readonly value: T;
+      /**
+       * What the model reads, when that is not `value` as it is: a `toModelOutput` view, the parts of a `ToolContent`
+       * value, or a view cut to the result budget (`modelOutput.truncation` says what was cut). Absent: the model reads
+       * `value` (a string as text, anything else as JSON). Providers lower it (docs/results.md).
+       */
+      readonly modelOutput?: ModelOutput;
       readonly transformations: readonly Transformation[];
       readonly durationMs: number;
       /** Set when the call ran after a person approved it. */
@@ -187,3 +195,24 @@ export type ToolResult<T = unknown> =
       /** Set when a person decided on the call (a denial, or an approved call that then failed). */
       readonly approval?: ApprovalOutcome;
     };
+
+/**
+ * The value a command class's `execute` (or a handler function) resolves to: `CommandValue<typeof PlaceOrderCommand>`.
+ * With `@Command({ returns: Dto })`, declare `execute(): Dto` (or `Promise<Dto>`): the executor checks each value
+ * against `Dto` at run time (`RESULT_INVALID` otherwise), so the type says what the application receives.
+ */
+export type CommandValue<C> =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any constructor and any parameters: only the result type is read
+  C extends abstract new (...args: any[]) => { execute(...args: any[]): infer R }
+    ? Awaited<R>
+    : // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any handler function: only the result type is read
+      C extends (...args: any[]) => infer R
+      ? Awaited<R>
+      : never;
+
+/**
+ * A `ToolResult` typed by the command (or handler) it comes from: `ToolResultOf<typeof PlaceOrderCommand>` is
+ * `ToolResult<Order>` when its `execute` returns an `Order`. `executor.execute<typeof PlaceOrderCommand>(call)` gives
+ * it; without a type argument, `ToolResult` (of `unknown`).
+ */
+export type ToolResultOf<C> = unknown extends C ? ToolResult : ToolResult<CommandValue<C>>;

@@ -3,3 +3,4 @@ export * from './definition';
 export * from './execution';
 export * from './handler';
 export * from './cross-field';
+export * from './content';

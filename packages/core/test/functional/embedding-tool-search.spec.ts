@@ -4,7 +4,6 @@ import {
   PersonaToolExecutor,
   registerToolSearch,
   silentLogger,
-  toolEmbeddingText,
   ToolRegistry,
   type SearchToolsResult,
 } from '@toolwright/core';
@@ -121,8 +120,8 @@ describe('EmbeddingToolSearch: the lexical ranking fused with an embedding funct
     embedded.length = 0;
     registry.registerJsonSchemaTool({ name: 'book_hotel', description: 'Reserves a hotel stay.' }, () => 'booked');
     await search.search('stay');
-    expect(embedded).toEqual([[toolEmbeddingText(registry.get('book_hotel')!)], ['stay']]);
-    expect(toolEmbeddingText(registry.get('search_products')!)).toBe(
+    expect(embedded).toEqual([[EmbeddingToolSearch.defaultText(registry.get('book_hotel')!)], ['stay']]);
+    expect(EmbeddingToolSearch.defaultText(registry.get('search_products')!)).toBe(
       'search products\nFinds items in the shop catalog.\nParameters: category: e.g. audio, kitchen; max price: Upper price bound',
     );
   });

@@ -18,6 +18,7 @@ import {
   toJsonSchema,
   ToolwrightError,
   type CoercionPolicy,
+  type ContentPart,
   type ExecutionContext,
   type PersonaToolExecutor,
   type ToolCall,
@@ -29,6 +30,7 @@ import { parseArguments, resolveToolName } from '@toolwright/core/internal';
 import {
   frameworkToolNames,
   pickExecutionContext,
+  RecentModelViews,
   resolveContext,
   selectDefinitions,
   withSignal,
@@ -101,9 +103,10 @@ function takeRepair(executor: PersonaToolExecutor, toolCallId: string): readonly
 export function toAISDKTools(executor: PersonaToolExecutor, options: AISDKToolsOptions = {}): AISDKToolSet {
   const definitions = selectDefinitions(executor.tools(), options.include, 'toAISDKTools');
   const tools: AISDKToolSet = {};
+  const views = new RecentModelViews();
   for (const [name, definition] of frameworkToolNames(definitions, 'toAISDKTools')) {
     Object.defineProperty(tools, name, {
-      value: aiSdkTool(executor, definition, options),
+      value: aiSdkTool(executor, definition, options, views),
       enumerable: true,
       writable: false,
       configurable: false,
@@ -125,6 +128,7 @@ function aiSdkTool(
   executor: PersonaToolExecutor,
   definition: ToolDefinition,
   options: AISDKToolsOptions,
+  views: RecentModelViews,
 ): Tool<unknown, unknown, ExecutionContext> {
   const contextOf = (execution: ToolExecutionOptions<ExecutionContext>) =>
     resolveContext(options.context, execution, (call) => pickExecutionContext(call.context));
@@ -167,9 +171,61 @@ function aiSdkTool(
         : await executor.execute(call, context satisfies ExecutionContext);
       options.onResult?.(result);
       if (!result.ok) throw new ToolResultError(result);
+      views.remember(result);
       return result.value;
     },
+    // The application gets the handler's value (`execute`'s output); the model reads toolwright's view of it: the
+    // tool's `toModelOutput`, its content parts, or the value cut to the result budget (docs/results.md).
+    toModelOutput: ({ toolCallId, output }) => toToolResultOutput(views.partsFor(definition, toolCallId, output)),
   };
+}
+
+/** The AI SDK's `ToolResultOutput` (what a tool's `toModelOutput` returns). */
+type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool<unknown, unknown, ExecutionContext>['toModelOutput']>>>;
+
+/** The model's view as the AI SDK's `ToolResultOutput`: one text, one JSON value, or a content list with files. */
+function toToolResultOutput(parts: readonly ContentPart[]): ToolResultOutput {
+  if (parts.length === 1 && parts[0]!.type === 'text') return { type: 'text', value: parts[0]!.text };
+  if (parts.length === 1 && parts[0]!.type === 'json') return { type: 'json', value: jsonValue(parts[0]!.value) };
+  return {
+    type: 'content',
+    value: parts.map((part) => {
+      switch (part.type) {
+        case 'text':
+          return { type: 'text', text: part.text };
+        case 'json':
+          return { type: 'text', text: JSON.stringify(jsonValue(part.value)) };
+        case 'image':
+          return 'data' in part
+            ? { type: 'file', mediaType: part.mimeType, data: { type: 'data', data: part.data } }
+            : { type: 'file', mediaType: part.mimeType ?? 'image/*', data: { type: 'url', url: new URL(part.url) } };
+        case 'audio':
+          return { type: 'file', mediaType: part.mimeType, data: { type: 'data', data: part.data } };
+        case 'resource':
+          return 'text' in part.resource
+            ? { type: 'text', text: part.resource.text }
+            : {
+                type: 'file',
+                mediaType: part.resource.mimeType ?? 'application/octet-stream',
+                data: { type: 'data', data: part.resource.blob },
+                filename: part.resource.uri.split('/').pop() ?? 'file',
+              };
+        case 'resource_link':
+          return {
+            type: 'text',
+            text: `[file link: ${part.name} (${part.uri})${part.description ? `: ${part.description}` : ''}]`,
+          };
+      }
+    }),
+  };
+}
+
+/** A value as JSON data (what `JSON.stringify` keeps; a bigint as its digits). */
+function jsonValue(value: unknown): Extract<ToolResultOutput, { type: 'json' }>['value'] {
+  const text = JSON.stringify(value ?? null, (_key, item: unknown) =>
+    typeof item === 'bigint' ? item.toString() : item,
+  );
+  return JSON.parse(text ?? 'null') as Extract<ToolResultOutput, { type: 'json' }>['value'];
 }
 
 /**

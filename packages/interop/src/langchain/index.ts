@@ -26,8 +26,10 @@ import {
 } from '@toolwright/core';
 import {
   frameworkToolNames,
+  partsText,
   pickExecutionContext,
   resolveContext,
+  resultParts,
   selectDefinitions,
   withSignal,
   type ContextSource,
@@ -145,7 +147,7 @@ export class ToolwrightLangChainTool extends StructuredTool {
       return result.value;
     }
     const message = new ToolMessage({
-      content: result.ok ? contentOf(result.value) : result.error.message,
+      content: result.ok ? contentOf(result) : result.error.message,
       tool_call_id: toolCall.id,
       name: this.name,
       status: result.ok ? 'success' : 'error',
@@ -160,9 +162,24 @@ export class ToolwrightLangChainTool extends StructuredTool {
   }
 }
 
-function contentOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value ?? null);
+/**
+ * What the model reads (docs/results.md): the result's model view (its `toModelOutput` view, content parts, or the value
+ * cut to the budget) as one text, or, with images, as LangChain content blocks (`text` and `image_url`, a data URL for
+ * bytes), which LangChain's chat models convert to their provider's form. The whole value stays in the artifact.
+ */
+function contentOf(
+  result: Extract<ToolResult, { ok: true }>,
+): string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[] {
+  const parts = resultParts(result);
+  if (!parts.some((part) => part.type === 'image')) return partsText(parts);
+  return parts.map((part) =>
+    part.type === 'image'
+      ? {
+          type: 'image_url',
+          image_url: { url: 'data' in part ? `data:${part.mimeType};base64,${part.data}` : part.url },
+        }
+      : { type: 'text', text: partsText([part]) },
+  );
 }
 
 /**

@@ -21,12 +21,15 @@ import type {
   ToolResult,
   Transformation,
 } from '@toolwright/core';
-import { DEFAULT_LIMITS, toJsonSchema, ToolwrightError } from '@toolwright/core';
+import { DEFAULT_LIMITS, toJsonSchema, ToolContent, ToolwrightError } from '@toolwright/core';
 import { parseArguments } from '@toolwright/core/internal';
 import {
   frameworkToolNames,
+  isTextOnly,
+  partsText,
   pickExecutionContext,
   resolveContext,
+  resultParts,
   selectDefinitions,
   withSignal,
   type ContextSource,
@@ -123,7 +126,7 @@ function agentsTool<TContext>(
         )
       : await executor.execute(call, context satisfies ExecutionContext);
     options.onResult?.(result);
-    return result.ok ? result.value : result.error.message;
+    return result.ok ? agentsOutput(result) : result.error.message;
   };
   return approval ? { ...created, invoke, needsApproval } : { ...created, invoke };
 }
@@ -226,4 +229,19 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What the Agents SDK sends the model for a successful call (docs/results.md): the value as it is when the model reads
+ * it so (the SDK serializes it), else the model view: one text, or text and image outputs (`{ type: 'image', image }`).
+ */
+function agentsOutput(result: Extract<ToolResult, { ok: true }>): unknown {
+  if (result.modelOutput === undefined && !ToolContent.isInstance(result.value)) return result.value;
+  const parts = resultParts(result);
+  if (isTextOnly(parts) || !parts.some((part) => part.type === 'image')) return partsText(parts);
+  return parts.map((part) =>
+    part.type === 'image'
+      ? { type: 'image', image: 'data' in part ? { data: part.data, mediaType: part.mimeType } : { url: part.url } }
+      : { type: 'text', text: partsText([part]) },
+  );
 }

@@ -205,7 +205,9 @@ export function createRegistryMcpServer(
       throw new McpError(ErrorCode.InvalidParams, result.error.message);
     // A call that waits for a person: asked through the client's elicitation when it can (./approval-elicitation.ts).
     const pending = result.ok ? undefined : result.pendingApproval;
-    if (pending === undefined) return toCallToolResult(result);
+    // A tool with an output schema gets its structured content whole even when the text was cut (docs/results.md).
+    const resultOptions = { outputSchema: registry.get(result.tool)?.output !== undefined };
+    if (pending === undefined) return toCallToolResult(result, resultOptions);
     const approver = extra.authInfo?.clientId ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
     result = await runInMcpRequest(mcpRequest, () =>
       resolveThroughElicitation(server, wiring.executor, pending, result, approver, {
@@ -214,7 +216,7 @@ export function createRegistryMcpServer(
         logger: wiring.logger,
       }),
     );
-    const answered = toCallToolResult(result);
+    const answered = toCallToolResult(result, resultOptions);
     return !result.ok && result.pendingApproval !== undefined ? withPendingApproval(answered, pending) : answered;
   };
 

@@ -42,6 +42,8 @@ describe('remote results are bounded, over Streamable HTTP with the official SDK
         transport: 'http',
         logger: new RecordingLogger(),
         enableJsonResponse,
+        // A remote server with no result budget of its own: what the client's bounds are for.
+        executorOptions: { resultBudgetChars: Number.POSITIVE_INFINITY },
       });
       handles.push(handle);
       const { executor, connections } = connect(handle.url!, { maxResultChars: 50_000 });
@@ -72,6 +74,8 @@ describe('remote results are bounded, over Streamable HTTP with the official SDK
         transport: 'http',
         logger: new RecordingLogger(),
         enableJsonResponse,
+        // A remote server with no result budget of its own: what the client's bounds are for.
+        executorOptions: { resultBudgetChars: Number.POSITIVE_INFINITY },
       });
       handles.push(handle);
       const { executor, connections } = connect(handle.url!, { maxResponseBytes: 256 * 1024 });

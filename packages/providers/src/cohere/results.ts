@@ -4,6 +4,7 @@
  */
 import type { ToolResult } from '@toolwright/core';
 import type { JsonObject } from '../shared/json-schema';
+import { resultText, successParts } from '../shared/content';
 import { errorObject, resultObject } from '../shared/results';
 
 export type CohereToolContent = { type: 'text'; text: string } | { type: 'document'; document: { data: JsonObject } };
@@ -29,8 +30,12 @@ export interface CohereWireToolMessage {
 export function toToolResultMessage(result: ToolResult): CohereToolMessage {
   let content: CohereToolContent;
   if (!result.ok) content = { type: 'document', document: { data: { error: errorObject(result.error) } } };
-  else if (typeof result.value === 'string') content = { type: 'text', text: result.value };
-  else content = { type: 'document', document: { data: resultObject(result.value) } };
+  else {
+    const parts = successParts(result);
+    if (parts.length === 1 && parts[0]!.type === 'json')
+      content = { type: 'document', document: { data: resultObject(parts[0]!.value) } };
+    else content = { type: 'text', text: resultText(result, 'Cohere') };
+  }
   return { role: 'tool', toolCallId: result.callId, content: [content] };
 }
 

@@ -3,7 +3,7 @@
  * The wire format is summarized in `./index.ts` (provider-formats.md §10).
  */
 import type { ToolResult } from '@toolwright/core';
-import { resultText } from '../shared/results';
+import { resultText } from '../shared/content';
 import { type HermesFlavor } from './tools';
 
 /** A chat message for a template-applying server (vLLM, Ollama raw, llama.cpp). */
@@ -19,7 +19,7 @@ export interface HermesResultOptions {
 
 /** `<tool_response>\n…\n</tool_response>`: the value (JSON for non-strings) or `{"error": ...}`. */
 export function toToolResponseText(result: ToolResult): string {
-  return `<tool_response>\n${resultText(result)}\n</tool_response>`;
+  return `<tool_response>\n${resultText(result, 'this model')}\n</tool_response>`;
 }
 
 export function toToolResultMessage(result: ToolResult, options: HermesResultOptions = {}): HermesMessage {

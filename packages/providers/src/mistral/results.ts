@@ -6,7 +6,7 @@ import type { ToolResult } from '@toolwright/core';
 import { CallIdCodec, MISTRAL_CALL_ID_PROFILE } from '../shared/call-ids';
 import type { ToolNameCodec } from '../shared/name-codec';
 import { matchesProfile } from '../shared/name-profiles';
-import { resultText } from '../shared/results';
+import { resultText } from '../shared/content';
 import { type ToolSetContext } from '../shared/tool-set';
 import { MISTRAL_NAME_PROFILE } from './tools';
 
@@ -49,7 +49,7 @@ export function toToolResultMessage(result: ToolResult, options: MistralResultOp
     role: 'tool',
     toolCallId: callIds.toProvider(result.callId),
     ...(name ? { name } : {}),
-    content: resultText(result),
+    content: resultText(result, 'Mistral'),
   };
 }
 

@@ -5,7 +5,7 @@
 import type { ToolResult } from '@toolwright/core';
 import { isGeneratedCallId } from '../shared/call-ids';
 import type { ToolNameCodec } from '../shared/name-codec';
-import { resultText } from '../shared/results';
+import { resultText } from '../shared/content';
 import { type ToolSetContext } from '../shared/tool-set';
 
 /** The tool `Message` (`tool_call_id` is accepted by servers since late 2025). */
@@ -27,7 +27,7 @@ export function toToolResultMessage(result: ToolResult, options: OllamaResultOpt
   const message: OllamaToolMessage = {
     role: 'tool',
     tool_name: codec?.has(result.tool) ? codec.encode(result.tool) : result.tool,
-    content: resultText(result),
+    content: resultText(result, 'Ollama'),
   };
   if (!isGeneratedCallId(result.callId)) message.tool_call_id = result.callId;
   return message;

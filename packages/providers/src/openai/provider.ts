@@ -6,7 +6,7 @@ import { OPENAI_NAME_PROFILE } from '../shared/name-profiles';
 import { strictModeFindings } from '../shared/strict-lint';
 import { OPENAI_LIMITS, createToolSet, fromTool } from './tools';
 import { createStreamAccumulator, parseToolCalls } from './calls';
-import { toToolResultMessage } from './results';
+import { toToolResultMessage, toToolResultMessages } from './results';
 
 export const provider = defineProvider({
   id: 'openai',
@@ -25,14 +25,11 @@ export const provider = defineProvider({
     fromTool,
   },
   calls: { parse: parseToolCalls, createStreamAccumulator },
-  results: { toMessage: toToolResultMessage },
+  results: { toMessage: toToolResultMessage, toMessages: toToolResultMessages },
 });
 
 /** The Chat Completions `tools` for a registry or definitions. Use `createToolSet` to keep the codec. */
 export const toTools = provider.toTools;
-
-/** One tool message per result, in order. */
-export const toToolResultMessages = provider.results.toMessages;
 
 /** The provider as the provider-neutral API lists it (`getProviders()`): the same object. */
 export const descriptor = provider;

@@ -7,6 +7,7 @@
 import type { AssistantTurn, ChatMessage, ToolCall, ToolDefinition } from '@toolwright/core';
 import { isPlainObject, type JsonValue } from './json-schema';
 import type { ToolNameCodec } from './name-codec';
+import { modelContent } from '@toolwright/core/internal';
 import { successText, toJsonValue } from './results';
 
 export type AssistantChatMessage = Extract<ChatMessage, { readonly role: 'assistant' }>;
@@ -137,7 +138,11 @@ export function argumentsObject(value: ToolCall['arguments']): Record<string, un
  */
 export function structuredResult(message: ToolChatMessage): JsonValue | undefined {
   if (message.isError || !message.result.ok) return undefined;
-  return message.content === successText(message.result.value) ? toJsonValue(message.result.value) : undefined;
+  const parts = modelContent(message.result);
+  if (parts.length !== 1 || parts[0]!.type === 'text') return undefined;
+  const part = parts[0]!;
+  if (part.type !== 'json') return undefined;
+  return message.content === successText(part.value) ? toJsonValue(part.value) : undefined;
 }
 
 /** An `AssistantTurn` without empty fields: an empty text is no text. */

@@ -3,7 +3,7 @@
  * Bedrock `status`, MCP `isError`, Gemini `response.error`) get the error's message as text; the others get a
  * JSON error object as the tool output, so the model can tell an error from a value.
  */
-import type { ToolErrorPayload, ToolResult } from '@toolwright/core';
+import type { ToolErrorPayload } from '@toolwright/core';
 import { isPlainObject, type JsonObject, type JsonValue } from './json-schema';
 
 /** JSON text of any value; values JSON cannot hold (bigint, cycles) are rendered with String(). */
@@ -46,11 +46,6 @@ export function errorObject(error: ToolErrorPayload): JsonObject {
 /** `{"error": {...}}` as text. */
 export function errorJsonText(error: ToolErrorPayload): string {
   return JSON.stringify({ error: errorObject(error) });
-}
-
-/** The text a provider without an error flag gets: the value, or `{"error": ...}`. */
-export function resultText(result: ToolResult): string {
-  return result.ok ? successText(result.value) : errorJsonText(result.error);
 }
 
 /** A result value as a JSON object (for channels that take an object): objects as is, others under `output`. */

@@ -7,8 +7,9 @@
 import { DefinitionError } from '@toolwright/core';
 import type { DialectBlock, DialectScope, TextDialect } from './dialect';
 import { DIALECTS } from './dialects';
+import { readingText } from './read/extent';
 import { typeRawArguments } from './raw-values';
-import { blankRanges, reasoningRanges, type Range } from './reasoning';
+import { blankRanges, holdsThinkClose, reasoningRanges, THINK_CLOSE_LENGTH, type Range } from './reasoning';
 import { toolIndex, type TextToolSource, type ToolIndex } from './tools';
 
 /** One call read from the text: the registry name, the arguments as written, and the dialect it was written in. */
@@ -65,35 +66,144 @@ interface FoundBlock extends DialectBlock {
   readonly dialect: string;
 }
 
-/** Every dialect's blocks in a (reasoning-free) text, earlier dialects first, none overlapping; sorted by start. */
+/**
+ * Every dialect's blocks in a (reasoning-free) text, earlier dialects first, none overlapping; sorted by start. Each
+ * dialect's blocks are merged into the claimed ones in one walk (a block overlapping a claimed one is left out), so
+ * many blocks cost linear time, not a comparison of every pair.
+ */
 function findBlocks(visible: string, dialects: readonly TextDialect[], scope: DialectScope): FoundBlock[] {
-  const claimed: FoundBlock[] = [];
+  let claimed: FoundBlock[] = [];
   for (const dialect of dialects) {
-    for (const block of dialect.find(visible, scope)) {
-      if (claimed.some((other) => block.start < other.end && other.start < block.end)) continue;
-      claimed.push({ ...block, dialect: dialect.name });
+    const found = dialect.find(visible, scope).map((block) => ({ ...block, dialect: dialect.name }));
+    if (found.length === 0) continue;
+    found.sort((a, b) => a.start - b.start);
+    const merged: FoundBlock[] = [];
+    let next = 0;
+    let lastEnd = -1;
+    for (const block of found) {
+      while (next < claimed.length && (claimed[next] as FoundBlock).end <= block.start)
+        merged.push(claimed[next++] as FoundBlock);
+      const overlapsClaimed = next < claimed.length && (claimed[next] as FoundBlock).start < block.end;
+      // Two blocks of one dialect overlapping: the first keeps the region. An empty block overlaps nothing.
+      if (overlapsClaimed || block.start < lastEnd) continue;
+      merged.push(block);
+      lastEnd = block.end;
     }
+    while (next < claimed.length) merged.push(claimed[next++] as FoundBlock);
+    claimed = merged;
   }
-  return claimed.sort((a, b) => a.start - b.start);
+  return claimed;
+}
+
+/** A fence opener at the start of a line (after blanks): ```` ``` ```` or more backticks, then the info string. */
+const FENCE_OPENER = /(?:^|\n)[ \t]*(`{3,})[^`\n]*(?=\n|$)/g;
+/** A closing fence: a line of at least as many backticks, blanks around. */
+const FENCE_CLOSER = /\n[ \t]*(`{3,})[ \t]*(?=\r?\n|$)/g;
+
+/**
+ * The blocks that are not quoted inside a fenced code block of the prose. One walk: the next block and the next
+ * fence opener, whichever comes first; a block that starts at or before a fence's opener holds the fence (Gemma's
+ * `tool_code`, a bare JSON call alone in its fence, DeepSeek V3's fenced arguments, Command-R's `Action: ```json`),
+ * and a block that starts inside a fence is an example, not a call. A fence that never closes is not a fence (the
+ * text may be cut off inside a fenced call, which is then rejected as cut off); where it opens is returned, since a
+ * closing fence may still arrive in a stream.
+ */
+function outsideFences(
+  visible: string,
+  blocks: readonly FoundBlock[],
+  from: number,
+): { kept: FoundBlock[]; unclosedFence: number | undefined } {
+  const kept: FoundBlock[] = [];
+  let position = from;
+  let index = 0;
+  // The next opener is searched again only once the walk has passed the last one found: a search that found nothing
+  // ran to the end, and searching again after every block would read the rest of the text each time.
+  let opener: RegExpExecArray | null | undefined;
+  const nextOpener = () => {
+    if (opener === undefined || (opener !== null && opener.index < position)) {
+      FENCE_OPENER.lastIndex = position;
+      opener = FENCE_OPENER.exec(visible);
+    }
+    return opener;
+  };
+  while (index < blocks.length) {
+    const block = blocks[index] as FoundBlock;
+    if (block.start < position) {
+      index += 1; // inside a fence
+      continue;
+    }
+    const fence = nextOpener();
+    const fenceStart = fence ? fence.index + (fence[0].startsWith('\n') ? 1 : 0) : -1;
+    if (!fence || block.start <= fenceStart) {
+      kept.push(block);
+      position = block.end;
+      index += 1;
+      continue;
+    }
+    const ticks = (fence[1] as string).length;
+    FENCE_CLOSER.lastIndex = fence.index + fence[0].length;
+    let closer = FENCE_CLOSER.exec(visible);
+    while (closer && (closer[1] as string).length < ticks) closer = FENCE_CLOSER.exec(visible);
+    if (!closer) return { kept: [...kept, ...blocks.slice(index)], unclosedFence: fenceStart };
+    position = closer.index + closer[0].length;
+  }
+  return { kept, unclosedFence: undefined };
 }
 
 function contentOf(text: string, removed: readonly Range[]): string {
   const sorted = [...removed].sort((a, b) => a.start - b.start);
-  let content = '';
+  const parts: string[] = [];
   let position = 0;
   for (const range of sorted) {
-    if (range.start > position) content += text.slice(position, range.start);
+    if (range.start > position) parts.push(text.slice(position, range.start));
     position = Math.max(position, range.end);
   }
-  return (content + text.slice(position)).replace(/\n{3,}/g, '\n\n').trim();
+  parts.push(text.slice(position));
+  return parts
+    .join('')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
-/** The calls of one text, against an index. */
-export function readText(text: string, index: ToolIndex, dialects: readonly TextDialect[]): TextToolCalls {
-  const reasoning = reasoningRanges(text);
-  const visible = blankRanges(text, reasoning);
+interface Found {
+  readonly reasoning: readonly Range[];
+  /** the blocks, sorted, in the text's offsets */
+  readonly blocks: readonly FoundBlock[];
+  /** where a fence that has not closed (yet) opens: blocks after it are not final while the text may go on */
+  readonly unclosedFence: number | undefined;
+}
+
+/**
+ * The reasoning and the blocks of `text` from `from` on. `from` > 0 is where a streaming parse resumes: just past a
+ * block whose calls are final, outside reasoning and fences; the text before it is not read again (the character
+ * just before it is kept, so a dialect that looks for a line start sees the same line), and the orphan `</think>`
+ * rule, which is about the start of the text, is not applied again.
+ */
+function findAll(text: string, from: number, dialects: readonly TextDialect[], index: ToolIndex): Found {
+  const base = Math.max(0, from - 1);
+  const tail = base === 0 ? text : text.slice(base);
+  const reasoning = reasoningRanges(tail, { orphanClose: from === 0 });
+  const visible = blankRanges(tail, reasoning);
   const scope: DialectScope = { isToolName: (name) => index.lookup(name) !== undefined };
-  const blocks = findBlocks(visible, dialects, scope);
+  const shift = <T extends Range>(range: T): T => ({ ...range, start: range.start + base, end: range.end + base });
+  const { kept, unclosedFence } = outsideFences(
+    visible,
+    readingText(visible, () => findBlocks(visible, dialects, scope)),
+    from - base,
+  );
+  return {
+    reasoning: reasoning.map(shift),
+    blocks: kept.map(shift),
+    unclosedFence: unclosedFence === undefined ? undefined : unclosedFence + base,
+  };
+}
+
+/** The calls and refusals of blocks, names matched against the tools and raw values typed. */
+function readBlocks(
+  text: string,
+  blocks: readonly FoundBlock[],
+  index: ToolIndex,
+): { calls: TextToolCall[]; rejected: RejectedTextToolCall[] } {
   const calls: TextToolCall[] = [];
   const rejected: RejectedTextToolCall[] = [];
   for (const block of blocks) {
@@ -119,7 +229,13 @@ export function readText(text: string, index: ToolIndex, dialects: readonly Text
     }
     for (const refusal of block.rejected) rejected.push({ dialect: block.dialect, ...refusal });
   }
-  return { calls, rejected, content: contentOf(text, [...reasoning, ...blocks]) };
+  return { calls, rejected };
+}
+
+/** The calls of one text, against an index. */
+export function readText(text: string, index: ToolIndex, dialects: readonly TextDialect[]): TextToolCalls {
+  const { reasoning, blocks } = findAll(text, 0, dialects, index);
+  return { ...readBlocks(text, blocks, index), content: contentOf(text, [...reasoning, ...blocks]) };
 }
 
 /**
@@ -144,18 +260,72 @@ export interface TextToolCallParser {
 }
 
 /**
+ * The unsettled part is read again once the text added since the last reading is at least {@link MIN_STEP}
+ * characters and a {@link STEP_RATIO}th of that part's length then: each reading costs at most `STEP_RATIO + 1`
+ * times the text added since the last one, and a call is returned at most that much text after it became final.
+ */
+const MIN_STEP = 256;
+const STEP_RATIO = 4;
+
+/**
+ * The blocks of a text still arriving whose calls are final: those followed by a later complete block (one that ends
+ * before `bound`, the end of the text so far or an unclosed fence) of the same dialect. The same dialect, because a
+ * dialect may read past its block up to its own next opener (Qwen3-Coder and GLM refuse a call followed by a stray
+ * closing tag before the next `<tool_call>`); a complete block, because a block the text ends in may still change.
+ * A prefix of the blocks: a block that is not final holds back every block after it.
+ */
+function finalBlocks(blocks: readonly FoundBlock[], bound: number): FoundBlock[] {
+  let last = blocks.length - 1;
+  while (last >= 0 && (blocks[last] as FoundBlock).end >= bound) last -= 1;
+  if (last <= 0) return [];
+  const followed = new Set<string>([(blocks[last] as FoundBlock).dialect]);
+  const final: boolean[] = [];
+  for (let index = last - 1; index >= 0; index -= 1) {
+    const dialect = (blocks[index] as FoundBlock).dialect;
+    final[index] = followed.has(dialect);
+    followed.add(dialect);
+  }
+  const stop = final.findIndex((isFinal) => !isFinal);
+  return blocks.slice(0, stop < 0 ? last : Math.min(stop, last));
+}
+
+/**
  * The streaming form of {@link parseTextToolCalls}: the calls `push` and `end` return together are the calls
- * `parseTextToolCalls` reads from the whole text, for any split into deltas. A call is returned by `push` once a
- * later block follows it and the reasoning boundary is settled (a `</think>` has arrived, since text before an
- * orphan `</think>` is reasoning); the rest at `end()`.
+ * `parseTextToolCalls` reads from the whole text, for any split into deltas, each once. A call is returned by `push`
+ * once a later complete block follows it and the reasoning boundary is settled (a `</think>` has arrived, since text
+ * before an orphan `</think>` is reasoning); the rest at `end()`.
+ *
+ * Incremental: the text before the end of the last final block is never read again, and the unsettled part is read
+ * again only once enough text has been added since the last reading ({@link MIN_STEP}), so the work per delta is
+ * proportional to its length, amortised.
  */
 export function createTextToolCallParser(options: ParseTextToolCallsOptions): TextToolCallParser {
   const index = toolIndex(options.tools);
   const dialects = selectDialects(options.dialect);
-  let text = '';
-  let returned = 0;
+  // The deltas are kept as pieces and joined only when the text is read: appending to one string and searching it
+  // after every delta would flatten (copy) the whole text each time.
+  const pieces: string[] = [];
+  let length = 0;
+  let joined = '';
+  const textNow = () => {
+    if (joined.length !== length) {
+      joined = pieces.join('');
+      pieces.length = 0;
+      pieces.push(joined);
+    }
+    return joined;
+  };
+  /** the last characters pushed, enough to find a `</think>` split across deltas */
+  let tail = '';
   let ended = false;
-  const settledReasoning = () => text.includes('</think>');
+  let reasoningSettled = false;
+  /** where the unsettled part starts: just past the last block whose calls were returned */
+  let settledEnd = 0;
+  /** calls returned so far */
+  let returned = 0;
+  /** the text's length at the last reading, and the unsettled part's length then */
+  let readAt = 0;
+  let pendingThen = 0;
   return {
     push(delta) {
       if (ended)
@@ -163,23 +333,28 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
           target: 'createTextToolCallParser',
           fix: 'create a new parser per message',
         });
-      text += delta;
-      if (!settledReasoning()) return [];
-      const reasoning = reasoningRanges(text);
-      const visible = blankRanges(text, reasoning);
-      const blocks = findBlocks(visible, dialects, { isToolName: (name) => index.lookup(name) !== undefined });
-      // Blocks followed by another block are settled; read them alone for their calls.
-      const settled = blocks.slice(0, -1);
-      if (settled.length === 0) return [];
-      const last = settled[settled.length - 1]!;
-      const { calls } = readText(text.slice(0, last.end), index, dialects);
-      const fresh = calls.slice(returned);
-      returned = calls.length;
-      return fresh;
+      if (delta.length === 0) return [];
+      pieces.push(delta);
+      length += delta.length;
+      if (!reasoningSettled) {
+        const window = tail + delta;
+        tail = window.slice(-(THINK_CLOSE_LENGTH - 1));
+        reasoningSettled = holdsThinkClose(window);
+        if (!reasoningSettled) return [];
+      } else if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return [];
+      const text = textNow();
+      readAt = length;
+      const { blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
+      const final = finalBlocks(blocks, unclosedFence ?? length);
+      if (final.length > 0) settledEnd = (final[final.length - 1] as FoundBlock).end;
+      pendingThen = length - settledEnd;
+      const { calls } = readBlocks(text, final, index);
+      returned += calls.length;
+      return calls;
     },
     end() {
       ended = true;
-      const result = readText(text, index, dialects);
+      const result = readText(textNow(), index, dialects);
       return { ...result, calls: result.calls.slice(returned) };
     },
   };

@@ -1,47 +1,93 @@
 /**
- * Reasoning sections of a model's text, which are never read as calls and are not part of `content`:
- * `<think>...</think>` (Qwen3, DeepSeek-R1, GLM), the text before an orphan `</think>` (templates that open the
- * section in the prompt), `[THINK]...[/THINK]` (Magistral), `<|START_THINKING|>...<|END_THINKING|>` (Command A
- * reasoning), `<seed:think>...</seed:think>` (Seed-OSS) and harmony's analysis channel
- * (`<|channel|>analysis<|message|>...<|end|>`, gpt-oss). A section still open at the end of the text runs to the end.
+ * Reasoning sections of a model's text, which are never read as calls and are not part of `content`
+ * (docs/text-tool-calls.md lists each syntax and the models that write it): `<think>...</think>` (DeepSeek R1/V3,
+ * Qwen3, QwQ, GLM, MiniMax-M2, OLMo 3), `<thinking>...</thinking>` (Claude-style prompted reasoning), `◁think▷...
+ * ◁/think▷` (Kimi thinking models), `[THINK]...[/THINK]` (Magistral), `<|START_THINKING|>...<|END_THINKING|>`
+ * (Command A), `<seed:think>...</seed:think>` (Seed-OSS) and harmony's analysis channel
+ * (`<|channel|>analysis<|message|>...<|end|>`, gpt-oss). Tag names are matched in any case (`<THINK>`); a section
+ * opened inside a section of the same kind nests (it ends at its matching close, not at the first one); a section
+ * still open at the end of the text runs to the end; the text before an orphan `</think>` (the first one, with no
+ * `<think>` before it: templates that open the section in the prompt) is reasoning.
+ *
+ * One left-to-right pass over the tags (one alternation of literals), so the cost is linear in the text.
  */
 
-const SECTIONS: readonly { readonly open: string; readonly close: string }[] = [
+interface SectionKind {
+  readonly open: string;
+  readonly close: string;
+}
+
+const KINDS: readonly SectionKind[] = [
   { open: '<think>', close: '</think>' },
-  { open: '[THINK]', close: '[/THINK]' },
-  { open: '<|START_THINKING|>', close: '<|END_THINKING|>' },
+  { open: '<thinking>', close: '</thinking>' },
+  { open: '◁think▷', close: '◁/think▷' },
+  { open: '[think]', close: '[/think]' },
+  { open: '<|start_thinking|>', close: '<|end_thinking|>' },
   { open: '<seed:think>', close: '</seed:think>' },
   { open: '<|channel|>analysis<|message|>', close: '<|end|>' },
 ];
-const ORPHAN_CLOSE = '</think>';
+const THINK = KINDS[0] as SectionKind;
+
+const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Every tag, longest first at each position (`<thinking>` before `<think>` cannot clash: they differ at `i`/`>`). */
+const TAG = new RegExp(KINDS.flatMap((kind) => [kind.open, kind.close].map(escape)).join('|'), 'gi');
+const BY_TAG = new Map<string, { kind: SectionKind; opens: boolean }>(
+  KINDS.flatMap((kind) => [
+    [kind.open, { kind, opens: true }],
+    [kind.close, { kind, opens: false }],
+  ]),
+);
 
 export interface Range {
   readonly start: number;
   readonly end: number;
 }
 
+export interface ReasoningOptions {
+  /** read the text before a first `</think>` with no `<think>` before it as reasoning (default true) */
+  readonly orphanClose?: boolean;
+}
+
 /** The reasoning ranges of a text, in order, not overlapping. */
-export function reasoningRanges(text: string): Range[] {
-  const ranges: Range[] = [];
-  // Text before an orphan `</think>` (one with no `<think>` before it) is reasoning.
-  const firstClose = text.indexOf(ORPHAN_CLOSE);
-  let position = 0;
-  if (firstClose >= 0 && !text.slice(0, firstClose).includes('<think>')) {
-    ranges.push({ start: 0, end: firstClose + ORPHAN_CLOSE.length });
-    position = firstClose + ORPHAN_CLOSE.length;
-  }
-  for (;;) {
-    let next: { start: number; open: string; close: string } | undefined;
-    for (const section of SECTIONS) {
-      const start = text.indexOf(section.open, position);
-      if (start >= 0 && (next === undefined || start < next.start)) next = { start, ...section };
+export function reasoningRanges(text: string, options: ReasoningOptions = {}): Range[] {
+  let ranges: Range[] = [];
+  let open: { kind: SectionKind; start: number; depth: number } | undefined;
+  let thinkSeen = false;
+  TAG.lastIndex = 0;
+  for (let match = TAG.exec(text); match; match = TAG.exec(text)) {
+    const tag = BY_TAG.get(match[0].toLowerCase());
+    if (!tag) continue;
+    const end = match.index + match[0].length;
+    if (tag.kind === THINK && !thinkSeen) {
+      thinkSeen = true;
+      if (!tag.opens && open === undefined && options.orphanClose !== false) {
+        ranges = [{ start: 0, end }];
+        continue;
+      }
     }
-    if (!next) return ranges;
-    const close = text.indexOf(next.close, next.start + next.open.length);
-    const end = close < 0 ? text.length : close + next.close.length;
-    ranges.push({ start: harmonyStart(text, next.start), end });
-    position = end;
+    if (open === undefined) {
+      if (tag.opens) open = { kind: tag.kind, start: harmonyStart(text, match.index), depth: 1 };
+      continue;
+    }
+    if (tag.kind !== open.kind) continue;
+    open.depth += tag.opens ? 1 : -1;
+    if (open.depth > 0) continue;
+    ranges.push({ start: open.start, end });
+    open = undefined;
   }
+  if (open) ranges.push({ start: open.start, end: text.length });
+  return ranges;
+}
+
+/** The length of `</think>`: a delta search starts this far back, for a tag split across deltas. */
+export const THINK_CLOSE_LENGTH = THINK.close.length;
+
+/** Whether the text holds a `</think>` (any case): the orphan rule's boundary has arrived. */
+export function holdsThinkClose(text: string): boolean {
+  TAG.lastIndex = 0;
+  for (let match = TAG.exec(text); match; match = TAG.exec(text))
+    if (match[0].toLowerCase() === THINK.close) return true;
+  return false;
 }
 
 /** Harmony's `<|start|>assistant` before a channel belongs to the section it opens. */
@@ -52,11 +98,12 @@ function harmonyStart(text: string, start: number): number {
 
 /** The text with the ranges replaced by spaces (same length, so offsets into it are offsets into the text). */
 export function blankRanges(text: string, ranges: readonly Range[]): string {
-  let result = '';
+  const parts: string[] = [];
   let position = 0;
   for (const range of ranges) {
-    result += text.slice(position, range.start) + ' '.repeat(range.end - range.start);
+    parts.push(text.slice(position, range.start), ' '.repeat(range.end - range.start));
     position = range.end;
   }
-  return result + text.slice(position);
+  parts.push(text.slice(position));
+  return parts.join('');
 }

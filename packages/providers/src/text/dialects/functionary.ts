@@ -8,7 +8,7 @@ import { isPlainObject } from '../../shared/json-schema';
 import { readJsonValue } from '../read/json';
 import { skipBlank } from '../read/tags';
 
-const OPEN = /<function=([^>\n]+)>/g;
+const OPEN = /<function=([^<>\n]+)>/g;
 const CLOSE = '</function>';
 
 export const functionaryDialect: TextDialect = {

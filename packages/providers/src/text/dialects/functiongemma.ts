@@ -9,6 +9,7 @@
 import type { DialectBlock, TextDialect } from '../dialect';
 import { readLiteral } from '../read/json';
 import { defineArgument } from '../raw-values';
+import { indexFinder } from '../read/tags';
 
 const OPEN = /<start_function_call>call:([^{<\s]+)\{/g;
 const CLOSE = '<end_function_call>';
@@ -87,6 +88,7 @@ export const functionGemmaDialect: TextDialect = {
   name: 'functiongemma',
   find(text) {
     const blocks: DialectBlock[] = [];
+    const nextClose = indexFinder(text, CLOSE);
     OPEN.lastIndex = 0;
     for (let match = OPEN.exec(text); match; match = OPEN.exec(text)) {
       const start = match.index;
@@ -94,14 +96,14 @@ export const functionGemmaDialect: TextDialect = {
       const read = readContainer(text, start + match[0].length, '}', 1);
       let end: number;
       if (!read.ok) {
-        const close = read.cutOff ? -1 : text.indexOf(CLOSE, start);
+        const close = read.cutOff ? -1 : nextClose(start);
         end = close < 0 ? text.length : close + CLOSE.length;
         blocks.push({ start, end, calls: [], rejected: [{ name, reason: read.reason, text: text.slice(start, end) }] });
       } else if (text.startsWith(CLOSE, read.end) || read.end >= text.length) {
         end = text.startsWith(CLOSE, read.end) ? read.end + CLOSE.length : read.end;
         blocks.push({ start, end, calls: [{ name, arguments: read.value as Record<string, unknown> }], rejected: [] });
       } else {
-        const close = text.indexOf(CLOSE, read.end);
+        const close = nextClose(read.end);
         end = close < 0 ? read.end : close + CLOSE.length;
         const reason = `unexpected text after the arguments, before ${CLOSE}`;
         blocks.push({ start, end, calls: [], rejected: [{ name, reason, text: text.slice(start, end) }] });

@@ -12,7 +12,9 @@ import { ARG_KEY_VALUE, readXmlCall, strayClosingTag, type XmlCallSyntax } from 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
 const GLM_SYNTAX: XmlCallSyntax = {
-  functionOpen: /<tool_call>([^<>\n{]+?)\s*(?=<arg_key>|<\/tool_call>)/y,
+  // The name is the whole run of name characters (an atomic group: the lookahead's capture, matched back), so the
+  // blanks after it are read once; a lazy name followed by `\s*` would retry them at every length.
+  functionOpen: /<tool_call>(?=([^<>\n{]+))\1\s*(?=<arg_key>|<\/tool_call>)/y,
   functionClose: CLOSE,
   ...ARG_KEY_VALUE,
 };

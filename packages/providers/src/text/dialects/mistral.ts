@@ -13,10 +13,23 @@ import { skipBlank } from '../read/tags';
 const MARKER = '[TOOL_CALLS]';
 const NAMED = /([^\s[\]{}]+)(?:\[CALL_ID\]([^[]*))?\[ARGS\]/y;
 
+/** Where the first blank or brace at or after a position is (the text's length when none): one forward search, reused. */
+function stopFinder(text: string): (from: number) => number {
+  let found = -1;
+  const STOP = /[\s{}]/g;
+  return (from) => {
+    if (found >= from) return found;
+    STOP.lastIndex = from;
+    found = STOP.exec(text)?.index ?? text.length;
+    return found;
+  };
+}
+
 export const mistralDialect: TextDialect = {
   name: 'mistral',
   find(text) {
     const blocks: DialectBlock[] = [];
+    const nextStop = stopFinder(text);
     for (let start = text.indexOf(MARKER); start >= 0;) {
       const at = skipBlank(text, start + MARKER.length);
       let end: number;
@@ -41,7 +54,7 @@ export const mistralDialect: TextDialect = {
             reason: read.ok ? 'the arguments are not a JSON object' : read.reason,
             text: text.slice(start, end),
           });
-      } else if (/^[^\s{}]*$/.test(text.slice(at))) {
+      } else if (nextStop(at) >= text.length) {
         rejected.push({ reason: `the call is cut off after ${MARKER}`, text: text.slice(start) });
         end = text.length;
       } else {

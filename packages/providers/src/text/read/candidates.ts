@@ -4,7 +4,7 @@
  * known tool is not this dialect's: the caller skips it.
  */
 import type { DialectBlock, DialectScope } from '../dialect';
-import { nameIn } from './json-calls';
+import { nameIn, nameMatch } from './json-calls';
 import { readJsonValue } from './json';
 
 export type Candidate =
@@ -12,11 +12,30 @@ export type Candidate =
   | { readonly kind: 'cut-off'; readonly block: DialectBlock }
   | { readonly kind: 'none' };
 
-export function readCandidate(text: string, start: number, scope: DialectScope): Candidate {
+/**
+ * The name a cut-off candidate names: the first name key from `start` to the end of the text. The last search of a
+ * scan is kept, so a run of cut-off candidates (openers that never close) searches the text once, not once each.
+ */
+type NameSearch = { readonly from: number; readonly at: number; readonly name: string | undefined };
+
+function nameFrom(text: string, start: number, last: { search?: NameSearch }): string | undefined {
+  const known = last.search;
+  if (known && known.from <= start && (known.at < 0 || known.at >= start)) return known.name;
+  const found = nameMatch(text, start);
+  last.search = { from: start, at: found?.index ?? -1, name: found?.name };
+  return found?.name;
+}
+
+export function readCandidate(
+  text: string,
+  start: number,
+  scope: DialectScope,
+  names: { search?: NameSearch } = {},
+): Candidate {
   const read = readJsonValue(text, start);
   const source = text.slice(start, read.end);
   if (read.ok) return { kind: 'value', value: read.value, end: read.end, source };
-  const name = nameIn(source);
+  const name = read.end === text.length ? nameFrom(text, start, names) : nameIn(source);
   if (!read.cutOff || name === undefined || !scope.isToolName(name)) return { kind: 'none' };
   return {
     kind: 'cut-off',
@@ -44,9 +63,10 @@ export function findCandidates(
   toBlock: (candidate: CandidateValue) => DialectBlock | undefined,
 ): DialectBlock[] {
   const blocks: DialectBlock[] = [];
+  const names: { search?: NameSearch } = {};
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const read = readCandidate(text, match.index, scope);
+    const read = readCandidate(text, match.index, scope, names);
     if (read.kind === 'cut-off') {
       blocks.push(read.block);
       break;

@@ -4,7 +4,9 @@
  */
 
 const FENCE_BEFORE = /(?:^|\n)[ \t]*```[\w-]*[ \t]*\r?\n\s*$/;
-const FENCE_AFTER = /^\s*\r?\n?[ \t]*```[ \t]*(?=\r?\n|$)/;
+// `\s*` alone: blanks, a newline and the next line's indentation are all `\s`, and adjacent quantifiers over the
+// same characters would retry every split of a run of blanks.
+const FENCE_AFTER = /^\s*```[ \t]*(?=\r?\n|$)/;
 
 /** The region widened to its fence when the fence holds nothing else. */
 export function widenToFence(text: string, start: number, end: number): { start: number; end: number } {

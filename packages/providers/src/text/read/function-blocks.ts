@@ -10,9 +10,9 @@ import { skipBlank } from './tags';
 import { readXmlCall, strayClosingTag, type XmlCallSyntax } from './xml-parameters';
 
 export const FUNCTION_SYNTAX: XmlCallSyntax = {
-  functionOpen: /<function=([^>\n]+)>/y,
+  functionOpen: /<function=([^<>\n]+)>/y,
   functionClose: '</function>',
-  parameterOpen: /<parameter=([^>\n]+)>/y,
+  parameterOpen: /<parameter=([^<>\n]+)>/y,
   parameterClose: '</parameter>',
 };
 

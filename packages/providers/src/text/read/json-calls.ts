@@ -85,11 +85,33 @@ export function readCallList(text: string, start: number, syntax: CallItemSyntax
   return { calls, rejected, end: read.end, cutOff: false };
 }
 
-/** The name a cut-off or unreadable call text starts with, for the rejection record. */
-export function nameIn(source: string, keys: CallKeys = NAME_AND_ARGUMENTS): string | undefined {
+const namePatterns = new Map<string, RegExp>();
+
+function namePattern(key: string): RegExp {
+  let pattern = namePatterns.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`["']${key}["']\\s*:\\s*["']([^"'\\\\]{1,200})["']`, 'g');
+    namePatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+/** The first name a call text names from `from` on (under the first key spelling that has one), and where. */
+export function nameMatch(
+  text: string,
+  from: number,
+  keys: CallKeys = NAME_AND_ARGUMENTS,
+): { readonly name: string; readonly index: number } | undefined {
   for (const key of keys.name) {
-    const match = new RegExp(`["']${key}["']\\s*:\\s*["']([^"'\\\\]{1,200})["']`).exec(source);
-    if (match) return match[1];
+    const pattern = namePattern(key);
+    pattern.lastIndex = from;
+    const match = pattern.exec(text);
+    if (match) return { name: match[1] as string, index: match.index };
   }
   return undefined;
+}
+
+/** The name a cut-off or unreadable call text starts with, for the rejection record. */
+export function nameIn(source: string, keys: CallKeys = NAME_AND_ARGUMENTS): string | undefined {
+  return nameMatch(source, 0, keys)?.name;
 }

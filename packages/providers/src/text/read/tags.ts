@@ -37,3 +37,19 @@ export function skipBlank(text: string, position: number): number {
   while (index < text.length && /\s/.test(text[index] as string)) index += 1;
   return index;
 }
+
+/**
+ * `indexOf(needle, from)` for a scan whose `from` only grows: the last position found is kept, so a needle that is
+ * missing (or far) is searched for once, not once per position the scan asks from.
+ */
+export function indexFinder(text: string, needle: string): (from: number) => number {
+  let found = -2;
+  let searchedFrom = 0;
+  return (from) => {
+    if (found === -2 || from < searchedFrom || (found >= 0 && found < from)) {
+      found = text.indexOf(needle, from);
+      searchedFrom = from;
+    }
+    return found;
+  };
+}
