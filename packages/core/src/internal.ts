@@ -105,8 +105,11 @@ export { retryMessage, finalErrorMessage } from './loop';
 // The executor's own readers and lossless scalar conversions, reused by @toolwright/providers' text tool-call
 // parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
-export { toInteger, toFloat, toBoolean, type RuleOutcome } from './pipeline/value-rules';
-export { isUnsafeIntegerLiteral } from './pipeline/unsafe-integer';
+export { toInteger } from './rules/integer';
+export { toFloat } from './rules/number';
+export { toBoolean } from './rules/boolean';
+export type { RuleOutcome } from './rules/outcome';
+export { isUnsafeIntegerLiteral } from './rules/unsafe-integer';
 export { checkToolResult, resultInvalidError } from './result-check/check-tool-result';
 export { ResultInvalidError } from './errors/result-invalid-error';
 // The one escape of every log line, for the loggers of the other packages (the CLI's stderr lines).

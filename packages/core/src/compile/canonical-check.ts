@@ -3,16 +3,19 @@ import {
   constraintChecks,
   constraintHolds,
   foldConstraints,
-  lengthWithin,
-  numberWithin,
   type ConstraintCheck,
 } from '../pipeline/constraints';
+import { lengthWithin } from '../rules/string';
+import { numberWithin } from '../rules/number';
+import { isCanonicalDate } from '../rules/date';
+import { isCanonicalDateTime } from '../rules/date-time';
+import { isListedMember, memberSet } from '../rules/enum';
+import { isInteger } from '../rules/integer';
 import { imitatedContextName } from '../pipeline/context-impostors';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import type { PipelineLimits } from '../pipeline/limits';
 import { DANGEROUS_KEYS } from '../pipeline/sanitize';
-import { isCanonicalDate, isCanonicalDateTime } from '../pipeline/value-rules';
 import type { ArraySchema, ObjectSchema, ParamSchema } from '../types/schema';
 import { CheckNode, Kind, MEMBER_FIELDS, memberList, type Member } from './check-records';
 import { compileHotCheck, hotCheckSource, type BoundedAcceptFunction, type HotSource } from './hot-check';
@@ -72,6 +75,7 @@ const REFUSE_NODE = new CheckNode(
   false,
   undefined,
   undefined,
+  undefined,
   NONE,
   NONE,
   undefined,
@@ -106,9 +110,23 @@ function sharedScalar(
   let node = key === undefined ? undefined : sharedScalars.get(key);
   if (node === undefined) {
     const listed = values !== undefined && values.length <= MAX_LISTED_ENUM ? values : undefined;
-    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? new Set(values) : undefined;
-    const { lower, upper, rest } = foldConstraints(constraints);
-    node = new CheckNode(kind, nullable, lower, upper, rest, listed, set, dateForm, undefined, undefined, undefined, 0);
+    const set = values !== undefined && values.length > MAX_LISTED_ENUM ? memberSet(values) : undefined;
+    const { lower, upper, count, rest } = foldConstraints(constraints);
+    node = new CheckNode(
+      kind,
+      nullable,
+      lower,
+      upper,
+      count,
+      rest,
+      listed,
+      set,
+      dateForm,
+      undefined,
+      undefined,
+      undefined,
+      0,
+    );
     if (key !== undefined && sharedScalars.size < MAX_SHARED_SCALARS) sharedScalars.set(key, node);
   }
   return node;
@@ -127,7 +145,8 @@ function scalarKey(
   for (const constraint of constraints) {
     const limit = keyPart(constraint.stated);
     if (limit === undefined) return undefined;
-    parts.push(constraint.rule, limit);
+    // The length count tells `minLength 3` counted two ways apart.
+    parts.push(constraint.count === undefined ? constraint.rule : `${constraint.rule}:${constraint.count}`, limit);
   }
   if (values !== undefined) {
     parts.push('enum');
@@ -216,6 +235,7 @@ class CheckBuilder {
       schema.nullable === true,
       lower,
       upper,
+      undefined,
       rest,
       undefined,
       undefined,
@@ -350,6 +370,7 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
   const bounds = BOUNDS_BY_KIND[node.kind];
   if (bounds !== undefined && node.lower !== undefined) stated.push(`${bounds[0]} ${node.lower}`);
   if (bounds !== undefined && node.upper !== undefined) stated.push(`${bounds[1]} ${node.upper}`);
+  if (node.count !== undefined) stated.push(`counted as ${node.count}`);
   for (const constraint of node.constraints) stated.push(`${constraint.rule} ${JSON.stringify(constraint.stated)}`);
   if (stated.length > 0) facts.push(`constraints: ${stated.join(', ')}`);
   if (node.kind === Kind.Object) facts.push(`${node.required} required`);
@@ -366,7 +387,7 @@ function printNode(node: CheckNode, indent: string, lines: string[]): void {
 
 const getPrototypeOf = Object.getPrototypeOf;
 const isArray = Array.isArray;
-const isSafeInteger = Number.isSafeInteger;
+const isSafeInteger = isInteger;
 const isFinite = Number.isFinite;
 const OBJECT_PROTOTYPE = Object.prototype;
 
@@ -393,7 +414,8 @@ function scalarShare(check: CanonicalCheck, node: CheckNode, value: unknown): nu
   const kind = node.kind;
   if (typeof value === 'string') {
     if (kind === Kind.String) {
-      if (!lengthWithin(value, node.lower, node.upper) || !(node.plain || passes(node, value))) return NOT_ACCEPTED;
+      if (!lengthWithin(value, node.lower, node.upper, node.count) || !(node.plain || passes(node, value)))
+        return NOT_ACCEPTED;
     } else if (kind !== Kind.Date || !node.dateForm!(value) || !(node.plain || passes(node, value)))
       return NOT_ACCEPTED;
     check.keysAndStrings++;
@@ -424,10 +446,7 @@ function passes(node: CheckNode, value: unknown): boolean {
   for (let index = 0; index < constraints.length; index++)
     if (!constraintHolds(constraints[index]!, value)) return false;
   const listed = node.listedEnum;
-  if (listed !== undefined) {
-    for (let index = 0; index < listed.length; index++) if (listed[index] === value) return true;
-    return false;
-  }
+  if (listed !== undefined) return isListedMember(listed, value);
   return node.enumSet === undefined || node.enumSet.has(value);
 }
 

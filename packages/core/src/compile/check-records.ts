@@ -1,4 +1,5 @@
 import type { ConstraintCheck } from '../pipeline/constraints';
+import type { LengthCount } from '../types/schema';
 
 /**
  * The records of a tool's canonical check: what the shared walk (`compile/canonical-check.ts`)
@@ -37,6 +38,8 @@ export class CheckNode {
      */
     readonly lower: number | undefined,
     readonly upper: number | undefined,
+    /** How a string's length is counted against those bounds (`rules/string.ts`; `undefined`: code points). */
+    readonly count: LengthCount | undefined,
     /** The node's other IR constraints, as records checked by their one definition (`constraintHolds`). */
     readonly constraints: readonly ConstraintCheck[],
     /** A scalar enum of at most {@link MAX_LISTED_ENUM} values (the value must be one of them, `===`). */

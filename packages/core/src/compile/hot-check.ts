@@ -1,4 +1,8 @@
-import { constraintHolds, lengthWithin, numberWithin } from '../pipeline/constraints';
+import { constraintHolds } from '../pipeline/constraints';
+import { lengthWithin } from '../rules/string';
+import { numberWithin } from '../rules/number';
+import { listedMemberSource } from '../rules/enum';
+import { isInteger } from '../rules/integer';
 import { minNumberLength, NOT_ACCEPTED } from '../pipeline/information-loss';
 import { beyondSafeInteger } from '../pipeline/json-text-rules';
 import { Kind, memberList, type CheckNode } from './check-records';
@@ -32,7 +36,7 @@ const HELPERS = {
   beyondSafeInteger,
   lengthWithin,
   numberWithin,
-  isSafeInteger: Number.isSafeInteger,
+  isSafeInteger: isInteger,
   isFinite: Number.isFinite,
   isArray: Array.isArray,
   getPrototypeOf: Object.getPrototypeOf,
@@ -170,7 +174,10 @@ class Emitter {
   /** The node's plain bounds, when it states one, checked by their definition (the walk's, from the same fields). */
   private bounds(node: CheckNode, within: 'lengthWithin' | 'numberWithin', x: string): string[] {
     if (node.lower === undefined && node.upper === undefined) return [];
-    return [`if (!${within}(${x}, ${this.bind('lower', node.lower)}, ${this.bind('upper', node.upper)})) return NA;`];
+    const count = within === 'lengthWithin' ? `, ${this.bind('count', node.count)}` : '';
+    return [
+      `if (!${within}(${x}, ${this.bind('lower', node.lower)}, ${this.bind('upper', node.upper)}${count})) return NA;`,
+    ];
   }
 
   /** The node's other constraints (one call site each), then a scalar's enum: the walk's `passes`. */
@@ -180,8 +187,8 @@ class Emitter {
         `if (!${this.bind('constraint', (value: unknown) => constraintHolds(constraint, value))}(${x})) return NA;`,
     );
     if (node.listedEnum !== undefined) {
-      const allowed = node.listedEnum.map((value) => `${x} !== ${this.bind('member', value)}`);
-      lines.push(allowed.length === 0 ? 'return NA;' : `if (${allowed.join(' && ')}) return NA;`);
+      const members = node.listedEnum.map((value) => this.bind('member', value));
+      lines.push(`if (!(${listedMemberSource(x, members)})) return NA;`);
     }
     if (node.enumSet !== undefined) lines.push(`if (!${this.bind('members', node.enumSet)}.has(${x})) return NA;`);
     return lines;

@@ -1,9 +1,11 @@
-import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLength } from 'class-validator';
-import { canonicalJson, compilePattern } from '../schema/value-checks';
-import { jsonEquals } from '../schema/json-equals';
-import { isMultipleOf } from '../schema/conformance';
+import { compilePattern } from '../schema/value-checks';
 import type { PatternMatcher } from '../schema/pattern-engine';
-import type { ParamSchema } from '../types/schema';
+import type { LengthCount, ParamSchema } from '../types/schema';
+import { lengthWithin } from '../rules/string';
+import { aboveExclusive, belowExclusive, isMultipleOf, numberWithin } from '../rules/number';
+import { isMember } from '../rules/enum';
+import { hasUniqueItems } from '../rules/array';
+import { formatRule, type FormatRule } from '../rules/format';
 
 /**
  * Compiled constraint validation, the second half of step 4 on the compiled path (the normalizer is the first): every
@@ -29,7 +31,8 @@ export type ConstraintRule =
   | 'minItems'
   | 'maxItems'
   | 'uniqueItems'
-  | 'enum';
+  | 'enum'
+  | 'format';
 
 /**
  * One constraint of a schema node, as data: its rule and its limit (the schema's value; for `pattern`, the pattern's
@@ -42,22 +45,30 @@ export class ConstraintCheck {
   constructor(
     readonly rule: ConstraintRule,
     readonly limit: unknown,
+    /** How a string's length is counted (`minLength`, `maxLength` only; `undefined`: code points). */
+    readonly count?: LengthCount,
   ) {}
 
-  /** The limit as the schema states it (a pattern's source), for printing. */
+  /** The limit as the schema states it (a pattern's source, a format's name), for printing. */
   get stated(): unknown {
-    return this.rule === 'pattern' ? (this.limit as PatternMatcher).source : this.limit;
+    if (this.rule === 'pattern') return (this.limit as PatternMatcher).source;
+    if (this.rule === 'format') return (this.limit as FormatRule).name;
+    return this.limit;
   }
 }
 
-/** Whether a normalized value satisfies a constraint: the one definition of every IR constraint. */
+/**
+ * Whether a normalized value satisfies a constraint: each rule's check is its kind's one definition in `rules/`
+ * (lengths `rules/string.ts`, bounds `rules/number.ts`, items `rules/array.ts`, enums `rules/enum.ts`, formats
+ * `rules/format/`); this dispatches on the record.
+ */
 export function constraintHolds(constraint: ConstraintCheck, value: unknown): boolean {
   const limit = constraint.limit;
   switch (constraint.rule) {
     case 'minLength':
-      return lengthWithin(value as string, limit as number, undefined);
+      return lengthWithin(value as string, limit as number, undefined, constraint.count);
     case 'maxLength':
-      return lengthWithin(value as string, undefined, limit as number);
+      return lengthWithin(value as string, undefined, limit as number, constraint.count);
     case 'pattern':
       return (limit as PatternMatcher).test(value as string);
     case 'minimum':
@@ -65,9 +76,9 @@ export function constraintHolds(constraint: ConstraintCheck, value: unknown): bo
     case 'maximum':
       return numberWithin(value as number, undefined, limit as number);
     case 'exclusiveMinimum':
-      return (value as number) > (limit as number);
+      return aboveExclusive(value as number, limit as number);
     case 'exclusiveMaximum':
-      return (value as number) < (limit as number);
+      return belowExclusive(value as number, limit as number);
     case 'multipleOf':
       return isMultipleOf(value as number, limit as number);
     case 'minItems':
@@ -75,18 +86,12 @@ export function constraintHolds(constraint: ConstraintCheck, value: unknown): bo
     case 'maxItems':
       return numberWithin((value as unknown[]).length, undefined, limit as number);
     case 'uniqueItems':
-      return new Set((value as unknown[]).map(canonicalJson)).size === (value as unknown[]).length;
+      return hasUniqueItems(value as unknown[]);
     case 'enum':
-      return (limit as readonly unknown[]).some((allowed) => jsonEquals(allowed, value));
+      return isMember(limit as readonly unknown[], value);
+    case 'format':
+      return (limit as FormatRule).test(value as string);
   }
-}
-
-/**
- * Whether a number (a value, or an array's item count) lies within inclusive bounds (`undefined`: none): the
- * `minimum`, `maximum`, `minItems` and `maxItems` rules (`NaN` lies within a stated bound never).
- */
-export function numberWithin(value: number, minimum: number | undefined, maximum: number | undefined): boolean {
-  return (minimum === undefined || value >= minimum) && (maximum === undefined || value <= maximum);
 }
 
 /**
@@ -98,13 +103,24 @@ const sharedConstraints = new Map<ConstraintRule, Map<number | string, Constrain
 const MAX_SHARED_CONSTRAINTS = 4096;
 let sharedConstraintCount = 0;
 
-function sharedConstraint(rule: ConstraintRule, limit: number | PatternMatcher): ConstraintCheck {
+function sharedConstraint(
+  rule: ConstraintRule,
+  limit: number | PatternMatcher | FormatRule,
+  count?: LengthCount,
+): ConstraintCheck {
   let byLimit = sharedConstraints.get(rule);
   if (byLimit === undefined) sharedConstraints.set(rule, (byLimit = new Map()));
-  const key = typeof limit === 'number' ? limit : limit.source;
+  const key =
+    typeof limit === 'number'
+      ? count === 'class-validator'
+        ? `class-validator:${limit}`
+        : limit
+      : 'source' in limit
+        ? limit.source
+        : limit.name;
   let constraint = byLimit.get(key);
   if (constraint === undefined) {
-    constraint = new ConstraintCheck(rule, limit);
+    constraint = new ConstraintCheck(rule, limit, count);
     if (sharedConstraintCount < MAX_SHARED_CONSTRAINTS) {
       byLimit.set(key, constraint);
       sharedConstraintCount++;
@@ -121,37 +137,6 @@ const NO_CONSTRAINTS: readonly ConstraintCheck[] = Object.freeze([]);
 const NUMBER_RULES = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
 
 /**
- * Whether a string's length as class-validator counts it (validator.js `isLength`: code points, presentation selectors
- * not counted) lies within the bounds: the `minLength` and `maxLength` rules. That count is at most `.length`, and at
- * least the number of code units below U+D800 (each of those is one character; only units from U+D800 up are merged
- * or dropped). So a string no longer than the maximum is within it, and one with `minimum` units below U+D800 (found
- * from the start, stopping there) reaches the minimum: long strings are not read to the end. Anything else takes the
- * exact count.
- */
-export function lengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
-  if (maximum === undefined || value.length <= maximum) {
-    if (minimum === undefined) return true;
-    let plain = 0;
-    for (let index = 0; index < value.length && plain < minimum; index++) if (value.charCodeAt(index) < 0xd800) plain++;
-    if (plain >= minimum) return true;
-  }
-  return exactLengthWithin(value, minimum, maximum);
-}
-
-/** The exact count: `.length` when every code unit is below U+D800, else class-validator itself. */
-function exactLengthWithin(value: string, minimum: number | undefined, maximum: number | undefined): boolean {
-  for (let index = 0; index < value.length; index++) {
-    if (value.charCodeAt(index) >= 0xd800) {
-      return (
-        (minimum === undefined || classValidatorMinLength(value, minimum)) &&
-        (maximum === undefined || classValidatorMaxLength(value, maximum))
-      );
-    }
-  }
-  return (minimum === undefined || value.length >= minimum) && (maximum === undefined || value.length <= maximum);
-}
-
-/**
  * The constraint checks of one schema node, the same rules class-validator applies on the reference path, in the order
  * they are checked (the first that fails is the one reported).
  */
@@ -159,9 +144,16 @@ export function constraintChecks(schema: ParamSchema): readonly ConstraintCheck[
   const checks: ConstraintCheck[] = [];
   switch (schema.kind) {
     case 'string':
-      if (schema.minLength !== undefined) checks.push(sharedConstraint('minLength', schema.minLength));
-      if (schema.maxLength !== undefined) checks.push(sharedConstraint('maxLength', schema.maxLength));
+      if (schema.minLength !== undefined)
+        checks.push(sharedConstraint('minLength', schema.minLength, countOf(schema.lengthCount)));
+      if (schema.maxLength !== undefined)
+        checks.push(sharedConstraint('maxLength', schema.maxLength, countOf(schema.lengthCount)));
       if (schema.pattern !== undefined) checks.push(sharedConstraint('pattern', compilePattern(schema.pattern)));
+      if (schema.format !== undefined) {
+        // A format with no rule never reaches a node (the IR build refuses or moves it); none is checked if one did.
+        const format = formatRule(schema.format);
+        if (format !== undefined) checks.push(sharedConstraint('format', format));
+      }
       break;
     case 'int':
     case 'float':
@@ -188,6 +180,11 @@ export function constraintChecks(schema: ParamSchema): readonly ConstraintCheck[
   return checks.length === 0 ? NO_CONSTRAINTS : checks.slice();
 }
 
+/** A length count as the records keep it: `undefined` for code points (the default), so most records share. */
+function countOf(count: LengthCount | undefined): LengthCount | undefined {
+  return count === 'class-validator' ? count : undefined;
+}
+
 /**
  * The rules that state one bound of one number, as `[lower, upper]` pairs: a string's length, a number, an array's item
  * count (what {@link foldConstraints} folds, and what a folded node's bounds print as).
@@ -211,19 +208,26 @@ const UPPER_BOUND: ReadonlySet<ConstraintRule> = new Set(Object.values(BOUND_RUL
 export interface FoldedConstraints {
   readonly lower: number | undefined;
   readonly upper: number | undefined;
+  /** How a string's folded length bounds are counted (`undefined`: code points). */
+  readonly count: LengthCount | undefined;
   readonly rest: readonly ConstraintCheck[];
 }
 
 export function foldConstraints(constraints: readonly ConstraintCheck[]): FoldedConstraints {
   let lower: number | undefined;
   let upper: number | undefined;
+  let count: LengthCount | undefined;
   const rest: ConstraintCheck[] = [];
   for (const constraint of constraints) {
     const limit = constraint.limit;
     const finite = typeof limit === 'number' && Number.isFinite(limit);
     if (finite && LOWER_BOUND.has(constraint.rule)) lower = limit;
     else if (finite && UPPER_BOUND.has(constraint.rule)) upper = limit;
-    else rest.push(constraint);
+    else {
+      rest.push(constraint);
+      continue;
+    }
+    if (constraint.count !== undefined) count = constraint.count;
   }
-  return { lower, upper, rest: rest.length === 0 ? NO_CONSTRAINTS : rest };
+  return { lower, upper, count, rest: rest.length === 0 ? NO_CONSTRAINTS : rest };
 }

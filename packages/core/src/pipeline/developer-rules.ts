@@ -6,7 +6,7 @@ import type { ValidationIssue } from '../types/execution';
 import { describeReceived } from './messages';
 import { CLASS_VALIDATOR_RULES, knownRuleIssue } from './reference-validation';
 import { joinPath } from './keys';
-import { fastRuleFor } from './fast-validators';
+import { fastRuleFor } from '../rules/validator-js';
 
 /**
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO

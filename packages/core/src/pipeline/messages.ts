@@ -1,5 +1,8 @@
 import { patternExample } from '../rules/pattern-example';
 import type { ParamSchema } from '../types/schema';
+import { DATE_DESCRIPTION, DATE_EXAMPLE } from '../rules/date';
+import { DATE_TIME_DESCRIPTION, DATE_TIME_EXAMPLE } from '../rules/date-time';
+import { formatRule } from '../rules/format';
 import type { ValidationIssue } from '../types/execution';
 
 /**
@@ -86,9 +89,9 @@ export function describeExpected(schema: ParamSchema): string {
     case 'bool':
       return `a boolean (true or false)${nullable}`;
     case 'date':
-      return `a date as YYYY-MM-DD${nullable}`;
+      return `${DATE_DESCRIPTION}${nullable}`;
     case 'datetime':
-      return `an ISO-8601 date-time with a UTC offset${nullable}`;
+      return `${DATE_TIME_DESCRIPTION}${nullable}`;
     case 'array': {
       const bounds = countRange(schema.minItems, schema.maxItems, 'item');
       return `an array${bounds} of ${describeExpected(schema.items)}${nullable}`;
@@ -113,7 +116,7 @@ export function exampleValue(schema: ParamSchema, depth = 0): unknown {
     case 'string':
       // A pattern's example matches it, or there is none (never one the pattern refuses).
       if (schema.pattern !== undefined) return patternExample(schema.pattern);
-      return schema.format === 'email' ? 'name@example.com' : schema.format === 'uri' ? 'https://example.com' : 'text';
+      return (schema.format === undefined ? undefined : formatRule(schema.format)?.example) ?? 'text';
     case 'int':
       return clampExample(1, schema.minimum, schema.maximum, schema.exclusiveMinimum, 1);
     case 'float':
@@ -121,9 +124,9 @@ export function exampleValue(schema: ParamSchema, depth = 0): unknown {
     case 'bool':
       return true;
     case 'date':
-      return '2026-01-31';
+      return DATE_EXAMPLE;
     case 'datetime':
-      return '2026-01-31T09:00:00+01:00';
+      return DATE_TIME_EXAMPLE;
     case 'array': {
       if (depth > 3) return [];
       // No example of an item (a pattern none can be made for): no example of the array.

@@ -11,7 +11,7 @@ import type { Transformation, ValidationIssue } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { describeExpected, describeReceived, issue, messages } from './messages';
 import { readEmbeddedValue } from './parse-arguments';
-import { containsUnsafeInteger, isUnsafeIntegerLiteral } from './unsafe-integer';
+import { containsUnsafeInteger, isUnsafeIntegerLiteral } from '../rules/unsafe-integer';
 import { DANGEROUS_KEYS } from './sanitize';
 import { canonicalKey, joinPath } from './keys';
 import { deepEqual } from './deep-equal';
@@ -24,16 +24,14 @@ import {
   summarizeUnknownKeys,
   unknownKeyIssue,
 } from '../rules/unknown-keys';
-import {
-  matchEnum,
-  toBoolean,
-  toDate,
-  toDateTime,
-  toFloat,
-  toInteger,
-  toStringValue,
-  type RuleOutcome,
-} from './value-rules';
+import type { RuleOutcome } from '../rules/outcome';
+import { toStringValue } from '../rules/string';
+import { toInteger } from '../rules/integer';
+import { toFloat } from '../rules/number';
+import { toBoolean } from '../rules/boolean';
+import { toDate } from '../rules/date';
+import { toDateTime } from '../rules/date-time';
+import { matchEnum } from '../rules/enum';
 
 export type { ConstraintMode } from './constraints';
 
@@ -527,10 +525,17 @@ function objectFromString(
   return { ok: false };
 }
 
-function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, constraints: ConstraintMode): Normalizer {
-  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict', constraints));
+/**
+ * A union takes the first variant whose whole rule (its type and its constraints, `rules/`) holds, exactly as sent,
+ * then the first that holds after its repairs. The variants are checked with their constraints on every path
+ * (`'all'`, whatever `constraints` says): the reference path's class-validator can only re-check the value chosen, so
+ * choosing by type alone there would keep `"1"` as a string too short for `{minLength: 3}` where the compiled path
+ * reads it as the integer variant.
+ */
+function unionNormalizer(schema: UnionSchema, policy: CoercionPolicy, _constraints: ConstraintMode): Normalizer {
+  const exactVariants = schema.variants.map((variant) => compileNormalizer(variant, 'strict', 'all'));
   const coercingVariants =
-    policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, constraints));
+    policy === 'strict' ? [] : schema.variants.map((variant) => compileNormalizer(variant, policy, 'all'));
   return (value, path, state) => {
     if (value === null && schema.nullable) return null;
     for (const variant of exactVariants) {

@@ -4,7 +4,7 @@ import type { Transformation } from '../types/execution';
 import { deepEqual } from './deep-equal';
 import { describeReceived, messages } from './messages';
 import { DANGEROUS_KEYS } from './sanitize';
-import { UnsafeIntegerLiteral } from './unsafe-integer';
+import { UnsafeIntegerLiteral } from '../rules/unsafe-integer';
 import { isJsonWhitespace, MAX_EXACT_INTEGER_DIGITS, tooDeepError } from './json-text-rules';
 import { joinPath } from './keys';
 
@@ -25,7 +25,7 @@ import { joinPath } from './keys';
  * checked against the limits while reading.
  */
 
-export { UnsafeIntegerLiteral, isUnsafeIntegerLiteral } from './unsafe-integer';
+export { UnsafeIntegerLiteral, isUnsafeIntegerLiteral } from '../rules/unsafe-integer';
 
 export interface ReadLimits {
   readonly maxDepth: number;

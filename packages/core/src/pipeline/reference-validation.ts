@@ -42,6 +42,7 @@ export const CLASS_VALIDATOR_RULES: Readonly<Record<string, string>> = {
   isEmail: 'format',
   isUrl: 'format',
   isUuid: 'format',
+  isFormat: 'format',
   isIn: 'enum',
   isEnum: 'enum',
   equals: 'enum',

@@ -2,7 +2,7 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments-error';
 import type { Transformation, ValidationIssue } from '../types/execution';
 import type { PipelineLimits } from './limits';
 import { messages } from './messages';
-import { isUnsafeIntegerLiteral } from './unsafe-integer';
+import { isUnsafeIntegerLiteral } from '../rules/unsafe-integer';
 
 /** Keys that can never be copied safely (prototype pollution, class-transformer crashes): dropped everywhere. */
 export const DANGEROUS_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

@@ -1,10 +1,19 @@
-import type { NumericBounds, ObjectSchema, ParamSchema } from '../types/schema';
+import type { ObjectSchema, ParamSchema } from '../types/schema';
 import { clipText } from './render-value';
-import { codePointLength, compilePattern, isDateOnly, isOffsetDateTime } from './value-checks';
-import { jsonEquals } from './json-equals';
+import { compilePattern } from './value-checks';
+import { lengthWithin } from '../rules/string';
+import { isInteger } from '../rules/integer';
+import { isFiniteNumber, withinBounds } from '../rules/number';
+import { isBoolean } from '../rules/boolean';
+import { isDateOnly } from '../rules/date';
+import { DATE_TIME_DESCRIPTION, isOffsetDateTime } from '../rules/date-time';
+import { isMember } from '../rules/enum';
+import { itemCountWithin, hasUniqueItems } from '../rules/array';
+import { formatHolds } from '../rules/format';
 
 /**
- * Whether a JSON value conforms to an IR schema. Used where class-validator decorators cannot say the rule
+ * Whether a JSON value conforms to an IR schema, composed from each kind's rule (`rules/`): nothing is decided here
+ * but how the kinds nest. Used where class-validator decorators cannot say the rule
  * (union variants, arrays of arrays, nullable elements, objects with free-form extra keys) and to check
  * documented defaults. `null` for an optional object property counts as absent, as in the pipeline.
  */
@@ -12,21 +21,21 @@ export function conformsTo(value: unknown, schema: ParamSchema): boolean {
   if (value === null)
     return schema.nullable === true || schema.kind === 'any' || (schema.enum?.includes(null) ?? false);
   if (value === undefined) return false;
-  if (schema.enum !== undefined && !schema.enum.some((allowed) => jsonEquals(allowed, value))) return false;
+  if (schema.enum !== undefined && !isMember(schema.enum, value)) return false;
   switch (schema.kind) {
     case 'string':
       return (
         typeof value === 'string' &&
-        (schema.minLength === undefined || codePointLength(value) >= schema.minLength) &&
-        (schema.maxLength === undefined || codePointLength(value) <= schema.maxLength) &&
-        (schema.pattern === undefined || compilePattern(schema.pattern).test(value))
+        lengthWithin(value, schema.minLength, schema.maxLength, schema.lengthCount) &&
+        (schema.pattern === undefined || compilePattern(schema.pattern).test(value)) &&
+        (schema.format === undefined || formatHolds(schema.format, value))
       );
     case 'int':
-      return typeof value === 'number' && Number.isInteger(value) && withinBounds(value, schema);
+      return isInteger(value) && withinBounds(value, schema);
     case 'float':
-      return typeof value === 'number' && Number.isFinite(value) && withinBounds(value, schema);
+      return isFiniteNumber(value) && withinBounds(value, schema);
     case 'bool':
-      return typeof value === 'boolean';
+      return isBoolean(value);
     case 'date':
       return isDateOnly(value);
     case 'datetime':
@@ -34,10 +43,8 @@ export function conformsTo(value: unknown, schema: ParamSchema): boolean {
     case 'array':
       return (
         Array.isArray(value) &&
-        (schema.minItems === undefined || value.length >= schema.minItems) &&
-        (schema.maxItems === undefined || value.length <= schema.maxItems) &&
-        (schema.uniqueItems !== true ||
-          value.every((item, index) => value.findIndex((other) => jsonEquals(other, item)) === index)) &&
+        itemCountWithin(value, schema.minItems, schema.maxItems) &&
+        (schema.uniqueItems !== true || hasUniqueItems(value)) &&
         value.every((item) => conformsTo(item, schema.items))
       );
     case 'object':
@@ -47,23 +54,6 @@ export function conformsTo(value: unknown, schema: ParamSchema): boolean {
     case 'any':
       return true;
   }
-}
-
-export function withinBounds(value: number, bounds: NumericBounds): boolean {
-  return (
-    (bounds.minimum === undefined || value >= bounds.minimum) &&
-    (bounds.maximum === undefined || value <= bounds.maximum) &&
-    (bounds.exclusiveMinimum === undefined || value > bounds.exclusiveMinimum) &&
-    (bounds.exclusiveMaximum === undefined || value < bounds.exclusiveMaximum) &&
-    (bounds.multipleOf === undefined || isMultipleOf(value, bounds.multipleOf))
-  );
-}
-
-/** `value` is an integral multiple of `divisor`, tolerant of binary floating point (0.3 is a multiple of 0.1). */
-export function isMultipleOf(value: number, divisor: number): boolean {
-  if (divisor <= 0 || !Number.isFinite(value)) return false;
-  const quotient = value / divisor;
-  return Math.abs(quotient - Math.round(quotient)) < 1e-9 * Math.max(1, Math.abs(quotient));
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -100,7 +90,7 @@ const KIND_NAMES: Readonly<Record<ParamSchema['kind'], string>> = {
   float: 'a number',
   bool: 'a boolean',
   date: 'a date (YYYY-MM-DD)',
-  datetime: 'an ISO-8601 date-time with a UTC offset',
+  datetime: DATE_TIME_DESCRIPTION,
   array: 'an array',
   object: 'an object',
   union: 'one of several shapes',

@@ -7,6 +7,9 @@ import {
   type JsonSchemaTypeName,
 } from './json-schema-types';
 import { crossFieldKeywords } from './cross-field-keywords';
+import { DATE_JSON_SCHEMA } from '../rules/date';
+import { DATE_TIME_JSON_SCHEMA } from '../rules/date-time';
+import { formatRule } from '../rules/format';
 import { schemaMessages as messages } from './messages';
 
 /**
@@ -67,7 +70,8 @@ class JsonSchemaExporter {
     switch (schema.kind) {
       case 'string':
         output.type = this.typeName('string', schema);
-        if (schema.format !== undefined) output.format = schema.format;
+        // Only a format toolwright enforces is advertised (the IR holds no other; `rules/format/`).
+        if (schema.format !== undefined && formatRule(schema.format) !== undefined) output.format = schema.format;
         break;
       case 'int':
         output.type = this.typeName('integer', schema);
@@ -79,12 +83,12 @@ class JsonSchemaExporter {
         output.type = this.typeName('boolean', schema);
         break;
       case 'date':
-        output.type = this.typeName('string', schema);
-        output.format = 'date';
+        output.type = this.typeName(DATE_JSON_SCHEMA.type, schema);
+        output.format = DATE_JSON_SCHEMA.format;
         break;
       case 'datetime':
-        output.type = this.typeName('string', schema);
-        output.format = 'date-time';
+        output.type = this.typeName(DATE_TIME_JSON_SCHEMA.type, schema);
+        output.format = DATE_TIME_JSON_SCHEMA.format;
         break;
       case 'array':
         output.type = this.typeName('array', schema);

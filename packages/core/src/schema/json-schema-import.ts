@@ -26,6 +26,7 @@ import {
 } from './json-schema-intersection';
 import { resolveLimits, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
 import { locateReference } from './json-schema-references';
+import { formatRule } from '../rules/format';
 
 export { DEFAULT_JSON_SCHEMA_LIMITS, type JsonSchemaImportOptions, type JsonSchemaLimits } from './json-schema-limits';
 
@@ -307,6 +308,10 @@ class JsonSchemaImporter {
       // `type: [T, "null"]` with an enum that does not list null: the enum refuses null.
       if (schema.nullable === true && !enumValues.includes(null)) delete schema.nullable;
     }
+    const hint = unenforcedFormatHint(raw['format']);
+    if (hint !== undefined && schema.kind === 'string')
+      annotations.description =
+        annotations.description === undefined ? hint : `${annotations.description as string} ${hint}`;
     const result = { ...schema, ...annotations } as unknown as ParamSchema;
     if (inferred) this.algebra.markInferred(result);
     return result;
@@ -381,7 +386,8 @@ class JsonSchemaImporter {
     this.copyCount(raw, schema, 'maxLength', pointer);
     const pattern = raw['pattern'];
     if (pattern !== undefined) schema.pattern = this.checkPattern(pattern, `${pointer}/pattern`);
-    if (format !== undefined) schema.format = format;
+    // Only a format toolwright enforces stays a format (`rules/format/`); another is a hint in the description.
+    if (format !== undefined && formatRule(format) !== undefined) schema.format = format;
     return schema;
   }
 
@@ -792,4 +798,14 @@ export function fromJsonSchema(schema: unknown, options: JsonSchemaImportOptions
     throw messages.rootNotAnObjectSchema(importer.where(''), described);
   }
   return deepFreeze(withCrossFieldRules(imported, crossField.rules, target));
+}
+
+/**
+ * A format toolwright does not enforce (`int32`, `phone`, a remote tool's own), as a hint for the description
+ * (`Format: phone.`): never advertised as a format, since nothing would check it. A name beyond 40 plain characters
+ * (letters, digits, `_`, `-`, `.`) is dropped instead: an untrusted schema does not write free text this way.
+ */
+function unenforcedFormatHint(format: unknown): string | undefined {
+  if (typeof format !== 'string' || formatRule(format) !== undefined) return undefined;
+  return /^[A-Za-z0-9_.-]{1,40}$/.test(format) ? `Format: ${format}.` : undefined;
 }

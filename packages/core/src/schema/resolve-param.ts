@@ -25,6 +25,7 @@ import type {
 import { conformsTo, describeSchema } from './conformance';
 import { renderValue } from './render-value';
 import { compilePattern, copyJsonValue } from './value-checks';
+import { ENFORCED_FORMAT_NAMES, formatRule } from '../rules/format';
 
 /** What resolving a parameter record needs besides the record. */
 export interface ResolveEnvironment {
@@ -437,6 +438,7 @@ function withDefinedValueKeys(
   pattern: unknown,
   format: unknown,
 ): ParamSchema {
+  // A decorated class's lengths count as class-validator's do (`rules/string.ts`).
   if (enumList !== undefined) schema.enum = enumList;
   if (minimum !== undefined) schema.minimum = minimum;
   if (maximum !== undefined) schema.maximum = maximum;
@@ -445,6 +447,7 @@ function withDefinedValueKeys(
   if (multipleOf !== undefined) schema.multipleOf = multipleOf;
   if (minLength !== undefined) schema.minLength = minLength;
   if (maxLength !== undefined) schema.maxLength = maxLength;
+  if (minLength !== undefined || maxLength !== undefined) schema.lengthCount = 'class-validator';
   if (pattern !== undefined) schema.pattern = pattern;
   if (format !== undefined) schema.format = format;
   return schema as unknown as ParamSchema;
@@ -514,6 +517,14 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
     throw invalidOption(site, 'title', options.title, 'a string');
   if (options.format !== undefined && typeof options.format !== 'string')
     throw invalidOption(site, 'format', options.format, 'a string');
+  // Every format a model is shown is enforced (`rules/format/`): one toolwright does not enforce is refused here.
+  if (options.format !== undefined && formatRule(options.format) === undefined)
+    throw definitionMessages.invalidOption(
+      site,
+      'format',
+      `${renderValue(options.format)} is not a format toolwright checks (${ENFORCED_FORMAT_NAMES.join(', ')})`,
+      'use one of those, or state the rule as a `pattern`, or say it in the `description`.',
+    );
   if (options.examples !== undefined && !Array.isArray(options.examples))
     throw invalidOption(site, 'examples', options.examples, 'an array of example values');
   // Named reads (not `options[name]` over a list of names): keyed reads of absent keys are slow in cold code.
@@ -603,6 +614,7 @@ export function applyOptions(base: ParamSchema, options: AllOptions, site: Defin
       multipleOf,
       minLength,
       maxLength,
+      lengthCount: minLength !== undefined || maxLength !== undefined ? 'class-validator' : undefined,
       pattern,
       format: options.format,
     }) as ParamSchema;

@@ -56,12 +56,27 @@ const KIND_RULES: Readonly<Record<string, ImpliedKind>> = {
   isIso8601: 'string',
 };
 
+/**
+ * class-validator rules whose meaning, with default options, is the one definition of a format toolwright enforces
+ * (`rules/format/`): `@IsEmail()` is `format: email`, `@IsUUID()` is `format: uuid`. `@IsUrl()` (a web address, no
+ * scheme needed) and `@IsFQDN()` (a TLD required) mean something else than `uri` and `hostname`: they keep their own
+ * meaning, run by class-validator, and are not advertised as a format.
+ */
 const FORMAT_RULES: Readonly<Record<string, string>> = {
   isEmail: 'email',
-  isUrl: 'uri',
   isUuid: 'uuid',
-  isFqdn: 'hostname',
 };
+
+/** Whether a format rule is used with its default options (the only use that means the format). */
+function defaultOptions(name: string, constraints: readonly unknown[]): boolean {
+  const options = constraints[0];
+  if (name === 'isUuid')
+    return constraints.length === 0 || options === undefined || options === null || options === 'all';
+  return (
+    constraints.length <= 1 &&
+    (options === undefined || options === null || (typeof options === 'object' && Object.keys(options).length === 0))
+  );
+}
 
 function number(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -150,7 +165,8 @@ function applyValueRule(facts: Record<string, unknown>, name: string, constraint
     }
     default: {
       const format = FORMAT_RULES[name];
-      if (format !== undefined && facts['format'] === undefined) facts['format'] = format;
+      if (format !== undefined && facts['format'] === undefined && defaultOptions(name, constraints))
+        facts['format'] = format;
     }
   }
 }
@@ -232,6 +248,12 @@ export function mergeValueFacts(schema: ParamSchema, facts: ValueFacts): ParamSc
           facts.notEmpty === true ? tighterMin(facts.minLength, 1) : facts.minLength,
         ),
         maxLength: tighterMax(schema.maxLength, facts.maxLength),
+        // A decorated class's lengths count as class-validator's do (`rules/string.ts`).
+        lengthCount:
+          schema.lengthCount ??
+          (facts.minLength !== undefined || facts.maxLength !== undefined || facts.notEmpty === true
+            ? 'class-validator'
+            : undefined),
         pattern: schema.pattern ?? facts.pattern,
         format: schema.format ?? facts.format,
         enum: mergeEnum(schema.enum, facts.enum),

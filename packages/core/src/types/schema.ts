@@ -37,12 +37,24 @@ export interface NumericBounds {
   readonly multipleOf?: number;
 }
 
+/**
+ * How a string's length is counted against `minLength` and `maxLength`, by the meaning of the source that stated them:
+ * `code-points` (JSON Schema's count, the default) or `class-validator` (validator.js's `isLength`: code points less
+ * variation selectors), for a decorated class.
+ */
+export type LengthCount = 'code-points' | 'class-validator';
+
 export interface StringSchema extends SchemaBase {
   readonly kind: 'string';
   readonly minLength?: number;
   readonly maxLength?: number;
+  /** How the lengths are counted (absent: `code-points`). */
+  readonly lengthCount?: LengthCount;
   readonly pattern?: string;
-  /** A JSON Schema format other than date/date-time (those are their own kinds): email, uri, uuid, ... */
+  /**
+   * A format toolwright enforces (email, uri, uuid, ipv4, ipv6, hostname, date, time, date-time): checked on every path,
+   * and advertised to the model. date and date-time on a JSON Schema string are their own kinds.
+   */
   readonly format?: string;
 }
 

@@ -1,10 +1,19 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import type { ParamSchema } from '../types/schema';
-import { conformsTo, describeSchema, isMultipleOf } from '../schema/conformance';
-import { compilePattern, isDateOnly, isOffsetDateTime } from '../schema/value-checks';
+import type { LengthCount, ParamSchema } from '../types/schema';
+import { conformsTo, describeSchema } from '../schema/conformance';
+import { compilePattern } from '../schema/value-checks';
+import { isDateOnly } from '../rules/date';
+import { isOffsetDateTime } from '../rules/date-time';
+import { aboveExclusive, belowExclusive, isFiniteNumber, isMultipleOf, numberWithin } from '../rules/number';
+import { isInteger } from '../rules/integer';
+import { isMember } from '../rules/enum';
+import { lengthWithin } from '../rules/string';
+import { formatHolds, formatRule } from '../rules/format';
 
 /**
- * Custom class-validator constraints for the rules class-validator has no decorator for. Their names are the
+ * Custom class-validator constraints for the reference path: each calls its kind's one definition in `rules/` (a
+ * length by the node's count, bounds, dates, date-times, formats), so class-validator decides nothing of its own for a
+ * rule the IR states. Their names are the
  * constraint keys a `ValidationError` carries. Validators and messages read the bound from `args.constraints`
  * (not from the decorator's arguments), so one constraint class serves every use (see `sharedRule`).
  */
@@ -15,6 +24,9 @@ export const TOOLWRIGHT_CONSTRAINTS = {
   exclusiveMaximum: 'exclusiveMaximum',
   multipleOf: 'multipleOf',
   matchesSchema: 'matchesSchema',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  format: 'isFormat',
 } as const;
 
 function each(options: ValidationOptions | undefined): string {
@@ -69,7 +81,7 @@ export function ExclusiveMinimum(bound: number, options?: ValidationOptions): Pr
   return constraint(
     TOOLWRIGHT_CONSTRAINTS.exclusiveMinimum,
     [bound],
-    (value, args) => typeof value === 'number' && value > (args.constraints[0] as number),
+    (value, args) => typeof value === 'number' && aboveExclusive(value, args.constraints[0] as number),
     (args) => `${args.property} must be greater than ${String(args.constraints[0])}`,
     options,
   );
@@ -79,7 +91,7 @@ export function ExclusiveMaximum(bound: number, options?: ValidationOptions): Pr
   return constraint(
     TOOLWRIGHT_CONSTRAINTS.exclusiveMaximum,
     [bound],
-    (value, args) => typeof value === 'number' && value < (args.constraints[0] as number),
+    (value, args) => typeof value === 'number' && belowExclusive(value, args.constraints[0] as number),
     (args) => `${args.property} must be less than ${String(args.constraints[0])}`,
     options,
   );
@@ -91,6 +103,83 @@ export function MultipleOf(divisor: number, options?: ValidationOptions): Proper
     [divisor],
     (value, args) => typeof value === 'number' && isMultipleOf(value, args.constraints[0] as number),
     (args) => `${args.property} must be a multiple of ${String(args.constraints[0])}`,
+    options,
+  );
+}
+
+/**
+ * A string's length against one bound (`minLength` or `maxLength`, the same constraint names as class-validator's),
+ * counted as the node's source means it (`rules/string.ts`): `count` is fixed per decorator, the bound is the
+ * constraint.
+ */
+export function LengthBound(
+  which: 'minLength' | 'maxLength',
+  count: LengthCount,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return constraint(
+    which,
+    [0],
+    (value, args) =>
+      typeof value === 'string' &&
+      (which === 'minLength'
+        ? lengthWithin(value, args.constraints[0] as number, undefined, count)
+        : lengthWithin(value, undefined, args.constraints[0] as number, count)),
+    (args) =>
+      `${args.property} must be ${which === 'minLength' ? 'longer than or equal to' : 'shorter than or equal to'} ${String(args.constraints[0])} characters`,
+    options,
+  );
+}
+
+/**
+ * An inclusive numeric bound (`min` or `max`, class-validator's constraint names, so issues keep their rule): the
+ * number kind's `numberWithin`.
+ */
+export function NumberBound(which: 'min' | 'max', options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    which,
+    [0],
+    (value, args) =>
+      isFiniteNumber(value) &&
+      (which === 'min'
+        ? numberWithin(value, args.constraints[0] as number, undefined)
+        : numberWithin(value, undefined, args.constraints[0] as number)),
+    (args) =>
+      `${args.property} must not be ${which === 'min' ? 'less' : 'greater'} than ${String(args.constraints[0])}`,
+    options,
+  );
+}
+
+/** An integer (`isInt`, class-validator's constraint name): the integer kind's `isInteger` (a safe integer). */
+export function IsIntegerValue(options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    'isInt',
+    [],
+    (value) => isInteger(value),
+    (args) => `${args.property} must be an integer number`,
+    options,
+  );
+}
+
+/** One of the allowed values (`isIn`, class-validator's constraint name): the enum rule's `isMember`. */
+export function IsMemberOf(options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    'isIn',
+    [[]],
+    (value, args) => isMember(args.constraints[0] as readonly unknown[], value),
+    (args) => `${args.property} must be one of the following values: ${(args.constraints[0] as unknown[]).join(', ')}`,
+    options,
+  );
+}
+
+/** A string in a format toolwright enforces (`rules/format/`), by the format's name (the constraint). */
+export function HasFormat(options?: ValidationOptions): PropertyDecorator {
+  return constraint(
+    TOOLWRIGHT_CONSTRAINTS.format,
+    ['email'],
+    (value, args) => typeof value === 'string' && formatHolds(args.constraints[0] as string, value),
+    (args) =>
+      `${args.property} must be ${formatRule(args.constraints[0] as string)?.description ?? `in ${String(args.constraints[0])} format`}`,
     options,
   );
 }

@@ -7,16 +7,10 @@ import {
   IsArray,
   IsBoolean,
   IsDefined,
-  IsIn,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
   IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
   ValidateIf,
   ValidateNested,
   getMetadataStorage,
@@ -31,13 +25,20 @@ import type { ClassThunk } from '../types/param-options';
 import {
   ExclusiveMaximum,
   ExclusiveMinimum,
+  HasFormat,
+  IsIntegerValue,
+  IsMemberOf,
+  LengthBound,
+  NumberBound,
   IsDateOnlyString,
   IsOffsetDateTimeString,
   MatchesPattern,
   MatchesSchema,
   MultipleOf,
 } from './constraints';
-import { canonicalJson, compilePattern, isDateOnly, isOffsetDateTime } from '../schema/value-checks';
+import { canonicalJson, compilePattern } from '../schema/value-checks';
+import { isDateOnly } from '../rules/date';
+import { isOffsetDateTime } from '../rules/date-time';
 
 /** What a property's class-validator and class-transformer decorators are derived from. */
 export interface ValidationPlan {
@@ -191,13 +192,20 @@ const VALIDATE_IF_NOT_NULL = defineRuleKind('validateIf:notNull', () => Validate
 const VALIDATE_IF_ALWAYS = defineRuleKind('validateIf:always', () => ValidateIf(always));
 const IS_DEFINED = defineRuleKind('isDefined', () => IsDefined());
 const IS_STRING = defineRuleKind('isString', (options) => IsString(options));
-const MIN_LENGTH = defineRuleKind('minLength', (options) => MinLength(0, options));
-const MAX_LENGTH = defineRuleKind('maxLength', (options) => MaxLength(0, options));
+const MIN_LENGTH = defineRuleKind('minLength', (options) => LengthBound('minLength', 'code-points', options));
+const MAX_LENGTH = defineRuleKind('maxLength', (options) => LengthBound('maxLength', 'code-points', options));
+const MIN_LENGTH_CLASS_VALIDATOR = defineRuleKind('minLength:class-validator', (options) =>
+  LengthBound('minLength', 'class-validator', options),
+);
+const MAX_LENGTH_CLASS_VALIDATOR = defineRuleKind('maxLength:class-validator', (options) =>
+  LengthBound('maxLength', 'class-validator', options),
+);
+const HAS_FORMAT = defineRuleKind('isFormat', (options) => HasFormat(options));
 const MATCHES = defineRuleKind('matches', (options) => MatchesPattern('', options));
-const IS_INT = defineRuleKind('isInt', (options) => IsInt(options));
+const IS_INT = defineRuleKind('isInt', (options) => IsIntegerValue(options));
 const IS_NUMBER = defineRuleKind('isNumber', (options) => IsNumber({}, options), FINITE_NUMBER);
-const MIN = defineRuleKind('min', (options) => Min(0, options));
-const MAX = defineRuleKind('max', (options) => Max(0, options));
+const MIN = defineRuleKind('min', (options) => NumberBound('min', options));
+const MAX = defineRuleKind('max', (options) => NumberBound('max', options));
 const EXCLUSIVE_MINIMUM = defineRuleKind('exclusiveMinimum', (options) => ExclusiveMinimum(0, options));
 const EXCLUSIVE_MAXIMUM = defineRuleKind('exclusiveMaximum', (options) => ExclusiveMaximum(0, options));
 const MULTIPLE_OF = defineRuleKind('multipleOf', (options) => MultipleOf(1, options));
@@ -215,7 +223,7 @@ const IS_ARRAY = defineRuleKind('isArray', (options) => IsArray(options));
 const ARRAY_MIN_SIZE = defineRuleKind('arrayMinSize', () => ArrayMinSize(0));
 const ARRAY_MAX_SIZE = defineRuleKind('arrayMaxSize', () => ArrayMaxSize(0));
 const ARRAY_UNIQUE = defineRuleKind('arrayUnique', () => ArrayUnique(canonicalJson));
-const IS_IN = defineRuleKind('isIn', (options) => IsIn([], options));
+const IS_IN = defineRuleKind('isIn', (options) => IsMemberOf(options));
 
 /**
  * The options of every `Type` toolwright applies: none (class-transformer only reads them), one frozen object for all
@@ -327,10 +335,22 @@ function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, si
   switch (schema.kind) {
     case 'string':
       sink.rule(IS_STRING, each);
-      if (schema.minLength !== undefined) sink.rule(MIN_LENGTH, each, boundOf(schema.minLength));
-      if (schema.maxLength !== undefined) sink.rule(MAX_LENGTH, each, boundOf(schema.maxLength));
+      // Counted as the node's source means it (`rules/string.ts`).
+      if (schema.minLength !== undefined)
+        sink.rule(
+          schema.lengthCount === 'class-validator' ? MIN_LENGTH_CLASS_VALIDATOR : MIN_LENGTH,
+          each,
+          boundOf(schema.minLength),
+        );
+      if (schema.maxLength !== undefined)
+        sink.rule(
+          schema.lengthCount === 'class-validator' ? MAX_LENGTH_CLASS_VALIDATOR : MAX_LENGTH,
+          each,
+          boundOf(schema.maxLength),
+        );
       // Compiled now: a pattern the engine refuses fails here (checkDtoSynthesis relies on it), not on a call.
       if (schema.pattern !== undefined) sink.rule(MATCHES, each, [compilePattern(schema.pattern).source]);
+      if (schema.format !== undefined) sink.rule(HAS_FORMAT, each, [schema.format]);
       break;
     case 'int':
     case 'float':
@@ -379,6 +399,8 @@ function valueRules(schema: ParamSchema, each: boolean, plan: ValidationPlan, si
       sink.rule(MATCHES_SCHEMA, each, [schema]);
       return;
     case 'any':
+      // A value of any type with an enum (`{enum: [...]}` of several types): its membership is `rules/enum.ts`'s.
+      if (schema.enum !== undefined) sink.rule(MATCHES_SCHEMA, each, [schema]);
       return;
   }
   // A property typed `Date` holds a Date by now, which an enum of strings cannot match: the enum stays in the IR only.

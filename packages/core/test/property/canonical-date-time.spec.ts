@@ -1,4 +1,5 @@
-import { isCanonicalDate, isCanonicalDateTime } from '@toolwright/core/pipeline/value-rules';
+import { isCanonicalDate } from '@toolwright/core/rules/date';
+import { isCanonicalDateTime } from '@toolwright/core/rules/date-time';
 import { daysInMonth, isCalendarDate } from '@toolwright/core/time/calendar';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 import { singleEdits } from '../support/single-edits';

@@ -8,7 +8,7 @@ import {
   isPlainAsciiEmail,
   isUrlDefault,
   isUuidDefault,
-} from '../../src/pipeline/fast-validators';
+} from '../../src/rules/validator-js';
 
 /**
  * The exact fast implementations of validator.js's isEmail / isUUID / isURL (default options, as class-validator's
@@ -43,7 +43,7 @@ interface Rule {
 const RULES: readonly Rule[] = [
   { name: 'isEmail', ruleName: 'isEmail', reference: (value) => isEmail(value, undefined), fast: isEmailDefault },
   { name: 'isURL', ruleName: 'isUrl', reference: (value) => isURL(value, undefined), fast: isUrlDefault },
-  { name: 'isUUID', ruleName: 'isUUID', reference: (value) => isUUID(value, undefined), fast: isUuidDefault },
+  { name: 'isUUID', ruleName: 'isUuid', reference: (value) => isUUID(value, undefined), fast: isUuidDefault },
 ];
 
 function disagreements(
@@ -462,7 +462,7 @@ describe('exact fast validator.js rules (default options) against validator.js',
       fastRuleFor('isEmail', [Object.assign(Object.create({ allow_display_name: true }) as object, {})]),
     ).toBeUndefined();
     expect(fastRuleFor('isEmail', [{ allow_display_name: false }, 'extra'])).toBeUndefined();
-    expect(fastRuleFor('isUUID', ['4'])).toBeUndefined();
+    expect(fastRuleFor('isUuid', ['4'])).toBeUndefined();
     expect(fastRuleFor('isUrl', [{ require_protocol: true }])).toBeUndefined();
     expect(fastRuleFor('isAlpha', [undefined])).toBeUndefined();
   });

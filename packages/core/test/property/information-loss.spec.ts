@@ -8,7 +8,7 @@ import {
   minNumberLength,
 } from '@toolwright/core/pipeline/information-loss';
 import { DANGEROUS_KEYS } from '@toolwright/core/pipeline/sanitize';
-import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
+import { UnsafeIntegerLiteral } from '@toolwright/core/rules/unsafe-integer';
 import type { CoercionPolicy } from '@toolwright/core';
 import { mulberry32, seededRandom, type SeededRandom } from '../support/seeded-random';
 import { showValue } from '../support/show-value';

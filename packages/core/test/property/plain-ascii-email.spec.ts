@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import { isEmailDefault, isPlainAsciiEmail } from '../../src/pipeline/fast-validators';
+import { isEmailDefault, isPlainAsciiEmail } from '../../src/rules/validator-js';
 import { seededRandom, type SeededRandom } from '../support/seeded-random';
 import { singleEdits } from '../support/single-edits';
 

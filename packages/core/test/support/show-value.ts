@@ -1,4 +1,4 @@
-import { UnsafeIntegerLiteral } from '@toolwright/core/pipeline/unsafe-integer';
+import { UnsafeIntegerLiteral } from '@toolwright/core/rules/unsafe-integer';
 
 /**
  * A description of a parsed value that tells apart everything a caller could (-0, prototype keys, key order, a

@@ -260,7 +260,12 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
     }
     expect(buildObjectSchema(ContactParams).properties).toStrictEqual([
       { name: 'email', schema: { kind: 'string', description: 'Email', format: 'email' }, required: true, aliases: [] },
-      { name: 'name', schema: { kind: 'string', minLength: 2, maxLength: 20 }, required: true, aliases: [] },
+      {
+        name: 'name',
+        schema: { kind: 'string', minLength: 2, maxLength: 20, lengthCount: 'class-validator' },
+        required: true,
+        aliases: [],
+      },
       { name: 'amount', schema: { kind: 'int', minimum: 5, maximum: 100 }, required: true, aliases: [] },
       { name: 'letter', schema: { kind: 'string', enum: ['b', 'c'] }, required: true, aliases: [] },
       { name: 'country', schema: { kind: 'string', pattern: '^[A-Z]{2}$' }, required: true, aliases: [] },
@@ -271,7 +276,12 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       { name: 'price', schema: { kind: 'float', exclusiveMinimum: 0 }, required: true, aliases: [] },
       {
         name: 'codes',
-        schema: { kind: 'array', items: { kind: 'string', maxLength: 3 }, minItems: 2, uniqueItems: true },
+        schema: {
+          kind: 'array',
+          items: { kind: 'string', maxLength: 3, lengthCount: 'class-validator' },
+          minItems: 2,
+          uniqueItems: true,
+        },
         required: true,
         aliases: [],
       },
@@ -312,7 +322,12 @@ describe('buildObjectSchema: class-validator decorators appear where JSON Schema
       kind: 'object',
       name: 'TicketParams',
       properties: [
-        { name: 'title', schema: { kind: 'string', minLength: 3 }, required: true, aliases: [] },
+        {
+          name: 'title',
+          schema: { kind: 'string', minLength: 3, lengthCount: 'class-validator' },
+          required: true,
+          aliases: [],
+        },
         { name: 'points', schema: { kind: 'int', minimum: 0 }, required: true, aliases: [] },
         { name: 'estimate', schema: { kind: 'float' }, required: true, aliases: [] },
         { name: 'urgent', schema: { kind: 'bool' }, required: false, aliases: [] },

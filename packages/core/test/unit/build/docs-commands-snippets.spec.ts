@@ -83,7 +83,13 @@ describe('docs/commands-and-parameters.md snippets run as documented', () => {
     const byName = Object.fromEntries(schema.properties.map((property) => [property.name, property]));
     expect(byName['guestName']).toStrictEqual({
       name: 'guestName',
-      schema: { kind: 'string', description: 'Guest name', minLength: 2, maxLength: 80 },
+      schema: {
+        kind: 'string',
+        description: 'Guest name',
+        minLength: 2,
+        maxLength: 80,
+        lengthCount: 'class-validator',
+      },
       required: true,
       aliases: ['guest', 'name'],
     });
@@ -130,7 +136,13 @@ describe('docs/commands-and-parameters.md snippets run as documented', () => {
       { name: 'email', schema: { kind: 'string', format: 'email' }, required: true, aliases: [] },
       {
         name: 'name',
-        schema: { kind: 'string', description: 'Display name', minLength: 2, maxLength: 40 },
+        schema: {
+          kind: 'string',
+          description: 'Display name',
+          minLength: 2,
+          maxLength: 40,
+          lengthCount: 'class-validator',
+        },
         required: true,
         aliases: [],
       },

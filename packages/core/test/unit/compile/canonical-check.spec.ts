@@ -4,13 +4,9 @@ import { maxLength as classValidatorMaxLength, minLength as classValidatorMinLen
 import { PersonaToolExecutor, ToolRegistry, silentLogger } from '@toolwright/core';
 import { acceptFunction, canonicalCheck } from '@toolwright/core/compile/canonical-check';
 import { configureHotTier, DEFAULT_HOT_TIER } from '@toolwright/core/compile/hot-tier';
-import {
-  constraintChecks,
-  constraintHolds,
-  foldConstraints,
-  lengthWithin,
-  numberWithin,
-} from '@toolwright/core/pipeline/constraints';
+import { constraintChecks, constraintHolds, foldConstraints } from '@toolwright/core/pipeline/constraints';
+import { lengthWithin } from '@toolwright/core/rules/string';
+import { numberWithin } from '@toolwright/core/rules/number';
 import { DEFAULT_LIMITS } from '@toolwright/core/pipeline/limits';
 import type { ObjectSchema, ParamSchema } from '@toolwright/core/types/schema';
 
@@ -226,7 +222,12 @@ describe('the length constraint', () => {
           const expected =
             (minimum === undefined || classValidatorMinLength(text, minimum)) &&
             (maximum === undefined || classValidatorMaxLength(text, maximum));
-          expect(lengthWithin(text, minimum, maximum)).toBe(expected);
+          expect(lengthWithin(text, minimum, maximum, 'class-validator')).toBe(expected);
+          // JSON Schema's count: code points, as the string's iterator counts them.
+          const codePoints = [...text].length;
+          expect(lengthWithin(text, minimum, maximum, undefined)).toBe(
+            (minimum === undefined || codePoints >= minimum) && (maximum === undefined || codePoints <= maximum),
+          );
         },
       ),
       { seed: 12, numRuns: 3_000 },
@@ -257,7 +258,11 @@ describe('the length constraint', () => {
           const expected =
             (minimum === undefined || classValidatorMinLength(text, minimum)) &&
             (maximum === undefined || classValidatorMaxLength(text, maximum));
-          expect(lengthWithin(text, minimum, maximum)).toBe(expected);
+          expect(lengthWithin(text, minimum, maximum, 'class-validator')).toBe(expected);
+          const codePoints = [...text].length;
+          expect(lengthWithin(text, minimum, maximum, 'code-points')).toBe(
+            (minimum === undefined || codePoints >= minimum) && (maximum === undefined || codePoints <= maximum),
+          );
         },
       ),
       { seed: 1212, numRuns: 20_000 },
@@ -271,10 +276,10 @@ describe('the folded bounds (decision 0034, amended 2026-11-28)', () => {
 
   /** Whether `value` lies within a node's folded bounds and holds its other records, as the walk decides it. */
   function foldedHolds(schema: ParamSchema, value: unknown): boolean {
-    const { lower, upper, rest } = foldConstraints(constraintChecks(schema));
+    const { lower, upper, count, rest } = foldConstraints(constraintChecks(schema));
     const within =
       schema.kind === 'string'
-        ? lengthWithin(value as string, lower, upper)
+        ? lengthWithin(value as string, lower, upper, count)
         : numberWithin(schema.kind === 'array' ? (value as unknown[]).length : (value as number), lower, upper);
     return within && rest.every((constraint) => constraintHolds(constraint, value));
   }
@@ -290,8 +295,10 @@ describe('the folded bounds (decision 0034, amended 2026-11-28)', () => {
         optional(fc.integer({ min: 0, max: 6 })),
         optional(fc.constantFrom('^a', 'b$')),
         (value, minLength, maxLength, pattern) => {
-          const schema: ParamSchema = { kind: 'string', minLength, maxLength, pattern };
-          expect(foldedHolds(schema, value)).toBe(allHold(schema, value));
+          for (const lengthCount of [undefined, 'class-validator'] as const) {
+            const schema: ParamSchema = { kind: 'string', minLength, maxLength, pattern, lengthCount };
+            expect(foldedHolds(schema, value)).toBe(allHold(schema, value));
+          }
         },
       ),
       { seed: 2811, numRuns: 5_000 },

@@ -24,7 +24,7 @@ describe('@ArrayOf, @DateTime, @DateOnly and @FromContext: the IR', () => {
     expect(buildObjectSchema(Params).properties.map((property) => property.schema)).toStrictEqual([
       {
         kind: 'array',
-        items: { kind: 'string', maxLength: 20 },
+        items: { kind: 'string', maxLength: 20, lengthCount: 'class-validator' },
         minItems: 1,
         maxItems: 5,
         uniqueItems: true,

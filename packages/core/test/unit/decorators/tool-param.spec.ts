@@ -118,7 +118,7 @@ describe('@ToolParam: the IR of every option', () => {
     expect(properties(Params)).toStrictEqual([
       {
         name: 'name',
-        schema: { kind: 'string', minLength: 2, maxLength: 40, pattern: '^[A-Z]' },
+        schema: { kind: 'string', minLength: 2, maxLength: 40, lengthCount: 'class-validator', pattern: '^[A-Z]' },
         required: true,
         aliases: [],
       },
@@ -165,7 +165,7 @@ describe('@ToolParam: the IR of every option', () => {
         uniqueItems: true,
         description: 'Ids',
       },
-      { kind: 'array', items: { kind: 'string', enum: ['a', 'b'], minLength: 1 } },
+      { kind: 'array', items: { kind: 'string', enum: ['a', 'b'], minLength: 1, lengthCount: 'class-validator' } },
     ]);
   });
 

@@ -38,6 +38,8 @@ function reference(base: ParamSchema, options: Options): ParamSchema {
     multipleOf: options['multipleOf'],
     minLength: options['minLength'],
     maxLength: options['maxLength'],
+    lengthCount:
+      options['minLength'] !== undefined || options['maxLength'] !== undefined ? 'class-validator' : undefined,
     pattern,
     format: options['format'],
   }) as ParamSchema;

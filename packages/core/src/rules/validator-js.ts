@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { IPV4, IPV6_WITH_ZONE } from './format/ip';
 
 /**
  * Exact fast implementations of the hot validator.js rules, as class-validator calls them with their default options
@@ -41,7 +42,7 @@ export function fastRuleFor(
   name: string | undefined,
   constraints: readonly unknown[],
 ): ((value: unknown) => boolean) | undefined {
-  if (name !== 'isEmail' && name !== 'isUUID' && name !== 'isUrl') return undefined;
+  if (name !== 'isEmail' && name !== 'isUuid' && name !== 'isUrl') return undefined;
   const options = constraints[0];
   const defaults = options === undefined || options === null || (name === 'isEmail' && isDefaultEmailOptions(options));
   if (constraints.length > 1 || !defaults || !validatorVersionVerified()) return undefined;
@@ -289,23 +290,6 @@ export function isEmailDefault(text: string): boolean {
 
 // --- isURL with validator.js's default options -------------------------------------------------------------------
 
-const IPV4_SEGMENT = '(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])';
-const IPV4_ADDRESS = `(${IPV4_SEGMENT}[.]){3}${IPV4_SEGMENT}`;
-const IPV4 = new RegExp(`^${IPV4_ADDRESS}$`);
-const IPV6_SEGMENT = '(?:[0-9a-fA-F]{1,4})';
-const IPV6 = new RegExp(
-  '^(' +
-    `(?:${IPV6_SEGMENT}:){7}(?:${IPV6_SEGMENT}|:)|` +
-    `(?:${IPV6_SEGMENT}:){6}(?:${IPV4_ADDRESS}|:${IPV6_SEGMENT}|:)|` +
-    `(?:${IPV6_SEGMENT}:){5}(?::${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,2}|:)|` +
-    `(?:${IPV6_SEGMENT}:){4}(?:(:${IPV6_SEGMENT}){0,1}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,3}|:)|` +
-    `(?:${IPV6_SEGMENT}:){3}(?:(:${IPV6_SEGMENT}){0,2}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,4}|:)|` +
-    `(?:${IPV6_SEGMENT}:){2}(?:(:${IPV6_SEGMENT}){0,3}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,5}|:)|` +
-    `(?:${IPV6_SEGMENT}:){1}(?:(:${IPV6_SEGMENT}){0,4}:${IPV4_ADDRESS}|(:${IPV6_SEGMENT}){1,6}|:)|` +
-    `(?::((?::${IPV6_SEGMENT}){0,5}:${IPV4_ADDRESS}|(?::${IPV6_SEGMENT}){1,7}|:))` +
-    ')(%[0-9a-zA-Z.]{1,})?$',
-);
-
 const URL_FORBIDDEN = /[\s<>]/;
 const URL_PROTOCOL = /^([a-z][a-z0-9+\-.]*):/i;
 const URL_AUTH = /^[a-zA-Z0-9\-_.%:]*$/;
@@ -391,6 +375,7 @@ export function isUrlDefault(input: string): boolean {
     const port = parseInt(portText, 10);
     if (!URL_PORT.test(portText) || port <= 0 || port > 65535) return false;
   }
-  if (!IPV4.test(host) && !IPV6.test(host) && !isFqdnDefault(host) && (!ipv6 || !IPV6.test(ipv6))) return false;
+  if (!IPV4.test(host) && !IPV6_WITH_ZONE.test(host) && !isFqdnDefault(host) && (!ipv6 || !IPV6_WITH_ZONE.test(ipv6)))
+    return false;
   return true;
 }
