@@ -114,7 +114,16 @@ export { checkToolResult, resultInvalidError } from './result-check/check-tool-r
 export { ResultInvalidError } from './errors/result-invalid-error';
 // The one escape of every log line, for the loggers of the other packages (the CLI's stderr lines).
 export { escapeLogText } from './logging/log-escape';
-export { buildModelOutput, modelContent, modelText, continuationParameter } from './result-view/model-output';
+export {
+  buildModelOutput,
+  continuationParameter,
+  isTextOnly,
+  jsonText,
+  modelContent,
+  modelText,
+  partNote,
+  partsText,
+} from './result-view/model-output';
 export {
   DEFAULT_RESULT_BUDGET_CHARS,
   CHARS_PER_TOKEN_ESTIMATE,

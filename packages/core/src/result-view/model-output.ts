@@ -185,29 +185,63 @@ export function modelContent(result: Extract<ToolResult, { ok: true }>): readonl
   return [{ type: 'json', value }];
 }
 
+/** JSON text of any value; what JSON cannot hold (bigint, cycles) is rendered with String(), so it never throws. */
+export function jsonText(value: unknown): string {
+  try {
+    const text = JSON.stringify(value === undefined ? null : value, (_key, item: unknown) =>
+      typeof item === 'bigint' ? item.toString() : item,
+    );
+    return text ?? 'null';
+  } catch {
+    return JSON.stringify(String(value));
+  }
+}
+
+/** Whether every part is text or JSON (then a channel that takes one text gets exactly the text it got before parts). */
+export function isTextOnly(parts: readonly ContentPart[]): boolean {
+  return parts.every((part) => part.type === 'text' || part.type === 'json');
+}
+
+/** The note that names a part a text channel cannot carry (`[image: image/png]`); a text resource is its text. */
+export function partNote(part: ContentPart): string {
+  switch (part.type) {
+    case 'text':
+      return part.text;
+    case 'json':
+      return jsonText(part.value);
+    case 'image':
+      return `[image: ${part.mimeType ?? ('url' in part ? part.url : 'image')}]`;
+    case 'audio':
+      return `[audio: ${part.mimeType}]`;
+    case 'resource':
+      return 'text' in part.resource ? part.resource.text : `[file: ${part.resource.uri}]`;
+    case 'resource_link':
+      return `[file link: ${part.name} (${part.uri})]`;
+  }
+}
+
 /**
- * What the model reads of a successful result, as one text (the tool loop's tool message, channels that take only
- * text): text parts as they are, JSON parts as JSON text, blank-line separated; an image, audio or file part is named
- * (`[image: image/png]`), since a text channel cannot carry it (a provider's own lowering sends it: docs/results.md).
+ * Parts as one text, for a channel that takes only text: text parts as they are, JSON parts as JSON text, blank-line
+ * separated; any other part as `noteFor` gives it (by default its `partNote`; a provider's lowering names where the part
+ * itself goes).
  */
-export function modelText(result: Extract<ToolResult, { ok: true }>): string {
-  const parts = modelContent(result);
+export function partsText(
+  parts: readonly ContentPart[],
+  noteFor: (part: ContentPart, index: number) => string = partNote,
+): string {
   return parts
-    .map((part) => {
-      switch (part.type) {
-        case 'text':
-          return part.text;
-        case 'json':
-          return JSON.stringify(part.value ?? null);
-        case 'image':
-          return `[image: ${part.mimeType ?? ('url' in part ? part.url : 'image')}]`;
-        case 'audio':
-          return `[audio: ${part.mimeType}]`;
-        case 'resource':
-          return 'text' in part.resource ? part.resource.text : `[file: ${part.resource.uri}]`;
-        case 'resource_link':
-          return `[file link: ${part.name} (${part.uri})]`;
-      }
+    .map((part, index) => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'json') return jsonText(part.value);
+      return noteFor(part, index);
     })
     .join('\n\n');
+}
+
+/**
+ * What the model reads of a successful result, as one text (the tool loop's tool message, channels that take only
+ * text): `partsText` of its parts; a provider's own lowering sends an image, audio or file part (docs/results.md).
+ */
+export function modelText(result: Extract<ToolResult, { ok: true }>): string {
+  return partsText(modelContent(result));
 }

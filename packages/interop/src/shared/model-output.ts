@@ -1,6 +1,8 @@
 import type { ContentPart, ModelOutput, ToolDefinition, ToolResult } from '@toolwright/core';
 import { buildModelOutput, DEFAULT_RESULT_BUDGET_CHARS, modelContent } from '@toolwright/core/internal';
 
+export { isTextOnly, partsText } from '@toolwright/core/internal';
+
 /** How many calls' views a tool set remembers (the most recent; a framework converts a result soon after the call). */
 const REMEMBERED_VIEWS = 1_000;
 
@@ -40,31 +42,6 @@ export class RecentModelViews {
       durationMs: 0,
     });
   }
-}
-
-/** Whether every part is text or JSON (then a framework gets one text). */
-export function isTextOnly(parts: readonly ContentPart[]): boolean {
-  return parts.every((part) => part.type === 'text' || part.type === 'json');
-}
-
-/** Text and JSON parts as one text (JSON as JSON text), blank-line separated; other parts named. */
-export function partsText(parts: readonly ContentPart[]): string {
-  return parts
-    .map((part) => {
-      switch (part.type) {
-        case 'text':
-          return part.text;
-        case 'json':
-          return JSON.stringify(part.value ?? null);
-        case 'resource':
-          return 'text' in part.resource ? part.resource.text : `[file: ${part.resource.uri}]`;
-        case 'resource_link':
-          return `[file link: ${part.name} (${part.uri})]`;
-        default:
-          return `[${part.type}: ${'mimeType' in part ? (part.mimeType ?? '') : ''}]`;
-      }
-    })
-    .join('\n\n');
 }
 
 /** What the model reads of a successful result, as parts (its view when it has one, else the value). */

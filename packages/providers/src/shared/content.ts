@@ -5,8 +5,10 @@
  * to its own form (docs/results.md has the table); a part is never dropped without the model being told.
  */
 import type { ContentPart, ImageDataPart, ImagePart, ToolResult } from '@toolwright/core';
-import { modelContent } from '@toolwright/core/internal';
-import { errorJsonText, toJsonText } from './results';
+import { isTextOnly, jsonText, modelContent, partsText as partsAsText } from '@toolwright/core/internal';
+import { errorJsonText } from './results';
+
+export { isTextOnly, partsAsText };
 
 export type SuccessResult = Extract<ToolResult, { ok: true }>;
 
@@ -15,27 +17,9 @@ export function successParts(result: SuccessResult): readonly ContentPart[] {
   return modelContent(result);
 }
 
-/** Whether every part is text or JSON (then the result goes as one text, exactly as before content parts). */
-export function isTextOnly(parts: readonly ContentPart[]): boolean {
-  return parts.every((part) => part.type === 'text' || part.type === 'json');
-}
-
 /** The text of a text or JSON part (JSON as compact JSON text). */
 export function textOfPart(part: ContentPart & { type: 'text' | 'json' }): string {
-  return part.type === 'text' ? part.text : toJsonText(part.value);
-}
-
-/**
- * The parts as one text, for a channel that takes only text: text and JSON parts in order, blank-line separated; any
- * other part as the note `noteFor` gives (the provider's fallback says where the part itself goes).
- */
-export function partsAsText(
-  parts: readonly ContentPart[],
-  noteFor: (part: ContentPart, index: number) => string,
-): string {
-  return parts
-    .map((part, index) => (part.type === 'text' || part.type === 'json' ? textOfPart(part) : noteFor(part, index)))
-    .join('\n\n');
+  return part.type === 'text' ? part.text : jsonText(part.value);
 }
 
 /** A short description of a non-text part: `image 1 (image/png, 12.3 KB)`. */

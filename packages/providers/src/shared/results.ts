@@ -4,19 +4,11 @@
  * JSON error object as the tool output, so the model can tell an error from a value.
  */
 import type { ToolErrorPayload } from '@toolwright/core';
+import { jsonText as toJsonText } from '@toolwright/core/internal';
 import { isPlainObject, type JsonObject, type JsonValue } from './json-schema';
 
-/** JSON text of any value; values JSON cannot hold (bigint, cycles) are rendered with String(). */
-export function toJsonText(value: unknown): string {
-  try {
-    const text = JSON.stringify(value === undefined ? null : value, (_key, item: unknown) =>
-      typeof item === 'bigint' ? item.toString() : item,
-    );
-    return text ?? 'null';
-  } catch {
-    return JSON.stringify(String(value));
-  }
-}
+/** JSON text of any value (core's one definition): bigint and cycles rendered with String(), never a throw. */
+export { toJsonText };
 
 /** A value as JSON data (what JSON.stringify would keep), for result channels that take JSON. */
 export function toJsonValue(value: unknown): JsonValue {
