@@ -1,6 +1,7 @@
 import { ResultInvalidError } from '../errors/result-invalid-error';
 import { DEFAULT_LIMITS } from '../pipeline/limits';
 import { compileNormalizer, NormalizeState } from '../pipeline/normalizer';
+import { ToolContent } from '../types/content';
 import type { ToolDefinition } from '../types/definition';
 import type { ValidationIssue } from '../types/execution';
 
@@ -14,13 +15,20 @@ const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
  * instance as its own enumerable fields), by the same compiled checks as a tool's arguments under the `strict` policy:
  * nothing is repaired (a handler is trusted code, so a mismatch is the developer's bug), unknown keys of a closed
  * object are refused. Cross-field rules and class-validator rules the IR cannot say (`@IsEmail`) are not checked here.
+ * A `ToolContent` value is checked by its `structuredContent` (what an output schema describes, as in MCP); its parts
+ * are the model's view, not the typed result.
  */
 export function checkToolResult(definition: ToolDefinition, value: unknown): readonly ValidationIssue[] {
   const output = definition.output;
   if (output === undefined) return NO_ISSUES;
+  if (ToolContent.isInstance(value) && value.structuredContent === undefined)
+    return [
+      resultIssue('a JSON object (the structuredContent of a ToolContent)', 'a ToolContent without structuredContent'),
+    ];
+  const checked = ToolContent.isInstance(value) ? value.structuredContent : value;
   let json: unknown;
   try {
-    const text = JSON.stringify(value);
+    const text = JSON.stringify(checked);
     if (text === undefined) return [resultIssue('a JSON object', 'nothing (undefined)')];
     json = JSON.parse(text);
   } catch (error) {

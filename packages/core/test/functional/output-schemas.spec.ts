@@ -9,6 +9,7 @@ import {
   silentLogger,
   toJsonSchema,
   ToolParam,
+  ToolContent,
   ToolRegistry,
   type ToolResult,
 } from '@toolwright/core';
@@ -199,6 +200,27 @@ describe('output schemas: JSON-Schema and compact tools', () => {
       if (!result.ok) expect(result.error.issues.map((issue) => issue.path)).toEqual(['total', 'currency']);
     }
     expect(toJsonSchema(registry.get('sum2')!.output!)).toMatchObject({ required: ['total'] });
+  });
+
+  it('checks a ToolContent by its structuredContent, and refuses one without it', async () => {
+    const registry = new ToolRegistry({ logger: silentLogger });
+    const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } as const;
+    let answer: unknown = new ToolContent([image], { total: 3, currency: 'EUR' });
+    registry.registerJsonSchemaTool({ name: 'chart', inputSchema: { type: 'object' }, outputSchema }, () => answer);
+    const executor = new PersonaToolExecutor(registry, { logger: silentLogger });
+    const good = await executor.execute({ id: '1', name: 'chart', arguments: '{}' });
+    expect(good).toMatchObject({ ok: true, modelOutput: { content: [image], structuredContent: { total: 3 } } });
+    answer = new ToolContent([image], { total: -1 });
+    const wrong = await executor.execute({ id: '2', name: 'chart', arguments: '{}' });
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'RESULT_INVALID' } });
+    if (!wrong.ok) expect(wrong.error.issues.map((issue) => issue.path)).toEqual(['total']);
+    answer = new ToolContent([image]);
+    const none = await executor.execute({ id: '3', name: 'chart', arguments: '{}' });
+    expect(none).toMatchObject({ ok: false, error: { code: 'RESULT_INVALID' } });
+    if (!none.ok)
+      expect(none.error.issues[0]!.message).toBe(
+        'the result: expected a JSON object (the structuredContent of a ToolContent), received a ToolContent without structuredContent.',
+      );
   });
 
   it('refuses an output schema that is not an object schema', () => {

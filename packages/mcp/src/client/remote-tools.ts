@@ -144,26 +144,42 @@ function withAliases(definition: ToolDefinition, remoteName: string, options: Re
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
 /**
- * A successful `CallToolResult` as the value the executor returns: `structuredContent` when the server sent it,
- * the text when every block is text, otherwise the blocks themselves (an `McpContent`, which `serveMcp` passes on
- * unchanged). Never larger than `maxChars` characters (text, JSON of the structured content, base64 data of
- * images and audio): past it the value is cut and says so (a notice the model reads), so a server cannot fill the
- * model's context or this process's memory with one result.
+ * A successful `CallToolResult` as the value the executor returns:
+ * - `structuredContent` when the server sent it with text blocks only (the text is its JSON, by the spec's
+ *   backwards-compatibility rule), or when it is not an object (an array or a scalar, which a later protocol allows);
+ * - an `McpContent` when some block is not text (an image, audio, a resource or a resource link): the blocks as its
+ *   content (what the model reads) and the server's `structuredContent`, if any, beside them (what the application
+ *   reads, and what the tool's output schema checks), so neither is lost;
+ * - otherwise the text, the blocks joined by newlines.
+ *
+ * Never larger than `maxChars` characters in all (text, JSON of the structured content, base64 data of images and
+ * audio): past it the value is cut and says so (a notice the model reads), so a server cannot fill the model's context
+ * or this process's memory with one result. Structured content over the bound becomes its cut JSON text (a cut object
+ * could fail the output schema); blocks share what the structured content leaves.
  */
 export function valueOfResult(result: CallToolResult, maxChars: number = DEFAULT_MAX_RESULT_CHARS): unknown {
+  const blocks = result.content ?? [];
+  const allText = blocks.every((block) => block.type === 'text');
   if (result.structuredContent !== undefined) {
     const json = JSON.stringify(result.structuredContent);
-    if (json.length <= maxChars) return result.structuredContent;
-    return `${json.slice(0, maxChars)}\n${clientMessages.resultTruncated(json.length, maxChars)}`;
+    if (json.length > maxChars)
+      return `${json.slice(0, maxChars)}\n${clientMessages.resultTruncated(json.length, maxChars)}`;
+    const structured = result.structuredContent;
+    // A `ToolContent` holds an object (what an output schema describes); a later protocol's array or scalar stays the value.
+    if (allText || !isJsonObject(structured)) return structured;
+    return new McpContent(boundedBlocks(blocks, maxChars - json.length), structured);
   }
-  const blocks = result.content ?? [];
-  if (blocks.every((block) => block.type === 'text')) {
+  if (allText) {
     let total = 0;
     for (const block of blocks) total += (block as { text: string }).text.length + 1;
     if (total - 1 <= maxChars) return blocks.map((block) => (block as { text: string }).text).join('\n');
     return `${joinTexts(blocks, maxChars)}\n${clientMessages.resultTruncated(total - 1, maxChars)}`;
   }
   return new McpContent(boundedBlocks(blocks, maxChars));
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The first `maxChars` characters of the texts joined by newlines, without building the whole join. */

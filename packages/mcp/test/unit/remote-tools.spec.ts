@@ -117,6 +117,19 @@ describe('remote results', () => {
     });
   });
 
+  it('structuredContent with an image or a resource: both kept, the blocks as content and the object beside them', () => {
+    const blocks = [
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      { type: 'text', text: 'a chart' },
+      { type: 'resource', resource: { uri: 'file:///r.csv', mimeType: 'text/csv', text: 'a,b' } },
+    ] as const;
+    const value = valueOfResult({ content: [...blocks], structuredContent: { points: 3 } });
+    expect(McpContent.isInstance(value)).toBe(true);
+    expect((value as McpContent).content).toEqual(blocks);
+    expect((value as McpContent).structuredContent).toEqual({ points: 3 });
+    expect(JSON.parse(JSON.stringify(value))).toEqual({ content: blocks, structuredContent: { points: 3 } });
+  });
+
   it('an error result gives its text, or says there was none', () => {
     expect(errorTextOfResult({ content: [{ type: 'text', text: 'offline' }], isError: true })).toBe('offline');
     expect(
@@ -173,6 +186,35 @@ describe('remote results are bounded (issue 11)', () => {
         text: '[toolwright: the result was truncated: 200 characters of content, 100 kept; 1 content block left out. Ask for less to see the rest.]',
       },
     ]);
+  });
+
+  it('structuredContent and blocks share maxChars: the blocks get what the structured JSON leaves', () => {
+    const value = valueOfResult(
+      {
+        content: [
+          { type: 'text', text: 'a'.repeat(30) },
+          { type: 'image', data: 'B'.repeat(80), mimeType: 'image/png' },
+        ],
+        structuredContent: { n: 'x'.repeat(52) },
+      },
+      100,
+    ) as McpContent;
+    // `{"n":"x…"}` is 60 characters: 40 are left, the text fits, the image does not.
+    expect(value.structuredContent).toEqual({ n: 'x'.repeat(52) });
+    expect(value.content).toEqual([
+      { type: 'text', text: 'a'.repeat(30) },
+      {
+        type: 'text',
+        text: '[toolwright: the result was truncated: 110 characters of content, 30 kept; 1 content block left out. Ask for less to see the rest.]',
+      },
+    ]);
+    // Structured content over the bound alone: its cut JSON text, as for a result without blocks.
+    const over = valueOfResult(
+      { content: [{ type: 'image', data: 'B', mimeType: 'image/png' }], structuredContent: { n: 'x'.repeat(200) } },
+      100,
+    );
+    expect(typeof over).toBe('string');
+    expect(over).toContain('the result was truncated: 208 characters long, the first 100 are shown');
   });
 
   it('within the limit nothing changes', () => {
