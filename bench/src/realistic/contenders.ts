@@ -21,9 +21,9 @@ export const REALISTIC_CONTENDERS: readonly RealisticContender[] = [
   { id: 'class:zod', kind: 'class', label: 'zod 4 per shape (z.email())' },
   { id: 'class:cv', kind: 'class', label: 'class-transformer + class-validator per DTO (@IsEmail())' },
   { id: 'json:tw', kind: 'json', label: 'toolwright, JSON-Schema tools' },
-  { id: 'json:hand', kind: 'json', label: 'hand-written check per shape (e-mail not checked)' },
-  { id: 'json:ajv', kind: 'json', label: 'ajv per schema (ajv-formats date-time; email an annotation)' },
-  { id: 'json:zod', kind: 'json', label: 'zod 4 per shape (e-mail a plain string)' },
+  { id: 'json:hand', kind: 'json', label: 'hand-written check per shape (e-mail checked)' },
+  { id: 'json:ajv', kind: 'json', label: 'ajv per schema (ajv-formats date-time, email)' },
+  { id: 'json:zod', kind: 'json', label: 'zod 4 per shape (z.email())' },
 ];
 
 /** What one `child.js realistic <tools>` process prints. */

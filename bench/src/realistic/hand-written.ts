@@ -13,8 +13,8 @@ import type { FieldSpec, ScalarSpec, ShapeSpec, ValueSpec } from './shapes';
  * The lean hand-written baseline of the realistic shapes: what a careful engineer writes for each command without a
  * framework, one straight-line check function per shape (its own function, with the property names as literals),
  * JSON.parse and then exactly the checks toolwright makes on a valid call: types, bounds, enums, date-times with an
- * offset on a real day, e-mail addresses when toolwright checks them (a class command's `@IsEmail()`; a JSON-Schema
- * tool's `format: "email"` is an annotation), `null` for an optional field as absent, and no unknown key (toolwright
+ * offset on a real day, e-mail addresses (a class command's `@IsEmail()` and a JSON-Schema tool's `format: "email"`,
+ * which toolwright enforces), `null` for an optional field as absent, and no unknown key (toolwright
  * drops and records one: here a copy without it is made, which valid calls never need). No normalizing copy of valid
  * input: the handler gets the parsed object.
  *

@@ -35,7 +35,7 @@ import type { FieldSpec, ScalarSpec, ShapeSpec, ValueSpec } from './shapes';
 
 /**
  * An ajv instance for one tool kind: `date-time` from ajv-formats (RFC 3339, offset required), and `email` from
- * ajv-formats when the kind checks e-mail, else accepted as an annotation (what a JSON-Schema tool does).
+ * ajv-formats when the kind checks e-mail (both kinds do: toolwright enforces `format: "email"`), else an annotation.
  */
 export function createRealisticAjv(checksEmail: boolean): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: false });

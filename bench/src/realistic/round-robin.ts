@@ -67,8 +67,10 @@ export function realisticPipelines(shapes: readonly ShapeSpec[]): Map<string, Pi
       zod: zodPipeline(new Map(tools.map((tool) => [tool.name, tool.zod]))),
     };
   };
+  // Both kinds check e-mail addresses: a JSON-Schema tool's `format: "email"` is enforced like `@IsEmail()` (every
+  // format shown to a model is; docs/normalization.md). Each kind keeps pipelines of its own (their own feedback).
   const classKind = byKind(true);
-  const jsonKind = byKind(false);
+  const jsonKind = byKind(true);
   const cv = ctcvPipeline(
     new Map(
       shapes.map((shape) => {

@@ -6,7 +6,7 @@ import type { FieldSpec, ObjectSpec, ScalarSpec, ShapeSpec, ValueSpec } from './
 /**
  * A realistic shape as toolwright sees it: a decorated class command (decorators called as functions, what
  * TypeScript's emitted code does; e-mail fields carry class-validator's `@IsEmail()`, as the docs show) and a
- * JSON-Schema tool (what an MCP server declares; `format: "email"` is an annotation there, as in JSON Schema).
+ * JSON-Schema tool (what an MCP server declares; its `format: "email"` is enforced, as every format shown to a model is).
  * Only the public API of @toolwright/core is used, so this runs against any branch.
  */
 
