@@ -211,7 +211,7 @@ try {
 
   problems.push(...errors);
   log(
-    `${checkedText.length} pages checked for internal references (the ${pages.length - checkedText.length} decision records and the measurement log excepted)`,
+    `${checkedText.length} pages checked for internal references (${pages.length - checkedText.length} excepted: the decision records and their measurement log)`,
   );
 } finally {
   await browser.close();
