@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // User-facing text never names the project's own bookkeeping: seed, issue, ADR or decision numbers, "class N:" of an
 // issue. One pattern, used by this check (the README and the demo's output) and by scripts/check-site.mjs (every page
-// of the built site except the decision records, which are where those numbers belong).
+// of the built site except the decision records and their measurement log, which are where those numbers belong).
 // Usage: node scripts/internal-references.mjs [--demo-output <file>]   (CI passes the log of `npm run demo`)
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

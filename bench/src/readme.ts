@@ -36,7 +36,7 @@ if (realApps !== undefined) {
     page,
     '## Real apps',
     [
-      "Issue 26's suite (`bench/src/realistic/`, `bench/src/startup.ts`, `bench/src/real-apps.ts`): what an application with many",
+      'The real-apps suite (`bench/src/realistic/`, `bench/src/startup.ts`, `bench/src/real-apps.ts`): what an application with many',
       'commands of their own shapes sees, as opposed to one hot tool (the [Benchmarks](#benchmarks) below). Reproduce with',
       '`npm run bench` (all of it) or `node bench/dist/run.js --real-apps` (these cases only, about 5 minutes of CPU), then',
       '`node bench/dist/readme.js [results.json]` renders this section.',
@@ -56,7 +56,7 @@ if (report !== undefined) {
       'schema, an ajv schema compiled from `registry.toJsonSchema()`, a hand-written check, a LangChain `tool()` and an AI SDK `tool()`,',
       'on the same inputs in one run (tinybench, medians). Reproduce with `npm run bench` (about 10 minutes here); it prints these tables',
       'and writes `bench/results/latest.json`, and `node bench/dist/readme.js` renders this section of docs/performance.md from that file.',
-      'How it measures: [decision 0004](decisions/0004-benchmarks.md).',
+      'How it measures: [the benchmarks decision record](decisions/0004-benchmarks.md).',
       '',
       renderReport(report, { readme: true }),
     ].join('\n'),

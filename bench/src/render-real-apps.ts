@@ -152,7 +152,7 @@ export function renderRealApps(report: RealAppsReport, heading = '###'): string 
     )}`,
   );
   sections.push(
-    `${heading} Targets (issue 26)\n\n${table(
+    `${heading} Targets (real apps)\n\n${table(
       ['target', 'measured', 'met'],
       realAppsTargets(report).map((entry) => [entry.target, entry.measured, entry.met ? 'yes' : '**no**']),
       ['l', 'l', 'l'],

@@ -123,7 +123,7 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
   if (report.notes.length > 0)
     sections.push(`${heading} Notes from the run\n\n${report.notes.map((note) => `- ${note}`).join('\n')}`);
   sections.push(
-    `${heading} Targets (issue 12)\n\n${table(
+    `${heading} Targets (one hot tool)\n\n${table(
       ['target', 'measured', 'met'],
       report.targets.map((entry) => [
         entry.target,

@@ -68,7 +68,7 @@ export const fromJsonSchema: ToolDefinition = definitionFromJsonSchema(
   { namespace: 'filesystem', untrusted: true },
 );
 
-// --- Source 3: the compact declaration of seed 001 ------------------------------------------------------------
+// --- Source 3: the compact declaration ---------------------------------------------------------------------
 export const fromCompact: ToolDefinition = definitionFromCompact({
   command_name: 'get_calendar_events',
   description: 'List the events at the given instants',
