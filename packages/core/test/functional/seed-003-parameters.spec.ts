@@ -251,7 +251,7 @@ describe('data packet order: explicit, and never guessed', () => {
     [
       'several dataPackets without an order',
       { dataPackets: [oldest, latest] },
-      "The execution context's data packets (2 of them) do not say which end is the latest. Fix: set dataPacketOrder: 'latest-first' (seed 003, data[0] is the latest) or 'oldest-first', or pass them as dataPacketsLatestFirst.",
+      "The execution context's data packets (2 of them) do not say which end is the latest. Fix: set dataPacketOrder: 'latest-first' (data[0] is the latest) or 'oldest-first', or pass them as dataPacketsLatestFirst.",
     ],
     [
       'both fields',
