@@ -24,9 +24,9 @@ import {
   type ToolRegistry,
   type ToolResult,
 } from '@toolwright/core';
+import { partsText } from '@toolwright/core/internal';
 import {
   frameworkToolNames,
-  partsText,
   pickExecutionContext,
   resolveContext,
   resultParts,

@@ -22,11 +22,9 @@ import type {
   Transformation,
 } from '@toolwright/core';
 import { DEFAULT_LIMITS, toJsonSchema, ToolContent, ToolwrightError } from '@toolwright/core';
-import { parseArguments } from '@toolwright/core/internal';
+import { isTextOnly, parseArguments, partsText } from '@toolwright/core/internal';
 import {
   frameworkToolNames,
-  isTextOnly,
-  partsText,
   pickExecutionContext,
   resolveContext,
   resultParts,

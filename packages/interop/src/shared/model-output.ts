@@ -1,8 +1,6 @@
 import type { ContentPart, ModelOutput, ToolDefinition, ToolResult } from '@toolwright/core';
 import { buildModelOutput, DEFAULT_RESULT_BUDGET_CHARS, modelContent } from '@toolwright/core/internal';
 
-export { isTextOnly, partsText } from '@toolwright/core/internal';
-
 /** How many calls' views a tool set remembers (the most recent; a framework converts a result soon after the call). */
 const REMEMBERED_VIEWS = 1_000;
 
