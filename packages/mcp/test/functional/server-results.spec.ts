@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PassThrough } from 'node:stream';
-import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { silentLogger, ToolContent, ToolRegistry } from '@toolwright/core';
 import { McpContent, serveMcp } from '@toolwright/mcp';
 import { StreamClientTransport } from '../support/stream-client-transport';
@@ -68,7 +68,7 @@ describe('serveMcp sends the model view, within the result budget (the MCP SDK c
   it('a 5 MB result is cut to the budget, stays valid JSON, says what was cut; no structuredContent without an output schema', async () => {
     const { client, close } = await connected();
     try {
-      const result = (await client.callTool({ name: 'list_orders', arguments: {} })) as CallToolResult;
+      const result = await client.callTool({ name: 'list_orders', arguments: {} });
       expect(result.isError).toBeUndefined();
       const texts = result.content.map((block) => (block as { text: string }).text);
       expect(texts.join('').length).toBeLessThanOrEqual(80_000 + 200);
@@ -85,12 +85,12 @@ describe('serveMcp sends the model view, within the result budget (the MCP SDK c
   it('a tool with an output schema: the text is cut, structuredContent is sent whole (the SDK client validates it)', async () => {
     const { client, close } = await connected();
     try {
-      const result = (await client.callTool({ name: 'typed_orders', arguments: {} })) as CallToolResult;
+      const result = await client.callTool({ name: 'typed_orders', arguments: {} });
       expect(result.isError).toBeUndefined();
       expect((result.structuredContent as { orders: unknown[] }).orders).toHaveLength(3_000);
       expect((result.content[1] as { text: string }).text).toContain('This result was cut');
       // Over the structured content's own bound: never cut into a shape the schema refuses, the call fails plainly.
-      const huge = (await client.callTool({ name: 'typed_everything', arguments: {} })) as CallToolResult;
+      const huge = await client.callTool({ name: 'typed_everything', arguments: {} });
       expect(huge.isError).toBe(true);
       expect((huge.content[0] as { text: string }).text).toMatch(
         /^The result of typed_everything is too large to send: its structured content is over 1000000 characters/,
@@ -103,7 +103,7 @@ describe('serveMcp sends the model view, within the result budget (the MCP SDK c
   it('toModelOutput: the content is the view; structuredContent the value', async () => {
     const { client, close } = await connected();
     try {
-      const result = (await client.callTool({ name: 'get_order', arguments: {} })) as CallToolResult;
+      const result = await client.callTool({ name: 'get_order', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'Order o-1' }]);
       expect(result.structuredContent).toEqual({ id: 'o-1', supplier: 'secret supplier' });
     } finally {
@@ -118,7 +118,7 @@ describe('serveMcp sends the model view, within the result budget (the MCP SDK c
     const sdk = new Client({ name: 'results-client', version: '1.0.0' });
     await sdk.connect(new StreamClientTransport(stdout, stdin));
     try {
-      const result = (await sdk.callTool({ name: 'chart', arguments: {} })) as CallToolResult;
+      const result = await sdk.callTool({ name: 'chart', arguments: {} });
       expect(result.content).toEqual([
         { type: 'text', text: 'Sales by month' },
         { type: 'image', data: PNG, mimeType: 'image/png' },
