@@ -48,26 +48,17 @@ export function codePointLength(value: string): number {
  * overlap) and less one per surrogate pair (matched the same way, on their own).
  */
 export function validatorLength(value: string): number {
-  let length = value.length;
+  let sequences = 0;
   for (let index = 0; index + 1 < value.length; index++) {
     const next = value.charCodeAt(index + 1);
     const unit = value.charCodeAt(index);
     if ((next === 0xfe0e || next === 0xfe0f) && unit !== 0xfe0e && unit !== 0xfe0f) {
-      length--;
+      sequences++;
       index++;
     }
   }
-  for (let index = 0; index + 1 < value.length; index++) {
-    const unit = value.charCodeAt(index);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = value.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length--;
-        index++;
-      }
-    }
-  }
-  return length;
+  // The surrogate pairs are matched on their own, over the whole text: exactly the code-point count's.
+  return codePointLength(value) - sequences;
 }
 
 /** A string's length as `count` says. */
