@@ -105,6 +105,9 @@ export { retryMessage, finalErrorMessage } from './loop';
 // The executor's own readers and lossless scalar conversions, reused by @toolwright/providers' text tool-call
 // parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
+// The executor's own decision that JSON.parse read a valid JSON text exactly as the reader would (the facts of its
+// value, the text scan for a lost key or digit): the text parser's fast path, derived from the same rule.
+export { inspectParsedValue, mayLoseInformationByScan, type ParsedValueFacts } from './pipeline/information-loss';
 export { toInteger } from './rules/integer';
 export { toFloat } from './rules/number';
 export { toBoolean } from './rules/boolean';

@@ -31,6 +31,10 @@ export interface DialectScope {
   /** known tool names (as the model sees them); a dialect without explicit markers (plain JSON, pythonic, ReAct)
    *  uses it to avoid reading prose or examples as calls */
   readonly isToolName: (name: string) => boolean;
+  /** Where the region an earlier dialect already claimed around `position` ends, or `position` when none holds it.
+   *  A marker-less dialect skips such a region: a block of its own starting there would overlap the earlier
+   *  dialect's and be left out, so reading it (often a call another dialect already read) is wasted work. */
+  readonly claimedEnd: (position: number) => number;
 }
 
 export interface TextDialect {

@@ -71,8 +71,13 @@ interface FoundBlock extends DialectBlock {
  * dialect's blocks are merged into the claimed ones in one walk (a block overlapping a claimed one is left out), so
  * many blocks cost linear time, not a comparison of every pair.
  */
-function findBlocks(visible: string, dialects: readonly TextDialect[], scope: DialectScope): FoundBlock[] {
+function findBlocks(
+  visible: string,
+  dialects: readonly TextDialect[],
+  isToolName: (name: string) => boolean,
+): FoundBlock[] {
   let claimed: FoundBlock[] = [];
+  const scope: DialectScope = { isToolName, claimedEnd: (position) => claimedEnd(claimed, position) };
   for (const dialect of dialects) {
     const found = dialect.find(visible, scope).map((block) => ({ ...block, dialect: dialect.name }));
     if (found.length === 0) continue;
@@ -93,6 +98,20 @@ function findBlocks(visible: string, dialects: readonly TextDialect[], scope: Di
     claimed = merged;
   }
   return claimed;
+}
+
+/** The end of the claimed block (sorted, not overlapping) holding `position`, or `position`: a binary search. */
+function claimedEnd(claimed: readonly FoundBlock[], position: number): number {
+  let low = 0;
+  let high = claimed.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const block = claimed[middle] as FoundBlock;
+    if (block.end <= position) low = middle + 1;
+    else if (block.start > position) high = middle - 1;
+    else return block.end;
+  }
+  return position;
 }
 
 /** A fence opener at the start of a line (after blanks): ```` ``` ```` or more backticks, then the info string. */
@@ -184,11 +203,11 @@ function findAll(text: string, from: number, dialects: readonly TextDialect[], i
   const tail = base === 0 ? text : text.slice(base);
   const reasoning = reasoningRanges(tail, { orphanClose: from === 0 });
   const visible = blankRanges(tail, reasoning);
-  const scope: DialectScope = { isToolName: (name) => index.lookup(name) !== undefined };
+  const isToolName = (name: string) => index.lookup(name) !== undefined;
   const shift = <T extends Range>(range: T): T => ({ ...range, start: range.start + base, end: range.end + base });
   const { kept, unclosedFence } = outsideFences(
     visible,
-    readingText(visible, () => findBlocks(visible, dialects, scope)),
+    readingText(visible, () => findBlocks(visible, dialects, isToolName)),
     from - base,
   );
   return {

@@ -104,5 +104,8 @@ export function typeRawArguments(raw: Record<string, unknown>, parameters: JsonS
 
 /** Sets an own data property, so a key such as `__proto__` stays a key (the executor drops it) and never a prototype. */
 export function defineArgument(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // `__proto__` is the one key an assignment does not set as a data property (Object.prototype's accessor).
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

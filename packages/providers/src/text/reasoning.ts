@@ -55,7 +55,7 @@ export function reasoningRanges(text: string, options: ReasoningOptions = {}): R
   let thinkSeen = false;
   TAG.lastIndex = 0;
   for (let match = TAG.exec(text); match; match = TAG.exec(text)) {
-    const tag = BY_TAG.get(match[0].toLowerCase());
+    const tag = BY_TAG.get(match[0]) ?? BY_TAG.get(match[0].toLowerCase());
     if (!tag) continue;
     const end = match.index + match[0].length;
     if (tag.kind === THINK && !thinkSeen) {

@@ -4,11 +4,15 @@ import {
   HARNESS_TOOLS,
   canonical,
   cpuGrowth,
+  dialectWorstCases,
+  generalWorstCases,
   piecesOf,
+  rendererLabel,
   repeatTo,
   splitAt,
   streamPieces,
 } from '../support/text-parser-harness';
+import { RENDERERS } from '../support/text-dialects';
 
 /**
  * The text parser stays linear in its input and its streaming form is incremental and monotonic; reasoning in every
@@ -50,6 +54,40 @@ describe('text parsing is linear in the text', () => {
     const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n';
     expect(parse(repeatTo(call, 10 * call.length)).calls).toHaveLength(10);
     expect(cpuGrowth((size) => repeatTo(call, size), parse, { size: 32 * 1024 }).ratio).toBeLessThan(GROWTH);
+  });
+});
+
+describe("every dialect's worst cases cost linear time (the bench's cases, smaller)", () => {
+  // The cases `npm run bench:text` times at 1 MiB, here at 16 and 64 KiB: many calls (read once however many dialects
+  // look at them), openers without closers, blanks inside a call, deep nesting (one typed array of ends, no map entry
+  // per opener), reasoning before the calls.
+  const cases = [
+    ...generalWorstCases().map((worst) => ({ label: worst.label, make: worst.text })),
+    ...RENDERERS.flatMap((renderer) =>
+      dialectWorstCases(renderer).map((worst) => ({
+        label: `${rendererLabel(renderer)}: ${worst.label}`,
+        make: worst.text,
+      })),
+    ),
+  ];
+
+  /** The cases whose growth is at least {@link GROWTH}, each measured again once (a quadratic case fails both). */
+  const slowCases = (run: (text: string) => void) =>
+    cases
+      .filter(({ make }) => cpuGrowth(make, run, { size: 16 * 1024, floorMs: 4 }).ratio >= GROWTH)
+      .map(({ label, make }) => ({
+        label,
+        ratio: cpuGrowth(make, run, { size: 16 * 1024, floorMs: 4, rounds: 5 }).ratio,
+      }))
+      .filter(({ ratio }) => ratio >= GROWTH);
+
+  it('parsed whole', () => {
+    expect(cases.length).toBeGreaterThan(200);
+    expect(slowCases(parse)).toEqual([]);
+  });
+
+  it('streamed in 16-character pieces', () => {
+    expect(slowCases((text) => streamPieces(piecesOf(text, 16), { tools }))).toEqual([]);
   });
 });
 

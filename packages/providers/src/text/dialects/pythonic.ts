@@ -16,6 +16,11 @@ export const pythonicDialect: TextDialect = {
   find(text, scope) {
     const blocks: DialectBlock[] = [];
     for (let open = text.indexOf('['); open >= 0; open = text.indexOf('[', open + 1)) {
+      const claimed = scope.claimedEnd(open);
+      if (claimed > open) {
+        open = claimed - 1; // inside an earlier dialect's block
+        continue;
+      }
       const name = callNameAt(text, skipBlank(text, open + 1));
       if (name === undefined || !scope.isToolName(name)) continue;
       const read = readPythonCalls(text, open + 1, ']');

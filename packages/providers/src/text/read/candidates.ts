@@ -66,6 +66,11 @@ export function findCandidates(
   const names: { search?: NameSearch } = {};
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const claimed = scope.claimedEnd(match.index);
+    if (claimed > match.index) {
+      pattern.lastIndex = claimed; // inside an earlier dialect's block
+      continue;
+    }
     const read = readCandidate(text, match.index, scope, names);
     if (read.kind === 'cut-off') {
       blocks.push(read.block);

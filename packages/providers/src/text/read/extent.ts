@@ -4,21 +4,42 @@
  * pass, no recursion: linear in the text.
  */
 
-const CLOSERS: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')' };
+const QUOTE = 34; // "
+const APOSTROPHE = 39; // '
+const BACKSLASH = 92;
+const NEWLINE = 10;
+
+/** The closer of an opening bracket's code (`{` `[` `(`), or 0 when the code opens nothing. */
+function closerOf(code: number): number {
+  return code === 123 ? 125 : code === 91 ? 93 : code === 40 ? 41 : 0;
+}
+
+function isCloser(code: number): boolean {
+  return code === 125 || code === 93 || code === 41;
+}
 
 /** The end of the quoted string opening at `start` (exclusive), or -1 when the text ends inside it. */
 export function stringEnd(text: string, start: number): number {
-  const quote = text[start] as string;
-  const triple = text.startsWith(quote.repeat(3), start);
-  const closer = triple ? quote.repeat(3) : quote;
-  for (let index = start + closer.length; index < text.length; index += 1) {
-    const character = text[index];
-    if (character === '\\') {
+  const quote = text.charCodeAt(start);
+  if (text.charCodeAt(start + 1) === quote && text.charCodeAt(start + 2) === quote) {
+    const closer = text.slice(start, start + 3);
+    for (let index = start + 3; index < text.length; index += 1) {
+      if (text.charCodeAt(index) === BACKSLASH) {
+        index += 1;
+        continue;
+      }
+      if (text.startsWith(closer, index)) return index + 3;
+    }
+    return -1;
+  }
+  for (let index = start + 1; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === BACKSLASH) {
       index += 1;
       continue;
     }
-    if (!triple && character === '\n' && quote === "'") return -1;
-    if (text.startsWith(closer, index)) return index + closer.length;
+    if (code === quote) return index + 1;
+    if (code === NEWLINE && quote === APOSTROPHE) return -1;
   }
   return -1;
 }
@@ -27,48 +48,51 @@ export function stringEnd(text: string, start: number): number {
  * The ends of the bracketed values of one text, found by scans that record every opener they pass outside a string:
  * a value opening inside another value's scan (outside its strings) reads exactly as that scan read it, so it is
  * never scanned again. Nested and unclosed openers (`{"name": {"name": ...` written a thousand times) then cost one
- * pass instead of one pass each.
+ * pass instead of one pass each. The ends are kept in one typed array over the text (0: not scanned yet, -1: does not
+ * close), allocated at the first question: a hundred thousand openers cost no map entries and no objects.
  */
 class Extents {
-  private readonly ends = new Map<number, number>();
+  private ends: Int32Array | undefined;
+  /** what a reader read at an offset (see {@link readOnce}) */
+  readonly reads = new Map<number, unknown>();
 
   constructor(readonly text: string) {}
 
   end(start: number): number {
-    const known = this.ends.get(start);
-    if (known !== undefined) return known;
-    this.scan(start);
-    return this.ends.get(start) ?? -1;
+    this.ends ??= new Int32Array(this.text.length);
+    const known = this.ends[start] as number;
+    if (known !== 0) return known;
+    this.scan(start, this.ends);
+    return (this.ends[start] as number) || -1;
   }
 
   /** One left-to-right pass from `start` until its value closes (or cannot), recording each opener's end. */
-  private scan(start: number): void {
+  private scan(start: number, ends: Int32Array): void {
     const { text } = this;
-    const open: { closer: string; at: number }[] = [];
+    const open: number[] = [];
     const fail = () => {
-      for (const opener of open) this.ends.set(opener.at, -1);
+      for (const at of open) ends[at] = -1;
     };
     for (let index = start; index < text.length; index += 1) {
-      const character = text[index] as string;
-      if (character === '"' || character === "'") {
+      const code = text.charCodeAt(index);
+      if (code === QUOTE || code === APOSTROPHE) {
         const end = stringEnd(text, index);
         if (end < 0) return fail();
         index = end - 1;
         continue;
       }
-      const closer = CLOSERS[character];
-      if (closer !== undefined) {
-        open.push({ closer, at: index });
+      if (closerOf(code) !== 0) {
+        open.push(index);
         continue;
       }
-      if (character === '}' || character === ']' || character === ')') {
+      if (isCloser(code)) {
         const top = open.pop();
         if (top === undefined) return;
-        if (top.closer !== character) {
-          this.ends.set(top.at, -1);
+        if (closerOf(text.charCodeAt(top)) !== code) {
+          ends[top] = -1;
           return fail();
         }
-        this.ends.set(top.at, index + 1);
+        ends[top] = index + 1;
         if (open.length === 0) return;
       }
     }
@@ -94,12 +118,27 @@ export function readingText<T>(text: string, read: () => T): T {
 }
 
 /**
+ * What `read` reads at `start` of the text being read, read once per reading: several dialects look at the same
+ * value (Hermes' `<tool_call>` body and the marker-less JSON dialect, a marked list and xLAM), and reading it again
+ * would double the work on a text of many calls. `read` must be a pure function of the text and `start`, and the
+ * value it returns must not be changed by its users (one block keeps a region: two dialects never both return it).
+ */
+export function readOnce<T>(text: string, start: number, read: () => T): T {
+  if (extents === undefined || extents.text !== text) return read();
+  const known = extents.reads.get(start);
+  if (known !== undefined) return known as T;
+  const value = read();
+  extents.reads.set(start, value);
+  return value;
+}
+
+/**
  * The end (exclusive) of the bracketed value opening at `start`; -1 when the text ends before it closes (a cut-off
  * value) or a closer does not match its opener.
  */
 export function bracketedEnd(text: string, start: number): number {
   // `===` on the very text object the reading began with is a pointer check; another text is scanned uncached.
-  if (CLOSERS[text[start] as string] === undefined || extents === undefined || extents.text.length !== text.length)
+  if (closerOf(text.charCodeAt(start)) === 0 || extents === undefined || extents.text.length !== text.length)
     return scanEnd(text, start);
   if (extents.text !== text) return scanEnd(text, start);
   return extents.end(start);
@@ -107,22 +146,22 @@ export function bracketedEnd(text: string, start: number): number {
 
 /** The end without the cache (and for a start that is not an opener: the scan skips to the first opener). */
 function scanEnd(text: string, start: number): number {
-  const expected: string[] = [];
+  const expected: number[] = [];
   for (let index = start; index < text.length; index += 1) {
-    const character = text[index] as string;
-    if (character === '"' || character === "'") {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE || code === APOSTROPHE) {
       const end = stringEnd(text, index);
       if (end < 0) return -1;
       index = end - 1;
       continue;
     }
-    const closer = CLOSERS[character];
-    if (closer !== undefined) {
+    const closer = closerOf(code);
+    if (closer !== 0) {
       expected.push(closer);
       continue;
     }
-    if (character === '}' || character === ']' || character === ')') {
-      if (expected.pop() !== character) return -1;
+    if (isCloser(code)) {
+      if (expected.pop() !== code) return -1;
       if (expected.length === 0) return index + 1;
     }
   }

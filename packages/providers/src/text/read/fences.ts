@@ -10,7 +10,9 @@ const FENCE_AFTER = /^\s*```[ \t]*(?=\r?\n|$)/;
 
 /** The region widened to its fence when the fence holds nothing else. */
 export function widenToFence(text: string, start: number, end: number): { start: number; end: number } {
-  const before = FENCE_BEFORE.exec(text.slice(Math.max(0, start - 200), start));
+  const window = text.slice(Math.max(0, start - 200), start);
+  if (!window.includes('```')) return { start, end }; // no fence just before: the common case, without a pattern
+  const before = FENCE_BEFORE.exec(window);
   const after = FENCE_AFTER.exec(text.slice(end, end + 200));
   if (!before || !after) return { start, end };
   const fenceStart = start - (before[0].length - (before[0].startsWith('\n') ? 1 : 0));

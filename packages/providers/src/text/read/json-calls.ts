@@ -47,8 +47,9 @@ export function isCallShaped(value: unknown, keys: CallKeys, allowed: readonly s
   if (!isPlainObject(value)) return false;
   const nameKey = firstKey(value, keys.name);
   if (nameKey === undefined || typeof value[nameKey] !== 'string') return false;
-  const known = new Set([...keys.name, ...keys.arguments, ...allowed]);
-  return Object.keys(value).every((key) => known.has(key));
+  return Object.keys(value).every(
+    (key) => keys.name.includes(key) || keys.arguments.includes(key) || allowed.includes(key),
+  );
 }
 
 export interface ListRead {

@@ -34,7 +34,11 @@ export function taggedRegions(text: string, open: string, close: string): Tagged
 /** The offset of the first non-blank character at or after `position` (the text's length when there is none). */
 export function skipBlank(text: string, position: number): number {
   let index = position;
-  while (index < text.length && /\s/.test(text[index] as string)) index += 1;
+  for (; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 32 || (code >= 9 && code <= 13)) continue; // the blanks of ASCII text, without a regular expression
+    if (code < 128 || !/\s/.test(text[index] as string)) break;
+  }
   return index;
 }
 
