@@ -84,6 +84,7 @@ export const THINK_CLOSE_LENGTH = THINK.close.length;
 
 /** Whether the text holds a `</think>` (any case): the orphan rule's boundary has arrived. */
 export function holdsThinkClose(text: string): boolean {
+  if (!text.includes('/')) return false; // most deltas: no closing tag, no pattern run
   TAG.lastIndex = 0;
   for (let match = TAG.exec(text); match; match = TAG.exec(text))
     if (match[0].toLowerCase() === THINK.close) return true;
