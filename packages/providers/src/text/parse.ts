@@ -77,6 +77,8 @@ function findBlocks(
   isToolName: (name: string) => boolean,
 ): FoundBlock[] {
   let claimed: FoundBlock[] = [];
+  // Only blanks (a text that is all reasoning, blanked): no dialect finds anything, none need look.
+  if (!NOT_BLANK.test(visible)) return claimed;
   const scope: DialectScope = { isToolName, claimedEnd: (position) => claimedEnd(claimed, position) };
   for (const dialect of dialects) {
     const found = dialect.find(visible, scope).map((block) => ({ ...block, dialect: dialect.name }));
@@ -99,6 +101,8 @@ function findBlocks(
   }
   return claimed;
 }
+
+const NOT_BLANK = /\S/;
 
 /** The end of the claimed block (sorted, not overlapping) holding `position`, or `position`: a binary search. */
 function claimedEnd(claimed: readonly FoundBlock[], position: number): number {
