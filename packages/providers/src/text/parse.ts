@@ -288,6 +288,8 @@ export interface TextToolCallParser {
  * times the text added since the last one, and a call is returned at most that much text after it became final.
  */
 const MIN_STEP = 256;
+/** What `push` returns when no call became final (most deltas): one frozen empty list, not a new one each time. */
+const NO_CALLS: readonly TextToolCall[] = Object.freeze([]);
 const STEP_RATIO = 4;
 
 /**
@@ -360,11 +362,14 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
       pieces.push(delta);
       length += delta.length;
       if (!reasoningSettled) {
-        const window = tail + delta;
-        tail = window.slice(-(THINK_CLOSE_LENGTH - 1));
-        reasoningSettled = holdsThinkClose(window);
-        if (!reasoningSettled) return [];
-      } else if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return [];
+        // Cheap for the many small deltas before the tag: no joining unless a `/` (of `</think>`) is in sight.
+        if (tail.includes('/') || delta.includes('/')) reasoningSettled = holdsThinkClose(tail + delta);
+        tail =
+          delta.length >= THINK_CLOSE_LENGTH - 1
+            ? delta.slice(-(THINK_CLOSE_LENGTH - 1))
+            : (tail + delta).slice(-(THINK_CLOSE_LENGTH - 1));
+        if (!reasoningSettled) return NO_CALLS;
+      } else if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
       const text = textNow();
       readAt = length;
       const { blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
