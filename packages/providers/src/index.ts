@@ -51,7 +51,7 @@ export {
   type CallIdFactory,
 } from './shared/call-ids';
 export type { ParsedToolCall, ParseToolCallsOptions } from './shared/calls';
-export type { ToolSet, ToolSetContext, ToolSetOptions, ProviderId } from './shared/tool-set';
+export type { ToolSet, ToolSetContext, ToolSetOptions, ToolRestriction, ProviderId } from './shared/tool-set';
 export type { ToolSource, ToolRegistryLike } from './shared/definitions';
 export type { ToolCallAccumulator } from './shared/streaming';
 export { streamToolCalls } from './shared/streaming';
