@@ -252,6 +252,8 @@ export function generalWorstCases(): WorstCase[] {
     },
     { label: 'react note unclosed', text: (size) => `Action: get_weather ${repeatTo('(note ', size)}` },
     { label: 'tool_code openers', text: (size) => repeatTo('```tool_code print((get_weather(city="x"), ', size) },
+    { label: 'action fences unclosed', text: (size) => repeatTo('Action:\n```json\n{"action": "get_weather", ', size) },
+    { label: 'action fences without close', text: (size) => repeatTo('```\n{"action": "get_weather"} ', size) },
     { label: 'tool_code comments', text: (size) => `\`\`\`tool_code\n${repeatTo('# note\n', size)}\`\`\`` },
   ];
 }

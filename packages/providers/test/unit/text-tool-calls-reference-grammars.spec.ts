@@ -185,6 +185,33 @@ describe('react by the union of LangChain and LlamaIndex ReAct parsers', () => {
     expect(calls('Thought: hm\nAction:\nadd\nAction Input:\n{"a": 1, "b": 1}')).toEqual([ADD]);
   });
 
+  // langchain-ai/langchain libs/langchain/langchain/agents/output_parsers/react_json_single_input.py
+  // (`^.*?`{3}(?:json)?\n?(.*?)`{3}.*?$`, then json.loads) and its test
+  // libs/langchain/tests/unit_tests/agents/output_parsers/test_react_json_single_input.py
+  it("LangChain's JSON form: a fence holding only {action, action_input}, with or without `Action:`", () => {
+    const blob = '{\n    "action": "add",\n    "action_input": {"a": 1, "b": 1}\n}';
+    expect(read(`Thought: agent thought here\n\`\`\`\n${blob}\n\`\`\`\n`)).toEqual({
+      calls: [{ name: 'add', arguments: { a: 1, b: 1 }, dialect: 'react' }],
+      rejected: [],
+      content: 'Thought: agent thought here',
+    });
+    expect(calls(`Thought: use it\nAction:\n\`\`\`json\n${blob}\n\`\`\``)).toEqual([ADD]);
+    // test_action's own input: a string input would fill a parameter by guessing, so it is refused.
+    expect(
+      read('Thought: agent thought here\n```\n{\n    "action": "add",\n    "action_input": "one and one"\n}\n```\n')
+        .rejected,
+    ).toEqual([expect.objectContaining({ name: 'add', reason: 'the action_input is not a JSON object' })]);
+    // test_finish: no call.
+    expect(read('Thought: agent thought here\nFinal Answer: The temperature is 100').calls).toEqual([]);
+    // Not this form: an unknown tool, another key, or more than the object in the fence.
+    for (const body of [
+      '{"action": "search", "action_input": {}}',
+      '{"action": "add", "action_input": {"a": 1}, "thought": "x"}',
+      '{"action": "add", "action_input": {"a": 1}} and more',
+    ])
+      expect(read(`\`\`\`\n${body}\n\`\`\``)).toEqual({ calls: [], rejected: [], content: `\`\`\`\n${body}\n\`\`\`` });
+  });
+
   it('still refused: a name that is no tool, and an input that is not one JSON object', () => {
     expect(read('Action: search\nAction Input: {"q": 1}')).toEqual({
       calls: [],
@@ -208,6 +235,8 @@ describe('the re-derived grammars stay linear', () => {
     'react note unclosed',
     'tool_code openers',
     'tool_code comments',
+    'action fences unclosed',
+    'action fences without close',
   ];
   const cases = generalWorstCases().filter((worst) => LABELS.includes(worst.label));
   const whole = (text: string) => parseTextToolCalls(text, { tools: HARNESS_TOOLS });

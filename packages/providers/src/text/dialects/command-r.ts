@@ -33,6 +33,17 @@ export const commandRDialect: TextDialect = {
       }
       if (text[at] !== '[' && text[at] !== '{') continue;
       const read = readCallList(text, at, KEYS);
+      // One whole object that names no tool under Command-R's keys is another format's (ReAct's JSON form,
+      // `{"action": ..}`): left to it, and skipped whole.
+      if (
+        text[at] === '{' &&
+        !read.cutOff &&
+        read.calls.length === 0 &&
+        read.rejected.every((item) => item.name === undefined)
+      ) {
+        ACTION.lastIndex = Math.max(ACTION.lastIndex, read.end);
+        continue;
+      }
       let end = read.end;
       const after = skipBlank(text, end);
       if (text.startsWith('```', after)) end = after + 3;

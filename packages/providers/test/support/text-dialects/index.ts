@@ -77,6 +77,7 @@ export const RENDERERS: readonly DialectRenderer[] = [
   { dialect: 'openai-content', render: openaiContent.render },
   { dialect: 'react', render: react.render },
   { dialect: 'react', form: 'llamaindex', render: react.renderLlamaIndex },
+  { dialect: 'react', form: 'langchain-json', render: react.renderLangChainJson },
   { dialect: 'xlam', render: xlam.render },
   { dialect: 'pythonic', render: pythonic.render },
   { dialect: 'json', render: json.render },

@@ -25,3 +25,18 @@ export function renderLlamaIndex(calls: readonly RenderCall[], options: RenderOp
     )
     .join('\n\n');
 }
+
+/**
+ * LangChain's JSON form (`ReActJsonSingleInputOutputParser`, agents/output_parsers/react_json_single_input.py; the
+ * structured chat agent's prompt): `Action:` and a fence holding `{"action": NAME, "action_input": {...}}`.
+ */
+export function renderLangChainJson(calls: readonly RenderCall[], options: RenderOptions): string {
+  const thought = options.prose === undefined || options.prose === '' ? '' : `Thought: ${options.prose}\n`;
+  return calls
+    .map(
+      (call, index) =>
+        `${index === 0 ? thought : 'Thought: next\n'}Action:\n\`\`\`\n` +
+        `${JSON.stringify({ action: call.name, action_input: call.arguments }, null, 4)}\n\`\`\``,
+    )
+    .join('\nObservation: pending\n');
+}
