@@ -9,7 +9,7 @@ import { isPlainObject, type JsonSchema } from '../shared/json-schema';
 import { withoutDocumentKeywords } from '../shared/lowering/policies';
 import { restoreNotes } from '../shared/lowering/reverse';
 import { PORTABLE_NAME_PROFILE } from '../shared/name-profiles';
-import { buildToolSet, type ToolRestriction, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
+import { buildToolSet, toolsAlone, type ToolRestriction, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 import { fromGeminiSchema, toGeminiSchema, type GeminiSchema } from './schema';
 import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
@@ -120,7 +120,7 @@ export function toFunctionDeclarations(
   source: ToolSource,
   options: GeminiToolsOptions = {},
 ): GeminiFunctionDeclaration[] {
-  return createToolSet(source, options).tools;
+  return toolsAlone(createToolSet(source, options), 'toFunctionDeclarations');
 }
 
 /** `config.tools` for `generateContent`: one `Tool` with every declaration. */

@@ -150,6 +150,24 @@ export function buildToolSet<TTool>(args: {
   };
 }
 
+/**
+ * A tool set's definitions for a caller that returns the tools alone (`toTools`, `adaptAll`, ...). A restriction the
+ * provider applies lives in a request field beside the tools, so returning the tools alone would drop it silently:
+ * that is a DefinitionError naming the way that keeps it.
+ */
+export function toolsAlone<TTool>(toolSet: ToolSet<TTool>, target: string): TTool[] {
+  if (toolSet.restriction?.by === 'provider')
+    throw new DefinitionError(
+      'restricts the calls with a request field beside the tools, which the tools alone would drop.',
+      {
+        target,
+        property: 'allow',
+        fix: "use createToolSet(source, { allow }) and send its restriction with the tools (OpenAI: allowedToolsChoice(toolSet); Gemini: allowedFunctionsConfig(toolSet)), or pass a provider's chat model toolOptions: { allow }",
+      },
+    );
+  return toolSet.tools;
+}
+
 interface ResolvedAllow {
   readonly tools: ReadonlySet<string>;
   readonly by: 'provider' | 'subset';

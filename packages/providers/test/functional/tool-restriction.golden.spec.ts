@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import OpenAI from 'openai';
 import { GoogleGenAI, type FunctionDeclaration, type ToolConfig } from '@google/genai';
 import { DefinitionError, definitionFromJsonSchema, type ToolDefinition } from '@toolwright/core';
+import { adaptAll } from '@toolwright/providers';
 import * as anthropic from '@toolwright/providers/anthropic';
 import * as gemini from '@toolwright/providers/gemini';
 import * as mistral from '@toolwright/providers/mistral';
@@ -256,6 +257,13 @@ describe('providers without a restriction field, and mistakes', () => {
     expect(() => openai.createToolSet(TOOLS, { only: ['search_tools'], allow: ['get_time'] })).toThrow(
       /allow.*names a tool the tool set does not hold: "get_time"/s,
     );
+  });
+
+  it('the tools alone (toTools, adaptAll) would drop a provider restriction: refused; a subset is fine', () => {
+    expect(() => openai.toTools(TOOLS, { allow: ['get_time'] })).toThrow(/which the tools alone would drop/);
+    expect(() => gemini.toFunctionDeclarations(TOOLS, { allow: ['get_time'] })).toThrow(/allowedFunctionsConfig/);
+    expect(() => adaptAll(TOOLS, 'openai-responses', { allow: ['get_time'] })).toThrow(DefinitionError);
+    expect(anthropic.toTools(TOOLS, { allow: ['get_time'] }).map((sent) => sent.name)).toEqual(['get_time']);
   });
 
   it('refuses an unknown name, an empty list, and allowMode without allow or with another value', () => {
