@@ -68,7 +68,7 @@ export {
   type McpServerWiring,
 } from './server/create-mcp-server';
 export { currentMcpRequest, type McpRequestContext } from './server/request-context';
-export { type McpServerAuthOptions, type McpCaller } from './server/bearer-auth';
+export { protectedResourceMetadataPath, type McpServerAuthOptions, type McpCaller } from './server/bearer-auth';
 export {
   jwtVerifier,
   introspectionVerifier,

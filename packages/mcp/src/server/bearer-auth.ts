@@ -70,6 +70,14 @@ export function callerOf(authInfo: AuthInfo): McpCaller {
   });
 }
 
+/**
+ * Where the protected resource metadata of `resource` is served (RFC 9728, path-aware):
+ * `https://api.example.com/mcp` -> `/.well-known/oauth-protected-resource/mcp`.
+ */
+export function protectedResourceMetadataPath(resource: string | URL): string {
+  return new URL(getOAuthProtectedResourceMetadataUrl(new URL(resource))).pathname;
+}
+
 /** The persona a verified caller gets unless the `context` hook sets one: its subject, holding its scopes. */
 export function personaOfCaller(caller: McpCaller): PersonaContext {
   return { name: caller.subject, permissions: caller.scopes };
@@ -141,7 +149,7 @@ export class McpBearerGate {
       );
     }
     this.metadataUrl = getOAuthProtectedResourceMetadataUrl(this.resource);
-    this.metadataPath = new URL(this.metadataUrl).pathname;
+    this.metadataPath = protectedResourceMetadataPath(this.resource);
   }
 
   /** Serves the protected resource metadata (GET, HEAD, CORS preflight). */

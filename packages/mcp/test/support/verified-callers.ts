@@ -5,6 +5,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { registerToolSearch, ToolRegistry } from '@toolwright/core';
 import { currentMcpRequest } from '@toolwright/mcp';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { JwtAuthorizationServer } from './jwt-authorization-server';
 
 export const USERS = {
@@ -24,7 +26,11 @@ export function startAuthorizationServer(): Promise<JwtAuthorizationServer> {
 
 /** The scenario's tools, on a fresh registry. */
 export function createScopedRegistry(): ToolRegistry {
-  const registry = new ToolRegistry();
+  return addScopedTools(new ToolRegistry());
+}
+
+/** Registers the scenario's tools on `registry` (a Nest app's own, for one). */
+export function addScopedTools(registry: ToolRegistry): ToolRegistry {
   const none = { type: 'object', properties: {} };
   registry.registerJsonSchemaTool({ name: 'list_notes', description: 'List the notes.', inputSchema: none }, () => [
     'first',
@@ -117,4 +123,13 @@ export async function eventually(condition: () => boolean, poke: () => void = ()
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return condition();
+}
+
+/** A port free on 127.0.0.1 now (for a server whose public URL must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
