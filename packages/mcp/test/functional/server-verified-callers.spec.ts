@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { ToolRegistry } from '@toolwright/core';
-import { introspectionVerifier, jwtVerifier, serveMcp, type McpServerHandle } from '@toolwright/mcp';
+import { ToolRegistry } from '@toolwright/core';
+import { connectMcpServers, introspectionVerifier, jwtVerifier, serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
 import type { JwtAuthorizationServer } from '../support/jwt-authorization-server';
 import {
@@ -229,6 +229,43 @@ describe('serveMcp over HTTP with verified callers', () => {
     const own = await rawInitialize(url, `Bearer ${alice}`, sessionId);
     expect(own.status).toBe(200);
     expect(await toolNames(a.client)).toEqual(ALICE_TOOLS);
+  });
+
+  it("never passes a caller's token on to the upstream MCP servers whose tools it serves", async () => {
+    const seenUpstream: (string | null)[] = [];
+    const upstream = await serveMcp(createScopedRegistry(), {
+      transport: 'http',
+      logger: new RecordingLogger(),
+      context: (session) => {
+        seenUpstream.push(session.headers?.get('authorization') ?? null);
+        return {};
+      },
+    });
+    closers.push(() => upstream.close());
+    const gatewayRegistry = new ToolRegistry();
+    const connections = connectMcpServers(
+      gatewayRegistry,
+      [{ name: 'upstream', url: upstream.url!, headers: { Authorization: 'Bearer gateway-own-credential' } }],
+      { logger: new RecordingLogger() },
+    );
+    closers.push(() => connections.close());
+    expect((await connections.ready).connected).toEqual(['upstream']);
+    const gateway = await serveMcp(gatewayRegistry, {
+      transport: 'http',
+      logger: new RecordingLogger(),
+      auth: {
+        verifier: jwtVerifier({ jwksUrl: authorizationServer.jwksUrl, issuer: authorizationServer.issuer }),
+        authorizationServer: authorizationServer.issuer,
+      },
+    });
+    closers.push(() => gateway.close());
+    const alice = await authorizationServer.token('alice', SCOPES.alice, gateway.url!);
+    const a = await connectAs(gateway.url!, () => alice);
+    closers.push(() => a.client.close());
+    const listed = await a.client.callTool({ name: 'upstream.list_notes', arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    expect(seenUpstream.length).toBeGreaterThan(0);
+    expect(seenUpstream.every((authorization) => authorization === 'Bearer gateway-own-credential')).toBe(true);
   });
 
   it('verifies opaque tokens through introspection too', async () => {
