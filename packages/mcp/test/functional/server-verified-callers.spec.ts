@@ -268,6 +268,30 @@ describe('serveMcp over HTTP with verified callers', () => {
     expect(seenUpstream.every((authorization) => authorization === 'Bearer gateway-own-credential')).toBe(true);
   });
 
+  it('filters per caller in stateless mode too (every request verified on its own)', async () => {
+    const stateless = await serveMcp(createScopedRegistry(), {
+      transport: 'http',
+      stateless: true,
+      logger: new RecordingLogger(),
+      auth: {
+        verifier: jwtVerifier({ jwksUrl: authorizationServer.jwksUrl, issuer: authorizationServer.issuer }),
+        authorizationServer: authorizationServer.issuer,
+      },
+    });
+    closers.push(() => stateless.close());
+    const alice = await authorizationServer.token('alice', SCOPES.alice, stateless.url!);
+    const bob = await authorizationServer.token('bob', SCOPES.bob, stateless.url!);
+    const a = await connectAs(stateless.url!, () => alice);
+    const b = await connectAs(stateless.url!, () => bob);
+    closers.push(
+      () => a.client.close(),
+      () => b.client.close(),
+    );
+    expect(await toolNames(a.client)).toEqual(ALICE_TOOLS);
+    expect(await toolNames(b.client)).toEqual(BOB_TOOLS);
+    expect((await rawInitialize(stateless.url!, undefined)).status).toBe(401);
+  });
+
   it('verifies opaque tokens through introspection too', async () => {
     const introspected = await serveMcp(createScopedRegistry(), {
       transport: 'http',
