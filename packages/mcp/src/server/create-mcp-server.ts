@@ -155,7 +155,7 @@ export function createRegistryMcpServer(
   };
 
   let announcing = false;
-  /** One `notifications/tools/list_changed` for a burst of changes; `names` is the set computed now, if known. */
+  /** One `notifications/tools/list_changed` for a burst of changes. */
   const announce = () => {
     if (announcing) return;
     announcing = true;
