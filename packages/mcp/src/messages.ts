@@ -177,6 +177,8 @@ export const serverMessages = {
   printableName: (name: unknown) => printable(name, 200),
   callFailed: (tool: unknown, error: unknown) =>
     `MCP tools/call "${printable(tool, 200)}" failed outside the executor's typed results; the client got a generic error: ${printable(describeError(error), 500)}`,
+  listFailed: (error: unknown) =>
+    `MCP tools/list failed in the context hook; the client got a generic error: ${printable(describeError(error), 500)}`,
   callFailedForModel: (tool: unknown) =>
     `The tool "${printable(tool, 200)}" failed unexpectedly on the server. Try again later or use another approach.`,
   stdioReady: (tools: number) => `MCP server on stdio: ${tools} tool${tools === 1 ? '' : 's'}`,

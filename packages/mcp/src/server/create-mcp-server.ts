@@ -172,7 +172,14 @@ export function createRegistryMcpServer(
   });
 
   server.setRequestHandler('tools/list', async (_request, extra) => {
-    const { persona } = await resolveRequest(extra);
+    let persona: PersonaContext | undefined;
+    try {
+      ({ persona } = await resolveRequest(extra));
+    } catch (error) {
+      // The context hook threw: its text may carry a secret, so it goes to the log and the client gets a generic error.
+      wiring.logger.error(serverMessages.listFailed(error), { sessionId: wiring.sessionId ?? extra.sessionId });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
+    }
     const set = visibleFor(persona);
     if (set.tools === undefined) {
       set.tools = toMcpTools(set.lookup.list());

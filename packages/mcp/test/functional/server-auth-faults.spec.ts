@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DefinitionError } from '@toolwright/core';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import {
   createMcpHttpEndpoint,
@@ -162,6 +163,30 @@ describe('serveMcp auth faults', () => {
     const answer = await rawInitialize(handle.url!, 'Bearer revoked');
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toContain('error_description="Token revoked"');
+  });
+
+  it('a context hook that throws while listing gives a generic error, its text only in the log', async () => {
+    const logger = new RecordingLogger();
+    const handle = await serve({
+      transport: 'http',
+      logger,
+      context: () => {
+        throw new Error('directory password is hunter2');
+      },
+    });
+    const client = new Client({ name: 'hook-fault', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url!)));
+    try {
+      const failure = await client.listTools().then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.message).toContain('Internal error');
+      expect(failure?.message).not.toContain('hunter2');
+      expect(logger.entries.some((entry) => entry.level === 'error' && entry.message.includes('hunter2'))).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 
   it('serves the metadata for GET, HEAD and a CORS preflight only', async () => {
