@@ -6,7 +6,7 @@ import type { ValidationIssue } from '../types/execution';
 import { describeReceived } from './messages';
 import { CLASS_VALIDATOR_RULES, knownRuleIssue } from './reference-validation';
 import { joinPath } from './keys';
-import { fastRuleFor } from '../rules/validator-js';
+import { fastRuleFor, formatMeantBy } from '../rules/validator-js';
 
 /**
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO
@@ -139,7 +139,7 @@ const NO_RULES: DeveloperRulesPlan = Object.freeze({ kind: 'none' });
 export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
   let plan = plans.get(schema);
   if (!plan) {
-    const built = buildPlan(schema, new Set());
+    const built = buildPlan(schema, new Set(), 'fast', true);
     plan = built.kind === 'check' ? checkPlanFor(built.plan) : built.kind === 'none' ? NO_RULES : built;
     plans.set(schema, plan);
   }
@@ -196,10 +196,26 @@ function resolveRule(rule: ValidatorMetadata, implementations: RuleImplementatio
   return { rule, constraints, only, each: rule.each === true };
 }
 
+/**
+ * Whether the compiled path already checks `rule` exactly, so the executor's plan leaves it out: a format rule with
+ * default options (`@IsEmail()`, `@IsUUID()`, each or not) whose format the property's schema (its items, for `each`)
+ * carries, and whose fast implementation is that format's one definition (`rules/validator-js.ts`; a validator.js of
+ * another version keeps class-validator's rule, run here). Without this, each such value would be checked twice.
+ */
+function enforcedAsFormat(rule: ValidatorMetadata, schema: ObjectSchema): boolean {
+  const format = rule.name === undefined ? undefined : formatMeantBy(rule.name, rule.constraints);
+  if (format === undefined || fastRuleFor(rule.name, rule.constraints) === undefined) return false;
+  const property = schema.properties.find((candidate) => candidate.name === rule.propertyName)?.schema;
+  const target = rule.each ? (property?.kind === 'array' ? property.items : undefined) : property;
+  return target?.kind === 'string' && target.format === format;
+}
+
 function buildPlan(
   schema: ObjectSchema,
   visiting: Set<ObjectSchema>,
   implementations: RuleImplementations = 'fast',
+  /** The executor's plan: rules the compiled path enforces as a format are left out ({@link enforcedAsFormat}). */
+  executor = false,
 ): BuiltPlan {
   if (!schema.dto || visiting.has(schema)) return { kind: 'none' };
   visiting.add(schema);
@@ -210,6 +226,7 @@ function buildPlan(
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses @ValidateIf` };
     }
     if (rule.type === 'customValidation' && !CAPTURED_BY_THE_IR.has(rule.name ?? '')) {
+      if (executor && enforcedAsFormat(rule, schema)) continue;
       if (!rule.constraintClass)
         return {
           kind: 'reference',
@@ -241,7 +258,7 @@ function buildPlan(
   for (const property of schema.properties) {
     const child = nestedObject(property.schema);
     if (!child) continue;
-    const built = buildPlan(child, visiting, implementations);
+    const built = buildPlan(child, visiting, implementations, executor);
     if (built.kind === 'reference') return built;
     if (built.kind === 'check') nested.push({ name: property.name, plan: built.plan });
   }
