@@ -297,8 +297,8 @@ export function createRegistryMcpServer(
     // A tool with an output schema gets its structured content whole even when the text was cut (docs/results.md).
     const resultOptions = { outputSchema: registry.get(result.tool)?.output !== undefined };
     if (pending === undefined) return toCallToolResult(result, resultOptions);
-    const approver =
-      extra.http?.authInfo?.clientId ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
+    // Who answered: the verified caller (its subject; a middleware's AuthInfo without one: its client id).
+    const approver = caller?.subject ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
     result = await runInMcpRequest(mcpRequest, () =>
       resolveThroughElicitation(server, wiring.executor, pending, result, approver, {
         relatedRequestId: extra.mcpReq.id,

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ToolRegistry } from '@toolwright/core';
 import { connectMcpServers, introspectionVerifier, jwtVerifier, serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
@@ -290,6 +290,37 @@ describe('serveMcp over HTTP with verified callers', () => {
     expect(await toolNames(a.client)).toEqual(ALICE_TOOLS);
     expect(await toolNames(b.client)).toEqual(BOB_TOOLS);
     expect((await rawInitialize(stateless.url!, undefined)).status).toBe(401);
+  });
+
+  it('records the verified subject as the approver of a call approved through elicitation', async () => {
+    const approvals = createScopedRegistry();
+    approvals.registerJsonSchemaTool(
+      { name: 'close_account', description: 'Close the account.', inputSchema: { type: 'object', properties: {} } },
+      (_params, invocation) => ({ approvedBy: invocation.context.approval?.by ?? null }),
+      { approval: true },
+    );
+    const server = await serveMcp(approvals, {
+      transport: 'http',
+      logger: new RecordingLogger(),
+      auth: {
+        verifier: jwtVerifier({ jwksUrl: authorizationServer.jwksUrl, issuer: authorizationServer.issuer }),
+        authorizationServer: authorizationServer.issuer,
+      },
+    });
+    closers.push(() => server.close());
+    const alice = await authorizationServer.token('alice', SCOPES.alice, server.url!);
+    const client = new Client(
+      { name: 'approving-client', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { approve: true } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url!), { authProvider: { token: async () => alice } }),
+    );
+    closers.push(() => client.close());
+    const result = await client.callTool({ name: 'close_account', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({ approvedBy: 'alice' });
   });
 
   it('verifies opaque tokens through introspection too', async () => {
