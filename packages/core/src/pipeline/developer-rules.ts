@@ -4,41 +4,20 @@ import type { ValidatorMetadata } from '../metadata/types';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { describeReceived } from './messages';
-import { CLASS_VALIDATOR_RULES, knownRuleIssue } from './reference-validation';
+import { knownRuleIssue } from './reference-validation';
+import { capturedByTheIr, issueRuleOf } from '../rules/class-validator';
 import { joinPath } from './keys';
 import { fastRuleFor, formatMeantBy } from '../rules/validator-js';
 
-/**
+/*
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO
  * that the IR cannot say (`@IsEmail`, `@Contains`, a custom `@Validate(...)` constraint). Those rules run here, for
  * that class only, straight from class-validator's metadata for the class: its `validate()` would scan every class it
  * knows for each object (the cost grows with the number of DTO classes an app registers).
  *
- * Rules the IR captures exactly are not run again. A class that uses `@ValidateIf` (or another rule the compiled path
+ * Rules the IR captures exactly (`rules/class-validator.ts`) are not run again. A class that uses `@ValidateIf` (or another rule the compiled path
  * cannot honour before validation) is validated on the reference path instead.
  */
-const CAPTURED_BY_THE_IR: ReadonlySet<string> = new Set([
-  'isString',
-  'isInt',
-  'isNumber',
-  'isBoolean',
-  'isObject',
-  'isArray',
-  'min',
-  'max',
-  'isPositive',
-  'isNegative',
-  'isDivisibleBy',
-  'minLength',
-  'maxLength',
-  'isLength',
-  'isIn',
-  'equals',
-  'isEnum',
-  'arrayMinSize',
-  'arrayMaxSize',
-  'arrayNotEmpty',
-]);
 
 /**
  * The plan's `check` runs synchronously (returns `undefined`) whenever every rule it meets answers synchronously; it returns
@@ -225,7 +204,7 @@ function buildPlan(
     if (rule.type === 'conditionalValidation' && rule.name !== 'isOptional') {
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses @ValidateIf` };
     }
-    if (rule.type === 'customValidation' && !CAPTURED_BY_THE_IR.has(rule.name ?? '')) {
+    if (rule.type === 'customValidation' && !capturedByTheIr(rule.name ?? '')) {
       if (executor && enforcedAsFormat(rule, schema)) continue;
       if (!rule.constraintClass)
         return {
@@ -521,7 +500,7 @@ function failure(
   const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
   // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
   const name = rule.name ?? constraint.name ?? 'custom';
-  const known = CLASS_VALIDATOR_RULES[name];
+  const known = issueRuleOf(name);
   const childPath = joinPath(pathOf(path, member, index), property);
   if (known && propertyRules.schema) return knownRuleIssue(childPath, known, propertyRules.schema, value, itemIndex);
   const text = renderMessage(

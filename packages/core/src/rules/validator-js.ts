@@ -41,11 +41,6 @@ function validatorVersionVerified(): boolean {
  */
 const FORMAT_OF_RULE: Readonly<Record<string, string>> = { isEmail: 'email', isUuid: 'uuid' };
 
-/** Whether a rule is one of the format rules, whatever its options (it implies a string). */
-export function isFormatRule(name: string): boolean {
-  return Object.hasOwn(FORMAT_OF_RULE, name);
-}
-
 /**
  * Whether a validator.js rule's constraints are its default options (`@IsEmail()`, `@IsEmail({})`, `@IsUUID()`,
  * `@IsUUID('all')`, `@IsUrl()`): the one use of the rule that means its format, and the one its fast implementation has.
@@ -63,7 +58,7 @@ function defaultOptions(name: string, constraints: readonly unknown[]): boolean 
  * or one with other options, which keeps its own meaning.
  */
 export function formatMeantBy(name: string, constraints: readonly unknown[]): string | undefined {
-  return isFormatRule(name) && defaultOptions(name, constraints) ? FORMAT_OF_RULE[name] : undefined;
+  return Object.hasOwn(FORMAT_OF_RULE, name) && defaultOptions(name, constraints) ? FORMAT_OF_RULE[name] : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { ValidatorMetadata } from '../metadata/types';
 import type { EnumValue, NumericBounds, ParamSchema } from '../types/schema';
 import { jsonEquals } from './json-equals';
-import { formatMeantBy, isFormatRule } from '../rules/validator-js';
+import { formatMeantBy } from '../rules/validator-js';
+import { kindImpliedBy, type ImpliedKind } from '../rules/class-validator';
 
 /** Constraints read from class-validator rules that JSON Schema can say. */
 export interface ValueFacts extends NumericBounds {
@@ -14,8 +15,7 @@ export interface ValueFacts extends NumericBounds {
   readonly notEmpty?: boolean;
 }
 
-/** A type implied by a class-validator rule. */
-export type ImpliedKind = 'string' | 'int' | 'float' | 'bool' | 'object';
+export type { ImpliedKind } from '../rules/class-validator';
 
 /** What the class-validator rules of one property say, for the IR. */
 export interface ValidatorFacts {
@@ -46,16 +46,6 @@ interface MutableFacts {
   maxItems?: number;
   uniqueItems?: boolean;
 }
-
-const KIND_RULES: Readonly<Record<string, ImpliedKind>> = {
-  isString: 'string',
-  isInt: 'int',
-  isNumber: 'float',
-  isBoolean: 'bool',
-  isObject: 'object',
-  isDateString: 'string',
-  isIso8601: 'string',
-};
 
 function number(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -193,7 +183,7 @@ export function collectValidatorFacts(rules: readonly ValidatorMetadata[]): Vali
         facts.isArray = true;
         continue;
     }
-    const kind = KIND_RULES[name] ?? (isFormatRule(name) ? 'string' : undefined);
+    const kind = kindImpliedBy(name);
     if (rule.each) {
       if (kind !== undefined && facts.itemKind === undefined) facts.itemKind = kind;
       applyValueRule(facts.items, name, rule.constraints);
