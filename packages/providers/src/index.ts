@@ -55,6 +55,7 @@ export type { ToolSet, ToolSetContext, ToolSetOptions, ProviderId } from './shar
 export type { ToolSource, ToolRegistryLike } from './shared/definitions';
 export type { ToolCallAccumulator } from './shared/streaming';
 export { streamToolCalls } from './shared/streaming';
+export { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from './shared/stream-events';
 export type {
   LintFinding,
   LintSeverity,
