@@ -5,6 +5,7 @@ import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { NormalizeState } from '../pipeline/normalizer';
 import { parseArguments, type ParsedArguments } from '../pipeline/parse-arguments';
 import { redactIssues } from '../pipeline/redaction';
+import { canonicalKey } from '../rules/unknown-keys';
 import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
 import { DANGEROUS_KEYS, sanitizeArguments } from '../pipeline/sanitize';
 import type { ToolCompiler } from '../registry/tool-compiler';
@@ -84,10 +85,21 @@ class FieldChecker {
     private readonly tool: string,
     private readonly relativeDateTool: boolean,
     private readonly context: ExecutionContext,
-  ) {}
+  ) {
+    this.readable = new Set(
+      compiled.definition.parameters.properties.flatMap((property) =>
+        [property.name, ...property.aliases].map((name) => canonicalKey(name)),
+      ),
+    );
+  }
+
+  /** The canonical forms of every parameter's name and aliases: a key with none of them is read by no parameter alone. */
+  private readonly readable: ReadonlySet<string>;
 
   checkText(key: string, text: string): StreamedField | Promise<StreamedField> {
     const { compiled } = this;
+    // Before reading the value: a key no parameter can be read from by itself waits for the whole call.
+    if (!this.readable.has(canonicalKey(key))) return { status: 'deferred', path: key };
     let parsed: ParsedArguments;
     try {
       // The one-member document the field is (the executor reads the arguments text the same way, member by member).

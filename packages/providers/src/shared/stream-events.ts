@@ -127,7 +127,8 @@ export async function* streamToolCallEvents<TEvent, TOptions extends ParseToolCa
   for await (const event of events) {
     session.whole(accumulator.push(event));
     for (const pending of session.drain()) {
-      const ready = await pending;
+      // Awaited only when it is a promise: a settled event costs no turn of the microtask queue.
+      const ready = pending instanceof Promise ? await pending : pending;
       if (ready === undefined) continue;
       yield ready;
       if (ready.type === 'call-refused') return;
@@ -135,7 +136,7 @@ export async function* streamToolCallEvents<TEvent, TOptions extends ParseToolCa
   }
   session.whole(accumulator.finish());
   for (const pending of session.drain()) {
-    const ready = await pending;
+    const ready = pending instanceof Promise ? await pending : pending;
     if (ready === undefined) continue;
     yield ready;
     if (ready.type === 'call-refused') return;

@@ -1,7 +1,7 @@
 /**
  * The incremental reader of a call's arguments text as it streams in: it says when a top-level member is complete
  * (its key and the exact text of its value, for the executor's own reader to read and its plan to check) and passes
- * on the decoded text of string values as it arrives (for display only: nothing checked it yet).
+ * on the decoded text of long string values as it arrives (for display only: nothing checked it yet).
  *
  * One pass over each chunk, with its state kept between chunks: a chunk costs in proportion to its length, wherever
  * the text is cut. The lexical rules (white space, escapes, the number grammar) are core's; this file only tracks
@@ -17,6 +17,9 @@ export type ArgumentsTextEvent =
   | { readonly kind: 'member'; readonly key: string; readonly text: string }
   /** More of a string value, decoded (display only): `path` in the executor's form (`items[0].note`). */
   | { readonly kind: 'text'; readonly path: string; readonly text: string };
+
+/** Strings shorter than this are not shown piece by piece (their member's event shows them whole). */
+export const LONG_STRING = 64;
 
 const enum State {
   /** Before the document: white space, then `{`. */
@@ -67,6 +70,9 @@ export class StreamedArgumentsReader {
   /** Where the member being captured starts in the current chunk (0: in an earlier chunk). */
   private captureFrom = 0;
   private readonly showText: boolean;
+  /** The text of the string being read while it is still short, and whether it is long enough to be shown. */
+  private held = '';
+  private showing = false;
 
   constructor(options: { readonly text?: boolean } = {}) {
     this.showText = options.text !== false;
@@ -87,6 +93,7 @@ export class StreamedArgumentsReader {
     this.state = State.Stopped;
     this.memberPieces = [];
     this.capturing = false;
+    this.held = '';
   }
 
   push(chunk: string, events: ArgumentsTextEvent[]): void {
@@ -190,10 +197,15 @@ export class StreamedArgumentsReader {
     let runStart = position;
     while (position < length) {
       if (this.escape === 0) {
-        position = nextSpecial(chunk, position);
+        // The plain run up to the next quote or backslash.
+        let code = chunk.charCodeAt(position);
+        while (code !== 34 && code !== 92) {
+          position += 1;
+          if (position === length) break;
+          code = chunk.charCodeAt(position);
+        }
         if (position === length) break;
         shown += chunk.slice(runStart, position);
-        const code = chunk.charCodeAt(position);
         position += 1;
         runStart = position;
         if (code === 92 /* \ */) {
@@ -234,7 +246,7 @@ export class StreamedArgumentsReader {
     }
     shown += chunk.slice(runStart, position);
     if (this.stringIsKey) this.keyText += shown;
-    else if (this.showText && shown !== '') events.push({ kind: 'text', path: this.valuePath(), text: shown });
+    else if (this.showText && shown !== '') this.show(shown, events);
     return position;
   }
 
@@ -248,7 +260,9 @@ export class StreamedArgumentsReader {
       this.state = State.Colon;
       return;
     }
-    if (this.showText && shown !== '') events.push({ kind: 'text', path: this.valuePath(), text: shown });
+    if (this.showText && shown !== '') this.show(shown, events);
+    this.held = '';
+    this.showing = false;
     this.valueEnded(chunk, end, events);
   }
 
@@ -271,6 +285,21 @@ export class StreamedArgumentsReader {
       return;
     }
     this.valueEnded(chunk, position + 1, events);
+  }
+
+  /**
+   * Shows more of the string being read, once it is long (`LONG_STRING` characters): a short string is shown whole by
+   * its member's event, so its text is held, and dropped when the string ends short.
+   */
+  private show(text: string, events: ArgumentsTextEvent[]): void {
+    if (!this.showing) {
+      this.held += text;
+      if (this.held.length < LONG_STRING) return;
+      text = this.held;
+      this.held = '';
+      this.showing = true;
+    }
+    events.push({ kind: 'text', path: this.valuePath(), text });
   }
 
   /** The path of the value being read (the executor's form: `a.b[2]`). */
@@ -301,12 +330,4 @@ function literalEnd(chunk: string, position: number): number {
   let end = position;
   while (end < chunk.length && isLiteralPart(chunk.charCodeAt(end))) end += 1;
   return end;
-}
-
-const SPECIAL = /["\\]/g;
-
-/** The next `"` or `\` at or after `position` (the chunk's length when there is none). */
-function nextSpecial(chunk: string, position: number): number {
-  SPECIAL.lastIndex = position;
-  return SPECIAL.exec(chunk) === null ? chunk.length : SPECIAL.lastIndex - 1;
 }

@@ -401,3 +401,117 @@ function partialArguments(random: () => number, args: Record<string, unknown>): 
   visit(args, '$');
   return partials;
 }
+
+describe('early refusal and broken partial JSON (Anthropic SDK against the stub)', () => {
+  const client = (): Anthropic => new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
+  const toolUse = (index: number, id: string, name: string, fragments: readonly string[]): unknown[] => [
+    { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } },
+    ...fragments.map((partial_json) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json },
+    })),
+    { type: 'content_block_stop', index },
+  ];
+  const message = (blocks: unknown[]): unknown[] => [
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-6',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    },
+    ...blocks,
+    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 5 } },
+    { type: 'message_stop' },
+  ];
+  const request = () =>
+    client().messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'Go.' }],
+      stream: true,
+    });
+
+  it('refuseEarly: an unknown tool ends the events at once, before its arguments, and closes the stream', async () => {
+    const { executor } = streamingExecutor();
+    server.reply({
+      kind: 'sse',
+      named: true,
+      events: message([
+        ...toolUse(0, 'toolu_1', 'book_flight', ['{"to": ', '"Lisbon"}']),
+        ...toolUse(1, 'toolu_2', 'note', ['{"text": "never read"}']),
+      ]),
+    });
+    const stream = await request();
+    const events = await collect(anthropic.streamCallEvents(stream, { executor, context: CONTEXT, refuseEarly: true }));
+    expect(events.map((event) => event.type)).toEqual(['call-start', 'call-refused']);
+    const refused = events[1]!;
+    expect(refused.type === 'call-refused' && refused.error.code).toBe('UNKNOWN_TOOL');
+    expect(stream.controller.signal.aborted).toBe(true);
+  });
+
+  it('refuseEarly: an argument refused by its rule ends the events as soon as it is complete', async () => {
+    const { executor } = streamingExecutor();
+    server.reply({
+      kind: 'sse',
+      named: true,
+      events: message(toolUse(0, 'toolu_1', 'plan_trip', ['{"title": "Trip", "da', 'ys": 400, "budget": 10', '.5}'])),
+    });
+    const events = await collect(
+      anthropic.streamCallEvents(await request(), { executor, context: CONTEXT, refuseEarly: true }),
+    );
+    expect(events.map((event) => [event.type, 'path' in event ? event.path : undefined])).toEqual([
+      ['call-start', undefined],
+      ['field', 'title'],
+      ['call-refused', undefined],
+    ]);
+    const refused = events[2]!;
+    expect(refused.type === 'call-refused' && refused.error.issues[0]?.path).toBe('days');
+  });
+
+  it('without refuseEarly, a refused argument is reported and the call still ends with the executor refusal', async () => {
+    const { executor } = streamingExecutor();
+    server.reply({
+      kind: 'sse',
+      named: true,
+      events: message(toolUse(0, 'toolu_1', 'plan_trip', ['{"title": "Trip", "days": 400}'])),
+    });
+    const events = await collect(anthropic.streamCallEvents(await request(), { executor, context: CONTEXT }));
+    expect(events.map((event) => event.type)).toEqual(['call-start', 'field', 'field-refused', 'call-end']);
+    const end = events[3]!;
+    expect(end.type === 'call-end' && end.result?.ok).toBe(false);
+  });
+
+  it('fine-grained streaming: partial JSON that turns out invalid shows what was complete, then the executor decides', async () => {
+    const { executor } = streamingExecutor();
+    // A cut-off document (max_tokens mid-value): the executor refuses truncated text, never completes it.
+    server.reply({
+      kind: 'sse',
+      named: true,
+      events: message(toolUse(0, 'toolu_1', 'note', ['{"text": "kept", ', '"tags": ["a", "b'])),
+    });
+    const events = await collect(anthropic.streamCallEvents(await request(), { executor, context: CONTEXT }));
+    expect(events.map((event) => event.type)).toEqual(['call-start', 'field', 'call-end']);
+    const field = events[1]!;
+    expect(field.type === 'field' && [field.path, field.value]).toEqual(['text', 'kept']);
+    const end = events[2]!;
+    expect(end.type === 'call-end' && end.result?.ok === false && end.result.error.code).toBe('MALFORMED_ARGUMENTS');
+    // Python-style text the reader does not read early: nothing is shown early; the executor repairs it at the end.
+    server.reply({
+      kind: 'sse',
+      named: true,
+      events: message(toolUse(0, 'toolu_2', 'note', ["{'text': 'repaired', ", "'tags': ['a']}"])),
+    });
+    const repaired = await collect(anthropic.streamCallEvents(await request(), { executor, context: CONTEXT }));
+    expect(repaired.map((event) => event.type)).toEqual(['call-start', 'call-end']);
+    const done = repaired[1]!;
+    expect(done.type === 'call-end' && done.result?.ok).toBe(true);
+  });
+});

@@ -14,6 +14,7 @@ import {
   ToolRegistry,
   type CommandHandler,
   type ExecutionContext,
+  type PipelineLimits,
   type ToolCall,
   type ToolResult,
 } from '@toolwright/core';
@@ -28,7 +29,7 @@ export class Traveler {
 }
 
 export class PlanTripParams {
-  @ToolParam({ description: 'Title of the trip', maxLength: 100_000 })
+  @ToolParam({ description: 'Title of the trip', maxLength: 4_000_000 })
   title!: string;
 
   @ToolParam({ type: 'int', min: 1, max: 60, description: 'Days' })
@@ -69,7 +70,11 @@ export class PlanTripCommand implements CommandHandler<PlanTripParams, unknown> 
 
 export const CONTEXT: ExecutionContext = { sessionId: 's-1' };
 
-export function streamingExecutor(): { registry: ToolRegistry; executor: PersonaToolExecutor } {
+/** `limits`: the executor's (the bench raises them for its 1 MiB arguments). */
+export function streamingExecutor(limits: Partial<PipelineLimits> = {}): {
+  registry: ToolRegistry;
+  executor: PersonaToolExecutor;
+} {
   const registry = ToolRegistry.from([PlanTripCommand]);
   registry.registerJsonSchemaTool(
     {
@@ -78,7 +83,7 @@ export function streamingExecutor(): { registry: ToolRegistry; executor: Persona
       parameters: {
         type: 'object',
         properties: {
-          text: { type: 'string', maxLength: 200_000 },
+          text: { type: 'string', maxLength: 4_000_000 },
           tags: { type: 'array', items: { type: 'string' }, maxItems: 20 },
           when: { type: 'string', format: 'date' },
         },
@@ -90,7 +95,7 @@ export function streamingExecutor(): { registry: ToolRegistry; executor: Persona
       return { saved: true };
     },
   );
-  return { registry, executor: new PersonaToolExecutor(registry, { logger: silentLogger }) };
+  return { registry, executor: new PersonaToolExecutor(registry, { logger: silentLogger, limits }) };
 }
 
 /** A small seeded generator (mulberry32): the same seed draws the same calls and the same split points. */
