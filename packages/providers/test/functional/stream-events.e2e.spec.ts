@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
+import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
 import { CohereClientV2 } from 'cohere-ai';
 import { Ollama } from 'ollama';
@@ -13,6 +14,7 @@ import OpenAI from 'openai';
 import type { ToolCall } from '@toolwright/core';
 import type { ToolCallStreamEvent } from '@toolwright/providers';
 import * as anthropic from '@toolwright/providers/anthropic';
+import * as bedrock from '@toolwright/providers/bedrock';
 import * as cohere from '@toolwright/providers/cohere';
 import * as gemini from '@toolwright/providers/gemini';
 import * as mistral from '@toolwright/providers/mistral';
@@ -28,14 +30,23 @@ import {
   streamingExecutor,
   type GeneratedCall,
 } from '../support/streaming-harness';
+import { eventMessage } from '../support/aws-event-stream';
 import { startStubServer, type StubServer } from '../support/stub-server';
 
 let server: StubServer;
+let http2Server: StubServer;
 beforeAll(async () => {
   server = await startStubServer();
+  http2Server = await startStubServer({ http2: true });
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+afterAll(async () => {
+  await server.close();
+  await http2Server.close();
+});
+beforeEach(() => {
+  server.reset();
+  http2Server.reset();
+});
 
 /** Splits made in all, across the suite (the bar: at least 100,000; checked by the last test). */
 let splits = 0;
@@ -374,6 +385,49 @@ describe('streamed call events through the official SDKs', () => {
       },
       asText,
     );
+  });
+
+  it('Bedrock ConverseStream (contentBlockDelta toolUse input, AWS event stream over HTTP/2)', async () => {
+    const { executor } = streamingExecutor();
+    const client = new BedrockRuntimeClient({
+      region: 'us-east-1',
+      endpoint: http2Server.url,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
+      maxAttempts: 1,
+    });
+    const seen = await rounds(
+      8,
+      async (calls, random) => {
+        const messages: Buffer[] = [eventMessage('messageStart', { role: 'assistant' })];
+        calls.forEach((call, contentBlockIndex) => {
+          messages.push(
+            eventMessage('contentBlockStart', {
+              contentBlockIndex,
+              start: { toolUse: { toolUseId: call.id, name: call.name } },
+            }),
+          );
+          for (const input of pieces(random, call.text))
+            messages.push(eventMessage('contentBlockDelta', { contentBlockIndex, delta: { toolUse: { input } } }));
+          messages.push(eventMessage('contentBlockStop', { contentBlockIndex }));
+        });
+        messages.push(eventMessage('messageStop', { stopReason: 'tool_use' }));
+        http2Server.reset();
+        http2Server.reply({
+          kind: 'binary',
+          contentType: 'application/vnd.amazon.eventstream',
+          body: Buffer.concat(messages),
+        });
+        const response = await client.send(
+          new ConverseStreamCommand({
+            modelId: 'anthropic.claude-sonnet-4-6',
+            messages: [{ role: 'user', content: [{ text: 'Go.' }] }],
+          }),
+        );
+        return collect(bedrock.streamCallEvents(response.stream!, { executor, context: CONTEXT }));
+      },
+      asObject,
+    );
+    expect(seen.fields).toBeGreaterThan(ROUNDS * 10);
   });
 
   it('made at least 100,000 splits in all (run with the tests above)', () => {
