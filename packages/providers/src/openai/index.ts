@@ -10,7 +10,7 @@ export * from './results';
 export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
 export type { ToolCallEventOptions, ToolCallStreamEvent } from '../shared/stream-events';
-export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export type { ToolSet, ToolSetOptions, ToolRestriction } from '../shared/tool-set';
 export { streamToolCalls } from '../shared/streaming';
 export {
   OpenAIChatModel,
