@@ -107,6 +107,7 @@ export { retryMessage, finalErrorMessage } from './loop';
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
 // JSON's lexical rules, for @toolwright/providers' incremental reader of streamed arguments (one lexer, here).
 export { isJsonWhitespace, jsonEscapeCharacter, isJsonHexDigit } from './pipeline/json-text-rules';
+export { CONTROL_TOKENS, firstControlToken, withoutControlTokens } from './pipeline/control-tokens';
 export { toInteger } from './rules/integer';
 export { toFloat, JSON_NUMBER } from './rules/number';
 export { toBoolean } from './rules/boolean';
