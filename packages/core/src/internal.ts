@@ -105,9 +105,11 @@ export { retryMessage, finalErrorMessage } from './loop';
 // The executor's own readers and lossless scalar conversions, reused by @toolwright/providers' text tool-call
 // parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
+// JSON's lexical rules, for @toolwright/providers' incremental reader of streamed arguments (one lexer, here).
+export { isJsonWhitespace, jsonEscapeCharacter, isJsonHexDigit } from './pipeline/json-text-rules';
 export { CONTROL_TOKENS, firstControlToken, withoutControlTokens } from './pipeline/control-tokens';
 export { toInteger } from './rules/integer';
-export { toFloat } from './rules/number';
+export { toFloat, JSON_NUMBER } from './rules/number';
 export { toBoolean } from './rules/boolean';
 export type { RuleOutcome } from './rules/outcome';
 export { isUnsafeIntegerLiteral } from './rules/unsafe-integer';
