@@ -34,6 +34,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: 'AI SDK, LangChain, Agents SDK', link: '/interop' },
   { text: 'Providers', link: '/providers/README' },
   { text: 'Tool calls in text (open models)', link: '/text-tool-calls' },
+  { text: 'Streaming tool calls', link: '/streaming' },
   { text: 'The tool loop', link: '/tool-loop' },
   { text: 'Tool search', link: '/tool-search' },
   { text: 'Approval', link: '/approval' },

@@ -41,6 +41,8 @@ export {
   type PreparedCall,
   type PrepareResult,
   type ExecuteAllOptions,
+  type StreamedCall,
+  type StreamedField,
   EXECUTOR_OPTIONS,
   EXECUTION_CONTEXT,
   TOOL_INVOCATION,

@@ -108,8 +108,11 @@ export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } fro
 // The executor's own decision that JSON.parse read a valid JSON text exactly as the reader would (the facts of its
 // value, the text scan for a lost key or digit): the text parser's fast path, derived from the same rule.
 export { inspectParsedValue, mayLoseInformationByScan, type ParsedValueFacts } from './pipeline/information-loss';
+// JSON's lexical rules, for @toolwright/providers' incremental reader of streamed arguments (one lexer, here).
+export { isJsonWhitespace, jsonEscapeCharacter, isJsonHexDigit } from './pipeline/json-text-rules';
+export { CONTROL_TOKENS, firstControlToken, withoutControlTokens } from './pipeline/control-tokens';
 export { toInteger } from './rules/integer';
-export { toFloat } from './rules/number';
+export { toFloat, JSON_NUMBER } from './rules/number';
 export { toBoolean } from './rules/boolean';
 export type { RuleOutcome } from './rules/outcome';
 export { isUnsafeIntegerLiteral } from './rules/unsafe-integer';

@@ -55,6 +55,8 @@ export type { ToolSet, ToolSetContext, ToolSetOptions, ToolRestriction, Provider
 export type { ToolSource, ToolRegistryLike } from './shared/definitions';
 export type { ToolCallAccumulator } from './shared/streaming';
 export { streamToolCalls } from './shared/streaming';
+export { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from './shared/stream-events';
+export { streamAISDKCallEvents, createAISDKStreamAccumulator, type AISDKStreamPartLike } from './shared/ai-sdk-stream';
 export type {
   LintFinding,
   LintSeverity,

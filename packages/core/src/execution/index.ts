@@ -8,6 +8,7 @@ export {
   type ExecuteAllOptions,
 } from './executor-options';
 export { EXECUTOR_OPTIONS, EXECUTION_CONTEXT, TOOL_INVOCATION } from './tokens';
+export { type StreamedCall, type StreamedField } from './streamed-call';
 export { TransformationStats, type TransformationCount } from './transformation-stats';
 export { runWithTimeout, isNetworkError, type RunOptions } from './run-handler';
 export { REDACTED, sensitivePaths, redactTransformations, redactValue } from '../pipeline/redaction';

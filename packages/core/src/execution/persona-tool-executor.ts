@@ -41,6 +41,7 @@ import {
 import { DEFAULT_RESULT_BUDGET_CHARS } from '../result-view/result-budget';
 import { CallReport, refusedPreparation } from './call-report';
 import { prepareCall } from './call-resolution';
+import { streamedCall, type StreamedCall } from './streamed-call';
 import { ApprovalGate, approvedCall, plainParams, sameJson, type CallPermit } from './approval';
 import { warmUpCallPath } from './warm-up';
 
@@ -377,6 +378,15 @@ export class PersonaToolExecutor {
     } catch (error) {
       return refusedPreparation(error, call);
     }
+  }
+
+  /**
+   * A call still streaming: resolves its tool now (an unknown tool or a denied persona is reported at once) and checks
+   * each top-level field with the tool's compiled plan as soon as it is complete, so that a value shown early is the
+   * value the handler gets. The complete call still goes through `execute` (docs/streaming.md).
+   */
+  streamedCall(name: string, context: ExecutionContext = {}): StreamedCall {
+    return streamedCall(this.registry, this.compiler, name, context);
   }
 
   /** Runs calls in parallel, at most `concurrency` at once; results come back in call order. */

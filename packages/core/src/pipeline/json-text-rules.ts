@@ -49,3 +49,35 @@ export function tooDeepError(maxDepth: number, path = ''): InvalidArgumentsError
     issues: [{ path, rule: 'max-depth', expected: `at most ${maxDepth} levels of nesting`, message }],
   });
 }
+
+/**
+ * The character a JSON escape `\x` stands for (RFC 8259 section 7), by the code of `x`: `"`, `\`, `/`, `b`, `f`, `n`,
+ * `r`, `t`; `undefined` for any other (`u` starts a four-hex-digit escape: {@link isJsonHexDigit}).
+ */
+export function jsonEscapeCharacter(code: number): string | undefined {
+  switch (code) {
+    case 34:
+      return '"';
+    case 92:
+      return '\\';
+    case 47:
+      return '/';
+    case 98:
+      return '\b';
+    case 102:
+      return '\f';
+    case 110:
+      return '\n';
+    case 114:
+      return '\r';
+    case 116:
+      return '\t';
+    default:
+      return undefined;
+  }
+}
+
+/** A hex digit of a `\uXXXX` escape. */
+export function isJsonHexDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}

@@ -9,7 +9,7 @@ import type { NumericBounds } from '../types/schema';
  * the edge cases.
  */
 
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+export const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export const INTEGER_FORM = /^-?\d+$/;
 export const BEYOND_2_53 =
   'it is beyond 2^53 - 1 and no JavaScript number holds it exactly; send it as a string if the tool takes text, or a smaller number';

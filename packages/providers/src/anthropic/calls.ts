@@ -6,6 +6,7 @@ import { type CallIdCodec } from '../shared/call-ids';
 import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { arrayAt, asRecord, numberAt, recordAt, stringAt, valueAt } from '../shared/read';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from '../shared/stream-events';
 
 export interface AnthropicParseOptions extends ParseToolCallsOptions {
   /** Maps provider ids back to the ids they were derived from (see `toToolResultMessage`). */
@@ -88,4 +89,16 @@ export function streamCalls(
   options: AnthropicParseOptions = {},
 ): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
+}
+
+/**
+ * Each call of an SDK stream as events: started (its tool resolved or refused), each argument checked by the tool's
+ * plan as soon as it is complete, string text as it arrives (display only), complete with the executor's result
+ * (docs/streaming.md).
+ */
+export function streamCallEvents(
+  events: AsyncIterable<AnthropicStreamEventLike>,
+  options: AnthropicParseOptions & ToolCallEventOptions,
+): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  return streamToolCallEvents(events, createStreamAccumulator, options);
 }

@@ -11,6 +11,7 @@ export * from './calls';
 export * from './results';
 export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
+export type { ToolCallEventOptions, ToolCallStreamEvent } from '../shared/stream-events';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
 export { CallIdCodec, BEDROCK_CALL_ID_PROFILE } from '../shared/call-ids';
 export {

@@ -5,6 +5,7 @@
 import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { firstDefined, numberAt, recordAt, stringAt, valueAt } from '../shared/read';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from '../shared/stream-events';
 
 function toolCallsOf(message: unknown): readonly unknown[] {
   const calls = firstDefined(message, 'toolCalls', 'tool_calls');
@@ -77,4 +78,16 @@ export function streamCalls(
   options: ParseToolCallsOptions = {},
 ): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
+}
+
+/**
+ * Each call of an SDK stream as events: started (its tool resolved or refused), each argument checked by the tool's
+ * plan as soon as it is complete, string text as it arrives (display only), complete with the executor's result
+ * (docs/streaming.md).
+ */
+export function streamCallEvents(
+  events: AsyncIterable<object>,
+  options: ParseToolCallsOptions & ToolCallEventOptions,
+): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  return streamToolCallEvents(events, createStreamAccumulator, options);
 }

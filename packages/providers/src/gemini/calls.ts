@@ -4,9 +4,16 @@
  */
 import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { arrayAt, asRecord, recordAt, stringAt, valueAt } from '../shared/read';
-import { streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import {
+  callStreamObserver,
+  streamToolCalls,
+  type CallStreamObserver,
+  type ToolCallAccumulator,
+} from '../shared/streaming';
+import { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from '../shared/stream-events';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export type { ToolCallEventOptions, ToolCallStreamEvent } from '../shared/stream-events';
 export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, type GeminiType } from './schema';
 
 function partsOf(response: object | readonly object[]): readonly unknown[] {
@@ -42,6 +49,9 @@ interface OpenPartialCall {
   args: Record<string, unknown>;
   /** json paths whose string value is still continuing */
   continuing: Set<string>;
+  /** The observer's key of this call, and the top-level argument the partials are writing (complete when another starts). */
+  key: string;
+  writing: string | undefined;
 }
 
 /**
@@ -51,10 +61,14 @@ interface OpenPartialCall {
  */
 export function createStreamAccumulator(options: ParseToolCallsOptions = {}): ToolCallAccumulator<object> {
   const builder = new CallBuilder(options);
+  const observer = callStreamObserver(options);
   let open: OpenPartialCall | undefined;
+  let opened = 0;
   const close = (): ParsedToolCall[] => {
     if (!open) return [];
+    if (open.writing !== undefined) observer?.member?.(open.key, open.writing, open.args[open.writing]);
     const call = builder.build(open.id, open.name, open.args);
+    observer?.completed(open.key, call);
     open = undefined;
     return [call];
   };
@@ -77,12 +91,23 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
         }
         if (open && ((id && open.id && id !== open.id) || (name && open.name && name !== open.name)))
           completed.push(...close());
-        open ??= { id, name: name ?? '', args: {}, continuing: new Set() };
+        open ??= {
+          id,
+          name: name ?? '',
+          args: {},
+          continuing: new Set(),
+          key: `partial:${opened++}`,
+          writing: undefined,
+        };
         if (id) open.id = id;
         if (name) open.name = name;
+        observer?.started(open.key, open.id, open.name);
         const args = asRecord(valueAt(call, 'args'));
-        if (args) Object.assign(open.args, args);
-        for (const partial of partialArgs) applyPartialArgument(open, partial);
+        if (args) {
+          Object.assign(open.args, args);
+          for (const key of Object.keys(args)) observer?.member?.(open.key, key, args[key]);
+        }
+        for (const partial of partialArgs) applyPartialArgument(open, partial, observer);
         if (!willContinue) completed.push(...close());
       }
       return completed;
@@ -92,11 +117,17 @@ export function createStreamAccumulator(options: ParseToolCallsOptions = {}): To
 }
 
 /** Sets one `PartialArg` (`{jsonPath, stringValue | numberValue | boolValue | nullValue, willContinue}`). */
-function applyPartialArgument(call: OpenPartialCall, partial: unknown): void {
+function applyPartialArgument(call: OpenPartialCall, partial: unknown, observer?: CallStreamObserver): void {
   const path = stringAt(partial, 'jsonPath');
   if (!path) return;
   const segments = parseJsonPath(path);
   if (!segments || segments.length === 0) return;
+  // A partial for another top-level argument: the one written so far is complete.
+  const top = String(segments[0]);
+  if (observer && call.writing !== top) {
+    if (call.writing !== undefined) observer.member?.(call.key, call.writing, call.args[call.writing]);
+    call.writing = top;
+  }
   const stringValue = stringAt(partial, 'stringValue');
   let value: unknown;
   if (stringValue !== undefined)
@@ -106,8 +137,17 @@ function applyPartialArgument(call: OpenPartialCall, partial: unknown): void {
   else if (valueAt(partial, 'nullValue') !== undefined) value = null;
   else return;
   writePath(call.args, segments, value);
+  if (stringValue !== undefined && stringValue !== '') observer?.shown?.(call.key, displayPath(segments), stringValue);
   if (valueAt(partial, 'willContinue') === true) call.continuing.add(path);
   else call.continuing.delete(path);
+}
+
+/** A path in the executor's form (`foo.bar[0].baz`). */
+function displayPath(segments: ReadonlyArray<string | number>): string {
+  let path = '';
+  for (const segment of segments)
+    path = typeof segment === 'number' ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`;
+  return path;
 }
 
 /** `$.foo.bar[0]['baz']` -> `['foo', 'bar', 0, 'baz']` (the RFC 9535 subset partial arguments use). */
@@ -167,4 +207,16 @@ export function streamCalls(
   options: ParseToolCallsOptions = {},
 ): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(chunks, createStreamAccumulator(options));
+}
+
+/**
+ * Each call of an SDK stream as events: started (its tool resolved or refused), each argument checked by the tool's
+ * plan as soon as it is complete, string text as it arrives (display only), complete with the executor's result
+ * (docs/streaming.md).
+ */
+export function streamCallEvents(
+  events: AsyncIterable<object>,
+  options: ParseToolCallsOptions & ToolCallEventOptions,
+): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  return streamToolCallEvents(events, createStreamAccumulator, options);
 }

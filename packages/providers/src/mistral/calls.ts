@@ -6,6 +6,7 @@ import { type CallIdCodec } from '../shared/call-ids';
 import { CallBuilder, objectArguments, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { arrayAt, firstDefined, numberAt, recordAt, stringAt, valueAt } from '../shared/read';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from '../shared/stream-events';
 
 export interface MistralParseOptions extends ParseToolCallsOptions {
   /** Maps Mistral ids back to the ids they were derived from (the codec used for `toToolResultMessage`). */
@@ -84,4 +85,16 @@ export function streamCalls(
   options: MistralParseOptions = {},
 ): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
+}
+
+/**
+ * Each call of an SDK stream as events: started (its tool resolved or refused), each argument checked by the tool's
+ * plan as soon as it is complete, string text as it arrives (display only), complete with the executor's result
+ * (docs/streaming.md).
+ */
+export function streamCallEvents(
+  events: AsyncIterable<object>,
+  options: MistralParseOptions & ToolCallEventOptions,
+): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  return streamToolCallEvents(events, createStreamAccumulator, options);
 }

@@ -10,6 +10,7 @@ export * from './calls';
 export * from './results';
 export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
+export type { ToolCallEventOptions, ToolCallStreamEvent } from '../shared/stream-events';
 export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
 export { CallIdCodec, MISTRAL_CALL_ID_PROFILE } from '../shared/call-ids';
 export {

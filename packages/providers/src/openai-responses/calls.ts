@@ -5,6 +5,7 @@
 import { CallBuilder, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { arrayAt, asRecord, numberAt, stringAt } from '../shared/read';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from '../shared/stream-events';
 
 /**
  * The calls of a `Response` (its `function_call` output items), or of an output item array. The call id is
@@ -95,4 +96,16 @@ export function streamCalls(
   options: ParseToolCallsOptions = {},
 ): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(events, createStreamAccumulator(options));
+}
+
+/**
+ * Each call of an SDK stream as events: started (its tool resolved or refused), each argument checked by the tool's
+ * plan as soon as it is complete, string text as it arrives (display only), complete with the executor's result
+ * (docs/streaming.md).
+ */
+export function streamCallEvents(
+  events: AsyncIterable<OpenAIResponsesStreamEventLike>,
+  options: ParseToolCallsOptions & ToolCallEventOptions,
+): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  return streamToolCallEvents(events, createStreamAccumulator, options);
 }

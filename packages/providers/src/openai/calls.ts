@@ -4,6 +4,7 @@
  */
 import { CallBuilder, type ParsedToolCall, type ParseToolCallsOptions } from '../shared/calls';
 import { PartialCallTable, streamToolCalls, type ToolCallAccumulator } from '../shared/streaming';
+import { streamToolCallEvents, type ToolCallEventOptions, type ToolCallStreamEvent } from '../shared/stream-events';
 
 export interface OpenAIChatToolCallLike {
   readonly id?: string;
@@ -100,4 +101,16 @@ export function streamCalls(
   options: OpenAIParseOptions = {},
 ): AsyncGenerator<ParsedToolCall, void, undefined> {
   return streamToolCalls(chunks, createStreamAccumulator(options));
+}
+
+/**
+ * Each call of an SDK stream as events: started (its tool resolved or refused), each argument checked by the tool's
+ * plan as soon as it is complete, string text as it arrives (display only), complete with the executor's result
+ * (docs/streaming.md).
+ */
+export function streamCallEvents(
+  events: AsyncIterable<OpenAIChatChunkLike>,
+  options: OpenAIParseOptions & ToolCallEventOptions,
+): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  return streamToolCallEvents(events, createStreamAccumulator, options);
 }

@@ -15,6 +15,34 @@ export interface ToolCallAccumulator<TEvent> {
   readonly pending: number;
 }
 
+/**
+ * What the event stream (`./stream-events.ts`) hears from an accumulator while a call streams in. Keys are the
+ * accumulator's own (the provider's index or item id, as text). Set through the accumulator's options under
+ * {@link CALL_STREAM_OBSERVER}; an accumulator without one behaves as before.
+ */
+export interface CallStreamObserver {
+  /** A call opened, or its id or name arrived later (called again with what is known). */
+  started(key: string, id: string | undefined, name: string): void;
+  /** More of the call's arguments text. */
+  text(key: string, fragment: string): void;
+  /** The provider sent the whole arguments text and it is not the text streamed so far: the early view ends. */
+  replaced(key: string): void;
+  /** A top-level argument given as a value, not text (Vertex's streamed function-call arguments). */
+  member?(key: string, name: string, value: unknown): void;
+  /** More of a string argument at `path`, for display (Vertex's continuing string values). */
+  shown?(key: string, path: string, text: string): void;
+  /** The call is complete: the call the accumulator returns for it. */
+  completed(key: string, call: ParsedToolCall): void;
+}
+
+/** The options key an accumulator reads its observer from (kept off the documented options). */
+export const CALL_STREAM_OBSERVER: unique symbol = Symbol('toolwright.callStreamObserver');
+
+/** The observer set in an accumulator's options, if any. */
+export function callStreamObserver(options: object): CallStreamObserver | undefined {
+  return (options as { [CALL_STREAM_OBSERVER]?: CallStreamObserver })[CALL_STREAM_OBSERVER];
+}
+
 interface PartialCall {
   id: string | undefined;
   name: string;
@@ -29,9 +57,11 @@ export class PartialCallTable {
   private readonly open = new Map<string, PartialCall>();
   private readonly builder: CallBuilder;
   private started = 0;
+  private readonly observer: CallStreamObserver | undefined;
 
   constructor(options: ParseToolCallsOptions = {}) {
     this.builder = new CallBuilder(options);
+    this.observer = callStreamObserver(options);
   }
 
   get pending(): number {
@@ -49,17 +79,27 @@ export class PartialCallTable {
       if (id) existing.id = id;
       if (name) existing.name = name;
       if (text) existing.text += text;
+      if (this.observer) {
+        if (id || name) this.observer.started(String(key), existing.id, existing.name);
+        if (text) this.observer.text(String(key), text);
+      }
       return;
     }
     this.open.set(String(key), { id, name, text, initial, order: this.started });
     this.started += 1;
+    if (this.observer) {
+      this.observer.started(String(key), id, name);
+      if (text) this.observer.text(String(key), text);
+    }
   }
 
   /** Appends an argument fragment; a fragment for a key never started opens it (ids/names may come later). */
   append(key: string | number, fragment: string): void {
     const call = this.open.get(String(key));
-    if (call) call.text += fragment;
-    else this.start(key, undefined, '', undefined, fragment);
+    if (call) {
+      call.text += fragment;
+      this.observer?.text(String(key), fragment);
+    } else this.start(key, undefined, '', undefined, fragment);
   }
 
   /** Sets the id or name when they arrive after the start. */
@@ -68,6 +108,7 @@ export class PartialCallTable {
     if (!call) return;
     if (fields.id) call.id = fields.id;
     if (fields.name) call.name = fields.name;
+    if ((fields.id || fields.name) && this.observer) this.observer.started(String(key), call.id, call.name);
   }
 
   /** Closes one call; `finalText` replaces the accumulated text when the provider sends the whole arguments. */
@@ -75,20 +116,28 @@ export class PartialCallTable {
     const call = this.open.get(String(key));
     if (!call) return [];
     this.open.delete(String(key));
-    if (finalText !== undefined) call.text = finalText;
-    return [this.toCall(call)];
+    if (finalText !== undefined && finalText !== call.text) {
+      if (this.observer) {
+        if (finalText.startsWith(call.text)) this.observer.text(String(key), finalText.slice(call.text.length));
+        else this.observer.replaced(String(key));
+      }
+      call.text = finalText;
+    }
+    return [this.toCall(String(key), call)];
   }
 
   /** Closes every open call, in the order they started. */
   completeAll(): ParsedToolCall[] {
-    const calls = [...this.open.values()].sort((left, right) => left.order - right.order);
+    const calls = [...this.open.entries()].sort((left, right) => left[1].order - right[1].order);
     this.open.clear();
-    return calls.map((call) => this.toCall(call));
+    return calls.map(([key, call]) => this.toCall(key, call));
   }
 
-  private toCall(call: PartialCall): ParsedToolCall {
+  private toCall(key: string, call: PartialCall): ParsedToolCall {
     const argumentsValue = call.text === '' && call.initial !== undefined ? call.initial : call.text;
-    return this.builder.build(call.id, call.name, argumentsValue);
+    const built = this.builder.build(call.id, call.name, argumentsValue);
+    this.observer?.completed(key, built);
+    return built;
   }
 }
 

@@ -13,4 +13,6 @@ export {
   type TextToolCallParser,
 } from './parse';
 export type { TextToolSource, JsonSchemaTool, TextToolSet } from './tools';
+export { streamTextCallEvents } from './text-call-events';
+export type { ToolCallEventOptions, ToolCallStreamEvent } from '../shared/stream-events';
 export type { TextDialect, DialectBlock, DialectCall, DialectScope } from './dialect';

@@ -30,6 +30,8 @@ export type StubReply =
     }
   | { readonly kind: 'sse'; readonly events: readonly unknown[]; readonly done?: string; readonly named?: boolean }
   | { readonly kind: 'ndjson'; readonly lines: readonly unknown[] }
+  /** Bytes as they are (an AWS event stream, for Bedrock's ConverseStream). */
+  | { readonly kind: 'binary'; readonly contentType: string; readonly body: Uint8Array }
   /** No answer at all until the server closes: a slow model, for cancelling a request in flight. */
   | { readonly kind: 'hold' }
   /**
@@ -56,7 +58,7 @@ export interface StubServer {
 interface AnyResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
   write(chunk: string): unknown;
-  end(chunk?: string): unknown;
+  end(chunk?: string | Uint8Array): unknown;
 }
 
 function send(response: AnyResponse, reply: StubReply, request: RecordedRequest): void {
@@ -78,6 +80,11 @@ function send(response: AnyResponse, reply: StubReply, request: RecordedRequest)
   if (reply.kind === 'json') {
     response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
     response.end(JSON.stringify(reply.body));
+    return;
+  }
+  if (reply.kind === 'binary') {
+    response.writeHead(200, { 'content-type': reply.contentType });
+    response.end(reply.body);
     return;
   }
   if (reply.kind === 'ndjson') {
@@ -107,7 +114,7 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
     request: IncomingMessage | Http2ServerRequest,
     response: ServerResponse | Http2ServerResponse,
   ): void => {
-    reply(request, response as AnyResponse);
+    reply(request, response);
   };
   const reply = (request: IncomingMessage | Http2ServerRequest, response: AnyResponse): void => {
     const chunks: Buffer[] = [];
