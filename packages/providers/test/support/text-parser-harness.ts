@@ -302,7 +302,8 @@ export function parseBothWays(text: string, pieceSize: number, options: ParseTex
 
 /**
  * How the CPU time of `run` grows when its input grows four times: the least time of `rounds` runs at `4 * size`
- * over the least at `size` (floored at `floorMs`, so timer noise on a fast run reads as no growth). Linear work gives
+ * over the least at `size` (floored at `floorMs`, 5 ms unless given, so timer noise or a collector's pause in a busy
+ * test worker on a fast run reads as no growth: a quadratic run at these sizes takes far longer). Linear work gives
  * about 4, quadratic about 16.
  */
 export function cpuGrowth(
@@ -316,5 +317,5 @@ export function cpuGrowth(
   run(small); // warm up the code paths before timing
   const smallMs = minCpuMs(() => run(small), rounds);
   const largeMs = minCpuMs(() => run(large), rounds);
-  return { ratio: largeMs / Math.max(smallMs, options.floorMs ?? 2), smallMs, largeMs };
+  return { ratio: largeMs / Math.max(smallMs, options.floorMs ?? 5), smallMs, largeMs };
 }
