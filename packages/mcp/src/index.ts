@@ -14,6 +14,7 @@ export type {
   McpServerCommonConfig,
   McpStdioServerConfig,
   McpHttpServerConfig,
+  McpClientProtocol,
 } from './client/config';
 export {
   DEFAULT_MCP_RETRY_POLICY,

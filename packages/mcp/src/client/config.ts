@@ -40,7 +40,16 @@ export interface McpServerCommonConfig {
    * `false`: this server's tools are not pinned. Without it the options' policy applies, when they set `pinning`.
    */
   readonly pinning?: McpPinPolicy | false;
+  /**
+   * Which protocol generation to speak. `'legacy'` (default): the 2025 `initialize` handshake. `'auto'`: ask the server
+   * first (`server/discover`) and speak the 2026-07-28 revision when it offers it, else fall back to the handshake (over
+   * HTTP a server that does not answer the probe is an outage, not a legacy server). `'2026-07-28'`: that revision only.
+   */
+  readonly protocol?: McpClientProtocol;
 }
+
+/** `McpServerCommonConfig.protocol`. */
+export type McpClientProtocol = 'legacy' | 'auto' | '2026-07-28';
 
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerCommonConfig {
@@ -197,6 +206,12 @@ export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
       throw new DefinitionError(`has pinning ${JSON.stringify(server.pinning)}.`, {
         target: `${target} ("${server.name}")`,
         fix: "use 'warn', 'block', 'approve' or false.",
+      });
+    }
+    if (server.protocol !== undefined && !['legacy', 'auto', '2026-07-28'].includes(server.protocol)) {
+      throw new DefinitionError(`has protocol ${JSON.stringify(server.protocol)}.`, {
+        target: `${target} ("${server.name}")`,
+        fix: "use 'legacy', 'auto' or '2026-07-28'.",
       });
     }
     if (server.timeoutMs !== undefined && !(Number.isFinite(server.timeoutMs) && server.timeoutMs > 0)) {

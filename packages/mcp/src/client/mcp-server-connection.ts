@@ -1,5 +1,5 @@
 import { UnauthorizedError, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Tool, Transport } from '@modelcontextprotocol/client';
+import type { ClientOptions, Tool, Transport } from '@modelcontextprotocol/client';
 import { DefinitionError, HandlerError, type ExecutionContext } from '@toolwright/core';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { McpAuthorizationError } from '../errors/mcp-authorization-error';
@@ -311,6 +311,7 @@ export class McpServerConnection {
       {
         capabilities: elicitationCapabilities(onElicitation),
         jsonSchemaValidator: validator,
+        ...versionNegotiation(this.config.protocol),
         ...(primary
           ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => this.scheduleRefresh() } } }
           : {}),
@@ -506,6 +507,12 @@ export class McpServerConnection {
       }
     } while (this.refreshAgain);
   }
+}
+
+/** The SDK client's negotiation for a server's `protocol` (absent or `'legacy'`: none, the 2025 handshake). */
+function versionNegotiation(protocol: McpServerConfig['protocol']): Pick<ClientOptions, 'versionNegotiation'> {
+  if (protocol === undefined || protocol === 'legacy') return {};
+  return { versionNegotiation: { mode: protocol === 'auto' ? 'auto' : { pin: protocol } } };
 }
 
 /** How long `close()` gives an HTTP server to acknowledge the end of the session. */
