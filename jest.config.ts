@@ -17,7 +17,7 @@ const packages = readdirSync(join(process.cwd(), 'packages')).filter((name) =>
  * files, and only these, are compiled to CommonJS by a small TypeScript transpile (scripts/jest-esm-to-commonjs.cjs).
  * Node itself loads them natively (`require(esm)`), so the built packages need nothing of this.
  */
-const ESM_ONLY_PACKAGES = ['ai', '@ai-sdk/[^/]+', '@workflow/serde'];
+const ESM_ONLY_PACKAGES = ['ai', '@ai-sdk/[^/]+', '@workflow/serde', 'jose'];
 const ESM_ONLY_FILES = `/node_modules/(?:${ESM_ONLY_PACKAGES.join('|')})/.+\\.js$`;
 
 const moduleNameMapper: Record<string, string> = {

@@ -19,6 +19,8 @@ import {
   INVALID,
   INVALID_PATHS,
   MALFORMED,
+  DAMAGED,
+  UNREADABLE,
   VALID,
   call,
   nestedArrayCall,
@@ -406,6 +408,30 @@ export async function runMainCases(modes: readonly Mode[], log: (line: string) =
         ctcvId: 'malformed:e2e:ctcv',
       }),
     );
+
+  // 3b. Unreadable text (refused by every path) and a call with one comma left out (read by toolwright's search, refused
+  // by the others): the failure path's cost.
+  log('unreadable and damaged text ...');
+  const failurePaths = e2ePaths.filter((path) => path.id === 'hand' || path.id.startsWith('tw-execute'));
+  for (const path of failurePaths.filter((candidate) => candidate.id.startsWith('tw-'))) {
+    const damaged = await path.run(DAMAGED);
+    if (!damaged.ok) problems.push(`${path.label} refused the call with one comma left out: ${damaged.message}`);
+    if ((await path.run(UNREADABLE)).ok) problems.push(`${path.label} accepted the unreadable text`);
+  }
+  const failures = await measure(
+    failurePaths.flatMap((path) => [
+      { id: `unreadable:e2e:${path.id}`, fn: () => (path.direct ?? path.run)(UNREADABLE) },
+      { id: `damaged:e2e:${path.id}`, fn: () => (path.direct ?? path.run)(DAMAGED) },
+    ]),
+    CASE_OPTIONS,
+  );
+  for (const group of ['unreadable', 'damaged'] as const)
+    for (const path of failurePaths)
+      rows.push(
+        row(group, path.label, 'e2e', failures.get(`${group}:e2e:${path.id}`)!, {
+          handId: `${group}:e2e:hand`,
+        }),
+      );
 
   // 4. Array fields of 10 to 10,000 items.
   const arrays: ArrayCosts[] = [];

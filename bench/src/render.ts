@@ -39,6 +39,10 @@ export function renderReport(report: BenchReport, options: { readme?: boolean } 
   sections.push(
     `${heading} Malformed call needing 3 fixes (snake_case key, number as string, array as JSON text)\n\nOnly toolwright and the hand-written pipeline repair it; zod, ajv and CT+CV get the hand-written fixer in front.\n\n${caseTable(report.rows, 'malformed')}`,
   );
+  if (report.rows.some((entry) => entry.group === 'unreadable'))
+    sections.push(
+      `${heading} Unreadable text (just under 1 MiB of unclosed quotes, stray brackets and backslashes), refused\n\n${caseTable(report.rows, 'unreadable')}\n\nThe typical call with one comma left out: toolwright reads its one reading by search; the hand-written pipeline refuses it.\n\n${caseTable(report.rows, 'damaged')}`,
+    );
   const sizes = report.arrays.sizes;
   sections.push(
     `${heading} Array items: per-item cost = (call with N items - call with both arrays empty) / N\n\n\`x hand-written\` divides the per-item cost at 1,000 items by the hand-written pipeline's.\n\nArray of date-times:\n\n${arrayTable(report.arrays.paths, 'scalar', sizes)}\n\nArray of \`{email, optional}\` objects:\n\n${arrayTable(report.arrays.paths, 'nested', sizes)}`,

@@ -56,3 +56,29 @@ export const ARRAY_ITEM_TARGET_SIZE = 1_000;
 export const ARRAY_BASE = call(JSON.stringify(meeting(0, 0)));
 export const scalarArrayCall = (items: number) => call(JSON.stringify(meeting(items, 0)));
 export const nestedArrayCall = (items: number) => call(JSON.stringify(meeting(0, items)));
+
+/**
+ * Unreadable text: just under 1 MiB (the default size limit) of unclosed quotes, stray brackets and backslashes after
+ * an opening `{"title": "` (seeded, the same text every run). Every path refuses it; toolwright's reader refuses it in
+ * one linear pass (the reading search reads only texts of a tool call's usual size).
+ */
+export const UNREADABLE = (() => {
+  const pieces = ['"', '"a', '{', '[', '}', ']', '\\', '\\"', ':', ',', ' ', 'x', '1', '\\n'];
+  let state = 46;
+  const parts = ['{"title": "'];
+  let size = parts[0]!.length;
+  while (size < 1024 * 1024 - 16) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const piece = pieces[(state >>> 16) % pieces.length]!;
+    parts.push(piece);
+    size += piece.length;
+  }
+  return call(parts.join(''));
+})();
+
+/** The typical valid call with one comma left out: toolwright reads it by the reading search (one reading). */
+export const DAMAGED = (() => {
+  const text = JSON.stringify(meeting(3, 3));
+  const comma = text.indexOf(',"title"');
+  return call(text.slice(0, comma) + text.slice(comma + 1));
+})();

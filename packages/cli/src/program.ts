@@ -37,6 +37,11 @@ function version(): string {
   }
 }
 
+/** A repeatable option's values, in order. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 function port(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
@@ -196,20 +201,59 @@ export async function runCli(argv: readonly string[], output: Output = createOut
     .option('--port <port>', 'HTTP port (0: a free one)', port, 3000)
     .option('--host <host>', 'HTTP interface', '127.0.0.1')
     .option('--context <json>', 'trusted context for every session')
-    .action(async (options: SourceOptions & { http: boolean; port: number; host: string; context?: string }) => {
-      const context = parseContext(options.context);
-      const { redirectConsoleToStderr } = lazyMcp();
-      const { mcpCommand } = require('./commands/serve-command') as typeof import('./commands/serve-command');
-      // stdio: stdout carries only JSON-RPC, so nothing the app prints while it loads may reach it.
-      const restore = options.http ? () => undefined : redirectConsoleToStderr();
-      try {
-        await withTools(options, (tools) =>
-          mcpCommand(tools, { http: options.http, port: options.port, host: options.host, context }, output),
-        );
-      } finally {
-        restore();
-      }
-    });
+    .option('--auth-issuer <url>', 'HTTP: verify bearer tokens from this OAuth authorization server (its issuer)')
+    .option('--auth-jwks <url>', "HTTP: the authorization server's JWKS URL (default: its metadata's jwks_uri)")
+    .option('--auth-resource <url>', "HTTP: this endpoint's public URL, the tokens' audience (default: the URL served)")
+    .option('--auth-scope <scope>', 'HTTP: a scope every token needs (repeatable)', collect, [])
+    .option('--auth-tenant-claim <claim>', 'HTTP: the token claim naming the tenant', 'tenant')
+    .action(
+      async (
+        options: SourceOptions & {
+          http: boolean;
+          port: number;
+          host: string;
+          context?: string;
+          authIssuer?: string;
+          authJwks?: string;
+          authResource?: string;
+          authScope: string[];
+          authTenantClaim: string;
+        },
+      ) => {
+        const context = parseContext(options.context);
+        const { redirectConsoleToStderr } = lazyMcp();
+        const { mcpCommand } = require('./commands/serve-command') as typeof import('./commands/serve-command');
+        // stdio: stdout carries only JSON-RPC, so nothing the app prints while it loads may reach it.
+        const restore = options.http ? () => undefined : redirectConsoleToStderr();
+        try {
+          await withTools(options, (tools) =>
+            mcpCommand(
+              tools,
+              {
+                http: options.http,
+                port: options.port,
+                host: options.host,
+                context,
+                ...(options.authIssuer !== undefined
+                  ? {
+                      auth: {
+                        issuer: options.authIssuer,
+                        ...(options.authJwks !== undefined ? { jwksUrl: options.authJwks } : {}),
+                        ...(options.authResource !== undefined ? { resource: options.authResource } : {}),
+                        requiredScopes: options.authScope,
+                        tenantClaim: options.authTenantClaim,
+                      },
+                    }
+                  : {}),
+              },
+              output,
+            ),
+          );
+        } finally {
+          restore();
+        }
+      },
+    );
 
   withSource(program.command('inspect'))
     .description('start the inspector page on 127.0.0.1 and print its URL (with a per-start token)')

@@ -105,6 +105,7 @@ export { retryMessage, finalErrorMessage } from './loop';
 // The executor's own readers and lossless scalar conversions, reused by @toolwright/providers' text tool-call
 // parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
+export { CONTROL_TOKENS, firstControlToken, withoutControlTokens } from './pipeline/control-tokens';
 export { toInteger } from './rules/integer';
 export { toFloat } from './rules/number';
 export { toBoolean } from './rules/boolean';

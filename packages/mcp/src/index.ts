@@ -78,6 +78,13 @@ export {
   type McpServerWiring,
 } from './server/create-mcp-server';
 export { currentMcpRequest, type McpRequestContext } from './server/request-context';
+export { protectedResourceMetadataPath, type McpServerAuthOptions, type McpCaller } from './server/bearer-auth';
+export {
+  jwtVerifier,
+  introspectionVerifier,
+  type JwtVerifierOptions,
+  type IntrospectionVerifierOptions,
+} from './server/token-verifiers';
 export { toMcpTool } from './server/tool-listing';
 export { toCallToolResult } from './server/tool-result';
 export { stderrLogger, redirectConsoleToStderr } from './server/stderr-logger';

@@ -194,6 +194,8 @@ export const serverMessages = {
   printableName: (name: unknown) => printable(name, 200),
   callFailed: (tool: unknown, error: unknown) =>
     `MCP tools/call "${printable(tool, 200)}" failed outside the executor's typed results; the client got a generic error: ${printable(describeError(error), 500)}`,
+  listFailed: (error: unknown) =>
+    `MCP tools/list failed in the context hook; the client got a generic error: ${printable(describeError(error), 500)}`,
   callFailedForModel: (tool: unknown) =>
     `The tool "${printable(tool, 200)}" failed unexpectedly on the server. Try again later or use another approach.`,
   stdioReady: (tools: number) => `MCP server on stdio: ${tools} tool${tools === 1 ? '' : 's'}`,
@@ -214,6 +216,17 @@ export const serverMessages = {
   notFound: (path: string) => `Not found: the MCP endpoint is ${path}`,
   toolNameOutsideSpec: (name: string) =>
     `MCP: the tool name "${name}" does not match ^[A-Za-z0-9._-]{1,128}$ (SEP-986); it is listed, but clients that enforce SEP-986 may refuse it (toolwright's client accepts it with a warning). Register it under an MCP-safe name to serve it to every client.`,
+  tokenRefused: (reason: string) => `MCP: a bearer token was refused (${printable(reason, 200)})`,
+  tokenVerificationUnavailable: (error: unknown) =>
+    `MCP: a bearer token could not be verified, the request got 500: ${printable(describeError(error), 300)}`,
+  tokenVerifierFailed: (error: unknown) =>
+    `MCP: the token verifier threw something other than an OAuthError, the request got 500: ${printable(describeError(error), 300)}`,
+  sessionOfAnotherCaller: (sessionId: string) =>
+    `MCP: a request for session ${printable(sessionId, 80)} carried another caller's token; answered as an unknown session`,
+  unknownToolForCaller: (name: string, suggestions: readonly string[]) =>
+    suggestions.length > 0
+      ? `There is no tool named "${printable(name, 60)}". Did you mean ${suggestions.map((suggestion) => `"${suggestion}"`).join(', ')}? Call one of the listed tools by its exact name.`
+      : `There is no tool named "${printable(name, 60)}". Call one of the listed tools by its exact name.`,
   nonLoopbackWithoutAllowedHosts: (host: string) =>
     `binding to ${host} needs allowedHosts (the Host names clients use), so DNS-rebinding protection can check them.`,
 };

@@ -22,7 +22,7 @@ import type { ToolSource } from './shared/definitions';
 import type { ImportOptions } from './shared/import-definition';
 import { lintWith, type LintOptions } from './shared/lint';
 import type { ProviderToolsView, ToolOf, ToolOptionsOf } from './shared/define-provider';
-import type { ProviderId } from './shared/tool-set';
+import { toolsAlone, type ProviderId } from './shared/tool-set';
 
 export {
   ToolNameCodec,
@@ -51,7 +51,7 @@ export {
   type CallIdFactory,
 } from './shared/call-ids';
 export type { ParsedToolCall, ParseToolCallsOptions } from './shared/calls';
-export type { ToolSet, ToolSetContext, ToolSetOptions, ProviderId } from './shared/tool-set';
+export type { ToolSet, ToolSetContext, ToolSetOptions, ToolRestriction, ProviderId } from './shared/tool-set';
 export type { ToolSource, ToolRegistryLike } from './shared/definitions';
 export type { ToolCallAccumulator } from './shared/streaming';
 export { streamToolCalls } from './shared/streaming';
@@ -136,7 +136,7 @@ export function adapt<P extends ProviderId>(
   provider: P,
   options?: ProviderOptionsMap[P],
 ): ProviderToolMap[P] {
-  const [adapted] = toolsOf(provider).tools.createToolSet([tool], options).tools;
+  const [adapted] = toolsAlone(toolsOf(provider).tools.createToolSet([tool], options), 'adapt');
   if (adapted === undefined) throw new Error(`unreachable: the ${provider} tool set of one tool is empty`);
   return adapted;
 }
@@ -147,7 +147,7 @@ export function adaptAll<P extends ProviderId>(
   provider: P,
   options?: ProviderOptionsMap[P],
 ): ProviderToolMap[P][] {
-  return toolsOf(provider).tools.createToolSet(tools, options).tools;
+  return toolsAlone(toolsOf(provider).tools.createToolSet(tools, options), 'adaptAll');
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@toolwright/core';
-import { serveMcp, stderrLogger } from '@toolwright/mcp';
+import { jwtVerifier, serveMcp, stderrLogger, type McpServerAuthOptions } from '@toolwright/mcp';
+import { CliError } from '../errors/cli-error';
 import { EXIT_CODES } from '../exit-codes';
 import type { Output } from '../output';
 import type { LoadedTools } from '../source/tools';
@@ -56,16 +57,69 @@ function sayHowApprovalsAreDecided(tools: LoadedTools, output: Output): void {
   );
 }
 
+/** `--auth-*`: the HTTP server as an OAuth resource server, verifying JWT access tokens with the issuer's JWKS. */
+export interface McpCommandAuth {
+  readonly issuer: string;
+  /** Default: the `jwks_uri` of the issuer's metadata (RFC 8414, else OpenID discovery). */
+  readonly jwksUrl?: string;
+  readonly resource?: string;
+  readonly requiredScopes: readonly string[];
+  readonly tenantClaim: string;
+}
+
+/** The issuer's `jwks_uri`, from its RFC 8414 metadata or, failing that, its OpenID configuration. */
+async function discoverJwksUrl(issuer: string): Promise<string> {
+  const base = new URL(issuer);
+  const suffix = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
+  const candidates = [
+    new URL(`/.well-known/oauth-authorization-server${suffix}`, base),
+    new URL(`${suffix}/.well-known/openid-configuration`, base),
+  ];
+  for (const candidate of candidates) {
+    try {
+      const response = await fetch(candidate, { signal: AbortSignal.timeout(5_000), redirect: 'error' });
+      if (!response.ok) continue;
+      const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+      if (metadata.issuer === issuer && typeof metadata.jwks_uri === 'string') return metadata.jwks_uri;
+    } catch {
+      // The next candidate, then the error below.
+    }
+  }
+  throw new CliError(
+    `--auth-issuer ${issuer}: no metadata with this issuer and a jwks_uri at ${candidates.map(String).join(' or ')}. Fix: pass --auth-jwks <url>.`,
+    EXIT_CODES.usage,
+  );
+}
+
+async function authOptions(auth: McpCommandAuth, context: ExecutionContext): Promise<McpServerAuthOptions> {
+  if (context.persona !== undefined)
+    throw new CliError(
+      '--context sets a persona, and --auth-issuer gives each caller its own (its subject, holding its scopes). Fix: drop "persona" from --context.',
+      EXIT_CODES.usage,
+    );
+  const jwksUrl = auth.jwksUrl ?? (await discoverJwksUrl(auth.issuer));
+  return {
+    verifier: jwtVerifier({ jwksUrl, issuer: auth.issuer, tenantClaim: auth.tenantClaim }),
+    authorizationServer: auth.issuer,
+    ...(auth.resource !== undefined ? { resource: auth.resource } : {}),
+    requiredScopes: auth.requiredScopes,
+    ...(auth.requiredScopes.length > 0 ? { scopesSupported: auth.requiredScopes } : {}),
+  };
+}
+
 /**
  * `toolwright mcp`: the registry over MCP. stdio by default (stdout carries only JSON-RPC; logs go to stderr),
  * `--http` for Streamable HTTP on 127.0.0.1. Every session gets `--context` as its trusted context.
  */
 export async function mcpCommand(
   tools: LoadedTools,
-  options: { http: boolean; port: number; host: string; context: ExecutionContext },
+  options: { http: boolean; port: number; host: string; context: ExecutionContext; auth?: McpCommandAuth },
   output: Output,
 ): Promise<number> {
+  if (options.auth !== undefined && !options.http)
+    throw new CliError('--auth-issuer verifies HTTP bearer tokens. Fix: add --http.', EXIT_CODES.usage);
   const fixed = sessionContext(options.context, output);
+  const auth = options.auth !== undefined ? await authOptions(options.auth, fixed) : undefined;
   const context = () => fixed;
   sayHowApprovalsAreDecided(tools, output);
   if (!options.http) {
@@ -80,6 +134,7 @@ export async function mcpCommand(
     port: options.port,
     logger: stderrLogger,
     context,
+    ...(auth !== undefined ? { auth } : {}),
   });
   output.out(`MCP server (Streamable HTTP) for ${tools.label}: ${handle.url}`);
   output.err(output.styleErr('dim', 'Press Ctrl+C to stop.'));

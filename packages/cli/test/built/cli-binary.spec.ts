@@ -408,7 +408,15 @@ describe('toolwright mcp', () => {
   it('stdio: the official MCP client lists and calls the tools; stdout carries only JSON-RPC', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'mcp', '--app', PERSONA_APP, '--context', '{"timeZone": "Europe/Berlin"}'],
+      // publish_article needs the `publish` permission: listed for a persona that holds it.
+      args: [
+        BIN,
+        'mcp',
+        '--app',
+        PERSONA_APP,
+        '--context',
+        '{"timeZone": "Europe/Berlin", "persona": {"name": "editor", "permissions": ["publish"]}}',
+      ],
       cwd: ROOT,
       stderr: 'pipe',
     });
@@ -524,7 +532,12 @@ describe('toolwright mcp', () => {
       const client = new Client({ name: 'cli-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(4);
+      // No persona: publish_article, which needs the `publish` permission, is not listed.
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'decision/propose',
+        'get_calendar_events',
+        'resolve_relative_date',
+      ]);
       await client.close();
     } finally {
       expect(await stop(child)).toBe(0);

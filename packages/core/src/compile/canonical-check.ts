@@ -489,13 +489,14 @@ function walkObject(check: CanonicalCheck, node: CheckNode, value: unknown): num
     next = at + MEMBER_FIELDS;
     const valueShare = share(check, members[at + 1] as CheckNode, object[key]);
     if (valueShare === NOT_ACCEPTED) return NOT_ACCEPTED;
-    check.keysAndStrings++;
     count++;
     // The key's quotes, colon and comma (or closing brace), and its length.
     bound += key.length + 4 + valueShare;
     if (members[at + 2] === true) seen++;
   }
   if (seen !== node.required) return NOT_ACCEPTED;
+  // The object's keys, counted once (its strings are counted as the walk meets them).
+  check.keysAndStrings += count;
   if (count === 0) bound++;
   return node.plain || passes(node, value) ? bound : NOT_ACCEPTED;
 }

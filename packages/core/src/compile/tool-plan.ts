@@ -3,7 +3,7 @@ import { callTargetFor, type CallTarget } from '../pipeline/unwrap-call';
 import { developerRulesPlan, type DeveloperRulesPlan } from '../pipeline/developer-rules';
 import type { PipelineLimits } from '../pipeline/limits';
 import { resolveToolName, type ToolLookup } from '../pipeline/name-resolution';
-import { compileNormalizer, type Normalizer } from '../pipeline/normalizer';
+import { compileNormalizer, NormalizeState, type Normalizer } from '../pipeline/normalizer';
 import { sensitivePaths } from '../pipeline/redaction';
 import type { ToolDefinition } from '../types/definition';
 import type { CommandHandler, RegisteredTool } from '../types/handler';
@@ -101,7 +101,7 @@ export function compileTool(entry: RegisteredTool, settings: CompileSettings, to
     crossField: hasCrossFieldChecks(definition, commandClass),
     timeoutMs: definition.options.timeoutMs ?? settings.timeoutMs,
     slowCallMs: definition.options.slowCallMs ?? settings.slowCallMs,
-    callTarget: new LazyCallTarget(definition, tools),
+    callTarget: new LazyCallTarget(definition, tools, policy, settings.limits),
     injects,
     unrestricted: (definition.options.permissions ?? []).length === 0,
   });
@@ -118,6 +118,8 @@ class LazyCallTarget implements CallTarget {
   constructor(
     private readonly definition: ToolDefinition,
     private readonly tools: ToolLookup,
+    private readonly policy: CoercionPolicy,
+    private readonly limits: PipelineLimits,
   ) {}
 
   get tool(): string {
@@ -136,14 +138,33 @@ class LazyCallTarget implements CallTarget {
     return this.target().sensitive!(path);
   }
 
+  accepts(value: Record<string, unknown>): Record<string, unknown> | undefined {
+    return this.target().accepts!(value);
+  }
+
   private target(): CallTarget {
     if (this.built !== undefined) return this.built;
     const { tools } = this;
     const tool = this.definition.name;
-    return (this.built = callTargetFor(this.definition, (name) => {
-      const named = resolveToolName(tools, name);
-      return named.found && named.name === tool;
-    }));
+    const { definition, policy, limits } = this;
+    return (this.built = callTargetFor(
+      definition,
+      (name) => {
+        const named = resolveToolName(tools, name);
+        return named.found && named.name === tool;
+      },
+      // The normalizer with every constraint, on a scratch state: accepted when nothing is refused and nothing dropped.
+      (value) => {
+        const state = new NormalizeState({ relativeDateTool: false, limits });
+        const normalized = compileNormalizer(definition.parameters, policy, 'all')(value, '', state);
+        const accepted =
+          typeof normalized === 'object' &&
+          normalized !== null &&
+          state.issues.length === 0 &&
+          !state.transformations.some((record) => record.rule.startsWith('dropped-'));
+        return accepted ? (normalized as Record<string, unknown>) : undefined;
+      },
+    ));
   }
 }
 

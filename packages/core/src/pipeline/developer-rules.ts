@@ -4,41 +4,20 @@ import type { ValidatorMetadata } from '../metadata/types';
 import type { ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { describeReceived } from './messages';
-import { CLASS_VALIDATOR_RULES, knownRuleIssue } from './reference-validation';
+import { knownRuleIssue } from './reference-validation';
+import { capturedByTheIr, issueRuleOf } from '../rules/class-validator';
 import { joinPath } from './keys';
-import { fastRuleFor } from '../rules/validator-js';
+import { fastRuleFor, formatMeantBy } from '../rules/validator-js';
 
-/**
+/*
  * The compiled path checks every constraint the IR can say. A developer may also put class-validator rules on a DTO
  * that the IR cannot say (`@IsEmail`, `@Contains`, a custom `@Validate(...)` constraint). Those rules run here, for
  * that class only, straight from class-validator's metadata for the class: its `validate()` would scan every class it
  * knows for each object (the cost grows with the number of DTO classes an app registers).
  *
- * Rules the IR captures exactly are not run again. A class that uses `@ValidateIf` (or another rule the compiled path
+ * Rules the IR captures exactly (`rules/class-validator.ts`) are not run again. A class that uses `@ValidateIf` (or another rule the compiled path
  * cannot honour before validation) is validated on the reference path instead.
  */
-const CAPTURED_BY_THE_IR: ReadonlySet<string> = new Set([
-  'isString',
-  'isInt',
-  'isNumber',
-  'isBoolean',
-  'isObject',
-  'isArray',
-  'min',
-  'max',
-  'isPositive',
-  'isNegative',
-  'isDivisibleBy',
-  'minLength',
-  'maxLength',
-  'isLength',
-  'isIn',
-  'equals',
-  'isEnum',
-  'arrayMinSize',
-  'arrayMaxSize',
-  'arrayNotEmpty',
-]);
 
 /**
  * The plan's `check` runs synchronously (returns `undefined`) whenever every rule it meets answers synchronously; it returns
@@ -139,7 +118,7 @@ const NO_RULES: DeveloperRulesPlan = Object.freeze({ kind: 'none' });
 export function developerRulesPlan(schema: ObjectSchema): DeveloperRulesPlan {
   let plan = plans.get(schema);
   if (!plan) {
-    const built = buildPlan(schema, new Set());
+    const built = buildPlan(schema, new Set(), 'fast', true);
     plan = built.kind === 'check' ? checkPlanFor(built.plan) : built.kind === 'none' ? NO_RULES : built;
     plans.set(schema, plan);
   }
@@ -196,10 +175,26 @@ function resolveRule(rule: ValidatorMetadata, implementations: RuleImplementatio
   return { rule, constraints, only, each: rule.each === true };
 }
 
+/**
+ * Whether the compiled path already checks `rule` exactly, so the executor's plan leaves it out: a format rule with
+ * default options (`@IsEmail()`, `@IsUUID()`, each or not) whose format the property's schema (its items, for `each`)
+ * carries, and whose fast implementation is that format's one definition (`rules/validator-js.ts`; a validator.js of
+ * another version keeps class-validator's rule, run here). Without this, each such value would be checked twice.
+ */
+function enforcedAsFormat(rule: ValidatorMetadata, schema: ObjectSchema): boolean {
+  const format = rule.name === undefined ? undefined : formatMeantBy(rule.name, rule.constraints);
+  if (format === undefined || fastRuleFor(rule.name, rule.constraints) === undefined) return false;
+  const property = schema.properties.find((candidate) => candidate.name === rule.propertyName)?.schema;
+  const target = rule.each ? (property?.kind === 'array' ? property.items : undefined) : property;
+  return target?.kind === 'string' && target.format === format;
+}
+
 function buildPlan(
   schema: ObjectSchema,
   visiting: Set<ObjectSchema>,
   implementations: RuleImplementations = 'fast',
+  /** The executor's plan: rules the compiled path enforces as a format are left out ({@link enforcedAsFormat}). */
+  executor = false,
 ): BuiltPlan {
   if (!schema.dto || visiting.has(schema)) return { kind: 'none' };
   visiting.add(schema);
@@ -209,7 +204,8 @@ function buildPlan(
     if (rule.type === 'conditionalValidation' && rule.name !== 'isOptional') {
       return { kind: 'reference', reason: `${schema.dto.name}.${rule.propertyName} uses @ValidateIf` };
     }
-    if (rule.type === 'customValidation' && !CAPTURED_BY_THE_IR.has(rule.name ?? '')) {
+    if (rule.type === 'customValidation' && !capturedByTheIr(rule.name ?? '')) {
+      if (executor && enforcedAsFormat(rule, schema)) continue;
       if (!rule.constraintClass)
         return {
           kind: 'reference',
@@ -241,7 +237,7 @@ function buildPlan(
   for (const property of schema.properties) {
     const child = nestedObject(property.schema);
     if (!child) continue;
-    const built = buildPlan(child, visiting, implementations);
+    const built = buildPlan(child, visiting, implementations, executor);
     if (built.kind === 'reference') return built;
     if (built.kind === 'check') nested.push({ name: property.name, plan: built.plan });
   }
@@ -504,7 +500,7 @@ function failure(
   const args: ValidationArguments = { targetName, property, object, value: item, constraints: [...rule.constraints] };
   // The same issue the reference path renders for this rule: a known rule through the shared table, else its message.
   const name = rule.name ?? constraint.name ?? 'custom';
-  const known = CLASS_VALIDATOR_RULES[name];
+  const known = issueRuleOf(name);
   const childPath = joinPath(pathOf(path, member, index), property);
   if (known && propertyRules.schema) return knownRuleIssue(childPath, known, propertyRules.schema, value, itemIndex);
   const text = renderMessage(

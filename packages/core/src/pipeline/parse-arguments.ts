@@ -8,7 +8,9 @@ import { scanJsonText, type JsonTextScan } from './scan-json-text';
 import { tooDeepError } from './json-text-rules';
 import { describeReceived, messages } from './messages';
 import { deepEqual } from './deep-equal';
-import { readJsonLike } from './read-json-like';
+import { isSyntaxFailure, readerMessages, readJsonLike } from './read-json-like';
+import { editRule, searchReadings } from './reading-search';
+import { withoutControlTokens } from './control-tokens';
 import {
   countQuotes,
   DROPPED_MEMBER_LENGTH,
@@ -18,6 +20,7 @@ import {
   NOT_ACCEPTED,
 } from './information-loss';
 import { isObject, unwrapCall, type CallTarget } from './unwrap-call';
+import { readEnvelope, REPAIR_RULES as KEY_REPAIR_RULES } from '../rules/unknown-keys';
 
 export type { CallTarget } from './unwrap-call';
 
@@ -217,6 +220,21 @@ function unwrap(
         `The <tool_call> block does not hold a call${run.target ? ` of "${run.target.tool}"` : ''} ({"name": ..., "arguments": {...}}); send only the arguments object.`,
       );
     }
+    // An envelope beside parameters sent flat, or around all of them (`{"p": 1, "arguments": {...}}`): the unknown-key
+    // rule reads it, so its content is never dropped with it.
+    if (run.target !== undefined && run.policy !== 'strict') {
+      const reading = readEnvelope(value, run.target);
+      if (reading.kind === 'refuse') throw new MalformedArgumentsError(reading.message);
+      if (reading.kind === 'envelope') {
+        run.transformations.push({
+          path: reading.key,
+          rule: KEY_REPAIR_RULES.envelope,
+          from: value,
+          to: reading.value,
+        });
+        return { value: reading.value, owned };
+      }
+    }
     return { value, owned };
   }
   run.transformations.push({ path: '', rule: 'unwrapped-call', from: value, to: outcome.arguments });
@@ -340,9 +358,78 @@ function afterJsonParse(
     return parseText(inner, run, level, fenceLevel);
   }
 
-  const document = readTolerantly(trimmed, run);
-  if (document === undefined) return fromProse(trimmed, run, level, fenceLevel);
+  // Serving-stack artefacts: control tokens a stop sequence let through around the text, and an escaping layer a
+  // transport applied to the whole text. Each has one reading by construction (see `withoutControlTokens`, `escapedText`).
+  const tokens = withoutControlTokens(trimmed);
+  if (tokens.removed.length > 0) {
+    transformations.push({ path: '', rule: 'control-token', from: trimmed, to: tokens.text });
+    return parseText(tokens.text, run, level, fenceLevel);
+  }
+  const unescaped = level < MAX_ENCODING_LEVELS ? escapedText(trimmed) : undefined;
+  if (unescaped !== undefined) {
+    transformations.push({ path: '', rule: 'escaped-text', from: trimmed, to: unescaped });
+    return parseText(unescaped, run, level + 1, fenceLevel);
+  }
+
+  let document: unknown;
+  try {
+    document = readTolerantly(trimmed, run);
+  } catch (error) {
+    const reading = isSyntaxFailure(error) ? searchedReading(trimmed, run) : undefined;
+    if (reading === undefined) throw error;
+    return parseText(reading, run, level, fenceLevel);
+  }
+  if (document === undefined) {
+    // Text after what the reader read (`{"a": 1,} "b": 2}`): a damaged document has its one reading, prose has none.
+    const reading = searchedReading(trimmed, run);
+    if (reading !== undefined) return parseText(reading, run, level, fenceLevel);
+    return fromProse(trimmed, run, level, fenceLevel);
+  }
   return fromParsedValue(document, trimmed, run, level, fenceLevel);
+}
+
+/**
+ * The one reading of text the reader refused for its syntax, found by the reading search (`reading-search.ts`) with the
+ * tool's acceptance: the edited text, its edits recorded. Throws when readings disagree; `undefined` when there is
+ * none (or the text is cut off, or the search overflowed): the reader's refusal stands.
+ */
+function searchedReading(text: string, run: ParseRun): string | undefined {
+  const target = run.target;
+  const outcome = searchReadings(text, target?.accepts ? (value) => target.accepts!(value) : (value) => value);
+  if (outcome.kind === 'several')
+    throw new MalformedArgumentsError(
+      `The arguments are not valid JSON, and the smallest repairs read them in more than one way (${describeReceived(outcome.first)} and ${describeReceived(outcome.second)}); send one valid JSON object.`,
+    );
+  if (outcome.kind !== 'one') return undefined;
+  let offset = 0;
+  for (const edit of outcome.edits) {
+    const at = edit.at;
+    run.transformations.push({
+      path: '',
+      rule: editRule(edit),
+      from: `${edit.removed === '' ? 'nothing' : JSON.stringify(edit.removed)} at character ${at + 1 - offset}`,
+      to: edit.inserted === '' ? undefined : edit.inserted,
+    });
+    offset += edit.inserted.length - edit.removed.length;
+  }
+  return outcome.text;
+}
+
+/**
+ * Quotes inside a string read as part of it (`inner-quotes`) are one reading of the text: escaping them. When one
+ * structural edit (a quote removed, a comma inserted, ...) reads the text as another value the tool takes, the text has
+ * two readings, and is refused (`{"city": ""Paris"}`: `"Paris` or `Paris`).
+ */
+function innerQuotesHaveOneReading(text: string, value: unknown, run: ParseRun): void {
+  if (!isObject(value)) return;
+  const target = run.target;
+  const accepts = target?.accepts ? (candidate: Record<string, unknown>) => target.accepts!(candidate) : undefined;
+  const read = accepts ? accepts(value) : value;
+  if (read === undefined) return;
+  const outcome = searchReadings(text, accepts ?? ((candidate) => candidate), 1);
+  const other = outcome.kind === 'one' ? outcome.value : outcome.kind === 'several' ? read : undefined;
+  if (other === undefined || (outcome.kind === 'one' && deepEqual(other, read))) return;
+  throw new MalformedArgumentsError(readerMessages.ambiguousQuotes());
 }
 
 /** The bracket scan of a text, refused when the text nests deeper than the limit. */
@@ -384,6 +471,7 @@ function readTolerantly(text: string, run: ParseRun): unknown {
     run.transformations.push({ path: '', rule: 'repeated-object', from: text, to: first.value });
   }
   const value = values[0]!.value;
+  if (document.repairs.includes('inner-quotes')) innerQuotesHaveOneReading(text, value, run);
   const repairs = document.repairs.length > 0 ? document.repairs : values.length >= 2 ? [] : ['repaired-json'];
   for (const rule of repairs) run.transformations.push({ path: '', rule, from: text, to: value });
   return value;
@@ -480,6 +568,27 @@ function nestingCheck(text: string, maxDepth: number): NestingCheck {
   for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1))
     if (++openings > cap) return NestingCheck.ScanFirst;
   return openings <= maxDepth ? NestingCheck.NotNeeded : NestingCheck.AfterParse;
+}
+
+/**
+ * Text a transport escaped as a whole (`{\\"q\\": \\"cats\\"}`: the arguments written as the inside of a JSON string):
+ * it opens with a bracket and an escaped quote, and holds no quote that is not escaped, so it is no JSON and no Python
+ * literal, and its one reading is the string's content. Undefined for any other text.
+ */
+function escapedText(text: string): string | undefined {
+  const first = text.charCodeAt(0);
+  if ((first !== 123 && first !== 91) || text.indexOf('\\"') === -1) return undefined;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return undefined;
+  }
+  try {
+    const content: unknown = JSON.parse(`"${text}"`);
+    return typeof content === 'string' ? content : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The content of text that is one fenced block (```json ... ```), found without a regular expression. */

@@ -72,6 +72,7 @@ export const REPAIR_RULES = [
   'raw-control-characters',
   'comments',
   'stray-closing-bracket',
+  'escaped-whitespace',
 ] as const;
 type RepairRule = (typeof REPAIR_RULES)[number];
 
@@ -86,6 +87,8 @@ export const readerMessages = {
     `The string at "${path}" contains ${sequence}, which means one thing in JSON and another in Python; write a literal backslash as \\\\ (or the character itself) and send the call again.`,
   escapedPunctuation: (path: string, sequence: string) =>
     `The string at "${path}" contains ${sequence}, which is no JSON escape and has two readings (the backslash kept, as in a regular expression, or dropped, as in markdown); write a literal backslash as \\\\ or send the character alone, and send the call again.`,
+  incompleteEscape: (path: string, sequence: string, escape: string, digits: number) =>
+    `The string at "${path}" contains ${sequence}, an escape with too few hex digits (${escape} takes ${digits}), so the character it means cannot be known; send the character itself or the complete escape, and send the call again.`,
   invalidPythonEscape: (path: string, sequence: string) =>
     `The string at "${path}" contains the escape ${sequence}, which is not complete; send the character itself or a JSON string.`,
   ambiguousQuotes: () =>
@@ -99,6 +102,20 @@ export const readerMessages = {
   unquotedText: (word: string, at: number) =>
     `The arguments contain the unquoted text ${describeReceived(word)} at character ${at + 1}; put text values in double quotes and send the call again.`,
 };
+
+/** The reader's refusals for syntax (no reading found, or text cut off): the reading search may look further. */
+const SYNTAX_FAILURES = new WeakSet<Error>();
+
+/** Whether the reader refused `error`'s text for its syntax, not for a reason a search must keep (escapes, duplicates). */
+export function isSyntaxFailure(error: unknown): boolean {
+  return error instanceof Error && SYNTAX_FAILURES.has(error);
+}
+
+function syntaxFailure(message: string): MalformedArgumentsError {
+  const error = new MalformedArgumentsError(message);
+  SYNTAX_FAILURES.add(error);
+  return error;
+}
 
 const enum Code {
   DoubleQuote = 34,
@@ -140,6 +157,10 @@ const NO_CLOSER = -1;
 /** Per-key records (duplicates, dropped keys) kept per document; the rest are counted in one summary record. */
 const MAX_RECORDS = 100;
 
+/** `n`, `t`, `r`: the letters of the escapes of JSON's white space. */
+function isEscapedWhitespace(code: number): boolean {
+  return code === 110 || code === 116 || code === 114;
+}
 function isDigit(code: number): boolean {
   return code >= Code.Zero && code <= Code.Nine;
 }
@@ -269,8 +290,8 @@ class Reader {
   }
 
   private fail(what: string): never {
-    if (this.position >= this.text.length) throw new MalformedArgumentsError(messages.truncated());
-    throw new MalformedArgumentsError(readerMessages.unreadable(what, this.position));
+    if (this.position >= this.text.length) throw syntaxFailure(messages.truncated());
+    throw syntaxFailure(readerMessages.unreadable(what, this.position));
   }
 
   /** Skips white space and comments (`// ...` to the end of the line, `/* ... *\/`). */
@@ -281,6 +302,13 @@ class Reader {
       const code = text.charCodeAt(this.position);
       if (isJsonWhitespace(code)) {
         this.position++;
+        continue;
+      }
+      // `\n`, `\t`, `\r` written out between tokens (a template that escaped the text's line breaks): white space, the
+      // only thing they can be outside a string.
+      if (code === Code.Backslash && isEscapedWhitespace(text.charCodeAt(this.position + 1))) {
+        this.position += 2;
+        this.repairs.add('escaped-whitespace');
         continue;
       }
       if (code === Code.Slash) {
@@ -295,7 +323,7 @@ class Reader {
           const end = text.indexOf('*/', this.position + 2);
           if (end === -1) {
             this.position = length;
-            throw new MalformedArgumentsError(messages.truncated());
+            throw syntaxFailure(messages.truncated());
           }
           this.position = end + 2;
           this.repairs.add('comments');
@@ -348,7 +376,7 @@ class Reader {
       this.attach(top, value);
       pending = false;
       this.skipBlank();
-      if (this.position >= text.length) throw new MalformedArgumentsError(messages.truncated());
+      if (this.position >= text.length) throw syntaxFailure(messages.truncated());
       const code = text.charCodeAt(this.position);
       if (code === Code.Comma) {
         this.position++;
@@ -379,7 +407,7 @@ class Reader {
   private startMember(frame: Frame, first: boolean): boolean {
     this.skipBlank();
     const { text } = this;
-    if (this.position >= text.length) throw new MalformedArgumentsError(messages.truncated());
+    if (this.position >= text.length) throw syntaxFailure(messages.truncated());
     const code = text.charCodeAt(this.position);
     const closer = frame.kind === 'object' ? Code.CloseBrace : frame.closer;
     if (code === closer) {
@@ -467,7 +495,7 @@ class Reader {
 
   private readScalar(top: Frame | undefined): unknown {
     const { text } = this;
-    if (this.position >= text.length) throw new MalformedArgumentsError(messages.truncated());
+    if (this.position >= text.length) throw syntaxFailure(messages.truncated());
     const code = text.charCodeAt(this.position);
     if (code === Code.DoubleQuote || code === Code.Quote) {
       const closer = top === undefined ? NO_CLOSER : top.kind === 'object' ? Code.CloseBrace : top.closer;
@@ -486,7 +514,7 @@ class Reader {
         return known.value;
       }
       if (NOT_FINITE.has(word)) throw new MalformedArgumentsError(readerMessages.notFinite(word));
-      throw new MalformedArgumentsError(readerMessages.unquotedText(word, start));
+      throw syntaxFailure(readerMessages.unquotedText(word, start));
     }
     return this.fail(`unexpected ${JSON.stringify(text[this.position])}`);
   }
@@ -528,7 +556,7 @@ class Reader {
     if (!valid || isWordPart(after) || after === Code.Dot) {
       this.position = start;
       const end = Math.max(this.wordEnd(index), index);
-      throw new MalformedArgumentsError(
+      throw syntaxFailure(
         readerMessages.unreadable(
           `${JSON.stringify(text.slice(start, Math.min(end, start + 40)))} is not a number in JSON form (digits, an optional fraction with a dot, an optional exponent)`,
           start,
@@ -566,7 +594,11 @@ class Reader {
   private continuesAfter(index: number, closer: number): boolean {
     const { text } = this;
     let at = index;
-    while (at < text.length && isJsonWhitespace(text.charCodeAt(at))) at++;
+    for (;;) {
+      if (at < text.length && isJsonWhitespace(text.charCodeAt(at))) at++;
+      else if (text.charCodeAt(at) === Code.Backslash && isEscapedWhitespace(text.charCodeAt(at + 1))) at += 2;
+      else break;
+    }
     this.afterAt = at;
     if (at >= text.length) {
       this.afterCode = -1;
@@ -601,7 +633,7 @@ class Reader {
     for (;;) {
       if (index >= length) {
         this.position = length;
-        throw new MalformedArgumentsError(messages.truncated());
+        throw syntaxFailure(messages.truncated());
       }
       const code = text.charCodeAt(index);
       if (code === quote) {
@@ -623,7 +655,7 @@ class Reader {
         // another quote after a gap (the shape of a missing comma), which leaves the reading open.
         if (isStructural(this.afterCode) || (this.afterCode === quote && this.afterAt !== index + 1)) {
           this.position = index;
-          throw new MalformedArgumentsError(readerMessages.unreadableQuote(this.stringPath(key, top)));
+          throw syntaxFailure(readerMessages.unreadableQuote(this.stringPath(key, top)));
         }
         this.innerQuotes++;
         this.repairs.add('inner-quotes');
@@ -672,12 +704,31 @@ class Reader {
     return true;
   }
 
+  /**
+   * An escape letter (`u`, `x`, `U`) at `index + 1` followed by at least one hex digit but fewer than `count`: the
+   * character meant cannot be known, so the call is refused. With no hex digit at all the backslash cannot start an
+   * escape (`c:\\Users`) and is kept as written.
+   */
+  private refuseIncompleteEscape(index: number, count: number, key: boolean, top: Frame | undefined): void {
+    let digits = 0;
+    while (digits < count && isHex(this.text.charCodeAt(index + 2 + digits))) digits++;
+    if (digits === 0) return;
+    throw new MalformedArgumentsError(
+      readerMessages.incompleteEscape(
+        this.stringPath(key, top),
+        JSON.stringify(this.text.slice(index, index + 3 + digits)),
+        `\\${this.text[index + 1]!}`,
+        count,
+      ),
+    );
+  }
+
   /** Reads the escape at `index` (a backslash) into {@link escapeEnd} and {@link escapeDecoded}. */
   private readEscape(index: number, python: boolean, key: boolean, top: Frame | undefined): void {
     const { text } = this;
     if (index + 1 >= text.length) {
       this.position = text.length;
-      throw new MalformedArgumentsError(messages.truncated());
+      throw syntaxFailure(messages.truncated());
     }
     const letter = text[index + 1]!;
     this.escapeEnd = index + 2;
@@ -692,9 +743,14 @@ class Reader {
         if (this.hexAt(index + 2, 4)) {
           this.escapeDecoded = String.fromCharCode(parseInt(text.slice(index + 2, index + 6), 16));
           this.escapeEnd = index + 6;
+          return;
         }
+        this.refuseIncompleteEscape(index, 4, key, top);
         return;
       }
+      // `\x` and `\U` with some hex digits but too few: the character meant cannot be known.
+      if (letter === 'x' && !this.hexAt(index + 2, 2)) this.refuseIncompleteEscape(index, 2, key, top);
+      if (letter === 'U' && !this.hexAt(index + 2, 8)) this.refuseIncompleteEscape(index, 8, key, top);
       const ambiguous =
         letter === "'" ||
         letter === '\n' ||

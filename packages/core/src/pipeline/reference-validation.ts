@@ -5,6 +5,7 @@ import type { Constructor, ObjectSchema, ParamSchema } from '../types/schema';
 import type { ValidationIssue } from '../types/execution';
 import { constraintChecks, constraintHolds } from './constraints';
 import { issue } from './messages';
+import { issueRuleOf } from '../rules/class-validator';
 import { joinPath } from './keys';
 import { instantiatorFor, type Instantiator } from './instantiate';
 
@@ -23,44 +24,6 @@ export interface ReferenceValidation {
   readonly instance: object | undefined;
   readonly issues: ValidationIssue[];
 }
-
-/** class-validator rule names -> toolwright issue rules (shared with the compiled path's developer-rule checks). */
-export const CLASS_VALIDATOR_RULES: Readonly<Record<string, string>> = {
-  isString: 'type',
-  isInt: 'type',
-  isNumber: 'type',
-  isBoolean: 'type',
-  isArray: 'type',
-  isObject: 'type',
-  nestedValidation: 'type',
-  unknownValue: 'type',
-  matchesSchema: 'type',
-  isDateString: 'format',
-  isIso8601: 'format',
-  isDateOnly: 'format',
-  isOffsetDateTime: 'format',
-  isEmail: 'format',
-  isUrl: 'format',
-  isUuid: 'format',
-  isFormat: 'format',
-  isIn: 'enum',
-  isEnum: 'enum',
-  equals: 'enum',
-  min: 'minimum',
-  max: 'maximum',
-  exclusiveMinimum: 'exclusiveMinimum',
-  exclusiveMaximum: 'exclusiveMaximum',
-  multipleOf: 'multipleOf',
-  minLength: 'minLength',
-  maxLength: 'maxLength',
-  isLength: 'length',
-  arrayMinSize: 'minItems',
-  arrayMaxSize: 'maxItems',
-  arrayUnique: 'uniqueItems',
-  matches: 'pattern',
-  whitelistValidation: 'unknown-key',
-  isDefined: 'required',
-};
 
 /**
  * Pipeline step 6, reference path: `plainToInstance` then class-validator, on one DTO class. Every error either
@@ -161,9 +124,10 @@ async function flatten(
     const constraints = error.constraints ?? {};
     const names = Object.keys(constraints);
     if (names.length > 0) {
-      const name = names.find((candidate) => CLASS_VALIDATOR_RULES[candidate]) ?? names[0]!;
-      const rule = CLASS_VALIDATOR_RULES[name] ?? name;
-      if (CLASS_VALIDATOR_RULES[name] && propertySchema) {
+      const name = names.find((candidate) => issueRuleOf(candidate) !== undefined) ?? names[0]!;
+      const known = issueRuleOf(name);
+      const rule = known ?? name;
+      if (known !== undefined && propertySchema) {
         let itemIndex = -1;
         if (propertySchema.kind === 'array' && Array.isArray(error.value)) {
           // A developer's rule with `each` (re-run by class-validator), else an IR item constraint of that rule.

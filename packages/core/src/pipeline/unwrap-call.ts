@@ -14,13 +14,23 @@ export interface CallTarget {
   names(name: string): boolean;
   /** Whether the value at an arguments path is (inside) a parameter marked `sensitive`: never echoed in messages. */
   sensitive?(path: string): boolean;
+  /**
+   * The value as the tool reads it (after its normal normalization) when it accepts it as its whole arguments, every
+   * key read and nothing dropped; else undefined. The acceptor of the reading search and of envelopes: two readings
+   * are the same when these are equal. Absent: only objects are told apart.
+   */
+  accepts?(value: Record<string, unknown>): Record<string, unknown> | undefined;
 }
 
 /**
  * The target for a resolved tool definition. `resolvesHere` says whether a name resolves to this tool (the executor
  * passes its own name resolution, so aliases, prefixes like `functions.` and provider encodings all count).
  */
-export function callTargetFor(definition: ToolDefinition, resolvesHere: (name: string) => boolean): CallTarget {
+export function callTargetFor(
+  definition: ToolDefinition,
+  resolvesHere: (name: string) => boolean,
+  accepts?: (value: Record<string, unknown>) => Record<string, unknown> | undefined,
+): CallTarget {
   const declared = new Set<string>();
   for (const property of definition.parameters.properties) {
     for (const name of [property.name, ...property.aliases]) declared.add(canonicalKey(name));
@@ -30,6 +40,7 @@ export function callTargetFor(definition: ToolDefinition, resolvesHere: (name: s
     tool: definition.name,
     declares: (key) => declared.has(canonicalKey(key)),
     names: (name) => resolvesHere(name),
+    ...(accepts ? { accepts } : {}),
     // Spelling-insensitive and prefix-wide on purpose: hiding a value too many is harmless, echoing a secret is not.
     sensitive: (path) => {
       const wanted = canonicalKey(path.replace(/\[\d+\]/g, ''));

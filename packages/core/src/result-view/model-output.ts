@@ -17,6 +17,9 @@ const CONTINUATION_PARAMETERS = new Set([
   'startafter',
 ]);
 
+/** The longest JSON text of a number (`-1.7976931348623157e+308`), a boolean or `null`. */
+const LONGEST_SCALAR_JSON = 24;
+
 /** The most characters a note may take; a smaller budget gives the note a fifth of it. */
 const NOTE_RESERVE_CHARS = 480;
 
@@ -33,6 +36,8 @@ export function buildModelOutput(
   budgetChars: number,
 ): ModelOutput | undefined {
   const toModelOutput = definition.options.toModelOutput;
+  // A number, boolean or nothing fits any budget of a few dozen characters: no view to build, nothing to measure.
+  if (toModelOutput === undefined && budgetChars >= LONGEST_SCALAR_JSON && isShortScalar(value)) return undefined;
   const view = toModelOutput === undefined ? value : toModelOutput(value, { tool: definition.name, callId });
   if (toModelOutput === undefined && !ToolContent.isInstance(view)) {
     if (typeof view === 'string' ? view.length <= budgetChars : jsonLengthUpTo(view, budgetChars) <= budgetChars)
@@ -45,6 +50,10 @@ export function buildModelOutput(
       : [{ type: 'json', value: view }];
   const structuredContent = ToolContent.isInstance(view) ? view.structuredContent : undefined;
   return fitToBudget(parts, structuredContent, budgetChars, definition);
+}
+
+function isShortScalar(value: unknown): boolean {
+  return value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean';
 }
 
 /** The parts as they are when their text and JSON fit `budgetChars`; else each cut to its share, and a note added. */

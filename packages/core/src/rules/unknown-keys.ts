@@ -29,7 +29,9 @@ export type KeyReadingKind =
   /** One edit away (a letter replaced, added or left out, or two neighbours swapped), case and separators aside. */
   | 'misspelling'
   /** The same name once invisible code points, confusable letters (UTS #39) and compatibility forms are folded. */
-  | 'look-alike';
+  | 'look-alike'
+  /** An object around (some of) the arguments: an arguments word, the tool's name, or the object's only key ({@link readEnvelope}). */
+  | 'envelope';
 
 /** A property an unknown key reads as: its place in the object's property list, and how. */
 export interface KeyReading {
@@ -105,6 +107,7 @@ export function boundedEditDistance(a: string, b: string, bound: number): number
 export const REPAIR_RULES: Readonly<Record<KeyReadingKind, string>> = {
   misspelling: 'key-typo',
   'look-alike': 'look-alike-key',
+  envelope: 'unwrapped-envelope',
 };
 
 /** What becomes of one unknown key (under a policy that coerces; `strict` refuses every one). */
@@ -240,4 +243,121 @@ export function onlyUnknownKeysIssue(
     received: `only unknown keys (${listed})`,
     message: `None of the keys sent (${listed}) is a parameter of this tool, so the call would run without any of its values; send the arguments under the tool's parameter names: ${wanted}.`,
   };
+}
+
+/** The keys that name an envelope around the arguments wherever they sit: the words models and serving stacks use. */
+export const ARGUMENTS_WORDS: ReadonlySet<string> = new Set(['arguments', 'parameters', 'args', 'input', 'params']);
+
+/** What {@link readEnvelope} needs to know of the tool: which keys it declares, which names are its own, what it accepts. */
+export interface EnvelopeTarget {
+  readonly tool: string;
+  declares(key: string): boolean;
+  names(name: string): boolean;
+  /** The value as the tool reads it when it accepts it as its whole arguments (else undefined); absent: unknown. */
+  accepts?(value: Record<string, unknown>): Record<string, unknown> | undefined;
+}
+
+/** What becomes of the unknown keys of the arguments' top level that hold objects. */
+export type EnvelopeReading =
+  /** No unknown key holds the tool's parameters: the keys are decided one by one ({@link decideUnknownKey}). */
+  | { readonly kind: 'none' }
+  /** The envelope under `key` is read as arguments: `value` is the top level with its content in its place. */
+  | {
+      readonly kind: 'envelope';
+      readonly key: string;
+      readonly value: Record<string, unknown>;
+      readonly removed: readonly string[];
+    }
+  | { readonly kind: 'refuse'; readonly message: string };
+
+const NO_ENVELOPE: EnvelopeReading = Object.freeze({ kind: 'none' });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The envelope reading of the arguments' top level (`value`): an unknown key is an envelope only when it is one, an
+ * arguments word ({@link ARGUMENTS_WORDS}), a key that names this tool, or the object's only key when its value is an
+ * object the tool accepts. Its content then joins the top level (a parameter given at both places with different values
+ * is refused), and a sibling `name` that names this tool goes with it. Any other unknown key whose object holds one of
+ * the tool's parameters is refused, naming it: `{"query": "cats", "filters": {"name": "bob"}}` never becomes
+ * `name: "bob"`. Keys the tool declares are never envelopes.
+ */
+export function readEnvelope(value: Record<string, unknown>, target: EnvelopeTarget): EnvelopeReading {
+  let envelope: string | undefined;
+  let keys = 0;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    keys++;
+    if (target.declares(key)) continue;
+    const inner = value[key];
+    if (!isPlainObject(inner)) continue;
+    const holdsParameters = Object.keys(inner).some((innerKey) => target.declares(innerKey));
+    if (!holdsParameters) continue;
+    const word = ARGUMENTS_WORDS.has(key.toLowerCase()) || target.names(key);
+    if (!word) {
+      return {
+        kind: 'refuse',
+        message: `The arguments hold parameters of "${target.tool}" inside "${clipKey(key)}", which is not a parameter of this tool nor a wrapper of its arguments; send every parameter at the top level of the arguments object.`,
+      };
+    }
+    if (envelope !== undefined)
+      return {
+        kind: 'refuse',
+        message: `The arguments hold parameters of "${target.tool}" inside both "${clipKey(envelope)}" and "${clipKey(key)}"; send every parameter once, at the top level of the arguments object.`,
+      };
+    envelope = key;
+  }
+  if (envelope === undefined) {
+    // The only key, holding an object the tool accepts whole (`{"payload": {...}}`).
+    if (keys !== 1 || target.accepts === undefined) return NO_ENVELOPE;
+    const only = Object.keys(value)[0]!;
+    const inner = value[only];
+    if (target.declares(only) || !isPlainObject(inner) || target.accepts(inner) === undefined) return NO_ENVELOPE;
+    return { kind: 'envelope', key: only, value: inner, removed: [only] };
+  }
+  const inner = value[envelope] as Record<string, unknown>;
+  const merged: Record<string, unknown> = {};
+  const removed = [envelope];
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key) || key === envelope) continue;
+    const sibling = value[key];
+    if (key === 'name' && !target.declares(key) && typeof sibling === 'string') {
+      if (!target.names(sibling))
+        return {
+          kind: 'refuse',
+          message: `The arguments name the tool "${clipKey(sibling)}" beside the arguments of "${target.tool}"; call "${clipKey(sibling)}" directly, or send only the arguments object of "${target.tool}".`,
+        };
+      removed.push(key);
+      continue;
+    }
+    merged[key] = sibling;
+  }
+  for (const key in inner) {
+    if (!Object.prototype.hasOwnProperty.call(inner, key)) continue;
+    const canonical = canonicalKey(key);
+    const twin = Object.keys(merged).find((other) => canonicalKey(other) === canonical);
+    if (twin !== undefined && !sameValue(merged[twin], inner[key]))
+      return {
+        kind: 'refuse',
+        message: `The arguments give "${clipKey(key)}" both at the top level and inside "${clipKey(envelope)}", with different values; send it once, with the value you mean.`,
+      };
+    if (twin === undefined) merged[key] = inner[key];
+  }
+  return { kind: 'envelope', key: envelope, value: merged, removed };
+}
+
+/** Equal values (JSON's model; anything JSON cannot print counts as different: the safe side). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
+function clipKey(key: string): string {
+  return key.length > 60 ? `${key.slice(0, 57)}...` : key;
 }

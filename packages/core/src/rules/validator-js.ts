@@ -35,6 +35,33 @@ function validatorVersionVerified(): boolean {
 }
 
 /**
+ * The formats class-validator rules mean with their default options (`rules/format/`): `@IsEmail()` is `format: email`,
+ * `@IsUUID()` is `format: uuid`. `@IsUrl()` (a web address, no scheme needed) and `@IsFQDN()` (a TLD required) mean
+ * something else than `uri` and `hostname`: they keep their own meaning and are not a format.
+ */
+const FORMAT_OF_RULE: Readonly<Record<string, string>> = { isEmail: 'email', isUuid: 'uuid' };
+
+/**
+ * Whether a validator.js rule's constraints are its default options (`@IsEmail()`, `@IsEmail({})`, `@IsUUID()`,
+ * `@IsUUID('all')`, `@IsUrl()`): the one use of the rule that means its format, and the one its fast implementation has.
+ */
+function defaultOptions(name: string, constraints: readonly unknown[]): boolean {
+  if (constraints.length > 1) return false;
+  const options = constraints[0];
+  if (options === undefined || options === null) return true;
+  if (name === 'isEmail') return isDefaultEmailOptions(options);
+  return name === 'isUuid' && options === 'all';
+}
+
+/**
+ * The format a class-validator rule means (`email` for `@IsEmail()`), or `undefined`: a rule that is no format rule,
+ * or one with other options, which keeps its own meaning.
+ */
+export function formatMeantBy(name: string, constraints: readonly unknown[]): string | undefined {
+  return Object.hasOwn(FORMAT_OF_RULE, name) && defaultOptions(name, constraints) ? FORMAT_OF_RULE[name] : undefined;
+}
+
+/**
  * The fast implementation for a developer rule (by class-validator's rule name and constraints), or `undefined` when
  * the rule has none or uses non-default options: then class-validator's constraint runs as written.
  */
@@ -43,9 +70,7 @@ export function fastRuleFor(
   constraints: readonly unknown[],
 ): ((value: unknown) => boolean) | undefined {
   if (name !== 'isEmail' && name !== 'isUuid' && name !== 'isUrl') return undefined;
-  const options = constraints[0];
-  const defaults = options === undefined || options === null || (name === 'isEmail' && isDefaultEmailOptions(options));
-  if (constraints.length > 1 || !defaults || !validatorVersionVerified()) return undefined;
+  if (!defaultOptions(name, constraints) || !validatorVersionVerified()) return undefined;
   if (name === 'isEmail') return fastEmail;
   // class-validator passes `undefined` options to isUrl; validator.js treats `null` the same (merge replaces it).
   if (name === 'isUrl') return fastUrl;

@@ -309,9 +309,11 @@ class JsonSchemaImporter {
       if (schema.nullable === true && !enumValues.includes(null)) delete schema.nullable;
     }
     const hint = unenforcedFormatHint(raw['format']);
-    if (hint !== undefined && schema.kind === 'string')
+    if (hint !== undefined && schema.kind === 'string') {
       annotations.description =
         annotations.description === undefined ? hint : `${annotations.description as string} ${hint}`;
+      schema.unenforcedFormat = raw['format'];
+    }
     const result = { ...schema, ...annotations } as unknown as ParamSchema;
     if (inferred) this.algebra.markInferred(result);
     return result;

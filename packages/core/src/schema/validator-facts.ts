@@ -1,6 +1,8 @@
 import type { ValidatorMetadata } from '../metadata/types';
 import type { EnumValue, NumericBounds, ParamSchema } from '../types/schema';
 import { jsonEquals } from './json-equals';
+import { formatMeantBy } from '../rules/validator-js';
+import { kindImpliedBy, type ImpliedKind } from '../rules/class-validator';
 
 /** Constraints read from class-validator rules that JSON Schema can say. */
 export interface ValueFacts extends NumericBounds {
@@ -13,8 +15,7 @@ export interface ValueFacts extends NumericBounds {
   readonly notEmpty?: boolean;
 }
 
-/** A type implied by a class-validator rule. */
-export type ImpliedKind = 'string' | 'int' | 'float' | 'bool' | 'object';
+export type { ImpliedKind } from '../rules/class-validator';
 
 /** What the class-validator rules of one property say, for the IR. */
 export interface ValidatorFacts {
@@ -44,38 +45,6 @@ interface MutableFacts {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
-}
-
-const KIND_RULES: Readonly<Record<string, ImpliedKind>> = {
-  isString: 'string',
-  isInt: 'int',
-  isNumber: 'float',
-  isBoolean: 'bool',
-  isObject: 'object',
-  isDateString: 'string',
-  isIso8601: 'string',
-};
-
-/**
- * class-validator rules whose meaning, with default options, is the one definition of a format toolwright enforces
- * (`rules/format/`): `@IsEmail()` is `format: email`, `@IsUUID()` is `format: uuid`. `@IsUrl()` (a web address, no
- * scheme needed) and `@IsFQDN()` (a TLD required) mean something else than `uri` and `hostname`: they keep their own
- * meaning, run by class-validator, and are not advertised as a format.
- */
-const FORMAT_RULES: Readonly<Record<string, string>> = {
-  isEmail: 'email',
-  isUuid: 'uuid',
-};
-
-/** Whether a format rule is used with its default options (the only use that means the format). */
-function defaultOptions(name: string, constraints: readonly unknown[]): boolean {
-  const options = constraints[0];
-  if (name === 'isUuid')
-    return constraints.length === 0 || options === undefined || options === null || options === 'all';
-  return (
-    constraints.length <= 1 &&
-    (options === undefined || options === null || (typeof options === 'object' && Object.keys(options).length === 0))
-  );
 }
 
 function number(value: unknown): number | undefined {
@@ -164,9 +133,9 @@ function applyValueRule(facts: Record<string, unknown>, name: string, constraint
       return;
     }
     default: {
-      const format = FORMAT_RULES[name];
-      if (format !== undefined && facts['format'] === undefined && defaultOptions(name, constraints))
-        facts['format'] = format;
+      // A format rule with default options is the format (`rules/validator-js.ts`); with others, its own rule.
+      const format = formatMeantBy(name, constraints);
+      if (format !== undefined && facts['format'] === undefined) facts['format'] = format;
     }
   }
 }
@@ -214,7 +183,7 @@ export function collectValidatorFacts(rules: readonly ValidatorMetadata[]): Vali
         facts.isArray = true;
         continue;
     }
-    const kind = KIND_RULES[name] ?? (FORMAT_RULES[name] !== undefined ? 'string' : undefined);
+    const kind = kindImpliedBy(name);
     if (rule.each) {
       if (kind !== undefined && facts.itemKind === undefined) facts.itemKind = kind;
       applyValueRule(facts.items, name, rule.constraints);

@@ -56,6 +56,11 @@ export interface StringSchema extends SchemaBase {
    * and advertised to the model. date and date-time on a JSON Schema string are their own kinds.
    */
   readonly format?: string;
+  /**
+   * A format the source stated that toolwright does not enforce (a remote tool's `phone`): not a format, only a hint
+   * in the description (`Format: phone.`); kept so that lint can say so. Nothing checks it.
+   */
+  readonly unenforcedFormat?: string;
 }
 
 export interface IntegerSchema extends SchemaBase, NumericBounds {

@@ -203,5 +203,6 @@ describe('formats are enforced or not advertised', () => {
     const phone = definition.parameters.properties[0]!.schema;
     expect(phone).toMatchObject({ kind: 'string', description: 'Who to call. Format: phone.' });
     expect(phone).not.toHaveProperty('format');
+    expect(phone).toHaveProperty('unenforcedFormat', 'phone');
   });
 });

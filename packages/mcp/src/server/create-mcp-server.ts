@@ -2,9 +2,12 @@ import {
   PersonaToolExecutor,
   type ExecutionContext,
   type Logger,
+  type PersonaContext,
   type PersonaToolExecutorOptions,
+  type ToolDefinition,
   type ToolRegistry,
 } from '@toolwright/core';
+import { isToolAllowed, resolveToolName, type ToolLookup } from '@toolwright/core/internal';
 import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type {
   AuthInfo,
@@ -20,6 +23,7 @@ import { isLevelEnabled, runInMcpRequest, type McpRequestContext } from './reque
 import { resolveThroughElicitation, withPendingApproval } from './approval-elicitation';
 import { toCallToolResult } from './tool-result';
 import { toMcpTools } from './tool-listing';
+import { callerOf, personaOfCaller, type McpCaller } from './bearer-auth';
 
 /** Who is calling, as `serveMcp`'s `context` hook sees it. */
 export interface McpSessionInfo {
@@ -30,6 +34,8 @@ export interface McpSessionInfo {
   readonly headers?: Headers;
   /** HTTP: what an authentication middleware put on the request (`req.auth`). */
   readonly authInfo?: AuthInfo;
+  /** HTTP: the verified caller of this request (`auth` of `serveMcp`, or a middleware's `req.auth`). */
+  readonly caller?: McpCaller;
 }
 
 /** What every MCP server built over a registry takes (stdio and HTTP alike). */
@@ -43,8 +49,11 @@ export interface McpServerOptions {
   readonly serverInfo?: { readonly name: string; readonly version: string; readonly title?: string };
   readonly instructions?: string;
   /**
-   * Trusted execution context for the calls of a session (persona, job id, time zone, ...), e.g. derived from
-   * verified credentials. The session id is always the transport's own: a session never sees another's.
+   * Trusted execution context for the requests of a session (persona, job id, time zone, ...), e.g. derived from
+   * verified credentials; called for each `tools/list` and `tools/call`. The session id is always the transport's
+   * own: a session never sees another's. A verified caller's persona defaults to its subject holding its scopes as
+   * permissions; a `persona` returned here replaces it. `tools/list`, `tools/call` and `search_tools` show and run
+   * only the tools that persona may call.
    */
   readonly context?: (session: McpSessionInfo) => ExecutionContext | Promise<ExecutionContext>;
 }
@@ -76,9 +85,10 @@ export function defaultExecutor(
 }
 
 /**
- * The MCP side of one session: `tools/list` lists every registered tool, `tools/call` runs the call through the
- * executor with the session as trusted context, `logging/setLevel` sets what `log()` sends, and a registry change
- * is announced with `notifications/tools/list_changed`. An unknown tool is a protocol error (-32602); every other
+ * The MCP side of one session: `tools/list` lists the registered tools the caller's persona may call, `tools/call`
+ * runs one of those through the executor with the session and the verified caller as trusted context, `logging/setLevel` sets what `log()` sends, and a registry change
+ * that changes the caller's own set (or the caller's set itself changes) is announced with
+ * `notifications/tools/list_changed`. An unknown tool is a protocol error (-32602); every other
  * failure is an `isError` result with the model-facing message.
  */
 export function createRegistryMcpServer(
@@ -98,22 +108,88 @@ export function createRegistryMcpServer(
     },
   );
   let logLevel: LoggingLevel | undefined;
-  let listing: { readonly version: number; readonly tools: Tool[] } | undefined;
+  /** The tools one persona may call, for the registry version they were computed at (one entry: a session has one caller). */
+  let visible:
+    | {
+        readonly version: number;
+        readonly persona: string;
+        readonly lookup: ToolLookup;
+        readonly names: string;
+        tools?: Tool[];
+      }
+    | undefined;
+  /** The persona and tool set this client was last shown (tools/list), to announce a change of its own set only. */
+  let shown: { readonly persona: PersonaContext | undefined; names: string } | undefined;
+
+  const visibleFor = (persona: PersonaContext | undefined) => {
+    const key = JSON.stringify(persona ?? null);
+    if (visible?.version === registry.version && visible.persona === key) return visible;
+    const definitions = registry.list().filter((definition) => isToolAllowed(definition, persona));
+    const byName = new Map<string, ToolDefinition>(definitions.map((definition) => [definition.name, definition]));
+    const version = registry.version;
+    visible = {
+      version,
+      persona: key,
+      lookup: { version, get: (name) => byName.get(name), list: () => definitions },
+      names: definitions.map((definition) => definition.name).join('\n'),
+    };
+    return visible;
+  };
+
+  /** The request's caller, its trusted context (the hook's, given the caller) and the persona that filters the tools. */
+  const resolveRequest = async (extra: ServerContext) => {
+    const sessionId = wiring.sessionId ?? extra.sessionId;
+    const authInfo = extra.http?.authInfo;
+    const caller = authInfo !== undefined ? callerOf(authInfo) : undefined;
+    const base = options.context
+      ? await options.context({
+          sessionId,
+          transport: wiring.transport,
+          headers: extra.http?.req?.headers,
+          authInfo,
+          ...(caller !== undefined ? { caller } : {}),
+        })
+      : {};
+    const persona = base.persona ?? (caller !== undefined ? personaOfCaller(caller) : undefined);
+    return { sessionId, caller, base, persona };
+  };
+
+  let announcing = false;
+  /** One `notifications/tools/list_changed` for a burst of changes. */
+  const announce = () => {
+    if (announcing) return;
+    announcing = true;
+    setImmediate(() => {
+      announcing = false;
+      if (server.transport === undefined) return;
+      server.sendToolListChanged().catch((error: unknown) => wiring.logger.debug(serverMessages.transportError(error)));
+    });
+  };
 
   server.setRequestHandler('logging/setLevel', async (request) => {
     logLevel = request.params.level;
     return {};
   });
 
-  server.setRequestHandler('tools/list', async () => {
-    if (listing?.version !== registry.version) {
-      listing = { version: registry.version, tools: toMcpTools(registry.list()) };
-      for (const tool of listing.tools) {
+  server.setRequestHandler('tools/list', async (_request, extra) => {
+    let persona: PersonaContext | undefined;
+    try {
+      ({ persona } = await resolveRequest(extra));
+    } catch (error) {
+      // The context hook threw: its text may carry a secret, so it goes to the log and the client gets a generic error.
+      wiring.logger.error(serverMessages.listFailed(error), { sessionId: wiring.sessionId ?? extra.sessionId });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
+    }
+    const set = visibleFor(persona);
+    if (set.tools === undefined) {
+      set.tools = toMcpTools(set.lookup.list());
+      for (const tool of set.tools) {
         if (!MCP_TOOL_NAME.test(tool.name))
           wiring.logger.warn(serverMessages.toolNameOutsideSpec(tool.name), { tool: tool.name });
       }
     }
-    return { tools: listing.tools };
+    shown = { persona, names: set.names };
+    return { tools: set.tools };
   });
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -136,23 +212,30 @@ export function createRegistryMcpServer(
   });
 
   const callTool = async (request: CallToolRequest, extra: ServerContext): Promise<CallToolResult> => {
-    const sessionId = wiring.sessionId ?? extra.sessionId;
-    const base = options.context
-      ? await options.context({
-          sessionId,
-          transport: wiring.transport,
-          headers: extra.http?.req?.headers,
-          authInfo: extra.http?.authInfo,
-        })
-      : {};
+    const { sessionId, caller, base, persona } = await resolveRequest(extra);
+    const set = visibleFor(persona);
+    // The caller's set changed since it listed (a token with other scopes in the same session): say so.
+    if (wiring.notifyListChanged && shown !== undefined && shown.names !== set.names) {
+      shown = { persona, names: set.names };
+      announce();
+    }
+    // A tool the caller may not use is unknown to it: never run, never named (suggestions come from its own set).
+    const resolution = resolveToolName(set.lookup, request.params.name);
+    if (!resolution.found)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        serverMessages.unknownToolForCaller(request.params.name, resolution.suggestions),
+      );
     const context: ExecutionContext = {
       ...base,
+      ...(persona !== undefined ? { persona } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
       signal: base.signal ? AbortSignal.any([base.signal, extra.mcpReq.signal]) : extra.mcpReq.signal,
     };
     const progressToken = request.params._meta?.progressToken;
     const mcpRequest: McpRequestContext = {
       sessionId,
+      ...(caller !== undefined ? { caller } : {}),
       requestId: extra.mcpReq.id,
       signal: extra.mcpReq.signal,
       ...(progressToken !== undefined ? { progressToken } : {}),
@@ -188,7 +271,23 @@ export function createRegistryMcpServer(
         return true;
       },
     };
-    const call = { id: String(extra.mcpReq.id), name: request.params.name, arguments: request.params.arguments ?? {} };
+    const call = {
+      id: String(extra.mcpReq.id),
+      name: resolution.name,
+      arguments: request.params.arguments ?? {},
+      ...(resolution.name !== request.params.name
+        ? {
+            transformations: [
+              {
+                path: '',
+                rule: `tool-name-${resolution.rule ?? 'exact'}`,
+                from: request.params.name,
+                to: resolution.name,
+              },
+            ],
+          }
+        : {}),
+    };
     let result = await runInMcpRequest(mcpRequest, () => wiring.executor.execute(call, context));
     // Unknown tools are protocol errors in MCP (the message still lists the closest names).
     if (!result.ok && result.error.code === 'UNKNOWN_TOOL')
@@ -198,8 +297,8 @@ export function createRegistryMcpServer(
     // A tool with an output schema gets its structured content whole even when the text was cut (docs/results.md).
     const resultOptions = { outputSchema: registry.get(result.tool)?.output !== undefined };
     if (pending === undefined) return toCallToolResult(result, resultOptions);
-    const approver =
-      extra.http?.authInfo?.clientId ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
+    // Who answered: the verified caller (its subject; a middleware's AuthInfo without one: its client id).
+    const approver = caller?.subject ?? (sessionId !== undefined ? `mcp session ${sessionId}` : undefined);
     result = await runInMcpRequest(mcpRequest, () =>
       resolveThroughElicitation(server, wiring.executor, pending, result, approver, {
         relatedRequestId: extra.mcpReq.id,
@@ -213,18 +312,21 @@ export function createRegistryMcpServer(
 
   server.onerror = (error) => wiring.logger.warn(serverMessages.transportError(error), { sessionId: wiring.sessionId });
 
-  let pending = false;
+  let checking = false;
   const stopListening = wiring.notifyListChanged
     ? registry.onChange(() => {
-        // One notification for a burst of changes (a remote server's refresh registers several tools at once).
-        if (pending) return;
-        pending = true;
+        // Once per burst of changes (a remote server's refresh registers several tools at once): announced when the
+        // set this client was shown changed, or always when it has not listed yet.
+        if (checking) return;
+        checking = true;
         setImmediate(() => {
-          pending = false;
-          if (server.transport === undefined) return;
-          server
-            .sendToolListChanged()
-            .catch((error: unknown) => wiring.logger.debug(serverMessages.transportError(error)));
+          checking = false;
+          if (shown !== undefined) {
+            const names = visibleFor(shown.persona).names;
+            if (names === shown.names) return;
+            shown.names = names;
+          }
+          announce();
         });
       })
     : () => undefined;

@@ -6,6 +6,7 @@ import type {
   ElicitResult,
   LoggingLevel,
 } from '@modelcontextprotocol/server';
+import type { McpCaller } from './bearer-auth';
 
 /**
  * The MCP request a tool call is serving, for handlers that want to talk back to the client while they run.
@@ -14,6 +15,8 @@ import type {
 export interface McpRequestContext {
   /** The MCP session (stdio: one per server; HTTP: the `Mcp-Session-Id`; stateless HTTP: none). */
   readonly sessionId?: string;
+  /** HTTP with `auth`: the verified caller of this request (never its token). */
+  readonly caller?: McpCaller;
   readonly requestId: string | number;
   /** Aborted when the client cancels the request. */
   readonly signal: AbortSignal;

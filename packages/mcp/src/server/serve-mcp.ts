@@ -19,6 +19,7 @@ import {
   type RegistryMcpServer,
 } from './create-mcp-server';
 import { redirectConsoleToStderr, stderrLogger } from './stderr-logger';
+import { callerKeyOf, McpBearerGate, type McpServerAuthOptions } from './bearer-auth';
 
 export interface ServeMcpStdioOptions extends McpServerOptions {
   readonly transport: 'stdio';
@@ -86,6 +87,12 @@ export interface ServeMcpHttpOptions extends McpServerOptions {
   readonly eventStore?: EventStore;
   /** The SSE `retry` hint, in ms: passed to the SDK transport. */
   readonly retryIntervalMs?: number;
+  /**
+   * An OAuth 2.1 resource server: every request needs a bearer token the verifier accepts (issuer, audience = this
+   * endpoint's resource URL, expiry, `requiredScopes`), else 401/403 with `WWW-Authenticate`; the protected resource
+   * metadata is served at its well-known URL; the verified caller is trusted context and picks the tools it sees.
+   */
+  readonly auth?: McpServerAuthOptions;
 }
 
 export type ServeMcpOptions = ServeMcpStdioOptions | ServeMcpHttpOptions;
@@ -187,6 +194,10 @@ export interface McpHttpEndpoint {
   sessionCount(): number;
   /** Closes every session. */
   close(): Promise<void>;
+  /** With `auth`: the path of the protected resource metadata, to route (GET) to `handleMetadata`. */
+  readonly metadataPath?: string;
+  /** With `auth`: serves the protected resource metadata document. */
+  handleMetadata(request: IncomingMessage, response: ServerResponse): void;
 }
 
 /**
@@ -204,6 +215,8 @@ interface HttpSession {
   readonly mcp: RegistryMcpServer;
   /** Who opened it (`clientKey`), for the per-client quota. */
   readonly client: string;
+  /** The verified caller that opened it: every request of the session must come from the same one. */
+  readonly caller: string | undefined;
   /** Whether it holds one of its client's quota (given back once). */
   counted: boolean;
   lastSeen: number;
@@ -262,6 +275,8 @@ class McpHttpServer {
   private closing?: Promise<void>;
   /** The 2026-07-28 side of the endpoint, made at its first request. */
   private modern?: { readonly handler: McpHttpHandler; readonly node: NodeMcpRequestHandler };
+  /** With `auth`: the bearer gate (made at listen for `serveMcp`, whose default resource is its own URL). */
+  private gate?: McpBearerGate;
   private resolveClosed!: () => void;
   private readonly closed = new Promise<void>((resolve) => {
     this.resolveClosed = resolve;
@@ -315,6 +330,8 @@ class McpHttpServer {
       },
     );
     this.http.maxConnections = limits.maxConnections;
+    // Mounted, the endpoint cannot know its public URL: the resource is required (checked by the gate).
+    if (mounted && options.auth !== undefined) this.gate = new McpBearerGate(options.auth, undefined, this.logger);
   }
 
   private readonly mounted: boolean;
@@ -329,6 +346,11 @@ class McpHttpServer {
       handle: (request, response, parsedBody) => this.handle(request, response, parsedBody),
       sessionCount: () => (this.options.stateless ? this.inFlight : this.sessions.size),
       close: () => this.close(),
+      ...(this.gate !== undefined ? { metadataPath: this.gate.metadataPath } : {}),
+      handleMetadata: (request, response) => {
+        if (this.gate === undefined) return reply(response, 404, serverMessages.notFound('(no metadata without auth)'));
+        this.gate.serveMetadata(request, response);
+      },
     };
   }
 
@@ -347,6 +369,14 @@ class McpHttpServer {
     this.sweeper.unref();
     const hostForUrl = this.host.includes(':') && !this.host.startsWith('[') ? `[${this.host}]` : this.host;
     const url = `http://${hostForUrl}:${port}${this.path}`;
+    if (this.options.auth !== undefined) {
+      try {
+        this.gate = new McpBearerGate(this.options.auth, url, this.logger);
+      } catch (error) {
+        await new Promise<void>((resolve) => this.http.close(() => resolve()));
+        throw error;
+      }
+    }
     this.logger.info(serverMessages.listening(url), { url, stateless: this.options.stateless === true });
     return {
       transport: 'http',
@@ -395,9 +425,13 @@ class McpHttpServer {
         }
       } else {
         const path = (request.url ?? '/').split('?')[0];
+        if (this.gate !== undefined && path === this.gate.metadataPath)
+          return this.gate.serveMetadata(request, response);
         if (path !== this.path) return reply(response, 404, serverMessages.notFound(this.path));
       }
       if (this.closing) return reply(response, 503, 'Server is shutting down');
+      // Every request is verified on its own (the 2026-07-28 revision has no session to remember a caller by).
+      if (this.gate !== undefined && (await this.gate.authenticate(request, response)) === undefined) return;
       if (request.method === 'POST') {
         // One endpoint, both protocol generations: a request with the 2026-07-28 envelope goes to the SDK's
         // per-request handler; everything else is a 2025-era request for the session transport below.
@@ -414,6 +448,11 @@ class McpHttpServer {
       if (typeof sessionHeader === 'string') {
         const session = this.sessions.get(sessionHeader);
         if (!session) return reply(response, 404, serverMessages.sessionNotFound(), -32001);
+        // Another caller's token: the session does not exist for it (nothing to tell it apart from a wrong id).
+        if (session.caller !== callerKeyOf(request)) {
+          this.logger.warn(serverMessages.sessionOfAnotherCaller(sessionHeader), { sessionId: sessionHeader });
+          return reply(response, 404, serverMessages.sessionNotFound(), -32001);
+        }
         session.lastSeen = Date.now();
         return await session.transport.handleRequest(request, response, parsedBody);
       }
@@ -473,7 +512,14 @@ class McpHttpServer {
       executor: this.executor,
       logger: this.logger,
     });
-    const session: HttpSession = { transport, mcp, client, counted: true, lastSeen: Date.now() };
+    const session: HttpSession = {
+      transport,
+      mcp,
+      client,
+      caller: callerKeyOf(request),
+      counted: true,
+      lastSeen: Date.now(),
+    };
     transport.onclose = () => {
       const sessionId = transport.sessionId;
       if (sessionId !== undefined && this.sessions.get(sessionId) === session) this.forget(sessionId, session);

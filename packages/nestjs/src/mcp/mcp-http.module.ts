@@ -1,6 +1,7 @@
 import {
   All,
   Controller,
+  Get,
   Inject,
   Injectable,
   Module,
@@ -18,6 +19,7 @@ import { PersonaToolExecutor, ToolRegistry, type Logger } from '@toolwright/core
 import {
   createMcpHttpEndpoint,
   MCP_HTTP_DEFAULTS,
+  protectedResourceMetadataPath,
   type McpHttpEndpoint,
   type McpHttpEndpointOptions,
 } from '@toolwright/mcp';
@@ -29,6 +31,11 @@ const MCP_HTTP_OPTIONS = Symbol.for('toolwright:nestjs:mcp-http-options');
 export interface ToolwrightMcpHttpOptions extends Omit<McpHttpEndpointOptions, 'executor'> {
   /** The route of the MCP endpoint on Nest's HTTP adapter. Default `mcp`. */
   readonly path?: string;
+  /**
+   * An OAuth 2.1 resource server, as `serveMcp`'s `auth` (`resource` is required here: the endpoint's public URL);
+   * the protected resource metadata is routed at its well-known path beside the endpoint.
+   */
+  readonly auth?: McpHttpEndpointOptions['auth'];
   /** Nest guards for the endpoint (authentication, ...), applied like on any controller. */
   readonly guards?: ReadonlyArray<Type<CanActivate> | CanActivate>;
   /**
@@ -108,10 +115,30 @@ export class ToolwrightMcpHttpModule {
     }
     if (options.guards !== undefined && options.guards.length > 0)
       UseGuards(...options.guards)(ToolwrightMcpController);
+    const controllers: Type[] = [ToolwrightMcpController];
+
+    const resource = options.auth?.resource;
+    if (resource !== undefined) {
+      const metadataPath = protectedResourceMetadataPath(resource);
+      // The metadata is public (clients read it before they hold a token): no guards on this route.
+      @Controller()
+      class ToolwrightMcpMetadataController {
+        constructor(private readonly host: McpHttpEndpointHost) {}
+
+        @Get(metadataPath)
+        metadata(
+          @Req() request: IncomingMessage & { raw?: IncomingMessage },
+          @Res() response: ServerResponse & { raw?: ServerResponse },
+        ): void {
+          this.host.endpoint.handleMetadata(request.raw ?? request, response.raw ?? response);
+        }
+      }
+      controllers.push(ToolwrightMcpMetadataController);
+    }
 
     return {
       module: ToolwrightMcpHttpModule,
-      controllers: [ToolwrightMcpController],
+      controllers,
       providers: [{ provide: MCP_HTTP_OPTIONS, useValue: options }, McpHttpEndpointHost],
       exports: [McpHttpEndpointHost],
     };

@@ -17,7 +17,13 @@ import {
 import type { JsonObject } from '../shared/json-schema';
 import { arrayAt, recordAt, stringAt, valueAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, type GeminiFunctionDeclaration, type GeminiToolsOptions } from './tools';
+import {
+  allowedFunctionsConfig,
+  createToolSet,
+  type GeminiFunctionDeclaration,
+  type GeminiToolConfig,
+  type GeminiToolsOptions,
+} from './tools';
 import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.models.generateContent(params)`. The `GoogleGenAI` client has it. */
@@ -58,6 +64,7 @@ export interface GeminiRequest {
   contents: GeminiRequestContent[];
   config: {
     tools?: Array<{ functionDeclarations: GeminiFunctionDeclaration[] }>;
+    toolConfig?: GeminiToolConfig;
     systemInstruction?: string;
     temperature?: number;
     maxOutputTokens?: number;
@@ -85,12 +92,14 @@ export class GeminiChatModel extends ProviderChatModel<GeminiFunctionDeclaration
   ): GeminiRequest {
     const { options } = this;
     const systemInstruction = systemPrompt(messages);
+    const toolConfig = allowedFunctionsConfig(toolSet);
     return {
       model: options.model,
       contents: this.contents(messages, toolSet),
       config: {
         ...options.config,
         ...(toolSet.tools.length > 0 ? { tools: [{ functionDeclarations: toolSet.tools }] } : {}),
+        ...(toolConfig ? { toolConfig } : {}),
         ...(systemInstruction !== undefined ? { systemInstruction } : {}),
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.maxTokens !== undefined ? { maxOutputTokens: options.maxTokens } : {}),

@@ -9,11 +9,11 @@ import { isPlainObject, type JsonSchema } from '../shared/json-schema';
 import { withoutDocumentKeywords } from '../shared/lowering/policies';
 import { restoreNotes } from '../shared/lowering/reverse';
 import { PORTABLE_NAME_PROFILE } from '../shared/name-profiles';
-import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
+import { buildToolSet, toolsAlone, type ToolRestriction, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 import { fromGeminiSchema, toGeminiSchema, type GeminiSchema } from './schema';
 import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
-export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export type { ToolSet, ToolSetOptions, ToolRestriction } from '../shared/tool-set';
 export { toGeminiSchema, fromGeminiSchema, GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, type GeminiType } from './schema';
 
 /** `FunctionDeclaration`. */
@@ -47,6 +47,31 @@ export const GEMINI_LIMITS = Object.freeze({
   propertyName: Object.freeze({ pattern: /^[A-Za-z_][A-Za-z0-9_]{0,63}$/, rule: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
 });
 
+/** `ToolConfig` restricting the calls to some of the declared functions. */
+export interface GeminiToolConfig {
+  functionCallingConfig: { mode: 'VALIDATED' | 'ANY'; allowedFunctionNames: string[] };
+}
+
+/**
+ * The `toolConfig` that restricts the calls to a tool set's `allow` (every function still declared), or `undefined`
+ * when the set has no such restriction. `allowedFunctionNames` is only honoured in modes `ANY` and `VALIDATED` (the
+ * SDK's `FunctionCallingConfigMode`; `AUTO` does not take it): `allowMode: 'auto'` sends `VALIDATED` (the model calls
+ * one of the functions or answers in text, and its calls are checked against their schemas by constrained decoding),
+ * `allowMode: 'required'` sends `ANY` (the model must call one of them).
+ */
+export function allowedFunctionsConfig(toolSet: {
+  readonly restriction?: ToolRestriction;
+}): GeminiToolConfig | undefined {
+  const restriction = toolSet.restriction;
+  if (restriction?.by !== 'provider') return undefined;
+  return {
+    functionCallingConfig: {
+      mode: restriction.mode === 'required' ? 'ANY' : 'VALIDATED',
+      allowedFunctionNames: [...restriction.providerNames],
+    },
+  };
+}
+
 /** `parametersJsonSchema` is known from @google/genai 1.9.0 (July 2025). */
 const JSON_SCHEMA_FIELD_SINCE = '2025-07-15';
 
@@ -73,6 +98,7 @@ export function createToolSet(
     profile: PORTABLE_NAME_PROFILE,
     options,
     strict: false,
+    restriction: { maxTools: GEMINI_LIMITS.maxTools },
     lower: ({ definition, name, description, parameters }) => {
       const declaration: GeminiFunctionDeclaration = { name };
       if (description !== undefined) declaration.description = description;
@@ -94,7 +120,7 @@ export function toFunctionDeclarations(
   source: ToolSource,
   options: GeminiToolsOptions = {},
 ): GeminiFunctionDeclaration[] {
-  return createToolSet(source, options).tools;
+  return toolsAlone(createToolSet(source, options), 'toFunctionDeclarations');
 }
 
 /** `config.tools` for `generateContent`: one `Tool` with every declaration. */

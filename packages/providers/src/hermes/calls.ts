@@ -8,10 +8,10 @@ import type { ToolCallAccumulator } from '../shared/streaming';
 import type { ToolSet } from '../shared/tool-set';
 import { readTextToolCalls } from '../text/fallback';
 import { findJsonObjects } from './text';
+import { firstControlToken } from '@toolwright/core/internal';
 
 const OPEN_TAG = '<tool_call>';
 const CLOSE_TAG = '</tool_call>';
-const END_MARKERS = /(<\|im_end\|>|<\|endoftext\|>|<\|eot_id\|>)[\s\S]*$/;
 
 /** Text with `<think>…</think>` sections blanked out (same length, so offsets stay valid); an open one runs to the end. */
 function withoutThinking(text: string): string {
@@ -21,6 +21,12 @@ function withoutThinking(text: string): string {
 interface Block {
   readonly body: string;
   readonly end: number;
+}
+
+/** An unclosed block's body up to the first chat-template control token (core's one list), which ends the turn. */
+function beforeControlToken(body: string): string {
+  const at = firstControlToken(body);
+  return at === -1 ? body : body.slice(0, at);
 }
 
 /** The `<tool_call>` blocks of a text from `start`; with `final`, an unclosed last block runs to the end of the text. */
@@ -36,7 +42,7 @@ function scanBlocks(text: string, start: number, final: boolean): { blocks: Bloc
     const close = visible.indexOf(CLOSE_TAG, bodyStart);
     if (close < 0) {
       if (!final) return { blocks, consumed: open };
-      blocks.push({ body: text.slice(bodyStart).replace(END_MARKERS, ''), end: text.length });
+      blocks.push({ body: beforeControlToken(text.slice(bodyStart)), end: text.length });
       return { blocks, consumed: text.length };
     }
     blocks.push({ body: text.slice(bodyStart, close), end: close + CLOSE_TAG.length });

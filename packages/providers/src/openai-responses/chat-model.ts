@@ -14,7 +14,12 @@ import {
 } from '../shared/chat-model-support';
 import { arrayAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, type OpenAIResponsesFunctionTool, type OpenAIResponsesToolsOptions } from './tools';
+import {
+  allowedToolsChoice,
+  createToolSet,
+  type OpenAIResponsesFunctionTool,
+  type OpenAIResponsesToolsOptions,
+} from './tools';
 import { parseToolCalls } from './calls';
 
 /** What the adapter calls: `client.responses.create(body, { signal })`. The `OpenAI` client has it. */
@@ -81,12 +86,14 @@ export class OpenAIResponsesChatModel extends ProviderChatModel<
   ): OpenAIResponsesRequestBody {
     const { options } = this;
     const instructions = systemPrompt(messages);
+    const toolChoice = allowedToolsChoice(toolSet);
     return {
       ...options.request,
       model: options.model,
       ...(instructions !== undefined ? { instructions } : {}),
       input: this.input(messages, toolSet),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
+      ...(toolChoice ? { tool_choice: toolChoice } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { max_output_tokens: options.maxTokens } : {}),
     };

@@ -10,7 +10,7 @@ export * from './calls';
 export * from './results';
 export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
-export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export type { ToolSet, ToolSetOptions, ToolRestriction } from '../shared/tool-set';
 export {
   OpenAIResponsesChatModel,
   type OpenAIResponsesClient,

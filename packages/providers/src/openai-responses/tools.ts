@@ -9,7 +9,7 @@ import type { JsonSchema } from '../shared/json-schema';
 import { lowerOpenAIParameters } from '../shared/lowering/openai-strict';
 import { undoLowering } from '../shared/lowering/reverse';
 import { OPENAI_NAME_PROFILE } from '../shared/name-profiles';
-import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
+import { buildToolSet, type ToolRestriction, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 
 /** `FunctionTool` of the Responses API. */
 export interface OpenAIResponsesFunctionTool {
@@ -32,6 +32,29 @@ export const OPENAI_RESPONSES_LIMITS = Object.freeze({
   rootUnionsRejected: true,
 });
 
+/** `ToolChoiceAllowed`: the calls restricted to some of the tools sent. */
+export interface OpenAIResponsesAllowedToolsChoice {
+  type: 'allowed_tools';
+  mode: 'auto' | 'required';
+  tools: Array<{ type: 'function'; name: string }>;
+}
+
+/**
+ * The `tool_choice` that restricts the calls to a tool set's `allow` (set with `allow`, while every tool is sent), or
+ * `undefined` when the set has no such restriction (no `allow`, or the subset was sent instead).
+ */
+export function allowedToolsChoice(toolSet: {
+  readonly restriction?: ToolRestriction;
+}): OpenAIResponsesAllowedToolsChoice | undefined {
+  const restriction = toolSet.restriction;
+  if (restriction?.by !== 'provider') return undefined;
+  return {
+    type: 'allowed_tools',
+    mode: restriction.mode,
+    tools: restriction.providerNames.map((name) => ({ type: 'function', name })),
+  };
+}
+
 export function lowerParameters(canonical: JsonSchema, options: { readonly strict?: boolean } = {}): JsonSchema {
   return lowerOpenAIParameters(canonical, options);
 }
@@ -47,6 +70,7 @@ export function createToolSet(
     profile: OPENAI_NAME_PROFILE,
     options,
     strict,
+    restriction: { maxTools: OPENAI_RESPONSES_LIMITS.maxTools },
     lower: ({ name, description, parameters }) => {
       const tool: OpenAIResponsesFunctionTool = {
         type: 'function',

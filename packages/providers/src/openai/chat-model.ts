@@ -13,7 +13,7 @@ import {
 } from '../shared/chat-model-support';
 import { arrayAt, recordAt, stringAt } from '../shared/read';
 import type { ToolSet } from '../shared/tool-set';
-import { createToolSet, type OpenAIChatTool, type OpenAIToolsOptions } from './tools';
+import { allowedToolsChoice, createToolSet, type OpenAIChatTool, type OpenAIToolsOptions } from './tools';
 import { parseToolCalls, type OpenAIChatCompletionLike } from './calls';
 import { readTextToolCalls } from '../text/fallback';
 
@@ -92,11 +92,13 @@ export class OpenAIChatModel extends ProviderChatModel<
     { toolSet }: ChatTurnContext<OpenAIChatTool>,
   ): OpenAIChatRequestBody {
     const { options } = this;
+    const toolChoice = allowedToolsChoice(toolSet);
     return {
       ...options.request,
       model: options.model,
       messages: this.messages(messages, toolSet),
       ...(toolSet.tools.length > 0 ? { tools: toolSet.tools } : {}),
+      ...(toolChoice ? { tool_choice: toolChoice } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { max_completion_tokens: options.maxTokens } : {}),
     };

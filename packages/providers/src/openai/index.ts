@@ -9,7 +9,7 @@ export * from './calls';
 export * from './results';
 export * from './provider';
 export type { ParsedToolCall, ParseToolCallsOptions } from '../shared/calls';
-export type { ToolSet, ToolSetOptions } from '../shared/tool-set';
+export type { ToolSet, ToolSetOptions, ToolRestriction } from '../shared/tool-set';
 export { streamToolCalls } from '../shared/streaming';
 export {
   OpenAIChatModel,

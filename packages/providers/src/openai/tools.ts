@@ -10,7 +10,7 @@ import { lowerOpenAIParameters } from '../shared/lowering/openai-strict';
 import { undoLowering } from '../shared/lowering/reverse';
 import { OPENAI_NAME_PROFILE } from '../shared/name-profiles';
 import { includes, notInVersion, resolveApiVersion } from '../shared/api-versions';
-import { buildToolSet, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
+import { buildToolSet, type ToolRestriction, type ToolSet, type ToolSetOptions } from '../shared/tool-set';
 
 export interface OpenAIFunctionDefinition {
   name: string;
@@ -31,6 +31,30 @@ export interface OpenAIToolsOptions extends ToolSetOptions {
    * false` everywhere, unsupported keywords moved into descriptions. Default false (Chat Completions' default).
    */
   readonly strict?: boolean;
+}
+
+/** `ChatCompletionAllowedToolChoice`: the calls restricted to some of the tools sent. */
+export interface OpenAIAllowedToolsChoice {
+  type: 'allowed_tools';
+  allowed_tools: { mode: 'auto' | 'required'; tools: Array<{ type: 'function'; function: { name: string } }> };
+}
+
+/**
+ * The `tool_choice` that restricts the calls to a tool set's `allow` (set with `allow`, while every tool is sent), or
+ * `undefined` when the set has no such restriction (no `allow`, or the subset was sent instead).
+ */
+export function allowedToolsChoice(toolSet: {
+  readonly restriction?: ToolRestriction;
+}): OpenAIAllowedToolsChoice | undefined {
+  const restriction = toolSet.restriction;
+  if (restriction?.by !== 'provider') return undefined;
+  return {
+    type: 'allowed_tools',
+    allowed_tools: {
+      mode: restriction.mode,
+      tools: restriction.providerNames.map((name) => ({ type: 'function', function: { name } })),
+    },
+  };
 }
 
 /** The limits of §1.1 (🧪 observed API errors). */
@@ -72,6 +96,7 @@ export function createToolSet(source: ToolSource, options: OpenAIToolsOptions = 
     profile: OPENAI_NAME_PROFILE,
     options,
     strict,
+    restriction: { maxTools: OPENAI_LIMITS.maxTools },
     lower: ({ name, description, parameters }) => {
       const definition: OpenAIFunctionDefinition = { name };
       if (description !== undefined) definition.description = description;

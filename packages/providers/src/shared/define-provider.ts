@@ -21,7 +21,7 @@ import type {
   ProviderInfo,
   ProviderLintOptions,
 } from './provider';
-import type { ToolSet } from './tool-set';
+import { toolsAlone, type ToolSet } from './tool-set';
 import type { ToolCallAccumulator } from './streaming';
 
 /** Definitions out, and back in. */
@@ -134,6 +134,7 @@ export function defineProvider<TTool, TToolOptions, TResponse, TEvent, TParseOpt
     parametersOf: tools.parametersOf,
     nameOf: tools.nameOf,
     lower,
-    toTools: (source: ToolSource, options?: TToolOptions) => tools.createToolSet(source, options).tools,
+    toTools: (source: ToolSource, options?: TToolOptions) =>
+      toolsAlone(tools.createToolSet(source, options), 'toTools'),
   });
 }

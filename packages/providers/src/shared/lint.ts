@@ -10,7 +10,7 @@
  *   unsupported-keyword             keywords the lowering moved into the description (the executor still enforces them)
  *   strict-* / property-name        the provider's own checks (strict-mode limits, Gemini parameter names)
  */
-import { DefinitionError, ToolwrightError, type ToolDefinition } from '@toolwright/core';
+import { DefinitionError, ToolwrightError, type ParamSchema, type ToolDefinition } from '@toolwright/core';
 import { resolveDefinitions, type ToolSource } from './definitions';
 import { ToolNameCodec } from './name-codec';
 import { matchesProfile, type ToolNameProfile } from './name-profiles';
@@ -141,6 +141,16 @@ export function lintWith(
       });
     }
     for (const definition of definitions) {
+      for (const [path, format] of unenforcedFormats(definition.parameters, '', [])) {
+        findings.push({
+          tool: definition.name,
+          provider: descriptor.id,
+          rule: 'format-not-enforced',
+          message: `${path}: the format "${format}" is not one toolwright checks, so it is sent as a hint in the description ("Format: ${format}."), not as a format`,
+          fix: 'none needed to send the tool; add a pattern or a length bound if the value must be checked',
+          severity: 'info',
+        });
+      }
       const length = definition.description.length;
       if (length === 0) {
         findings.push({
@@ -171,4 +181,29 @@ export function lintWith(
     }
   }
   return findings;
+}
+
+/** The formats a source stated that toolwright does not enforce (a remote tool's `phone`), by parameter path. */
+function unenforcedFormats(schema: ParamSchema, path: string, found: [string, string][]): [string, string][] {
+  switch (schema.kind) {
+    case 'string':
+      if (schema.unenforcedFormat !== undefined)
+        found.push([path === '' ? '(arguments)' : path, schema.unenforcedFormat]);
+      break;
+    case 'array':
+      unenforcedFormats(schema.items, `${path}[]`, found);
+      break;
+    case 'object':
+      for (const property of schema.properties)
+        unenforcedFormats(property.schema, path === '' ? property.name : `${path}.${property.name}`, found);
+      if (typeof schema.additionalProperties === 'object')
+        unenforcedFormats(schema.additionalProperties, `${path}{}`, found);
+      break;
+    case 'union':
+      for (const variant of schema.variants) unenforcedFormats(variant, path, found);
+      break;
+    default:
+      break;
+  }
+  return found;
 }

@@ -22,11 +22,32 @@ export interface ToolSetContext {
   canonicalSchema(name: string): JsonSchema | undefined;
 }
 
+/**
+ * How a tool set honours `allow` (the calls restricted to some tools). `provider`: every tool of the set is sent and
+ * the provider restricts the calls with its own request field (OpenAI's `allowed_tools` tool choice, Gemini's
+ * `allowedFunctionNames`), so the tool list, and with it the prompt cache's prefix, stays the same whatever is
+ * allowed. `subset`: only the allowed tools are sent (as `only` does), because the provider has no such field or the
+ * whole list exceeds its `maxTools`; `reason` says which.
+ */
+export interface ToolRestriction {
+  /** the registry names the calls are restricted to, in the source's order */
+  readonly tools: readonly string[];
+  /** the same tools as the provider sees them (encoded by the set's codec) */
+  readonly providerNames: readonly string[];
+  /** `auto`: the model may answer without a call; `required`: it must call one of the tools */
+  readonly mode: 'auto' | 'required';
+  readonly by: 'provider' | 'subset';
+  /** why the subset was sent (`by: 'subset'` only) */
+  readonly reason?: string;
+}
+
 export interface ToolSet<TTool> extends ToolSetContext {
   readonly provider: ProviderId;
   /** The provider's tool definitions, in registration order. */
   readonly tools: TTool[];
   readonly definitions: readonly ToolDefinition[];
+  /** Set when `allow` was given: how the calls are restricted (see `ToolRestriction`). */
+  readonly restriction?: ToolRestriction;
 }
 
 /** Options every `toTools`/`createToolSet` takes. */
@@ -47,6 +68,23 @@ export interface ToolSetOptions extends ToolNameCodecOptions {
    * Default: every tool of the source.
    */
   readonly only?: readonly string[];
+  /**
+   * Restrict the calls to these tools (registry names) and keep sending every tool of the set, so the request's tool
+   * list stays identical from one request to the next and the provider's prompt cache keeps its prefix (a changing
+   * `only` subset misses it). Providers with a restriction field use it: OpenAI Chat and Responses send
+   * `tool_choice: {type: "allowed_tools"}`, Gemini `toolConfig.functionCallingConfig.allowedFunctionNames` (mode
+   * `VALIDATED`, or `ANY` with `allowMode: 'required'`). Where the provider has no such field, or the whole list
+   * exceeds its `maxTools`, only the allowed tools are sent, as `only` does; the set's `restriction` says which
+   * happened. With `only`, the allowed tools must be among those `only` keeps. Default: no restriction.
+   */
+  readonly allow?: readonly string[];
+  /** With `allow`: `auto` (default) lets the model answer without a call; `required` makes it call an allowed tool. */
+  readonly allowMode?: 'auto' | 'required';
+}
+
+/** A provider's own field for restricting calls, used by `buildToolSet` while the whole list fits `maxTools`. */
+export interface RestrictionSupport {
+  readonly maxTools: number;
 }
 
 export interface LoweringInput {
@@ -66,9 +104,14 @@ export function buildToolSet<TTool>(args: {
   readonly options: ToolSetOptions;
   readonly strict: boolean;
   readonly lower: (input: LoweringInput) => TTool;
+  /** The provider restricts calls with its own request field (absent: `allow` sends the subset). */
+  readonly restriction?: RestrictionSupport;
 }): ToolSet<TTool> {
   resolveApiVersion(args.provider, args.options.version);
-  const definitions = resolveToolSetDefinitions(args.source, args.options.only);
+  const selected = resolveToolSetDefinitions(args.source, args.options.only);
+  const allow = resolveAllow(selected, args.options, args.restriction);
+  const definitions =
+    allow?.by === 'subset' ? selected.filter((definition) => allow.tools.has(definition.name)) : selected;
   const codec =
     args.options.codec ??
     ToolNameCodec.create(
@@ -92,6 +135,7 @@ export function buildToolSet<TTool>(args: {
     provider: args.provider,
     tools,
     definitions,
+    ...(allow === undefined ? {} : { restriction: restrictionOf(allow, definitions, codec, args.options) }),
     codec,
     strict: args.strict,
     canonicalSchema: (name: string) => {
@@ -103,6 +147,87 @@ export function buildToolSet<TTool>(args: {
       canonical.set(name, schema);
       return schema;
     },
+  };
+}
+
+/**
+ * A tool set's definitions for a caller that returns the tools alone (`toTools`, `adaptAll`, ...). A restriction the
+ * provider applies lives in a request field beside the tools, so returning the tools alone would drop it silently:
+ * that is a DefinitionError naming the way that keeps it.
+ */
+export function toolsAlone<TTool>(toolSet: ToolSet<TTool>, target: string): TTool[] {
+  if (toolSet.restriction?.by === 'provider')
+    throw new DefinitionError(
+      'restricts the calls with a request field beside the tools, which the tools alone would drop.',
+      {
+        target,
+        property: 'allow',
+        fix: "use createToolSet(source, { allow }) and send its restriction with the tools (OpenAI: allowedToolsChoice(toolSet); Gemini: allowedFunctionsConfig(toolSet)), or pass a provider's chat model toolOptions: { allow }",
+      },
+    );
+  return toolSet.tools;
+}
+
+interface ResolvedAllow {
+  readonly tools: ReadonlySet<string>;
+  readonly by: 'provider' | 'subset';
+  readonly reason?: string;
+}
+
+/** Whether `allow` is honoured by the provider's own field or by sending the subset, and why. */
+function resolveAllow(
+  definitions: readonly ToolDefinition[],
+  options: ToolSetOptions,
+  support: RestrictionSupport | undefined,
+): ResolvedAllow | undefined {
+  if (options.allow === undefined) {
+    if (options.allowMode !== undefined)
+      throw new DefinitionError('is set without `allow`.', {
+        target: 'createToolSet',
+        property: 'allowMode',
+        fix: 'pass `allow` (the tools the calls are restricted to), or leave allowMode out',
+      });
+    return undefined;
+  }
+  if (options.allowMode !== undefined && options.allowMode !== 'auto' && options.allowMode !== 'required')
+    throw new DefinitionError(`must be 'auto' or 'required', not ${JSON.stringify(options.allowMode)}.`, {
+      target: 'createToolSet',
+      property: 'allowMode',
+      fix: "pass 'auto' (the model may answer without a call) or 'required'",
+    });
+  const tools = namedTools(options.allow, definitions, { target: 'createToolSet', property: 'allow' });
+  if (tools.size === 0)
+    throw new DefinitionError('names no tool: calls restricted to no tool cannot be made.', {
+      target: 'createToolSet',
+      property: 'allow',
+      fix: 'name at least one tool, or send no tools (and no `allow`) for a turn without calls',
+    });
+  if (support === undefined)
+    return { tools, by: 'subset', reason: 'the provider has no field that restricts calls to some of the tools sent' };
+  if (definitions.length > support.maxTools)
+    return {
+      tools,
+      by: 'subset',
+      reason: `the ${definitions.length} tools exceed the provider's ${support.maxTools} per request`,
+    };
+  return { tools, by: 'provider' };
+}
+
+function restrictionOf(
+  allow: ResolvedAllow,
+  definitions: readonly ToolDefinition[],
+  codec: ToolNameCodec,
+  options: ToolSetOptions,
+): ToolRestriction {
+  const tools = definitions
+    .filter((definition) => allow.tools.has(definition.name))
+    .map((definition) => definition.name);
+  return {
+    tools,
+    providerNames: tools.map((name) => codec.encode(name)),
+    mode: options.allowMode ?? 'auto',
+    by: allow.by,
+    ...(allow.reason === undefined ? {} : { reason: allow.reason }),
   };
 }
 

@@ -159,6 +159,30 @@ describe('lint', () => {
     ]);
   });
 
+  it('says, as information, which formats a source stated that toolwright does not enforce', () => {
+    const definition = tool('dial', {
+      type: 'object',
+      properties: {
+        phone: { type: 'string', format: 'phone', description: 'Who to call.' },
+        email: { type: 'string', format: 'email' },
+        backups: { type: 'array', items: { type: 'string', format: 'e164' } },
+      },
+    });
+    const findings = byRule(lint([definition], { providers: ['openai'] }), 'format-not-enforced');
+    expect(findings).toEqual([
+      {
+        tool: 'dial',
+        provider: 'openai',
+        rule: 'format-not-enforced',
+        message:
+          'phone: the format "phone" is not one toolwright checks, so it is sent as a hint in the description ("Format: phone."), not as a format',
+        fix: 'none needed to send the tool; add a pattern or a length bound if the value must be checked',
+        severity: 'info',
+      },
+      expect.objectContaining({ message: expect.stringMatching(/^backups\[\]: the format "e164" is not one/) }),
+    ]);
+  });
+
   it('reports keywords moved into descriptions, as information', () => {
     const findings = byRule(
       lint([canonicalDefinition()], { providers: ['ollama', 'cohere', 'openai'] }),

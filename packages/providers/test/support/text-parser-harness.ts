@@ -242,6 +242,19 @@ export function generalWorstCases(): WorstCase[] {
     { label: 'brackets', text: (size) => `${'['.repeat(size / 2)}${']'.repeat(size / 2)}` },
     { label: 'braces unclosed', text: (size) => repeatTo('{"name": "x", "arguments": ', size) },
     { label: 'fences', text: (size) => repeatTo('```\nx\n', size) },
+    // The reference grammars' optional parts (Command-R's and ReAct's numbered markers and blanks around them, ReAct's
+    // note after the name and wrapper before the object, tool_code on the opener's line), each without its end.
+    { label: 'numbered markers and blanks', text: (size) => repeatTo('Action 1 :\n 2 \n', size) },
+    { label: 'marker then blanks', text: (size) => `Action 1:${repeatTo(' \n', size)}` },
+    {
+      label: 'react markers without input',
+      text: (size) => repeatTo('Action: get_weather (a note\nAction 2 Input 2: Wrapper(', size),
+    },
+    { label: 'react note unclosed', text: (size) => `Action: get_weather ${repeatTo('(note ', size)}` },
+    { label: 'tool_code openers', text: (size) => repeatTo('```tool_code print((get_weather(city="x"), ', size) },
+    { label: 'action fences unclosed', text: (size) => repeatTo('Action:\n```json\n{"action": "get_weather", ', size) },
+    { label: 'action fences without close', text: (size) => repeatTo('```\n{"action": "get_weather"} ', size) },
+    { label: 'tool_code comments', text: (size) => `\`\`\`tool_code\n${repeatTo('# note\n', size)}\`\`\`` },
   ];
 }
 

@@ -9,7 +9,11 @@ import {
 } from 'class-validator';
 import { ArrayOf, ToolParam } from '@toolwright/core';
 import { buildObjectSchema } from '../../../src/validation/build';
-import { developerRulesPlan, type DeveloperRulesCheck } from '../../../src/pipeline/developer-rules';
+import {
+  developerRulesCheckFor,
+  developerRulesPlan,
+  type DeveloperRulesCheck,
+} from '../../../src/pipeline/developer-rules';
 import type { ValidationIssue } from '../../../src/types/execution';
 
 @ValidatorConstraint({ name: 'isEvenLater', async: true })
@@ -64,10 +68,25 @@ class Organisation {
   @ArrayOf(() => Team) teams!: Team[];
 }
 
+/**
+ * Every developer rule of `dto` as a check, the fast implementations included (the executor's own plan leaves out the
+ * format rules the compiled path enforces: tested below).
+ */
 function checkOf(dto: Function): DeveloperRulesCheck {
-  const plan = developerRulesPlan(buildObjectSchema(dto as new () => object));
-  if (plan.kind !== 'check') throw new Error(`expected a check plan, got ${plan.kind}`);
-  return plan.check;
+  const check = developerRulesCheckFor(buildObjectSchema(dto as new () => object), 'fast');
+  if (check === undefined) throw new Error('expected a check');
+  return check;
+}
+
+class FormatsOnly {
+  @ToolParam({ description: 'Email' }) @IsEmail() email!: string;
+  @ToolParam({ description: 'Id' }) @IsUUID('all') id!: string;
+  @ArrayOf('string', { required: false }) @IsEmail({}, { each: true }) cc?: string[];
+}
+
+class FormatsWithOwnOptions {
+  @ToolParam({ description: 'Email' }) @IsEmail({ allow_display_name: true }) email!: string;
+  @ToolParam({ description: 'Id' }) @IsUUID('4') id!: string;
 }
 
 function instanceOf<T extends object>(dto: new () => T, values: Record<string, unknown>): T {
@@ -173,5 +192,32 @@ describe('developer rules plan', () => {
     expect(pending).toBeInstanceOf(Promise);
     await pending;
     expect(clean).toEqual([]);
+  });
+
+  it("leaves out of the executor's plan the format rules the compiled path enforces, and keeps those with other options", () => {
+    // `@IsEmail()`, `@IsUUID('all')`, `@IsEmail({}, { each: true })` are `format: email` / `uuid` in the IR: checked once.
+    const schema = buildObjectSchema(FormatsOnly);
+    expect(schema.properties.map((property) => property.schema)).toEqual([
+      expect.objectContaining({ kind: 'string', format: 'email' }),
+      expect.objectContaining({ kind: 'string', format: 'uuid' }),
+      expect.objectContaining({ kind: 'array', items: expect.objectContaining({ format: 'email' }) }),
+    ]);
+    expect(developerRulesPlan(schema).kind).toBe('none');
+    // With other options each rule keeps its own meaning: no format in the IR, and the plan runs it.
+    const own = buildObjectSchema(FormatsWithOwnOptions);
+    expect(own.properties.map((property) => (property.schema as { format?: string }).format)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    const plan = developerRulesPlan(own);
+    if (plan.kind !== 'check') throw new Error(`expected a check plan, got ${plan.kind}`);
+    const issues: ValidationIssue[] = [];
+    const outcome = plan.check(
+      instanceOf(FormatsWithOwnOptions, { email: 'Ana <ana@example.com>', id: 'nope' }),
+      '',
+      issues,
+    );
+    expect(outcome).toBeUndefined();
+    expect(issues.map((issue) => issue.path)).toEqual(['id']);
   });
 });

@@ -1,66 +1,103 @@
 /**
- * Gemma 2/3 prompted function calling: a ```` ```tool_code ```` fence holding Python calls, one per line, optionally
- * as `print(get_weather(city="Paris"))` (Google's Gemma function-calling guide; the `tool_code` / `tool_output`
- * convention; the calls may also be Gemma 3's prompted list, `[get_weather(city="Paris")]`, from Google's "Function
- * calling with Gemma" guide). Values are Python literals. A fence that never closes is a cut-off call.
+ * Gemma 2/3 prompted function calling: a `tool_code` block holding Python calls (Google's Gemma function-calling
+ * prompt, "it should be wrapped with ```tool_code```", with `tool_output` for the results). The grammar is the
+ * reference reader's, from Google's Gemma 3 function-calling example (Philipp Schmid, "Google Gemma 3 Function
+ * Calling Example"): the block is `` ```tool_code\s*(.*?)\s*``` `` (so the call may sit on the opener's line, and the
+ * block ends at the first three backticks), and its body is evaluated as one Python expression. The expressions read
+ * here are those whose only effect is calling tools: a call, `print(call, ...)`, a list `[call, ...]`, a tuple
+ * `(call, ...)` or `call, call`, with comments; calls on consecutive lines (the one-call-per-line form) read the
+ * same. Values are Python literals. A block that never closes is a cut-off call.
  */
-import type { DialectBlock, TextDialect } from '../dialect';
-import { fencedBlocks } from '../read/fences';
-import { readPythonCall, readPythonCalls } from '../read/python-calls';
+import type { DialectBlock, DialectCall, TextDialect } from '../dialect';
+import { readPythonCall, readPythonCalls, type PythonListRead } from '../read/python-calls';
 import { skipBlank } from '../read/tags';
 
-const PRINT = /print\s*\(/y;
+// The reference's `\s*` after the language: a blank (or line break) must end the word, so ```tool_codex is no opener.
+const OPENER = /```tool_code(?=\s)/g;
+const PRINT = /print[ \t]*\(/y;
+const COMMENT = /#[^\n]*/y;
+
+type Rejection = DialectBlock['rejected'][number];
+
+/** Blanks and `#` comments from `position`. */
+function skipTrivia(body: string, position: number): number {
+  let at = skipBlank(body, position);
+  for (;;) {
+    COMMENT.lastIndex = at;
+    if (!COMMENT.test(body)) return at;
+    at = skipBlank(body, COMMENT.lastIndex);
+  }
+}
+
+/**
+ * The statements of a block's body. All or nothing, as for the reference's `eval`, which parses the whole body before
+ * it runs any of it: one statement that is not a call leaves the block's calls unread (and reported).
+ */
+function readBody(body: string): { calls: DialectCall[]; rejected: Rejection[] } {
+  const calls: DialectCall[] = [];
+  let position = skipTrivia(body, 0);
+  while (position < body.length) {
+    let read: PythonListRead;
+    PRINT.lastIndex = position;
+    if (PRINT.test(body)) read = readPythonCalls(body, PRINT.lastIndex, ')');
+    else if (body[position] === '[') read = readPythonCalls(body, position + 1, ']');
+    else if (body[position] === '(') read = readPythonCalls(body, position + 1, ')');
+    else {
+      const one = readPythonCall(body, position);
+      read = one.ok
+        ? { calls: [one.call], rejected: [], end: one.end }
+        : {
+            calls: [],
+            rejected: [
+              {
+                ...(one.name === undefined ? {} : { name: one.name }),
+                reason: one.reason,
+                text: body.slice(position, Math.max(one.end, position + 1)),
+              },
+            ],
+            end: one.end,
+          };
+    }
+    if (read.rejected.length > 0) return { calls: [], rejected: read.rejected };
+    calls.push(...read.calls);
+    position = skipTrivia(body, read.end);
+    // `call, call` is a tuple; a call on the next line is the next statement.
+    if (body[position] === ',') position = skipTrivia(body, position + 1);
+  }
+  return { calls, rejected: [] };
+}
 
 export const gemmaToolCodeDialect: TextDialect = {
   name: 'gemma-tool-code',
   find(text) {
     const blocks: DialectBlock[] = [];
-    for (const fence of fencedBlocks(text, 'tool_code')) {
-      const body = text.slice(0, fence.bodyEnd);
-      const source = text.slice(fence.start, fence.end);
-      if (!fence.closed) {
+    OPENER.lastIndex = 0;
+    for (let match = OPENER.exec(text); match; match = OPENER.exec(text)) {
+      const start = match.index;
+      const bodyStart = OPENER.lastIndex;
+      const close = text.indexOf('```', bodyStart);
+      if (close < 0) {
         blocks.push({
-          start: fence.start,
-          end: fence.end,
+          start,
+          end: text.length,
           calls: [],
-          rejected: [{ reason: 'the tool_code block is cut off before its closing fence', text: source }],
+          rejected: [{ reason: 'the tool_code block is cut off before its closing fence', text: text.slice(start) }],
         });
-        continue;
+        break;
       }
-      const at = skipBlank(body, fence.bodyStart);
-      PRINT.lastIndex = at;
-      if (PRINT.test(body)) {
-        const read = readPythonCall(body, skipBlank(body, PRINT.lastIndex));
-        const close = read.ok ? skipBlank(body, read.end) : -1;
-        if (read.ok && body[close] === ')' && skipBlank(body, close + 1) >= fence.bodyEnd)
-          blocks.push({ start: fence.start, end: fence.end, calls: [read.call], rejected: [] });
-        else
-          blocks.push({
-            start: fence.start,
-            end: fence.end,
-            calls: [],
-            rejected: [
-              {
-                ...(!read.ok && read.name ? { name: read.name } : {}),
-                reason: read.ok ? 'unexpected text after the call' : read.reason,
-                text: source,
-              },
-            ],
-          });
-        continue;
-      }
-      // Gemma 3's prompted list form (`[get_weather(city="Paris")]`) inside the fence reads the same.
-      const read =
-        body[at] === '[' ? readPythonCalls(body, at + 1, ']') : readPythonCalls(body, fence.bodyStart, undefined);
-      const rest = skipBlank(body, read.end) < fence.bodyEnd;
+      const end = close + 3;
+      const read = readBody(text.slice(bodyStart, close));
+      const source = text.slice(start, end);
       blocks.push({
-        start: fence.start,
-        end: fence.end,
-        calls: rest ? [] : read.calls,
-        rejected: rest
-          ? [...read.rejected, { reason: 'the tool_code block holds text that is not a call', text: source }]
-          : read.rejected,
+        start,
+        end,
+        calls: read.calls,
+        rejected:
+          read.rejected.length === 0
+            ? []
+            : [...read.rejected, { reason: 'the tool_code block holds text that is not a call', text: source }],
       });
+      OPENER.lastIndex = end;
     }
     return blocks;
   },
