@@ -14,6 +14,7 @@ export type {
   McpServerCommonConfig,
   McpStdioServerConfig,
   McpHttpServerConfig,
+  McpClientProtocol,
 } from './client/config';
 export {
   DEFAULT_MCP_RETRY_POLICY,
@@ -44,6 +45,15 @@ export { McpTokenStoreError } from './errors/mcp-token-store-error';
 export type { McpOAuthOptions, McpAuthorizationRequest } from './client/oauth/oauth-options';
 export { MemoryTokenStore, type TokenStore } from './client/oauth/token-store';
 export { FileTokenStore, type FileTokenStoreOptions } from './client/oauth/file-token-store';
+export { MemoryToolPinStore, type ToolPinStore } from './client/pinning/tool-pin-store';
+export { FileToolPinStore, type FileToolPinStoreOptions } from './client/pinning/file-tool-pin-store';
+export {
+  toolDefinitionHash,
+  type McpPinPolicy,
+  type McpPinningOptions,
+  type McpPinChange,
+} from './client/pinning/tool-pinning';
+export { McpPinStoreError } from './errors/mcp-pin-store-error';
 export type { McpElicitationHandler, McpElicitationAnswer, McpElicitationDetails } from './client/elicitation';
 export { boundedFetch } from './client/bounded-fetch';
 

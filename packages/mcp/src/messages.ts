@@ -124,6 +124,23 @@ export const clientMessages = {
   toolListTruncated: (server: string, limit: number) =>
     `MCP server '${server}' lists more than ${limit} tools; only the first ${limit} were read`,
 
+  pinChanged: (server: string, tool: string, action: 'warn' | 'block' | 'approve') =>
+    `security: MCP server '${server}': the definition of tool "${truncate(tool, 140)}" (its name, title, description, schemas or annotations) changed since it was pinned; ` +
+    (action === 'block'
+      ? 'it is blocked until the change is accepted'
+      : action === 'approve'
+        ? 'each call asks a person until the change is accepted'
+        : 'it is registered as changed (pinning policy: warn)'),
+
+  pinApprovalReason: (server: string, tool: string) =>
+    `the definition of "${truncate(tool, 140)}" from MCP server '${server}' changed since it was pinned`,
+
+  pinsAccepted: (server: string, tools: readonly string[]) =>
+    `MCP server '${server}': the changed definitions of ${tools.map((tool) => `"${truncate(tool, 140)}"`).join(', ')} were accepted and pinned`,
+
+  pinStoreFailed: (server: string, error: unknown) =>
+    `MCP server '${server}': the pin store failed: ${truncate(describeError(error), 500)}`,
+
   toolsRefreshed: (server: string, added: number, changed: number, removed: number) =>
     `MCP server '${server}' changed its tools: ${added} added, ${changed} changed, ${removed} removed`,
 

@@ -19,6 +19,12 @@ export {
 } from './job-data';
 export { jobIdForCall } from './job-ids';
 export { RedisApprovalStore, type RedisApprovalStoreOptions, type ApprovalRedisClient } from './redis-approval-store';
+export {
+  RedisToolPinStore,
+  UNVERIFIED_PIN,
+  type RedisToolPinStoreOptions,
+  type PinRedisClient,
+} from './redis-tool-pin-store';
 export { type PendingToolValue } from './results';
 export { runLedgerKey, type RunLedger } from './run-ledger';
 export type { SealingKey } from './sealing';

@@ -3,6 +3,7 @@ import type { McpClock, McpRetryPolicy } from './retry-policy';
 import type { ProcessGroupReaper } from './process-group';
 import type { McpElicitationHandler } from './elicitation';
 import type { McpOAuthOptions } from './oauth/oauth-options';
+import type { McpPinningOptions, McpPinPolicy } from './pinning/tool-pinning';
 
 /** What every MCP server entry may set, whatever its transport. */
 export interface McpServerCommonConfig {
@@ -34,7 +35,21 @@ export interface McpServerCommonConfig {
   readonly tags?: readonly string[];
   /** Permissions a persona needs to call this server's tools. */
   readonly permissions?: readonly string[];
+  /**
+   * What a change of a pinned tool definition leads to for this server (see `ConnectMcpServersOptions.pinning`);
+   * `false`: this server's tools are not pinned. Without it the options' policy applies, when they set `pinning`.
+   */
+  readonly pinning?: McpPinPolicy | false;
+  /**
+   * Which protocol generation to speak. `'legacy'` (default): the 2025 `initialize` handshake. `'auto'`: ask the server
+   * first (`server/discover`) and speak the 2026-07-28 revision when it offers it, else fall back to the handshake (over
+   * HTTP a server that does not answer the probe is an outage, not a legacy server). `'2026-07-28'`: that revision only.
+   */
+  readonly protocol?: McpClientProtocol;
 }
+
+/** `McpServerCommonConfig.protocol`. */
+export type McpClientProtocol = 'legacy' | 'auto' | '2026-07-28';
 
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerCommonConfig {
@@ -73,6 +88,12 @@ export interface ConnectMcpServersOptions {
    * Without it the client does not declare elicitation and servers cannot ask.
    */
   readonly onElicitation?: McpElicitationHandler;
+  /**
+   * Pins each remote tool's definition (a hash of its name, title, description, schemas and annotations) when first
+   * seen, and checks it whenever the tool is listed again (reconnect, `tools/list_changed`): a changed definition is
+   * warned about, blocked or put behind a person's approval. See docs/mcp.md, "Pinned tool definitions".
+   */
+  readonly pinning?: McpPinningOptions;
   /** The backoff, for every server: attempts and delays of a connection, and the reconnection budget. */
   readonly retry?: Partial<McpRetryPolicy>;
   /** Time source of the backoff (tests pass a fake one). */
@@ -121,6 +142,9 @@ export function isStdioConfig(config: McpServerConfig): config is McpStdioServer
 }
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The pinning policies (`McpPinPolicy`). */
+export const PIN_POLICIES: ReadonlySet<unknown> = new Set<McpPinPolicy>(['warn', 'block', 'approve']);
 
 /** Developer errors in the server list, found before anything starts. */
 export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
@@ -177,6 +201,18 @@ export function checkServerConfigs(servers: readonly McpServerConfig[]): void {
           fix: 'use an http: or https: url.',
         });
       }
+    }
+    if (server.pinning !== undefined && server.pinning !== false && !PIN_POLICIES.has(server.pinning)) {
+      throw new DefinitionError(`has pinning ${JSON.stringify(server.pinning)}.`, {
+        target: `${target} ("${server.name}")`,
+        fix: "use 'warn', 'block', 'approve' or false.",
+      });
+    }
+    if (server.protocol !== undefined && !['legacy', 'auto', '2026-07-28'].includes(server.protocol)) {
+      throw new DefinitionError(`has protocol ${JSON.stringify(server.protocol)}.`, {
+        target: `${target} ("${server.name}")`,
+        fix: "use 'legacy', 'auto' or '2026-07-28'.",
+      });
     }
     if (server.timeoutMs !== undefined && !(Number.isFinite(server.timeoutMs) && server.timeoutMs > 0)) {
       throw new DefinitionError(`has timeoutMs ${String(server.timeoutMs)}.`, {

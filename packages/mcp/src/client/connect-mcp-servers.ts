@@ -1,10 +1,18 @@
 import { defaultLogger, DEFAULT_JSON_SCHEMA_LIMITS, DefinitionError, type ToolRegistry } from '@toolwright/core';
-import { checkServerConfigs, isStdioConfig, type ConnectMcpServersOptions, type McpServerConfig } from './config';
+import {
+  checkServerConfigs,
+  isStdioConfig,
+  PIN_POLICIES,
+  type ConnectMcpServersOptions,
+  type McpServerConfig,
+} from './config';
 import { resolveOAuthOptions, type ResolvedOAuthOptions } from './oauth/oauth-options';
 import { McpServerConnection, type McpServerStatus } from './mcp-server-connection';
 import { processGroupReaper } from './process-group';
 import { DEFAULT_MAX_RESULT_CHARS } from './remote-tools';
 import { resolveRetryPolicy, systemClock } from './retry-policy';
+import { MemoryToolPinStore, type ToolPinStore } from './pinning/tool-pin-store';
+import type { McpPinPolicy } from './pinning/tool-pinning';
 
 /** Default of `maxResponseBytes`: the SDK's stdio line cap, so both transports read the same largest message. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -67,6 +75,34 @@ function report(servers: readonly McpServerStatus[]): McpConnectionsReport {
   });
 }
 
+/** The pin store and default policy: set when the options ask for pinning or any server sets a policy of its own. */
+function resolvePinning(
+  servers: readonly McpServerConfig[],
+  options: ConnectMcpServersOptions,
+): { store: ToolPinStore; policy: McpPinPolicy } | undefined {
+  const pinning = options.pinning;
+  if (pinning === undefined && !servers.some((server) => server.pinning !== undefined && server.pinning !== false))
+    return undefined;
+  const policy = pinning?.policy ?? 'block';
+  if (!PIN_POLICIES.has(policy))
+    throw new DefinitionError(`pinning.policy is ${JSON.stringify(policy)}.`, {
+      target: 'connectMcpServers',
+      fix: "use 'warn', 'block' or 'approve'.",
+    });
+  const store = pinning?.store ?? new MemoryToolPinStore();
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    typeof store.getPins !== 'function' ||
+    typeof store.setPins !== 'function'
+  )
+    throw new DefinitionError('pinning.store is not a ToolPinStore.', {
+      target: 'connectMcpServers',
+      fix: 'pass a MemoryToolPinStore, a FileToolPinStore or an object with getPins, setPins and deletePins.',
+    });
+  return { store, policy };
+}
+
 /** The OAuth options of one server, checked: its own `auth`, else the options' (HTTP servers only). */
 function serverAuth(server: McpServerConfig, options: ConnectMcpServersOptions): ResolvedOAuthOptions | undefined {
   if (isStdioConfig(server)) return undefined;
@@ -127,6 +163,7 @@ export function connectMcpServers(
     descendantScanMs: options.shutdown?.descendantScanMs,
     reaper: options.reapOnExit === false ? null : (options.reaper ?? processGroupReaper),
     onElicitation: options.onElicitation,
+    pinning: resolvePinning(servers, options),
   };
   if (options.onElicitation !== undefined && typeof options.onElicitation !== 'function')
     throw new DefinitionError('onElicitation is not a function.', { target: 'connectMcpServers' });

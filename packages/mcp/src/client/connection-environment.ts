@@ -1,6 +1,8 @@
 import type { JsonSchemaLimits, Logger, ToolRegistry } from '@toolwright/core';
 import type { McpElicitationHandler } from './elicitation';
 import type { ProcessGroupReaper } from './process-group';
+import type { McpPinPolicy } from './pinning/tool-pinning';
+import type { ToolPinStore } from './pinning/tool-pin-store';
 import type { McpClock, McpRetryPolicy } from './retry-policy';
 
 /** What every connection shares (resolved once by `connectMcpServers`). */
@@ -23,4 +25,6 @@ export interface ConnectionEnvironment {
   readonly descendantScanMs?: number;
   readonly reaper: ProcessGroupReaper | null;
   readonly onElicitation?: McpElicitationHandler;
+  /** Where pins are kept and the default policy, when `pinning` was given or a server sets a policy. */
+  readonly pinning?: { readonly store: ToolPinStore; readonly policy: McpPinPolicy };
 }

@@ -1,5 +1,5 @@
 import { UnauthorizedError, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/client';
+import type { ClientOptions, Tool, Transport } from '@modelcontextprotocol/client';
 import { DefinitionError, HandlerError, type ExecutionContext } from '@toolwright/core';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { McpAuthorizationError } from '../errors/mcp-authorization-error';
@@ -19,6 +19,7 @@ import { StderrTail } from './stderr-tail';
 import { remoteToolHandler, type CallForwardingHost, type CallSession } from './call-forwarding';
 import type { ConnectionEnvironment } from './connection-environment';
 import { listAllTools, RemoteToolSync } from './registry-sync';
+import { ServerPins, type McpPinChange, type PinRound } from './pinning/tool-pinning';
 
 export type McpServerState = 'connecting' | 'connected' | 'reconnecting' | 'degraded' | 'closed';
 
@@ -34,6 +35,8 @@ export interface McpServerStatus {
   readonly badLines: number;
   /** stdio: the server's pid (its process group id) while it runs. */
   readonly pid?: number;
+  /** Tools whose definition differs from its pin, until the change is accepted (`acceptToolChanges`). */
+  readonly pinChanges: readonly McpPinChange[];
 }
 
 export type { ConnectionEnvironment } from './connection-environment';
@@ -56,6 +59,7 @@ export class McpServerConnection {
   private transport?: Transport;
   private attempting?: { readonly client: Client; readonly transport: Transport };
   private readonly tools: RemoteToolSync;
+  private readonly pins?: ServerPins;
   private readonly stderr: StderrTail;
   private readonly closing = new AbortController();
   private closed?: Promise<void>;
@@ -101,6 +105,9 @@ export class McpServerConnection {
     this.tools = new RemoteToolSync(config.name, config, environment, (name, remoteName, contextNamed) =>
       remoteToolHandler(host, name, remoteName, contextNamed),
     );
+    const pinning = environment.pinning;
+    if (pinning !== undefined && config.pinning !== false)
+      this.pins = new ServerPins(config.name, config.pinning ?? pinning.policy, pinning.store, environment.logger);
     this.ready = new Promise((resolve) => {
       this.resolveReady = resolve;
     });
@@ -122,7 +129,22 @@ export class McpServerConnection {
       ...(this.transport instanceof ProcessGroupStdioTransport && this.transport.pid !== undefined
         ? { pid: this.transport.pid }
         : {}),
+      pinChanges: Object.freeze(this.pins?.changes() ?? []),
     });
+  }
+
+  /**
+   * Accepts the changed definitions of this server's tools (all pending, or those named in `tools`, by registry or
+   * remote name): pins them as listed now and registers them again without what the policy added (a blocked tool
+   * joins the registry; an approval-gated one no longer asks). Returns the accepted changes.
+   */
+  async acceptToolChanges(tools?: readonly string[]): Promise<McpPinChange[]> {
+    if (this.pins === undefined) return [];
+    const accepted = await this.pins.accept(tools);
+    if (accepted.length === 0) return accepted;
+    this.tools.invalidate(accepted.map((change) => change.tool));
+    await this.refreshTools();
+    return accepted;
   }
 
   /** The captured tail of the server's stderr (stdio servers), from the current or last connection attempt. */
@@ -231,10 +253,13 @@ export class McpServerConnection {
           ? await list()
           : await authorization.retrying(transport as StreamableHTTPClientTransport, this.closing.signal, list);
       if (this.closing.signal.aborted) throw new Error('closed');
+      const round = await this.pins?.begin();
+      if (this.closing.signal.aborted) throw new Error('closed');
       this.client = client;
       this.transport = transport;
       this.state = 'connected';
-      this.tools.sync(tools);
+      this.tools.sync(tools, round);
+      await this.finishPins(round, tools);
       logger.info(clientMessages.connected(this.name, this.tools.size), {
         server: this.name,
         tools: this.tools.names(),
@@ -286,6 +311,7 @@ export class McpServerConnection {
       {
         capabilities: elicitationCapabilities(onElicitation),
         jsonSchemaValidator: validator,
+        ...versionNegotiation(this.config.protocol),
         ...(primary
           ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => this.scheduleRefresh() } } }
           : {}),
@@ -433,6 +459,20 @@ export class McpServerConnection {
     logger.warn(clientMessages.protocolError(this.name, error), { server: this.name });
   }
 
+  /**
+   * Records a sync's pins. A store that cannot write is logged and the sync stands: the tools seen for the first time
+   * stay unpinned, to be pinned as first seen by a later connection (a store that cannot be read fails the sync before
+   * anything registers).
+   */
+  private async finishPins(round: PinRound | undefined, tools: readonly Tool[]): Promise<void> {
+    if (round === undefined || this.pins === undefined) return;
+    try {
+      await this.pins.finish(round, new Set(tools.map((tool) => tool.name)));
+    } catch (error) {
+      this.environment.logger.error(clientMessages.pinStoreFailed(this.name, error), { server: this.name });
+    }
+  }
+
   private scheduleRefresh(): void {
     if (this.refreshing) {
       this.refreshAgain = true;
@@ -451,8 +491,10 @@ export class McpServerConnection {
       if (client === undefined) return;
       try {
         const tools = await listAllTools(client, this.name, this.environment, this.closing.signal);
+        const round = await this.pins?.begin();
         if (client !== this.client) return;
-        const counts = this.tools.sync(tools);
+        const counts = this.tools.sync(tools, round);
+        await this.finishPins(round, tools);
         if (counts.added + counts.changed + counts.removed > 0) {
           logger.info(clientMessages.toolsRefreshed(this.name, counts.added, counts.changed, counts.removed), {
             server: this.name,
@@ -465,6 +507,12 @@ export class McpServerConnection {
       }
     } while (this.refreshAgain);
   }
+}
+
+/** The SDK client's negotiation for a server's `protocol` (absent or `'legacy'`: none, the 2025 handshake). */
+function versionNegotiation(protocol: McpServerConfig['protocol']): Pick<ClientOptions, 'versionNegotiation'> {
+  if (protocol === undefined || protocol === 'legacy') return {};
+  return { versionNegotiation: { mode: protocol === 'auto' ? 'auto' : { pin: protocol } } };
 }
 
 /** How long `close()` gives an HTTP server to acknowledge the end of the session. */

@@ -9,6 +9,7 @@ import { clientMessages } from '../messages';
 import { ACCEPTED_TOOL_NAME, MCP_TOOL_NAME } from '../tool-names';
 import type { McpServerConfig } from './config';
 import type { ConnectionEnvironment } from './connection-environment';
+import type { PinRound } from './pinning/tool-pinning';
 import { contextNamedParameters, importRemoteTool } from './remote-tools';
 
 interface OwnedTool {
@@ -52,8 +53,23 @@ export class RemoteToolSync {
     for (const name of [...this.owned.keys()]) this.release(name);
   }
 
-  /** Brings the registry in line with the server's list: new tools registered, changed ones replaced, gone ones removed. */
-  sync(tools: readonly Tool[]): { added: number; changed: number; removed: number } {
+  /**
+   * Makes the next sync register these tools (registry names) again even when their listing is unchanged: their pins
+   * were accepted, so what the pinning policy added (the approval) goes.
+   */
+  invalidate(names: readonly string[]): void {
+    for (const name of names) {
+      const owned = this.owned.get(name);
+      if (owned !== undefined) this.owned.set(name, { ...owned, fingerprint: '' });
+    }
+  }
+
+  /**
+   * Brings the registry in line with the server's list: new tools registered, changed ones replaced, gone ones removed.
+   * With `pins`, each tool whose listing is new to this connection is compared with its pin first (a blocked one is not
+   * registered, and the version it replaces is removed).
+   */
+  sync(tools: readonly Tool[], pins?: PinRound): { added: number; changed: number; removed: number } {
     const { registry, logger } = this.environment;
     const counts = { added: 0, changed: 0, removed: 0 };
     const listed = new Set<string>();
@@ -98,6 +114,14 @@ export class RemoteToolSync {
         }
         continue;
       }
+      const verdict = pins?.check(tool, name);
+      if (verdict?.kind === 'block') {
+        if (previous !== undefined) {
+          this.release(name);
+          counts.removed++;
+        }
+        continue;
+      }
       try {
         const definition = importRemoteTool(tool, {
           server: this.serverName,
@@ -110,6 +134,7 @@ export class RemoteToolSync {
             ...(this.config.timeoutMs !== undefined ? { timeoutMs: this.config.timeoutMs } : {}),
             ...(this.config.tags !== undefined ? { tags: this.config.tags } : {}),
             ...(this.config.permissions !== undefined ? { permissions: this.config.permissions } : {}),
+            ...(verdict?.kind === 'approve' ? { approval: () => verdict.reason } : {}),
           },
           warn: (message) => logger.warn(message, { server: this.serverName, tool: tool.name }),
         });

@@ -10,7 +10,7 @@ import {
   toWebRequest,
   type NodeMcpRequestHandler,
 } from '@modelcontextprotocol/node';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as serveStdioConnection, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { serverMessages } from '../messages';
 import {
   createRegistryMcpServer,
@@ -125,6 +125,12 @@ export async function serveMcp(registry: ToolRegistry, options: ServeMcpOptions)
   });
 }
 
+/**
+ * stdio through the SDK's `serveStdio`: the client's opening message picks the protocol generation (a 2025
+ * `initialize` handshake, or the 2026-07-28 revision's per-request envelope) and one registry server from the factory
+ * is pinned to the connection (the SDK may build a probe instance first and discard it; each is disposed when it
+ * closes). One session id for the connection, whatever its generation.
+ */
 async function serveStdio(registry: ToolRegistry, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
@@ -132,33 +138,47 @@ async function serveStdio(registry: ToolRegistry, options: ServeMcpStdioOptions)
   const restoreConsole =
     (options.redirectConsole ?? stdout === process.stdout) ? redirectConsoleToStderr() : () => undefined;
   const sessionId = randomUUID();
-  const { server, dispose } = createRegistryMcpServer(registry, options, {
-    transport: 'stdio',
-    sessionId,
-    notifyListChanged: true,
-    executor: defaultExecutor(registry, options, logger),
-    logger,
-  });
+  const executor = defaultExecutor(registry, options, logger);
+  const instances = new Set<() => void>();
   let open = true;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-  const close = async () => {
-    await server.close();
-  };
+  const wire = new StdioServerTransport(stdin, stdout);
+  const connection = serveStdioConnection(
+    () => {
+      const { server, dispose } = createRegistryMcpServer(registry, options, {
+        transport: 'stdio',
+        sessionId,
+        notifyListChanged: true,
+        executor,
+        logger,
+      });
+      instances.add(dispose);
+      server.onclose = () => {
+        if (instances.delete(dispose)) dispose();
+      };
+      return server;
+    },
+    { transport: wire, onerror: (error) => logger.warn(serverMessages.transportError(error)) },
+  );
+  const close = () => connection.close();
   const onEnd = () => void close();
-  server.onclose = () => {
+  // The SDK's entry set the wire's close handler; ours runs after it (the connection is over, whoever closed it).
+  const entryClosed = wire.onclose;
+  wire.onclose = () => {
+    entryClosed?.();
     if (!open) return;
     open = false;
     stdin.off('end', onEnd);
-    dispose();
+    for (const dispose of [...instances]) dispose();
+    instances.clear();
     restoreConsole();
     resolveClosed();
   };
   // The client ends the session by closing our stdin (the spec's stdio shutdown).
   stdin.once('end', onEnd);
-  await server.connect(new StdioServerTransport(stdin, stdout));
   logger.info(serverMessages.stdioReady(registry.size), { sessionId });
   return { transport: 'stdio', closed, sessionCount: () => (open ? 1 : 0), close };
 }

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import { PassThrough } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ToolRegistry } from '@toolwright/core';
 import { serveMcp, type McpServerHandle } from '@toolwright/mcp';
 import { RecordingLogger } from '../../../core/test/support/recording-logger';
+import { StreamClientTransport } from '../support/stream-client-transport';
 import { createTestRegistry } from '../support/test-commands';
 
 /**
@@ -92,5 +94,59 @@ describe('serveMcp over HTTP answers clients of both protocol generations', () =
     } finally {
       await client.close();
     }
+  });
+});
+
+/**
+ * serveMcp on stdio, both protocol generations (the SDK's `serveStdio` picks one from the client's opening message):
+ * an SDK v2 client pinned to 2026-07-28 and one on 2025-11-25 list and call the same tools, in process over streams.
+ */
+describe('serveMcp over stdio answers clients of both protocol generations', () => {
+  it.each([
+    ['2026-07-28', 'modern'],
+    ['2025-11-25', 'legacy'],
+  ] as const)('a %s client lists and calls the tools (era %s)', async (revision, era) => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const logger = new RecordingLogger();
+    const handle = await serveMcp(createTestRegistry(), {
+      transport: 'stdio',
+      stdin,
+      stdout,
+      logger,
+      context: () => ({ persona: { name: `persona-${revision}` } }),
+    });
+    const client = new Client(
+      { name: `stdio-client-${revision}`, version: '1.0.0' },
+      revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    );
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    try {
+      await client.connect(new StreamClientTransport(stdout, stdin));
+      expect(client.getProtocolEra()).toBe(era);
+      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['save_note', 'list_notes']));
+      const listed = await client.callTool({ name: 'list_notes', arguments: { limit: 2 } });
+      expect(listed.isError).toBeFalsy();
+      expect(listed.content).toEqual([{ type: 'text', text: '["first","second"]' }]);
+      // stdio has one session (the connection) in both generations: its id is trusted context.
+      const saved = await client.callTool({ name: 'save_note', arguments: { text: `from ${revision}` } });
+      expect(saved.isError).toBeFalsy();
+      expect(saved.structuredContent ?? JSON.parse((saved.content as { text: string }[])[0]!.text)).toMatchObject({
+        saved: `from ${revision}`,
+        persona: `persona-${revision}`,
+        sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
+      expect(handle.sessionCount()).toBe(1);
+    } finally {
+      await client.close();
+      stdin.end();
+      await handle.closed;
+    }
+    expect(handle.sessionCount()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(logger.messages('warn')).toEqual([]);
   });
 });
