@@ -114,13 +114,22 @@ export function createRegistryMcpServer(
         readonly version: number;
         readonly persona: string;
         readonly lookup: ToolLookup;
-        readonly names: string;
+        readonly key: string;
         tools?: Tool[];
       }
     | undefined;
   /** The persona and tool set this client was last shown (tools/list), to announce a change of its own set only. */
-  let shown: { readonly persona: PersonaContext | undefined; names: string } | undefined;
+  let shown: { readonly persona: PersonaContext | undefined; key: string } | undefined;
 
+  // Each definition's stamp: a tool registered again (a new description or schema under the same name) is a new
+  // definition, so the set a client was shown changes with it and the client is told to list again.
+  const stamps = new WeakMap<ToolDefinition, number>();
+  let nextStamp = 0;
+  const stampOf = (definition: ToolDefinition) => {
+    let stamp = stamps.get(definition);
+    if (stamp === undefined) stamps.set(definition, (stamp = nextStamp++));
+    return stamp;
+  };
   const visibleFor = (persona: PersonaContext | undefined) => {
     const key = JSON.stringify(persona ?? null);
     if (visible?.version === registry.version && visible.persona === key) return visible;
@@ -131,7 +140,7 @@ export function createRegistryMcpServer(
       version,
       persona: key,
       lookup: { version, get: (name) => byName.get(name), list: () => definitions },
-      names: definitions.map((definition) => definition.name).join('\n'),
+      key: definitions.map((definition) => `${stampOf(definition)}:${definition.name}`).join('\n'),
     };
     return visible;
   };
@@ -188,7 +197,7 @@ export function createRegistryMcpServer(
           wiring.logger.warn(serverMessages.toolNameOutsideSpec(tool.name), { tool: tool.name });
       }
     }
-    shown = { persona, names: set.names };
+    shown = { persona, key: set.key };
     return { tools: set.tools };
   });
 
@@ -215,8 +224,8 @@ export function createRegistryMcpServer(
     const { sessionId, caller, base, persona } = await resolveRequest(extra);
     const set = visibleFor(persona);
     // The caller's set changed since it listed (a token with other scopes in the same session): say so.
-    if (wiring.notifyListChanged && shown !== undefined && shown.names !== set.names) {
-      shown = { persona, names: set.names };
+    if (wiring.notifyListChanged && shown !== undefined && shown.key !== set.key) {
+      shown = { persona, key: set.key };
       announce();
     }
     // A tool the caller may not use is unknown to it: never run, never named (suggestions come from its own set).
@@ -322,9 +331,9 @@ export function createRegistryMcpServer(
         setImmediate(() => {
           checking = false;
           if (shown !== undefined) {
-            const names = visibleFor(shown.persona).names;
-            if (names === shown.names) return;
-            shown.names = names;
+            const key = visibleFor(shown.persona).key;
+            if (key === shown.key) return;
+            shown.key = key;
           }
           announce();
         });

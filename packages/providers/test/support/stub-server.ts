@@ -154,6 +154,9 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       session.on('close', () => sessions.delete(session));
     });
   }
+  // No idle timeout on kept-alive connections: a client reusing one just as the server closed it gets ECONNRESET (seen
+  // under load between two streamed replies). `close()` ends them all.
+  if (!options.http2) (server as ReturnType<typeof createServer>).keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
