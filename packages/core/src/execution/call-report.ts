@@ -82,15 +82,26 @@ export class CallReport {
         durationMs: elapsed,
       });
     }
-    const result = {
-      callId: prepared.callId,
-      tool: prepared.tool,
-      ok: true,
-      value,
-      ...(modelOutput !== undefined ? { modelOutput } : {}),
-      transformations: prepared.transformations,
-      durationMs: ended - started,
-    } as const;
+    // Two literals, not a spread: a spread in the literal costs every call an extra object and a slower copy.
+    const result =
+      modelOutput === undefined
+        ? ({
+            callId: prepared.callId,
+            tool: prepared.tool,
+            ok: true,
+            value,
+            transformations: prepared.transformations,
+            durationMs: ended - started,
+          } as const)
+        : ({
+            callId: prepared.callId,
+            tool: prepared.tool,
+            ok: true,
+            value,
+            modelOutput,
+            transformations: prepared.transformations,
+            durationMs: ended - started,
+          } as const);
     return this.finish(result, undefined, context, prepared.definition);
   }
 
