@@ -31,6 +31,9 @@ const moduleNameMapper: Record<string, string> = {
 const config: Config = {
   // A skipped or todo test fails the run (scripts/jest-no-skipped-tests.cjs).
   reporters: ['default', '<rootDir>/scripts/jest-no-skipped-tests.cjs'],
+  // On a machine with two cores jest runs every suite in its own process (no workers to end), so one timer a suite
+  // leaves behind (4 pending timeouts after a full run on 2 cores) would keep the run from ever exiting.
+  forceExit: true,
   projects: [
     ...packages.map((name) => ({
       displayName: name,
