@@ -1,4 +1,5 @@
 import { constraintHolds } from '../pipeline/constraints';
+import type { FormatRule } from '../rules/format';
 import { lengthWithin } from '../rules/string';
 import { numberWithin } from '../rules/number';
 import { listedMemberSource } from '../rules/enum';
@@ -182,9 +183,11 @@ class Emitter {
 
   /** The node's other constraints (one call site each), then a scalar's enum: the walk's `passes`. */
   private passes(node: CheckNode, x: string): string[] {
-    const lines = node.constraints.map(
-      (constraint) =>
-        `if (!${this.bind('constraint', (value: unknown) => constraintHolds(constraint, value))}(${x})) return NA;`,
+    const lines = node.constraints.map((constraint) =>
+      // A format's record holds its rule: its test is bound as it is (the value is a string: the kind's test ran).
+      constraint.rule === 'format'
+        ? `if (!${this.bind('format', (constraint.limit as FormatRule).test)}(${x})) return NA;`
+        : `if (!${this.bind('constraint', (value: unknown) => constraintHolds(constraint, value))}(${x})) return NA;`,
     );
     if (node.listedEnum !== undefined) {
       const members = node.listedEnum.map((value) => this.bind('member', value));
