@@ -21,8 +21,10 @@ export const jsonDialect: TextDialect = {
       const name = 'call' in call ? call.call.name : call.name;
       if (name === undefined || !scope.isToolName(name)) return undefined;
       const separator = /^\s*;/.exec(text.slice(end, end + 64));
+      const region = widenToFence(text, start, separator ? end + separator[0].length : end);
       return {
-        ...widenToFence(text, start, separator ? end + separator[0].length : end),
+        start: region.start,
+        end: region.end,
         calls: 'call' in call ? [call.call] : [],
         rejected: 'call' in call ? [] : [{ name, reason: call.reason, text: source }],
       };

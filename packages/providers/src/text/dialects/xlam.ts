@@ -18,6 +18,7 @@ export const xlamDialect: TextDialect = {
       if (!items.every((item) => isCallShaped(item, NAME_AND_ARGUMENTS, ['type', 'id']))) return undefined;
       if (!scope.isToolName((items[0] as { name: string }).name)) return undefined;
       const list = readCallList(text, start);
-      return { ...widenToFence(text, start, end), calls: list.calls, rejected: list.rejected };
+      const region = widenToFence(text, start, end);
+      return { start: region.start, end: region.end, calls: list.calls, rejected: list.rejected };
     }),
 };

@@ -32,6 +32,14 @@ export function stringEnd(text: string, start: number): number {
     }
     return -1;
   }
+  if (quote === QUOTE) {
+    // The next `"` (a native search, not a loop over each character) ends the string unless a backslash escapes it: an
+    // odd run of backslashes just before it (a backslash escapes the character after it, so a run of them pairs up
+    // from its start, which the opening quote bounds).
+    for (let at = text.indexOf('"', start + 1); at >= 0; at = text.indexOf('"', at + 1))
+      if (!isEscaped(text, at, start)) return at + 1;
+    return -1;
+  }
   for (let index = start + 1; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     if (code === BACKSLASH) {
@@ -44,61 +52,105 @@ export function stringEnd(text: string, start: number): number {
   return -1;
 }
 
+/** Whether the character at `at` follows an odd run of backslashes (that begins after `floor`). */
+function isEscaped(text: string, at: number, floor: number): boolean {
+  let before = at - 1;
+  while (before > floor && text.charCodeAt(before) === BACKSLASH) before -= 1;
+  return (at - 1 - before) % 2 === 1;
+}
+
 /**
  * The ends of the bracketed values of one text, found by scans that record every opener they pass outside a string:
  * a value opening inside another value's scan (outside its strings) reads exactly as that scan read it, so it is
  * never scanned again. Nested and unclosed openers (`{"name": {"name": ...` written a thousand times) then cost one
  * pass instead of one pass each. The ends are kept in one typed array over the text (0: not scanned yet, -1: does not
- * close), allocated at the first question: a hundred thousand openers cost no map entries and no objects.
+ * close), taken at the first question: a hundred thousand openers cost no map entries and no objects. The array is
+ * handed to the next reading when this one ends, its written part cleared (a fresh megabyte-sized array costs more to
+ * allocate and fault in than the whole scan of a text of calls).
  */
 class Extents {
   private ends: Int32Array | undefined;
+  /** the part of {@link ends} written (cleared when the reading ends) */
+  private low = Number.MAX_SAFE_INTEGER;
+  private high = -1;
   /** what a reader read at an offset (see {@link readOnce}) */
   readonly reads = new Map<number, unknown>();
 
   constructor(readonly text: string) {}
 
   end(start: number): number {
-    this.ends ??= new Int32Array(this.text.length);
+    this.ends ??= takeEnds(this.text.length);
     const known = this.ends[start] as number;
     if (known !== 0) return known;
     this.scan(start, this.ends);
     return (this.ends[start] as number) || -1;
   }
 
+  /** Gives the array back, cleared, for the next reading. */
+  release(): void {
+    if (this.ends === undefined) return;
+    if (this.high >= this.low) this.ends.fill(0, this.low, this.high + 1);
+    if (spareEnds === undefined || spareEnds.length < this.ends.length) spareEnds = this.ends;
+    this.ends = undefined;
+  }
+
   /** One left-to-right pass from `start` until its value closes (or cannot), recording each opener's end. */
   private scan(start: number, ends: Int32Array): void {
     const { text } = this;
-    const open: number[] = [];
-    const fail = () => {
-      for (const at of open) ends[at] = -1;
-    };
-    for (let index = start; index < text.length; index += 1) {
+    if (start < this.low) this.low = start;
+    // The openers still open: one stack for every scan (a scan runs to its end before another begins), its height
+    // counted here (emptying an array by its length would give its storage back, to be grown again by the next scan).
+    const open = OPEN_STACK;
+    let height = 0;
+    let failed = true;
+    let index = start;
+    for (; index < text.length; index += 1) {
       const code = text.charCodeAt(index);
       if (code === QUOTE || code === APOSTROPHE) {
         const end = stringEnd(text, index);
-        if (end < 0) return fail();
+        if (end < 0) break;
         index = end - 1;
         continue;
       }
       if (closerOf(code) !== 0) {
-        open.push(index);
+        open[height++] = index;
         continue;
       }
       if (isCloser(code)) {
-        const top = open.pop();
-        if (top === undefined) return;
+        if (height === 0) {
+          failed = false;
+          break;
+        }
+        const top = open[--height] as number;
         if (closerOf(text.charCodeAt(top)) !== code) {
           ends[top] = -1;
-          return fail();
+          break;
         }
         ends[top] = index + 1;
-        if (open.length === 0) return;
+        if (height === 0) {
+          failed = false;
+          break;
+        }
       }
     }
-    fail();
+    if (failed) for (let at = 0; at < height; at += 1) ends[open[at] as number] = -1;
+    // Every write was at an opener from `start` to `index` (the scan's last character).
+    if (index > this.high) this.high = index;
   }
 }
+
+/** A cleared array of ends left by an earlier reading (one: readings of one text follow each other). */
+let spareEnds: Int32Array | undefined;
+
+/** An array of at least `length` zeros: the spare one when it is long enough. */
+function takeEnds(length: number): Int32Array {
+  const spare = spareEnds;
+  if (spare === undefined || spare.length < length) return new Int32Array(length);
+  spareEnds = undefined;
+  return spare;
+}
+
+const OPEN_STACK: number[] = [];
 
 /**
  * The extents of the text being read (set by the framework for the duration of one reading, see
@@ -109,11 +161,13 @@ let extents: Extents | undefined;
 /** Runs `read` with the extents of `text` remembered across every dialect's scan of it. */
 export function readingText<T>(text: string, read: () => T): T {
   const outer = extents;
-  extents = new Extents(text);
+  const current = new Extents(text);
+  extents = current;
   try {
     return read();
   } finally {
     extents = outer;
+    current.release();
   }
 }
 
@@ -123,11 +177,11 @@ export function readingText<T>(text: string, read: () => T): T {
  * would double the work on a text of many calls. `read` must be a pure function of the text and `start`, and the
  * value it returns must not be changed by its users (one block keeps a region: two dialects never both return it).
  */
-export function readOnce<T>(text: string, start: number, read: () => T): T {
-  if (extents === undefined || extents.text !== text) return read();
+export function readOnce<T>(text: string, start: number, read: (text: string, start: number) => T): T {
+  if (extents === undefined || extents.text !== text) return read(text, start);
   const known = extents.reads.get(start);
   if (known !== undefined) return known as T;
-  const value = read();
+  const value = read(text, start);
   extents.reads.set(start, value);
   return value;
 }

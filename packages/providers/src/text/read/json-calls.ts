@@ -4,7 +4,7 @@
  * which some models copy) read into its object.
  */
 import { isPlainObject } from '../../shared/json-schema';
-import type { DialectCall } from '../dialect';
+import { refusal, type DialectCall } from '../dialect';
 import { readJsonText, readJsonValue } from './json';
 
 /** The spellings of a call object's keys. */
@@ -81,7 +81,7 @@ export function readCallList(text: string, start: number, syntax: CallItemSyntax
   for (const item of items) {
     const call = typeof syntax === 'function' ? syntax(item) : callFromObject(item, keys);
     if ('call' in call) calls.push(call.call);
-    else rejected.push({ ...(call.name === undefined ? {} : { name: call.name }), reason: call.reason, text: source });
+    else rejected.push(refusal(call.name, call.reason, source));
   }
   return { calls, rejected, end: read.end, cutOff: false };
 }

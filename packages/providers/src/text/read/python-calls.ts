@@ -6,7 +6,7 @@
  * are exactly the values the executor reads from the same literal. Positional arguments are refused (which
  * parameter they fill would be a guess). See docs/decisions/0025-text-tool-call-readers.md.
  */
-import type { DialectCall } from '../dialect';
+import { refusal, type DialectCall } from '../dialect';
 import { defineArgument } from '../raw-values';
 import { bracketedEnd, stringEnd } from './extent';
 import { readLiteral } from './json';
@@ -59,7 +59,9 @@ function valueEnd(text: string, position: number): number {
 }
 
 function cutOff(name: string | undefined, reason: string, text: string): PythonCallRead {
-  return { ok: false, ...(name === undefined ? {} : { name }), reason, end: text.length, cutOff: true };
+  return name === undefined
+    ? { ok: false, reason, end: text.length, cutOff: true }
+    : { ok: false, name, reason, end: text.length, cutOff: true };
 }
 
 /** The call expression at `start` (`name(key=value, ...)`). */
@@ -133,11 +135,7 @@ export function readPythonCalls(text: string, start: number, closer: string | un
     }
     const read = readPythonCall(text, position);
     if (!read.ok) {
-      rejected.push({
-        ...(read.name === undefined ? {} : { name: read.name }),
-        reason: read.reason,
-        text: text.slice(position, read.end),
-      });
+      rejected.push(refusal(read.name, read.reason, text.slice(position, read.end)));
       if (read.cutOff || read.end <= position) return { calls, rejected, end: read.cutOff ? text.length : position };
       position = read.end;
       const skip = closer === undefined ? -1 : text.indexOf(closer, position);
