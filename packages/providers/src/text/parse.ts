@@ -9,7 +9,7 @@ import type { DialectBlock, DialectCall, DialectRefusal, DialectScope, TextDiale
 import { DIALECTS } from './dialects';
 import { readingText } from './read/extent';
 import { typeRawArguments } from './raw-values';
-import { blankRanges, holdsThinkClose, reasoningRanges, THINK_CLOSE_LENGTH, type Range } from './reasoning';
+import { blankRanges, closesThink, reasoningRanges, THINK_CLOSE_LENGTH, type Range } from './reasoning';
 import { toolIndex, type TextToolSource, type ToolIndex } from './tools';
 
 /** One call read from the text: the registry name, the arguments as written, and the dialect it was written in. */
@@ -395,14 +395,20 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
     }
     return joined;
   };
-  /** the last characters pushed, enough to find a `</think>` split across deltas */
-  let tail = '';
+  /** The last characters before the delta being pushed (for a `</think>` split across deltas). */
+  const before = () => {
+    let last = '';
+    for (let at = pieces.length - 1; at >= 0 && last.length < THINK_CLOSE_LENGTH; at -= 1)
+      last = (pieces[at] as string).slice(-THINK_CLOSE_LENGTH) + last;
+    return last;
+  };
   let ended = false;
   let reasoningSettled = false;
   /** where the unsettled part starts: just past the last block whose calls were returned */
   let settledEnd = 0;
-  /** calls returned so far */
-  let returned = 0;
+  /** the settled part's reasoning sections and blocks (removed from `content`), and its refusals, in text order */
+  let settledRemoved: Range[] = [];
+  const settledRejected: RejectedTextToolCall[] = [];
   /** the text's length at the last reading, and the unsettled part's length then */
   let readAt = 0;
   let pendingThen = 0;
@@ -414,31 +420,44 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
           fix: 'create a new parser per message',
         });
       if (delta.length === 0) return [];
-      pieces.push(delta);
-      length += delta.length;
       if (!reasoningSettled) {
-        // Cheap for the many small deltas before the tag: no joining unless a `/` (of `</think>`) is in sight.
-        if (tail.includes('/') || delta.includes('/')) reasoningSettled = holdsThinkClose(tail + delta);
-        tail =
-          delta.length >= THINK_CLOSE_LENGTH - 1
-            ? delta.slice(-(THINK_CLOSE_LENGTH - 1))
-            : (tail + delta).slice(-(THINK_CLOSE_LENGTH - 1));
+        reasoningSettled = closesThink(delta, before);
+        pieces.push(delta);
+        length += delta.length;
         if (!reasoningSettled) return NO_CALLS;
-      } else if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
+      } else {
+        pieces.push(delta);
+        length += delta.length;
+        if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
+      }
       const text = textNow();
       readAt = length;
-      const { blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
+      const { reasoning, blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
       const final = finalBlocks(blocks, unclosedFence ?? length);
-      if (final.length > 0) settledEnd = (final[final.length - 1] as FoundBlock).end;
+      if (final.length === 0) {
+        pendingThen = length - settledEnd;
+        return NO_CALLS;
+      }
+      settledEnd = (final[final.length - 1] as FoundBlock).end;
       pendingThen = length - settledEnd;
-      const { calls } = readBlocks(text, final, index);
-      returned += calls.length;
+      const { calls, rejected } = readBlocks(text, final, index);
+      const settledReasoning = reasoning.filter((range) => range.end <= settledEnd);
+      settledRemoved = settledRemoved.concat(mergeRanges(settledReasoning, final));
+      for (let at = 0; at < rejected.length; at += 1) settledRejected.push(rejected[at] as RejectedTextToolCall);
       return calls;
     },
     end() {
       ended = true;
-      const result = readText(textNow(), index, dialects);
-      return { ...result, calls: result.calls.slice(returned) };
+      const text = textNow();
+      if (settledEnd === 0) return readText(text, index, dialects);
+      // The settled part's calls, refusals and removed regions are known: only the rest is read.
+      const { reasoning, blocks } = findAll(text, settledEnd, dialects, index);
+      const { calls, rejected } = readBlocks(text, blocks, index);
+      return {
+        calls,
+        rejected: settledRejected.concat(rejected),
+        content: contentOf(text, settledRemoved.concat(mergeRanges(reasoning, blocks))),
+      };
     },
   };
 }

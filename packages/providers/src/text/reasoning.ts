@@ -82,12 +82,18 @@ export function reasoningRanges(text: string, options: ReasoningOptions = {}): R
 /** The length of `</think>`: a delta search starts this far back, for a tag split across deltas. */
 export const THINK_CLOSE_LENGTH = THINK.close.length;
 
-/** Whether the text holds a `</think>` (any case): the orphan rule's boundary has arrived. */
-export function holdsThinkClose(text: string): boolean {
-  if (!text.includes('/')) return false; // most deltas: no closing tag, no pattern run
-  TAG.lastIndex = 0;
-  for (let match = TAG.exec(text); match; match = TAG.exec(text))
-    if (match[0].toLowerCase() === THINK.close) return true;
+/**
+ * Whether a `</think>` (any case) ends in `delta`, the text before it being `before` (its last characters: only a tag
+ * split across the two needs them). A streaming reader's check of each delta: a search for `>` and a look at the
+ * characters before each one, so a delta costs in proportion to its length and the text before it is not read again.
+ */
+export function closesThink(delta: string, before: () => string): boolean {
+  const last = THINK.close.length - 1;
+  for (let at = delta.indexOf('>'); at >= 0; at = delta.indexOf('>', at + 1)) {
+    if (at >= 1 && (delta.charCodeAt(at - 1) | 32) !== 107) continue; // not `k>` or `K>`: most `>` of a text
+    const tag = at >= last ? delta.slice(at - last, at + 1) : (before() + delta.slice(0, at + 1)).slice(-last - 1);
+    if (tag.toLowerCase() === THINK.close) return true;
+  }
   return false;
 }
 

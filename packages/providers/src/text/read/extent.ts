@@ -73,7 +73,7 @@ class Extents {
   /** the part of {@link ends} written (cleared when the reading ends) */
   private low = Number.MAX_SAFE_INTEGER;
   private high = -1;
-  /** what a reader read at an offset (see {@link readOnce}) */
+  /** what a reader read at an offset (see {@link remember}) */
   readonly reads = new Map<number, unknown>();
 
   constructor(readonly text: string) {}
@@ -172,17 +172,21 @@ export function readingText<T>(text: string, read: () => T): T {
 }
 
 /**
- * What `read` reads at `start` of the text being read, read once per reading: several dialects look at the same
+ * What was read at `start` of the text being read ({@link remember}), or undefined: several dialects look at the same
  * value (Hermes' `<tool_call>` body and the marker-less JSON dialect, a marked list and xLAM), and reading it again
- * would double the work on a text of many calls. `read` must be a pure function of the text and `start`, and the
- * value it returns must not be changed by its users (one block keeps a region: two dialects never both return it).
+ * would double the work on a text of many calls.
  */
-export function readOnce<T>(text: string, start: number, read: (text: string, start: number) => T): T {
-  if (extents === undefined || extents.text !== text) return read(text, start);
-  const known = extents.reads.get(start);
-  if (known !== undefined) return known as T;
-  const value = read(text, start);
-  extents.reads.set(start, value);
+export function recall<T>(text: string, start: number): T | undefined {
+  return extents === undefined || extents.text !== text ? undefined : (extents.reads.get(start) as T | undefined);
+}
+
+/**
+ * Remembers what was read at `start` of the text being read, for the rest of the reading, and returns it. It must be a
+ * pure function of the text and `start`, and must not be changed by its users (one block keeps a region: two dialects
+ * never both return it).
+ */
+export function remember<T>(text: string, start: number, value: T): T {
+  if (extents !== undefined && extents.text === text) extents.reads.set(start, value);
   return value;
 }
 

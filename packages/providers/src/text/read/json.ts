@@ -10,7 +10,7 @@ import {
   mayLoseInformation,
   readJsonLike,
 } from '@toolwright/core/internal';
-import { bracketedEnd, readOnce } from './extent';
+import { bracketedEnd, recall, remember } from './extent';
 
 export type JsonRead =
   | { readonly ok: true; readonly value: unknown; readonly end: number }
@@ -31,13 +31,13 @@ function holdsUnsafeInteger(value: unknown): boolean {
 
 /** The one JSON-like value (object or array) opening at `start`: its value and end, or why it cannot be read. */
 export function readJsonValue(text: string, start: number): JsonRead {
-  return readOnce(text, start, readValueAt);
-}
-
-function readValueAt(text: string, start: number): JsonRead {
   const end = bracketedEnd(text, start);
+  // A value that never closes is known from its extent alone (kept for the reading): it is not remembered per offset,
+  // so a run of openers without closers costs no entry each.
   if (end < 0) return { ok: false, reason: CUT_OFF, end: text.length, cutOff: true };
-  return readJsonText(text.slice(start, end), start, end);
+  const known = recall<JsonRead>(text, start);
+  if (known !== undefined) return known;
+  return remember(text, start, readJsonText(text.slice(start, end), start, end));
 }
 
 /** {@link parsedExactly}'s "the reader decides" (JSON.parse never returns a symbol). */
