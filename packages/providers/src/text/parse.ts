@@ -267,6 +267,7 @@ function readBlocks(
 ): { calls: TextToolCall[]; rejected: RejectedTextToolCall[] } {
   const calls: TextToolCall[] = [];
   const rejected: RejectedTextToolCall[] = [];
+  let known: string | undefined; // the tools' names for a refusal, joined once
   // Indexed loops: this runs once per reading over every block, mostly before the optimiser has compiled it, where a
   // `for...of` allocates an iterator result per step.
   for (let at = 0; at < blocks.length; at += 1) {
@@ -278,7 +279,7 @@ function readBlocks(
         rejected.push({
           dialect: block.dialect,
           name: call.name,
-          reason: `no tool is named "${call.name}" (known tools: ${index.names.join(', ') || 'none'})`,
+          reason: `no tool is named "${call.name}" (known tools: ${(known ??= index.names.join(', ') || 'none')})`,
           text: text.slice(block.start, block.end),
         });
         continue;

@@ -33,15 +33,19 @@ export const functionaryDialect: TextDialect = {
       const after = skipBlank(text, read.end);
       const closed = text.startsWith(CLOSE, after);
       const end = closed ? after + CLOSE.length : read.end;
-      const source = text.slice(match.index, end);
       if (!read.ok)
-        blocks.push({ start: match.index, end, calls: [], rejected: [{ name, reason: read.reason, text: source }] });
+        blocks.push({
+          start: match.index,
+          end,
+          calls: [],
+          rejected: [{ name, reason: read.reason, text: text.slice(match.index, end) }],
+        });
       else if (!isPlainObject(read.value))
         blocks.push({
           start: match.index,
           end,
           calls: [],
-          rejected: [{ name, reason: 'the arguments are not a JSON object', text: source }],
+          rejected: [{ name, reason: 'the arguments are not a JSON object', text: text.slice(match.index, end) }],
         });
       else if (!closed && after < text.length) continue;
       else blocks.push({ start: match.index, end, calls: [{ name, arguments: read.value }], rejected: [] });

@@ -134,8 +134,18 @@ export interface PythonListRead {
   readonly end: number;
 }
 
-/** Call expressions separated by commas (inside `[...]`) or by blanks, from `start` until `closer` (or the end). */
-export function readPythonCalls(text: string, start: number, closer: string | undefined): PythonListRead {
+/**
+ * Call expressions separated by commas (inside `[...]`) or by blanks, from `start` until `closer` (or the end).
+ * `closerAt` finds the next closer at or after an offset: a dialect reading many lists of one text passes one that
+ * remembers its last search (`indexFinder`), so a closer missing from the rest of the text is searched for once,
+ * not once per list.
+ */
+export function readPythonCalls(
+  text: string,
+  start: number,
+  closer: string | undefined,
+  closerAt: (from: number) => number = (from) => (closer === undefined ? -1 : text.indexOf(closer, from)),
+): PythonListRead {
   const calls: DialectCall[] = [];
   const rejected: PythonListRead['rejected'] = [];
   let position = start;
@@ -153,7 +163,7 @@ export function readPythonCalls(text: string, start: number, closer: string | un
       rejected.push(refusal(read.name, read.reason, text.slice(position, read.end)));
       if (read.cutOff || read.end <= position) return { calls, rejected, end: read.cutOff ? text.length : position };
       position = read.end;
-      const skip = closer === undefined ? -1 : text.indexOf(closer, position);
+      const skip = closerAt(position);
       // After an unreadable call, where the next one starts has no sure reading: the rest is reported, never read.
       const rest = text.slice(position, skip < 0 ? position : skip).replace(LEADING_SEPARATORS, '');
       if (NAME_CHARACTER.test(rest))
