@@ -44,6 +44,9 @@ export function refusal(name: string | undefined, reason: string, text: string):
   return name === undefined ? { reason, text } : { name, reason, text };
 }
 
+/** A block's refusals when it has none: one frozen list, not a new empty one per block of a text of many calls. */
+export const NO_REFUSALS: readonly DialectRefusal[] = Object.freeze([]);
+
 export interface DialectScope {
   /** known tool names (as the model sees them); a dialect without explicit markers (plain JSON, pythonic, ReAct)
    *  uses it to avoid reading prose or examples as calls */

@@ -5,7 +5,7 @@
  * `arguments`/`parameters`, optionally `type` and `id`) naming a known tool are read; several may follow each other,
  * separated by blanks or `;`. An object in a fence that holds nothing else takes the fence with it.
  */
-import type { TextDialect } from '../dialect';
+import { NO_REFUSALS, type TextDialect } from '../dialect';
 import { findCandidates } from '../read/candidates';
 import { isBlankAt } from '../read/tags';
 import { widenToFence } from '../read/fences';
@@ -38,7 +38,7 @@ export const jsonDialect: TextDialect = {
         start: region.start,
         end: region.end,
         calls: 'call' in call ? [call.call] : [],
-        rejected: 'call' in call ? [] : [{ name, reason: call.reason, text: text.slice(start, end) }],
+        rejected: 'call' in call ? NO_REFUSALS : [{ name, reason: call.reason, text: text.slice(start, end) }],
       };
     }),
 };

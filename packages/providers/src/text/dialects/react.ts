@@ -10,7 +10,7 @@
  * name a known tool. The input must be one JSON object (a bare string would fill a parameter by guessing, so it is
  * refused).
  */
-import type { DialectBlock, TextDialect } from '../dialect';
+import { NO_REFUSALS, type DialectBlock, type TextDialect } from '../dialect';
 import { isPlainObject } from '../../shared/json-schema';
 import { readJsonValue } from '../read/json';
 import { skipBlank } from '../read/tags';
@@ -75,7 +75,7 @@ export const reactDialect: TextDialect = {
         else if (!fenced && text[after] === ')') end = after + 1;
       }
       if (read.ok && isPlainObject(read.value))
-        blocks.push({ start, end, calls: [{ name, arguments: read.value }], rejected: [] });
+        blocks.push({ start, end, calls: [{ name, arguments: read.value }], rejected: NO_REFUSALS });
       else
         blocks.push({
           start,
@@ -148,7 +148,7 @@ function findJsonActions(text: string, isToolName: (name: string) => boolean): D
     const start = match.index;
     blocks.push(
       isPlainObject(input)
-        ? { start, end, calls: [{ name, arguments: input }], rejected: [] }
+        ? { start, end, calls: [{ name, arguments: input }], rejected: NO_REFUSALS }
         : {
             start,
             end,

@@ -4,7 +4,7 @@
  * which some models copy) read into its object.
  */
 import { isPlainObject } from '../../shared/json-schema';
-import { refusal, type DialectCall } from '../dialect';
+import { NO_REFUSALS, refusal, type DialectCall, type DialectRefusal } from '../dialect';
 import { readJsonText, readJsonValue } from './json';
 
 /** The spellings of a call object's keys. */
@@ -72,7 +72,7 @@ export function isCallShaped(value: unknown, keys: CallKeys, allowed: readonly s
 
 export interface ListRead {
   readonly calls: DialectCall[];
-  readonly rejected: { readonly name?: string; readonly reason: string; readonly text: string }[];
+  readonly rejected: readonly DialectRefusal[];
   readonly end: number;
   /** the list never closes: the text ends inside it */
   readonly cutOff: boolean;
@@ -95,7 +95,7 @@ export function readCallList(text: string, start: number, syntax: CallItemSyntax
     };
   }
   const calls: DialectCall[] = [];
-  const rejected: ListRead['rejected'] = [];
+  const rejected: DialectRefusal[] = [];
   const readItem = (item: unknown) => {
     const call = typeof syntax === 'function' ? syntax(item) : callFromObject(item, keys);
     if ('call' in call) calls.push(call.call);
@@ -103,7 +103,7 @@ export function readCallList(text: string, start: number, syntax: CallItemSyntax
   };
   if (Array.isArray(read.value)) for (let at = 0; at < read.value.length; at += 1) readItem(read.value[at]);
   else readItem(read.value);
-  return { calls, rejected, end: read.end, cutOff: false };
+  return { calls, rejected: rejected.length === 0 ? NO_REFUSALS : rejected, end: read.end, cutOff: false };
 }
 
 const namePatterns = new Map<string, RegExp>();
