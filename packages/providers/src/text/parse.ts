@@ -378,7 +378,8 @@ function finalBlocks(blocks: readonly FoundBlock[], bound: number): FoundBlock[]
  *
  * Incremental: the text before the end of the last final block is never read again, and the unsettled part is read
  * again only once enough text has been added since the last reading ({@link MIN_STEP}), so the work per delta is
- * proportional to its length, amortised.
+ * proportional to its length, amortised. `end()` reads only the unsettled part: the settled part's refusals and
+ * removed regions (reasoning, blocks) are kept as they settle, and `content` is built from them and the rest's.
  */
 export function createTextToolCallParser(options: ParseTextToolCallsOptions): TextToolCallParser {
   const index = toolIndex(options.tools);
