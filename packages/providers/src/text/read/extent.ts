@@ -66,32 +66,53 @@ function isEscaped(text: string, at: number, floor: number): boolean {
  * pass instead of one pass each. The ends are kept in one typed array over the text (0: not scanned yet, -1: does not
  * close), taken at the first question: a hundred thousand openers cost no map entries and no objects. The array is
  * handed to the next reading when this one ends, its written part cleared (a fresh megabyte-sized array costs more to
- * allocate and fault in than the whole scan of a text of calls).
+ * allocate and fault in than the whole scan of a text of calls). What readers read at an offset is found the same way
+ * (an index per offset into a list), not by a map keyed by the offset.
  */
 class Extents {
   private ends: Int32Array | undefined;
   /** the part of {@link ends} written (cleared when the reading ends) */
   private low = Number.MAX_SAFE_INTEGER;
   private high = -1;
-  /** what a reader read at an offset (see {@link remember}) */
-  readonly reads = new Map<number, unknown>();
+  /** what a reader read at an offset (see {@link remember}): 1 + its index in {@link readValues}, 0 for nothing */
+  private readAt: Int32Array | undefined;
+  private readonly readValues: unknown[] = [];
+  /** the offsets written in {@link readAt} (cleared one by one: a text of calls has a few per thousand characters) */
+  private readonly readStarts: number[] = [];
 
   constructor(readonly text: string) {}
 
+  recall(start: number): unknown {
+    const at = this.readAt === undefined ? 0 : (this.readAt[start] as number);
+    return at === 0 ? undefined : this.readValues[at - 1];
+  }
+
+  remember(start: number, value: unknown): void {
+    this.readAt ??= takeArray(this.text.length);
+    this.readValues.push(value);
+    this.readAt[start] = this.readValues.length;
+    this.readStarts.push(start);
+  }
+
   end(start: number): number {
-    this.ends ??= takeEnds(this.text.length);
+    this.ends ??= takeArray(this.text.length);
     const known = this.ends[start] as number;
     if (known !== 0) return known;
     this.scan(start, this.ends);
     return (this.ends[start] as number) || -1;
   }
 
-  /** Gives the array back, cleared, for the next reading. */
+  /** Gives the arrays back, cleared, for the next reading. */
   release(): void {
-    if (this.ends === undefined) return;
-    if (this.high >= this.low) this.ends.fill(0, this.low, this.high + 1);
-    if (spareEnds === undefined || spareEnds.length < this.ends.length) spareEnds = this.ends;
-    this.ends = undefined;
+    if (this.ends !== undefined) {
+      if (this.high >= this.low) this.ends.fill(0, this.low, this.high + 1);
+      giveBack(this.ends);
+    }
+    if (this.readAt !== undefined) {
+      for (let at = 0; at < this.readStarts.length; at += 1) this.readAt[this.readStarts[at] as number] = 0;
+      giveBack(this.readAt);
+    }
+    this.ends = this.readAt = undefined;
   }
 
   /** One left-to-right pass from `start` until its value closes (or cannot), recording each opener's end. */
@@ -139,15 +160,20 @@ class Extents {
   }
 }
 
-/** A cleared array of ends left by an earlier reading (one: readings of one text follow each other). */
-let spareEnds: Int32Array | undefined;
+/** Cleared arrays left by earlier readings (two: a reading takes one for its ends and one for its reads). */
+const spares: Int32Array[] = [];
 
-/** An array of at least `length` zeros: the spare one when it is long enough. */
-function takeEnds(length: number): Int32Array {
-  const spare = spareEnds;
-  if (spare === undefined || spare.length < length) return new Int32Array(length);
-  spareEnds = undefined;
-  return spare;
+/** An array of at least `length` zeros: a spare one when one is long enough. */
+function takeArray(length: number): Int32Array {
+  const at = spares.findIndex((spare) => spare.length >= length);
+  return at < 0 ? new Int32Array(length) : (spares.splice(at, 1)[0] as Int32Array);
+}
+
+/** Keeps a cleared array for the next reading (the two longest kept). */
+function giveBack(array: Int32Array): void {
+  spares.push(array);
+  spares.sort((a, b) => b.length - a.length);
+  spares.length = Math.min(spares.length, 2);
 }
 
 const OPEN_STACK: number[] = [];
@@ -177,7 +203,7 @@ export function readingText<T>(text: string, read: () => T): T {
  * would double the work on a text of many calls.
  */
 export function recall<T>(text: string, start: number): T | undefined {
-  return extents === undefined || extents.text !== text ? undefined : (extents.reads.get(start) as T | undefined);
+  return extents === undefined || extents.text !== text ? undefined : (extents.recall(start) as T | undefined);
 }
 
 /**
@@ -186,7 +212,7 @@ export function recall<T>(text: string, start: number): T | undefined {
  * never both return it).
  */
 export function remember<T>(text: string, start: number, value: T): T {
-  if (extents !== undefined && extents.text === text) extents.reads.set(start, value);
+  if (extents !== undefined && extents.text === text) extents.remember(start, value);
   return value;
 }
 
