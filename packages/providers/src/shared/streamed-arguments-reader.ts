@@ -211,15 +211,26 @@ export class StreamedArgumentsReader {
           code = chunk.charCodeAt(position);
         }
         if (position === length) break;
-        shown += chunk.slice(runStart, position);
-        position += 1;
-        runStart = position;
         if (code === 92 /* \ */) {
+          shown += chunk.slice(runStart, position);
+          position += 1;
+          runStart = position;
           this.escape = 1;
           continue;
         }
-        // The closing quote.
-        this.stringEnded(chunk, position, shown);
+        // The closing quote. A value string that ends short shows nothing (its member's event shows it whole): its
+        // text is not copied (an array of many short strings would copy each one for nothing).
+        const end = position;
+        position += 1;
+        if (
+          !this.stringIsKey &&
+          (!this.showText || (!this.showing && this.held.length + shown.length + (end - runStart) < LONG_STRING))
+        ) {
+          this.held = '';
+          this.valueEnded(chunk, position);
+          return position;
+        }
+        this.stringEnded(chunk, position, shown + chunk.slice(runStart, end));
         return position;
       }
       const code = chunk.charCodeAt(position);
