@@ -287,9 +287,14 @@ export class StreamedArgumentsReader {
   private valueEnded(chunk: string, end: number): void {
     this.state = State.AfterValue;
     if (this.frames.length !== 1 || !this.capturing) return;
-    this.memberPieces.push(chunk.slice(this.captureFrom, end));
-    const text = this.memberPieces.length === 1 ? this.memberPieces[0]! : this.memberPieces.join('');
-    this.memberPieces = [];
+    let text: string;
+    if (this.memberPieces.length === 0) text = chunk.slice(this.captureFrom, end);
+    else {
+      // Only a member cut across chunks has pieces (a member within one chunk makes no array).
+      this.memberPieces.push(chunk.slice(this.captureFrom, end));
+      text = this.memberPieces.join('');
+      this.memberPieces = [];
+    }
     this.capturing = false;
     this.sink.member(this.memberKey, text);
   }
