@@ -128,7 +128,12 @@ export function streamToolCallEvents<TEvent, TOptions extends ParseToolCallsOpti
   });
 }
 
+type Result = IteratorResult<ToolCallStreamEvent, void>;
 const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done: true });
+/** A result waits for the provider's next chunk. */
+const READ = 0;
+/** A result now, or what it waits for. */
+type Step = Result | typeof READ | Promise<Result>;
 
 /**
  * The events as an async generator would give them (one `next()` at a time, in order; the provider's stream closed
@@ -145,6 +150,9 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
   private closed = false;
   /** An early refusal was handed out: the next call closes the provider's stream. */
   private refused = false;
+  /** The call that waits for the provider's next chunk settles through these. */
+  private resolveRead: ((result: Result | Promise<Result>) => void) | undefined;
+  private rejectRead: ((error: unknown) => void) | undefined;
   /** A call waits for its result: calls made meanwhile wait in `waiting`, in order (results come in order). */
   private busy = false;
   private readonly waiting: Array<{
@@ -155,7 +163,7 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
 
   constructor(
     private readonly events: AsyncIterable<TEvent>,
-    private readonly start: () => {
+    private readonly begin: () => {
       readonly session: CallEventSession;
       readonly accumulator: ToolCallAccumulator<TEvent>;
     },
@@ -172,10 +180,11 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
 
   next(): Promise<IteratorResult<ToolCallStreamEvent, void>> {
     if (this.busy) return this.later(() => this.next());
-    const result = this.step();
-    if (!(result instanceof Promise)) return Promise.resolve(result);
+    const step = this.step();
+    if (step !== READ && !(step instanceof Promise)) return Promise.resolve(step);
+    // The result waits: calls made meanwhile wait for it (what settles it calls `resume`).
     this.busy = true;
-    return result.then(this.onSettled, this.onFailed);
+    return this.wait(step);
   }
 
   return(value?: void | PromiseLike<void>): Promise<IteratorResult<ToolCallStreamEvent, void>> {
@@ -205,18 +214,6 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
     return new Promise((resolve, reject) => this.waiting.push({ run, resolve, reject }));
   }
 
-  private readonly onSettled = (
-    result: IteratorResult<ToolCallStreamEvent, void>,
-  ): IteratorResult<ToolCallStreamEvent, void> => {
-    this.resume();
-    return result;
-  };
-
-  private readonly onFailed = (error: unknown): never => {
-    this.resume();
-    throw error;
-  };
-
   /** The waiting call has its result: the calls in line run, until one of them waits in turn. */
   private resume(): void {
     this.busy = false;
@@ -227,15 +224,18 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
     }
   }
 
-  /** The next result: at once when an event is ready, else a promise of it. */
-  private step(): IteratorResult<ToolCallStreamEvent, void> | Promise<IteratorResult<ToolCallStreamEvent, void>> {
+  /**
+   * The next result when it is ready now; else what it waits for: the provider's next chunk (`READ`), or a promise (an
+   * event still being checked, the provider's stream being closed after an early refusal).
+   */
+  private step(): Step {
     while (!this.closed) {
       if (this.state?.session.hasReady === true) {
         const pending = this.state.session.take();
         if (pending === undefined) continue;
         if (pending instanceof Promise)
           return pending.then(
-            (settled) => (settled === undefined ? this.step() : this.handOut(settled)),
+            (settled) => this.settle(settled === undefined ? this.step() : this.handOut(settled)),
             (error: unknown) => this.fail(error),
           );
         return this.handOut(pending);
@@ -244,46 +244,110 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
         this.closed = true;
         break;
       }
-      return this.read();
+      return READ;
     }
     if (this.refused) {
       this.refused = false;
-      return this.closeSource().then(() => DONE);
+      return this.closeSource().then(
+        () => this.settle(DONE),
+        (error: unknown) => {
+          this.resume();
+          throw error;
+        },
+      );
     }
     return DONE;
   }
 
-  /** Reads the provider's next chunk (or its end) and its events. */
-  private read(): Promise<IteratorResult<ToolCallStreamEvent, void>> {
-    if (this.state === undefined) {
-      this.state = this.start();
-      this.source = this.events[Symbol.asyncIterator]();
-    }
-    return this.source!.next().then(this.onChunk, this.onSourceError);
+  /** The promise of a result that waits (`step` is `READ` or a promise). */
+  private wait(step: typeof READ | Promise<Result>): Promise<Result> {
+    if (step !== READ) return step;
+    // The next chunk usually makes the result (a long string: an event per chunk); when it does not, the call waits
+    // on one promise settled by the chunk that does (not a promise per chunk, chained, kept until the chain's end).
+    this.start();
+    return this.source!.next().then(this.onFirstChunk, this.onFirstSourceError);
   }
 
-  private readonly onChunk = (
-    chunk: IteratorResult<TEvent>,
-  ): IteratorResult<ToolCallStreamEvent, void> | Promise<IteratorResult<ToolCallStreamEvent, void>> => {
-    const { session, accumulator } = this.state!;
+  private readonly onFirstChunk = (chunk: IteratorResult<TEvent>): Result | Promise<Result> => {
     try {
-      if (chunk.done === true) {
-        this.ended = true;
-        session.whole(accumulator.finish());
-      } else session.whole(accumulator.push(chunk.value));
+      this.take(chunk);
     } catch (error) {
       return this.fail(error);
     }
-    return this.step();
+    const step = this.step();
+    if (step !== READ) return this.settle(step);
+    return new Promise<Result>((resolve, reject) => {
+      this.resolveRead = resolve;
+      this.rejectRead = reject;
+      this.read();
+    });
   };
 
-  private readonly onSourceError = (error: unknown): never => {
+  /** In a step that waited: a result ready now settles the call that waited (the calls made meanwhile run). */
+  private settle(step: Step): Result | Promise<Result> {
+    if (step === READ || step instanceof Promise) return this.wait(step);
+    this.resume();
+    return step;
+  }
+
+  private readonly onFirstSourceError = (error: unknown): never => {
     // The provider's stream failed: it is over (not closed again).
     this.closed = true;
+    this.resume();
     throw error;
   };
 
-  private handOut(event: ToolCallStreamEvent): IteratorResult<ToolCallStreamEvent, void> {
+  /** The session and the provider's stream, made on the first read. */
+  private start(): void {
+    if (this.state !== undefined) return;
+    this.state = this.begin();
+    this.source = this.events[Symbol.asyncIterator]();
+  }
+
+  /** One chunk of the provider's stream (or its end) into the session's events. */
+  private take(chunk: IteratorResult<TEvent>): void {
+    const { session, accumulator } = this.state!;
+    if (chunk.done === true) {
+      this.ended = true;
+      session.whole(accumulator.finish());
+    } else session.whole(accumulator.push(chunk.value));
+  }
+
+  /** Reads the provider's next chunk (or its end); `onChunk` takes it. */
+  private read(): void {
+    this.source!.next().then(this.onChunk, this.onSourceError);
+  }
+
+  private readonly onChunk = (chunk: IteratorResult<TEvent>): void => {
+    const resolve = this.resolveRead!;
+    try {
+      this.take(chunk);
+    } catch (error) {
+      resolve(this.fail(error));
+      return;
+    }
+    const step = this.step();
+    // No event yet: the same call waits for the next chunk.
+    if (step === READ) {
+      this.read();
+      return;
+    }
+    if (step instanceof Promise) resolve(step);
+    else {
+      this.resume();
+      resolve(step);
+    }
+  };
+
+  private readonly onSourceError = (error: unknown): void => {
+    // The provider's stream failed: it is over (not closed again).
+    this.closed = true;
+    const reject = this.rejectRead!;
+    this.resume();
+    reject(error);
+  };
+
+  private handOut(event: ToolCallStreamEvent): Result {
     if (event.type === 'call-refused') {
       // The events end here; the provider's stream is closed at the next call (or when the consumer stops).
       this.closed = true;
@@ -295,9 +359,12 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
   /** Reading failed (an accumulator, a check, the executor): the provider's stream is closed, then the error thrown. */
   private fail(error: unknown): Promise<never> {
     this.closed = true;
-    return this.closeSource().then(() => {
+    // As a generator's body that threw: the error stands, whatever closing the stream gives.
+    const rethrow = (): never => {
+      this.resume();
       throw error;
-    });
+    };
+    return this.closeSource().then(rethrow, rethrow);
   }
 
   private closeSource(): Promise<void> {
@@ -305,7 +372,8 @@ class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, voi
     const source = this.source;
     this.source = undefined;
     if (source?.return === undefined || this.ended) return Promise.resolve();
-    return Promise.resolve(source.return()).then(() => undefined);
+    // A `return()` that throws at once rejects, as one that rejects.
+    return new Promise<unknown>((resolve) => resolve(source.return!())).then(() => undefined);
   }
 }
 
