@@ -134,7 +134,10 @@ function sameFrom(a: string, from: number, b: string, at: number): boolean {
   return true;
 }
 
-/** Edit distance with adjacent transpositions (optimal string alignment), or `bound` when it is at least `bound`. */
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment), or `bound` when it is at least `bound`: the
+ * definition `oneEditApart` is the one-pass form of at `bound` 2 (and is tested against).
+ */
 export function boundedEditDistance(a: string, b: string, bound: number): number {
   if (Math.abs(a.length - b.length) >= bound) return bound;
   let before = new Array<number>(b.length + 1).fill(0);
