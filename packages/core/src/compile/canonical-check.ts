@@ -300,6 +300,27 @@ export class CanonicalCheck implements HotCandidate, BoundedCheck {
     return walk(this, this.root, value);
   }
 
+  /**
+   * The check of one member of the arguments alone (a streamed call's field, its siblings still to come), as the walk
+   * checks it inside the whole object: {@link NOT_ACCEPTED} unless `key` is a member the check accepts and `value` is
+   * accepted by its node, else the share of the one-member object `{key: value}` (with {@link keysAndStrings} counted
+   * for it). The object's own rules (its required members, its constraints) are the whole call's, not checked here.
+   * Not counted for the hot tier: only whole calls are.
+   */
+  acceptMember(key: string, value: unknown): number {
+    const root = this.root;
+    if (root.kind !== Kind.Object) return NOT_ACCEPTED;
+    const members = root.members!;
+    const at = root.properties === undefined ? memberPlace(members, key) : (root.properties.get(key) ?? -1);
+    if (at < 0) return NOT_ACCEPTED;
+    this.keysAndStrings = 0;
+    const valueShare = share(this, members[at + 1] as CheckNode, value);
+    if (valueShare === NOT_ACCEPTED) return NOT_ACCEPTED;
+    this.keysAndStrings += 1;
+    // As `walkObject` counts one member: the brace, the key's quotes, colon and closing brace, its length, the value.
+    return 1 + key.length + 4 + valueShare;
+  }
+
   /** Whether the check runs code of its own (the hot tier specialized it). */
   get specialized(): boolean {
     return this.hot !== undefined;

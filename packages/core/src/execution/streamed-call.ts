@@ -3,7 +3,7 @@ import { ToolCallError } from '../errors/tool-call-error';
 import { normalizerOf, type CompiledTool } from '../compile/tool-plan';
 import { messages, RELATIVE_DATE_RESOLVER } from '../pipeline/messages';
 import { NormalizeState } from '../pipeline/normalizer';
-import { parseArguments, type ParsedArguments } from '../pipeline/parse-arguments';
+import { CheckedArguments, parseCheckedArguments, type BoundedCheck } from '../pipeline/parse-arguments';
 import { redactIssues } from '../pipeline/redaction';
 import { canonicalKey } from '../rules/unknown-keys';
 import { instantiationIssue, validateWithClassValidator } from '../pipeline/reference-validation';
@@ -99,23 +99,57 @@ class FieldChecker {
   checkText(key: string, text: string): StreamedField | Promise<StreamedField> {
     const { compiled } = this;
     // Before reading the value: a key no parameter can be read from by itself waits for the whole call.
-    if (!this.readable.has(canonicalKey(key))) return { status: 'deferred', path: key };
-    let parsed: ParsedArguments;
+    if (!this.readable.has(canonicalKey(key)) || DANGEROUS_KEYS.has(key)) return { status: 'deferred', path: key };
+    let parsed: Record<string, unknown> | CheckedArguments;
     try {
-      // The one-member document the field is (the executor reads the arguments text the same way, member by member).
-      parsed = parseArguments(`{${JSON.stringify(key)}:${text}}`, compiled.policy, compiled.settings.limits);
+      // The one-member document the field is, read as the executor reads the arguments text (step 3, with the canonical
+      // check of this member fused into it as the whole call's check is: a value it accepts is the value as read).
+      parsed = parseCheckedArguments(
+        `{${JSON.stringify(key)}:${text}}`,
+        compiled.policy,
+        compiled.settings.limits,
+        undefined,
+        this.memberCheck(key),
+      );
     } catch (error) {
       if (error instanceof ToolCallError) return this.invalidError(key, error);
       throw error;
     }
+    if (!(parsed instanceof CheckedArguments)) {
+      // Accepted as read: valid and canonical, so sanitizing and normalizing would keep it as it is (the whole call
+      // skips them the same way); the DTO step and the developer rules still run.
+      const property = compiled.definition.parameters.properties.find((candidate) => candidate.name === key)!;
+      if (property.context !== undefined || property.extract !== undefined) return { status: 'deferred', path: key };
+      try {
+        return this.checkTyped(key, parsed[key], []);
+      } catch (error) {
+        if (error instanceof ToolCallError) return this.invalidError(key, error);
+        throw error;
+      }
+    }
     if (!Object.prototype.hasOwnProperty.call(parsed.value, key)) return { status: 'deferred', path: key };
     const checked = this.check(key, parsed.value[key]);
     if (parsed.transformations.length === 0) return checked;
+    const read = parsed.transformations;
     const withRead = (field: StreamedField): StreamedField =>
-      field.status === 'checked'
-        ? { ...field, transformations: [...parsed.transformations, ...field.transformations] }
-        : field;
+      field.status === 'checked' ? { ...field, transformations: [...read, ...field.transformations] } : field;
     return checked instanceof Promise ? checked.then(withRead) : withRead(checked);
+  }
+
+  /**
+   * The tool's canonical check on the one member `key` of a one-member document (`undefined`: none to run, the
+   * reference path or the fast path switched off): what `parseCheckedArguments` takes as the check.
+   */
+  private memberCheck(key: string): BoundedCheck | undefined {
+    const { compiled } = this;
+    const check = compiled.check;
+    if (check === undefined || compiled.reference || compiled.settings.canonicalFastPath === false) return undefined;
+    return {
+      accept: (value) => check.acceptMember(key, (value as Record<string, unknown>)[key]),
+      get keysAndStrings() {
+        return check.keysAndStrings;
+      },
+    };
   }
 
   check(key: string, value: unknown): StreamedField | Promise<StreamedField> {
@@ -162,8 +196,21 @@ class FieldChecker {
     if (issues.length > 0) return this.invalid(name, issues);
     const transformations = state.transformations.filter((change) => within(name, change.path));
     if (!(name in output)) return { status: 'checked', path: name, value: undefined, transformations };
+    return this.checkTyped(name, output[name], transformations);
+  }
+
+  /**
+   * Step 6 on the field `name` whose value came out of step 4 as `value` (with `transformations`): the DTO instance, the
+   * developer rules (or, on the reference path, class-transformer and class-validator).
+   */
+  private checkTyped(
+    name: string,
+    value: unknown,
+    transformations: readonly Transformation[],
+  ): StreamedField | Promise<StreamedField> {
+    const { compiled } = this;
     const params: Record<string, unknown> = {};
-    params[name] = output[name];
+    params[name] = value;
     const forHandler = compiled.commandClass !== undefined;
 
     if (compiled.reference) {

@@ -16,7 +16,7 @@ import type {
 } from '@toolwright/core';
 import { CallBuilder, type ParsedToolCall, type ParseToolCallsOptions } from './calls';
 import { isPlainObject } from './json-schema';
-import { StreamedArgumentsReader, type ArgumentsTextEvent } from './streamed-arguments-reader';
+import { StreamedArgumentsReader } from './streamed-arguments-reader';
 import { CALL_STREAM_OBSERVER, type CallStreamObserver, type ToolCallAccumulator } from './streaming';
 
 /** One event of a streamed turn's tool calls. `call` numbers the calls of the stream in the order they started. */
@@ -117,38 +117,275 @@ type Pending = ToolCallStreamEvent | undefined | Promise<ToolCallStreamEvent | u
  * The events of every tool call in a provider stream. `createAccumulator` is the provider's `createStreamAccumulator`;
  * each provider subpath exports this as `streamCallEvents(stream, options)`.
  */
-export async function* streamToolCallEvents<TEvent, TOptions extends ParseToolCallsOptions>(
+export function streamToolCallEvents<TEvent, TOptions extends ParseToolCallsOptions>(
   events: AsyncIterable<TEvent>,
   createAccumulator: (options: TOptions) => ToolCallAccumulator<TEvent>,
   options: TOptions & ToolCallEventOptions,
 ): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
-  const session = new CallEventSession(options);
-  const accumulator = createAccumulator({ ...options, [CALL_STREAM_OBSERVER]: session.observer });
-  for await (const event of events) {
-    session.whole(accumulator.push(event));
-    for (const pending of session.drain()) {
-      // Awaited only when it is a promise: a settled event costs no turn of the microtask queue.
-      const ready = pending instanceof Promise ? await pending : pending;
-      if (ready === undefined) continue;
-      yield ready;
-      if (ready.type === 'call-refused') return;
+  return new CallEventStream(events, () => {
+    const session = new CallEventSession(options);
+    return { session, accumulator: createAccumulator({ ...options, [CALL_STREAM_OBSERVER]: session.observer }) };
+  });
+}
+
+type Result = IteratorResult<ToolCallStreamEvent, void>;
+const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done: true });
+/** A result waits for the provider's next chunk. */
+const READ = 0;
+/** A result now, or what it waits for. */
+type Step = Result | typeof READ | Promise<Result>;
+
+/**
+ * The events as an async generator would give them (one `next()` at a time, in order; the provider's stream closed
+ * when the events end early, when the consumer stops, or when reading fails), written out by hand: a generator's
+ * machinery costs more per event than the events themselves, and a long string streamed in small chunks is one event
+ * per chunk. An event already settled is handed out in the same turn; the provider's stream is read only when none is.
+ */
+class CallEventStream<TEvent> implements AsyncGenerator<ToolCallStreamEvent, void, undefined> {
+  private source: AsyncIterator<TEvent> | undefined;
+  private state: { readonly session: CallEventSession; readonly accumulator: ToolCallAccumulator<TEvent> } | undefined;
+  /** The provider's stream ended (and the accumulator finished). */
+  private ended = false;
+  /** No more events: the stream ended, an early refusal was handed out, the consumer stopped, or reading failed. */
+  private closed = false;
+  /** An early refusal was handed out: the next call closes the provider's stream. */
+  private refused = false;
+  /** The call that waits for the provider's next chunk settles through these. */
+  private resolveRead: ((result: Result | Promise<Result>) => void) | undefined;
+  private rejectRead: ((error: unknown) => void) | undefined;
+  /** A call waits for its result: calls made meanwhile wait in `waiting`, in order (results come in order). */
+  private busy = false;
+  private readonly waiting: Array<{
+    readonly run: () => Promise<IteratorResult<ToolCallStreamEvent, void>>;
+    readonly resolve: (result: IteratorResult<ToolCallStreamEvent, void>) => void;
+    readonly reject: (error: unknown) => void;
+  }> = [];
+
+  constructor(
+    private readonly events: AsyncIterable<TEvent>,
+    private readonly begin: () => {
+      readonly session: CallEventSession;
+      readonly accumulator: ToolCallAccumulator<TEvent>;
+    },
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** `await using`: the events stop and the provider's stream is closed, as with `return()`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.return().then(() => undefined);
+  }
+
+  next(): Promise<IteratorResult<ToolCallStreamEvent, void>> {
+    if (this.busy) return this.later(() => this.next());
+    const step = this.step();
+    if (step !== READ && !(step instanceof Promise)) return Promise.resolve(step);
+    // The result waits: calls made meanwhile wait for it (what settles it calls `resume`).
+    this.busy = true;
+    return this.wait(step);
+  }
+
+  return(value?: void | PromiseLike<void>): Promise<IteratorResult<ToolCallStreamEvent, void>> {
+    if (this.busy) return this.later(() => this.return(value));
+    const wasClosed = this.closed;
+    this.closed = true;
+    const result = (): Promise<IteratorResult<ToolCallStreamEvent, void>> =>
+      Promise.resolve(value).then((settled) => ({ value: settled, done: true }));
+    return wasClosed && !this.refused ? result() : this.closeSource().then(result);
+  }
+
+  throw(error: unknown): Promise<IteratorResult<ToolCallStreamEvent, void>> {
+    if (this.busy) return this.later(() => this.throw(error));
+    const wasClosed = this.closed;
+    this.closed = true;
+    // As a generator's `throw(error)`: the events end, and the promise rejects with the value given, whatever it is.
+    const rethrow = (): never => {
+      throw error;
+    };
+    return wasClosed && !this.refused ? Promise.resolve().then(rethrow) : this.closeSource().then(rethrow);
+  }
+
+  /** A call made while another waits: run once that one has its result. */
+  private later(
+    run: () => Promise<IteratorResult<ToolCallStreamEvent, void>>,
+  ): Promise<IteratorResult<ToolCallStreamEvent, void>> {
+    return new Promise((resolve, reject) => this.waiting.push({ run, resolve, reject }));
+  }
+
+  /** The waiting call has its result: the calls in line run, until one of them waits in turn. */
+  private resume(): void {
+    this.busy = false;
+    while (!this.busy) {
+      const next = this.waiting.shift();
+      if (next === undefined) return;
+      next.run().then(next.resolve, next.reject);
     }
   }
-  session.whole(accumulator.finish());
-  for (const pending of session.drain()) {
-    const ready = pending instanceof Promise ? await pending : pending;
-    if (ready === undefined) continue;
-    yield ready;
-    if (ready.type === 'call-refused') return;
+
+  /**
+   * The next result when it is ready now; else what it waits for: the provider's next chunk (`READ`), or a promise (an
+   * event still being checked, the provider's stream being closed after an early refusal).
+   */
+  private step(): Step {
+    while (!this.closed) {
+      if (this.state?.session.hasReady === true) {
+        const pending = this.state.session.take();
+        if (pending === undefined) continue;
+        if (pending instanceof Promise)
+          return pending.then(
+            (settled) => this.settle(settled === undefined ? this.step() : this.handOut(settled)),
+            (error: unknown) => this.fail(error),
+          );
+        return this.handOut(pending);
+      }
+      if (this.ended) {
+        this.closed = true;
+        break;
+      }
+      return READ;
+    }
+    if (this.refused) {
+      this.refused = false;
+      return this.closeSource().then(
+        () => this.settle(DONE),
+        (error: unknown) => {
+          this.resume();
+          throw error;
+        },
+      );
+    }
+    return DONE;
+  }
+
+  /** The promise of a result that waits (`step` is `READ` or a promise). */
+  private wait(step: typeof READ | Promise<Result>): Promise<Result> {
+    if (step !== READ) return step;
+    // The next chunk usually makes the result (a long string: an event per chunk); when it does not, the call waits
+    // on one promise settled by the chunk that does (not a promise per chunk, chained, kept until the chain's end).
+    this.start();
+    return this.source!.next().then(this.onFirstChunk, this.onFirstSourceError);
+  }
+
+  private readonly onFirstChunk = (chunk: IteratorResult<TEvent>): Result | Promise<Result> => {
+    try {
+      this.take(chunk);
+    } catch (error) {
+      return this.fail(error);
+    }
+    const step = this.step();
+    if (step !== READ) return this.settle(step);
+    return new Promise<Result>((resolve, reject) => {
+      this.resolveRead = resolve;
+      this.rejectRead = reject;
+      this.read();
+    });
+  };
+
+  /** In a step that waited: a result ready now settles the call that waited (the calls made meanwhile run). */
+  private settle(step: Step): Result | Promise<Result> {
+    if (step === READ || step instanceof Promise) return this.wait(step);
+    this.resume();
+    return step;
+  }
+
+  private readonly onFirstSourceError = (error: unknown): never => {
+    // The provider's stream failed: it is over (not closed again).
+    this.closed = true;
+    this.resume();
+    throw error;
+  };
+
+  /** The session and the provider's stream, made on the first read. */
+  private start(): void {
+    if (this.state !== undefined) return;
+    this.state = this.begin();
+    this.source = this.events[Symbol.asyncIterator]();
+  }
+
+  /** One chunk of the provider's stream (or its end) into the session's events. */
+  private take(chunk: IteratorResult<TEvent>): void {
+    const { session, accumulator } = this.state!;
+    if (chunk.done === true) {
+      this.ended = true;
+      session.whole(accumulator.finish());
+    } else session.whole(accumulator.push(chunk.value));
+  }
+
+  /** Reads the provider's next chunk (or its end); `onChunk` takes it. */
+  private read(): void {
+    this.source!.next().then(this.onChunk, this.onSourceError);
+  }
+
+  private readonly onChunk = (chunk: IteratorResult<TEvent>): void => {
+    const resolve = this.resolveRead!;
+    try {
+      this.take(chunk);
+    } catch (error) {
+      resolve(this.fail(error));
+      return;
+    }
+    const step = this.step();
+    // No event yet: the same call waits for the next chunk.
+    if (step === READ) {
+      this.read();
+      return;
+    }
+    if (step instanceof Promise) resolve(step);
+    else {
+      this.resume();
+      resolve(step);
+    }
+  };
+
+  private readonly onSourceError = (error: unknown): void => {
+    // The provider's stream failed: it is over (not closed again).
+    this.closed = true;
+    const reject = this.rejectRead!;
+    this.resume();
+    reject(error);
+  };
+
+  private handOut(event: ToolCallStreamEvent): Result {
+    if (event.type === 'call-refused') {
+      // The events end here; the provider's stream is closed at the next call (or when the consumer stops).
+      this.closed = true;
+      this.refused = true;
+    }
+    return { value: event, done: false };
+  }
+
+  /** Reading failed (an accumulator, a check, the executor): the provider's stream is closed, then the error thrown. */
+  private fail(error: unknown): Promise<never> {
+    this.closed = true;
+    // As a generator's body that threw: the error stands, whatever closing the stream gives.
+    const rethrow = (): never => {
+      this.resume();
+      throw error;
+    };
+    return this.closeSource().then(rethrow, rethrow);
+  }
+
+  private closeSource(): Promise<void> {
+    this.refused = false;
+    const source = this.source;
+    this.source = undefined;
+    if (source?.return === undefined || this.ended) return Promise.resolve();
+    // A `return()` that throws at once rejects, as one that rejects.
+    return new Promise<unknown>((resolve) => resolve(source.return!())).then(() => undefined);
   }
 }
 
-/** The state of one stream's calls, fed by the accumulator's observer; `drain` hands out what is ready to report. */
+/** The state of one stream's calls, fed by the accumulator's observer; `take` hands out what is ready to report, in order. */
 export class CallEventSession {
   private readonly open = new Map<string, StreamingCall>();
   /** Calls the observer completed (the accumulator's returned calls that are not here arrived whole). */
   private readonly observed = new WeakSet<ParsedToolCall>();
-  private queue: Pending[] = [];
+  /** The events to report: `queue[taken]` to `queue[queued - 1]`. */
+  private readonly queue: Pending[] = [];
+  private queued = 0;
+  private taken = 0;
   private numbered = 0;
   private readonly builder: CallBuilder;
   readonly observer: CallStreamObserver;
@@ -165,11 +402,24 @@ export class CallEventSession {
     };
   }
 
-  /** The events ready to report, in order (promises where a check or the handler is asynchronous). */
-  drain(): Pending[] {
-    const ready = this.queue;
-    this.queue = [];
-    return ready;
+  /** Whether an event is ready to report. */
+  get hasReady(): boolean {
+    return this.taken < this.queued;
+  }
+
+  /** The next event ready to report (a promise where a check or the handler is asynchronous; `undefined`: none). */
+  take(): Pending {
+    const pending = this.queue[this.taken];
+    this.queue[this.taken] = undefined;
+    this.taken += 1;
+    // All taken: the array is written from its start again (kept, not emptied: no new array per chunk).
+    if (this.taken === this.queued) this.taken = this.queued = 0;
+    return pending;
+  }
+
+  private enqueue(pending: Pending): void {
+    this.queue[this.queued] = pending;
+    this.queued += 1;
   }
 
   /** The calls an accumulator returned: those that arrived whole (never observed) get their events now. */
@@ -185,16 +435,23 @@ export class CallEventSession {
   private callFor(key: string): StreamingCall {
     let call = this.open.get(key);
     if (call === undefined) {
-      call = {
+      const created: StreamingCall = {
         number: this.numbered++,
         id: undefined,
         name: '',
         check: undefined,
-        reader: new StreamedArgumentsReader({ text: this.options.text }),
+        reader: new StreamedArgumentsReader(
+          {
+            member: (name, text) => this.member(created, name, text, undefined, false),
+            text: (path, text) => this.shown(created, path, text),
+          },
+          { text: this.options.text },
+        ),
         sawText: false,
         waiting: [],
         reported: new Set(),
       };
+      call = created;
       this.open.set(key, call);
     }
     return call;
@@ -214,7 +471,7 @@ export class CallEventSession {
     const check = this.options.executor.streamedCall(tool, this.options.context);
     call.check = check;
     const refusal = check.ok ? undefined : check.error;
-    this.queue.push({
+    this.enqueue({
       type: 'call-start',
       call: call.number,
       id: call.id,
@@ -223,7 +480,7 @@ export class CallEventSession {
       refusal,
     });
     if (refusal !== undefined && this.options.refuseEarly === true) {
-      this.queue.push({
+      this.enqueue({
         type: 'call-refused',
         call: call.number,
         id: call.id,
@@ -239,17 +496,12 @@ export class CallEventSession {
   private text(key: string, fragment: string): void {
     const call = this.callFor(key);
     call.sawText = true;
-    const found: ArgumentsTextEvent[] = [];
-    call.reader.push(fragment, found);
-    for (const event of found) {
-      if (event.kind === 'text') this.shown(call, event.path, event.text);
-      else this.member(call, event.key, event.text, undefined, false);
-    }
+    call.reader.push(fragment);
   }
 
   private shown(call: StreamingCall, path: string, text: string): void {
     if (this.options.text === false) return;
-    this.queue.push({ type: 'text', call: call.number, path, text, checked: false });
+    this.enqueue({ type: 'text', call: call.number, path, text, checked: false });
   }
 
   /** A complete top-level member: checked by the executor once the tool is known (reported once per key). */
@@ -259,11 +511,17 @@ export class CallEventSession {
       return;
     }
     if (!call.check.ok || call.reported.has(key)) return;
-    call.reported.add(key);
     const field = byValue ? call.check.field(key, value) : call.check.fieldText(key, text ?? '');
-    this.queue.push(
-      field instanceof Promise ? field.then((settled) => this.fieldEvent(call, settled)) : this.fieldEvent(call, field),
-    );
+    if (field instanceof Promise) {
+      call.reported.add(key);
+      this.enqueue(field.then((settled) => this.fieldEvent(call, settled)));
+      return;
+    }
+    // A deferred key reports nothing (and a second member under it is deferred again): only reported keys are kept,
+    // so arguments of many unknown keys do not fill the set.
+    if (field.status === 'deferred') return;
+    call.reported.add(key);
+    this.enqueue(this.fieldEvent(call, field));
   }
 
   private fieldEvent(call: StreamingCall, field: StreamedField): ToolCallStreamEvent | undefined {
@@ -295,11 +553,11 @@ export class CallEventSession {
       for (const [name, value] of Object.entries(toolCall.arguments)) this.member(call, name, undefined, value, true);
     if (this.options.refuseEarly === true && call.check !== undefined && !call.check.ok) return;
     if (this.options.execute === false) {
-      this.queue.push({ type: 'call-end', call: call.number, toolCall, result: undefined });
+      this.enqueue({ type: 'call-end', call: call.number, toolCall, result: undefined });
       return;
     }
     const number = call.number;
-    this.queue.push(
+    this.enqueue(
       this.options.executor
         .execute(toolCall, this.options.context)
         .then((result): ToolCallStreamEvent => ({ type: 'call-end', call: number, toolCall, result })),

@@ -11,12 +11,13 @@
  */
 import { isJsonHexDigit, isJsonWhitespace, jsonEscapeCharacter, JSON_NUMBER } from '@toolwright/core/internal';
 
-/** What one chunk of arguments text completed or added. */
-export type ArgumentsTextEvent =
+/** What the reader reports as the text arrives (called during `push`, in the text's order). */
+export interface ArgumentsTextSink {
   /** A top-level member is complete: its key (decoded) and its value's text exactly as written. */
-  | { readonly kind: 'member'; readonly key: string; readonly text: string }
+  member(key: string, text: string): void;
   /** More of a string value, decoded (display only): `path` in the executor's form (`items[0].note`). */
-  | { readonly kind: 'text'; readonly path: string; readonly text: string };
+  text(path: string, text: string): void;
+}
 
 /** Strings shorter than this are not shown piece by piece (their member's event shows them whole). */
 export const LONG_STRING = 64;
@@ -51,7 +52,7 @@ interface Frame {
   index: number;
 }
 
-/** One call's reader. Feed it chunks with `push`; events are appended to the array given. */
+/** One call's reader. Feed it chunks with `push`; what they complete or add goes to its sink. */
 export class StreamedArgumentsReader {
   private state = State.Start;
   private readonly frames: Frame[] = [];
@@ -73,8 +74,13 @@ export class StreamedArgumentsReader {
   /** The text of the string being read while it is still short, and whether it is long enough to be shown. */
   private held = '';
   private showing = false;
+  /** The path of the string being shown (made once per string, not once per chunk). */
+  private shownPath = '';
 
-  constructor(options: { readonly text?: boolean } = {}) {
+  constructor(
+    private readonly sink: ArgumentsTextSink,
+    options: { readonly text?: boolean } = {},
+  ) {
     this.showText = options.text !== false;
   }
 
@@ -96,7 +102,7 @@ export class StreamedArgumentsReader {
     this.held = '';
   }
 
-  push(chunk: string, events: ArgumentsTextEvent[]): void {
+  push(chunk: string): void {
     if (this.state === State.Stopped) return;
     this.captureFrom = 0;
     let position = 0;
@@ -104,7 +110,7 @@ export class StreamedArgumentsReader {
     while (position < length) {
       const state = this.state;
       if (state === State.InString) {
-        position = this.readString(chunk, position, events);
+        position = this.readString(chunk, position);
         continue;
       }
       const code = chunk.charCodeAt(position);
@@ -119,7 +125,7 @@ export class StreamedArgumentsReader {
         this.literal = '';
         if (!JSON_NUMBER.test(literal) && literal !== 'true' && literal !== 'false' && literal !== 'null')
           return this.stop();
-        this.valueEnded(chunk, position, events);
+        this.valueEnded(chunk, position);
         continue;
       }
       if (isJsonWhitespace(code)) {
@@ -138,7 +144,7 @@ export class StreamedArgumentsReader {
             this.keyText = '';
             this.stringIsKey = true;
             this.state = State.InString;
-          } else if (code === 125 /* } */ && state === State.KeyOrEnd) this.close(chunk, position, events);
+          } else if (code === 125 /* } */ && state === State.KeyOrEnd) this.close(chunk, position);
           else return this.stop();
           break;
         case State.Colon:
@@ -148,7 +154,7 @@ export class StreamedArgumentsReader {
         case State.Value:
         case State.ValueOrEnd:
           if (code === 93 /* ] */ && state === State.ValueOrEnd) {
-            this.close(chunk, position, events);
+            this.close(chunk, position);
             break;
           }
           if (this.frames.length === 1) {
@@ -177,7 +183,7 @@ export class StreamedArgumentsReader {
               frame.index += 1;
               this.state = State.Value;
             } else this.state = State.Key;
-          } else if (code === (frame.array ? 93 /* ] */ : 125) /* } */) this.close(chunk, position, events);
+          } else if (code === (frame.array ? 93 /* ] */ : 125) /* } */) this.close(chunk, position);
           else return this.stop();
           break;
         }
@@ -191,7 +197,7 @@ export class StreamedArgumentsReader {
   }
 
   /** Reads string text from `position` to the string's end or the chunk's; returns where it stopped. */
-  private readString(chunk: string, position: number, events: ArgumentsTextEvent[]): number {
+  private readString(chunk: string, position: number): number {
     const length = chunk.length;
     let shown = '';
     let runStart = position;
@@ -205,15 +211,26 @@ export class StreamedArgumentsReader {
           code = chunk.charCodeAt(position);
         }
         if (position === length) break;
-        shown += chunk.slice(runStart, position);
-        position += 1;
-        runStart = position;
         if (code === 92 /* \ */) {
+          shown += chunk.slice(runStart, position);
+          position += 1;
+          runStart = position;
           this.escape = 1;
           continue;
         }
-        // The closing quote.
-        this.stringEnded(chunk, position, shown, events);
+        // The closing quote. A value string that ends short shows nothing (its member's event shows it whole): its
+        // text is not copied (an array of many short strings would copy each one for nothing).
+        const end = position;
+        position += 1;
+        if (
+          !this.stringIsKey &&
+          (!this.showText || (!this.showing && this.held.length + shown.length + (end - runStart) < LONG_STRING))
+        ) {
+          this.held = '';
+          this.valueEnded(chunk, position);
+          return position;
+        }
+        this.stringEnded(chunk, position, shown + chunk.slice(runStart, end));
         return position;
       }
       const code = chunk.charCodeAt(position);
@@ -246,12 +263,12 @@ export class StreamedArgumentsReader {
     }
     shown += chunk.slice(runStart, position);
     if (this.stringIsKey) this.keyText += shown;
-    else if (this.showText && shown !== '') this.show(shown, events);
+    else if (this.showText && shown !== '') this.show(shown);
     return position;
   }
 
   /** A string ended right before `end` (exclusive), with `shown` its decoded text since the chunk's start. */
-  private stringEnded(chunk: string, end: number, shown: string, events: ArgumentsTextEvent[]): void {
+  private stringEnded(chunk: string, end: number, shown: string): void {
     if (this.stringIsKey) {
       const frame = this.frames[this.frames.length - 1]!;
       frame.key = this.keyText + shown;
@@ -260,46 +277,52 @@ export class StreamedArgumentsReader {
       this.state = State.Colon;
       return;
     }
-    if (this.showText && shown !== '') this.show(shown, events);
+    if (this.showText && shown !== '') this.show(shown);
     this.held = '';
     this.showing = false;
-    this.valueEnded(chunk, end, events);
+    this.valueEnded(chunk, end);
   }
 
   /** A value ended right before `end`: when it is a top-level member's, the member is complete. */
-  private valueEnded(chunk: string, end: number, events: ArgumentsTextEvent[]): void {
+  private valueEnded(chunk: string, end: number): void {
     this.state = State.AfterValue;
     if (this.frames.length !== 1 || !this.capturing) return;
-    this.memberPieces.push(chunk.slice(this.captureFrom, end));
-    const text = this.memberPieces.length === 1 ? this.memberPieces[0]! : this.memberPieces.join('');
-    this.memberPieces = [];
+    let text: string;
+    if (this.memberPieces.length === 0) text = chunk.slice(this.captureFrom, end);
+    else {
+      // Only a member cut across chunks has pieces (a member within one chunk makes no array).
+      this.memberPieces.push(chunk.slice(this.captureFrom, end));
+      text = this.memberPieces.join('');
+      this.memberPieces = [];
+    }
     this.capturing = false;
-    events.push({ kind: 'member', key: this.memberKey, text });
+    this.sink.member(this.memberKey, text);
   }
 
   /** The container ends at `position` (its bracket). */
-  private close(chunk: string, position: number, events: ArgumentsTextEvent[]): void {
+  private close(chunk: string, position: number): void {
     this.frames.pop();
     if (this.frames.length === 0) {
       this.state = State.Done;
       return;
     }
-    this.valueEnded(chunk, position + 1, events);
+    this.valueEnded(chunk, position + 1);
   }
 
   /**
    * Shows more of the string being read, once it is long (`LONG_STRING` characters): a short string is shown whole by
    * its member's event, so its text is held, and dropped when the string ends short.
    */
-  private show(text: string, events: ArgumentsTextEvent[]): void {
+  private show(text: string): void {
     if (!this.showing) {
       this.held += text;
       if (this.held.length < LONG_STRING) return;
       text = this.held;
       this.held = '';
       this.showing = true;
+      this.shownPath = this.valuePath();
     }
-    events.push({ kind: 'text', path: this.valuePath(), text });
+    this.sink.text(this.shownPath, text);
   }
 
   /** The path of the value being read (the executor's form: `a.b[2]`). */

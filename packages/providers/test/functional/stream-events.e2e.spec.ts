@@ -31,6 +31,7 @@ import {
   type GeneratedCall,
 } from '../support/streaming-harness';
 import { eventMessage } from '../support/aws-event-stream';
+import { startMistralClientProcess } from '../support/mistral-process';
 import { startStubServer, type StubServer } from '../support/stub-server';
 
 let server: StubServer;
@@ -350,41 +351,44 @@ describe('streamed call events through the official SDKs', () => {
     );
   });
 
-  it('Mistral (wire chunks: the SDK runs in a child process in this suite, so its chunk shape is replayed directly)', async () => {
+  it('Mistral (chat.stream: the ESM-only SDK runs in a child process and forwards each event it yields)', async () => {
     const { executor } = streamingExecutor();
-    await rounds(
-      7,
-      async (calls, random) => {
-        const lists = calls.map((call, index) => [
-          {
-            data: {
-              choices: [
-                {
-                  index: 0,
-                  delta: { toolCalls: [{ index, id: call.id, function: { name: call.name, arguments: '' } }] },
-                },
-              ],
-            },
-          },
-          ...pieces(random, call.text).map((piece) => ({
-            data: {
-              choices: [
-                { index: 0, delta: { toolCalls: [{ index, id: 'null', function: { name: '', arguments: piece } }] } },
-              ],
-            },
-          })),
-        ]);
-        const chunks = [
-          ...interleave(random, lists),
-          { data: { choices: [{ index: 0, delta: {}, finishReason: 'tool_calls' }] } },
-        ];
-        async function* replay() {
-          for (const chunk of chunks) yield chunk;
-        }
-        return collect(mistral.streamCallEvents(replay(), { executor, context: CONTEXT }));
-      },
-      asText,
-    );
+    const client = startMistralClientProcess(server.url);
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+      id: 'cmpl-s',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'mistral-large-latest',
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+    try {
+      const seen = await rounds(
+        7,
+        async (calls, random) => {
+          // Mistral's wire form: the first chunk of a call has its id and name; later ones carry `"id": "null"`.
+          const lists = calls.map((call, index) => [
+            chunk({ tool_calls: [{ index, id: call.id, function: { name: call.name, arguments: '' } }] }),
+            ...pieces(random, call.text).map((piece) =>
+              chunk({ tool_calls: [{ index, id: 'null', function: { name: '', arguments: piece } }] }),
+            ),
+          ]);
+          server.reply({
+            kind: 'sse',
+            done: '[DONE]',
+            events: [...interleave(random, lists), chunk({}, 'tool_calls')],
+          });
+          const stream = client.chat.stream({
+            model: 'mistral-large-latest',
+            messages: [{ role: 'user', content: 'Go.' }],
+          });
+          return collect(mistral.streamCallEvents(stream, { executor, context: CONTEXT }));
+        },
+        asText,
+      );
+      expect(seen.fields).toBeGreaterThan(ROUNDS * 10);
+    } finally {
+      await client.close();
+    }
   });
 
   it('Bedrock ConverseStream (contentBlockDelta toolUse input, AWS event stream over HTTP/2)', async () => {

@@ -3,8 +3,10 @@
 // - one-shot (default): reads {serverURL, requests: [ChatCompletionRequest...]} as JSON on stdin, sends each with
 //   client.chat.complete, and writes the SDK's responses as a JSON array on stdout;
 // - `--serve <serverURL>`: a long-lived client for test/support/mistral-process.ts. Reads one JSON message per line
-//   on stdin, `{"id", "request"}` (send it with client.chat.complete) or `{"id", "abort": true}` (abort that call's
-//   signal), and writes one line per call on stdout: `{"id", "response"}` or `{"id", "error": {name, message}}`.
+//   on stdin, `{"id", "request"}` (send it with client.chat.complete), `{"id", "stream": request}` (send it with
+//   client.chat.stream) or `{"id", "abort": true}` (abort that call's signal), and writes on stdout one line per call,
+//   `{"id", "response"}` or `{"id", "error": {name, message}}`; a stream writes `{"id", "event"}` for each event the
+//   SDK yields (after its own SSE parsing, validation and camelCase mapping), then `{"id", "end": true}`.
 import { createInterface } from 'node:readline';
 import { Mistral } from '@mistralai/mistralai';
 
@@ -26,13 +28,21 @@ if (serveIndex >= 0) {
     }
     const controller = new AbortController();
     controllers.set(message.id, controller);
+    const failed = (error) =>
+      write({ id: message.id, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } });
+    if (message.stream) {
+      (async () => {
+        const stream = await client.chat.stream(message.stream, { signal: controller.signal });
+        for await (const event of stream) write({ id: message.id, event });
+        write({ id: message.id, end: true });
+      })()
+        .catch(failed)
+        .finally(() => controllers.delete(message.id));
+      continue;
+    }
     client.chat
       .complete(message.request, { signal: controller.signal })
-      .then(
-        (response) => write({ id: message.id, response }),
-        (error) =>
-          write({ id: message.id, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } }),
-      )
+      .then((response) => write({ id: message.id, response }), failed)
       .finally(() => controllers.delete(message.id));
   }
 } else {

@@ -1,21 +1,25 @@
 import fc from 'fast-check';
-import {
-  LONG_STRING,
-  StreamedArgumentsReader,
-  type ArgumentsTextEvent,
-} from '../../src/shared/streamed-arguments-reader';
+import { LONG_STRING, StreamedArgumentsReader } from '../../src/shared/streamed-arguments-reader';
+
+/** What the reader reported, in order. */
+type ArgumentsTextEvent =
+  | { readonly kind: 'member'; readonly key: string; readonly text: string }
+  | { readonly kind: 'text'; readonly path: string; readonly text: string };
 
 function readInPieces(
   text: string,
   cuts: readonly number[],
 ): { events: ArgumentsTextEvent[]; reader: StreamedArgumentsReader } {
-  const reader = new StreamedArgumentsReader();
   const events: ArgumentsTextEvent[] = [];
+  const reader = new StreamedArgumentsReader({
+    member: (key, value) => events.push({ kind: 'member', key, text: value }),
+    text: (path, value) => events.push({ kind: 'text', path, text: value }),
+  });
   const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((left, right) => left - right);
   let at = 0;
   for (const point of [...points, text.length]) {
     if (point <= at) continue;
-    reader.push(text.slice(at, point), events);
+    reader.push(text.slice(at, point));
     at = point;
   }
   return { events, reader };

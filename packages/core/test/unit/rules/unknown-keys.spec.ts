@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, silentLogger, ToolRegistry, type CoercionPolicy } from '@toolwright/core';
-import { nearMiss } from '@toolwright/core/rules/unknown-keys';
+import fc from 'fast-check';
+import { boundedEditDistance, canonicalKey, nearMiss, oneEditApart } from '@toolwright/core/rules/unknown-keys';
 
 /**
  * Unknown keys (rules/unknown-keys.ts): a key that reads as a parameter the call did not send (a misspelling, short
@@ -149,5 +150,56 @@ describe('nearMiss', () => {
     expect(nearMiss('t\u043ep_n', properties)).toEqual([{ index: 1, kind: 'look-alike' }]);
     // A look-alike with a misspelling is a misspelling.
     expect(nearMiss('t\u043ep_nn', properties)).toEqual([{ index: 1, kind: 'misspelling' }]);
+  });
+});
+
+describe('the key forms compared, one pass each', () => {
+  // Keys from a small alphabet, so that near and equal forms come up often.
+  const key = fc.string({
+    unit: fc.constantFrom('a', 'b', 'c', 'A', '_', '-', '.', ' ', '\u00a0', '\u0130', 'é'),
+    maxLength: 9,
+  });
+
+  it('canonicalKey: the same form as removing separators and lower-casing, for every key', () => {
+    fc.assert(
+      fc.property(key, (raw) => {
+        expect(canonicalKey(raw)).toBe(raw.replace(/[-_\s.]/g, '').toLowerCase());
+      }),
+      { seed: 44, numRuns: 2000 },
+    );
+  });
+
+  it('oneEditApart: one edit away by the bounded edit distance (with its length bounds), without its table', () => {
+    const form = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 7 });
+    // Pairs one or two edits apart come up as often as unrelated ones.
+    const edited = (text: string, at: number, letter: string, kind: number): string => {
+      const place = text.length === 0 ? 0 : at % (text.length + 1);
+      if (kind === 0) return text.slice(0, place) + letter + text.slice(place);
+      if (kind === 1) return text.slice(0, place) + text.slice(place + 1);
+      if (kind === 2) return text.slice(0, place) + letter + text.slice(place + 1);
+      return (
+        text.slice(0, place) + text.slice(place + 1, place + 2) + text.slice(place, place + 1) + text.slice(place + 2)
+      );
+    };
+    const edit = fc.tuple(fc.nat(), fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 3 }));
+    const pair = fc.oneof(
+      fc.tuple(form, form),
+      fc.tuple(form, edit).map(([a, [at, letter, kind]]) => [a, edited(a, at, letter, kind)] as const),
+      fc
+        .tuple(form, edit, edit)
+        .map(
+          ([a, [at, letter, kind], [at2, letter2, kind2]]) =>
+            [a, edited(edited(a, at, letter, kind), at2, letter2, kind2)] as const,
+        ),
+    );
+    fc.assert(
+      fc.property(pair, ([a, b]) => {
+        const shorter = Math.min(a.length, b.length);
+        const longer = Math.max(a.length, b.length);
+        const expected = shorter >= 2 && longer > 2 && longer <= 64 && a !== b && boundedEditDistance(a, b, 2) === 1;
+        expect(oneEditApart(a, b)).toBe(expected);
+      }),
+      { seed: 44, numRuns: 5000 },
+    );
   });
 });
