@@ -106,8 +106,14 @@ export { retryMessage, finalErrorMessage } from './loop';
 // parser to type XML-style raw values and read JSON/Python-literal calls without a second copy of the rules.
 export { readJsonLike, type ReadDocument, type ReadOptions, type ReadValue } from './pipeline/read-json-like';
 // The executor's own decision that JSON.parse read a valid JSON text exactly as the reader would (the facts of its
-// value, the text scan for a lost key or digit): the text parser's fast path, derived from the same rule.
-export { inspectParsedValue, mayLoseInformationByScan, type ParsedValueFacts } from './pipeline/information-loss';
+// value, then the check the executor runs on them, or the text scan for a lost key or digit): the text parser's fast
+// path, derived from the same rule.
+export {
+  inspectParsedValue,
+  mayLoseInformation,
+  mayLoseInformationByScan,
+  type ParsedValueFacts,
+} from './pipeline/information-loss';
 // JSON's lexical rules, for @toolwright/providers' incremental reader of streamed arguments (one lexer, here).
 export { isJsonWhitespace, jsonEscapeCharacter, isJsonHexDigit } from './pipeline/json-text-rules';
 export { CONTROL_TOKENS, firstControlToken, withoutControlTokens } from './pipeline/control-tokens';

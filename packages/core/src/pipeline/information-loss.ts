@@ -266,7 +266,7 @@ function inspectIteratively(value: object, limits: PipelineLimits): ParsedValueF
  * Where the exact reader would treat the text differently anyway ({@link ParsedValueFacts.readerDiffers}), the text
  * scan decides, as before.
  */
-function mayLoseInformation(text: string, parsed: unknown, facts: ParsedValueFacts): boolean {
+export function mayLoseInformation(text: string, parsed: unknown, facts: ParsedValueFacts): boolean {
   if (facts.readerDiffers) return mayLoseInformationByScan(text, parsed);
   if (facts.unsafeNumber) return true;
   if (facts.keys === 0) return false;

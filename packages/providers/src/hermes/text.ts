@@ -9,42 +9,177 @@ export interface FoundJsonObject {
   readonly end: number;
 }
 
-/** The end (exclusive) of the balanced `{...}` starting at `start`, strings respected; -1 when it never closes. */
-function balancedEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let index = start; index < text.length; index += 1) {
-    const character = text[index];
-    if (inString) {
-      if (character === '\\') index += 1;
-      else if (character === '"') inString = false;
-      continue;
+/**
+ * The ends (exclusive) of the balanced `{...}` at each opener of one text, strings respected; -1 when it never closes.
+ * A scan from one opener records the end of every opener it passes outside a string, so nested openers are not
+ * scanned again (a scan per opener would be quadratic in the nesting).
+ */
+class BalancedEnds {
+  private readonly ends: Int32Array;
+
+  constructor(private readonly text: string) {
+    this.ends = new Int32Array(text.length);
+  }
+
+  end(start: number): number {
+    if (this.ends[start] === 0) this.scan(start);
+    return this.ends[start] as number;
+  }
+
+  private scan(start: number): void {
+    const { text, ends } = this;
+    const open: number[] = [];
+    let inString = false;
+    for (let index = start; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (inString) {
+        if (code === BACKSLASH) index += 1;
+        else if (code === QUOTE) inString = false;
+        continue;
+      }
+      if (code === QUOTE) inString = true;
+      else if (code === OPEN_BRACE) open.push(index);
+      else if (code === CLOSE_BRACE) {
+        ends[open.pop() as number] = index + 1;
+        if (open.length === 0) return;
+      }
     }
-    if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}') {
-      depth -= 1;
-      if (depth === 0) return index + 1;
-    }
+    for (const at of open) ends[at] = -1;
+  }
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const JSON_NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+/** The characters a backslash may escape in JSON besides `u`: `" \ / b f n r t`. */
+const ESCAPED = new Set([34, 92, 47, 98, 102, 110, 114, 116]);
+
+function skipJsonBlank(text: string, index: number): number {
+  let at = index;
+  for (;;) {
+    const code = text.charCodeAt(at);
+    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return at;
+    at += 1;
+  }
+}
+
+/** The end of the JSON string at `start` (its `"`), or -1 when it is not one (a raw control character, a bad escape). */
+function jsonStringEnd(text: string, start: number): number {
+  for (let index = start + 1; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) return index + 1;
+    if (code < 32) return -1;
+    if (code !== BACKSLASH) continue;
+    const escaped = text.charCodeAt(index + 1);
+    if (escaped === 117) {
+      if (!HEX4.test(text.slice(index + 2, index + 6))) return -1;
+      index += 5;
+    } else if (ESCAPED.has(escaped)) index += 1;
+    else return -1;
   }
   return -1;
 }
 
-/** Every top-level JSON object in a text (prose, fenced blocks), in order. Text that does not parse is skipped. */
+/** The end of the JSON literal or number at `index` (not a container), or -1. */
+function jsonScalarEnd(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code === QUOTE) return jsonStringEnd(text, index);
+  if (code === 116 || code === 102 || code === 110) {
+    const literal = code === 116 ? 'true' : code === 102 ? 'false' : 'null';
+    return text.startsWith(literal, index) ? index + literal.length : -1;
+  }
+  JSON_NUMBER_AT.lastIndex = index;
+  return JSON_NUMBER_AT.test(text) ? JSON_NUMBER_AT.lastIndex : -1;
+}
+
+/**
+ * Where the object at `start` ends when it is one JSON value (what JSON.parse reads), else -1: one pass of JSON's
+ * grammar that records the same answer for every object it opens (its end when it closes; -1 when the text fails
+ * while it is open, since read alone it fails at the same character). A text of nested objects that are not JSON is
+ * then read once, not once per opener, and JSON.parse runs only on objects that parse.
+ */
+function jsonObjectEnd(text: string, start: number, known: Map<number, number>): number {
+  const stack: number[] = []; // the openers of the open containers
+  const fail = () => {
+    for (const at of stack) if (text.charCodeAt(at) === OPEN_BRACE) known.set(at, -1);
+    return -1;
+  };
+  let index = start;
+  let expectKey = false;
+  for (;;) {
+    // A value (after `{` or `,` in an object: a key and its colon first).
+    index = skipJsonBlank(text, index);
+    if (expectKey) {
+      if (text.charCodeAt(index) !== QUOTE) return fail();
+      index = skipJsonBlank(text, jsonStringEnd(text, index));
+      if (index < 0 || text.charCodeAt(index) !== 58) return fail(); // :
+      index = skipJsonBlank(text, index + 1);
+      expectKey = false;
+    }
+    const code = text.charCodeAt(index);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      stack.push(index);
+      index = skipJsonBlank(text, index + 1);
+      if (text.charCodeAt(index) !== (code === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET)) {
+        expectKey = code === OPEN_BRACE;
+        continue;
+      }
+    } else {
+      const end = jsonScalarEnd(text, index);
+      if (end < 0) return fail();
+      index = skipJsonBlank(text, end);
+    }
+    // After a value: a `,`, or the closers of the containers it completes.
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return fail();
+      const closer = text.charCodeAt(top) === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+      const next = text.charCodeAt(index);
+      if (next === 44) {
+        index += 1; // ,
+        expectKey = closer === CLOSE_BRACE;
+        break;
+      }
+      if (next !== closer) return fail();
+      stack.pop();
+      index += 1;
+      if (closer === CLOSE_BRACE) known.set(top, index);
+      if (stack.length === 0) return index;
+      index = skipJsonBlank(text, index);
+    }
+  }
+}
+
+/**
+ * Every top-level JSON object in a text (prose, fenced blocks), in order. Text that does not parse is skipped: the
+ * search goes on from the next `{` (an object inside it may parse); an opener that never closes ends the search.
+ * Linear in the text: each opener's extent and validity come from one pass over the object around it.
+ */
 export function findJsonObjects(text: string): FoundJsonObject[] {
   const found: FoundJsonObject[] = [];
+  const balanced = new BalancedEnds(text);
+  const known = new Map<number, number>();
   let position = 0;
   while (position < text.length) {
     const start = text.indexOf('{', position);
     if (start < 0) break;
-    const end = balancedEnd(text, start);
+    const end = balanced.end(start);
     if (end < 0) break;
-    try {
-      found.push({ value: JSON.parse(text.slice(start, end)) as unknown, start, end });
-      position = end;
-    } catch {
-      position = start + 1;
+    if ((known.get(start) ?? jsonObjectEnd(text, start, known)) === end) {
+      try {
+        found.push({ value: JSON.parse(text.slice(start, end)) as unknown, start, end });
+        position = end;
+        continue;
+      } catch {
+        // not JSON after all: skipped, as a text that does not parse
+      }
     }
+    position = start + 1;
   }
   return found;
 }

@@ -24,8 +24,28 @@ export interface DialectBlock {
   readonly end: number;
   readonly calls: readonly DialectCall[];
   /** calls in the region that are cut off or cannot be read without guessing */
-  readonly rejected: readonly { readonly name?: string; readonly reason: string; readonly text: string }[];
+  readonly rejected: readonly DialectRefusal[];
 }
+
+/** A call in a block that is cut off or cannot be read without guessing. */
+export interface DialectRefusal {
+  /** the name as the model wrote it, when it got that far */
+  readonly name?: string;
+  readonly reason: string;
+  readonly text: string;
+}
+
+/**
+ * A refusal with `name` only when there is one. Written as two literals, not a spread of `{ name }` or `{}`: a spread
+ * of a conditional object builds a dictionary-mode object several times the size, and a text of many cut-off calls
+ * holds one per call.
+ */
+export function refusal(name: string | undefined, reason: string, text: string): DialectRefusal {
+  return name === undefined ? { reason, text } : { name, reason, text };
+}
+
+/** A block's refusals when it has none: one frozen list, not a new empty one per block of a text of many calls. */
+export const NO_REFUSALS: readonly DialectRefusal[] = Object.freeze([]);
 
 export interface DialectScope {
   /** known tool names (as the model sees them); a dialect without explicit markers (plain JSON, pythonic, ReAct)

@@ -5,11 +5,11 @@
  * XML-style raw values are typed by the tool's schema; `content` is the text without reasoning and calls.
  */
 import { DefinitionError } from '@toolwright/core';
-import type { DialectBlock, DialectScope, TextDialect } from './dialect';
+import type { DialectBlock, DialectCall, DialectRefusal, DialectScope, TextDialect } from './dialect';
 import { DIALECTS } from './dialects';
 import { readingText } from './read/extent';
 import { typeRawArguments } from './raw-values';
-import { blankRanges, holdsThinkClose, reasoningRanges, THINK_CLOSE_LENGTH, type Range } from './reasoning';
+import { blankRanges, closesThink, reasoningRanges, THINK_CLOSE_LENGTH, type Range } from './reasoning';
 import { toolIndex, type TextToolSource, type ToolIndex } from './tools';
 
 /** One call read from the text: the registry name, the arguments as written, and the dialect it was written in. */
@@ -81,13 +81,21 @@ function findBlocks(
   if (!NOT_BLANK.test(visible)) return claimed;
   const scope: DialectScope = { isToolName, claimedEnd: (position) => claimedEnd(claimed, position) };
   for (const dialect of dialects) {
-    const found = dialect.find(visible, scope).map((block) => ({ ...block, dialect: dialect.name }));
+    // A literal, not a spread of the block: a spread builds a dictionary-mode object several times the size.
+    const found = dialect.find(visible, scope).map((block): FoundBlock => ({
+      start: block.start,
+      end: block.end,
+      calls: block.calls,
+      rejected: block.rejected,
+      dialect: dialect.name,
+    }));
     if (found.length === 0) continue;
-    found.sort((a, b) => a.start - b.start);
+    if (!inOrder(found)) found.sort((a, b) => a.start - b.start);
     const merged: FoundBlock[] = [];
     let next = 0;
     let lastEnd = -1;
-    for (const block of found) {
+    for (let at = 0; at < found.length; at += 1) {
+      const block = found[at] as FoundBlock;
       while (next < claimed.length && (claimed[next] as FoundBlock).end <= block.start)
         merged.push(claimed[next++] as FoundBlock);
       const overlapsClaimed = next < claimed.length && (claimed[next] as FoundBlock).start < block.end;
@@ -103,6 +111,13 @@ function findBlocks(
 }
 
 const NOT_BLANK = /\S/;
+
+/** Whether blocks are sorted by start already (a dialect finds its blocks in text order). */
+function inOrder(blocks: readonly Range[]): boolean {
+  for (let index = 1; index < blocks.length; index += 1)
+    if ((blocks[index] as Range).start < (blocks[index - 1] as Range).start) return false;
+  return true;
+}
 
 /** The end of the claimed block (sorted, not overlapping) holding `position`, or `position`: a binary search. */
 function claimedEnd(claimed: readonly FoundBlock[], position: number): number {
@@ -173,11 +188,28 @@ function outsideFences(
   return { kept, unclosedFence: undefined };
 }
 
+/** Two sorted lists of ranges as one sorted list (one walk). */
+function mergeRanges(first: readonly Range[], second: readonly Range[]): Range[] {
+  const merged: Range[] = [];
+  let left = 0;
+  let right = 0;
+  while (left < first.length && right < second.length)
+    merged.push(
+      (first[left] as Range).start <= (second[right] as Range).start
+        ? (first[left++] as Range)
+        : (second[right++] as Range),
+    );
+  while (left < first.length) merged.push(first[left++] as Range);
+  while (right < second.length) merged.push(second[right++] as Range);
+  return merged;
+}
+
 function contentOf(text: string, removed: readonly Range[]): string {
-  const sorted = [...removed].sort((a, b) => a.start - b.start);
+  const sorted = inOrder(removed) ? removed : [...removed].sort((a, b) => a.start - b.start);
   const parts: string[] = [];
   let position = 0;
-  for (const range of sorted) {
+  for (let at = 0; at < sorted.length; at += 1) {
+    const range = sorted[at] as Range;
     if (range.start > position) parts.push(text.slice(position, range.start));
     position = Math.max(position, range.end);
   }
@@ -208,15 +240,21 @@ function findAll(text: string, from: number, dialects: readonly TextDialect[], i
   const reasoning = reasoningRanges(tail, { orphanClose: from === 0 });
   const visible = blankRanges(tail, reasoning);
   const isToolName = (name: string) => index.lookup(name) !== undefined;
-  const shift = <T extends Range>(range: T): T => ({ ...range, start: range.start + base, end: range.end + base });
   const { kept, unclosedFence } = outsideFences(
     visible,
     readingText(visible, () => findBlocks(visible, dialects, isToolName)),
     from - base,
   );
+  if (base === 0) return { reasoning, blocks: kept, unclosedFence };
   return {
-    reasoning: reasoning.map(shift),
-    blocks: kept.map(shift),
+    reasoning: reasoning.map((range) => ({ start: range.start + base, end: range.end + base })),
+    blocks: kept.map((block) => ({
+      start: block.start + base,
+      end: block.end + base,
+      calls: block.calls,
+      rejected: block.rejected,
+      dialect: block.dialect,
+    })),
     unclosedFence: unclosedFence === undefined ? undefined : unclosedFence + base,
   };
 }
@@ -229,16 +267,20 @@ function readBlocks(
 ): { calls: TextToolCall[]; rejected: RejectedTextToolCall[] } {
   const calls: TextToolCall[] = [];
   const rejected: RejectedTextToolCall[] = [];
-  for (const block of blocks) {
-    const blockText = text.slice(block.start, block.end);
-    for (const call of block.calls) {
+  let known: string | undefined; // the tools' names for a refusal, joined once
+  // Indexed loops: this runs once per reading over every block, mostly before the optimiser has compiled it, where a
+  // `for...of` allocates an iterator result per step.
+  for (let at = 0; at < blocks.length; at += 1) {
+    const block = blocks[at] as FoundBlock;
+    for (let which = 0; which < block.calls.length; which += 1) {
+      const call = block.calls[which] as DialectCall;
       const tool = index.lookup(call.name);
       if (!tool) {
         rejected.push({
           dialect: block.dialect,
           name: call.name,
-          reason: `no tool is named "${call.name}" (known tools: ${index.names.join(', ') || 'none'})`,
-          text: blockText,
+          reason: `no tool is named "${call.name}" (known tools: ${(known ??= index.names.join(', ') || 'none')})`,
+          text: text.slice(block.start, block.end),
         });
         continue;
       }
@@ -248,9 +290,22 @@ function readBlocks(
       }
       const typed = typeRawArguments(call.arguments, tool.schema());
       if (typed.ok) calls.push({ name: tool.name, arguments: typed.arguments, dialect: block.dialect });
-      else rejected.push({ dialect: block.dialect, name: call.name, reason: typed.reason, text: blockText });
+      else
+        rejected.push({
+          dialect: block.dialect,
+          name: call.name,
+          reason: typed.reason,
+          text: text.slice(block.start, block.end),
+        });
     }
-    for (const refusal of block.rejected) rejected.push({ dialect: block.dialect, ...refusal });
+    for (let which = 0; which < block.rejected.length; which += 1) {
+      const refusal = block.rejected[which] as DialectRefusal;
+      rejected.push(
+        refusal.name === undefined
+          ? { dialect: block.dialect, reason: refusal.reason, text: refusal.text }
+          : { dialect: block.dialect, name: refusal.name, reason: refusal.reason, text: refusal.text },
+      );
+    }
   }
   return { calls, rejected };
 }
@@ -258,7 +313,8 @@ function readBlocks(
 /** The calls of one text, against an index. */
 export function readText(text: string, index: ToolIndex, dialects: readonly TextDialect[]): TextToolCalls {
   const { reasoning, blocks } = findAll(text, 0, dialects, index);
-  return { ...readBlocks(text, blocks, index), content: contentOf(text, [...reasoning, ...blocks]) };
+  const { calls, rejected } = readBlocks(text, blocks, index);
+  return { calls, rejected, content: contentOf(text, mergeRanges(reasoning, blocks)) };
 }
 
 /**
@@ -322,7 +378,8 @@ function finalBlocks(blocks: readonly FoundBlock[], bound: number): FoundBlock[]
  *
  * Incremental: the text before the end of the last final block is never read again, and the unsettled part is read
  * again only once enough text has been added since the last reading ({@link MIN_STEP}), so the work per delta is
- * proportional to its length, amortised.
+ * proportional to its length, amortised. `end()` reads only the unsettled part: the settled part's refusals and
+ * removed regions (reasoning, blocks) are kept as they settle, and `content` is built from them and the rest's.
  */
 export function createTextToolCallParser(options: ParseTextToolCallsOptions): TextToolCallParser {
   const index = toolIndex(options.tools);
@@ -340,14 +397,20 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
     }
     return joined;
   };
-  /** the last characters pushed, enough to find a `</think>` split across deltas */
-  let tail = '';
+  /** The last characters before the delta being pushed (for a `</think>` split across deltas). */
+  const before = () => {
+    let last = '';
+    for (let at = pieces.length - 1; at >= 0 && last.length < THINK_CLOSE_LENGTH; at -= 1)
+      last = (pieces[at] as string).slice(-THINK_CLOSE_LENGTH) + last;
+    return last;
+  };
   let ended = false;
   let reasoningSettled = false;
   /** where the unsettled part starts: just past the last block whose calls were returned */
   let settledEnd = 0;
-  /** calls returned so far */
-  let returned = 0;
+  /** the settled part's reasoning sections and blocks (removed from `content`), and its refusals, in text order */
+  let settledRemoved: Range[] = [];
+  const settledRejected: RejectedTextToolCall[] = [];
   /** the text's length at the last reading, and the unsettled part's length then */
   let readAt = 0;
   let pendingThen = 0;
@@ -359,31 +422,44 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
           fix: 'create a new parser per message',
         });
       if (delta.length === 0) return [];
-      pieces.push(delta);
-      length += delta.length;
       if (!reasoningSettled) {
-        // Cheap for the many small deltas before the tag: no joining unless a `/` (of `</think>`) is in sight.
-        if (tail.includes('/') || delta.includes('/')) reasoningSettled = holdsThinkClose(tail + delta);
-        tail =
-          delta.length >= THINK_CLOSE_LENGTH - 1
-            ? delta.slice(-(THINK_CLOSE_LENGTH - 1))
-            : (tail + delta).slice(-(THINK_CLOSE_LENGTH - 1));
+        reasoningSettled = closesThink(delta, before);
+        pieces.push(delta);
+        length += delta.length;
         if (!reasoningSettled) return NO_CALLS;
-      } else if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
+      } else {
+        pieces.push(delta);
+        length += delta.length;
+        if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
+      }
       const text = textNow();
       readAt = length;
-      const { blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
+      const { reasoning, blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
       const final = finalBlocks(blocks, unclosedFence ?? length);
-      if (final.length > 0) settledEnd = (final[final.length - 1] as FoundBlock).end;
+      if (final.length === 0) {
+        pendingThen = length - settledEnd;
+        return NO_CALLS;
+      }
+      settledEnd = (final[final.length - 1] as FoundBlock).end;
       pendingThen = length - settledEnd;
-      const { calls } = readBlocks(text, final, index);
-      returned += calls.length;
+      const { calls, rejected } = readBlocks(text, final, index);
+      const settledReasoning = reasoning.filter((range) => range.end <= settledEnd);
+      settledRemoved = settledRemoved.concat(mergeRanges(settledReasoning, final));
+      for (let at = 0; at < rejected.length; at += 1) settledRejected.push(rejected[at] as RejectedTextToolCall);
       return calls;
     },
     end() {
       ended = true;
-      const result = readText(textNow(), index, dialects);
-      return { ...result, calls: result.calls.slice(returned) };
+      const text = textNow();
+      if (settledEnd === 0) return readText(text, index, dialects);
+      // The settled part's calls, refusals and removed regions are known: only the rest is read.
+      const { reasoning, blocks } = findAll(text, settledEnd, dialects, index);
+      const { calls, rejected } = readBlocks(text, blocks, index);
+      return {
+        calls,
+        rejected: settledRejected.concat(rejected),
+        content: contentOf(text, settledRemoved.concat(mergeRanges(reasoning, blocks))),
+      };
     },
   };
 }

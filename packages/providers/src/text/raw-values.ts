@@ -11,6 +11,9 @@ import { isPlainObject, schemaTypes, type JsonSchema } from '../shared/json-sche
 import { propertiesOf } from '../shared/json-schema';
 import { readJsonText } from './read/json';
 
+/** The literals that compete with the text for a parameter of any type (`yes` is text there). */
+const BOOLEAN_LITERAL = /^\s*(?:true|false|True|False)\s*$/;
+
 export type TypedArguments =
   { readonly ok: true; readonly arguments: Record<string, unknown> } | { readonly ok: false; readonly reason: string };
 
@@ -55,7 +58,7 @@ function readings(raw: string, types: ReadonlySet<string>, anyType: boolean): un
       if (outcome.ok) add(outcome.value);
     } else if (type === 'boolean') {
       // For a parameter of any type only the literals compete with the text (`yes` is text there).
-      if (anyType && !/^\s*(?:true|false|True|False)\s*$/.test(raw)) continue;
+      if (anyType && !BOOLEAN_LITERAL.test(raw)) continue;
       const outcome = toBoolean(raw, true);
       if (outcome.ok) add(outcome.value);
     } else if (type === 'array' || type === 'object') {

@@ -31,12 +31,37 @@ const THINK = KINDS[0] as SectionKind;
 const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every tag, longest first at each position (`<thinking>` before `<think>` cannot clash: they differ at `i`/`>`). */
 const TAG = new RegExp(KINDS.flatMap((kind) => [kind.open, kind.close].map(escape)).join('|'), 'gi');
-const BY_TAG = new Map<string, { kind: SectionKind; opens: boolean }>(
-  KINDS.flatMap((kind) => [
-    [kind.open, { kind, opens: true }],
-    [kind.close, { kind, opens: false }],
-  ]),
-);
+interface Tag {
+  readonly kind: SectionKind;
+  readonly opens: boolean;
+  readonly text: string;
+}
+
+/**
+ * The tags by length, then by their first two characters (case-folded): no two tags share all three, so a match of
+ * {@link TAG} is named without hashing its text (a long run of tags would hash one fresh string per tag).
+ */
+const BY_LENGTH: (Tag[] | undefined)[] = [];
+for (const kind of KINDS)
+  for (const tag of [
+    { kind, opens: true, text: kind.open },
+    { kind, opens: false, text: kind.close },
+  ])
+    (BY_LENGTH[tag.text.length] ??= []).push(tag);
+
+function foldCase(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** The tag a match of {@link TAG} at `index` is (its length known). */
+function tagAt(text: string, index: number, length: number): Tag | undefined {
+  const candidates = BY_LENGTH[length];
+  if (candidates === undefined) return undefined;
+  const first = foldCase(text.charCodeAt(index));
+  const second = foldCase(text.charCodeAt(index + 1));
+  for (const tag of candidates) if (tag.text.charCodeAt(0) === first && tag.text.charCodeAt(1) === second) return tag;
+  return undefined;
+}
 
 export interface Range {
   readonly start: number;
@@ -55,7 +80,7 @@ export function reasoningRanges(text: string, options: ReasoningOptions = {}): R
   let thinkSeen = false;
   TAG.lastIndex = 0;
   for (let match = TAG.exec(text); match; match = TAG.exec(text)) {
-    const tag = BY_TAG.get(match[0]) ?? BY_TAG.get(match[0].toLowerCase());
+    const tag = tagAt(text, match.index, match[0].length);
     if (!tag) continue;
     const end = match.index + match[0].length;
     if (tag.kind === THINK && !thinkSeen) {
@@ -82,12 +107,18 @@ export function reasoningRanges(text: string, options: ReasoningOptions = {}): R
 /** The length of `</think>`: a delta search starts this far back, for a tag split across deltas. */
 export const THINK_CLOSE_LENGTH = THINK.close.length;
 
-/** Whether the text holds a `</think>` (any case): the orphan rule's boundary has arrived. */
-export function holdsThinkClose(text: string): boolean {
-  if (!text.includes('/')) return false; // most deltas: no closing tag, no pattern run
-  TAG.lastIndex = 0;
-  for (let match = TAG.exec(text); match; match = TAG.exec(text))
-    if (match[0].toLowerCase() === THINK.close) return true;
+/**
+ * Whether a `</think>` (any case) ends in `delta`, the text before it being `before` (its last characters: only a tag
+ * split across the two needs them). A streaming reader's check of each delta: a search for `>` and a look at the
+ * characters before each one, so a delta costs in proportion to its length and the text before it is not read again.
+ */
+export function closesThink(delta: string, before: () => string): boolean {
+  const last = THINK.close.length - 1;
+  for (let at = delta.indexOf('>'); at >= 0; at = delta.indexOf('>', at + 1)) {
+    if (at >= 1 && (delta.charCodeAt(at - 1) | 32) !== 107) continue; // not `k>` or `K>`: most `>` of a text
+    const tag = at >= last ? delta.slice(at - last, at + 1) : (before() + delta.slice(0, at + 1)).slice(-last - 1);
+    if (tag.toLowerCase() === THINK.close) return true;
+  }
   return false;
 }
 

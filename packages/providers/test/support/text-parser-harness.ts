@@ -49,9 +49,13 @@ export interface HarnessText {
   readonly text: string;
 }
 
+/** The dialects without markers of their own (they read only calls naming a known tool). */
+const MARKER_LESS = new Set(['react', 'xlam', 'pythonic', 'json']);
+
 /**
  * Multi-call texts in one renderer's dialect: the calls alone, after prose, after a reasoning section holding a decoy
- * call, and as two turns of calls written one after the other (several blocks).
+ * call, as two turns of calls written one after the other (several blocks), and after reasoning and a block calling a
+ * tool nobody offered (refused by the dialects with markers: a refusal the stream settles before its end).
  */
 export function multiCallTexts(renderer: DialectRenderer): HarnessText[] {
   const calls = HARNESS_CALLS;
@@ -64,6 +68,15 @@ export function multiCallTexts(renderer: DialectRenderer): HarnessText[] {
       label: 'blocks',
       text: `${renderer.render(calls.slice(0, 1), {})}\n\n${renderer.render(calls.slice(1), {})}\n\n${renderer.render(calls.slice(0, 2), {})}`,
     },
+    // A marker-less dialect reads only calls naming a known tool: an unknown one is prose to it, nothing refused.
+    ...(MARKER_LESS.has(renderer.dialect)
+      ? []
+      : [
+          {
+            label: 'unknown tool',
+            text: `<think>\nno tool for news\n</think>\n\n${renderer.render([{ name: 'get_news', arguments: { topic: 'x' } }], {})}\n\n${renderer.render(calls, {})}`,
+          },
+        ]),
   ];
 }
 
@@ -148,7 +161,7 @@ export interface FuzzReport {
 /**
  * The streaming parser against the whole-text parser for one text: every two-piece split (when `everyPoint`), then
  * `randomRuns` seeded splits into 2-`maxPieces` pieces. A run matches when the stream gives exactly the whole text's
- * calls, in order, each once.
+ * calls, in order, each once, and `end()` gives the whole text's refusals and content.
  */
 export function fuzzText(
   label: string,
@@ -157,14 +170,16 @@ export function fuzzText(
   random: () => number,
   runs: { readonly everyPoint: boolean; readonly randomRuns: number; readonly maxPieces: number },
 ): FuzzReport {
-  const whole = canonical(parseTextToolCalls(text, options).calls);
+  const parsed = parseTextToolCalls(text, options);
+  const whole = canonical({ calls: parsed.calls, rejected: parsed.rejected, content: parsed.content });
   const mismatches: string[] = [];
   let points = 0;
   let streams = 0;
   const check = (split: readonly number[]) => {
     points += split.length;
     streams += 1;
-    const run = canonical(streamPieces(splitAt(text, split), options).calls);
+    const stream = streamPieces(splitAt(text, split), options);
+    const run = canonical({ calls: stream.calls, rejected: stream.ended.rejected, content: stream.ended.content });
     if (run !== whole && mismatches.length < 3)
       mismatches.push(`${label} split at ${JSON.stringify(split)}: whole ${whole}, streamed ${run}`);
   };

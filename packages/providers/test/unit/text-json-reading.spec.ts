@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { DEFAULT_LIMITS } from '@toolwright/core';
 import { isUnsafeIntegerLiteral, readJsonLike } from '@toolwright/core/internal';
 import fc from 'fast-check';
-import { readJsonText, readJsonValue, readLiteral } from '../../src/text/read/json';
-import { bracketedEnd, readOnce, readingText } from '../../src/text/read/extent';
+import { CUT_OFF_REASON, readJsonText, readJsonValue, readLiteral } from '../../src/text/read/json';
+import { bracketedEnd, readingText, recall, remember } from '../../src/text/read/extent';
 
 /**
  * The text parser's fast paths give exactly what the executor's reader gives: JSON.parse where the executor's own
@@ -145,17 +145,31 @@ describe('a value is read once per reading', () => {
   it('several readers of one offset share one reading; another text is read again', () => {
     const text = 'x {"name": "get_weather"} y';
     let reads = 0;
-    const read = () => {
+    const readOnce = (source: string, start: number) => {
+      const known = recall<{ end: number }>(source, start);
+      if (known !== undefined) return known;
       reads += 1;
-      return { end: bracketedEnd(text, 2) };
+      return remember(source, start, { end: bracketedEnd(source, start) });
     };
     readingText(text, () => {
-      expect(readOnce(text, 2, read)).toBe(readOnce(text, 2, read));
+      expect(readOnce(text, 2)).toBe(readOnce(text, 2));
       expect(readJsonValue(text, 2)).toBe(readJsonValue(text, 2));
     });
     expect(reads).toBe(1);
     const other = `${text} `;
-    readingText(text, () => readOnce(other, 2, read));
-    expect(reads).toBe(2);
+    readingText(text, () => {
+      expect(readOnce(other, 2)).not.toBe(readOnce(other, 2));
+    });
+    expect(reads).toBe(3);
+  });
+
+  it('a value that never closes is not remembered per offset (a run of openers costs no entry each)', () => {
+    const text = 'x {"name": "get_weather", "arguments": {';
+    readingText(text, () => {
+      const first = readJsonValue(text, 2);
+      expect(first).toEqual({ ok: false, reason: CUT_OFF_REASON, end: text.length, cutOff: true });
+      expect(recall(text, 2)).toBeUndefined();
+      expect(readJsonValue(text, 2)).toEqual(first);
+    });
   });
 });

@@ -50,6 +50,18 @@ describe('text parsing is linear in the text', () => {
     }
   });
 
+  it('refused Python calls followed by more text cost linear time (a missing closer is searched for once)', () => {
+    for (const unit of [
+      '<function_calls>\nget_weather(1)\n</function',
+      '<function_calls>\nget_weather(city=1) x\n',
+      '[get_weather(1) x ',
+    ]) {
+      expect([unit, parse(repeatTo(unit, 4 * unit.length)).rejected.length > 0]).toEqual([unit, true]);
+      const growth = cpuGrowth((size) => repeatTo(unit, size), parse, { size: 32 * 1024 });
+      expect([unit, growth.ratio < GROWTH]).toEqual([unit, true]);
+    }
+  });
+
   it('many calls in one text cost linear time (blocks are merged, not compared in pairs)', () => {
     const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n';
     expect(parse(repeatTo(call, 10 * call.length)).calls).toHaveLength(10);

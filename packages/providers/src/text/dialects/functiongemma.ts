@@ -11,6 +11,9 @@ import { readLiteral } from '../read/json';
 import { defineArgument } from '../raw-values';
 import { indexFinder } from '../read/tags';
 
+/** A key of FunctionGemma's object syntax: no bracket, brace, comma or angle bracket. */
+const PLAIN_KEY = /^[^{}[\],<>]+$/;
+
 const OPEN = /<start_function_call>call:([^{<\s]+)\{/g;
 const CLOSE = '<end_function_call>';
 const ESCAPE = '<escape>';
@@ -34,7 +37,7 @@ function readContainer(text: string, position: number, closer: '}' | ']', depth:
       const colon = text.indexOf(':', index);
       if (colon < 0) return cutOff;
       const key = text.slice(index, colon);
-      if (!/^[^{}[\],<>]+$/.test(key))
+      if (!PLAIN_KEY.test(key))
         return {
           ok: false,
           reason: `unexpected text ${JSON.stringify(key.slice(0, 40))} where a key should be`,

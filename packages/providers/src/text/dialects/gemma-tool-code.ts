@@ -8,7 +8,7 @@
  * `(call, ...)` or `call, call`, with comments; calls on consecutive lines (the one-call-per-line form) read the
  * same. Values are Python literals. A block that never closes is a cut-off call.
  */
-import type { DialectBlock, DialectCall, TextDialect } from '../dialect';
+import { refusal, type DialectBlock, type DialectCall, type TextDialect } from '../dialect';
 import { readPythonCall, readPythonCalls, type PythonListRead } from '../read/python-calls';
 import { skipBlank } from '../read/tags';
 
@@ -48,13 +48,7 @@ function readBody(body: string): { calls: DialectCall[]; rejected: Rejection[] }
         ? { calls: [one.call], rejected: [], end: one.end }
         : {
             calls: [],
-            rejected: [
-              {
-                ...(one.name === undefined ? {} : { name: one.name }),
-                reason: one.reason,
-                text: body.slice(position, Math.max(one.end, position + 1)),
-              },
-            ],
+            rejected: [refusal(one.name, one.reason, body.slice(position, Math.max(one.end, position + 1)))],
             end: one.end,
           };
     }
@@ -95,7 +89,7 @@ export const gemmaToolCodeDialect: TextDialect = {
         rejected:
           read.rejected.length === 0
             ? []
-            : [...read.rejected, { reason: 'the tool_code block holds text that is not a call', text: source }],
+            : read.rejected.concat({ reason: 'the tool_code block holds text that is not a call', text: source }),
       });
       OPENER.lastIndex = end;
     }

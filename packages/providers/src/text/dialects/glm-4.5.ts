@@ -6,7 +6,7 @@
  * over after the call mean a second reading, and the call is refused. `<tool_call>` followed by JSON is Hermes',
  * followed by `<function=` Qwen3-Coder's.
  */
-import type { DialectBlock, TextDialect } from '../dialect';
+import { refusal, type DialectBlock, type TextDialect } from '../dialect';
 import { ARG_KEY_VALUE, readXmlCall, strayClosingTag, type XmlCallSyntax } from '../read/xml-parameters';
 
 const OPEN = '<tool_call>';
@@ -43,13 +43,7 @@ export const glm45Dialect: TextDialect = {
       if (!read.ok) {
         const close = text.indexOf(CLOSE, read.end);
         const end = close < 0 ? text.length : close + CLOSE.length;
-        const name = read.name === undefined ? {} : { name: read.name };
-        blocks.push({
-          start,
-          end,
-          calls: [],
-          rejected: [{ ...name, reason: read.reason, text: text.slice(start, end) }],
-        });
+        blocks.push({ start, end, calls: [], rejected: [refusal(read.name, read.reason, text.slice(start, end))] });
         start = text.indexOf(OPEN, end);
         continue;
       }

@@ -4,7 +4,7 @@
  * Devstral; an optional `[CALL_ID]id` before `[ARGS]`), several calls each after its own `[TOOL_CALLS]`
  * (mistral-common's tokenizers; vLLM `mistral_tool_parser.py`).
  */
-import type { DialectBlock, DialectCall, TextDialect } from '../dialect';
+import type { DialectBlock, DialectCall, DialectRefusal, TextDialect } from '../dialect';
 import { readCallList } from '../read/json-calls';
 import { readJsonValue } from '../read/json';
 import { isPlainObject } from '../../shared/json-schema';
@@ -33,21 +33,22 @@ export const mistralDialect: TextDialect = {
     for (let start = text.indexOf(MARKER); start >= 0;) {
       const at = skipBlank(text, start + MARKER.length);
       let end: number;
-      const calls: DialectCall[] = [];
-      const rejected: { name?: string; reason: string; text: string }[] = [];
+      let calls: DialectCall[] = [];
+      const rejected: DialectRefusal[] = [];
+      const opensList = text[at] === '[' || text[at] === '{';
       NAMED.lastIndex = at;
-      const named = NAMED.exec(text);
-      if (text[at] === '[' || text[at] === '{') {
+      const named = opensList ? null : NAMED.exec(text);
+      if (opensList) {
         const read = readCallList(text, at);
-        calls.push(...read.calls);
-        rejected.push(...read.rejected);
-        end = read.end;
+        blocks.push({ start, end: read.end, calls: read.calls, rejected: read.rejected });
+        start = text.indexOf(MARKER, read.end);
+        continue;
       } else if (named) {
         const name = named[1] as string;
         const argumentsStart = skipBlank(text, NAMED.lastIndex);
         const read = readJsonValue(text, argumentsStart);
         end = read.end;
-        if (read.ok && isPlainObject(read.value)) calls.push({ name, arguments: read.value });
+        if (read.ok && isPlainObject(read.value)) calls = [{ name, arguments: read.value }];
         else
           rejected.push({
             name,

@@ -6,7 +6,7 @@
  */
 import type { DialectBlock, TextDialect } from '../dialect';
 import { callNameAt, readPythonCalls } from '../read/python-calls';
-import { skipBlank } from '../read/tags';
+import { indexFinder, skipBlank } from '../read/tags';
 
 const OPEN = '<function_calls>';
 const CLOSE = '</function_calls>';
@@ -17,6 +17,7 @@ export const olmo3Dialect: TextDialect = {
   name: 'olmo3',
   find(text) {
     const blocks: DialectBlock[] = [];
+    const closeAt = indexFinder(text, CLOSE);
     for (let start = text.indexOf(OPEN); start >= 0;) {
       const body = skipBlank(text, start + OPEN.length);
       if (callNameAt(text, body) === undefined) {
@@ -30,7 +31,7 @@ export const olmo3Dialect: TextDialect = {
         start = text.indexOf(OPEN, start + OPEN.length);
         continue;
       }
-      const read = readPythonCalls(text, body, CLOSE);
+      const read = readPythonCalls(text, body, CLOSE, closeAt);
       blocks.push({ start, end: read.end, calls: read.calls, rejected: read.rejected });
       start = text.indexOf(OPEN, read.end);
     }

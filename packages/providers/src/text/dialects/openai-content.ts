@@ -4,7 +4,7 @@
  * servers that pass the model's JSON through; the Chat Completions `tool_calls` shape). `arguments` may be the JSON
  * string or an object.
  */
-import type { DialectBlock, DialectCall, TextDialect } from '../dialect';
+import { refusal, type DialectBlock, type DialectCall, type TextDialect } from '../dialect';
 import { isPlainObject } from '../../shared/json-schema';
 import { callFromObject } from '../read/json-calls';
 import { readJsonValue } from '../read/json';
@@ -33,8 +33,7 @@ export const openaiContentDialect: TextDialect = {
         const fn = isPlainObject(item) ? item['function'] : undefined;
         const call = callFromObject(fn, { name: ['name'], arguments: ['arguments'] });
         if ('call' in call) calls.push(call.call);
-        else
-          rejected.push({ ...(call.name === undefined ? {} : { name: call.name }), reason: call.reason, text: source });
+        else rejected.push(refusal(call.name, call.reason, source));
       }
       blocks.push({ start, end: read.end, calls, rejected });
       KEY.lastIndex = read.end;

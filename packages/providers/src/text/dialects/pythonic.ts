@@ -6,7 +6,7 @@
  */
 import type { DialectBlock, TextDialect } from '../dialect';
 import { callNameAt, readPythonCalls } from '../read/python-calls';
-import { skipBlank } from '../read/tags';
+import { indexFinder, skipBlank } from '../read/tags';
 
 const START = '<|python_start|>';
 const END = '<|python_end|>';
@@ -15,6 +15,7 @@ export const pythonicDialect: TextDialect = {
   name: 'pythonic',
   find(text, scope) {
     const blocks: DialectBlock[] = [];
+    const closeAt = indexFinder(text, ']');
     for (let open = text.indexOf('['); open >= 0; open = text.indexOf('[', open + 1)) {
       const claimed = scope.claimedEnd(open);
       if (claimed > open) {
@@ -23,7 +24,7 @@ export const pythonicDialect: TextDialect = {
       }
       const name = callNameAt(text, skipBlank(text, open + 1));
       if (name === undefined || !scope.isToolName(name)) continue;
-      const read = readPythonCalls(text, open + 1, ']');
+      const read = readPythonCalls(text, open + 1, ']', closeAt);
       let start = open;
       let end = read.end;
       const before = text.slice(0, start).trimEnd();

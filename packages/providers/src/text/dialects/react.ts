@@ -10,7 +10,7 @@
  * name a known tool. The input must be one JSON object (a bare string would fill a parameter by guessing, so it is
  * refused).
  */
-import type { DialectBlock, TextDialect } from '../dialect';
+import { NO_REFUSALS, type DialectBlock, type TextDialect } from '../dialect';
 import { isPlainObject } from '../../shared/json-schema';
 import { readJsonValue } from '../read/json';
 import { skipBlank } from '../read/tags';
@@ -74,15 +74,20 @@ export const reactDialect: TextDialect = {
         if (fenced && text.startsWith('```', after)) end = after + 3;
         else if (!fenced && text[after] === ')') end = after + 1;
       }
-      const source = text.slice(start, end);
       if (read.ok && isPlainObject(read.value))
-        blocks.push({ start, end, calls: [{ name, arguments: read.value }], rejected: [] });
+        blocks.push({ start, end, calls: [{ name, arguments: read.value }], rejected: NO_REFUSALS });
       else
         blocks.push({
           start,
           end,
           calls: [],
-          rejected: [{ name, reason: read.ok ? 'the Action Input is not a JSON object' : read.reason, text: source }],
+          rejected: [
+            {
+              name,
+              reason: read.ok ? 'the Action Input is not a JSON object' : read.reason,
+              text: text.slice(start, end),
+            },
+          ],
         });
       ACTION.lastIndex = end;
     }
@@ -91,7 +96,8 @@ export const reactDialect: TextDialect = {
     // Both lists are in text order: merged in one walk, a JSON-form block inside an Action Input left out.
     const merged: DialectBlock[] = [];
     let next = 0;
-    for (const block of jsonBlocks) {
+    for (let at = 0; at < jsonBlocks.length; at += 1) {
+      const block = jsonBlocks[at] as DialectBlock;
       while (next < blocks.length && (blocks[next] as DialectBlock).end <= block.start)
         merged.push(blocks[next++] as DialectBlock);
       if (next < blocks.length && (blocks[next] as DialectBlock).start < block.end) continue;
@@ -101,6 +107,12 @@ export const reactDialect: TextDialect = {
     return merged;
   },
 };
+
+/** Whether every own key of an object is one of `keys` (a loop: one object per call of a long text). */
+function onlyKeys(value: Record<string, unknown>, keys: ReadonlySet<string>): boolean {
+  for (const key in value) if (Object.hasOwn(value, key) && !keys.has(key)) return false;
+  return true;
+}
 
 /** The JSON form's calls: an object of exactly `action` (a known tool) and `action_input` (its arguments object). */
 function findJsonActions(text: string, isToolName: (name: string) => boolean): DialectBlock[] {
@@ -127,8 +139,7 @@ function findJsonActions(text: string, isToolName: (name: string) => boolean): D
     const value = read.value;
     const name = value['action'];
     // Marker-less: only an object of this form naming a known tool is a call (prose and examples are not).
-    if (typeof name !== 'string' || !isToolName(name) || !Object.keys(value).every((key) => JSON_KEYS.has(key)))
-      continue;
+    if (typeof name !== 'string' || !isToolName(name) || !onlyKeys(value, JSON_KEYS)) continue;
     // The fence holds the object alone (the reference reads the whole fence as one JSON text).
     const after = skipBlank(text, read.end);
     if (!text.startsWith('```', after)) continue;
@@ -137,7 +148,7 @@ function findJsonActions(text: string, isToolName: (name: string) => boolean): D
     const start = match.index;
     blocks.push(
       isPlainObject(input)
-        ? { start, end, calls: [{ name, arguments: input }], rejected: [] }
+        ? { start, end, calls: [{ name, arguments: input }], rejected: NO_REFUSALS }
         : {
             start,
             end,

@@ -8,6 +8,7 @@ import { findCandidates } from '../read/candidates';
 import { widenToFence } from '../read/fences';
 import { NAME_AND_ARGUMENTS, isCallShaped, readCallList } from '../read/json-calls';
 
+const ALLOWED_KEYS = ['type', 'id'];
 const CANDIDATE = /\[\s*\{\s*["'](?:name|arguments)["']\s*:/g;
 
 export const xlamDialect: TextDialect = {
@@ -15,9 +16,10 @@ export const xlamDialect: TextDialect = {
   find: (text, scope) =>
     findCandidates(text, CANDIDATE, scope, ({ value, start, end }) => {
       const items = value as unknown[];
-      if (!items.every((item) => isCallShaped(item, NAME_AND_ARGUMENTS, ['type', 'id']))) return undefined;
+      if (!items.every((item) => isCallShaped(item, NAME_AND_ARGUMENTS, ALLOWED_KEYS))) return undefined;
       if (!scope.isToolName((items[0] as { name: string }).name)) return undefined;
       const list = readCallList(text, start);
-      return { ...widenToFence(text, start, end), calls: list.calls, rejected: list.rejected };
+      const region = widenToFence(text, start, end);
+      return { start: region.start, end: region.end, calls: list.calls, rejected: list.rejected };
     }),
 };

@@ -7,11 +7,6 @@ import type { DialectBlock, DialectScope } from '../dialect';
 import { nameIn, nameMatch } from './json-calls';
 import { readJsonValue } from './json';
 
-export type Candidate =
-  | { readonly kind: 'value'; readonly value: unknown; readonly end: number; readonly source: string }
-  | { readonly kind: 'cut-off'; readonly block: DialectBlock }
-  | { readonly kind: 'none' };
-
 /**
  * The name a cut-off candidate names: the first name key from `start` to the end of the text. The last search of a
  * scan is kept, so a run of cut-off candidates (openers that never close) searches the text once, not once each.
@@ -26,29 +21,25 @@ function nameFrom(text: string, start: number, last: { search?: NameSearch }): s
   return found?.name;
 }
 
-export function readCandidate(
+/** The block of a cut-off candidate (the text ends inside it) that names a known tool, or undefined. */
+function cutOffCall(
   text: string,
   start: number,
+  read: { readonly reason: string; readonly end: number },
   scope: DialectScope,
-  names: { search?: NameSearch } = {},
-): Candidate {
-  const read = readJsonValue(text, start);
+  names: { search?: NameSearch },
+): DialectBlock | undefined {
   const source = text.slice(start, read.end);
-  if (read.ok) return { kind: 'value', value: read.value, end: read.end, source };
   const name = read.end === text.length ? nameFrom(text, start, names) : nameIn(source);
-  if (!read.cutOff || name === undefined || !scope.isToolName(name)) return { kind: 'none' };
-  return {
-    kind: 'cut-off',
-    block: { start, end: text.length, calls: [], rejected: [{ name, reason: read.reason, text: source }] },
-  };
+  if (name === undefined || !scope.isToolName(name)) return undefined;
+  return { start, end: text.length, calls: [], rejected: [{ name, reason: read.reason, text: source }] };
 }
 
-/** A candidate that read as a value: where it starts and ends, and its text. */
+/** A candidate that read as a value: where it starts and ends (its text is `text.slice(start, end)`). */
 export interface CandidateValue {
   readonly value: unknown;
   readonly start: number;
   readonly end: number;
-  readonly source: string;
 }
 
 /**
@@ -71,13 +62,15 @@ export function findCandidates(
       pattern.lastIndex = claimed; // inside an earlier dialect's block
       continue;
     }
-    const read = readCandidate(text, match.index, scope, names);
-    if (read.kind === 'cut-off') {
-      blocks.push(read.block);
+    const read = readJsonValue(text, match.index);
+    if (!read.ok) {
+      if (!read.cutOff) continue;
+      const block = cutOffCall(text, match.index, read, scope, names);
+      if (!block) continue;
+      blocks.push(block);
       break;
     }
-    if (read.kind === 'none') continue;
-    const block = toBlock({ value: read.value, start: match.index, end: read.end, source: read.source });
+    const block = toBlock({ value: read.value, start: match.index, end: read.end });
     if (!block) continue;
     blocks.push(block);
     pattern.lastIndex = read.end;

@@ -5,7 +5,7 @@
  * marker may be missing at the very end of the text. Closing tags left over after a block (before the next one) mean
  * the text has a second reading: the block's calls are refused.
  */
-import type { DialectBlock } from '../dialect';
+import { refusal, type DialectBlock } from '../dialect';
 import { skipBlank } from './tags';
 import { readXmlCall, strayClosingTag, type XmlCallSyntax } from './xml-parameters';
 
@@ -51,11 +51,7 @@ export function findFunctionBlocks(
     for (;;) {
       const read = readXmlCall(text, cursor, syntax);
       if (!read.ok) {
-        block.rejected.push({
-          ...(read.name === undefined ? {} : { name: read.name }),
-          reason: read.reason,
-          text: text.slice(start),
-        });
+        block.rejected.push(refusal(read.name, read.reason, text.slice(start)));
         const closeAt = text.indexOf(close, read.end);
         end = closeAt < 0 ? text.length : closeAt + close.length;
         break;

@@ -4,7 +4,7 @@
  * which some models copy) read into its object.
  */
 import { isPlainObject } from '../../shared/json-schema';
-import type { DialectCall } from '../dialect';
+import { NO_REFUSALS, refusal, type DialectCall, type DialectRefusal } from '../dialect';
 import { readJsonText, readJsonValue } from './json';
 
 /** The spellings of a call object's keys. */
@@ -17,8 +17,17 @@ export const NAME_AND_ARGUMENTS: CallKeys = { name: ['name'], arguments: ['argum
 
 export type CallRead = { readonly call: DialectCall } | { readonly name?: string; readonly reason: string };
 
+// Loops over the few spellings, not `find`/`filter` with a closure: a text of many calls reads one object per call.
+
 function firstKey(value: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  return keys.find((key) => Object.hasOwn(value, key));
+  for (let at = 0; at < keys.length; at += 1) if (Object.hasOwn(value, keys[at] as string)) return keys[at];
+  return undefined;
+}
+
+function ownKeysAmong(value: Record<string, unknown>, keys: readonly string[]): number {
+  let count = 0;
+  for (let at = 0; at < keys.length; at += 1) if (Object.hasOwn(value, keys[at] as string)) count += 1;
+  return count;
 }
 
 /** The call a JSON object spells, or why it is not one. */
@@ -27,9 +36,12 @@ export function callFromObject(value: unknown, keys: CallKeys = NAME_AND_ARGUMEN
   const nameKey = firstKey(value, keys.name);
   const name = nameKey === undefined ? undefined : value[nameKey];
   if (typeof name !== 'string' || name === '') return { reason: 'the call has no name' };
-  const present = keys.arguments.filter((key) => Object.hasOwn(value, key));
-  if (present.length > 1) return { name, reason: `the call gives its arguments twice (${present.join(' and ')})` };
-  const argumentsValue = present.length === 0 ? {} : value[present[0] as string];
+  const argumentsKey = firstKey(value, keys.arguments);
+  if (argumentsKey !== undefined && ownKeysAmong(value, keys.arguments) > 1) {
+    const present = keys.arguments.filter((key) => Object.hasOwn(value, key));
+    return { name, reason: `the call gives its arguments twice (${present.join(' and ')})` };
+  }
+  const argumentsValue = argumentsKey === undefined ? {} : value[argumentsKey];
   if (isPlainObject(argumentsValue)) return { call: { name, arguments: argumentsValue } };
   if (typeof argumentsValue === 'string') {
     const text = argumentsValue.trim();
@@ -47,14 +59,20 @@ export function isCallShaped(value: unknown, keys: CallKeys, allowed: readonly s
   if (!isPlainObject(value)) return false;
   const nameKey = firstKey(value, keys.name);
   if (nameKey === undefined || typeof value[nameKey] !== 'string') return false;
-  return Object.keys(value).every(
-    (key) => keys.name.includes(key) || keys.arguments.includes(key) || allowed.includes(key),
-  );
+  for (const key in value)
+    if (
+      Object.hasOwn(value, key) &&
+      !keys.name.includes(key) &&
+      !keys.arguments.includes(key) &&
+      !allowed.includes(key)
+    )
+      return false;
+  return true;
 }
 
 export interface ListRead {
   readonly calls: DialectCall[];
-  readonly rejected: { readonly name?: string; readonly reason: string; readonly text: string }[];
+  readonly rejected: readonly DialectRefusal[];
   readonly end: number;
   /** the list never closes: the text ends inside it */
   readonly cutOff: boolean;
@@ -67,23 +85,25 @@ export type CallItemSyntax = CallKeys | ((item: unknown) => CallRead);
 export function readCallList(text: string, start: number, syntax: CallItemSyntax = NAME_AND_ARGUMENTS): ListRead {
   const keys = typeof syntax === 'function' ? NAME_AND_ARGUMENTS : syntax;
   const read = readJsonValue(text, start);
-  const source = text.slice(start, read.end);
-  if (!read.ok)
+  if (!read.ok) {
+    const source = text.slice(start, read.end);
     return {
       calls: [],
       rejected: [{ name: nameIn(source, keys), reason: read.reason, text: source }],
       end: read.end,
       cutOff: read.cutOff,
     };
-  const items = Array.isArray(read.value) ? read.value : [read.value];
+  }
   const calls: DialectCall[] = [];
-  const rejected: ListRead['rejected'] = [];
-  for (const item of items) {
+  const rejected: DialectRefusal[] = [];
+  const readItem = (item: unknown) => {
     const call = typeof syntax === 'function' ? syntax(item) : callFromObject(item, keys);
     if ('call' in call) calls.push(call.call);
-    else rejected.push({ ...(call.name === undefined ? {} : { name: call.name }), reason: call.reason, text: source });
-  }
-  return { calls, rejected, end: read.end, cutOff: false };
+    else rejected.push(refusal(call.name, call.reason, text.slice(start, read.end)));
+  };
+  if (Array.isArray(read.value)) for (let at = 0; at < read.value.length; at += 1) readItem(read.value[at]);
+  else readItem(read.value);
+  return { calls, rejected: rejected.length === 0 ? NO_REFUSALS : rejected, end: read.end, cutOff: false };
 }
 
 const namePatterns = new Map<string, RegExp>();

@@ -7,10 +7,10 @@ import { DEFAULT_LIMITS } from '@toolwright/core';
 import {
   inspectParsedValue,
   isUnsafeIntegerLiteral,
-  mayLoseInformationByScan,
+  mayLoseInformation,
   readJsonLike,
 } from '@toolwright/core/internal';
-import { bracketedEnd, readOnce } from './extent';
+import { bracketedEnd, recall, remember } from './extent';
 
 export type JsonRead =
   | { readonly ok: true; readonly value: unknown; readonly end: number }
@@ -31,40 +31,46 @@ function holdsUnsafeInteger(value: unknown): boolean {
 
 /** The one JSON-like value (object or array) opening at `start`: its value and end, or why it cannot be read. */
 export function readJsonValue(text: string, start: number): JsonRead {
-  return readOnce(text, start, () => {
-    const end = bracketedEnd(text, start);
-    if (end < 0) return { ok: false, reason: CUT_OFF, end: text.length, cutOff: true };
-    return readJsonText(text.slice(start, end), start, end);
-  });
+  const end = bracketedEnd(text, start);
+  // A value that never closes is known from its extent alone (kept for the reading): it is not remembered per offset,
+  // so a run of openers without closers costs no entry each.
+  if (end < 0) return { ok: false, reason: CUT_OFF, end: text.length, cutOff: true };
+  const known = recall<JsonRead>(text, start);
+  if (known !== undefined) return known;
+  return remember(text, start, readJsonText(text.slice(start, end), start, end));
 }
+
+/** {@link parsedExactly}'s "the reader decides" (JSON.parse never returns a symbol). */
+const NOT_EXACT = Symbol('not exact');
 
 /**
  * JSON.parse's value of a text, when it is the value the tolerant reader reads from it: the text is valid JSON holding
  * one object or array, no key the reader drops, no array or nesting beyond a limit, no number beyond 2^53, and the
- * executor's own check finds no key given twice (the same decision the executor makes before it reads a text again).
+ * executor's own check finds no key given twice (the same decision, from the same facts, the executor makes before it
+ * reads a text again: compact text is decided by its length, other text by counting its quotes or keys).
  * Most calls are written as valid JSON; JSON.parse reads them several times faster than the reader.
  */
-function parsedExactly(source: string): { readonly value: unknown } | undefined {
+function parsedExactly(source: string): unknown {
   const first = source.charCodeAt(0);
-  if (first !== 123 && first !== 91) return undefined; // `{` or `[`: the reader reads objects and arrays only
+  if (first !== 123 && first !== 91) return NOT_EXACT; // `{` or `[`: the reader reads objects and arrays only
   // A refusal costs JSON.parse more than the reader's whole reading (it builds a SyntaxError quoting the text): text
   // that opens the way Python's `repr` does (`{'name': ..`, `['Paris']`, `[True]`) goes to the reader directly.
-  if (!opensAsJson(source)) return undefined;
+  if (!opensAsJson(source)) return NOT_EXACT;
   let value: unknown;
   try {
     value = JSON.parse(source);
   } catch {
-    return undefined;
+    return NOT_EXACT;
   }
   const facts = inspectParsedValue(value, DEFAULT_LIMITS);
-  if (facts.readerDiffers || facts.tooDeep || facts.unsafeNumber) return undefined;
-  return mayLoseInformationByScan(source, value) ? undefined : { value };
+  if (facts.readerDiffers || facts.tooDeep || facts.unsafeNumber) return NOT_EXACT;
+  return mayLoseInformation(source, value, facts) ? NOT_EXACT : value;
 }
 
 /** A whole text (already cut to the value's extent) read as one JSON-like value. */
 export function readJsonText(source: string, start: number, end: number): JsonRead {
   const parsed = parsedExactly(source);
-  if (parsed !== undefined) return { ok: true, value: parsed.value, end: start + trimmedLength(source) };
+  if (parsed !== NOT_EXACT) return { ok: true, value: parsed, end: start + trimmedLength(source) };
   try {
     const document = readJsonLike(source, DEFAULT_LIMITS);
     const [first] = document.values;

@@ -31,14 +31,16 @@ export function taggedRegions(text: string, open: string, close: string): Tagged
   }
 }
 
+/** Whether the character at `index` is a blank (`\s`): the ASCII ones without a regular expression. */
+export function isBlankAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code === 32 || (code >= 9 && code <= 13) || (code >= 128 && /\s/.test(text[index] as string));
+}
+
 /** The offset of the first non-blank character at or after `position` (the text's length when there is none). */
 export function skipBlank(text: string, position: number): number {
   let index = position;
-  for (; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 32 || (code >= 9 && code <= 13)) continue; // the blanks of ASCII text, without a regular expression
-    if (code < 128 || !/\s/.test(text[index] as string)) break;
-  }
+  while (index < text.length && isBlankAt(text, index)) index += 1;
   return index;
 }
 

@@ -41,8 +41,11 @@ function matchAt(pattern: RegExp, text: string, position: number): RegExpExecArr
 
 /** The template writes `<parameter=K>\nV\n</parameter>`: one newline on each side belongs to the markup. */
 function trimMarkupNewlines(raw: string): string {
-  return raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+  return raw.replace(LEADING_NEWLINE, '').replace(TRAILING_NEWLINE, '');
 }
+
+const LEADING_NEWLINE = /^\r?\n/;
+const TRAILING_NEWLINE = /\r?\n$/;
 
 /** Where a parameter's value ends: the first closing tag followed by another parameter or the function's end. */
 function valueEnd(text: string, from: number, syntax: XmlCallSyntax): number {
