@@ -347,6 +347,8 @@ const MIN_STEP = 256;
 /** What `push` returns when no call became final (most deltas): one frozen empty list, not a new one each time. */
 const NO_CALLS: readonly TextToolCall[] = Object.freeze([]);
 const STEP_RATIO = 4;
+/** How many deltas the streaming parser keeps as they came before joining them into one piece. */
+const RUN_PIECES = 256;
 
 /**
  * The blocks of a text still arriving whose calls are final: those followed by a later complete block (one that ends
@@ -385,8 +387,12 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
   const index = toolIndex(options.tools);
   const dialects = selectDialects(options.dialect);
   // The deltas are kept as pieces and joined only when the text is read: appending to one string and searching it
-  // after every delta would flatten (copy) the whole text each time.
+  // after every delta would flatten (copy) the whole text each time. Every RUN_PIECES deltas are joined into one
+  // piece, so a long stream keeps a few large strings alive, not one small string per delta (each small one kept
+  // would be copied by every young-generation collection until promoted).
   const pieces: string[] = [];
+  /** where the deltas not yet joined into one piece start in `pieces` */
+  let runStart = 0;
   let length = 0;
   let joined = '';
   const textNow = () => {
@@ -394,8 +400,18 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
       joined = pieces.join('');
       pieces.length = 0;
       pieces.push(joined);
+      runStart = 1;
     }
     return joined;
+  };
+  const add = (delta: string) => {
+    pieces.push(delta);
+    length += delta.length;
+    if (pieces.length - runStart >= RUN_PIECES) {
+      const run = pieces.splice(runStart).join('');
+      pieces.push(run);
+      runStart = pieces.length;
+    }
   };
   /** The last characters before the delta being pushed (for a `</think>` split across deltas). */
   const before = () => {
@@ -424,12 +440,10 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
       if (delta.length === 0) return [];
       if (!reasoningSettled) {
         reasoningSettled = closesThink(delta, before);
-        pieces.push(delta);
-        length += delta.length;
+        add(delta);
         if (!reasoningSettled) return NO_CALLS;
       } else {
-        pieces.push(delta);
-        length += delta.length;
+        add(delta);
         if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
       }
       const text = textNow();

@@ -4,10 +4,12 @@ import { RENDERERS } from '../support/text-dialects';
 import {
   HARNESS_CALLS,
   HARNESS_TOOLS,
+  dialectWorstCases,
   fuzzDialect,
   longCallText,
   multiCallTexts,
   rendererLabel,
+  streamInPieces,
 } from '../support/text-parser-harness';
 
 /**
@@ -43,6 +45,36 @@ describe('the streaming text parser gives the whole-text calls, each once, for a
       totals.points += report.points;
       totals.streams += report.streams;
       expect(report.mismatches).toEqual([]);
+    },
+  );
+
+  it.each(RENDERERS.map((renderer) => [rendererLabel(renderer), renderer] as const))(
+    '%s: many small deltas (the parser joins each run of deltas into one piece) give the whole-text reading',
+    (_label, renderer) => {
+      const options = { tools: HARNESS_TOOLS };
+      const texts = [
+        { text: longCallText(renderer).text, sizes: [1, 3] },
+        {
+          text: dialectWorstCases(renderer)
+            .find((worst) => worst.label === 'many calls')!
+            .text(64 * 1024),
+          sizes: [16],
+        },
+      ];
+      for (const { text, sizes } of texts) {
+        const whole = parseTextToolCalls(text, options);
+        for (const size of sizes) {
+          const run = streamInPieces(text, size, options);
+          // more deltas than one run of them, so the joining is exercised
+          expect(Math.ceil(text.length / size)).toBeGreaterThan(256);
+          expect({ size, calls: run.calls, rejected: run.ended.rejected, content: run.ended.content }).toEqual({
+            size,
+            calls: whole.calls,
+            rejected: whole.rejected,
+            content: whole.content,
+          });
+        }
+      }
     },
   );
 

@@ -115,6 +115,19 @@ export function piecesOf(text: string, size: number): string[] {
   return pieces;
 }
 
+/**
+ * The text pushed through a fresh streaming parser in pieces of `size` characters, each cut just before its push (as a
+ * stream hands over each delta once: no list of every piece held alive for the whole run).
+ */
+export function streamInPieces(text: string, size: number, options: ParseTextToolCallsOptions): StreamRun {
+  const parser = createTextToolCallParser(options);
+  const pushed: TextToolCall[] = [];
+  for (let position = 0; position < text.length; position += size)
+    for (const call of parser.push(text.slice(position, position + size))) pushed.push(call);
+  const ended = parser.end();
+  return { pushed, ended, calls: [...pushed, ...ended.calls] };
+}
+
 /** `count` seeded split points of a text. */
 export function randomPoints(text: string, count: number, random: () => number): number[] {
   return Array.from({ length: count }, () => Math.floor(random() * (text.length + 1)));
@@ -311,7 +324,7 @@ export function minCpuMs(run: () => void, rounds: number): number {
 export function parseBothWays(text: string, pieceSize: number, options: ParseTextToolCallsOptions) {
   return {
     whole: () => parseTextToolCalls(text, options),
-    streamed: () => streamPieces(piecesOf(text, pieceSize), options),
+    streamed: () => streamInPieces(text, pieceSize, options),
   };
 }
 
