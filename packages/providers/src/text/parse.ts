@@ -387,22 +387,37 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
   const index = toolIndex(options.tools);
   const dialects = selectDialects(options.dialect);
   // The deltas are kept as pieces and joined only when the text is read: appending to one string and searching it
-  // after every delta would flatten (copy) the whole text each time. Every RUN_PIECES deltas are joined into one
-  // piece, so a long stream keeps a few large strings alive, not one small string per delta (each small one kept
-  // would be copied by every young-generation collection until promoted).
+  // after every delta would flatten (copy) the whole text each time. A reading joins only the text from `offset` on
+  // (just before the unsettled part); the settled text before it is set aside in `head` and joined once, at `end()`.
+  // Every RUN_PIECES deltas are joined into one piece, so a long stream keeps a few large strings alive, not one small
+  // string per delta (each small one kept would be copied by every young-generation collection until promoted).
+  const head: string[] = [];
+  /** where the text in `pieces` starts: the length of the text set aside in `head` */
+  let offset = 0;
   const pieces: string[] = [];
   /** where the deltas not yet joined into one piece start in `pieces` */
   let runStart = 0;
   let length = 0;
-  let joined = '';
-  const textNow = () => {
-    if (joined.length !== length) {
-      joined = pieces.join('');
+  let tail = '';
+  /** The text from `offset` on, as one string. */
+  const tailNow = () => {
+    if (offset + tail.length !== length) {
+      tail = pieces.join('');
       pieces.length = 0;
-      pieces.push(joined);
+      pieces.push(tail);
       runStart = 1;
     }
-    return joined;
+    return tail;
+  };
+  /** Sets the text before `to` aside (`tail` is current: a reading has just joined it). */
+  const setAside = (to: number) => {
+    if (to <= offset) return;
+    head.push(tail.slice(0, to - offset));
+    tail = tail.slice(to - offset);
+    pieces.length = 0;
+    pieces.push(tail);
+    runStart = 1;
+    offset = to;
   };
   const add = (delta: string) => {
     pieces.push(delta);
@@ -413,7 +428,10 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
       runStart = pieces.length;
     }
   };
-  /** The last characters before the delta being pushed (for a `</think>` split across deltas). */
+  /**
+   * The last characters before the delta being pushed (for a `</think>` split across deltas). Asked only while the
+   * reasoning is unsettled, before any reading, so nothing is set aside yet.
+   */
   const before = () => {
     let last = '';
     for (let at = pieces.length - 1; at >= 0 && last.length < THINK_CLOSE_LENGTH; at -= 1)
@@ -425,7 +443,7 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
   /** where the unsettled part starts: just past the last block whose calls were returned */
   let settledEnd = 0;
   /** the settled part's reasoning sections and blocks (removed from `content`), and its refusals, in text order */
-  let settledRemoved: Range[] = [];
+  const settledRemoved: Range[] = [];
   const settledRejected: RejectedTextToolCall[] = [];
   /** the text's length at the last reading, and the unsettled part's length then */
   let readAt = 0;
@@ -446,25 +464,35 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
         add(delta);
         if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
       }
-      const text = textNow();
+      // The text from `offset` on, read from the unsettled part: offsets below are in it, `offset` added for the text's.
+      const text = tailNow();
       readAt = length;
-      const { reasoning, blocks, unclosedFence } = findAll(text, settledEnd, dialects, index);
-      const final = finalBlocks(blocks, unclosedFence ?? length);
+      const { reasoning, blocks, unclosedFence } = findAll(text, settledEnd - offset, dialects, index);
+      const final = finalBlocks(blocks, unclosedFence ?? text.length);
       if (final.length === 0) {
         pendingThen = length - settledEnd;
         return NO_CALLS;
       }
-      settledEnd = (final[final.length - 1] as FoundBlock).end;
+      const finalEnd = (final[final.length - 1] as FoundBlock).end;
+      settledEnd = offset + finalEnd;
       pendingThen = length - settledEnd;
       const { calls, rejected } = readBlocks(text, final, index);
-      const settledReasoning = reasoning.filter((range) => range.end <= settledEnd);
-      settledRemoved = settledRemoved.concat(mergeRanges(settledReasoning, final));
+      const removed = mergeRanges(
+        reasoning.filter((range) => range.end <= finalEnd),
+        final,
+      );
+      for (let at = 0; at < removed.length; at += 1) {
+        const range = removed[at] as Range;
+        settledRemoved.push({ start: range.start + offset, end: range.end + offset });
+      }
       for (let at = 0; at < rejected.length; at += 1) settledRejected.push(rejected[at] as RejectedTextToolCall);
+      // The next reading resumes at `settledEnd` and keeps the character before it (see `findAll`).
+      setAside(settledEnd - 1);
       return calls;
     },
     end() {
       ended = true;
-      const text = textNow();
+      const text = head.length === 0 ? tailNow() : head.join('') + tailNow();
       if (settledEnd === 0) return readText(text, index, dialects);
       // The settled part's calls, refusals and removed regions are known: only the rest is read.
       const { reasoning, blocks } = findAll(text, settledEnd, dialects, index);

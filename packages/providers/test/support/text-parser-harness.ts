@@ -264,6 +264,8 @@ export function generalWorstCases(): WorstCase[] {
       text: (size) => `${repeatTo('<think>a ', size / 2)}${repeatTo('</think> ', size / 2)}`,
     },
     { label: 'orphan close after reasoning', text: (size) => `${repeatTo(PROSE, size)}</think>${call}` },
+    // streamed, each call is returned while the text arrives (the reasoning is settled), so the text is read in steps
+    { label: 'many calls after reasoning', text: (size) => `<think>plan</think>\n${repeatTo(call, size)}` },
     { label: 'whitespace', text: (size) => ' '.repeat(size) },
     { label: 'lines of blanks', text: (size) => repeatTo(' \t \n', size) },
     { label: 'prose', text: (size) => repeatTo(PROSE, size) },
