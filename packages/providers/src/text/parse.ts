@@ -340,10 +340,13 @@ export interface TextToolCallParser {
 
 /**
  * The unsettled part is read again once the text added since the last reading is at least {@link MIN_STEP}
- * characters and a {@link STEP_RATIO}th of that part's length then: each reading costs at most `STEP_RATIO + 1`
- * times the text added since the last one, and a call is returned at most that much text after it became final.
+ * characters, a {@link STEP_RATIO}th of that part's length then, and a {@link TEXT_STEP_RATIO}th of the text so far:
+ * each reading costs at most `STEP_RATIO + 1` times the text added since the last one, a long stream of many calls
+ * makes a few hundred readings, not one per {@link MIN_STEP} characters (each reading runs every dialect), and a call
+ * is returned at most that much text after it became final.
  */
 const MIN_STEP = 256;
+const TEXT_STEP_RATIO = 32;
 /** What `push` returns when no call became final (most deltas): one frozen empty list, not a new one each time. */
 const NO_CALLS: readonly TextToolCall[] = Object.freeze([]);
 const STEP_RATIO = 4;
@@ -462,7 +465,7 @@ export function createTextToolCallParser(options: ParseTextToolCallsOptions): Te
         if (!reasoningSettled) return NO_CALLS;
       } else {
         add(delta);
-        if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO)) return NO_CALLS;
+        if (length - readAt < Math.max(MIN_STEP, pendingThen / STEP_RATIO, readAt / TEXT_STEP_RATIO)) return NO_CALLS;
       }
       // The text from `offset` on, read from the unsettled part: offsets below are in it, `offset` added for the text's.
       const text = tailNow();
