@@ -292,10 +292,13 @@ export function generalWorstCases(): WorstCase[] {
 export function dialectWorstCases(renderer: DialectRenderer): WorstCase[] {
   const one = renderer.render(HARNESS_CALLS.slice(0, 1), {});
   const cut = (fraction: number) => one.slice(0, Math.max(1, Math.floor(one.length * fraction)));
-  const callsFor = (size: number) => {
-    const count = Math.max(1, Math.ceil(size / one.length));
-    return Array.from({ length: count }, (_, index) => HARNESS_CALLS[index % HARNESS_CALLS.length]!);
-  };
+  const cycle = (count: number) =>
+    Array.from({ length: count }, (_, index) => HARNESS_CALLS[index % HARNESS_CALLS.length]!);
+  // The calls cycle through HARNESS_CALLS, whose renderings differ in length (and a dialect may wrap its calls): the
+  // count comes from the rendered length per call over a few cycles, so the text is about `size` characters.
+  const probe = HARNESS_CALLS.length * 4;
+  const perCall = renderer.render(cycle(probe), {}).length / probe;
+  const callsFor = (size: number) => cycle(Math.max(1, Math.round(size / perCall)));
   return [
     { label: 'many calls', text: (size) => renderer.render(callsFor(size), {}) },
     { label: 'opener repeated', text: (size) => repeatTo(cut(0.2), size) },
