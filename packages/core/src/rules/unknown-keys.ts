@@ -103,8 +103,9 @@ export function oneEditApart(a: string, b: string): boolean {
 }
 
 /**
- * `boundedEditDistance(a, b, 2) === 1` for two different forms whose lengths differ by at most one, in one pass and
- * without a table: one letter added or left out, one replaced, or two neighbours swapped.
+ * Whether two different forms whose lengths differ by at most one are one edit apart (edit distance with adjacent
+ * transpositions, optimal string alignment, equal to 1), in one pass and without a table: one letter added or left
+ * out, one replaced, or two neighbours swapped. Its unit test holds it against the table's definition.
  */
 function oneEdit(a: string, b: string): boolean {
   // The first place they differ (they do: a !== b), then the rest must match after the one edit.
@@ -132,30 +133,6 @@ function sameFrom(a: string, from: number, b: string, at: number): boolean {
   for (let offset = 0; from + offset < a.length; offset += 1)
     if (a.charCodeAt(from + offset) !== b.charCodeAt(at + offset)) return false;
   return true;
-}
-
-/**
- * Edit distance with adjacent transpositions (optimal string alignment), or `bound` when it is at least `bound`: the
- * definition `oneEditApart` is the one-pass form of at `bound` 2 (and is tested against).
- */
-export function boundedEditDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) >= bound) return bound;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMinimum = i;
-    for (let j = 1; j <= b.length; j++) {
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
-      current.push(value);
-      if (value < rowMinimum) rowMinimum = value;
-    }
-    if (rowMinimum >= bound) return bound;
-    before = previous;
-    previous = current;
-  }
-  return Math.min(previous[b.length]!, bound);
 }
 
 /** The transformation rule of each repair of an unknown key. */

@@ -1,12 +1,36 @@
 import 'reflect-metadata';
 import { PersonaToolExecutor, silentLogger, ToolRegistry, type CoercionPolicy } from '@toolwright/core';
 import fc from 'fast-check';
-import { boundedEditDistance, canonicalKey, nearMiss, oneEditApart } from '@toolwright/core/rules/unknown-keys';
+import { canonicalKey, nearMiss, oneEditApart } from '@toolwright/core/rules/unknown-keys';
 
 /**
  * Unknown keys (rules/unknown-keys.ts): a key that reads as a parameter the call did not send (a misspelling, short
  * keys included, or a look-alike) is repaired or refused, never dropped while the handler runs without it.
  */
+
+/**
+ * The oracle: edit distance with adjacent transpositions (optimal string alignment) by its table, or `bound` when it is
+ * at least `bound`; `oneEditApart` is its one-pass form at `bound` 2.
+ */
+function boundedEditDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) >= bound) return bound;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMinimum = i;
+    for (let j = 1; j <= b.length; j++) {
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current.push(value);
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum >= bound) return bound;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, bound);
+}
 
 function executorFor(policy: CoercionPolicy, properties: Record<string, unknown>, required: string[] = []) {
   const registry = new ToolRegistry({ logger: silentLogger });
