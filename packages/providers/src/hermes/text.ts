@@ -3,6 +3,8 @@
  * chat templates' `tojson` renders it (Python's `json.dumps` separators `", "` and `": "`).
  */
 
+import { isJsonHexDigit, isJsonWhitespace, jsonEscapeCharacter, JSON_NUMBER } from '@toolwright/core/internal';
+
 export interface FoundJsonObject {
   readonly value: unknown;
   readonly start: number;
@@ -54,18 +56,13 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
-const JSON_NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const HEX4 = /^[0-9a-fA-F]{4}$/;
-/** The characters a backslash may escape in JSON besides `u`: `" \ / b f n r t`. */
-const ESCAPED = new Set([34, 92, 47, 98, 102, 110, 114, 116]);
+/** Core's JSON number, matched where a value starts (sticky) instead of as a whole text. */
+const JSON_NUMBER_AT = new RegExp(JSON_NUMBER.source.slice(1, -1), 'y');
 
 function skipJsonBlank(text: string, index: number): number {
   let at = index;
-  for (;;) {
-    const code = text.charCodeAt(at);
-    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return at;
-    at += 1;
-  }
+  while (isJsonWhitespace(text.charCodeAt(at))) at += 1;
+  return at;
 }
 
 /** The end of the JSON string at `start` (its `"`), or -1 when it is not one (a raw control character, a bad escape). */
@@ -77,9 +74,9 @@ function jsonStringEnd(text: string, start: number): number {
     if (code !== BACKSLASH) continue;
     const escaped = text.charCodeAt(index + 1);
     if (escaped === 117) {
-      if (!HEX4.test(text.slice(index + 2, index + 6))) return -1;
+      for (let digit = index + 2; digit < index + 6; digit += 1) if (!isJsonHexDigit(text.charCodeAt(digit))) return -1;
       index += 5;
-    } else if (ESCAPED.has(escaped)) index += 1;
+    } else if (jsonEscapeCharacter(escaped) !== undefined) index += 1;
     else return -1;
   }
   return -1;
